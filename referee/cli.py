@@ -1,0 +1,153 @@
+"""The ``referee`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib import import_module
+
+from .rules.errors import MalformedInput, RefereeError
+
+# Modules that add their own subcommands: each has register(subparsers).
+EXTENSIONS = ("referee.service_cli", "referee.reports.cli")
+
+
+def _print_json(doc: object) -> None:
+    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+
+def read_log_file(path: str) -> dict:
+    from .log import parse_log_text
+
+    try:
+        with open(path, "rb") as f:
+            text = f.read()
+    except OSError as err:
+        raise MalformedInput("malformed_log", f"cannot read {path}: {err.strerror}") from None
+    return parse_log_text(text)
+
+
+def error_exit(err: RefereeError, as_json: bool) -> int:
+    if as_json:
+        _print_json({"error": err.to_dict()})
+    else:
+        kind = "malformed log" if err.exit_status == 2 else "rule broken"
+        print(f"{kind} [{err.code}]: {err.message}", file=sys.stderr)
+    return err.exit_status
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .replay import replay
+
+    try:
+        log = read_log_file(args.log)
+        session = replay(log)
+        result = session.result()
+    except RefereeError as err:
+        return error_exit(err, args.json)
+    if args.json:
+        _print_json(result.to_json())
+    else:
+        print(format_report(session, result))
+    return 0
+
+
+def format_report(session, result) -> str:
+    from .ledger.money import fmt
+
+    log = session.log
+    q = result.quantum
+    unit = log.get("currency") or ("points" if session.rules.scoring != "push_ups" else "push-ups")
+    lines = []
+    title = log.get("table") or "Tonk session"
+    lines.append(f"{title}: {len(result.hands)} hand(s), rules {session.rules.preset}, "
+                 f"stake {log['stake']} {unit}")
+    players = result.players
+    width = max(8, *(len(p) for p in players))
+    lines.append("")
+    lines.append(f"{'hand':>4}  {'dealer':<{width}}  {'outcome':<10}  " +
+                 "  ".join(f"{p:>{width}}" for p in players))
+    for h in result.hands:
+        nets = "  ".join(f"{fmt(h.net[p], q) if p in h.net else '':>{width}}" for p in players)
+        lines.append(f"{h.number:>4}  {h.dealer:<{width}}  {h.outcome:<10}  {nets}")
+        for sentence in h.settlement.story:
+            lines.append(f"{'':>6}{sentence}")
+    lines.append("")
+    lines.append(f"{'':>4}  {'totals':<{width}}  {'':<10}  " +
+                 "  ".join(f"{fmt(result.totals[p], q):>{width}}" for p in players))
+    lines.append("")
+    if result.transfers:
+        lines.append("To settle up:")
+        for t in result.transfers:
+            lines.append(f"  {t.payer} pays {t.payee} {fmt(t.amount, q)} {unit}")
+    elif session.rules.scoring == "push_ups":
+        low = min(result.totals.values(), default=0)
+        best = [p for p in players if result.totals[p] == low]
+        lines.append(f"Push-up scores: lowest is best ({', '.join(best)}).")
+    else:
+        lines.append("Nobody owes anything.")
+    return "\n".join(lines)
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from .rules.options import (
+        OPTION_DOCS,
+        PRESET_SOURCES,
+        PRESETS,
+        resolve,
+    )
+
+    if not args.name:
+        print("Presets (referee rules NAME shows one in full):")
+        for name, source in PRESET_SOURCES.items():
+            diff = ", ".join(sorted(PRESETS[name])) or "the standard game"
+            print(f"  {name:<12} {source}: {diff}")
+        return 0
+    try:
+        rules = resolve(args.name)
+    except RefereeError as err:
+        print(err.message, file=sys.stderr)
+        return 2
+    if args.json:
+        _print_json(rules.to_json())
+        return 0
+    print(f"Preset {args.name} ({PRESET_SOURCES[args.name]}):")
+    data = rules.to_json()
+    for name, doc in OPTION_DOCS.items():
+        mark = "*" if name in PRESETS[args.name] else " "
+        print(f" {mark}{name} = {json.dumps(data[name])}\n     {doc}")
+    print("(* differs from the standard game)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="referee", description="Referee and settlement for "
+                                     "live Tonk tables.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("replay", help="replay a session log and settle it")
+    p.add_argument("log", help="a tonk-log/1 file")
+    p.add_argument("--json", action="store_true", help="print the tonk-result/1 document")
+    p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("rules", help="list the presets, or show one preset's options")
+    p.add_argument("name", nargs="?")
+    p.add_argument("--json", action="store_true", help="the preset's options as JSON")
+    p.set_defaults(func=cmd_rules)
+    for module in EXTENSIONS:
+        try:
+            mod = import_module(module)
+        except ModuleNotFoundError as err:
+            if not module.startswith(err.name or "?"):
+                raise
+            continue
+        mod.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,178 @@
+"""Reading and writing session logs (``tonk-log/1``) with marshmallow.
+
+The schemas check the document's shape (fields, types, formats); the rules
+engine checks what the hands mean. ``load_log`` gives back plain data that
+``dump_log`` writes back unchanged, so an import followed by an export
+returns the same document.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+from .rules.errors import MalformedInput
+from .rules.table import check_name
+
+FORMAT = "tonk-log/1"
+
+
+class StakeField(fields.Field):
+    """A decimal string or number, kept as the log wrote it."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise ValidationError('must be a decimal string or number, like "0.25"')
+        from .ledger.money import parse_stake
+
+        try:
+            parse_stake(value)
+        except ValueError as err:
+            raise ValidationError(str(err)) from None
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+class RulesField(fields.Field):
+    """A preset name or an object of options (checked by the rules engine)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, (str, dict)):
+            raise ValidationError('must be a preset name or an object like {"preset": "pagat"}')
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+class NameField(fields.String):
+    def _deserialize(self, value, attr, data, **kwargs):
+        value = super()._deserialize(value, attr, data, **kwargs)
+        why = check_name(value)
+        if why:
+            raise ValidationError(why)
+        return value
+
+
+class SideBetSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    kind = fields.String(required=True, validate=validate.OneOf(["suit_high", "first_spread"]))
+    suit = fields.String(validate=validate.OneOf(["c", "d", "h", "s"]))
+    stake = StakeField(required=True)
+    players = fields.List(fields.String(), required=True, validate=validate.Length(min=2))
+
+    @validates_schema
+    def _suit(self, data, **kwargs):
+        if data.get("kind") == "suit_high" and "suit" not in data:
+            raise ValidationError("a suit_high bet names its suit", "suit")
+
+
+class HandSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        ordered = True
+
+    dealer = fields.String(required=True)
+    players = fields.List(NameField())
+    deal = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    upcard = fields.String()
+    stake_multiplier = fields.Integer(strict=True, validate=validate.Range(min=1))
+    side_bets = fields.List(fields.Nested(SideBetSchema))
+    actions = fields.List(fields.String())
+
+
+class LogSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        ordered = True
+
+    format = fields.String(required=True, validate=validate.Equal(FORMAT))
+    table = fields.String()
+    started = fields.String()
+    currency = fields.String(allow_none=True)
+    stake = StakeField(required=True)
+    rules = RulesField(required=True)
+    players = fields.List(NameField(), required=True, validate=validate.Length(min=2))
+    hands = fields.List(fields.Nested(HandSchema))
+
+    @validates_schema
+    def _unique_players(self, data, **kwargs):
+        players = data.get("players") or []
+        if len(set(players)) != len(players):
+            raise ValidationError("player names must be unique within the session", "players")
+
+
+_LOG = LogSchema()
+_HAND_SETUP = HandSchema(exclude=("actions",))
+
+
+def _first_error(messages: Any, path: tuple = ()) -> tuple[tuple, str]:
+    if isinstance(messages, dict):
+        key = next(iter(messages))
+        return _first_error(messages[key], path + (key,))
+    if isinstance(messages, list) and messages:
+        return path, str(messages[0])
+    return path, str(messages)
+
+
+def _malformed(err: ValidationError, prefix: tuple = ()) -> MalformedInput:
+    path, text = _first_error(err.messages)
+    path = prefix + path
+    hand = action = None
+    if len(path) >= 2 and path[0] == "hands" and isinstance(path[1], int):
+        hand = path[1] + 1
+        path = path[2:]
+        if len(path) >= 2 and path[0] == "actions" and isinstance(path[1], int):
+            action = path[1] + 1
+            path = path[2:]
+    field = ".".join(str(p) for p in path if p != "_schema")
+    text = text.rstrip(".")
+    text = text[:1].lower() + text[1:]
+    if text == "Unknown field":
+        text = "is not a field of the log format"
+    return MalformedInput("malformed_log", f"{field}: {text}" if field else text,
+                          hand=hand, action=action)
+
+
+def load_log(doc: Any) -> dict:
+    """Check a decoded ``tonk-log/1`` document's shape; returns it as data."""
+    if not isinstance(doc, dict):
+        raise MalformedInput("malformed_log", "a session log is a JSON object")
+    try:
+        return _LOG.load(doc)
+    except ValidationError as err:
+        raise _malformed(err) from None
+
+
+def load_hand_setup(doc: Any) -> dict:
+    """A hand's setup (``dealer``, ``deal``, ``upcard``, ``players``, ...),
+    as the API takes it to start a hand."""
+    if not isinstance(doc, dict):
+        raise MalformedInput("malformed_log", "a hand is a JSON object")
+    try:
+        return _HAND_SETUP.load(doc)
+    except ValidationError as err:
+        raise _malformed(err) from None
+
+
+def parse_log_text(text: str | bytes) -> dict:
+    try:
+        doc = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as err:
+        raise MalformedInput("malformed_log", f"the log is not valid JSON: {err}") from None
+    return load_log(doc)
+
+
+def dump_log(log: dict) -> dict:
+    """The document for ``log`` (data from ``load_log`` or built by the service)."""
+    return _LOG.dump(log)
+
+
+def write_log(log: dict) -> str:
+    return json.dumps(dump_log(log), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,107 @@
+"""Replaying a session log: every hand through the rules engine, then the ledger."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+
+from .ledger.money import parse_stake, quantum_for
+from .ledger.results import HandResult, SessionResult, settle_hand
+from .log import load_log, parse_log_text
+from .rules.actions import parse_action
+from .rules.cards import parse_card
+from .rules.errors import MalformedInput, RefereeError, RuleViolation
+from .rules.hand import Hand
+from .rules.options import HouseRules, resolve
+from .rules.table import Table, unfinished_reason
+
+
+@dataclass
+class Session:
+    """A session being replayed (or played): its log data, rules and table."""
+
+    log: dict
+    rules: HouseRules
+    stake: Decimal
+    table: Table
+
+    @property
+    def quantum(self) -> Decimal:
+        if self.rules.scoring == "push_ups":
+            return Decimal(1)
+        return quantum_for(self.stake, self.log.get("currency"))
+
+    def result(self) -> SessionResult:
+        """Results of the complete hands (a hand still in play is left out)."""
+        results: list[HandResult] = []
+        for hand, setup in zip(self.table.hands, self.log.get("hands", []), strict=False):
+            if hand.is_complete:
+                results.append(settle_hand(hand, self.stake, setup.get("stake_multiplier", 1)))
+        return SessionResult(list(self.table.everyone), results, self.quantum,
+                             push_ups=self.rules.scoring == "push_ups")
+
+
+def open_session(log: dict) -> Session:
+    """Check a loaded log's header (rules, stake) and set up its table."""
+    try:
+        rules = resolve(log["rules"])
+    except RefereeError as err:
+        raise err.at() from None
+    stake = parse_stake(log["stake"])
+    return Session(log, rules, stake, Table(rules, log["players"]))
+
+
+def start_hand(session: Session, setup: dict) -> Hand:
+    """Start the session's next hand from its setup (dealer, deal, upcard...)."""
+    number = len(session.table.hands) + 1
+    try:
+        deal = {p: [parse_card(c) for c in cards] for p, cards in setup.get("deal", {}).items()}
+        upcard = parse_card(setup["upcard"]) if "upcard" in setup else None
+    except MalformedInput as err:
+        raise err.at(hand=number) from None
+    return session.table.start_hand(
+        setup["dealer"], players=setup.get("players"), deal=deal, upcard=upcard
+    )
+
+
+def iter_replay(log: dict) -> Iterator[tuple[Session, Hand]]:
+    """Replay hand by hand, yielding each hand once its actions are applied."""
+    session = open_session(log)
+    for setup in log.get("hands", []):
+        hand = start_hand(session, setup)
+        apply = hand.apply
+        for i, text in enumerate(setup.get("actions", ()), 1):
+            try:
+                apply(parse_action(text))
+            except RefereeError as err:
+                raise err.at(hand=hand.number, action=i, action_text=text) from None
+        yield session, hand
+
+
+def replay(log: dict, *, allow_open_last_hand: bool = False) -> Session:
+    """Replay a loaded log completely; raises ``RefereeError`` at the first fault."""
+    session = None
+    for session, _hand in iter_replay(log):
+        pass
+    if session is None:
+        session = open_session(log)
+    hands = session.table.hands
+    if hands and not allow_open_last_hand:
+        last = hands[-1]
+        last.finish_declarations()
+        if not last.is_complete:
+            raise RuleViolation(
+                "hand_unfinished",
+                f"the log ends but hand {last.number} is not finished ({unfinished_reason(last)})",
+                hand=last.number,
+            )
+    return session
+
+
+def replay_document(doc: object) -> SessionResult:
+    return replay(load_log(doc)).result()
+
+
+def replay_text(text: str | bytes) -> SessionResult:
+    return replay(parse_log_text(text)).result()

@@ -1,0 +1,92 @@
+"""The referee's small error hierarchy.
+
+Every refusal carries a stable ``code`` (for programs), the hand and the
+action it concerns (both counted from 1, ``None`` where they do not apply),
+and a sentence a player can read. The tablet, the API and the CLI all show
+``message``, so a dispute reads the same everywhere.
+"""
+
+from __future__ import annotations
+
+
+class RefereeError(Exception):
+    """Base class: something the referee will not accept."""
+
+    #: Exit status of ``referee replay`` for this kind of error.
+    exit_status = 1
+
+    def __init__(
+        self,
+        code: str,
+        sentence: str,
+        *,
+        hand: int | None = None,
+        action: int | None = None,
+        action_text: str | None = None,
+    ) -> None:
+        super().__init__(sentence)
+        self.code = code
+        self.sentence = sentence
+        self.hand = hand
+        self.action = action
+        self.action_text = action_text
+
+    def at(
+        self, *, hand: int | None = None, action: int | None = None,
+        action_text: str | None = None,
+    ) -> RefereeError:
+        """Fill in where the error happened, keeping what is already known."""
+        if self.hand is None:
+            self.hand = hand
+        if self.action is None:
+            self.action = action
+        if self.action_text is None:
+            self.action_text = action_text
+        return self
+
+    @property
+    def where(self) -> str:
+        parts = []
+        if self.hand is not None:
+            parts.append(f"hand {self.hand}")
+        if self.action is not None:
+            parts.append(f"action {self.action}")
+        where = ", ".join(parts)
+        if self.action_text:
+            where = f"{where} ({self.action_text})" if where else f"({self.action_text})"
+        return where
+
+    @property
+    def message(self) -> str:
+        where = self.where
+        return f"{where}: {self.sentence}" if where else self.sentence
+
+    def __str__(self) -> str:
+        return self.message
+
+    def to_dict(self) -> dict:
+        return {
+            "hand": self.hand,
+            "action": self.action,
+            "code": self.code,
+            "message": self.message,
+        }
+
+
+class RuleViolation(RefereeError):
+    """An action or a hand's setup that the house rules do not allow."""
+
+
+class IllegalAction(RuleViolation):
+    """An action refused by the hand's state machine."""
+
+
+class MalformedInput(RefereeError):
+    """Input that cannot be read at all: bad JSON, a missing field, an action
+    or card that is not written in the log format."""
+
+    exit_status = 2
+
+
+class RulesError(MalformedInput):
+    """An unknown preset or option, or an option value out of range."""

@@ -1,0 +1,910 @@
+"""One hand of Tonk as a state machine.
+
+Like pokerkit's state: every action is checked by one ``verify`` (which
+raises an ``IllegalAction`` naming the rule), asked by ``can``, applied by
+``apply``; ``actions`` is the append-only list of what was applied, and a
+refused action leaves the state exactly as it was.
+
+The referee tracks every card it has seen and works with cards it has not:
+a hand may hold unknown cards (``??``); a card played from it is a known
+card it holds, or else one of its unknown slots, provided the card has not
+been seen anywhere else. A fully logged table is refereed completely, a table
+that logs only public actions as far as the facts allow.
+
+Every step costs the same however long the hand is: nothing rescans the
+history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
+from itertools import combinations
+
+from .actions import Action, parse_action
+from .cards import UNKNOWN, sort_cards
+from .ending import (
+    DEAL_WIN,
+    DROP,
+    OUT,
+    STOCK_OUT,
+    THROWN_IN,
+    TONK_OUT,
+    Claim,
+    Ending,
+)
+from .errors import IllegalAction, RefereeError, RuleViolation
+from .options import HouseRules
+from .spreads import holds_spread, is_book, is_run, is_spread
+
+# Phases of a hand.
+START = "start"  # the player to act may drop, draw or take (and, before play, claims)
+PLAY = "play"  # after drawing or taking: spread, hit, discard
+EXTRA_DISCARD = "extra_discard"  # a slapper owes one extra discard
+DECLARED = "declared"  # a deal win was declared: the hand is not played
+SHOWDOWN = "showdown"  # the play ended: players show their hands
+OVER = "over"
+
+START_VERBS = ("drop", "draw", "take")
+ONE = Decimal(1)
+
+
+def _illegal(code: str, sentence: str) -> IllegalAction:
+    return IllegalAction(code, sentence)
+
+
+class Spread:
+    __slots__ = ("number", "owner", "cards")
+
+    def __init__(self, number: int, owner: str, cards: list[str]) -> None:
+        self.number = number
+        self.owner = owner
+        self.cards = cards
+
+    def __str__(self) -> str:
+        return " ".join(self.cards)
+
+
+class Hand:
+    """The state of one hand, from the deal to the last show."""
+
+    def __init__(
+        self,
+        rules: HouseRules,
+        players: Sequence[str],
+        dealer: str,
+        *,
+        deal: Mapping[str, Sequence[str]] | None = None,
+        upcard: str | None = None,
+        number: int = 1,
+    ) -> None:
+        self.rules = rules
+        self.deck = rules.deck_info
+        self.number = number
+        self.players: tuple[str, ...] = tuple(players)
+        self.dealer = dealer
+        n = len(self.players)
+        if n < 2:
+            raise RuleViolation("too_few_players", "a hand needs at least 2 players")
+        if len(set(self.players)) != n:
+            raise RuleViolation("bad_seating", "a player cannot sit twice at the table")
+        if dealer not in self.players:
+            raise RuleViolation("wrong_dealer", f"the dealer {dealer} is not seated in this hand")
+        size = rules.hand_size
+        stock = self.deck.size - n * size - (1 if rules.upcard else 0)
+        if stock < 0:
+            raise RuleViolation(
+                "too_many_players",
+                f"{n} players cannot be dealt {size} cards each from a {self.deck.size}-card deck",
+            )
+        self.stock = stock
+        # Where each seen card was seen, for the sentence that refuses a second sighting.
+        self.seen: dict[str, str] = {}
+        self.held: dict[str, list[str]] = {p: [] for p in self.players}
+        self.unknown: dict[str, int] = {p: size for p in self.players}
+        deal = dict(deal or {})
+        for p, cards in deal.items():
+            if p not in self.held:
+                raise RuleViolation("bad_deal", f"the deal names {p}, who is not seated")
+            if len(cards) != size:
+                raise RuleViolation(
+                    "bad_deal", f"{p} is dealt {len(cards)} cards; the rules deal {size}"
+                )
+            for card in cards:
+                if card == UNKNOWN:
+                    continue
+                self._check_new(card, f"dealt to {p}", code="bad_deal")
+                self.seen[card] = f"dealt to {p}"
+                self.held[p].append(card)
+                self.unknown[p] -= 1
+        self.pile: list[str] = []
+        if rules.upcard:
+            card = UNKNOWN if upcard is None else upcard
+            if card != UNKNOWN:
+                self._check_new(card, "the upcard", code="bad_upcard")
+                self.seen[card] = "the upcard"
+            self.pile.append(card)
+        elif upcard is not None:
+            raise RuleViolation(
+                "bad_upcard", "these rules turn no upcard, but the hand names one"
+            )
+        self.spreads: list[Spread] = []
+        self.wait = {p: 0 for p in self.players}
+        self.hit_since = {p: False for p in self.players}  # hit by another since their turn
+        self.has_hit = {p: False for p in self.players}
+        self.turns = {p: 0 for p in self.players}  # turns begun
+        self.shown: dict[str, tuple[str, ...]] = {}
+        self.claims: list[Claim] = []
+        self.actions: list[Action] = []
+        self.phase = START
+        self.play_started = False
+        self.seat = {p: i for i, p in enumerate(self.players)}
+        self.turn = (self.seat[dealer] + 1) % n
+        self._new_turn_flags()
+        self.slap_open = False  # the top discard may be slapped
+        self.discarder: str | None = None
+        self.extra_by: str | None = None
+        self.ender: str | None = None  # who dropped, or drew from the empty stock
+        self.must_show: set[str] = set()
+        self.ending: Ending | None = None
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def to_act(self) -> str | None:
+        """The player whose turn it is (``None`` once the play is over)."""
+        if self.phase in (START, PLAY):
+            return self.players[self.turn]
+        if self.phase == EXTRA_DISCARD:
+            return self.extra_by
+        return None
+
+    @property
+    def is_complete(self) -> bool:
+        """The hand's result is settled (a declared deal win may still be
+        joined by other claims until the next hand starts)."""
+        return self.phase == OVER or (self.phase == DECLARED and not self.must_show)
+
+    @property
+    def top(self) -> str | None:
+        return self.pile[-1] if self.pile else None
+
+    def card_count(self, player: str) -> int:
+        return len(self.held[player]) + self.unknown[player]
+
+    def count(self, player: str) -> int | None:
+        """The count of a player's hand, if every card in it is known."""
+        if self.unknown[player]:
+            return None
+        return self.deck.count(self.held[player])
+
+    def waiting(self, player: str) -> int:
+        """Turns this player must still start without the right to drop."""
+        return self.wait[player]
+
+    def spread_owner(self, k: int) -> str:
+        return self.spreads[k - 1].owner
+
+    # ------------------------------------------------------------ verify
+
+    def can(self, action: Action | str) -> bool:
+        try:
+            self.verify(action)
+        except RefereeError:
+            return False
+        return True
+
+    def verify(self, action: Action | str) -> Action:
+        """Check ``action`` against the rules; raise ``IllegalAction`` if refused.
+
+        Returns the parsed action. Never changes the state.
+        """
+        if isinstance(action, str):
+            action = parse_action(action)
+        p = action.player
+        if p not in self.seat:
+            raise _illegal("not_seated", f"{p} is not seated in this hand")
+        verb = action.verb
+        phase = self.phase
+        if phase == OVER:
+            raise _illegal("hand_over", "the hand is over; start the next hand")
+        if verb == "declare":
+            self._verify_declare(action)
+        elif verb == "slap":
+            self._verify_slap(action)
+        elif verb == "show":
+            self._verify_show(action)
+        elif phase == DECLARED:
+            raise _illegal(
+                "hand_over",
+                "a deal win was declared, so the hand is not played"
+                + ("; the losers show their hands" if self.must_show else ""),
+            )
+        elif phase == SHOWDOWN:
+            raise _illegal("hand_over", "the play has ended; every player with cards shows them")
+        elif phase == EXTRA_DISCARD:
+            if p != self.extra_by:
+                raise _illegal("out_of_turn", f"{self.extra_by} slapped and must discard one "
+                               "extra card first")
+            if verb != "discard":
+                raise _illegal("must_discard", f"{p} slapped and must now discard one extra card")
+            self._verify_discard(action)
+        elif p != self.players[self.turn]:
+            raise _illegal("out_of_turn", f"it is {self.players[self.turn]}'s turn, not {p}'s")
+        elif phase == START:
+            if verb in ("spread", "hit", "discard"):
+                raise _illegal("must_draw_first", f"{p} must draw or take before they {verb}")
+            self._verify_start(action)
+        else:  # PLAY
+            if verb in START_VERBS:
+                if verb == "drop":
+                    raise _illegal("drop_after_draw", f"{p} has drawn already; a drop is only "
+                                   "allowed at the start of a turn")
+                raise _illegal("already_drew", f"{p} has already drawn or taken this turn")
+            if verb == "spread":
+                self._verify_spread(action)
+            elif verb == "hit":
+                self._verify_hit(action)
+            else:
+                self._verify_discard(action)
+        return action
+
+    def _verify_start(self, action: Action) -> None:
+        p, verb = action.player, action.verb
+        if not self.play_started:
+            self._verify_no_undeclared_claim()
+        if verb == "drop":
+            if self.wait[p]:
+                w = self.wait[p]
+                raise _illegal("drop_while_waiting", f"{p} may not drop: {p} must wait "
+                               f"{w} more turn{'s' if w > 1 else ''} (this one included)")
+            return
+        if verb == "draw":
+            if action.cards and action.cards[0] != UNKNOWN:
+                if self.stock == 0:
+                    raise _illegal("stock_empty", "the stock is empty: a draw now ends the play "
+                                   "(log it without a card)")
+                self._check_new(action.cards[0], f"drawn by {p}")
+            return
+        # take
+        if not self.pile:
+            raise _illegal("empty_discard_pile", "the discard pile is empty: draw from the stock")
+        card = action.card
+        top = self.pile[-1]
+        if card is not None and card != UNKNOWN:
+            if top == UNKNOWN:
+                self._check_new(card, f"taken by {p}")
+            elif card != top:
+                raise _illegal("take_mismatch", f"the top of the discard pile is {top}, not {card}")
+
+    def _verify_no_undeclared_claim(self, besides: str | None = None) -> None:
+        if self.rules.deal_win_declare != "must" or self.play_started and besides:
+            return
+        for q in self.players:
+            if self.unknown[q] or q == besides:
+                continue
+            best = self._best_claim(self.held[q], first_turn=False)
+            if best is not None:
+                raise _illegal(
+                    "undeclared_deal_win",
+                    f"{q} was dealt {self.deck.count(self.held[q])} "
+                    f"({' '.join(self.held[q])}), a deal win "
+                    f"({best.claim.describe()}), and must declare it before play starts",
+                )
+
+    def _cards_from_hand(self, player: str, cards: Iterable[str]) -> None:
+        """Check that ``player`` can play ``cards`` (distinct cards the hand holds,
+        or unseen cards for its unknown slots)."""
+        held = self.held[player]
+        slots = self.unknown[player]
+        used: set[str] = set()
+        for card in cards:
+            if card in used:
+                raise _illegal("duplicate_card", f"{card} is named twice")
+            used.add(card)
+            if card in held:
+                continue
+            if card not in self.deck.cards:
+                raise _illegal("card_not_in_deck", f"{card} is not in this {self.deck.size}-card "
+                               "deck")
+            if card in self.seen:
+                raise _illegal("duplicate_card", f"{card} cannot be in {player}'s hand: it was "
+                               f"already seen ({self.seen[card]})")
+            if slots == 0:
+                raise _illegal("card_not_in_hand", f"{player} does not hold {card} (their hand "
+                               f"is {' '.join(sort_cards(held)) or 'empty'})")
+            slots -= 1
+
+    def _check_new(self, card: str, what: str, code: str = "duplicate_card") -> None:
+        if card not in self.deck.cards:
+            raise RuleViolation("card_not_in_deck",
+                                f"{card} is not in this {self.deck.size}-card deck")
+        if card in self.seen:
+            raise RuleViolation(code, f"{card} cannot be {what}: it was already seen "
+                                f"({self.seen[card]})")
+
+    def _verify_spread(self, action: Action) -> None:
+        p, cards = action.player, action.cards
+        self._cards_from_hand(p, cards)
+        if not is_spread(cards, self.deck):
+            raise _illegal("invalid_spread", f"{' '.join(cards)} is neither a book (3 or 4 of a "
+                           "rank) nor a run (3 or more in sequence of one suit, ace low)")
+        if len(cards) == self.card_count(p):
+            self._verify_going_out(p)
+
+    def _verify_hit(self, action: Action) -> None:
+        p, k = action.player, action.spread
+        rules = self.rules
+        if k > len(self.spreads):
+            raise _illegal("no_such_spread", f"there is no spread S{k} on the table "
+                           f"({len(self.spreads)} so far)")
+        if rules.max_hits_per_turn is not None and self.hits_this_turn >= rules.max_hits_per_turn:
+            raise _illegal("hit_limit", f"{p} may hit only {rules.max_hits_per_turn} time(s) a turn")
+        card = action.cards[0]
+        self._cards_from_hand(p, (card,))
+        spread = self.spreads[k - 1]
+        if not self._extends(spread, card):
+            raise _illegal("illegal_hit", f"{card} does not extend S{k} ({spread})")
+        if self.card_count(p) == 1:
+            self._verify_going_out(p)
+        elif rules.hit_replaces_discard:
+            self._verify_turn_end(p, leaving=[card], melded_now=[card])
+
+    def _extends(self, spread: Spread, card: str) -> bool:
+        cards = spread.cards + [card]
+        if is_run(cards, self.deck):
+            return True
+        return self.rules.book_extendable and is_book(cards, self.deck)
+
+    def _verify_discard(self, action: Action) -> None:
+        p, card = action.player, action.cards[0]
+        self._cards_from_hand(p, (card,))
+        if self.card_count(p) == 1:
+            self._verify_going_out(p)
+        if self.phase == PLAY:
+            self._verify_turn_end(p, leaving=[card], melded_now=[])
+
+    def _verify_turn_end(self, p: str, *, leaving: list[str], melded_now: list[str]) -> None:
+        """What must hold when a turn ends with ``leaving`` gone from the hand."""
+        rules = self.rules
+        taken = self.taken
+        if rules.take_must_meld and taken not in (None, UNKNOWN) and \
+                taken not in self._melded_this_turn and taken not in melded_now:
+            raise _illegal("take_not_melded", f"{p} took {self.taken} from the discard pile and "
+                           "must spread or hit with it this turn")
+        if rules.must_spread != "never":
+            rest = list(self.held[p])
+            for c in leaving:
+                if c in rest:
+                    rest.remove(c)
+            if holds_spread(rest, self.deck, aces_exempt=rules.must_spread == "except_aces"):
+                raise _illegal("held_spread", f"{p} may not end the turn holding a spread "
+                               f"({' '.join(sort_cards(rest))}): spreads must be laid down")
+
+    def _verify_going_out(self, p: str) -> None:
+        if self.out_blocked and self.phase == PLAY:
+            raise _illegal("going_out_blocked", f"{p} was hit since their last turn and may not "
+                           "go out this turn")
+
+    def _verify_slap(self, action: Action) -> None:
+        p, k = action.player, action.spread
+        if self.rules.slapping == "off":
+            raise _illegal("slap_not_allowed", "these rules do not allow slapping")
+        if not self.slap_open or self.phase != START:
+            raise _illegal("slap_too_late", "only a discard may be slapped, before the next "
+                           "player draws or takes")
+        if k > len(self.spreads):
+            raise _illegal("no_such_spread", f"there is no spread S{k} on the table")
+        card = self.pile[-1]
+        if not self._extends(self.spreads[k - 1], card):
+            raise _illegal("illegal_slap", f"{card} does not extend S{k} ({self.spreads[k - 1]})")
+
+    def _verify_show(self, action: Action) -> None:
+        p = action.player
+        if p in self.shown:
+            raise _illegal("already_shown", f"{p} has already shown their hand")
+        if self.phase not in (SHOWDOWN, DECLARED) or (
+            self.phase == DECLARED and p not in self.must_show
+        ):
+            if self.phase == DECLARED:
+                raise _illegal("show_not_needed", f"{p} need not show: "
+                               "only the losers show after a deal win in push-up scoring")
+            raise _illegal("show_too_early", "hands are shown only when the play has ended "
+                           "(after a drop or when the stock runs out)")
+        if p not in self.must_show and self.card_count(p):
+            raise _illegal("show_not_needed", f"{p} need not show")
+        self._verify_reveal(p, action.cards, "show")
+        if self.rules.must_spread != "never" and holds_spread(
+            action.cards, self.deck, aces_exempt=self.rules.must_spread == "except_aces"
+        ):
+            raise _illegal("held_spread", f"{p}'s hand holds a spread ({' '.join(action.cards)}),"
+                           " which the rules say must be laid down")
+
+    def _verify_reveal(self, p: str, cards: tuple[str, ...], what: str) -> None:
+        n = self.card_count(p)
+        if len(cards) != n:
+            raise _illegal("wrong_show", f"{p} holds {n} card{'s' if n != 1 else ''} but the "
+                           f"{what} lists {len(cards)}")
+        missing = [c for c in self.held[p] if c not in cards]
+        if missing:
+            raise _illegal("wrong_show", f"{p}'s hand holds {' '.join(missing)}, which the "
+                           f"{what} leaves out")
+        self._cards_from_hand(p, cards)
+
+    def _verify_declare(self, action: Action) -> None:
+        p = action.player
+        if self.phase not in (START, DECLARED) or self.phase == START and self.turn_started:
+            raise _illegal("declare_too_late", "deal wins are declared before play starts")
+        if any(c.player == p for c in self.claims):
+            raise _illegal("already_declared", f"{p} has already declared")
+        if self.shown:
+            raise _illegal("declare_too_late", "the losers have begun to show; no more claims")
+        first_turn = self.play_started
+        if first_turn:
+            if p != self.players[self.turn] or self.turns[p]:
+                raise _illegal("declare_too_late", "the play has started: only a first-turn claim"
+                               " may be made, by the player to act at the start of their first "
+                               "turn")
+            if self.spreads:
+                raise _illegal("declare_too_late", "a first-turn claim may only be made while no "
+                               "spread is on the table")
+        self._verify_reveal(p, action.cards, "declaration")
+        claim = self._eligible_claim(p, action.cards)
+        if claim is None:
+            total = self.deck.count(action.cards)
+            raise _illegal("false_declaration", f"{p}'s hand {' '.join(action.cards)} counts "
+                           f"{total} and wins nothing on the deal under these rules"
+                           + (" at this moment" if self.rules.deal_wins else ""))
+        if claim.claim.timing:
+            # A first-turn claim ends the hand at once: claims held before play
+            # must have been declared already.
+            self._verify_no_undeclared_claim(besides=p)
+
+    def _best_claim(self, cards: Sequence[str], *, first_turn: bool | None) -> Claim | None:
+        """The best claim ``cards`` hold; ``first_turn``: None for any timing,
+        False for claims made before play, True for first-turn claims."""
+        rules = self.rules
+        for rank, claim in enumerate(rules.deal_wins):
+            if first_turn is not None and bool(claim.timing) != first_turn:
+                continue
+            if claim.holds(cards, self.deck, rules.hand_size):
+                return Claim("", claim, rank, self.deck.count(cards))
+        return None
+
+    def _eligible_claim(self, p: str, cards: Sequence[str]) -> Claim | None:
+        if self.play_started:
+            timing = True
+        elif self.phase == START and p == self.players[self.turn]:
+            timing = None  # the first player's first turn is about to start
+        else:
+            timing = False
+        best = self._best_claim(cards, first_turn=timing)
+        return None if best is None else Claim(p, best.claim, best.rank, best.count)
+
+    # ------------------------------------------------------------ apply
+
+    def apply(self, action: Action | str) -> Action:
+        """Verify and apply ``action``; on refusal nothing changes."""
+        action = self.verify(action)
+        getattr(self, "_apply_" + action.verb)(action)
+        self.actions.append(action)
+        return action
+
+    def _new_turn_flags(self) -> None:
+        self.turn_started = False
+        self.drew = False
+        self.taken: str | None = None
+        self.hits_this_turn = 0
+        self.spreads_this_turn = 0
+        self._melded_this_turn: set[str] = set()
+        self.out_blocked = False
+
+    def _begin_turn(self, p: str) -> None:
+        self.turn_started = True
+        self.play_started = True
+        self.slap_open = False
+        self.turns[p] += 1
+        self.out_blocked = self.rules.hit_blocks_going_out and self.hit_since[p]
+        self.hit_since[p] = False
+        if self.wait[p]:
+            self.wait[p] -= 1
+
+    def _take_from_hand(self, p: str, card: str, where: str) -> None:
+        held = self.held[p]
+        if card in held:
+            held.remove(card)
+        else:
+            self.unknown[p] -= 1
+        self.seen[card] = where
+
+    def _apply_draw(self, action: Action) -> None:
+        p = action.player
+        self._begin_turn(p)
+        if self.stock == 0:
+            self.ender = p
+            self._end_play(STOCK_OUT)
+            return
+        self.stock -= 1
+        card = action.card
+        if card is None or card == UNKNOWN:
+            self.unknown[p] += 1
+        else:
+            self.held[p].append(card)
+            self.seen[card] = f"drawn by {p}"
+        self.phase = PLAY
+
+    def _apply_take(self, action: Action) -> None:
+        p = action.player
+        self._begin_turn(p)
+        top = self.pile.pop()
+        card = action.card
+        if top == UNKNOWN and card is not None and card != UNKNOWN:
+            top = card
+            self.seen[card] = f"taken by {p}"
+        if top == UNKNOWN:
+            self.unknown[p] += 1
+        else:
+            self.held[p].append(top)
+        self.taken = top
+        self.phase = PLAY
+
+    def _apply_drop(self, action: Action) -> None:
+        p = action.player
+        self._begin_turn(p)
+        self.ender = p
+        self._end_play(DROP)
+
+    def _apply_spread(self, action: Action) -> None:
+        p = action.player
+        number = len(self.spreads) + 1
+        for card in action.cards:
+            self._take_from_hand(p, card, f"spread by {p} in S{number}")
+            self._melded_this_turn.add(card)
+        self.spreads.append(Spread(number, p, list(action.cards)))
+        self.spreads_this_turn += 1
+        self.wait[p] += self.rules.spread_wait
+        if not self.card_count(p):
+            self._went_out(p, by_discard=False)
+
+    def _apply_hit(self, action: Action) -> None:
+        p, k, card = action.player, action.spread, action.cards[0]
+        self._take_from_hand(p, card, f"hit on S{k} by {p}")
+        self._melded_this_turn.add(card)
+        self.spreads[k - 1].cards.append(card)
+        self.hits_this_turn += 1
+        self.has_hit[p] = True
+        self._hit_waits(p, self.spreads[k - 1].owner)
+        if not self.card_count(p):
+            self._went_out(p, by_discard=False)
+        elif self.rules.hit_replaces_discard:
+            self._pass_turn()
+
+    def _hit_waits(self, hitter: str, owner: str) -> None:
+        rules = self.rules
+        if owner == hitter:
+            self.wait[hitter] += rules.self_hit_wait
+            return
+        if not (rules.hit_wait_once_per_round and self.hit_since[owner]):
+            self.wait[owner] += rules.hit_wait
+        self.hit_since[owner] = True
+
+    def _apply_discard(self, action: Action) -> None:
+        p, card = action.player, action.cards[0]
+        self._take_from_hand(p, card, f"discarded by {p}")
+        self.pile.append(card)
+        if not self.card_count(p):
+            if self._went_out(p, by_discard=True):
+                return
+        self.discarder = p
+        self.slap_open = self.rules.slapping != "off"
+        if self.phase == EXTRA_DISCARD:
+            # The turn already belongs to the player after the first discarder.
+            self.extra_by = None
+            self.phase = START
+            return
+        self._pass_turn()
+
+    def _pass_turn(self) -> None:
+        self.turn = (self.turn + 1) % len(self.players)
+        self.phase = START
+        self._new_turn_flags()
+
+    def _apply_slap(self, action: Action) -> None:
+        p, k = action.player, action.spread
+        card = self.pile.pop()
+        self.spreads[k - 1].cards.append(card)
+        self._hit_waits(p, self.spreads[k - 1].owner)
+        self.slap_open = False
+        next_player = self.players[self.turn]
+        owes = p != self.discarder and not (
+            p == next_player and self.rules.slapping == "next_player_priority"
+        )
+        if owes and self.card_count(p):
+            self.extra_by = p
+            self.phase = EXTRA_DISCARD
+
+    def _apply_declare(self, action: Action) -> None:
+        p = action.player
+        claim = self._eligible_claim(p, action.cards)
+        self._reveal(p, action.cards, "declared")
+        self.claims.append(claim)
+        if claim.claim.timing:
+            self._begin_turn(p)
+        self.phase = DECLARED
+        self.ending = self._deal_win_ending()
+        if self.rules.scoring == "push_ups":
+            self.must_show = self._push_up_losers(self.ending)
+        if claim.claim.timing and not self.must_show:
+            self.phase = OVER
+
+    def _apply_show(self, action: Action) -> None:
+        p = action.player
+        self._reveal(p, action.cards, "shown")
+        self.shown[p] = action.cards
+        self.must_show.discard(p)
+        if self.must_show:
+            return
+        if self.phase == SHOWDOWN and self.ending is None:
+            self.ending = self._showdown_ending()
+            if self.rules.scoring == "push_ups":
+                self.must_show = self._push_up_losers(self.ending) - set(self.shown)
+                if self.must_show:
+                    return
+        if self.phase == SHOWDOWN or self.phase == DECLARED and self.claims[-1].claim.timing:
+            self.phase = OVER
+
+    def _reveal(self, p: str, cards: tuple[str, ...], what: str) -> None:
+        held = self.held[p]
+        for card in cards:
+            if card not in held:
+                self.seen[card] = f"{what} by {p}"
+        self.held[p] = list(cards)
+        self.unknown[p] = 0
+
+    # ------------------------------------------------------------ endings
+
+    def _went_out(self, p: str, *, by_discard: bool) -> bool:
+        """``p``'s hand is empty. Returns whether that ended the hand."""
+        rules = self.rules
+        if rules.boobed and self.stock <= len(self.players):
+            # The deck is boobed: an empty hand counts 0 and waits to drop;
+            # with nothing left to discard, the turn ends here.
+            if not by_discard:
+                self._pass_turn()
+            return False
+        first_turn = self.turns[p] == 1
+        if by_discard:
+            pays, why = rules.out_pays, f"{p}'s last card was the discard"
+            kind = OUT
+        else:
+            kind = TONK_OUT
+            pays, why = self._tonk_out_pays(p, first_turn)
+        self.ending = Ending(kind, self.players, self.dealer, player=p, pays=pays, why=why,
+                             counts=self._known_counts())
+        self._finish_with_ending()
+        return True
+
+    def _tonk_out_pays(self, p: str, first_turn: bool) -> tuple[Decimal, str]:
+        rules = self.rules
+        if (rules.first_turn_two_spreads_pays is not None and first_turn
+                and self.spreads_this_turn >= 2 and self.hits_this_turn == 0):
+            return rules.first_turn_two_spreads_pays, (
+                f"{p} went out in their first turn with two spreads of their own")
+        if rules.tonk_out_by_hits_pays is not None and self.spreads_this_turn == 0:
+            pays, why = rules.tonk_out_by_hits_pays, f"{p}'s last cards went by hits alone"
+        else:
+            pays, why = rules.tonk_out_pays, f"{p} emptied their hand with no final discard"
+        if rules.tonk_out_double_first_turn_only and not first_turn and pays > ONE:
+            pays, why = ONE, why + ", after their first turn (a tonk out then pays 1)"
+        if rules.tonk_out_double_lost_by_hitting and self.has_hit[p] and pays > ONE:
+            pays, why = ONE, why + ", having hit a spread this hand (so it pays 1)"
+        return pays, why
+
+    def _finish_with_ending(self) -> None:
+        if self.rules.scoring == "push_ups":
+            self.must_show = self._push_up_losers(self.ending)
+            if self.must_show:
+                self.phase = SHOWDOWN
+                return
+        self.phase = OVER
+
+    def _push_up_losers(self, ending: Ending) -> set[str]:
+        """In push-up scoring every loser with cards shows after any ending."""
+        if ending is None or ending.kind == THROWN_IN:
+            return set()
+        winners = {ending.player} if ending.player and ending.kind in (TONK_OUT, OUT) else set()
+        winners |= {c.player for c in ending.claims}
+        return {q for q in self.players if q not in winners and q not in self.shown
+                and self.card_count(q)}
+
+    def _end_play(self, kind: str) -> None:
+        self.phase = SHOWDOWN
+        self.play_kind = kind
+        self.must_show = {q for q in self.players if self.card_count(q)}
+        if not self.must_show:
+            self.ending = self._showdown_ending()
+            self.phase = OVER
+
+    def _showdown_ending(self) -> Ending:
+        return Ending(self.play_kind, self.players, self.dealer, player=self.ender,
+                      counts=self._known_counts())
+
+    def _known_counts(self) -> dict[str, int | None]:
+        return {q: self.count(q) for q in self.players}
+
+    def _deal_win_ending(self) -> Ending:
+        """Which of the declared claims are paid (``deal_win_conflict``)."""
+        rules, claims = self.rules, self.claims
+        paid: list[Claim] = list(claims)
+        why = ""
+        if len(claims) > 1:
+            names = " and ".join(c.player for c in claims)
+            if rules.deal_win_conflict == "void":
+                paid, why = [], f"{names} both hold deal wins, so the hand is thrown in"
+            elif rules.deal_win_conflict == "all_paid":
+                why = f"{names} hold deal wins and every claimant is paid"
+            else:
+                def strength(c: Claim) -> tuple[int, int]:
+                    return (c.rank, c.count if c.claim.kind == "low" else 0)
+                best = min(strength(c) for c in claims)
+                paid = [c for c in claims if strength(c) == best]
+                if len(paid) == 1:
+                    why = f"{paid[0].player}'s claim is the best, so only it is paid"
+                elif rules.deal_win_tie == "void":
+                    paid, why = [], "the best claims are equally good, so the hand is thrown in"
+                else:
+                    order = Ending(DEAL_WIN, self.players, self.dealer).left_of_dealer()
+                    paid = [min(paid, key=lambda c: order.index(c.player))]
+                    why = (f"the best claims tie; {paid[0].player}, nearest the dealer's left, "
+                           "is paid")
+        kind = DEAL_WIN if paid else THROWN_IN
+        return Ending(kind, self.players, self.dealer, claims=tuple(paid), why=why,
+                      counts=self._known_counts())
+
+    def finish_declarations(self) -> None:
+        """Close a declared deal win to further claims (the next hand starts)."""
+        if self.phase == DECLARED and not self.must_show:
+            self.phase = OVER
+
+    # ------------------------------------------------------------ offers
+
+    def legal_actions(self) -> list[Action]:
+        """Every concrete action the referee would accept now, as far as the
+        known cards allow (a hand with unknown cards may also play cards the
+        referee cannot list). A draw is offered without a card."""
+        out: list[Action] = []
+        phase = self.phase
+        if phase == OVER:
+            return out
+        candidates: list[Action] = []
+        for q in self.players:
+            if not self.unknown[q] and not any(c.player == q for c in self.claims):
+                candidates.append(Action(q, "declare", tuple(self.held[q])))
+        if phase in (SHOWDOWN, DECLARED):
+            for q in sorted(self.must_show, key=self.seat.__getitem__):
+                if not self.unknown[q]:
+                    candidates.append(Action(q, "show", tuple(self.held[q])))
+        p = self.to_act
+        if phase == START:
+            candidates += [Action(p, v) for v in START_VERBS]
+            if self.slap_open:
+                for q in self.players:
+                    for s in self.spreads:
+                        candidates.append(Action(q, "slap", (), s.number))
+        elif phase == EXTRA_DISCARD:
+            candidates += [Action(p, "discard", (c,)) for c in self.held[p]]
+        elif phase == PLAY:
+            held = self.held[p]
+            for size in range(3, len(held) + 1):
+                for combo in combinations(held, size):
+                    candidates.append(Action(p, "spread", combo))
+            for s in self.spreads:
+                candidates += [Action(p, "hit", (c,), s.number) for c in held]
+            candidates += [Action(p, "discard", (c,)) for c in held]
+        for action in candidates:
+            if self.can(action):
+                out.append(action)
+        return out
+
+    def verbs(self) -> dict[str, list[str]]:
+        """For each player who may act now, the kinds of action open to them
+        (ignoring which cards: the tablet picks those). What the tablet shows."""
+        out: dict[str, list[str]] = {}
+        phase = self.phase
+        if phase == OVER:
+            return out
+
+        def add(q: str, verb: str) -> None:
+            out.setdefault(q, [])
+            if verb not in out[q]:
+                out[q].append(verb)
+
+        if phase in (SHOWDOWN, DECLARED):
+            for q in self.players:
+                if q in self.must_show:
+                    add(q, "show")
+        if phase == DECLARED or phase == START and not self.turn_started:
+            for q in self.players:
+                if any(c.player == q for c in self.claims) or self.shown:
+                    continue
+                if self.play_started and (q != self.to_act or self.turns[q] or self.spreads):
+                    continue
+                if self.unknown[q]:
+                    if self._any_claim_possible(q):
+                        add(q, "declare")
+                elif self.can(Action(q, "declare", tuple(self.held[q]))):
+                    add(q, "declare")
+        p = self.to_act
+        if phase == START:
+            for v in START_VERBS:
+                if self.can(Action(p, v)):
+                    add(p, v)
+            if self.slap_open:
+                for q in self.players:
+                    if any(self.can(Action(q, "slap", (), s.number)) for s in self.spreads):
+                        add(q, "slap")
+        elif phase == EXTRA_DISCARD:
+            add(p, "discard")
+        elif phase == PLAY:
+            if self.card_count(p) >= 3:
+                add(p, "spread")
+            if self.spreads and (self.rules.max_hits_per_turn is None
+                                 or self.hits_this_turn < self.rules.max_hits_per_turn):
+                add(p, "hit")
+            add(p, "discard")
+        return out
+
+    def _any_claim_possible(self, q: str) -> bool:
+        if not self.rules.deal_wins:
+            return False
+        if self.play_started:
+            return any(c.timing for c in self.rules.deal_wins)
+        return True
+
+    # ------------------------------------------------------------ views
+
+    def snapshot(self) -> dict:
+        """A plain description of the public state, for pages, the API and
+        the audit trail."""
+        return {
+            "hand": self.number,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "to_act": self.to_act,
+            "stock": self.stock,
+            "top": self.top,
+            "pile": len(self.pile),
+            "spreads": [
+                {"id": f"S{s.number}", "owner": s.owner, "cards": list(s.cards)}
+                for s in self.spreads
+            ],
+            "players": [
+                {
+                    "name": q,
+                    "cards": self.card_count(q),
+                    "known": sort_cards(self.held[q]),
+                    "unknown": self.unknown[q],
+                    "count": self.count(q),
+                    "waiting": self.wait[q],
+                    "shown": q in self.shown,
+                }
+                for q in self.players
+            ],
+            "declared": [c.player for c in self.claims],
+            "must_show": sorted(self.must_show, key=self.seat.__getitem__),
+            "complete": self.is_complete,
+            "actions": len(self.actions),
+        }
+
+    def card_total(self) -> int:
+        """Every card accounted for: stock, pile, spreads and hands (for the
+        conservation invariant)."""
+        return (self.stock + len(self.pile) + sum(len(s.cards) for s in self.spreads)
+                + sum(self.card_count(q) for q in self.players))
+
+    def apply_all(self, actions: Iterable[str | Action]) -> None:
+        for i, action in enumerate(actions, 1):
+            try:
+                self.apply(action)
+            except RefereeError as err:
+                raise err.at(hand=self.number, action=i, action_text=str(action)) from None

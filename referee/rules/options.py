@@ -1,0 +1,480 @@
+"""The house rules: one frozen object with every option of ``rules.md``.
+
+Each option is a field with a one-line explanation in its metadata; the
+presets are plain data (overrides of the standard game). ``resolve`` turns
+a log's ``rules`` value (a preset name, or ``{"preset": ..., **overrides}``)
+into a ``HouseRules`` and names any unknown option or bad value.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field, fields
+from decimal import Decimal, InvalidOperation
+from functools import cached_property
+from typing import Any
+
+from .cards import Deck
+from .errors import RulesError
+
+# ---------------------------------------------------------------- deal wins
+
+_WHEN = re.compile(r"^(total|low):(\d{1,3})$")
+
+
+@dataclass(frozen=True)
+class DealWin:
+    """One deal-win claim: when a dealt hand wins outright and what it pays."""
+
+    when: str  # "total:N", "low:N" or "five_faces"
+    pays: Decimal
+    timing: str | None = None  # None, or "first_turn" (Chicago's "49 in turn")
+
+    @property
+    def kind(self) -> str:
+        return self.when.split(":")[0]
+
+    @property
+    def number(self) -> int | None:
+        return int(self.when.split(":")[1]) if ":" in self.when else None
+
+    def holds(self, cards: list[str] | tuple[str, ...], deck: Deck, hand_size: int) -> bool:
+        kind = self.kind
+        if kind == "five_faces":
+            return hand_size == 5 and len(cards) == 5 and all(c[0] in "JQK" for c in cards)
+        if kind == "total":
+            # With J/Q/K at 11-12-13 a total would come too easily: not allowed.
+            return not deck.court_high and deck.count(cards) == self.number
+        return deck.count(cards) <= self.number
+
+    def describe(self) -> str:
+        kind, n = self.kind, self.number
+        what = {
+            "total": f"a dealt hand of exactly {n}",
+            "low": f"a dealt hand of {n} or fewer",
+            "five_faces": "five face cards dealt",
+        }[kind]
+        when = " (claimed at the start of one's first turn)" if self.timing else ""
+        return f"{what}{when} pays {_fmt(self.pays)}"
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"when": self.when, "pays": _json_number(self.pays)}
+        if self.timing:
+            out["timing"] = self.timing
+        return out
+
+
+def _fmt(d: Decimal) -> str:
+    return format(d.normalize(), "f")
+
+
+def _json_number(d: Decimal) -> int | float:
+    return int(d) if d == d.to_integral_value() else float(d)
+
+
+# ------------------------------------------------------------------ options
+
+
+def _opt(default, doc: str, values: str):
+    return field(default=default, metadata={"doc": doc, "values": values})
+
+
+_PAGAT_DEAL_WINS = (
+    DealWin("total:49", Decimal(2)),
+    DealWin("total:50", Decimal(2)),
+)
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """A table's house rules. Defaults are the standard game (preset ``pagat``)."""
+
+    preset: str = _opt("pagat", "The preset these rules start from.", "a preset name")
+    # Deck and deal
+    deck: int = _opt(52, "Cards in the deck: 52, or 40 without 8s, 9s and 10s "
+                     "(then a 7 is next to the jack in runs).", "52, 40")
+    jokers: int = _opt(0, "Jokers added to the deck (X1 to X4).", "0 to 4")
+    jokers_wild: bool = _opt(False, "Jokers are wild; otherwise a joker counts 0 and "
+                             "cannot be spread.", "false, true")
+    deuces_wild: bool = _opt(False, "The four 2s are wild in spreads.", "false, true")
+    court_values: str = _opt("10", "What J, Q and K count: 10 each, or 11, 12 and 13 "
+                             "(then deal wins on totals are not allowed).", '"10", "11-12-13"')
+    hand_size: int = _opt(5, "Cards dealt to each player.", "5, 7")
+    upcard: bool = _opt(True, "A card is turned up to start the discard pile; without "
+                        "it the first player must draw from the stock.", "true, false")
+    dealer_rotation: str = _opt("left", "Who deals next: the player left of the last "
+                                "dealer (checked), or anyone.", '"left", "free"')
+    # Spreads and the turn
+    book_extendable: bool = _opt(True, "A book of three may be hit with its fourth card.",
+                                 "true, false")
+    max_hits_per_turn: int | None = _opt(None, "Most hits a player may make in one turn "
+                                         "(none: no limit).", "null, 1 or more")
+    hit_replaces_discard: bool = _opt(False, "A turn in which the player hit ends without "
+                                      "a discard.", "false, true")
+    take_must_meld: bool = _opt(False, "A card taken from the discard pile must be spread "
+                                "or hit in the same turn.", "false, true")
+    must_spread: str = _opt("never", "A player may not end a turn (or show a hand) holding "
+                            "a spread; except_aces lets three aces be held.",
+                            '"never", "always", "except_aces"')
+    slapping: str = _opt("off", "A discard that could hit a spread may be slapped onto it "
+                         "by any player before the next player draws or takes.",
+                         '"off", "on", "next_player_priority"')
+    # Waiting
+    spread_wait: int = _opt(0, "Turns a player must wait before dropping, for each new "
+                            "spread they lay.", "0 to 9 (standard values 0, 3)")
+    hit_wait: int = _opt(0, "Turns a spread's owner must wait before dropping each time "
+                         "another player hits that spread.", "0 to 9 (standard values 0, 1, 3)")
+    self_hit_wait: int = _opt(0, "Turns a player must wait before dropping after hitting "
+                              "their own spread.", "0 to 9 (standard values 0, 1)")
+    hit_wait_once_per_round: bool = _opt(False, "Hits received between two of one's turns "
+                                         "add the hit wait only once.", "false, true")
+    hit_blocks_going_out: bool = _opt(False, "A player hit by another since their last turn "
+                                      "may not go out (empty their hand) in their next turn.",
+                                      "false, true")
+    # Deal wins
+    deal_wins: tuple[DealWin, ...] = _opt(_PAGAT_DEAL_WINS, "Dealt hands that win at once, "
+                                          "best first, and what each pays.",
+                                          'a list of {"when", "pays", "timing"?}')
+    deal_win_conflict: str = _opt("void", "Two or more deal-win claims: throw the hand in, "
+                                  "pay every claimant, or pay only the best claim.",
+                                  '"void", "all_paid", "best"')
+    deal_win_tie: str = _opt("void", "With the best claim paid, two equally good claims: "
+                             "throw the hand in, or pay the one nearest the dealer's left.",
+                             '"void", "nearest_left_of_dealer"')
+    deal_win_declare: str = _opt("must", "A player dealt a winning hand must declare it "
+                                 "before play (checked where the deal is known), or may.",
+                                 '"must", "may"')
+    # Going out
+    tonk_out_pays: Decimal = _opt(Decimal(2), "Stakes paid by each other player for a tonk "
+                                  "out (hand emptied with no final discard).", "a number > 0")
+    tonk_out_by_hits_pays: Decimal | None = _opt(None, "A tonk out whose last cards went by "
+                                                 "hits alone (no new spread that turn) pays "
+                                                 "this (none: as a tonk out).",
+                                                 "null, a number > 0")
+    tonk_out_double_first_turn_only: bool = _opt(False, "After the player's first turn a "
+                                                 "tonk out pays 1.", "false, true")
+    tonk_out_double_lost_by_hitting: bool = _opt(False, "A player who has hit a spread this "
+                                                 "hand is paid 1 for a tonk out.", "false, true")
+    first_turn_two_spreads_pays: Decimal | None = _opt(None, "Going out in one's first turn "
+                                                       "with two spreads of one's own (no hit, "
+                                                       "no discard) pays this.",
+                                                       "null, a number > 0")
+    out_pays: Decimal = _opt(Decimal(1), "Stakes paid by each other player when a player's "
+                             "last card is the discard.", "a number > 0")
+    boobed: bool = _opt(False, "Once the stock holds no more cards than there are players, "
+                        "nobody may end the hand by going out; an empty hand counts 0 and "
+                        "may drop next turn.", "false, true")
+    # Dropping and catches
+    drop_pays: Decimal = _opt(Decimal(1), "Stakes paid by each other player to a dropper "
+                              "whose count is strictly the lowest.", "a number > 0")
+    caught: str = _opt("pagat", "Who pays what when the dropper is caught (another count "
+                       "equal or lower).", '"pagat", "low_collects_double", '
+                       '"dropper_pays_table", "single_to_beaters", "double_to_all", '
+                       '"five_to_low", "pay_beaters", "pay_lowest"')
+    caught_pays: Decimal | str = _opt(Decimal(2), "The amount for the pay_beaters and "
+                                      "pay_lowest catch schemes; 2n is twice the number of "
+                                      "players.", 'a number > 0, "2n"')
+    # Stock out
+    stock_out: str = _opt("low_wins", "When the stock runs out: the lowest count wins, or "
+                          "the hand is dead.", '"low_wins", "dead"')
+    stock_out_pays: Decimal = _opt(Decimal(1), "Stakes paid to the lowest count by each "
+                                   "other player when the stock runs out.", "a number > 0")
+    stock_out_tie: str = _opt("share", "Several tie for lowest at a stock out: each collects "
+                              "from the rest, or the hand is dead.", '"share", "dead"')
+    # Scoring
+    scoring: str = _opt("stakes", "Stakes paid in money or points, or push-ups: losers' "
+                        "scores go up by their counts and the lowest score is best.",
+                        '"stakes", "push_ups"')
+
+    # -------------------------------------------------------------- derived
+
+    @cached_property
+    def deck_info(self) -> Deck:
+        return Deck(
+            size_52=self.deck == 52,
+            jokers=self.jokers,
+            jokers_wild=self.jokers_wild,
+            deuces_wild=self.deuces_wild,
+            court_high=self.court_values == "11-12-13",
+        )
+
+    def caught_amount(self, players: int) -> Decimal:
+        if self.caught_pays == "2n":
+            return Decimal(2 * players)
+        return self.caught_pays  # type: ignore[return-value]
+
+    def to_json(self) -> dict[str, Any]:
+        """Every option, fully expanded: what is stored with a session."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            out[f.name] = _to_json_value(getattr(self, f.name))
+        return out
+
+    def differences(self, other: HouseRules | None = None) -> list[tuple[str, Any, Any]]:
+        """(option, this value, the other's) for every option that differs
+        (from the standard game when ``other`` is None)."""
+        other = other or STANDARD
+        diffs = []
+        for f in fields(self):
+            if f.name == "preset":
+                continue
+            mine, theirs = getattr(self, f.name), getattr(other, f.name)
+            if mine != theirs:
+                diffs.append((f.name, _to_json_value(mine), _to_json_value(theirs)))
+        return diffs
+
+
+def _to_json_value(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return _json_number(value)
+    if isinstance(value, tuple):
+        return [v.to_json() for v in value]
+    return value
+
+
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(HouseRules) if f.name != "preset")
+OPTION_DOCS: dict[str, str] = {
+    f.name: f.metadata["doc"] for f in fields(HouseRules) if f.name != "preset"
+}
+OPTION_VALUES: dict[str, str] = {
+    f.name: f.metadata["values"] for f in fields(HouseRules) if f.name != "preset"
+}
+OPTION_DEFAULTS: dict[str, Any] = {
+    f.name: _to_json_value(f.default) for f in fields(HouseRules) if f.name != "preset"
+}
+
+# ------------------------------------------------------------------ presets
+
+PRESET_SOURCES: dict[str, str] = {
+    "pagat": "the typical game",
+    "waiting": "many people play with waiting",
+    "seattle": "Eric Dee, Seattle",
+    "baton_rouge": "Phil, Baton Rouge",
+    "dc": "Scott Sauri, Washington DC",
+    "newark": "Sean, Newark NJ",
+    "rushville": "Hank T Hebhoe, Rushville IN",
+    "chicago": "Mike Foulds, Chicago",
+    "washington": "Lenie Lepape, Washington State",
+    "push_ups": "Tony Jacobs",
+}
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "pagat": {},
+    "waiting": {"spread_wait": 3, "hit_wait": 1, "self_hit_wait": 1},
+    "seattle": {"hand_size": 7},
+    "baton_rouge": {
+        "deck": 40,
+        "deal_wins": [{"when": "total:47", "pays": 2}, {"when": "total:50", "pays": 2}],
+    },
+    "dc": {
+        "deal_wins": [
+            {"when": "low:11", "pays": 2},
+            {"when": "total:50", "pays": 2},
+            {"when": "total:49", "pays": 2},
+        ],
+        "deal_win_conflict": "best",
+    },
+    "newark": {
+        "deal_wins": [
+            {"when": "total:50", "pays": 2},
+            {"when": "total:49", "pays": 2},
+            {"when": "low:13", "pays": 2},
+        ],
+        "deal_win_conflict": "best",
+        "deal_win_tie": "nearest_left_of_dealer",
+        "first_turn_two_spreads_pays": 4,
+    },
+    "rushville": {
+        "deal_wins": [{"when": "five_faces", "pays": 2}],
+        "out_pays": 2,
+        "tonk_out_pays": 2,
+        "caught": "pay_beaters",
+        "caught_pays": 4,
+        "boobed": True,
+        "stock_out_tie": "dead",
+    },
+    "chicago": {
+        "jokers": 2,
+        "jokers_wild": True,
+        "deuces_wild": True,
+        "upcard": False,
+        "deal_wins": [
+            {"when": "total:50", "pays": 2},
+            {"when": "low:13", "pays": 2},
+            {"when": "total:49", "pays": 1, "timing": "first_turn"},
+        ],
+        "deal_win_conflict": "best",
+        "tonk_out_double_first_turn_only": True,
+        "tonk_out_double_lost_by_hitting": True,
+        "caught": "pay_beaters",
+        "caught_pays": 2,
+    },
+    "washington": {
+        "deal_wins": [
+            {"when": "total:50", "pays": 2},
+            {"when": "total:49", "pays": 2},
+            {"when": "low:14", "pays": 2},
+        ],
+        "deal_win_conflict": "all_paid",
+        "hit_wait": 1,
+        "caught": "pay_lowest",
+        "caught_pays": "2n",
+    },
+    "push_ups": {"scoring": "push_ups"},
+}
+
+# ---------------------------------------------------------------- validation
+
+
+def _bad(option: str, value: Any, expected: str) -> RulesError:
+    return RulesError(
+        "bad_option_value",
+        f"option {option} cannot be {json.dumps(value)}: expected {expected}",
+    )
+
+
+def _choice(*allowed):
+    def check(name, value):
+        # bool is an int in Python; 1 must not pass for true.
+        for a in allowed:
+            if value == a and type(value) is type(a):
+                return value
+        raise _bad(name, value, ", ".join(json.dumps(a) for a in allowed))
+
+    return check
+
+
+def _int_range(lo: int, hi: int):
+    def check(name, value):
+        if type(value) is not int or not lo <= value <= hi:
+            raise _bad(name, value, f"a whole number from {lo} to {hi}")
+        return value
+
+    return check
+
+
+def _amount(name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
+        raise _bad(name, value, "a number greater than 0")
+    try:
+        d = Decimal(str(value))
+    except InvalidOperation:
+        raise _bad(name, value, "a number greater than 0") from None
+    if not d.is_finite() or d <= 0:
+        raise _bad(name, value, "a number greater than 0")
+    return d
+
+
+def _optional(check):
+    def wrapped(name, value):
+        return None if value is None else check(name, value)
+
+    return wrapped
+
+
+def _caught_pays(name, value):
+    if value == "2n":
+        return "2n"
+    return _amount(name, value)
+
+
+def _max_hits(name, value):
+    if value is None:
+        return None
+    if type(value) is not int or value < 1:
+        raise _bad(name, value, "null or a whole number of at least 1")
+    return value
+
+
+def _deal_wins(name, value):
+    if not isinstance(value, list):
+        raise _bad(name, value, 'a list of claims like {"when": "total:49", "pays": 2}')
+    claims = []
+    for i, claim in enumerate(value, 1):
+        where = f"{name}[{i}]"
+        if not isinstance(claim, dict):
+            raise _bad(where, claim, 'an object like {"when": "total:49", "pays": 2}')
+        unknown = sorted(set(claim) - {"when", "pays", "timing"})
+        if unknown:
+            raise RulesError("unknown_option",
+                             f"{where} has unknown field(s) {', '.join(unknown)}; "
+                             "a claim has when, pays and optionally timing")
+        when = claim.get("when")
+        if not isinstance(when, str) or not (when == "five_faces" or _WHEN.match(when)):
+            raise _bad(f"{where}.when", when, '"total:N", "low:N" or "five_faces"')
+        if "pays" not in claim:
+            raise RulesError("bad_option_value", f"{where} needs pays (the stakes it wins)")
+        pays = _amount(f"{where}.pays", claim["pays"])
+        timing = claim.get("timing")
+        if timing not in (None, "first_turn"):
+            raise _bad(f"{where}.timing", timing, '"first_turn" or nothing')
+        claims.append(DealWin(when, pays, timing))
+    return tuple(claims)
+
+
+_CHECKS = {
+    "deck": _choice(52, 40),
+    "jokers": _int_range(0, 4),
+    "jokers_wild": _choice(False, True),
+    "deuces_wild": _choice(False, True),
+    "court_values": _choice("10", "11-12-13"),
+    "hand_size": _choice(5, 7),
+    "upcard": _choice(True, False),
+    "dealer_rotation": _choice("left", "free"),
+    "book_extendable": _choice(True, False),
+    "max_hits_per_turn": _max_hits,
+    "hit_replaces_discard": _choice(False, True),
+    "take_must_meld": _choice(False, True),
+    "must_spread": _choice("never", "always", "except_aces"),
+    "slapping": _choice("off", "on", "next_player_priority"),
+    "spread_wait": _int_range(0, 9),
+    "hit_wait": _int_range(0, 9),
+    "self_hit_wait": _int_range(0, 9),
+    "hit_wait_once_per_round": _choice(False, True),
+    "hit_blocks_going_out": _choice(False, True),
+    "deal_wins": _deal_wins,
+    "deal_win_conflict": _choice("void", "all_paid", "best"),
+    "deal_win_tie": _choice("void", "nearest_left_of_dealer"),
+    "deal_win_declare": _choice("must", "may"),
+    "tonk_out_pays": _amount,
+    "tonk_out_by_hits_pays": _optional(_amount),
+    "tonk_out_double_first_turn_only": _choice(False, True),
+    "tonk_out_double_lost_by_hitting": _choice(False, True),
+    "first_turn_two_spreads_pays": _optional(_amount),
+    "out_pays": _amount,
+    "boobed": _choice(False, True),
+    "drop_pays": _amount,
+    "caught": _choice("pagat", "low_collects_double", "dropper_pays_table",
+                      "single_to_beaters", "double_to_all", "five_to_low",
+                      "pay_beaters", "pay_lowest"),
+    "caught_pays": _caught_pays,
+    "stock_out": _choice("low_wins", "dead"),
+    "stock_out_pays": _amount,
+    "stock_out_tie": _choice("share", "dead"),
+    "scoring": _choice("stakes", "push_ups"),
+}
+assert set(_CHECKS) == set(OPTION_NAMES), "every option needs its check"
+
+
+def resolve(rules: Any) -> HouseRules:
+    """The ``HouseRules`` for a log's ``rules`` value (name or object)."""
+    if isinstance(rules, str):
+        rules = {"preset": rules}
+    if not isinstance(rules, dict):
+        raise RulesError("bad_rules", 'rules must be a preset name or an object like '
+                         '{"preset": "pagat", "upcard": false}')
+    preset = rules.get("preset", "pagat")
+    if preset not in PRESETS:
+        raise RulesError("unknown_preset", f"unknown preset {json.dumps(preset)}; the presets "
+                         f"are {', '.join(PRESETS)}")
+    unknown = [k for k in rules if k != "preset" and k not in _CHECKS]
+    if unknown:
+        raise RulesError("unknown_option", f"unknown option{'s' if len(unknown) > 1 else ''} "
+                         f"{', '.join(unknown)} in rules")
+    merged = {**PRESETS[preset], **{k: v for k, v in rules.items() if k != "preset"}}
+    values = {name: _CHECKS[name](name, value) for name, value in merged.items()}
+    return HouseRules(preset=preset, **values)
+
+
+STANDARD = HouseRules()

@@ -1,0 +1,78 @@
+"""Spreads: books and runs, and whether a set of cards is one.
+
+With wild cards a set of cards is a valid spread when some assignment of the
+wild cards makes it one; the log never says what a wild card stands for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from .cards import Deck
+
+MIN_SPREAD = 3
+MAX_BOOK = 4
+
+
+def is_book(cards: Sequence[str], deck: Deck) -> bool:
+    if not MIN_SPREAD <= len(cards) <= MAX_BOOK:
+        return False
+    wild = deck.wild
+    ranks = {c[0] for c in cards if c not in wild}
+    if any(r == "X" for r in ranks):  # a dead joker cannot be spread
+        return False
+    return len(ranks) <= 1
+
+
+def is_run(cards: Sequence[str], deck: Deck) -> bool:
+    order = deck.run_order
+    n = len(cards)
+    if n < MIN_SPREAD or n > len(order):
+        return False
+    wild = deck.wild
+    naturals = [c for c in cards if c not in wild]
+    if not naturals:
+        return True
+    if any(c[0] == "X" for c in naturals):
+        return False
+    suit = naturals[0][1]
+    positions = set()
+    for c in naturals:
+        if c[1] != suit:
+            return False
+        pos = order.find(c[0])
+        if pos < 0 or pos in positions:
+            return False
+        positions.add(pos)
+    # The wild cards fill the gaps and, where needed, extend either end; the
+    # ace is low only, so the window must fit inside the rank order.
+    return max(positions) - min(positions) + 1 <= n
+
+
+def is_spread(cards: Sequence[str], deck: Deck, *, books: bool = True) -> bool:
+    """A valid new spread (``books=False``: only a run will do)."""
+    return is_run(cards, deck) or (books and is_book(cards, deck))
+
+
+def holds_spread(cards: Sequence[str], deck: Deck, *, aces_exempt: bool = False) -> bool:
+    """Whether the cards contain a spread (three cards are enough to show one:
+    any longer book or run holds a three-card one). ``aces_exempt``: a book of
+    aces does not count."""
+    for trio in combinations(cards, 3):
+        if aces_exempt and is_book(trio, deck) and all(
+            c[0] == "A" or c in deck.wild for c in trio
+        ) and any(c[0] == "A" for c in trio):
+            if not is_run(trio, deck):
+                continue
+        if is_spread(trio, deck):
+            return True
+    return False
+
+
+def describe_kind(cards: Sequence[str], deck: Deck) -> str:
+    if is_run(cards, deck) and not is_book(cards, deck):
+        return "run"
+    if is_book(cards, deck) and not is_run(cards, deck):
+        return "book"
+    return "spread"

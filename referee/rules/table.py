@@ -1,0 +1,128 @@
+"""A table: the session's seats, the rotation of the deal, and its hands in order."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from .errors import RuleViolation
+from .hand import Hand
+from .options import HouseRules
+
+
+def check_name(name: object) -> str | None:
+    """Why ``name`` cannot be a player's name, or None if it can."""
+    if not isinstance(name, str):
+        return "a player's name must be text"
+    if not 1 <= len(name) <= 40:
+        return f"a player's name has 1 to 40 characters ({name[:50]!r} has {len(name)})"
+    if ":" in name:
+        return f"a player's name cannot contain ':' ({name!r})"
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in name):
+        return f"a player's name cannot contain control characters ({name!r})"
+    if name != name.strip():
+        return f"a player's name cannot start or end with a space ({name!r})"
+    return None
+
+
+class Table:
+    """The hands of one session, checked against each other: the dealer
+    passes left after every hand and newcomers sit at the dealer's right."""
+
+    def __init__(self, rules: HouseRules, players: Sequence[str]) -> None:
+        self.rules = rules
+        self.players = tuple(players)
+        self.hands: list[Hand] = []
+        # Everyone who has ever sat here, in order of arrival (for totals).
+        self.everyone: list[str] = list(self.players)
+
+    def expected_dealer(self, seats: Sequence[str]) -> str | None:
+        """Who must deal a hand with ``seats`` under ``dealer_rotation: left``
+        (None: anyone may, as for the first hand)."""
+        if not self.hands:
+            return None
+        last = self.hands[-1]
+        prev = last.players
+        i = prev.index(last.dealer)
+        for step in range(1, len(prev) + 1):
+            q = prev[(i + step) % len(prev)]
+            if q in seats:
+                return q
+        return None
+
+    def start_hand(
+        self,
+        dealer: str,
+        *,
+        players: Sequence[str] | None = None,
+        deal: Mapping[str, Sequence[str]] | None = None,
+        upcard: str | None = None,
+    ) -> Hand:
+        number = len(self.hands) + 1
+        try:
+            if self.hands:
+                last = self.hands[-1]
+                last.finish_declarations()
+                if not last.is_complete:
+                    raise RuleViolation(
+                        "hand_unfinished",
+                        f"hand {last.number} is not finished ({unfinished_reason(last)}) "
+                        f"but hand {number} starts",
+                    )
+            seats = tuple(players) if players is not None else (
+                self.hands[-1].players if self.hands else self.players)
+            for name in seats:
+                why = check_name(name)
+                if why:
+                    raise RuleViolation("bad_seating", why)
+            if len(set(seats)) != len(seats):
+                raise RuleViolation("bad_seating", "a player is seated twice in this hand")
+            if dealer not in seats:
+                raise RuleViolation("wrong_dealer", f"the dealer {dealer} is not seated")
+            if self.hands:
+                self._check_seating(seats, dealer)
+            expected = self.expected_dealer(seats)
+            if self.rules.dealer_rotation == "left" and expected and dealer != expected:
+                raise RuleViolation(
+                    "wrong_dealer",
+                    f"{expected} deals this hand (the deal passes to the left of "
+                    f"{self.hands[-1].dealer}), not {dealer}",
+                )
+            hand = Hand(self.rules, seats, dealer, deal=deal, upcard=upcard, number=number)
+        except RuleViolation as err:
+            raise err.at(hand=number) from None
+        for name in seats:
+            if name not in self.everyone:
+                self.everyone.append(name)
+        self.hands.append(hand)
+        return hand
+
+    def _check_seating(self, seats: tuple[str, ...], dealer: str) -> None:
+        prev = self.hands[-1].players
+        staying = [q for q in seats if q in prev]
+        before = [q for q in prev if q in seats]
+        # Same cyclic order: rotate one list to start where the other does.
+        if staying:
+            k = before.index(staying[0])
+            if staying != before[k:] + before[:k]:
+                raise RuleViolation("bad_seating", "players who stay at the table keep their "
+                                    "seats: the order of " + ", ".join(staying) + " changed")
+        new = [q for q in seats if q not in prev]
+        if not new:
+            return
+        if dealer in new:
+            raise RuleViolation("bad_seating", f"{dealer} has just joined and sits at the "
+                                "dealer's right, so cannot deal this hand")
+        i = seats.index(dealer)
+        right = [seats[(i - step) % len(seats)] for step in range(1, len(new) + 1)]
+        if set(right) != set(new):
+            raise RuleViolation("bad_seating", f"a newcomer sits at the dealer's right: "
+                                f"{', '.join(new)} must sit just before {dealer}")
+
+
+def unfinished_reason(hand: Hand) -> str:
+    if hand.must_show:
+        return "waiting for " + ", ".join(sorted(hand.must_show, key=hand.players.index)) + \
+            " to show"
+    if hand.to_act:
+        return f"{hand.to_act} is to act"
+    return hand.phase
