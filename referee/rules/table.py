@@ -34,15 +34,41 @@ class Table:
         self.hands: list[Hand] = []
         # Everyone who has ever sat here, in order of arrival (for totals).
         self.everyone: list[str] = list(self.players)
+        self.started = 0  # hands started
+        # The last hand's seats and dealer: all the next deal depends on.
+        self.last_seats: tuple[str, ...] | None = None
+        self.last_dealer: str | None = None
+
+    @classmethod
+    def resume(
+        cls,
+        rules: HouseRules,
+        players: Sequence[str],
+        *,
+        started: int,
+        last_seats: Sequence[str],
+        last_dealer: str,
+        everyone: Sequence[str] = (),
+    ) -> Table:
+        """A table whose earlier hands are settled and stored elsewhere: the
+        next hand is checked against the last one's seats and dealer only, so
+        a long session costs no more than a short one."""
+        table = cls(rules, players)
+        table.started = started
+        table.last_seats = tuple(last_seats)
+        table.last_dealer = last_dealer
+        for name in everyone:
+            if name not in table.everyone:
+                table.everyone.append(name)
+        return table
 
     def expected_dealer(self, seats: Sequence[str]) -> str | None:
         """Who must deal a hand with ``seats`` under ``dealer_rotation: left``
         (None: anyone may, as for the first hand)."""
-        if not self.hands:
+        if self.last_seats is None:
             return None
-        last = self.hands[-1]
-        prev = last.players
-        i = prev.index(last.dealer)
+        prev = self.last_seats
+        i = prev.index(self.last_dealer)
         for step in range(1, len(prev) + 1):
             q = prev[(i + step) % len(prev)]
             if q in seats:
@@ -57,7 +83,7 @@ class Table:
         deal: Mapping[str, Sequence[str]] | None = None,
         upcard: str | None = None,
     ) -> Hand:
-        number = len(self.hands) + 1
+        number = self.started + 1
         try:
             if self.hands:
                 last = self.hands[-1]
@@ -69,7 +95,7 @@ class Table:
                         f"but hand {number} starts",
                     )
             seats = tuple(players) if players is not None else (
-                self.hands[-1].players if self.hands else self.players)
+                self.last_seats or self.players)
             for name in seats:
                 why = check_name(name)
                 if why:
@@ -78,14 +104,14 @@ class Table:
                 raise RuleViolation("bad_seating", "a player is seated twice in this hand")
             if dealer not in seats:
                 raise RuleViolation("wrong_dealer", f"the dealer {dealer} is not seated")
-            if self.hands:
+            if self.last_seats is not None:
                 self._check_seating(seats, dealer)
             expected = self.expected_dealer(seats)
             if self.rules.dealer_rotation == "left" and expected and dealer != expected:
                 raise RuleViolation(
                     "wrong_dealer",
                     f"{expected} deals this hand (the deal passes to the left of "
-                    f"{self.hands[-1].dealer}), not {dealer}",
+                    f"{self.last_dealer}), not {dealer}",
                 )
             hand = Hand(self.rules, seats, dealer, deal=deal, upcard=upcard, number=number)
         except RuleViolation as err:
@@ -94,10 +120,12 @@ class Table:
             if name not in self.everyone:
                 self.everyone.append(name)
         self.hands.append(hand)
+        self.started = number
+        self.last_seats, self.last_dealer = seats, dealer
         return hand
 
     def _check_seating(self, seats: tuple[str, ...], dealer: str) -> None:
-        prev = self.hands[-1].players
+        prev = self.last_seats
         staying = [q for q in seats if q in prev]
         before = [q for q in prev if q in seats]
         # Same cyclic order: rotate one list to start where the other does.
