@@ -82,7 +82,7 @@ def iter_replay(log: dict) -> Iterator[tuple[Session, Hand]]:
 def replay(log: dict, *, allow_open_last_hand: bool = False) -> Session:
     """Replay a loaded log completely; raises ``RefereeError`` at the first fault."""
     session = None
-    for session, _hand in iter_replay(log):
+    for session, _hand in iter_replay(log):  # noqa: B007 - the last one is kept
         pass
     if session is None:
         session = open_session(log)

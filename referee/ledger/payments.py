@@ -152,7 +152,8 @@ def _settle_drop(ending: Ending, rules: HouseRules, pay, story: list[str]) -> st
         for lo in lowest:
             for q in not_lowest:
                 pay(q, lo, TWO if q == d else ONE, reason)
-        story.append(f"{_names(lowest)}, lowest with {low}, collect{'s' if len(lowest) == 1 else ''}"
+        verb = "collects" if len(lowest) == 1 else "collect"
+        story.append(f"{_names(lowest)}, lowest with {low}, {verb}"
                      f" 2 stakes from {d} and 1 from each other player not among the lowest.")
     elif scheme == "dropper_pays_table":
         amount = Decimal(n - 1)

@@ -24,7 +24,9 @@ class Transfer:
     amount: Decimal
 
 
-def settle_up(balances: Mapping[str, Decimal], order: Sequence[str] | None = None) -> list[Transfer]:
+def settle_up(
+    balances: Mapping[str, Decimal], order: Sequence[str] | None = None
+) -> list[Transfer]:
     """Transfers that bring every balance (positive: owed money) to zero.
 
     ``order`` (seat order) breaks ties so the answer is deterministic.

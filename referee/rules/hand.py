@@ -64,6 +64,12 @@ class Spread:
     def __str__(self) -> str:
         return " ".join(self.cards)
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Spread) and (self.number, self.owner, self.cards) == (
+            other.number, other.owner, other.cards)
+
+    __hash__ = None  # mutable
+
 
 class Hand:
     """The state of one hand, from the deal to the last show."""
@@ -339,7 +345,9 @@ class Hand:
             raise _illegal("no_such_spread", f"there is no spread S{k} on the table "
                            f"({len(self.spreads)} so far)")
         if rules.max_hits_per_turn is not None and self.hits_this_turn >= rules.max_hits_per_turn:
-            raise _illegal("hit_limit", f"{p} may hit only {rules.max_hits_per_turn} time(s) a turn")
+            limit = rules.max_hits_per_turn
+            raise _illegal("hit_limit", f"{p} may hit only {limit} time{'s' if limit > 1 else ''}"
+                           " a turn")
         card = action.cards[0]
         self._cards_from_hand(p, (card,))
         spread = self.spreads[k - 1]
@@ -387,7 +395,7 @@ class Hand:
                            "go out this turn")
 
     def _verify_slap(self, action: Action) -> None:
-        p, k = action.player, action.spread
+        k = action.spread
         if self.rules.slapping == "off":
             raise _illegal("slap_not_allowed", "these rules do not allow slapping")
         if not self.slap_open or self.phase != START:
@@ -441,6 +449,8 @@ class Hand:
             raise _illegal("declare_too_late", "the losers have begun to show; no more claims")
         first_turn = self.play_started
         if first_turn:
+            if not any(c.timing for c in self.rules.deal_wins):
+                raise _illegal("declare_too_late", "deal wins are declared before play starts")
             if p != self.players[self.turn] or self.turns[p]:
                 raise _illegal("declare_too_late", "the play has started: only a first-turn claim"
                                " may be made, by the player to act at the start of their first "

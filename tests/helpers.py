@@ -1,0 +1,48 @@
+"""Small builders for one-hand logs, shared by the engine tests."""
+
+from __future__ import annotations
+
+from referee.replay import replay
+from referee.rules.errors import RefereeError
+
+ANN_BEN_CY = ["Ann", "Ben", "Cy"]
+
+
+def one_hand_log(actions, *, deal=None, upcard="7d", rules="pagat", players=None,
+                 dealer="Ann", stake="1", currency=None, extra=None) -> dict:
+    hand = {"dealer": dealer, "actions": list(actions)}
+    if deal is not None:
+        hand["deal"] = deal
+    if upcard is not None:
+        hand["upcard"] = upcard
+    hand.update(extra or {})
+    log = {
+        "format": "tonk-log/1",
+        "stake": stake,
+        "rules": rules,
+        "players": list(players or ANN_BEN_CY),
+        "hands": [hand],
+    }
+    if currency:
+        log["currency"] = currency
+    return log
+
+
+def result_of(log: dict) -> dict:
+    return replay(log).result().to_json()
+
+
+def hand_result(actions, **kw) -> dict:
+    return result_of(one_hand_log(actions, **kw))["hands"][0]
+
+
+def error_of(log: dict) -> RefereeError:
+    try:
+        replay(log)
+    except RefereeError as err:
+        return err
+    raise AssertionError("the log was accepted")
+
+
+def hand_error(actions, **kw) -> RefereeError:
+    return error_of(one_hand_log(actions, **kw))
