@@ -1,0 +1,146 @@
+"""What the PDFs share: the embedded font, paragraph styles, page furniture,
+and the plain-words description of a session's rules."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from ..rules.options import OPTION_DOCS, PRESET_SOURCES, HouseRules
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
+FONT = "DejaVuSans"
+FONT_BOLD = "DejaVuSans-Bold"
+
+# Distinguishable on paper and on screen, also for the colour-blind (Okabe-Ito first).
+PALETTE = [
+    colors.HexColor(c) for c in (
+        "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+        "#F0E442", "#8C564B", "#7F7F7F",
+    )
+]
+
+
+@cache
+def register_fonts() -> None:
+    """Embed DejaVu Sans: the standard 14 PDF fonts cannot print Ł or most
+    names beyond Latin-1."""
+    from reportlab.lib.fonts import addMapping
+
+    pdfmetrics.registerFont(TTFont(FONT, str(FONT_DIR / "DejaVuSans.ttf")))
+    pdfmetrics.registerFont(TTFont(FONT_BOLD, str(FONT_DIR / "DejaVuSans-Bold.ttf")))
+    # Paragraph markup (<b>) looks fonts up through this mapping.
+    addMapping(FONT, 0, 0, FONT)
+    addMapping(FONT, 1, 0, FONT_BOLD)
+    addMapping(FONT, 0, 1, FONT)
+    addMapping(FONT, 1, 1, FONT_BOLD)
+
+
+@cache
+def styles() -> dict[str, ParagraphStyle]:
+    register_fonts()
+    base = ParagraphStyle("body", fontName=FONT, fontSize=9.5, leading=12.5, alignment=TA_LEFT,
+                          spaceAfter=3)
+    return {
+        "body": base,
+        "small": ParagraphStyle("small", parent=base, fontSize=8, leading=10),
+        "cell": ParagraphStyle("cell", parent=base, fontSize=7.5, leading=9, spaceAfter=0),
+        "head": ParagraphStyle("head", parent=base, fontName=FONT_BOLD, fontSize=7.5,
+                               leading=9, spaceAfter=0),
+        "head_right": ParagraphStyle("head_right", parent=base, fontName=FONT_BOLD,
+                                     fontSize=7.5, leading=9, spaceAfter=0, alignment=TA_RIGHT),
+        "title": ParagraphStyle("title", parent=base, fontName=FONT_BOLD, fontSize=17,
+                                leading=21, spaceAfter=8),
+        "h2": ParagraphStyle("h2", parent=base, fontName=FONT_BOLD, fontSize=12, leading=15,
+                             spaceBefore=10, spaceAfter=4),
+        "bullet": ParagraphStyle("bullet", parent=base, leftIndent=12, bulletIndent=2,
+                                 spaceAfter=2),
+        "mono": ParagraphStyle("mono", parent=base, fontSize=8, leading=10),
+    }
+
+
+def esc(text: object) -> str:
+    """Text for Paragraph markup: names may contain < or &."""
+    return escape(str(text))
+
+
+def clip(text: str, width: float, font: str = FONT, size: float = 7.5) -> str:
+    """``text`` shortened with an ellipsis to fit ``width`` points, so a long
+    name cannot spill into the next table cell."""
+    if pdfmetrics.stringWidth(text, font, size) <= width:
+        return text
+    while text and pdfmetrics.stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def unit_of(log: dict, rules: HouseRules) -> str:
+    if rules.scoring == "push_ups":
+        return "push-up points"
+    return log.get("currency") or "points"
+
+
+def log_fingerprint(log: dict) -> str:
+    """SHA-256 of the log in a canonical JSON form: what identifies a session
+    settled from a file, where there is no event chain."""
+    data = json.dumps(log, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(data.encode()).hexdigest()
+
+
+def _value_words(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        if not value:
+            return "none"
+        parts = []
+        for claim in value:
+            text = f"{claim['when']} pays {claim['pays']}"
+            if claim.get("timing"):
+                text += f" ({claim['timing'].replace('_', ' ')})"
+            parts.append(text)
+        return "; ".join(parts)
+    return str(value)
+
+
+def rules_in_words(rules: HouseRules) -> tuple[str, list[str]]:
+    """A sentence naming the preset, and one line per option that differs from
+    the standard game: what the option means, this table's value, the standard."""
+    source = PRESET_SOURCES.get(rules.preset, "")
+    intro = f"Preset {rules.preset}" + (f" ({source})" if source else "") + "."
+    diffs = rules.differences()
+    if not diffs:
+        intro += " Every option is as in the standard game."
+    else:
+        intro += " These options differ from the standard game:"
+    lines = [
+        f"{OPTION_DOCS[name]} <i>{name}</i>: <b>{esc(_value_words(mine))}</b> "
+        f"(standard: {esc(_value_words(std))})"
+        for name, mine, std in diffs
+    ]
+    return intro, lines
+
+
+def footer(text: str):
+    """A page callback writing ``text`` and the page number at the foot."""
+
+    def draw(canvas, doc) -> None:
+        canvas.saveState()
+        canvas.setFont(FONT, 7)
+        canvas.setFillColor(colors.grey)
+        canvas.drawString(doc.leftMargin, 20, text)
+        canvas.drawRightString(doc.pagesize[0] - doc.rightMargin, 20, f"page {doc.page}")
+        canvas.restoreState()
+
+    return draw

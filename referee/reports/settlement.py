@@ -1,0 +1,350 @@
+"""The settlement PDF: the paper a table signs and keeps at the end of a session.
+
+Summary first (rules, totals, who pays whom, the chart, signatures, the
+session hash), then every hand in a long table whose header repeats on each
+page. Rendering is reproducible byte for byte (reportlab's invariant mode),
+so a printed settlement can be checked against a fresh render.
+"""
+
+from __future__ import annotations
+
+import io
+from decimal import Decimal
+
+from reportlab.graphics.charts.legends import Legend
+from reportlab.graphics.charts.lineplots import LinePlot
+from reportlab.graphics.shapes import Drawing, String
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.units import mm
+from reportlab.platypus import (
+    CondPageBreak,
+    KeepTogether,
+    PageBreak,
+    Paragraph,
+    SimpleDocTemplate,
+    Table,
+    TableStyle,
+)
+
+from ..ledger.money import fmt
+from ..replay import Session
+from .common import (
+    FONT,
+    PALETTE,
+    clip,
+    esc,
+    footer,
+    log_fingerprint,
+    register_fonts,
+    rules_in_words,
+    styles,
+    unit_of,
+)
+
+OUTCOME_WORDS = {
+    "deal_win": "deal win",
+    "thrown_in": "thrown in",
+    "tonk_out": "tonk out",
+    "out": "out",
+    "drop_won": "drop won",
+    "caught": "caught",
+    "stock_out": "stock out",
+    "dead": "dead",
+}
+MARGIN = 15 * mm
+ROW_HEIGHT = 11
+# Below this many points per player column the hand table goes landscape.
+MIN_PLAYER_COLUMN = 52
+
+
+def render_settlement(
+    session: Session,
+    *,
+    final_hash: str | None = None,
+    date: str | None = None,
+    table: str | None = None,
+) -> bytes:
+    """The settlement PDF of a replayed session, as bytes.
+
+    ``final_hash`` is the last event hash of the stored session's chain;
+    without it (a session settled from a log file) the PDF prints the log's
+    SHA-256 instead and says so.
+    """
+    register_fonts()
+    st = styles()
+    log = session.log
+    result = session.result()
+    q = result.quantum
+    unit = unit_of(log, session.rules)
+    push_ups = session.rules.scoring == "push_ups"
+    players = list(result.players)
+    table_name = table or log.get("table") or "Tonk table"
+    when = date or log.get("started") or "date not recorded"
+
+    hash_label, hash_value = (
+        ("Final event hash", final_hash) if final_hash
+        else ("Log fingerprint (SHA-256)", log_fingerprint(log))
+    )
+    pagesize = A4
+    usable = pagesize[0] - 2 * MARGIN
+    if _player_column(usable, len(players)) < MIN_PLAYER_COLUMN:
+        pagesize = landscape(A4)
+
+    buf = io.BytesIO()
+    doc = SimpleDocTemplate(
+        buf,
+        pagesize=pagesize,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+        title=f"Tonk settlement: {table_name}, {when}",
+        author="Tonk referee",
+        subject=f"Settlement of {len(result.hands)} hands between {', '.join(players)}",
+        creator="referee.reports.settlement",
+        keywords=["tonk", "settlement"],
+        invariant=1,
+    )
+    width = doc.width
+    story: list = []
+    story.append(Paragraph(f"Settlement: {esc(table_name)}", st["title"]))
+
+    stake_text = f"{log['stake']} {unit}"
+    info = [
+        ["Table", table_name],
+        ["Date", when],
+        ["Players", ", ".join(players)],
+        ["Stake", stake_text + ("" if not push_ups else " (scores, lowest is best)")],
+        ["Hands", str(len(result.hands))],
+        [hash_label, hash_value],
+    ]
+    story.append(_info_table(info, width))
+
+    story.append(Paragraph("Rules", st["h2"]))
+    intro, lines = rules_in_words(session.rules)
+    story.append(Paragraph(esc(intro), st["body"]))
+    for line in lines:
+        story.append(Paragraph(line, st["bullet"], bulletText="•"))
+
+    story.append(Paragraph("Final totals" if not push_ups else "Final scores", st["h2"]))
+    story.append(_totals_table(result, players, q, unit, width))
+
+    story.append(Paragraph("Settling up", st["h2"]))
+    if result.transfers:
+        for t in result.transfers:
+            story.append(Paragraph(
+                f"<b>{esc(t.payer)}</b> pays <b>{esc(t.payee)}</b> {fmt(t.amount, q)} "
+                f"{esc(unit)}", st["bullet"], bulletText="•"))
+    elif push_ups:
+        low = min(result.totals.values(), default=Decimal(0))
+        best = [p for p in players if result.totals[p] == low]
+        story.append(Paragraph("Push-up scores are compared, not paid: lowest is best ("
+                               f"{esc(', '.join(best))}).", st["body"]))
+    else:
+        story.append(Paragraph("Nobody owes anything.", st["body"]))
+
+    if result.hands:
+        story.append(CondPageBreak(80 * mm))
+        story.append(Paragraph("Running totals" if not push_ups else "Running scores",
+                               st["h2"]))
+        story.append(_chart(result, players, width, unit))
+
+    signed = [
+        Paragraph("Signatures", st["h2"]),
+        Paragraph("We agree that the totals and payments above settle this session, "
+                  f"identified by its {esc(hash_label.lower())} {hash_value[:16]}….",
+                  st["body"]),
+        _signatures(players, width),
+    ]
+    if not final_hash:
+        signed.append(Paragraph("Settled from a log file, not a stored session: there is no "
+                                "event chain, so the fingerprint of the log identifies what "
+                                "was settled.", st["small"]))
+    story.append(KeepTogether(signed))
+
+    if result.hands:
+        story.append(PageBreak())
+        story.append(Paragraph("Hand by hand", st["h2"]))
+        story.append(Paragraph(
+            "Each player's column gives the hand's net for that player, and in brackets "
+            "the count left in their hand at the end (where it is known).", st["small"]))
+        story.append(_hands_table(result, players, q, width))
+
+    page = footer(f"{table_name} · {when} · {hash_label.lower()} {hash_value[:16]}…")
+    doc.build(story, onFirstPage=page, onLaterPages=page)
+    return buf.getvalue()
+
+
+def _info_table(rows: list[list[str]], width: float) -> Table:
+    st = styles()
+    data = [[Paragraph(esc(k), st["head"]), Paragraph(esc(v), st["body"])] for k, v in rows]
+    t = Table(data, colWidths=[32 * mm, width - 32 * mm], hAlign="LEFT")
+    t.setStyle(TableStyle([
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+        ("TOPPADDING", (0, 0), (-1, -1), 1),
+    ]))
+    return t
+
+
+def _totals_table(result, players, q, unit, width) -> Table:
+    st = styles()
+    data = [[Paragraph("Player", st["head"]), Paragraph(f"Total ({esc(unit)})", st["head"])]]
+    for p in players:
+        data.append([Paragraph(esc(p), st["body"]), fmt(result.totals[p], q)])
+    t = Table(data, colWidths=[min(90 * mm, width * 0.6), 35 * mm], hAlign="LEFT",
+              repeatRows=1)
+    t.setStyle(TableStyle([
+        ("FONT", (0, 1), (-1, -1), FONT, 9.5),
+        ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#F2F2F2")]),
+        ("TOPPADDING", (0, 0), (-1, -1), 1),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]))
+    return t
+
+
+def _signatures(players: list[str], width: float) -> Table:
+    st = styles()
+    data = [["", Paragraph("signature", st["small"]), "", Paragraph("date", st["small"])]]
+    for p in players:
+        data.append([Paragraph(esc(p), st["body"]), "", "", ""])
+    name_w = min(60 * mm, width * 0.35)
+    date_w = 30 * mm
+    t = Table(data, colWidths=[name_w, width - name_w - date_w - 8 * mm, 8 * mm, date_w],
+              rowHeights=[5 * mm] + [9 * mm] * len(players), hAlign="LEFT")
+    t.setStyle(TableStyle([
+        ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+        ("LINEBELOW", (1, 1), (1, -1), 0.5, colors.black),
+        ("LINEBELOW", (3, 1), (3, -1), 0.5, colors.black),
+    ]))
+    return t
+
+
+def _chart(result, players: list[str], width: float, unit: str) -> Drawing:
+    height = 58 * mm
+    legend_w = 42 * mm
+    d = Drawing(width, height)
+    running = dict.fromkeys(players, Decimal(0))
+    lines: dict[str, list[tuple[int, float]]] = {p: [(0, 0.0)] for p in players}
+    hands = result.hands
+    # Over a few hundred hands a line cannot show every step on paper anyway;
+    # sampling keeps the drawing (and the render) small. The last hand is kept.
+    step = max(1, len(hands) // 400)
+    for i, h in enumerate(hands):
+        for p, v in h.net.items():
+            running[p] += v
+        if i % step == 0 or i == len(hands) - 1:
+            for p in players:
+                lines[p].append((h.number, float(running[p])))
+    plot = LinePlot()
+    plot.x = 40
+    plot.y = 28
+    plot.width = width - legend_w - plot.x - 10
+    plot.height = height - plot.y - 10
+    plot.data = [lines[p] for p in players]
+    for i in range(len(players)):
+        plot.lines[i].strokeColor = PALETTE[i % len(PALETTE)]
+        plot.lines[i].strokeWidth = 1.4
+        # Past the palette, dashes tell lines of the same colour apart.
+        if i >= len(PALETTE):
+            plot.lines[i].strokeDashArray = [3, 2]
+    plot.joinedLines = 1
+    xa, ya = plot.xValueAxis, plot.yValueAxis
+    xa.valueMin = 0
+    xa.valueMax = max(1, hands[-1].number if hands else 1)
+    for axis in (xa, ya):
+        axis.labels.fontName = FONT
+        axis.labels.fontSize = 7
+    ya.labelTextFormat = lambda v: _axis_number(v)
+    ya.visibleGrid = 1
+    ya.gridStrokeColor = colors.HexColor("#DDDDDD")
+    ya.gridStrokeWidth = 0.4
+    xa.labelTextFormat = lambda v: f"{v:.0f}"
+    d.add(plot)
+    d.add(String(plot.x + plot.width / 2, 4, "hand", fontName=FONT, fontSize=7,
+                 textAnchor="middle"))
+    d.add(String(plot.x - 34, plot.y + plot.height + 2, unit, fontName=FONT, fontSize=7))
+    legend = Legend()
+    legend.x = plot.x + plot.width + 12
+    legend.y = plot.y + plot.height
+    legend.alignment = "right"
+    legend.fontName = FONT
+    legend.fontSize = 8
+    legend.dx = 10
+    legend.dy = 3
+    legend.deltay = 11
+    legend.columnMaximum = 14
+    legend.colorNamePairs = [
+        (PALETTE[i % len(PALETTE)], clip(p, legend_w - 18, FONT, 8))
+        for i, p in enumerate(players)
+    ]
+    d.add(legend)
+    return d
+
+
+def _wrapped_height(para: Paragraph, width: float) -> float:
+    return para.wrap(width - 6, 1000)[1] + 5
+
+
+def _axis_number(v: float) -> str:
+    text = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+# hand number, dealer, outcome, and the least the winners column may have
+_FIXED = (31, 62, 50)
+_MIN_WINNERS = 78
+
+
+def _player_column(width: float, players: int) -> float:
+    return min(64.0, (width - sum(_FIXED) - _MIN_WINNERS) / max(players, 1))
+
+
+def _hands_table(result, players: list[str], q, width: float) -> Table:
+    st = styles()
+    col_w = _player_column(width, len(players))
+    winners_w = width - sum(_FIXED) - col_w * len(players)
+    cw = list(_FIXED) + [winners_w] + [col_w] * len(players)
+    header = [Paragraph(h, st["head"]) for h in ("Hand", "Dealer", "Outcome", "Winners")]
+    header += [Paragraph(esc(p), st["head_right"]) for p in players]
+    rows = [header]
+    pad = 6
+    for h in result.hands:
+        winners = ", ".join(h.winners) if h.winners else "–"
+        row = [
+            str(h.number),
+            clip(h.dealer, cw[1] - pad),
+            OUTCOME_WORDS.get(h.outcome, h.outcome),
+            clip(winners, cw[3] - pad),
+        ]
+        for p in players:
+            if p not in h.net:
+                row.append("")
+                continue
+            count = h.counts.get(p)
+            cell = fmt(h.net[p], q) + (f" ({count})" if count is not None else "")
+            row.append(clip(cell, col_w - pad))
+        rows.append(row)
+    # Fixed widths and heights spare reportlab measuring every cell: a
+    # thousand-hand table renders in a fraction of the time.
+    header_h = max(_wrapped_height(header[i], cw[i]) for i in range(len(header)))
+    t = Table(rows, colWidths=cw, rowHeights=[header_h] + [ROW_HEIGHT] * (len(rows) - 1),
+              repeatRows=1, hAlign="LEFT")
+    t.setStyle(TableStyle([
+        ("FONT", (0, 1), (-1, -1), FONT, 7.5),
+        ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
+        ("VALIGN", (0, 1), (-1, -1), "MIDDLE"),
+        ("ALIGN", (0, 1), (0, -1), "RIGHT"),
+        ("ALIGN", (4, 1), (-1, -1), "RIGHT"),
+        ("TOPPADDING", (0, 1), (-1, -1), 0),
+        ("BOTTOMPADDING", (0, 1), (-1, -1), 2),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#F2F2F2")]),
+    ]))
+    return t
