@@ -1,0 +1,274 @@
+"""The service's SQLite storage (sqlite-utils).
+
+Events are append-only: an action, a correction (undo), a hand's start. Each
+event row carries a SHA-256 hash chained over the session's previous event,
+so any edit or deletion of history shows up in ``verify_chain``. The
+``hands`` rows hold derived data (live action count, the settled result) so
+that reading a hand never needs a replay of the session.
+
+Durability: WAL with ``synchronous=FULL`` makes a committed transaction
+survive a power cut or a killed process; every write takes the lock up front
+(``BEGIN IMMEDIATE``) so a transaction never fails half-way on a lock it
+could not upgrade.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database, Migrations
+
+BUSY_TIMEOUT_MS = 10_000
+GENESIS = "0" * 64
+
+migrations = Migrations("referee")
+
+
+@migrations()
+def m001_initial(db: Database) -> None:
+    db["sessions"].create(
+        {
+            "id": str,
+            "created": str,
+            "table_name": str,
+            "started": str,
+            "currency": str,
+            "stake": str,
+            "header": str,  # the log's header as given (without hands), JSON
+            "rules_source": str,  # JSON, as given
+            "rules_expanded": str,  # JSON, HouseRules.to_json()
+            "players": str,  # JSON
+            "everyone": str,  # JSON: everyone who has sat, in order of arrival
+            "pin_hash": str,
+            "table_token_hash": str,
+            "audit_token_hash": str,
+        },
+        pk="id",
+        not_null={"created", "stake", "header", "rules_source", "rules_expanded",
+                  "players", "everyone", "table_token_hash", "audit_token_hash"},
+        strict=True,
+    )
+    db["hands"].create(
+        {
+            "session_id": str,
+            "n": int,
+            "setup": str,  # JSON, the hand's setup as given (without actions)
+            "actions_key": int,  # the given hand had an "actions" key (for export)
+            "seats": str,  # JSON
+            "dealer": str,
+            "status": str,  # open | complete
+            "seq": int,  # actions in force (corrections taken out)
+            "last_event": int,  # id of the newest event of this hand: the cache's version
+            "result": str,  # JSON, when complete
+        },
+        pk=("session_id", "n"),
+        not_null={"setup", "seats", "dealer", "status", "seq", "last_event"},
+        foreign_keys=[("session_id", "sessions", "id")],
+        strict=True,
+    )
+    db["seats"].create(
+        {"session_id": str, "hand": int, "position": int, "name": str},
+        pk=("session_id", "hand", "position"),
+        not_null={"name"},
+        foreign_keys=[("session_id", "sessions", "id")],
+        strict=True,
+    )
+    db["events"].create(
+        {
+            "id": int,
+            "session_id": str,
+            "hand": int,
+            "seq": int,  # the session's event number, from 1
+            "kind": str,  # session | hand_start | action | correction
+            "payload": str,  # canonical JSON
+            "client_id": str,
+            "created": str,
+            "prev_hash": str,
+            "hash": str,
+        },
+        pk="id",
+        not_null={"session_id", "seq", "kind", "payload", "created", "prev_hash", "hash"},
+        foreign_keys=[("session_id", "sessions", "id")],
+        strict=True,
+    )
+    db["events"].create_index(["session_id", "seq"], unique=True)
+    db["events"].create_index(["session_id", "hand", "seq"])
+    # The first answer to each client_id, so a retried request gets it again.
+    db["replies"].create(
+        {"session_id": str, "client_id": str, "status": int, "body": str},
+        pk=("session_id", "client_id"),
+        not_null={"status", "body"},
+        strict=True,
+    )
+    # History is append-only: refuse edits and deletions at the database too.
+    db.execute("CREATE TRIGGER events_no_update BEFORE UPDATE ON events "
+               "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END")
+    db.execute("CREATE TRIGGER events_no_delete BEFORE DELETE ON events "
+               "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END")
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# One lock per database file: threads of one process queue here instead of
+# in SQLite's busy handler, whose sleeps would add milliseconds to every wait.
+_FILE_LOCKS: dict[str, threading.Lock] = {}
+_FILE_LOCKS_GUARD = threading.Lock()
+
+
+def db_key(db: Database) -> str:
+    key = getattr(db, "_referee_key", None)
+    if key is None:
+        row = db.conn.execute("PRAGMA database_list").fetchone()
+        key = row[2] or f"memory:{id(db)}"
+        db._referee_key = key  # type: ignore[attr-defined]
+    return key
+
+
+def _file_lock(db: Database) -> threading.Lock:
+    key = db_key(db)
+    lock = _FILE_LOCKS.get(key)
+    if lock is None:
+        with _FILE_LOCKS_GUARD:
+            lock = _FILE_LOCKS.setdefault(key, threading.Lock())
+    return lock
+
+
+def connect(path: str | Path) -> Database:
+    """Open (and create or migrate) the database at ``path``."""
+    if str(path) != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000,
+                           isolation_level=None, check_same_thread=False)
+    db = Database(conn, strict=True)
+    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = FULL")
+    db.execute("PRAGMA foreign_keys = ON")
+    if migrations.pending(db):
+        with write(db):
+            migrations.apply(db)
+    return db
+
+
+@contextmanager
+def write(db: Database) -> Iterator[Database]:
+    """A write transaction that holds the database's write lock from its start."""
+    with _file_lock(db):
+        db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            if db.conn.in_transaction:
+                db.conn.execute("ROLLBACK")
+            raise
+        db.conn.execute("COMMIT")
+
+
+def event_hash(prev_hash: str, row: dict) -> str:
+    body = canonical({
+        "session_id": row["session_id"],
+        "hand": row["hand"],
+        "seq": row["seq"],
+        "kind": row["kind"],
+        "payload": row["payload"],
+        "client_id": row["client_id"],
+        "created": row["created"],
+    })
+    return hashlib.sha256((prev_hash + "\n" + body).encode()).hexdigest()
+
+
+def append_event(db: Database, session_id: str, hand: int | None, kind: str, payload: Any,
+                 client_id: str | None = None) -> dict:
+    """Append one event to the session's chain (inside a ``write`` transaction)."""
+    last = db.conn.execute(
+        "SELECT seq, hash FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
+        (session_id,),
+    ).fetchone()
+    seq, prev = (last[0] + 1, last[1]) if last else (1, GENESIS)
+    row = {
+        "session_id": session_id,
+        "hand": hand,
+        "seq": seq,
+        "kind": kind,
+        "payload": canonical(payload),
+        "client_id": client_id,
+        "created": now(),
+        "prev_hash": prev,
+    }
+    row["hash"] = event_hash(prev, row)
+    cur = db.conn.execute(
+        "INSERT INTO events (session_id, hand, seq, kind, payload, client_id, created, "
+        "prev_hash, hash) VALUES (:session_id, :hand, :seq, :kind, :payload, :client_id, "
+        ":created, :prev_hash, :hash)",
+        row,
+    )
+    row["id"] = cur.lastrowid
+    return row
+
+
+def hand_events(db: Database, session_id: str, n: int) -> list[dict]:
+    rows = db.conn.execute(
+        "SELECT id, seq, kind, payload FROM events WHERE session_id = ? AND hand = ? "
+        "AND kind IN ('action', 'correction') ORDER BY seq",
+        (session_id, n),
+    ).fetchall()
+    return [{"id": r[0], "seq": r[1], "kind": r[2], "payload": json.loads(r[3])} for r in rows]
+
+
+def live_actions(events: list[dict]) -> list[dict]:
+    """The hand's actions in force: every action not cancelled by a correction."""
+    live: list[dict] = []
+    for ev in events:
+        if ev["kind"] == "action":
+            live.append(ev)
+        else:
+            cancels = ev["payload"]["cancels"]
+            live = [a for a in live if a["id"] != cancels]
+    return live
+
+
+def verify_chain(db: Database) -> dict[str, dict | None]:
+    """For each session, the first event whose hash does not match (None: intact)."""
+    out: dict[str, dict | None] = {}
+    ids = [r[0] for r in db.conn.execute("SELECT id FROM sessions ORDER BY created, id")]
+    for sid in ids:
+        out[sid] = None
+        prev = GENESIS
+        expected_seq = 1
+        cur = db.conn.execute(
+            "SELECT id, session_id, hand, seq, kind, payload, client_id, created, prev_hash, "
+            "hash FROM events WHERE session_id = ? ORDER BY seq", (sid,))
+        keys = [d[0] for d in cur.description]
+        for values in cur:
+            row = dict(zip(keys, values, strict=True))
+            why = None
+            if row["seq"] != expected_seq:
+                why = f"event {expected_seq} is missing (next is {row['seq']})"
+            elif row["prev_hash"] != prev:
+                why = "its prev_hash does not match the previous event's hash"
+            elif event_hash(prev, row) != row["hash"]:
+                why = "its hash does not match its contents"
+            if why:
+                out[sid] = {"id": row["id"], "seq": row["seq"], "kind": row["kind"],
+                            "hand": row["hand"], "reason": why}
+                break
+            prev = row["hash"]
+            expected_seq += 1
+        if out[sid] is None and expected_seq == 1:
+            out[sid] = {"id": None, "seq": 1, "kind": None, "hand": None,
+                        "reason": "the session has no events"}
+    return out
