@@ -1,0 +1,466 @@
+"""The audit of one disputed hand: every action in order with the state after
+it, every refused or corrected action with the rule that decided it, and the
+payment worked out in words.
+
+The steps come from replaying the hand action by action through the rules
+engine, never from stored snapshots, so the audit shows what the rules say
+the hand was, not what a tablet once displayed.
+
+Input events (from the storage layer; a plain log gives only accepted ones)::
+
+    {"seq": 17, "action": "Ben: hit S2 9c", "status": "refused",
+     "code": "illegal_hit", "message": "...", "replaces": None}
+
+``status`` is ``accepted`` (the action is in force unless a later event
+replaces it), ``refused`` (the referee would not take it; nothing changed) or
+``corrected`` (this event takes out the event numbered ``replaces``, and puts
+its own ``action`` in its place, or nothing for a plain undo). History is
+never rewritten: the audit lists the replaced event and its correction both.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.units import mm
+from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Table, TableStyle
+
+from ..ledger.money import fmt
+from ..ledger.results import HandResult, settle_hand
+from ..replay import Session, open_session, start_hand
+from ..rules.actions import parse_action
+from ..rules.errors import RefereeError, RuleViolation
+from ..rules.hand import Hand
+from .common import esc, footer, log_fingerprint, register_fonts, rules_in_words, styles, unit_of
+from .settlement import OUTCOME_WORDS
+
+STATUSES = ("accepted", "refused", "corrected")
+
+
+@dataclass
+class Step:
+    """One event of the hand and the public state once it was dealt with."""
+
+    index: int  # 1-based position in the audit
+    seq: int | None  # the event's number in the stored session, if any
+    action: str | None
+    status: str  # accepted | refused | corrected | fault | setup
+    state: dict  # Hand.snapshot() after the step
+    code: str | None = None
+    message: str | None = None
+    replaces: int | None = None
+    replaced_by: int | None = None  # seq of the event that later took this one out
+    note: str | None = None
+
+    def to_json(self) -> dict:
+        return {
+            "index": self.index, "seq": self.seq, "action": self.action, "status": self.status,
+            "code": self.code, "message": self.message, "replaces": self.replaces,
+            "replaced_by": self.replaced_by, "note": self.note, "state": self.state,
+        }
+
+
+@dataclass
+class HandAudit:
+    session: Session
+    number: int
+    setup: dict
+    hand: Hand
+    steps: list[Step]
+    result: HandResult | None
+    fault: RefereeError | None = None
+    actions_in_force: list[str] = field(default_factory=list)
+
+    @property
+    def quantum(self) -> Decimal:
+        return self.session.quantum
+
+    @property
+    def unit(self) -> str:
+        return unit_of(self.session.log, self.session.rules)
+
+    def payment_lines(self) -> list[str]:
+        """Each payment in stakes and in money (or points)."""
+        r = self.result
+        if r is None:
+            return []
+        push_ups = self.session.rules.scoring == "push_ups"
+        per = self.session.stake * r.multiplier
+        out = []
+        for p in r.settlement.payments:
+            text = f"{p.payer} pays {p.payee} {_stakes(p.stakes)}"
+            if not push_ups:
+                money = p.stakes * per
+                unit = "point" if self.unit == "points" and money == 1 else self.unit
+                text += f" = {fmt(money, self.quantum)} {unit}"
+            out.append(f"{text} ({p.reason}).")
+        return out
+
+    def to_json(self) -> dict:
+        r = self.result
+        return {
+            "hand": self.number,
+            "dealer": self.hand.dealer,
+            "players": list(self.hand.players),
+            "steps": [s.to_json() for s in self.steps],
+            "fault": self.fault.to_dict() if self.fault else None,
+            "result": None if r is None else {
+                **r.to_json(self.quantum),
+                "story": list(r.settlement.story),
+                "payments": self.payment_lines(),
+            },
+        }
+
+
+def _stakes(n: Decimal) -> str:
+    text = format(n.normalize(), "f")
+    return f"{text} stake" if n == 1 else f"{text} stakes"
+
+
+def events_from_log(setup: dict) -> list[dict]:
+    return [{"seq": None, "action": a, "status": "accepted"} for a in setup.get("actions", ())]
+
+
+def events_from_storage(rows: list[dict]) -> list[dict]:
+    """The audit's events from ``storage.hand_events`` rows: an ``action``
+    event is accepted, a ``correction`` takes out the event it cancels."""
+    seq_of = {r["id"]: r["seq"] for r in rows}
+    out = []
+    for r in rows:
+        payload = r.get("payload") or {}
+        if r["kind"] == "action":
+            out.append({"seq": r["seq"], "action": payload.get("action"), "status": "accepted"})
+        else:
+            out.append({
+                "seq": r["seq"], "action": payload.get("action"), "status": "corrected",
+                "replaces": seq_of.get(payload.get("cancels"), payload.get("cancels")),
+                "code": payload.get("code"), "message": payload.get("reason")
+                or payload.get("message"),
+            })
+    return out
+
+
+def audit_hand(log: dict, number: int, events: list[dict] | None = None) -> HandAudit:
+    """Replay the session up to hand ``number`` and step through that hand.
+
+    Earlier hands must be legal (they set the seats and the deal's
+    rotation); a fault in the audited hand itself is part of the audit.
+    """
+    hands = log.get("hands", [])
+    if not 1 <= number <= len(hands):
+        raise RuleViolation("no_such_hand", f"the session has {len(hands)} hand(s); there is "
+                            f"no hand {number}")
+    session = open_session(log)
+    for setup in hands[:number - 1]:
+        hand = start_hand(session, setup)
+        hand.apply_all(setup.get("actions", ()))
+    setup = hands[number - 1]
+    hand = start_hand(session, setup)
+    if events is None:
+        events = events_from_log(setup)
+    for ev in events:
+        if ev.get("status") not in STATUSES:
+            raise RuleViolation("bad_event", f"event {ev.get('seq')}: status must be one of "
+                                f"{', '.join(STATUSES)}, not {ev.get('status')!r}")
+    audit = HandAudit(session, number, setup, hand, [], None)
+    _step_through(audit, session, setup, events)
+    final = audit.hand
+    final.finish_declarations()
+    if audit.fault is None and final.is_complete:
+        audit.result = settle_hand(final, session.stake, setup.get("stake_multiplier", 1))
+    return audit
+
+
+def _step_through(audit: HandAudit, session: Session, setup: dict, events: list[dict]) -> None:
+    steps = audit.steps
+    initial = session.table.hands[-1]
+    steps.append(Step(0, None, None, "setup", initial.snapshot()))
+    # (seq, action) of the events in force, in order: a correction rebuilds
+    # the hand from the deal with these, so the state is what the table had.
+    in_force: list[tuple[int | None, str]] = []
+    by_seq: dict[int, Step] = {}
+    hand = initial
+    for i, ev in enumerate(events, 1):
+        seq, text, status = ev.get("seq"), ev.get("action"), ev["status"]
+        if audit.fault is not None:
+            steps.append(Step(i, seq, text, status, steps[-1].state,
+                              note="not replayed: an earlier action breaks the rules"))
+            continue
+        if status == "refused":
+            step = Step(i, seq, text, "refused", hand.snapshot(), ev.get("code"),
+                        ev.get("message"))
+            _recheck_refusal(hand, step)
+            steps.append(step)
+        elif status == "accepted":
+            try:
+                hand.apply(parse_action(text))
+            except RefereeError as err:
+                err.at(hand=audit.number, action=len(in_force) + 1, action_text=text)
+                audit.fault = err
+                steps.append(Step(i, seq, text, "fault", hand.snapshot(), err.code,
+                                  err.message, note="recorded as accepted, but the rules "
+                                  "refuse it"))
+                continue
+            in_force.append((seq, text))
+            step = Step(i, seq, text, "accepted", hand.snapshot())
+            steps.append(step)
+        else:  # corrected
+            target = ev.get("replaces")
+            before = len(in_force)
+            in_force = [(s, a) for s, a in in_force if s != target or s is None]
+            if len(in_force) == before:
+                steps.append(Step(i, seq, text, "fault", hand.snapshot(), "bad_correction",
+                                  f"event {seq} corrects event {target}, which is not an "
+                                  "action in force in this hand"))
+                continue
+            if target in by_seq:
+                by_seq[target].replaced_by = seq
+            # The replacement takes the place of the action it corrects: a
+            # correction is only ever of the latest action in practice, but
+            # appending keeps the order of events either way.
+            if text:
+                in_force.append((seq, text))
+            hand = start_hand_copy(session, setup, audit.number)
+            try:
+                for k, (_s, a) in enumerate(in_force, 1):  # noqa: B007 (k names the fault)
+                    hand.apply(parse_action(a))
+            except RefereeError as err:
+                err.at(hand=audit.number, action=k, action_text=a)
+                audit.fault = err
+                steps.append(Step(i, seq, text, "fault", hand.snapshot(), err.code,
+                                  err.message, target,
+                                  note="after this correction the hand no longer replays"))
+                continue
+            steps.append(Step(i, seq, text, "corrected", hand.snapshot(), ev.get("code"),
+                              ev.get("message"), target))
+        if seq is not None:
+            by_seq[seq] = steps[-1]
+    audit.hand = hand
+    audit.actions_in_force = [a for _s, a in in_force]
+
+
+def start_hand_copy(session: Session, setup: dict, number: int) -> Hand:
+    """A new ``Hand`` dealt exactly like hand ``number`` (same seats, deal,
+    upcard), outside the session's table."""
+    from ..rules.cards import parse_card
+
+    seats = session.table.hands[number - 1].players
+    deal = {p: [parse_card(c) for c in cards] for p, cards in setup.get("deal", {}).items()}
+    upcard = parse_card(setup["upcard"]) if "upcard" in setup else None
+    return Hand(session.rules, seats, setup["dealer"], deal=deal, upcard=upcard, number=number)
+
+
+def _recheck_refusal(hand: Hand, step: Step) -> None:
+    """Ask the engine again why a refused action is refused: the audit shows
+    the rule that decides it today, and flags a refusal the rules would not
+    make."""
+    try:
+        hand.verify(parse_action(step.action or ""))
+    except RefereeError as err:
+        if step.code is None:
+            step.code, step.message = err.code, err.sentence
+        elif step.code != err.code:
+            step.note = f"the rules now refuse it as {err.code}: {err.sentence}"
+        return
+    step.note = "the rules would accept this action in this state"
+
+
+# ------------------------------------------------------------------ the PDF
+
+
+def describe_state(state: dict) -> list[str]:
+    """The public state in short lines: hands, pile, spreads, waits, who acts."""
+    lines = []
+    for p in state["players"]:
+        known = " ".join(p["known"])
+        hidden = p["unknown"]
+        cards = known + (f" +{hidden} unknown" if hidden and known else
+                         f"{hidden} unknown" if hidden else "")
+        if not p["cards"]:
+            cards = "no cards"
+        count = f" (count {p['count']})" if p["count"] is not None and p["cards"] else ""
+        wait = f", waits {p['waiting']}" if p["waiting"] else ""
+        shown = ", shown" if p["shown"] else ""
+        lines.append(f"<b>{esc(p['name'])}</b>: {esc(cards)}{count}{wait}{shown}")
+    top = state["top"] or "empty"
+    lines.append(f"Discard pile: top {top} ({state['pile']} cards); stock {state['stock']}")
+    if state["spreads"]:
+        lines.append("Spreads: " + "; ".join(
+            f"{s['id']} ({esc(s['owner'])}) {' '.join(s['cards'])}" for s in state["spreads"]))
+    if state["to_act"]:
+        lines.append(f"Next: {esc(state['to_act'])}")
+    elif state["must_show"]:
+        lines.append("To show: " + esc(", ".join(state["must_show"])))
+    elif state["complete"]:
+        lines.append("The hand is complete")
+    return lines
+
+
+STATUS_WORDS = {
+    "setup": "deal",
+    "accepted": "accepted",
+    "refused": "refused",
+    "corrected": "correction",
+    "fault": "breaks a rule",
+}
+STATUS_COLOURS = {
+    "refused": colors.HexColor("#FDECEA"),
+    "corrected": colors.HexColor("#FFF4D6"),
+    "fault": colors.HexColor("#F9D3CF"),
+}
+
+
+def render_audit(audit: HandAudit, *, final_hash: str | None = None,
+                 date: str | None = None, table: str | None = None) -> bytes:
+    register_fonts()
+    st = styles()
+    session, hand, setup = audit.session, audit.hand, audit.setup
+    log = session.log
+    table_name = table or log.get("table") or "Tonk table"
+    when = date or log.get("started") or "date not recorded"
+    hash_label, hash_value = (
+        ("Final event hash", final_hash) if final_hash
+        else ("Log fingerprint (SHA-256)", log_fingerprint(log))
+    )
+    buf = io.BytesIO()
+    doc = SimpleDocTemplate(
+        buf, pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=15 * mm,
+        bottomMargin=15 * mm,
+        title=f"Tonk hand audit: {table_name}, hand {audit.number}",
+        author="Tonk referee",
+        subject=f"Audit of hand {audit.number} ({', '.join(hand.players)})",
+        creator="referee.reports.audit",
+        keywords=["tonk", "audit"],
+        invariant=1,
+    )
+    width = doc.width
+    story: list = [Paragraph(f"Hand audit: {esc(table_name)}, hand {audit.number}",
+                             st["title"])]
+    mult = setup.get("stake_multiplier", 1)
+    stake = f"{log['stake']} {audit.unit}" + (f" × {mult}" if mult != 1 else "")
+    intro, rule_lines = rules_in_words(session.rules)
+    info = [
+        ("Date", when),
+        ("Seats", ", ".join(hand.players) + f" (dealer {hand.dealer})"),
+        ("Stake", stake),
+        ("Rules", intro),
+        (hash_label, hash_value),
+    ]
+    t = Table([[Paragraph(esc(k), st["head"]), Paragraph(esc(v), st["body"])] for k, v in info],
+              colWidths=[32 * mm, width - 32 * mm], hAlign="LEFT")
+    t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"),
+                           ("TOPPADDING", (0, 0), (-1, -1), 1),
+                           ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
+    story.append(t)
+    for line in rule_lines:
+        story.append(Paragraph(line, st["bullet"], bulletText="•"))
+
+    story.append(Paragraph("Action by action", st["h2"]))
+    story.append(Paragraph(
+        "Each row is one event at the table, in order, with the public state once the "
+        "referee had dealt with it. A refused action changes nothing; a correction takes an "
+        "earlier action out (and may put another in its place), and both stay on record.",
+        st["small"]))
+    story.append(_steps_table(audit, width))
+
+    story.append(Paragraph("The result", st["h2"]))
+    if audit.fault is not None:
+        story.append(Paragraph(
+            f"The hand cannot be settled: {esc(audit.fault.message)} "
+            f"[{esc(audit.fault.code)}].", st["body"]))
+    elif audit.result is None:
+        story.append(Paragraph("The hand is not finished, so it has no result yet.",
+                               st["body"]))
+    else:
+        story.append(KeepTogether(_result_block(audit, width)))
+    page = footer(f"{table_name} · hand {audit.number} · {hash_label.lower()} "
+                  f"{hash_value[:16]}…")
+    doc.build(story, onFirstPage=page, onLaterPages=page)
+    return buf.getvalue()
+
+
+def _steps_table(audit: HandAudit, width: float) -> Table:
+    st = styles()
+    head = [Paragraph(h, st["head"]) for h in ("#", "Event", "Action", "State after")]
+    rows = [head]
+    style = [
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.HexColor("#CCCCCC")),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+    ]
+    for step in audit.steps:
+        r = len(rows)
+        what = [f"<b>{esc(step.action)}</b>" if step.action else
+                ("<i>the deal</i>" if step.status == "setup" else "<i>(undo)</i>")]
+        if step.status != "setup":
+            what.append(STATUS_WORDS.get(step.status, step.status))
+        if step.replaces is not None:
+            what.append(f"replaces event {step.replaces}")
+        if step.replaced_by is not None:
+            what.append(f"taken out by event {step.replaced_by}")
+        if step.code or step.message:
+            rule = f"rule <b>{esc(step.code)}</b>" if step.code else ""
+            what.append(f"{rule}{': ' if rule and step.message else ''}"
+                        f"{esc(step.message or '')}")
+        if step.note:
+            what.append(f"<i>{esc(step.note)}</i>")
+        rows.append([
+            str(step.index) if step.index else "",
+            "" if step.seq is None else str(step.seq),
+            Paragraph("<br/>".join(what), st["cell"]),
+            Paragraph("<br/>".join(describe_state(step.state)), st["cell"]),
+        ])
+        colour = STATUS_COLOURS.get(step.status)
+        if colour is None and step.replaced_by is not None:
+            colour = colors.HexColor("#EEEEEE")
+        if colour is not None:
+            style.append(("BACKGROUND", (0, r), (-1, r), colour))
+    style.append(("FONT", (0, 1), (1, -1), "DejaVuSans", 7.5))
+    cw = [18, 34, 140, width - 192]
+    t = Table(rows, colWidths=cw, repeatRows=1, hAlign="LEFT")
+    t.setStyle(TableStyle(style))
+    return t
+
+
+def _result_block(audit: HandAudit, width: float) -> list:
+    st = styles()
+    r = audit.result
+    q = audit.quantum
+    out: list = []
+    winners = ", ".join(r.winners) if r.winners else "nobody"
+    out.append(Paragraph(f"Outcome: <b>{OUTCOME_WORDS.get(r.outcome, r.outcome)}</b>; "
+                         f"winners: {esc(winners)}.", st["body"]))
+    counts = ", ".join(f"{esc(p)} {r.counts[p]}" for p in r.players if p in r.counts)
+    if counts:
+        out.append(Paragraph(f"Counts at the end: {counts}.", st["body"]))
+    out.append(Paragraph("The payment worked out", st["h2"]))
+    for sentence in r.settlement.story:
+        out.append(Paragraph(esc(sentence), st["bullet"], bulletText="•"))
+    lines = audit.payment_lines()
+    if lines:
+        out.append(Paragraph("Payment by payment:", st["body"]))
+        for line in lines:
+            out.append(Paragraph(esc(line), st["bullet"], bulletText="–"))
+    data = [[Paragraph("Player", st["head"]), Paragraph(f"Net ({esc(audit.unit)})",
+                                                        st["head"])]]
+    for p in r.players:
+        data.append([Paragraph(esc(p), st["body"]), fmt(r.net.get(p, Decimal(0)), q)])
+    t = Table(data, colWidths=[70 * mm, 35 * mm], hAlign="LEFT")
+    t.setStyle(TableStyle([
+        ("FONT", (1, 1), (1, -1), "DejaVuSans", 9.5),
+        ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
+        ("TOPPADDING", (0, 0), (-1, -1), 1),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]))
+    out.append(Paragraph("Net for the hand", st["h2"]))
+    out.append(t)
+    return out
