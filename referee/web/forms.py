@@ -1,0 +1,298 @@
+"""The tablet's form plumbing: CSRF tokens, per-form idempotency keys, the PIN
+rate limit, and turning posted fields into a log header or an action line.
+
+Nothing here knows the rules of Tonk: the engine (through the service layer)
+judges every header and action; this module only reads what a form sent.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import re
+import secrets
+import threading
+import time
+import uuid
+from collections import deque
+from typing import Any
+
+from flask import abort, request, session
+
+from ..rules.cards import JOKERS, RANKS, SUITS, UNKNOWN
+from ..rules.options import OPTION_DEFAULTS, OPTION_DOCS, OPTION_NAMES, OPTION_VALUES
+
+# ------------------------------------------------------------------ CSRF
+
+CSRF_FIELD = "csrf_token"
+
+
+def csrf_token() -> str:
+    """The token for this browser, kept in the signed session cookie: a
+    cross-site page can make the browser send the cookie but cannot read it,
+    so it cannot put the token into a form."""
+    token = session.get("csrf")
+    if not token:
+        token = session["csrf"] = secrets.token_urlsafe(32)
+    return token
+
+
+def check_csrf() -> None:
+    expected = session.get("csrf")
+    sent = request.form.get(CSRF_FIELD, "")
+    if not expected or not sent or not hmac.compare_digest(expected, sent):
+        abort(400, description="This form has expired or did not come from this tablet "
+                               "(missing or wrong CSRF token). Go back, reload the page and "
+                               "try again.")
+
+
+def new_client_id() -> str:
+    """A fresh key for one rendering of a form: a double tap sends the same
+    key twice and the service logs the action once."""
+    return uuid.uuid4().hex
+
+
+# ------------------------------------------------------------------ PIN
+
+PIN_RE = re.compile(r"^[0-9]{4,12}$")
+
+
+class RateLimiter:
+    """At most ``limit`` attempts per ``window`` seconds for each key.
+
+    In memory: the server is one process (waitress threads), and a restart
+    forgetting the count is harmless next to a PIN stored hashed.
+    """
+
+    def __init__(self, limit: int = 5, window: float = 60.0) -> None:
+        self.limit = limit
+        self.window = window
+        self._hits: dict[Any, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def _recent(self, key: Any, now: float) -> deque[float]:
+        hits = self._hits.setdefault(key, deque())
+        while hits and hits[0] <= now - self.window:
+            hits.popleft()
+        return hits
+
+    def retry_after(self, key: Any) -> int:
+        """Seconds until another attempt is allowed (0: allowed now)."""
+        now = time.monotonic()
+        with self._lock:
+            hits = self._recent(key, now)
+            if len(hits) < self.limit:
+                return 0
+            return max(1, int(hits[0] + self.window - now + 0.999))
+
+    def hit(self, key: Any) -> None:
+        now = time.monotonic()
+        with self._lock:
+            self._recent(key, now).append(now)
+            if len(self._hits) > 10000:
+                # Forget idle keys so a stream of clients cannot grow the table forever.
+                for k in [k for k, v in self._hits.items() if not v]:
+                    del self._hits[k]
+
+    def reset(self, key: Any) -> None:
+        with self._lock:
+            self._hits.pop(key, None)
+
+
+def is_unlocked(session_id: str) -> bool:
+    return session_id in session.get("unlocked", [])
+
+
+def mark_unlocked(session_id: str) -> None:
+    unlocked = [s for s in session.get("unlocked", []) if s != session_id]
+    # The cookie holds only the most recent tables, so it stays small.
+    session["unlocked"] = (unlocked + [session_id])[-20:]
+
+
+# ------------------------------------------------------------------ cards
+
+
+def card_grid(deck: int = 52, jokers: int = 0) -> dict:
+    """Ranks by suits as the picker lays them out (a 40-card deck has no 8, 9, 10)."""
+    ranks = RANKS if deck == 52 else "A234567JQK"
+    return {
+        "ranks": list(ranks),
+        "suits": list(SUITS),
+        "jokers": list(JOKERS[:jokers]),
+    }
+
+
+SUIT_SYMBOLS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
+RANK_LABELS = {"T": "10"}
+
+
+def card_label(card: str | None) -> str:
+    """``Th`` as a person reads it: ``10♥``."""
+    if not card:
+        return ""
+    if card == UNKNOWN:
+        return "??"
+    if card[0] == "X":
+        return "Joker " + card[1]
+    return RANK_LABELS.get(card[0], card[0]) + SUIT_SYMBOLS.get(card[1], card[1])
+
+
+def card_colour(card: str | None) -> str:
+    if card and len(card) == 2 and card[1] in "dh":
+        return "red"
+    return "black"
+
+
+# ------------------------------------------------------------------ session header
+
+GROUPS = {
+    "deck": "Deck and deal",
+    "book_extendable": "Spreads and the turn",
+    "spread_wait": "Waiting (when a player may not drop)",
+    "deal_wins": "Deal wins",
+    "tonk_out_pays": "Going out",
+    "drop_pays": "Dropping and catches",
+    "stock_out": "Stock out",
+    "scoring": "Scoring",
+}
+
+_RANGE = re.compile(r"^(\d+) to (\d+)")
+MAX_SEATS = 8
+
+
+def _choices(values: str) -> list[Any] | None:
+    """The fixed values an option takes, when its description lists them."""
+    try:
+        listed = json.loads("[" + values + "]")
+    except ValueError:
+        listed = None
+    if listed is not None:
+        return listed
+    m = _RANGE.match(values)
+    if m:
+        return list(range(int(m.group(1)), int(m.group(2)) + 1))
+    return None
+
+
+def option_fields() -> list[dict]:
+    """Every house-rule option, explained, with how the form asks for it."""
+    out = []
+    for name in OPTION_NAMES:
+        choices = _choices(OPTION_VALUES[name])
+        out.append({
+            "name": name,
+            "group": GROUPS.get(name),
+            "label": name.replace("_", " "),
+            "doc": OPTION_DOCS[name],
+            "values": OPTION_VALUES[name],
+            "default": json.dumps(OPTION_DEFAULTS[name]),
+            "choices": [(json.dumps(c), _plain(c)) for c in choices] if choices else None,
+        })
+    return out
+
+
+def _plain(value: Any) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+class FormError(ValueError):
+    """A field a person filled in wrongly; the message says which and how."""
+
+
+def parse_option_value(name: str, raw: str) -> Any:
+    raw = raw.strip()
+    try:
+        return json.loads(raw)
+    except ValueError:
+        if name == "deal_wins":
+            raise FormError(f"{name.replace('_', ' ')}: write a JSON list like "
+                            '[{"when": "total:49", "pays": 2}]') from None
+        # Bare words like 2n are meant as text.
+        return raw
+
+
+def header_from_form(form) -> tuple[dict, str]:
+    """The ``tonk-log/1`` header (no hands) and the PIN from the create form.
+
+    Only the shape is read here; the service checks names, stake and rules."""
+    players = [form.get(f"player{i}", "").strip() for i in range(1, MAX_SEATS + 1)]
+    players = [p for p in players if p]
+    if len(players) < 2:
+        raise FormError("Seat at least 2 players (names in seat order, clockwise).")
+    pin = form.get("pin", "").strip()
+    if not PIN_RE.match(pin):
+        raise FormError("The PIN is 4 to 12 digits.")
+    if form.get("pin2", pin).strip() != pin:
+        raise FormError("The two PINs differ; type the same PIN twice.")
+    rules: dict[str, Any] = {"preset": form.get("preset", "pagat")}
+    for name in OPTION_NAMES:
+        raw = form.get(f"opt_{name}", "")
+        if raw.strip():
+            rules[name] = parse_option_value(name, raw)
+    header: dict[str, Any] = {
+        "format": "tonk-log/1",
+        "stake": form.get("stake", "").strip() or "1",
+        "rules": rules,
+        "players": players,
+    }
+    table = form.get("table", "").strip()
+    if table:
+        header["table"] = table
+    currency = form.get("currency", "").strip()
+    if currency:
+        header["currency"] = currency
+    return header, pin
+
+
+def setup_from_form(form, players: list[str], upcard_rule: bool, hand_size: int) -> dict:
+    """A hand's setup from the start form: dealer, and the dealt cards and
+    upcard where the table logged them."""
+    setup: dict[str, Any] = {"dealer": form.get("dealer", "")}
+    deal = {}
+    for i, name in enumerate(players):
+        cards = [c for c in form.getlist(f"deal{i}") if c]
+        if cards:
+            # Cards of a hand seen only in part are unknown to the referee: "??".
+            deal[name] = cards + [UNKNOWN] * (hand_size - len(cards))
+    if deal:
+        setup["deal"] = deal
+    if upcard_rule:
+        up = form.get("upcard", "").strip()
+        if up:
+            setup["upcard"] = up
+    return setup
+
+
+def action_from_form(form, players: list[str], legal: list[str]) -> str:
+    """The log line for the button tapped, the cards picked and the spread chosen.
+
+    The button's value is ``SEAT:VERB`` (a seat number, so names never travel
+    in button values). With no cards picked, a show or declare means the
+    cards the referee already knows, if it knows them all (it then lists the
+    action among the legal ones).
+    """
+    act = form.get("act", "")
+    seat, _, verb = act.partition(":")
+    if not seat.isdigit() or int(seat) >= len(players) or not verb.isalpha():
+        raise FormError("Tap one of the action buttons.")
+    player = players[int(seat)]
+    cards = [c for c in form.getlist("card") if c]
+    spread = form.get("spread", "").strip()
+    if verb in ("show", "declare") and not cards:
+        prefix = f"{player}: {verb}"
+        for text in legal:
+            if text == prefix or text.startswith(prefix + " "):
+                return text
+    parts = [f"{player}: {verb}"]
+    if verb in ("hit", "slap"):
+        if not spread:
+            raise FormError(f"Choose the spread to {verb} (tap S1, S2, ... on the table).")
+        parts.append(spread)
+    parts.extend(cards)
+    return " ".join(parts)

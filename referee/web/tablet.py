@@ -1,0 +1,371 @@
+"""The tablet pages: plain HTML forms (post, redirect, get) over the service layer.
+
+The views are thin on purpose: every decision about the game is the
+engine's, reached through ``referee.live``; a view reads a form, calls one
+service function, and redirects (or re-renders the form with the reason it
+was refused). Everything works without JavaScript; ``tablet.js`` only adds
+niceties.
+"""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from .. import live, storage
+from ..rules.cards import UNKNOWN
+from ..rules.errors import RefereeError
+from ..rules.options import PRESET_SOURCES, PRESETS, resolve
+from . import forms
+from .forms import FormError
+
+bp = Blueprint("tablet", __name__, static_folder="static", static_url_path="/tablet-static")
+
+# One limiter for the whole process: 5 PIN attempts a minute per table and client.
+pin_limiter = forms.RateLimiter(limit=5, window=60.0)
+
+
+def _db():
+    """The service's database handle, as the app factory configured it."""
+    return current_app.extensions["referee"]["db"]
+
+
+# Globals rather than a context processor: imported macros see globals only.
+bp.add_app_template_global(forms.csrf_token, "csrf_token")
+bp.add_app_template_global(forms.card_label, "card_label")
+bp.add_app_template_global(forms.card_colour, "card_colour")
+
+
+@bp.before_request
+def _csrf() -> None:
+    if request.method == "POST":
+        forms.check_csrf()
+
+
+@bp.errorhandler(400)
+def _bad_request(err):
+    return render_template("error.html", title="Not accepted", message=err.description), 400
+
+
+@bp.errorhandler(404)
+def _not_found(err):
+    return render_template("error.html", title="Not found",
+                           message="There is no such table or hand here."), 404
+
+
+def _require_unlocked(session_id: str):
+    """Redirect to the PIN page unless this browser has unlocked the table.
+
+    A table stored without a PIN (an API import) is open, as ``check_pin`` says."""
+    if forms.is_unlocked(session_id) or not live.has_pin(_db(), session_id):
+        return None
+    return redirect(url_for("tablet.unlock", session_id=session_id, next=request.path))
+
+
+def _summary(session_id: str) -> dict:
+    try:
+        return live.session_summary(_db(), session_id)
+    except live.NotFound:
+        abort(404)
+
+
+# ------------------------------------------------------------------ home, create
+
+
+@bp.get("/")
+def home():
+    return render_template("home.html", sessions=live.list_sessions(_db()))
+
+
+@bp.post("/open")
+def open_session():
+    session_id = request.form.get("session_id", "").strip()
+    if not session_id:
+        flash("Type the table's id (shown on its page and in its link).", "error")
+        return redirect(url_for("tablet.home"))
+    return redirect(url_for("tablet.session_page", session_id=session_id))
+
+
+def _create_form(values=None, error=None, status=200):
+    return render_template(
+        "create.html",
+        options=forms.option_fields(),
+        presets=[(name, PRESET_SOURCES[name], PRESETS[name]) for name in PRESETS],
+        seats=forms.MAX_SEATS,
+        values=values or {},
+        options_open=any(k.startswith("opt_") and v for k, v in (values or {}).items()),
+        error=error,
+    ), status
+
+
+@bp.get("/new")
+def create():
+    return _create_form()
+
+
+@bp.post("/new")
+def create_post():
+    try:
+        header, pin = forms.header_from_form(request.form)
+        info = live.create_session(_db(), header, pin)
+    except (FormError, RefereeError) as err:
+        message = err.message if isinstance(err, RefereeError) else str(err)
+        return _create_form(request.form, message, 422)
+    forms.mark_unlocked(info.id)
+    flash("The table is open. Keep the PIN: other tablets need it to join.", "ok")
+    return redirect(url_for("tablet.session_page", session_id=info.id), 303)
+
+
+# ------------------------------------------------------------------ unlock
+
+
+def _limit_key(session_id: str) -> tuple[str, str]:
+    return (session_id, request.remote_addr or "?")
+
+
+@bp.get("/s/<session_id>/unlock")
+def unlock(session_id: str):
+    summary = _summary(session_id)
+    return render_template("unlock.html", summary=summary, session_id=session_id,
+                           next=request.args.get("next", ""), error=None)
+
+
+@bp.post("/s/<session_id>/unlock")
+def unlock_post(session_id: str):
+    summary = _summary(session_id)
+    nxt = request.form.get("next", "")
+    key = _limit_key(session_id)
+    wait = pin_limiter.retry_after(key)
+    if wait:
+        error = (f"Too many wrong PINs for this table. Wait {wait} seconds, then try again "
+                 "(5 tries a minute).")
+        return render_template("unlock.html", summary=summary, session_id=session_id,
+                               next=nxt, error=error), 429
+    pin_limiter.hit(key)
+    if not live.check_pin(_db(), session_id, request.form.get("pin", "")):
+        return render_template("unlock.html", summary=summary, session_id=session_id,
+                               next=nxt, error="That PIN is not this table's."), 403
+    pin_limiter.reset(key)
+    forms.mark_unlocked(session_id)
+    # Only a path on this site: an unlock link must not bounce the tablet elsewhere.
+    if not (nxt.startswith("/") and not nxt.startswith("//")):
+        nxt = url_for("tablet.session_page", session_id=session_id)
+    return redirect(nxt, 303)
+
+
+# ------------------------------------------------------------------ session
+
+
+@bp.get("/s/<session_id>")
+def session_page(session_id: str):
+    summary = _summary(session_id)
+    if (locked := _require_unlocked(session_id)) is not None:
+        return locked
+    return render_template("session.html", summary=summary, session_id=session_id,
+                           standings=live.standings(_db(), session_id),
+                           rule_changes=_rule_changes(summary))
+
+
+@bp.get("/s/<session_id>/standings")
+def standings(session_id: str):
+    summary = _summary(session_id)
+    if (locked := _require_unlocked(session_id)) is not None:
+        return locked
+    return render_template("standings.html", summary=summary, session_id=session_id,
+                           standings=live.standings(_db(), session_id))
+
+
+def _rule_changes(summary: dict) -> list[tuple[str, object]]:
+    source = summary.get("rules_source")
+    if isinstance(source, dict):
+        return [(k, v) for k, v in source.items() if k != "preset"]
+    return []
+
+
+# ------------------------------------------------------------------ start a hand
+
+
+def _rules(summary: dict):
+    return resolve(summary["rules"])
+
+
+def _start_form(session_id, summary, values=None, error=None, status=200):
+    rules = _rules(summary)
+    return render_template(
+        "start_hand.html",
+        summary=summary,
+        session_id=session_id,
+        players=summary["players"],
+        suggested=summary.get("next_dealer"),
+        client_id=forms.new_client_id(),
+        grid=forms.card_grid(rules.deck, rules.jokers),
+        hand_size=rules.hand_size,
+        upcard=rules.upcard,
+        values=values,
+        error=error,
+    ), status
+
+
+@bp.get("/s/<session_id>/hands/new")
+def start_hand(session_id: str):
+    summary = _summary(session_id)
+    if (locked := _require_unlocked(session_id)) is not None:
+        return locked
+    return _start_form(session_id, summary)
+
+
+@bp.post("/s/<session_id>/hands/new")
+def start_hand_post(session_id: str):
+    summary = _summary(session_id)
+    if (locked := _require_unlocked(session_id)) is not None:
+        return locked
+    rules = _rules(summary)
+    setup = forms.setup_from_form(request.form, summary["players"], rules.upcard,
+                                  rules.hand_size)
+    try:
+        state = live.start_hand(_db(), session_id, setup,
+                                request.form.get("client_id") or None)
+    except RefereeError as err:
+        return _start_form(session_id, summary, request.form, err.message, 422)
+    return redirect(url_for("tablet.hand", session_id=session_id, n=state["hand"]), 303)
+
+
+# ------------------------------------------------------------------ the hand screen
+
+
+def _state(session_id: str, n: int) -> dict:
+    try:
+        return live.hand_state(_db(), session_id, n)
+    except live.NotFound:
+        abort(404)
+
+
+@bp.get("/s/<session_id>/hands/<int:n>")
+def hand(session_id: str, n: int):
+    summary = _summary(session_id)
+    if (locked := _require_unlocked(session_id)) is not None:
+        return locked
+    state = _state(session_id, n)
+    rules = _rules(summary)
+    players = [p["name"] for p in state["players"]]
+    history = _history(session_id, n)
+    holders = _holders(state)
+    return render_template(
+        "hand.html",
+        summary=summary,
+        session_id=session_id,
+        n=n,
+        state=state,
+        players=players,
+        actors=_actors(state, players),
+        grid=forms.card_grid(rules.deck, rules.jokers),
+        seen=_seen_cards(state, history, holders),
+        holders=holders,
+        history=history,
+        client_id=forms.new_client_id(),
+        standings=live.standings(_db(), session_id) if state.get("complete") else None,
+    )
+
+
+def _actors(state: dict, players: list[str]) -> list[dict]:
+    """Who may act now and with which verbs: the player to act first, then
+    anyone else who may slap, declare or show."""
+    verbs = state.get("verbs") or {}
+    order = sorted(verbs, key=lambda q: (q != state.get("to_act"), players.index(q)))
+    return [{"name": q, "seat": players.index(q), "verbs": verbs[q]} for q in order]
+
+
+def _history(session_id: str, n: int) -> list[dict]:
+    """The hand's logged actions in order, undone ones marked (they stay in
+    the history). One indexed read of this hand's events only."""
+    events = storage.hand_events(_db(), session_id, n)
+    cancelled = {ev["payload"]["cancels"] for ev in events if ev["kind"] == "correction"}
+    return [{"text": ev["payload"]["action"], "undone": ev["id"] in cancelled}
+            for ev in events if ev["kind"] == "action"]
+
+
+def _seen_cards(state: dict, history: list[dict], holders: dict[str, str]) -> set[str]:
+    """Cards the picker greys out: seen by the referee and in nobody's hand
+    now (on a spread, in the discard pile). The engine still judges every
+    pick; this only saves a refused tap."""
+    seen: set[str] = set()
+    for s in state.get("spreads", ()):
+        seen.update(s["cards"])
+    if state.get("top"):
+        seen.add(state["top"])
+    for h in history:
+        if not h["undone"]:
+            words = h["text"].partition(":")[2].split()
+            seen.update(w for w in words[1:] if len(w) == 2 and w[0] != "S")
+    seen.discard(UNKNOWN)
+    return seen - set(holders)
+
+
+def _holders(state: dict) -> dict[str, str]:
+    """Known cards in hands, with who holds them (the picker marks them)."""
+    out = {}
+    for p in state.get("players", ()):
+        for c in p.get("known", ()):
+            out[c] = p["name"]
+    return out
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/act")
+def act(session_id: str, n: int):
+    _summary(session_id)
+    if (locked := _require_unlocked(session_id)) is not None:
+        return locked
+    state = _state(session_id, n)
+    players = [p["name"] for p in state["players"]]
+    target = url_for("tablet.hand", session_id=session_id, n=n)
+    try:
+        text = forms.action_from_form(request.form, players, state.get("legal") or [])
+    except FormError as err:
+        flash(str(err), "error")
+        return redirect(target, 303)
+    client_id = request.form.get("client_id") or forms.new_client_id()
+    seq = request.form.get("expected_seq", "")
+    expected = int(seq) if seq.isdigit() else None
+    status, body = live.post_action(_db(), session_id, n, text, client_id, expected)
+    _flash_answer(status, body, text)
+    return redirect(target, 303)
+
+
+def _flash_answer(status: int, body: dict, text: str) -> None:
+    if status in (200, 201):
+        return
+    error = (body or {}).get("error") or {}
+    if status == 409:
+        flash("Not logged: the hand changed since this screen was loaded (another tablet "
+              f"logged an action). Check the table below and tap again. ({text})", "error")
+    else:
+        message = error.get("message") or "The referee refused this action."
+        code = error.get("code")
+        flash(f"Refused: {message}" + (f" [rule: {code}]" if code else ""), "error")
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/undo")
+def undo(session_id: str, n: int):
+    _summary(session_id)
+    if (locked := _require_unlocked(session_id)) is not None:
+        return locked
+    client_id = request.form.get("client_id") or forms.new_client_id()
+    seq = request.form.get("expected_seq", "")
+    expected = int(seq) if seq.isdigit() else None
+    status, body = live.undo(_db(), session_id, n, client_id, expected)
+    if status in (200, 201):
+        events = storage.hand_events(_db(), session_id, n)
+        undone = [ev["payload"]["action"] for ev in events if ev["kind"] == "correction"]
+        flash(f"Undone: {undone[-1] if undone else 'the last action'}. It stays in the "
+              "history, marked as undone.", "ok")
+    else:
+        _flash_answer(status, body, "undo")
+    return redirect(url_for("tablet.hand", session_id=session_id, n=n), 303)
