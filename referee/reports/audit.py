@@ -33,7 +33,7 @@ from ..ledger.money import fmt
 from ..ledger.results import HandResult, settle_hand
 from ..replay import Session, open_session, start_hand
 from ..rules.actions import parse_action
-from ..rules.errors import RefereeError, RuleViolation
+from ..rules.errors import MalformedInput, RefereeError
 from ..rules.hand import Hand
 from .common import esc, footer, log_fingerprint, register_fonts, rules_in_words, styles, unit_of
 from .settlement import OUTCOME_WORDS
@@ -135,11 +135,15 @@ def events_from_storage(rows: list[dict]) -> list[dict]:
         if r["kind"] == "action":
             out.append({"seq": r["seq"], "action": payload.get("action"), "status": "accepted"})
         else:
+            # The service's corrections are undos: the payload names the
+            # cancelled action, and nothing takes its place.
+            cancelled = payload.get("action")
             out.append({
-                "seq": r["seq"], "action": payload.get("action"), "status": "corrected",
+                "seq": r["seq"], "action": payload.get("replacement"), "status": "corrected",
                 "replaces": seq_of.get(payload.get("cancels"), payload.get("cancels")),
-                "code": payload.get("code"), "message": payload.get("reason")
-                or payload.get("message"),
+                "code": payload.get("code"),
+                "message": payload.get("reason") or (f"undo of {cancelled}" if cancelled
+                                                     else "undo"),
             })
     return out
 
@@ -152,7 +156,7 @@ def audit_hand(log: dict, number: int, events: list[dict] | None = None) -> Hand
     """
     hands = log.get("hands", [])
     if not 1 <= number <= len(hands):
-        raise RuleViolation("no_such_hand", f"the session has {len(hands)} hand(s); there is "
+        raise MalformedInput("no_such_hand", f"the session has {len(hands)} hand(s); there is "
                             f"no hand {number}")
     session = open_session(log)
     for setup in hands[:number - 1]:
@@ -164,7 +168,7 @@ def audit_hand(log: dict, number: int, events: list[dict] | None = None) -> Hand
         events = events_from_log(setup)
     for ev in events:
         if ev.get("status") not in STATUSES:
-            raise RuleViolation("bad_event", f"event {ev.get('seq')}: status must be one of "
+            raise MalformedInput("bad_event", f"event {ev.get('seq')}: status must be one of "
                                 f"{', '.join(STATUSES)}, not {ev.get('status')!r}")
     audit = HandAudit(session, number, setup, hand, [], None)
     _step_through(audit, session, setup, events)

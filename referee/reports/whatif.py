@@ -20,7 +20,7 @@ from decimal import Decimal
 from ..ledger.money import fmt
 from ..ledger.results import HandResult, SessionResult
 from ..replay import Session, replay
-from ..rules.errors import RefereeError, RulesError
+from ..rules.errors import MalformedInput, RefereeError, RulesError
 from ..rules.options import HouseRules, resolve
 from .common import rules_in_words, unit_of
 
@@ -151,7 +151,7 @@ def what_if(log: dict, rules: str | dict, *, hand: int | None = None) -> WhatIf:
     players = list(old_result.players)
     n_hands = len(log.get("hands", []))
     if hand is not None and not 1 <= hand <= n_hands:
-        raise RefereeError("no_such_hand", f"the session has {n_hands} hand(s); there is no "
+        raise MalformedInput("no_such_hand", f"the session has {n_hands} hand(s); there is no "
                            f"hand {hand}")
     new_value = parse_rules(rules, old_session.rules)
     try:

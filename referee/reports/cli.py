@@ -1,0 +1,127 @@
+"""``referee settle``, ``referee audit`` and ``referee whatif``.
+
+Each reads a log file, or with ``--db`` a stored session by its id. Errors
+are the engine's message: exit status 1 for a rule broken, 2 for input that
+cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _source(p: argparse.ArgumentParser) -> None:
+    p.add_argument("source", metavar="LOG_OR_SESSION",
+                   help="a tonk-log/1 file, or with --db the id of a stored session")
+    p.add_argument("--db", metavar="PATH", help="read the session from this service database")
+
+
+def _load(args: argparse.Namespace):
+    """(log, final hash or None, stored session or None)."""
+    from ..cli import read_log_file
+
+    if args.db:
+        from .stored import load_stored
+
+        stored = load_stored(args.db, args.source)
+        return stored.log, stored.final_hash, stored
+    return read_log_file(args.source), None, None
+
+
+def _write(path: str, data: bytes) -> int:
+    try:
+        if path == "-":
+            sys.stdout.buffer.write(data)
+        else:
+            with open(path, "wb") as f:
+                f.write(data)
+    except OSError as err:
+        print(f"cannot write {path}: {err.strerror}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def cmd_settle(args: argparse.Namespace) -> int:
+    from ..cli import error_exit
+    from ..replay import replay
+    from ..rules.errors import RefereeError
+    from .settlement import render_settlement
+
+    try:
+        log, final_hash, _stored = _load(args)
+        session = replay(log)
+    except RefereeError as err:
+        return error_exit(err, False)
+    pdf = render_settlement(session, final_hash=final_hash, date=args.date, table=args.table)
+    return _write(args.pdf, pdf)
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from ..cli import error_exit
+    from ..rules.errors import RefereeError
+    from .audit import audit_hand, render_audit
+
+    try:
+        log, final_hash, stored = _load(args)
+        events = stored.hand_events(args.hand) if stored else None
+        audit = audit_hand(log, args.hand, events)
+    except RefereeError as err:
+        return error_exit(err, args.json)
+    if args.json:
+        sys.stdout.write(json.dumps(audit.to_json(), indent=2, ensure_ascii=False) + "\n")
+    if args.pdf:
+        status = _write(args.pdf, render_audit(audit, final_hash=final_hash, date=args.date,
+                                               table=args.table))
+        if status:
+            return status
+    if not args.json and not args.pdf:
+        print("give --pdf OUT (or --json)", file=sys.stderr)
+        return 2
+    # A hand whose log breaks a rule is audited, but the audit says so in its status.
+    return audit.fault.exit_status if audit.fault else 0
+
+
+def cmd_whatif(args: argparse.Namespace) -> int:
+    from ..cli import error_exit
+    from ..rules.errors import RefereeError
+    from .whatif import format_whatif, what_if
+
+    try:
+        log, _hash, _stored = _load(args)
+        result = what_if(log, args.rules, hand=args.hand)
+    except RefereeError as err:
+        return error_exit(err, args.json)
+    if args.json:
+        sys.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        print(format_whatif(result))
+    return result.error.exit_status if result.error else 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("settle", help="the settlement PDF of a session")
+    _source(p)
+    p.add_argument("--pdf", required=True, metavar="OUT", help="where to write it (- : stdout)")
+    p.add_argument("--date", help="the date to print (default: the log's started)")
+    p.add_argument("--table", help="the table's name to print (default: the log's table)")
+    p.set_defaults(func=cmd_settle)
+
+    p = sub.add_parser("audit", help="the audit PDF of one hand: every action and the ruling")
+    _source(p)
+    p.add_argument("--hand", type=int, required=True, metavar="N", help="the hand, from 1")
+    p.add_argument("--pdf", metavar="OUT", help="where to write it (- : stdout)")
+    p.add_argument("--json", action="store_true", help="print the steps as JSON")
+    p.add_argument("--date")
+    p.add_argument("--table")
+    p.set_defaults(func=cmd_audit)
+
+    p = sub.add_parser("whatif", help="settle again under other rules and compare")
+    _source(p)
+    p.add_argument("--rules", required=True, metavar="PRESET_OR_JSON",
+                   help='a preset name, or JSON: {"preset": ..., ...} for complete rules, '
+                   'or just the options to change, e.g. {"caught": "double_to_all"}')
+    p.add_argument("--hand", type=int, metavar="N", help="compare this hand only")
+    p.add_argument("--json", action="store_true", help="print tonk-whatif/1 JSON")
+    p.set_defaults(func=cmd_whatif)
