@@ -192,10 +192,11 @@ def event_hash(prev_hash: str, row: dict) -> str:
 
 
 def append_event(db: Database, session_id: str, hand: int | None, kind: str, payload: Any,
-                 client_id: str | None = None) -> dict:
-    """Append one event to the session's chain (inside a ``write`` transaction)."""
+                 client_id: str | None = None, *, table: str = "events") -> dict:
+    """Append one event to the session's chain (inside a ``write`` transaction).
+    ``table`` is only for the benchmark's floor, which times this same insert."""
     last = db.conn.execute(
-        "SELECT seq, hash FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
+        f"SELECT seq, hash FROM {table} WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
         (session_id,),
     ).fetchone()
     seq, prev = (last[0] + 1, last[1]) if last else (1, GENESIS)
@@ -211,7 +212,7 @@ def append_event(db: Database, session_id: str, hand: int | None, kind: str, pay
     }
     row["hash"] = event_hash(prev, row)
     cur = db.conn.execute(
-        "INSERT INTO events (session_id, hand, seq, kind, payload, client_id, created, "
+        f"INSERT INTO {table} (session_id, hand, seq, kind, payload, client_id, created, "
         "prev_hash, hash) VALUES (:session_id, :hand, :seq, :kind, :payload, :client_id, "
         ":created, :prev_hash, :hash)",
         row,
@@ -272,3 +273,14 @@ def verify_chain(db: Database) -> dict[str, dict | None]:
             out[sid] = {"id": None, "seq": 1, "kind": None, "hand": None,
                         "reason": "the session has no events"}
     return out
+
+
+def create_bench_table(db: Database) -> None:
+    """A table shaped and indexed like ``events``, for the benchmark's baseline insert."""
+    with write(db):
+        if db["bench_events"].exists():
+            return
+        for (sql,) in db.conn.execute(
+                "SELECT sql FROM sqlite_master WHERE tbl_name = 'events' AND sql IS NOT NULL "
+                "AND type IN ('table', 'index') ORDER BY type DESC").fetchall():
+            db.conn.execute(sql.replace("events", "bench_events"))

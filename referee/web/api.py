@@ -1,0 +1,442 @@
+"""The JSON API: thin views over ``referee.live``, marshmallow schemas for the
+bodies, an OpenAPI document generated from them, and one error shape for
+every failure: ``{"error": {"code", "message", "hand", "action"}}``."""
+
+from __future__ import annotations
+
+import hmac
+import logging
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from flask import Blueprint, Flask, current_app, jsonify, request
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from werkzeug.exceptions import HTTPException
+
+from .. import live, storage
+from ..log import HandSchema, LogSchema
+from ..rules.errors import MalformedInput, RefereeError
+from . import get_db
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+log = logging.getLogger(__name__)
+
+
+# ---------------------------------------------------------------- schemas
+
+class ErrorBodySchema(Schema):
+    code = fields.String(required=True, metadata={"description": "stable, for programs"})
+    message = fields.String(required=True, metadata={"description": "the sentence to show"})
+    hand = fields.Integer(allow_none=True, required=True)
+    action = fields.Integer(allow_none=True, required=True)
+
+
+class ErrorSchema(Schema):
+    error = fields.Nested(ErrorBodySchema, required=True)
+
+
+class SessionCreatedSchema(Schema):
+    id = fields.String(required=True)
+    table_token = fields.String(required=True, metadata={
+        "description": "Bearer token for writes (and reads); shown once"})
+    audit_token = fields.String(required=True, metadata={
+        "description": "Bearer token for reads only; shown once"})
+
+
+class ActionRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    action = fields.String(required=True, validate=validate.Length(min=1, max=500),
+                           metadata={"example": "Ben: draw 4c"})
+    client_id = fields.String(required=True, validate=validate.Length(min=1, max=100),
+                              metadata={"description": "a fresh key per tap: a retry with "
+                                        "the same key gets the first answer"})
+    expected_seq = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                                  metadata={"description": "the hand's number of actions "
+                                            "when the client last looked"})
+
+
+class UndoRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    client_id = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    expected_seq = fields.Integer(strict=True, validate=validate.Range(min=0))
+
+
+class SpreadStateSchema(Schema):
+    id = fields.String()
+    owner = fields.String()
+    cards = fields.List(fields.String())
+
+
+class PlayerStateSchema(Schema):
+    name = fields.String()
+    cards = fields.Integer()
+    known = fields.List(fields.String())
+    unknown = fields.Integer()
+    count = fields.Integer(allow_none=True)
+    waiting = fields.Integer()
+    shown = fields.Boolean()
+
+
+class HandResultSchema(Schema):
+    hand = fields.Integer()
+    dealer = fields.String()
+    outcome = fields.String()
+    winners = fields.List(fields.String())
+    counts = fields.Dict(keys=fields.String(), values=fields.Integer())
+    net = fields.Dict(keys=fields.String(), values=fields.String())
+
+
+class PaymentSchema(Schema):
+    from_ = fields.String(data_key="from")
+    to = fields.String()
+    stakes = fields.String()
+    amount = fields.String()
+    reason = fields.String()
+
+
+class HandResultDetailSchema(HandResultSchema):
+    story = fields.List(fields.String())
+    payments = fields.List(fields.Nested(PaymentSchema))
+    multiplier = fields.Integer()
+    net_exact = fields.Dict(keys=fields.String(), values=fields.String())
+
+
+class HandStateSchema(Schema):
+    session = fields.String()
+    hand = fields.Integer()
+    phase = fields.String()
+    dealer = fields.String()
+    to_act = fields.String(allow_none=True)
+    stock = fields.Integer()
+    top = fields.String(allow_none=True)
+    pile = fields.Integer()
+    spreads = fields.List(fields.Nested(SpreadStateSchema))
+    players = fields.List(fields.Nested(PlayerStateSchema))
+    declared = fields.List(fields.String())
+    must_show = fields.List(fields.String())
+    complete = fields.Boolean()
+    actions = fields.Integer()
+    seq = fields.Integer(metadata={"description": "send it back as expected_seq"})
+    stake_multiplier = fields.Integer()
+    verbs = fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
+                        metadata={"description": "per player who may act, the verbs open"})
+    legal = fields.List(fields.String(), metadata={
+        "description": "the concrete actions the referee would accept now"})
+    result = fields.Nested(HandResultDetailSchema)
+
+
+class TransferSchema(Schema):
+    from_ = fields.String(data_key="from")
+    to = fields.String()
+    amount = fields.String()
+
+
+class ResultSchema(Schema):
+    format = fields.String(metadata={"example": "tonk-result/1"})
+    hands = fields.List(fields.Nested(HandResultSchema))
+    totals = fields.Dict(keys=fields.String(), values=fields.String())
+    transfers = fields.List(fields.Nested(TransferSchema))
+
+
+class HandSetupSchema(HandSchema):
+    class Meta(HandSchema.Meta):
+        exclude = ("actions",)
+
+
+_ACTION = ActionRequestSchema()
+_UNDO = UndoRequestSchema()
+_CREATED = SessionCreatedSchema()
+
+
+# ---------------------------------------------------------------- errors
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, *, hand: int | None = None,
+                 action: int | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+        self.hand, self.action = hand, action
+
+
+def error_body(code: str, message: str, hand: int | None = None,
+               action: int | None = None) -> dict:
+    return {"error": {"code": code, "message": message, "hand": hand, "action": action}}
+
+
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+              405: "method_not_allowed", 409: "conflict", 413: "too_large",
+              415: "unsupported_media_type", 422: "refused", 429: "too_many_requests",
+              500: "internal_error"}
+
+
+def _status_for(err: RefereeError) -> int:
+    if isinstance(err, live.NotFound):
+        return 404
+    if isinstance(err, live.StaleSeq):
+        return 409
+    if isinstance(err, MalformedInput):
+        return 400
+    return 422
+
+
+@bp.errorhandler(ApiError)
+def _api_error(err: ApiError):
+    response = jsonify(error_body(err.code, err.message, err.hand, err.action))
+    if err.status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="referee"'
+    return response, err.status
+
+
+@bp.errorhandler(RefereeError)
+def _referee_error(err: RefereeError):
+    return jsonify({"error": err.to_dict()}), _status_for(err)
+
+
+def register_error_handlers(app: Flask) -> None:
+    """JSON errors for every /api/ URL (also those no view matches); the
+    tablet's HTML pages keep their own."""
+
+    @app.errorhandler(HTTPException)
+    def _http_error(err: HTTPException):
+        if not request.path.startswith("/api/"):
+            return err
+        code = err.code or 500
+        response = jsonify(error_body(HTTP_CODES.get(code, f"http_{code}"),
+                                      err.description or err.name))
+        valid = getattr(err, "valid_methods", None)
+        if code == 405 and valid:
+            response.headers["Allow"] = ", ".join(valid)
+        return response, code
+
+    @app.errorhandler(Exception)
+    def _crash(err: Exception):
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        if not request.path.startswith("/api/"):
+            from werkzeug.exceptions import InternalServerError
+            return InternalServerError()
+        return jsonify(error_body("internal_error", "the referee failed on this request; "
+                                  "nothing was logged by it")), 500
+
+
+def _body(schema: Schema | None = None) -> dict:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ApiError(400, "bad_request", "the body must be a JSON object "
+                       "(Content-Type: application/json)")
+    if schema is None:
+        return data
+    try:
+        return schema.load(data)
+    except ValidationError as err:
+        field, messages = next(iter(err.messages.items()))
+        text = messages[0] if isinstance(messages, list) else str(messages)
+        raise ApiError(400, "bad_request", f"{field}: {text}") from None
+
+
+# ---------------------------------------------------------------- auth
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def _auth(sid: str, *, write: bool) -> None:
+    token = _bearer()
+    role = live.token_role(get_db(), sid, token)  # NotFound first: 404 for unknown ids
+    if token is None:
+        raise ApiError(401, "unauthorized", "this needs 'Authorization: Bearer <token>' "
+                       "with the session's table token" + ("" if write else " or audit token"))
+    if role is None:
+        raise ApiError(401, "unauthorized", "the token is not this session's")
+    if write and role != "table":
+        raise ApiError(403, "forbidden", "the audit token is read-only; writes need the "
+                       "table token")
+
+
+def _host_key() -> None:
+    key = current_app.config.get("REFEREE_HOST_KEY")
+    if not key:
+        return
+    sent = request.headers.get("X-Host-Key") or _bearer()
+    if not sent:
+        raise ApiError(401, "unauthorized", "creating a session needs the host key "
+                       "(X-Host-Key header)")
+    if not hmac.compare_digest(sent.encode(), key.encode()):
+        raise ApiError(403, "forbidden", "the host key is wrong")
+
+
+# ---------------------------------------------------------------- views
+
+@bp.post("/sessions")
+def create_session():
+    _host_key()
+    doc = _body()
+    info = live.import_log(get_db(), doc) if "hands" in doc else \
+        live.create_session(get_db(), doc)
+    return _CREATED.dump(info), 201
+
+
+@bp.get("/sessions/<sid>")
+def session_summary(sid: str):
+    _auth(sid, write=False)
+    return live.session_summary(get_db(), sid)
+
+
+@bp.get("/sessions/<sid>/log")
+def session_log(sid: str):
+    _auth(sid, write=False)
+    return live.get_log(get_db(), sid)
+
+
+@bp.get("/sessions/<sid>/result")
+def session_result(sid: str):
+    _auth(sid, write=False)
+    return live.get_result(get_db(), sid)
+
+
+@bp.get("/sessions/<sid>/standings")
+def session_standings(sid: str):
+    _auth(sid, write=False)
+    return live.standings(get_db(), sid)
+
+
+@bp.post("/sessions/<sid>/hands")
+def start_hand(sid: str):
+    _auth(sid, write=True)
+    setup = _body()
+    client_id = request.headers.get("Idempotency-Key")
+    return live.start_hand(get_db(), sid, setup, client_id), 201
+
+
+@bp.get("/sessions/<sid>/hands/<int:n>")
+def hand_state(sid: str, n: int):
+    _auth(sid, write=False)
+    return live.hand_state(get_db(), sid, n)
+
+
+@bp.post("/sessions/<sid>/hands/<int:n>/actions")
+def post_action(sid: str, n: int):
+    _auth(sid, write=True)
+    body = _body(_ACTION)
+    status, answer = live.post_action(get_db(), sid, n, body["action"], body["client_id"],
+                                      body["expected_seq"])
+    return answer, status
+
+
+@bp.post("/sessions/<sid>/hands/<int:n>/undo")
+def undo(sid: str, n: int):
+    _auth(sid, write=True)
+    body = _body(_UNDO)
+    status, answer = live.undo(get_db(), sid, n, body["client_id"], body.get("expected_seq"))
+    return answer, status
+
+
+@bp.post("/_bench/<sid>/insert")
+def bench_insert(sid: str):
+    """The benchmark's floor: the same auth and durable event insert as an
+    action, without the referee (enabled by ``referee serve --bench``)."""
+    if not current_app.config.get("BENCH_ENDPOINT"):
+        raise ApiError(404, "not_found", "the benchmark endpoint is off")
+    _auth(sid, write=True)
+    body = _body()
+    db = get_db()
+    with storage.write(db):
+        ev = storage.append_event(db, sid, None, "bench", body, body.get("client_id"),
+                                  table="bench_events")
+    return {"seq": ev["seq"]}, 201
+
+
+@bp.get("/openapi.json")
+def openapi():
+    spec = current_app.extensions.get("referee_openapi")
+    if spec is None:
+        spec = current_app.extensions["referee_openapi"] = build_spec()
+    return spec
+
+
+# ---------------------------------------------------------------- OpenAPI
+
+def _errors(*codes: int) -> dict:
+    words = {400: "malformed request or document", 401: "missing or wrong token",
+             403: "the token may not do this", 404: "no such session or hand",
+             409: "expected_seq is stale", 413: "body too large",
+             422: "the rules refuse it (code and sentence from the referee)"}
+    return {str(c): {"description": words[c], "content": {
+        "application/json": {"schema": "Error"}}} for c in codes}
+
+
+def _ok(status: int, schema: str, description: str) -> dict:
+    return {str(status): {"description": description,
+                          "content": {"application/json": {"schema": schema}}}}
+
+
+def build_spec() -> dict:
+    spec = APISpec(title="Tonk referee", version="1", openapi_version="3.0.3",
+                   plugins=[MarshmallowPlugin()],
+                   info={"description": "Live-table referee and settlement. Every error "
+                         "has the shape {\"error\": {code, message, hand, action}}."})
+    spec.components.security_scheme("table", {"type": "http", "scheme": "bearer",
+                                              "description": "table token (writes) or "
+                                              "audit token (reads)"})
+    spec.components.security_scheme("host", {"type": "apiKey", "in": "header",
+                                             "name": "X-Host-Key"})
+    for name, schema in [("Error", ErrorSchema), ("SessionCreated", SessionCreatedSchema),
+                         ("ActionRequest", ActionRequestSchema), ("UndoRequest",
+                         UndoRequestSchema), ("HandState", HandStateSchema),
+                         ("Result", ResultSchema), ("Log", LogSchema),
+                         ("HandSetup", HandSetupSchema)]:
+        spec.components.schema(name, schema=schema)
+    sid = {"name": "sid", "in": "path", "required": True, "schema": {"type": "string"}}
+    n = {"name": "n", "in": "path", "required": True,
+         "schema": {"type": "integer", "minimum": 1}}
+    auth = [{"table": []}]
+
+    def body(schema: str) -> dict:
+        return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+    spec.path("/api/sessions", operations={"post": {
+        "summary": "Create a session from a tonk-log/1 document (with hands: an import)",
+        "security": [{"host": []}, {}], "requestBody": body("Log"),
+        "responses": {**_ok(201, "SessionCreated", "created"), **_errors(400, 401, 403, 413,
+                                                                        422)}}})
+    spec.path("/api/sessions/{sid}", parameters=[sid], operations={"get": {
+        "summary": "The session's summary", "security": auth,
+        "responses": {"200": {"description": "summary"}, **_errors(401, 404)}}})
+    spec.path("/api/sessions/{sid}/log", parameters=[sid], operations={"get": {
+        "summary": "The tonk-log/1 document", "security": auth,
+        "responses": {**_ok(200, "Log", "the log"), **_errors(401, 404)}}})
+    spec.path("/api/sessions/{sid}/result", parameters=[sid], operations={"get": {
+        "summary": "tonk-result/1 of the complete hands", "security": auth,
+        "responses": {**_ok(200, "Result", "the result"), **_errors(401, 404)}}})
+    spec.path("/api/sessions/{sid}/standings", parameters=[sid], operations={"get": {
+        "summary": "Running totals hand by hand", "security": auth,
+        "responses": {"200": {"description": "standings"}, **_errors(401, 404)}}})
+    spec.path("/api/sessions/{sid}/hands", parameters=[sid], operations={"post": {
+        "summary": "Start the next hand (a tonk-log/1 hand without actions)",
+        "security": auth, "requestBody": body("HandSetup"),
+        "parameters": [{"name": "Idempotency-Key", "in": "header", "required": False,
+                        "schema": {"type": "string"}}],
+        "responses": {**_ok(201, "HandState", "the new hand"),
+                      **_errors(400, 401, 403, 404, 422)}}})
+    spec.path("/api/sessions/{sid}/hands/{n}", parameters=[sid, n], operations={"get": {
+        "summary": "A hand's state and the legal actions", "security": auth,
+        "responses": {**_ok(200, "HandState", "the hand"), **_errors(401, 404)}}})
+    spec.path("/api/sessions/{sid}/hands/{n}/actions", parameters=[sid, n], operations={
+        "post": {"summary": "Log an action", "security": auth,
+                 "requestBody": body("ActionRequest"),
+                 "responses": {**_ok(201, "HandState", "accepted: the new state (a retry "
+                                     "with the same client_id gets this again)"),
+                               **_errors(400, 401, 403, 404, 409, 422)}}})
+    spec.path("/api/sessions/{sid}/hands/{n}/undo", parameters=[sid, n], operations={
+        "post": {"summary": "Undo the last action (a correction; the original stays in "
+                 "the history)", "security": auth, "requestBody": body("UndoRequest"),
+                 "responses": {**_ok(201, "HandState", "the state without it"),
+                               **_errors(400, 401, 403, 404, 409, 422)}}})
+    return spec.to_dict()
