@@ -35,7 +35,16 @@ from ..replay import Session, open_session, start_hand
 from ..rules.actions import parse_action
 from ..rules.errors import MalformedInput, RefereeError
 from ..rules.hand import Hand
-from .common import esc, footer, log_fingerprint, register_fonts, rules_in_words, styles, unit_of
+from .common import (
+    FONT,
+    esc,
+    footer,
+    log_fingerprint,
+    register_fonts,
+    rules_in_words,
+    styles,
+    unit_of,
+)
 from .settlement import OUTCOME_WORDS
 
 STATUSES = ("accepted", "refused", "corrected")
@@ -340,6 +349,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
         creator="referee.reports.audit",
         keywords=["tonk", "audit"],
         invariant=1,
+        initialFontName=FONT,
     )
     width = doc.width
     story: list = [Paragraph(f"Hand audit: {esc(table_name)}, hand {audit.number}",

@@ -48,7 +48,8 @@ def register_fonts() -> None:
 @cache
 def styles() -> dict[str, ParagraphStyle]:
     register_fonts()
-    base = ParagraphStyle("body", fontName=FONT, fontSize=9.5, leading=12.5, alignment=TA_LEFT,
+    base = ParagraphStyle("body", fontName=FONT, bulletFontName=FONT, fontSize=9.5, leading=12.5,
+                          alignment=TA_LEFT,
                           spaceAfter=3)
     return {
         "body": base,

@@ -105,6 +105,7 @@ def render_settlement(
         creator="referee.reports.settlement",
         keywords=["tonk", "settlement"],
         invariant=1,
+        initialFontName=FONT,
     )
     width = doc.width
     story: list = []

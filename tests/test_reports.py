@@ -1,0 +1,280 @@
+"""Settlement and hand-audit PDFs, read back with pypdf."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from referee.cli import main
+from referee.log import load_log
+from referee.replay import replay
+from referee.reports.audit import audit_hand, render_audit
+from referee.reports.common import log_fingerprint
+from referee.reports.samplegen import make_session
+from referee.reports.settlement import render_settlement
+from tests.reports_fixtures import HAND_1, PLAYERS, pdf_reader, pdf_text, session_log
+
+HASH = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+
+
+@pytest.fixture(scope="module")
+def settlement_pdf() -> bytes:
+    return render_settlement(replay(session_log()), final_hash=HASH)
+
+
+def test_settlement_prints_names_totals_transfers_and_hash(settlement_pdf):
+    text = pdf_text(settlement_pdf)
+    for name in PLAYERS:
+        assert name in text
+    assert "Café Zoë, table 3" in text
+    assert "0.25 USD" in text
+    # Final totals, in the players' order.
+    assert "José -0.75" in text
+    assert "Jürgen -1.75" in text
+    assert "Zoë 1.75" in text
+    assert "Łukasz 0.75" in text
+    # The fewest payments that settle up.
+    assert "José pays Łukasz 0.75 USD" in text
+    assert "Jürgen pays Zoë 1.75 USD" in text
+    assert HASH in text
+
+
+def test_settlement_hand_table_and_rules(settlement_pdf):
+    text = pdf_text(settlement_pdf)
+    assert "Preset pagat (the typical game)" in text
+    # Hand 1: caught; net and (count) per player.
+    assert "-1.50 (10)" in text and "1.00 (6)" in text
+    assert "drop won" in text
+    assert "Signatures" in text
+
+
+def test_settlement_metadata(settlement_pdf):
+    meta = pdf_reader(settlement_pdf).metadata
+    assert meta.title == "Tonk settlement: Café Zoë, table 3, 2026-11-21T20:00:00Z"
+    assert meta.author == "Tonk referee"
+    assert "José, Jürgen, Zoë, Łukasz" in meta.subject
+
+
+def test_settlement_draws_all_text_in_the_embedded_unicode_font(settlement_pdf):
+    for page in pdf_reader(settlement_pdf).pages:
+        fonts = {k: str(v.get_object()["/BaseFont"])
+                 for k, v in page["/Resources"]["/Font"].items()}
+        content = page.get_contents().get_data()
+        # reportlab sets a default font for tables without drawing in it;
+        # what matters is the font of every text object that shows text.
+        for block in content.split(b"BT")[1:]:
+            block = block.split(b"ET")[0]
+            if b"Tj" not in block and b"TJ" not in block:
+                continue
+            for name in re.findall(rb"(/\S+) [\d.]+ Tf", block):
+                assert "DejaVuSans" in fonts[name.decode()], fonts[name.decode()]
+
+
+def test_settlement_is_reproducible_byte_for_byte():
+    log = session_log()
+    first = render_settlement(replay(log), final_hash=HASH)
+    second = render_settlement(replay(session_log()), final_hash=HASH)
+    assert first == second
+
+
+def test_settlement_rules_that_differ_are_listed():
+    log = session_log()
+    log["rules"] = {"preset": "rushville", "stock_out": "dead"}
+    text = pdf_text(render_settlement(replay(log)))
+    assert "Preset rushville (Hank T Hebhoe, Rushville IN)" in text
+    for option in ("deal_wins", "out_pays", "boobed", "caught_pays", "stock_out_tie",
+                   "stock_out"):
+        assert option in text
+    assert "pay_beaters (standard: pagat)" in text
+    assert "five_faces pays 2" in text
+
+
+def test_settlement_from_a_log_file_prints_its_fingerprint():
+    log = session_log()
+    text = pdf_text(render_settlement(replay(log)))
+    assert log_fingerprint(log) in text
+
+
+def test_settlement_header_repeats_on_every_page_of_a_long_session():
+    session = replay(load_log(make_session(150, seed=3)))
+    reader = pdf_reader(render_settlement(session))
+    table_pages = [p.extract_text() for p in reader.pages][1:]
+    assert len(table_pages) >= 3
+    for text in table_pages:
+        assert "Hand Dealer Outcome Winners" in " ".join(text.split())
+
+
+def test_many_players_turn_the_page_to_landscape():
+    players = ("Maximilian Alexander von Hohenstein", "Ann", "Ben", "Zoë", "Łukasz",
+               "José María", "Jürgen", "Cy")
+    session = replay(load_log(make_session(5, players=players)))
+    page = pdf_reader(render_settlement(session)).pages[0]
+    assert page.mediabox.width > page.mediabox.height
+
+
+def test_empty_session_renders():
+    log = session_log()
+    log["hands"] = []
+    text = pdf_text(render_settlement(replay(log)))
+    assert "Nobody owes anything." in text
+
+
+def test_push_up_scores_are_not_payments():
+    log = session_log()
+    log["rules"] = "push_ups"
+    text = pdf_text(render_settlement(replay(log)))
+    assert "lowest is best" in text
+    assert " pays " not in text.split("Settling up")[1].split("Running")[0]
+
+
+# ---------------------------------------------------------------- audit
+
+
+def test_audit_lists_every_action_and_the_story():
+    audit = audit_hand(session_log(), 1)
+    text = pdf_text(render_audit(audit, final_hash=HASH))
+    for action in HAND_1["actions"]:
+        assert action in text, action
+    assert ("Jürgen dropped with 10; Zoë has 6; Łukasz has 6, equal or lower, so Jürgen is "
+            "caught (catch scheme pagat).") in text
+    assert "Jürgen pays Zoë 2 stakes = 0.50 USD (caught (pagat))." in text
+    assert HASH in text
+
+
+def test_audit_states_follow_each_action():
+    audit = audit_hand(session_log(), 1)
+    assert [s.status for s in audit.steps] == ["setup"] + ["accepted"] * 16
+    after_spread = audit.steps[2].state
+    assert after_spread["spreads"] == [{"id": "S1", "owner": "Jürgen",
+                                        "cards": ["3c", "3d", "3h"]}]
+    after_discard = audit.steps[3].state
+    assert after_discard["top"] == "Tc" and after_discard["to_act"] == "Zoë"
+    assert audit.steps[-1].state["complete"]
+    assert audit.result.outcome == "caught"
+
+
+def test_audit_shows_refusals_and_corrections():
+    events = [{"seq": i, "action": a, "status": "accepted"}
+              for i, a in enumerate(HAND_1["actions"][:3], 1)]
+    events += [
+        {"seq": 4, "action": "Zoë: drop", "status": "accepted"},
+        {"seq": 5, "action": None, "status": "corrected", "replaces": 4,
+         "message": "Zoë meant to draw"},
+        {"seq": 6, "action": "Zoë: hit S1 Jd", "status": "refused"},
+    ]
+    events += [{"seq": 7 + i, "action": a, "status": "accepted"}
+               for i, a in enumerate(HAND_1["actions"][3:])]
+    audit = audit_hand(session_log(), 1, events)
+    by_seq = {s.seq: s for s in audit.steps}
+    assert by_seq[4].replaced_by == 5
+    assert by_seq[5].status == "corrected" and by_seq[5].replaces == 4
+    # After the correction Zoë is to act again, at the start of her turn.
+    assert by_seq[5].state["to_act"] == "Zoë" and by_seq[5].state["phase"] == "start"
+    # The refusal is explained by the rule the engine applies.
+    assert by_seq[6].code == "must_draw_first"
+    assert audit.result.outcome == "caught"
+    text = pdf_text(render_audit(audit))
+    assert "taken out by event 5" in text
+    assert "replaces event 4" in text
+    assert "Zoë meant to draw" in text
+    assert "must_draw_first" in text
+
+
+def test_audit_of_a_log_that_breaks_a_rule_shows_where():
+    log = session_log()
+    log["hands"][0]["actions"][4] = "Zoë: spread Jc Jh 9h"
+    audit = audit_hand(log, 1)
+    assert audit.fault is not None and audit.fault.code == "invalid_spread"
+    fault = [s for s in audit.steps if s.status == "fault"]
+    assert len(fault) == 1 and fault[0].action == "Zoë: spread Jc Jh 9h"
+    text = pdf_text(render_audit(audit))
+    assert "cannot be settled" in text and "invalid_spread" in text
+
+
+def test_audit_pdf_is_reproducible():
+    a = render_audit(audit_hand(session_log(), 2))
+    b = render_audit(audit_hand(session_log(), 2))
+    assert a == b
+
+
+# ---------------------------------------------------------------- CLI
+
+
+def _write_log(tmp_path, log=None):
+    import json
+
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps(log or session_log(), ensure_ascii=False), encoding="utf-8")
+    return str(path)
+
+
+def test_cli_settle_and_audit(tmp_path):
+    log = _write_log(tmp_path)
+    out = tmp_path / "s.pdf"
+    assert main(["settle", log, "--pdf", str(out)]) == 0
+    assert "Jürgen pays Zoë 1.75 USD" in pdf_text(out.read_bytes())
+    out = tmp_path / "a.pdf"
+    assert main(["audit", log, "--hand", "2", "--pdf", str(out)]) == 0
+    assert "Zoë dropped with 15" in pdf_text(out.read_bytes())
+
+
+def test_cli_errors(tmp_path, capsys):
+    assert main(["audit", _write_log(tmp_path), "--hand", "3", "--pdf",
+                 str(tmp_path / "x.pdf")]) == 2
+    assert "no hand 3" in capsys.readouterr().err
+    bad = session_log()
+    bad["hands"][0]["actions"][0] = "Zoë: draw 3h"
+    assert main(["settle", _write_log(tmp_path, bad), "--pdf", str(tmp_path / "x.pdf")]) == 1
+    assert "out_of_turn" in capsys.readouterr().err
+    assert main(["settle", str(tmp_path / "missing.json"), "--pdf", "x.pdf"]) == 2
+
+
+def test_cli_from_a_stored_session(tmp_path):
+    from referee import live, storage
+    from referee.reports.stored import final_hash
+
+    path = tmp_path / "referee.sqlite3"
+    db = storage.connect(path)
+    log = session_log()
+    open_hand = dict(log["hands"][1], actions=[])
+    log["hands"] = [log["hands"][0], open_hand]
+    info = live.import_log(db, log)
+    status, _ = live.post_action(db, info.id, 2, "Zoë: draw 9d", None, None)
+    assert status == 201
+    status, _ = live.undo(db, info.id, 2)
+    assert status == 201
+    for action in HAND_1["actions"][:0] + ["Zoë: drop", "Zoë: show Ah 2d 3s 4c 5c",
+                                           "Łukasz: show 6d 6c 6s 5h Td",
+                                           "José: show Kd Ks Kc 7c 9s",
+                                           "Jürgen: show 9c 9h 7h Th 2h"]:
+        assert live.post_action(db, info.id, 2, action, None, None)[0] == 201
+    chain_end = final_hash(db, info.id)
+
+    out = tmp_path / "s.pdf"
+    assert main(["settle", info.id, "--db", str(path), "--pdf", str(out)]) == 0
+    text = pdf_text(out.read_bytes())
+    assert chain_end in text and "Jürgen pays Zoë 1.75 USD" in text
+
+    out = tmp_path / "a.pdf"
+    assert main(["audit", info.id, "--db", str(path), "--hand", "2", "--pdf", str(out)]) == 0
+    text = pdf_text(out.read_bytes())
+    assert "Zoë: draw 9d" in text and "undo of Zoë: draw 9d" in text
+    assert "Zoë dropped with 15" in text
+
+    assert main(["settle", "nosuch", "--db", str(path), "--pdf", str(out)]) == 1
+    assert main(["settle", info.id, "--db", str(tmp_path / "none.db"), "--pdf",
+                 str(out)]) == 2
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils not installed")
+def test_pages_render_to_images(tmp_path, settlement_pdf):
+    pdf = tmp_path / "s.pdf"
+    pdf.write_bytes(settlement_pdf)
+    subprocess.run(["pdftoppm", "-png", "-r", "60", str(pdf), str(tmp_path / "page")],
+                   check=True, capture_output=True)
+    pages = sorted(tmp_path.glob("page-*.png"))
+    assert len(pages) == len(pdf_reader(settlement_pdf).pages)
+    assert all(p.stat().st_size > 5000 for p in pages)
