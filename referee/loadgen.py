@@ -1,0 +1,145 @@
+"""Simulated tablets for the crash test and ``bench/load.py``.
+
+A tablet keeps its own copy of the hand (the rules engine) and a real
+shuffled deck, so every action it posts is legal and every drawn card is
+named, as a dealer at a real table would log it.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import time
+import uuid
+
+from .rules.hand import Hand
+from .rules.options import resolve
+from .rules.table import Table
+from .simulate import Dealer
+
+PLAYERS = ("Ann", "Ben", "Cy")
+
+
+class SimTable:
+    """One table's cards and choices; knows nothing about HTTP."""
+
+    def __init__(self, seed: int, rules: str = "pagat", players=PLAYERS) -> None:
+        self.rules_source = rules
+        self.rules = resolve(rules)
+        self.players = list(players)
+        self.rng = random.Random(seed)
+        self.table = Table(self.rules, self.players)
+        self.chooser = Dealer(self.rules, self.players, self.rng)
+        self.hand: Hand | None = None
+        self.stock: list[str] = []
+
+    def header(self) -> dict:
+        return {"format": "tonk-log/1", "table": "simulated", "currency": "USD",
+                "stake": "0.25", "rules": self.rules_source, "players": self.players}
+
+    def next_setup(self) -> dict:
+        deck = sorted(self.rules.deck_info.cards)
+        self.rng.shuffle(deck)
+        dealer = self.table.expected_dealer(self.players) or self.players[0]
+        size = self.rules.hand_size
+        deal = {p: [deck.pop() for _ in range(size)] for p in self.players}
+        setup: dict = {"dealer": dealer, "deal": deal}
+        if self.rules.upcard:
+            setup["upcard"] = deck.pop()
+        if self.table.hands:
+            del self.table.hands[:-1]  # a long session keeps only what the next deal needs
+        self.hand = self.table.start_hand(dealer, deal=deal, upcard=setup.get("upcard"))
+        self.stock = deck
+        return setup
+
+    def next_action(self) -> str:
+        """A legal action; the local hand is not changed until ``accepted``."""
+        stock = list(self.stock)
+        action = self.chooser.choose(self.hand, stock)
+        return str(action)
+
+    def accepted(self, text: str) -> None:
+        action = self.hand.apply(text)
+        if action.verb == "draw" and action.cards and action.cards[0] in self.stock:
+            self.stock.remove(action.cards[0])
+
+
+class Client:
+    """A keep-alive HTTP client for one tablet."""
+
+    def __init__(self, host: str, port: int, timeout: float = 30.0) -> None:
+        self.host, self.port, self.timeout = host, port, timeout
+        self.conn: http.client.HTTPConnection | None = None
+        self.token: str | None = None
+
+    def request(self, method: str, path: str, body: object = None,
+                headers: dict | None = None) -> tuple[int, dict]:
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        h = {"Content-Type": "application/json"}
+        if self.token:
+            h["Authorization"] = f"Bearer {self.token}"
+        h.update(headers or {})
+        data = None if body is None else json.dumps(body)
+        try:
+            self.conn.request(method, path, body=data, headers=h)
+            response = self.conn.getresponse()
+            raw = response.read()
+        except (OSError, http.client.HTTPException):
+            self.close()
+            raise
+        return response.status, json.loads(raw) if raw else {}
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+class Tablet:
+    """A simulated tablet playing one session against a server."""
+
+    def __init__(self, client: Client, seed: int) -> None:
+        self.client = client
+        self.sim = SimTable(seed)
+        self.sid: str | None = None
+        self.n = 0
+        self.seq = 0
+        self.acked: list[tuple[int, int, str]] = []  # (hand, seq after, action) answered 201
+
+    def open(self, host_key: str | None = None) -> None:
+        headers = {"X-Host-Key": host_key} if host_key else None
+        status, body = self.client.request("POST", "/api/sessions", self.sim.header(), headers)
+        if status != 201:
+            raise RuntimeError(f"create session: {status} {body}")
+        self.sid = body["id"]
+        self.client.token = body["table_token"]
+
+    def step(self) -> tuple[int, float]:
+        """Post one legal action (starting a hand when needed): (status, seconds)."""
+        if self.sim.hand is None or self.sim.hand.is_complete:
+            setup = self.sim.next_setup()
+            status, body = self.client.request("POST", f"/api/sessions/{self.sid}/hands", setup)
+            if status != 201:
+                raise RuntimeError(f"start hand: {status} {body}")
+            self.n, self.seq = body["hand"], 0
+        text = self.sim.next_action()
+        payload = {"action": text, "client_id": uuid.uuid4().hex, "expected_seq": self.seq}
+        t0 = time.perf_counter()
+        status, body = self.client.request(
+            "POST", f"/api/sessions/{self.sid}/hands/{self.n}/actions", payload)
+        elapsed = time.perf_counter() - t0
+        if status == 201:
+            self.sim.accepted(text)
+            self.seq += 1
+            self.acked.append((self.n, self.seq, text))
+        else:
+            raise RuntimeError(f"{text}: {status} {body}")
+        return status, elapsed
+
+    def bench_insert(self) -> tuple[int, float]:
+        payload = {"action": "Ann: draw", "client_id": uuid.uuid4().hex, "expected_seq": 0}
+        t0 = time.perf_counter()
+        status, _ = self.client.request("POST", f"/api/_bench/{self.sid}/insert", payload)
+        return status, time.perf_counter() - t0

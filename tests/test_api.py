@@ -1,0 +1,472 @@
+"""The JSON API through Flask's test client: every error path, tokens,
+idempotent retries, stale sequence numbers, import and export."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from referee import live
+from referee.loadgen import SimTable
+from referee.log import load_log
+from referee.replay import replay
+from referee.rules.errors import RefereeError
+from referee.simulate import random_session
+from referee.web import create_app
+
+SAMPLES = sorted(Path(__file__).resolve().parents[1].joinpath("sample_logs").glob("*.json"))
+SAMPLES = [p for p in SAMPLES if not p.name.endswith(".expected.json")]
+GOOD = [p for p in SAMPLES if not p.name.startswith("err_")]
+BAD = [p for p in SAMPLES if p.name.startswith("err_")]
+
+
+@pytest.fixture
+def app(tmp_path):
+    live.forget()
+    return create_app({"DATABASE": str(tmp_path / "t.sqlite3"), "TESTING": True,
+                       "SECRET_KEY": "test", "REFEREE_HOST_KEY": None})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def assert_error(response, status, code=None):
+    assert response.status_code == status, response.get_json()
+    body = response.get_json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message", "hand", "action"}
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    if code:
+        assert body["error"]["code"] == code, body
+    return body["error"]
+
+
+class Game:
+    """A session played through the API with a local engine copy naming real cards."""
+
+    def __init__(self, client, seed=1):
+        self.client = client
+        self.sim = SimTable(seed)
+        r = client.post("/api/sessions", json=self.sim.header())
+        assert r.status_code == 201, r.get_json()
+        self.sid = r.get_json()["id"]
+        self.table = r.get_json()["table_token"]
+        self.audit = r.get_json()["audit_token"]
+        self.n = 0
+        self.seq = 0
+        self.n_client = 0
+
+    def url(self, tail=""):
+        return f"/api/sessions/{self.sid}{tail}"
+
+    def start(self):
+        setup = self.sim.next_setup()
+        r = self.client.post(self.url("/hands"), json=setup, headers=bearer(self.table))
+        assert r.status_code == 201, r.get_json()
+        self.n, self.seq = r.get_json()["hand"], 0
+        return r.get_json()
+
+    def post(self, text, client_id=None, expected_seq=None, token=None):
+        self.n_client += 1
+        return self.client.post(
+            self.url(f"/hands/{self.n}/actions"),
+            json={"action": text, "client_id": client_id or f"c{self.n_client}",
+                  "expected_seq": self.seq if expected_seq is None else expected_seq},
+            headers=bearer(token or self.table))
+
+    def play(self, k=1):
+        body = None
+        for _ in range(k):
+            text = self.sim.next_action()
+            r = self.post(text)
+            assert r.status_code == 201, r.get_json()
+            self.sim.accepted(text)
+            self.seq += 1
+            body = r.get_json()
+        return body
+
+    def finish_hand(self):
+        while not self.sim.hand.is_complete:
+            self.play()
+
+
+# ------------------------------------------------------------------ sessions
+
+def test_create_session_answers_id_and_tokens(client):
+    g = Game(client)
+    r = client.get(g.url(), headers=bearer(g.audit))
+    assert r.status_code == 200
+    assert r.get_json()["players"] == ["Ann", "Ben", "Cy"]
+    assert g.table != g.audit
+
+
+@pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
+def test_import_refuses_bad_sample_logs_as_replay_does(client, path):
+    doc = json.loads(path.read_text())
+    try:
+        replay(load_log(doc), allow_open_last_hand=True)
+    except RefereeError as err:
+        expected = err
+    else:
+        pytest.skip("only the unfinished last hand is wrong: an import may continue it")
+    r = client.post("/api/sessions", json=doc)
+    got = assert_error(r, 400 if expected.exit_status == 2 else 422, expected.code)
+    assert got == expected.to_dict()
+
+
+@pytest.mark.parametrize("path", GOOD, ids=lambda p: p.name)
+def test_import_export_sample_logs(client, path):
+    doc = json.loads(path.read_text())
+    r = client.post("/api/sessions", json=doc)
+    assert r.status_code == 201
+    t = r.get_json()
+    r = client.get(f"/api/sessions/{t['id']}/log", headers=bearer(t["audit_token"]))
+    assert r.get_json() == doc
+    r = client.get(f"/api/sessions/{t['id']}/result", headers=bearer(t["table_token"]))
+    assert r.get_json() == replay(doc).result().to_json()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_import_export_random_sessions(client, seed):
+    rules = ["pagat", {"preset": "pagat", "upcard": False}][seed % 2]
+    doc = random_session(seed, rules=rules, hands=3)
+    r = client.post("/api/sessions", json=doc)
+    assert r.status_code == 201, r.get_json()
+    t = r.get_json()
+    h = bearer(t["audit_token"])
+    assert client.get(f"/api/sessions/{t['id']}/log", headers=h).get_json() == doc
+    assert client.get(f"/api/sessions/{t['id']}/result", headers=h).get_json() == \
+        replay(doc).result().to_json()
+
+
+def test_import_with_open_last_hand_then_continue(client):
+    doc = random_session(7, hands=2)
+    played = doc["hands"][-1]["actions"]
+    doc["hands"][-1]["actions"] = played[:3]
+    r = client.post("/api/sessions", json=doc)
+    t = r.get_json()
+    h = bearer(t["table_token"])
+    state = client.get(f"/api/sessions/{t['id']}/hands/2", headers=h).get_json()
+    assert state["seq"] == 3 and not state["complete"]
+    for i, text in enumerate(played[3:], 3):
+        r = client.post(f"/api/sessions/{t['id']}/hands/2/actions", headers=h,
+                        json={"action": text, "client_id": f"x{i}", "expected_seq": i})
+        assert r.status_code == 201, r.get_json()
+    doc["hands"][-1]["actions"] = played
+    assert client.get(f"/api/sessions/{t['id']}/log", headers=h).get_json() == doc
+
+
+def test_import_refuses_a_broken_log_with_the_engine_error(client):
+    doc = random_session(3, hands=1)
+    doc["hands"][0]["actions"].insert(0, "Ann: discard 2c")
+    err = assert_error(client.post("/api/sessions", json=doc), 422)
+    assert err["hand"] == 1 and err["action"] == 1
+    try:
+        replay(doc)
+    except Exception as e:  # the same code and sentence as the replay
+        assert err["code"] == e.code and err["message"] == e.message
+
+
+def test_malformed_session_documents(client):
+    assert_error(client.post("/api/sessions", json={"format": "tonk-log/1"}), 400,
+                 "malformed_log")
+    assert_error(client.post("/api/sessions", json=[1, 2]), 400, "bad_request")
+    assert_error(client.post("/api/sessions", data="{nope",
+                             content_type="application/json"), 400, "bad_request")
+    doc = SimTable(1).header() | {"rules": "no-such-preset"}
+    assert_error(client.post("/api/sessions", json=doc), 400)
+    doc = SimTable(1).header() | {"extra": 1}
+    assert_error(client.post("/api/sessions", json=doc), 400, "malformed_log")
+
+
+def test_body_too_large(app, client):
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    assert_error(client.post("/api/sessions", data="x" * 5000,
+                             content_type="application/json"), 413, "too_large")
+
+
+def test_host_key(app, client):
+    app.config["REFEREE_HOST_KEY"] = "sesame"
+    header = SimTable(1).header()
+    assert_error(client.post("/api/sessions", json=header), 401, "unauthorized")
+    assert_error(client.post("/api/sessions", json=header, headers={"X-Host-Key": "x"}), 403)
+    assert client.post("/api/sessions", json=header,
+                       headers={"X-Host-Key": "sesame"}).status_code == 201
+    assert client.post("/api/sessions", json=header,
+                       headers=bearer("sesame")).status_code == 201
+
+
+# ------------------------------------------------------------------ tokens
+
+def test_tokens(client):
+    g = Game(client)
+    other = Game(client, seed=2)
+    g.start()
+    url = g.url(f"/hands/{g.n}")
+    assert client.get(url, headers=bearer(g.table)).status_code == 200
+    assert client.get(url, headers=bearer(g.audit)).status_code == 200
+    assert_error(client.get(url), 401, "unauthorized")
+    assert_error(client.get(url, headers=bearer("wrong")), 401, "unauthorized")
+    assert_error(client.get(url, headers=bearer(other.table)), 401)
+    assert_error(client.get(url, headers={"Authorization": "Basic abc"}), 401)
+    text = g.sim.next_action()
+    assert_error(g.post(text, token=g.audit), 403, "forbidden")
+    assert_error(g.post(text, token="wrong"), 401)
+    r = client.post(g.url(f"/hands/{g.n}/actions"),
+                    json={"action": text, "client_id": "a", "expected_seq": 0})
+    assert_error(r, 401)
+    assert_error(client.post(g.url("/hands"), json={"dealer": "Ann"},
+                             headers=bearer(g.audit)), 403)
+    assert_error(client.post(g.url(f"/hands/{g.n}/undo"), json={"client_id": "u"},
+                             headers=bearer(g.audit)), 403)
+    for tail in ("/log", "/result", "/standings", ""):
+        assert client.get(g.url(tail), headers=bearer(g.audit)).status_code == 200
+        assert_error(client.get(g.url(tail)), 401)
+    # nothing was logged by the refused writes
+    assert client.get(url, headers=bearer(g.audit)).get_json()["seq"] == 0
+
+
+# ------------------------------------------------------------------ hands and actions
+
+def test_play_whole_hands_and_result(client):
+    g = Game(client, seed=5)
+    for _ in range(3):
+        g.start()
+        g.finish_hand()
+        state = client.get(g.url(f"/hands/{g.n}"), headers=bearer(g.audit)).get_json()
+        assert state["complete"] and state["result"]["story"]
+    log = client.get(g.url("/log"), headers=bearer(g.audit)).get_json()
+    assert len(log["hands"]) == 3
+    result = client.get(g.url("/result"), headers=bearer(g.audit)).get_json()
+    assert result == replay(log).result().to_json()
+    standings = client.get(g.url("/standings"), headers=bearer(g.audit)).get_json()
+    assert standings["hands"][-1]["totals"] == result["totals"]
+    # an earlier hand still reads back, complete
+    first = client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json()
+    assert first["complete"] and first["result"]["hand"] == 1
+
+
+def test_state_lists_legal_actions_and_verbs(client):
+    g = Game(client)
+    state = g.start()
+    assert state["seq"] == 0 and state["to_act"] in state["verbs"]
+    assert state["legal"] and all(a.startswith(state["to_act"] + ":") or "declare" in a
+                                  for a in state["legal"])
+
+
+def test_rule_refusal_is_422_and_changes_nothing(client):
+    g = Game(client)
+    state = g.start()
+    wrong = next(p for p in ("Ann", "Ben", "Cy") if p != state["to_act"])
+    err = assert_error(g.post(f"{wrong}: drop"), 422)
+    assert err["hand"] == 1 and err["action"] == 1 and wrong in err["message"]
+    err = assert_error(g.post(f"{state['to_act']}: dance"), 422, "bad_action")
+    after = client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json()
+    assert after == state
+    g.play(2)
+
+
+def test_idempotent_retry_returns_the_first_answer(client):
+    g = Game(client)
+    g.start()
+    text = g.sim.next_action()
+    first = g.post(text, client_id="same")
+    assert first.status_code == 201
+    g.sim.accepted(text)
+    g.seq += 1
+    again = g.post(text, client_id="same", expected_seq=0)
+    assert again.status_code == 201 and again.get_json() == first.get_json()
+    g.play(1)
+    third = g.post("anything", client_id="same", expected_seq=99)
+    assert third.status_code == 201 and third.get_json() == first.get_json()
+    log = client.get(g.url("/log"), headers=bearer(g.audit)).get_json()
+    assert len(log["hands"][0]["actions"]) == 2
+
+
+def test_stale_expected_seq_is_409(client):
+    g = Game(client)
+    g.start()
+    g.play(2)
+    text = g.sim.next_action()
+    err = assert_error(g.post(text, expected_seq=1), 409, "stale_seq")
+    assert err["hand"] == 1
+    assert_error(g.post(text, expected_seq=3), 409, "stale_seq")
+    g.play(1)
+
+
+def test_action_request_validation(client):
+    g = Game(client)
+    g.start()
+    url = g.url("/hands/1/actions")
+    h = bearer(g.table)
+    assert_error(client.post(url, json={"client_id": "a", "expected_seq": 0}, headers=h),
+                 400, "bad_request")
+    assert_error(client.post(url, json={"action": "Ann: drop", "expected_seq": 0},
+                             headers=h), 400)
+    assert_error(client.post(url, json={"action": "Ann: drop", "client_id": "a",
+                                        "expected_seq": "0"}, headers=h), 400)
+    assert_error(client.post(url, json={"action": "Ann: drop", "client_id": "a",
+                                        "expected_seq": -1}, headers=h), 400)
+    assert_error(client.post(url, json={"action": "Ann: drop", "client_id": "a",
+                                        "expected_seq": 0, "x": 1}, headers=h), 400)
+    assert_error(client.post(url, data="nope", headers=h), 400)
+
+
+def test_not_found_and_method_errors(client):
+    g = Game(client)
+    h = bearer(g.table)
+    assert_error(client.get("/api/sessions/nope/log", headers=h), 404, "no_session")
+    assert_error(client.get(g.url("/hands/1"), headers=h), 404, "no_hand")
+    g.start()
+    assert_error(client.get(g.url("/hands/2"), headers=h), 404, "no_hand")
+    assert_error(client.get(g.url("/hands/x"), headers=h), 404, "not_found")
+    assert_error(client.post(g.url("/hands/5/actions"), headers=h,
+                             json={"action": "Ann: drop", "client_id": "z",
+                                   "expected_seq": 0}), 404, "no_hand")
+    r = client.delete(g.url("/log"), headers=h)
+    assert_error(r, 405, "method_not_allowed")
+    assert "GET" in r.headers["Allow"]
+    assert_error(client.get("/api/nothing-here"), 404, "not_found")
+    assert_error(client.post("/api/_bench/x/insert", json={}), 404)
+
+
+def test_start_hand_errors(client):
+    g = Game(client)
+    h = bearer(g.table)
+    assert_error(client.post(g.url("/hands"), json={"dealer": "Zed"}, headers=h), 422,
+                 "wrong_dealer")
+    assert_error(client.post(g.url("/hands"), json={"deal": {}}, headers=h), 400,
+                 "malformed_log")
+    assert_error(client.post(g.url("/hands"), json={"dealer": "Ann", "actions": []},
+                             headers=h), 400, "malformed_log")
+    g.start()
+    err = assert_error(client.post(g.url("/hands"), json={"dealer": "Ben"}, headers=h),
+                       422, "hand_unfinished")
+    assert err["hand"] == 2
+    g.finish_hand()
+    # the rotation: the next dealer is to the left of the last one
+    summary = client.get(g.url(), headers=h).get_json()
+    wrong = next(p for p in ("Ann", "Ben", "Cy") if p != summary["next_dealer"])
+    assert_error(client.post(g.url("/hands"), json={"dealer": wrong}, headers=h), 422,
+                 "wrong_dealer")
+
+
+def test_actions_on_a_finished_earlier_hand_are_refused(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    g.start()
+    r = client.post(g.url("/hands/1/actions"), headers=bearer(g.table),
+                    json={"action": "Ann: drop", "client_id": "late", "expected_seq": 0})
+    assert_error(r, 422, "hand_over")
+
+
+def test_undo(client):
+    g = Game(client)
+    g.start()
+    before = g.play(2)
+    g.play(1)
+    h = bearer(g.table)
+    r = client.post(g.url("/hands/1/undo"), json={"client_id": "u1", "expected_seq": 3},
+                    headers=h)
+    assert r.status_code == 201
+    assert r.get_json() == before
+    again = client.post(g.url("/hands/1/undo"), json={"client_id": "u1"}, headers=h)
+    assert again.get_json() == before  # a retried undo undoes once
+    assert_error(client.post(g.url("/hands/1/undo"), json={"client_id": "u2",
+                                                           "expected_seq": 3}, headers=h),
+                 409, "stale_seq")
+    log = client.get(g.url("/log"), headers=h).get_json()
+    assert len(log["hands"][0]["actions"]) == 2
+    # the history keeps the undone action, cancelled by a correction event
+    db = client.application.extensions["referee"]["db"]
+    kinds = [r[0] for r in db.conn.execute(
+        "SELECT kind FROM events WHERE session_id = ? ORDER BY seq", (g.sid,))]
+    assert kinds == ["session", "hand_start", "action", "action", "action", "correction"]
+    for _ in range(2):
+        assert client.post(g.url("/hands/1/undo"), json={"client_id": f"v{_}"},
+                           headers=h).status_code == 201
+    assert_error(client.post(g.url("/hands/1/undo"), json={"client_id": "v9"}, headers=h),
+                 422, "nothing_to_undo")
+    assert_error(client.post(g.url("/hands/1/undo"), json={}, headers=h), 400)
+
+
+def test_cache_miss_rebuilds_the_same_state(client):
+    g = Game(client)
+    for _ in range(2):
+        g.start()
+        g.finish_hand()
+    g.start()
+    g.play(2)
+    h = bearer(g.audit)
+    state = client.get(g.url("/hands/3"), headers=h).get_json()
+    live.forget()
+    assert client.get(g.url("/hands/3"), headers=h).get_json() == state
+    live.forget()
+    g.play(1)  # a write after a cache miss
+    assert client.get(g.url("/hands/3"), headers=h).get_json()["seq"] == 3
+
+
+def test_a_write_from_another_process_is_seen(app, client, tmp_path):
+    """Another process (here: another connection with its own cache) writes; this
+    one's cached hand is refreshed rather than trusted."""
+    from referee import storage
+
+    g = Game(client)
+    g.start()
+    g.play(1)
+    other = storage.connect(tmp_path / "t.sqlite3")
+    text = g.sim.next_action()
+    key = next(k for k in live._cache if k[1] == g.sid)
+    cached = live._cache.pop(key)
+    status, _ = live.post_action(other, g.sid, 1, text, "from-other", 1)
+    assert status == 201
+    g.sim.accepted(text)
+    g.seq += 1
+    live._cache[key] = cached  # the stale cache of this process
+    state = client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json()
+    assert state["seq"] == 2
+    g.play(1)
+
+
+def test_security_headers_everywhere(client):
+    for url in ("/api/openapi.json", "/api/nothing", "/"):
+        r = client.get(url)
+        assert r.headers["X-Frame-Options"] == "DENY"
+        assert r.headers["X-Content-Type-Options"] == "nosniff"
+        assert "default-src 'self'" in r.headers["Content-Security-Policy"]
+        assert r.headers["Referrer-Policy"]
+
+
+def test_openapi_document(client):
+    doc = client.get("/api/openapi.json").get_json()
+    assert doc["openapi"].startswith("3.")
+    paths = doc["paths"]
+    for path, method in [("/api/sessions", "post"), ("/api/sessions/{sid}/log", "get"),
+                         ("/api/sessions/{sid}/result", "get"),
+                         ("/api/sessions/{sid}/hands", "post"),
+                         ("/api/sessions/{sid}/hands/{n}", "get"),
+                         ("/api/sessions/{sid}/hands/{n}/actions", "post"),
+                         ("/api/sessions/{sid}/hands/{n}/undo", "post")]:
+        assert method in paths[path], path
+    schemas = doc["components"]["schemas"]
+    assert set(schemas["ErrorBody"]["properties"]) == {"code", "message", "hand", "action"}
+    assert set(schemas["ActionRequest"]["required"]) == {"action", "client_id",
+                                                         "expected_seq"}
+    assert "players" in schemas["Log"]["properties"]
+    op = paths["/api/sessions/{sid}/hands/{n}/actions"]["post"]
+    assert {"201", "409", "422"} <= set(op["responses"])
+    ref = op["responses"]["422"]["content"]["application/json"]["schema"]["$ref"]
+    assert ref == "#/components/schemas/Error"
+    # every $ref resolves
+    text = json.dumps(doc)
+    for name in {p.split('"')[0] for p in text.split("#/components/schemas/")[1:]}:
+        assert name in schemas, name
