@@ -64,9 +64,10 @@ class RateLimiter:
     forgetting the count is harmless next to a PIN stored hashed.
     """
 
-    def __init__(self, limit: int = 5, window: float = 60.0) -> None:
+    def __init__(self, limit: int = 5, window: float = 60.0, clock=time.monotonic) -> None:
         self.limit = limit
         self.window = window
+        self.clock = clock
         self._hits: dict[Any, deque[float]] = {}
         self._lock = threading.Lock()
 
@@ -78,7 +79,7 @@ class RateLimiter:
 
     def retry_after(self, key: Any) -> int:
         """Seconds until another attempt is allowed (0: allowed now)."""
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
             hits = self._recent(key, now)
             if len(hits) < self.limit:
@@ -86,7 +87,7 @@ class RateLimiter:
             return max(1, int(hits[0] + self.window - now + 0.999))
 
     def hit(self, key: Any) -> None:
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
             self._recent(key, now).append(now)
             if len(self._hits) > 10000:
@@ -97,6 +98,10 @@ class RateLimiter:
     def reset(self, key: Any) -> None:
         with self._lock:
             self._hits.pop(key, None)
+
+    def reset_all(self) -> None:
+        with self._lock:
+            self._hits.clear()
 
 
 def is_unlocked(session_id: str) -> bool:

@@ -9,6 +9,8 @@ niceties.
 
 from __future__ import annotations
 
+import hmac
+
 from flask import (
     Blueprint,
     abort,
@@ -61,6 +63,12 @@ def _not_found(err):
                            message="There is no such table or hand here."), 404
 
 
+@bp.errorhandler(405)
+def _wrong_method(err):
+    return render_template("error.html", title="Not here",
+                           message="This page only takes a form; go back and tap again."), 405
+
+
 def _require_unlocked(session_id: str):
     """Redirect to the PIN page unless this browser has unlocked the table.
 
@@ -101,6 +109,7 @@ def _create_form(values=None, error=None, status=200):
         presets=[(name, PRESET_SOURCES[name], PRESETS[name]) for name in PRESETS],
         seats=forms.MAX_SEATS,
         values=values or {},
+        host_key=bool(current_app.config.get("REFEREE_HOST_KEY")),
         options_open=any(k.startswith("opt_") and v for k, v in (values or {}).items()),
         error=error,
     ), status
@@ -113,6 +122,18 @@ def create():
 
 @bp.post("/new")
 def create_post():
+    host_key = current_app.config.get("REFEREE_HOST_KEY")
+    if host_key:
+        key = ("host-key", request.remote_addr or "?")
+        wait = pin_limiter.retry_after(key)
+        if wait:
+            return _create_form(request.form, f"Too many wrong host keys. Wait {wait} seconds.",
+                                429)
+        sent = request.form.get("host_key", "")
+        if not hmac.compare_digest(sent.encode(), host_key.encode()):
+            pin_limiter.hit(key)
+            return _create_form(request.form, "The host key is wrong: ask the person who "
+                                "runs this referee.", 403)
     try:
         header, pin = forms.header_from_form(request.form)
         info = live.create_session(_db(), header, pin)
@@ -258,6 +279,7 @@ def hand(session_id: str, n: int):
     players = [p["name"] for p in state["players"]]
     history = _history(session_id, n)
     holders = _holders(state)
+    actors = _actors(state, players)
     return render_template(
         "hand.html",
         summary=summary,
@@ -265,7 +287,9 @@ def hand(session_id: str, n: int):
         n=n,
         state=state,
         players=players,
-        actors=_actors(state, players),
+        actors=actors,
+        # "??" is a card only a draw or a take may name.
+        unknown_tile=any(v in ("draw", "take") for a in actors for v in a["verbs"]),
         grid=forms.card_grid(rules.deck, rules.jokers),
         seen=_seen_cards(state, history, holders),
         holders=holders,

@@ -1,0 +1,457 @@
+"""The tablet pages through Flask's test client: forms, PIN, CSRF, idempotent
+taps, refusals, undo, escaping."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from referee.rules.options import OPTION_DOCS
+from referee.web import create_app
+from referee.web import tablet as tablet_module
+from referee.web.forms import RateLimiter, action_from_form
+
+XSS = "<script>alert(1)</script>"
+PIN = "4321"
+
+# Every card known: Ben spreads kings, Cy takes the upcard, Ann drops with 16
+# and is caught by Ben's 12.
+CAUGHT_DEAL = {
+    "Ann": ["2c", "3d", "As", "Ah", "9s"],
+    "Ben": ["Ks", "Kh", "Kd", "Qs", "4c"],
+    "Cy": ["Jh", "Js", "9c", "9d", "5d"],
+}
+
+
+@pytest.fixture()
+def app(tmp_path):
+    tablet_module.pin_limiter.reset_all()
+    app = create_app({"DATABASE": str(tmp_path / "t.sqlite3"), "SECRET_KEY": "test-secret",
+                      "TESTING": True})
+    yield app
+    tablet_module.pin_limiter.reset_all()
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+def token(client, path="/new") -> str:
+    page = client.get(path)
+    m = re.search(rb'name="csrf_token" value="([^"]+)"', page.data)
+    assert m, page.data[:500]
+    return m.group(1).decode()
+
+
+def create(client, players=("Ann", "Ben", "Cy"), **extra) -> str:
+    data = {"csrf_token": token(client), "stake": "0.25", "currency": "USD", "preset": "pagat",
+            "pin": PIN, "pin2": PIN, "table": "Back room"}
+    for i, p in enumerate(players, 1):
+        data[f"player{i}"] = p
+    data.update(extra)
+    r = client.post("/new", data=data)
+    assert r.status_code == 303, r.data.decode()[:2000]
+    m = re.fullmatch(r"/s/([0-9a-f]+)", r.headers["Location"])
+    assert m
+    return m.group(1)
+
+
+def start(client, sid, dealer="Ann", deal=None, upcard=None, players=("Ann", "Ben", "Cy"),
+          client_id="start-1"):
+    data = {"csrf_token": token(client, f"/s/{sid}/hands/new"), "dealer": dealer,
+            "client_id": client_id}
+    for name, cards in (deal or {}).items():
+        data[f"deal{players.index(name)}"] = cards
+    if upcard:
+        data["upcard"] = upcard
+    return client.post(f"/s/{sid}/hands/new", data=data)
+
+
+def hand_page(client, sid, n=1) -> str:
+    r = client.get(f"/s/{sid}/hands/{n}")
+    assert r.status_code == 200
+    return r.data.decode()
+
+
+def form_value(page: str, name: str) -> str:
+    m = re.search(rf'name="{name}" value="([^"]*)"', page)
+    assert m, name
+    return m.group(1)
+
+
+def act(client, sid, who: int, verb: str, cards=(), spread=None, n=1, client_id=None,
+        expected_seq=None):
+    """Tap a button as the hand screen offers it; returns the page after the redirect."""
+    page = hand_page(client, sid, n)
+    data = {"csrf_token": form_value(page, "csrf_token"),
+            "client_id": client_id or form_value(page, "client_id"),
+            "expected_seq": expected_seq if expected_seq is not None
+            else form_value(page, "expected_seq"),
+            "act": f"{who}:{verb}", "card": list(cards)}
+    if spread:
+        data["spread"] = spread
+    r = client.post(f"/s/{sid}/hands/{n}/act", data=data)
+    assert r.status_code == 303
+    return client.get(r.headers["Location"]).data.decode()
+
+
+def flashes(page: str) -> list[str]:
+    return re.findall(r'class="flash flash-(\w+)"[^>]*>([^<]*)<', page)
+
+
+def seq_of(page: str) -> int:
+    return int(re.search(r'id="seq">(\d+)<', page).group(1))
+
+
+# ---------------------------------------------------------------- create, unlock
+
+
+def test_create_page_explains_every_option(client):
+    page = client.get("/new").data.decode()
+    for name, doc in OPTION_DOCS.items():
+        assert f'name="opt_{name}"' in page
+        assert doc.replace("'", "&#39;").replace('"', "&#34;") in page
+    assert "chicago" in page and "Mike Foulds, Chicago" in page
+
+
+def test_create_opens_the_table_and_lists_it(client):
+    sid = create(client, opt_upcard="false", opt_hit_wait="1")
+    page = client.get(f"/s/{sid}").data.decode()
+    assert "Ann, Ben, Cy" in page
+    assert "upcard = false" in page and "hit wait = 1" in page
+    assert "Start hand 1 (Ann deals)" in page
+    home = client.get("/").data.decode()
+    assert f"/s/{sid}" in home and "Back room" in home
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"player2": "", "player3": ""}, "at least 2 players"),
+    ({"stake": "-1"}, "stake must be greater than 0"),
+    ({"pin": "12", "pin2": "12"}, "The PIN is 4 to 12 digits"),
+    ({"pin2": "9999"}, "The two PINs differ"),
+    ({"opt_jokers": "7"}, "option jokers cannot be 7"),
+    ({"player2": "Ann"}, "unique"),
+    ({"player2": "B:en"}, "cannot contain &#39;:&#39;"),
+])
+def test_create_refuses_with_the_reason_and_keeps_the_input(client, fields, message):
+    data = {"csrf_token": token(client), "stake": "0.25", "preset": "pagat", "pin": PIN,
+            "pin2": PIN, "player1": "Ann", "player2": "Ben", "player3": "Cy",
+            "table": "Kept table name"}
+    data.update(fields)
+    r = client.post("/new", data=data)
+    assert r.status_code == 422
+    page = r.data.decode()
+    assert message in page
+    assert 'value="Kept table name"' in page
+    assert client.get("/").data.decode().count("/s/") == 0
+
+
+def test_other_devices_need_the_pin(app, client):
+    sid = create(client)
+    other = app.test_client()
+    r = other.get(f"/s/{sid}/hands/new")
+    assert r.status_code == 302
+    assert r.headers["Location"].startswith(f"/s/{sid}/unlock?next=")
+    tok = token(other, f"/s/{sid}/unlock")
+    r = other.post(f"/s/{sid}/unlock", data={"csrf_token": tok, "pin": "0000"})
+    assert r.status_code == 403
+    assert "That PIN is not this table" in r.data.decode()
+    r = other.post(f"/s/{sid}/unlock",
+                   data={"csrf_token": tok, "pin": PIN, "next": f"/s/{sid}/hands/new"})
+    assert r.status_code == 303 and r.headers["Location"] == f"/s/{sid}/hands/new"
+    assert other.get(f"/s/{sid}/hands/new").status_code == 200
+
+
+def test_unlock_never_redirects_off_site(app, client):
+    sid = create(client)
+    other = app.test_client()
+    tok = token(other, f"/s/{sid}/unlock")
+    r = other.post(f"/s/{sid}/unlock",
+                   data={"csrf_token": tok, "pin": PIN, "next": "//evil.example/x"})
+    assert r.headers["Location"] == f"/s/{sid}"
+
+
+def test_wrong_pins_are_rate_limited_per_table_and_client(app, client):
+    sid = create(client)
+    other = app.test_client()
+    tok = token(other, f"/s/{sid}/unlock")
+    for _ in range(5):
+        r = other.post(f"/s/{sid}/unlock", data={"csrf_token": tok, "pin": "1111"})
+        assert r.status_code == 403
+    # Even the right PIN waits now: guessing must not go on at full speed.
+    r = other.post(f"/s/{sid}/unlock", data={"csrf_token": tok, "pin": PIN})
+    assert r.status_code == 429
+    assert "Too many wrong PINs for this table. Wait" in r.data.decode()
+    assert other.get(f"/s/{sid}").status_code == 302
+    # Another client address is not locked out by this one.
+    third = app.test_client()
+    tok3 = token(third, f"/s/{sid}/unlock")
+    r = third.post(f"/s/{sid}/unlock", data={"csrf_token": tok3, "pin": PIN},
+                   environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert r.status_code == 303
+
+
+def test_rate_limiter_window_slides():
+    clock = [100.0]
+    limiter = RateLimiter(limit=2, window=60, clock=lambda: clock[0])
+    limiter.hit("k")
+    limiter.hit("k")
+    assert limiter.retry_after("k") == 60
+    clock[0] += 30
+    assert limiter.retry_after("k") == 30
+    clock[0] += 30.5
+    assert limiter.retry_after("k") == 0
+    assert limiter.retry_after("other") == 0
+
+
+def test_host_key_is_needed_when_set(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "h.sqlite3"), "SECRET_KEY": "s",
+                      "REFEREE_HOST_KEY": "hostkey"})
+    client = app.test_client()
+    assert 'name="host_key"' in client.get("/new").data.decode()
+    data = {"csrf_token": token(client), "stake": "1", "preset": "pagat", "pin": PIN,
+            "pin2": PIN, "player1": "Ann", "player2": "Ben", "host_key": "nope"}
+    r = client.post("/new", data=data)
+    assert r.status_code == 403 and "host key is wrong" in r.data.decode()
+    r = client.post("/new", data={**data, "host_key": "hostkey"})
+    assert r.status_code == 303
+
+
+# ---------------------------------------------------------------- CSRF
+
+
+def test_every_post_needs_the_csrf_token(client):
+    sid = create(client)
+    start(client, sid)
+    posts = ["/new", "/open", f"/s/{sid}/unlock", f"/s/{sid}/hands/new",
+             f"/s/{sid}/hands/1/act", f"/s/{sid}/hands/1/undo"]
+    for path in posts:
+        r = client.post(path, data={"act": "1:draw", "pin": PIN})
+        assert r.status_code == 400, path
+        assert "CSRF" in r.data.decode()
+        r = client.post(path, data={"act": "1:draw", "pin": PIN, "csrf_token": "forged"})
+        assert r.status_code == 400, path
+    assert seq_of(hand_page(client, sid)) == 0
+
+
+def test_the_token_belongs_to_the_browser(app, client):
+    sid = create(client)
+    mine = token(client)
+    other = app.test_client()
+    token(other)  # the other browser has a token of its own
+    r = other.post(f"/s/{sid}/unlock", data={"csrf_token": mine, "pin": PIN})
+    assert r.status_code == 400
+
+
+# ---------------------------------------------------------------- the hand
+
+
+def test_start_a_hand_with_the_suggested_dealer_and_partial_deal(client):
+    sid = create(client)
+    page = client.get(f"/s/{sid}/hands/new").data.decode()
+    assert "Ann deals this hand" in page
+    assert 'value="Ann" checked' in page
+    r = start(client, sid, deal={"Ben": ["Ks", "Kh"]}, upcard="7d")
+    assert r.status_code == 303 and r.headers["Location"] == f"/s/{sid}/hands/1"
+    page = hand_page(client, sid)
+    assert 'id="to-act">Ben<' in page
+    assert "+3 unknown" in page  # two of Ben's five cards were seen
+    assert 'id="stock">36<' in page
+
+
+def test_start_refuses_the_wrong_dealer_with_the_rule(client):
+    sid = create(client)
+    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
+    play_caught_hand(client, sid)
+    r = start(client, sid, dealer="Cy", client_id="start-2")
+    assert r.status_code == 422
+    assert "Ben deals this hand (the deal passes to the left of Ann), not Cy" in r.data.decode()
+
+
+def test_a_double_tap_logs_one_action(client):
+    sid = create(client)
+    start(client, sid)
+    page = hand_page(client, sid)
+    cid = form_value(page, "client_id")
+    act(client, sid, 1, "draw", client_id=cid, expected_seq=0)
+    page = act(client, sid, 1, "draw", client_id=cid, expected_seq=0)
+    assert seq_of(page) == 1
+    assert not [f for f in flashes(page) if f[0] == "error"]
+    assert page.count("Ben: draw") == 1
+
+
+def test_a_refused_action_names_the_rule_and_changes_nothing(client):
+    sid = create(client)
+    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
+    act(client, sid, 1, "draw", ["8c"])
+    before = hand_page(client, sid)
+    page = act(client, sid, 1, "spread", ["Qs", "4c", "8c"])
+    (kind, text), = flashes(page)
+    assert kind == "error"
+    assert "Qs 4c 8c is neither a book" in text and "invalid_spread" in text
+    strip = re.compile(r'name="(client_id|csrf_token)" value="[^"]*"|<p class="flash.*?</p>',
+                       re.S)
+    def same(p):
+        return re.sub(r"\s+", " ", strip.sub("", p))
+
+    assert same(page) == same(before)
+    assert seq_of(page) == 1
+
+
+def test_a_stale_screen_is_refused(client):
+    sid = create(client)
+    start(client, sid)
+    act(client, sid, 1, "draw")
+    page = act(client, sid, 1, "discard", ["4c"], expected_seq=0)
+    assert "the hand changed since this screen was loaded" in page
+    assert seq_of(page) == 1
+
+
+def test_a_button_must_name_a_seat(client):
+    sid = create(client)
+    start(client, sid)
+    page = act(client, sid, 9, "draw")
+    assert "Tap one of the action buttons" in page
+
+
+def test_undo_keeps_the_original_in_the_history(client):
+    sid = create(client)
+    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
+    page = act(client, sid, 1, "draw", ["8c"])
+    assert 'id="stock">35<' in page
+    r = client.post(f"/s/{sid}/hands/1/undo",
+                    data={"csrf_token": form_value(page, "csrf_token"), "client_id": "u1",
+                          "expected_seq": "1"})
+    assert r.status_code == 303
+    # The same tap again changes nothing more.
+    client.post(f"/s/{sid}/hands/1/undo",
+                data={"csrf_token": form_value(page, "csrf_token"), "client_id": "u1",
+                      "expected_seq": "1"})
+    page = client.get(r.headers["Location"]).data.decode()
+    assert ("ok", "Undone: Ben: draw 8c. It stays in the history, marked as undone.") \
+        in flashes(page)
+    assert seq_of(page) == 0 and 'id="stock">36<' in page
+    assert '<li class="corrected">Ben: draw 8c <small>(undone)</small></li>' in page
+    # 8c is free again.
+    assert 'value="8c" disabled' not in page
+    page = act(client, sid, 1, "draw", ["8c"])
+    assert seq_of(page) == 1
+
+
+def test_nothing_to_undo(client):
+    sid = create(client)
+    start(client, sid)
+    tok = token(client, f"/s/{sid}/hands/1")
+    r = client.post(f"/s/{sid}/hands/1/undo", data={"csrf_token": tok, "client_id": "u"})
+    page = client.get(r.headers["Location"]).data.decode()
+    assert "no action to undo [rule: nothing_to_undo]" in page
+
+
+def play_caught_hand(client, sid) -> str:
+    act(client, sid, 1, "draw", ["8c"])
+    act(client, sid, 1, "spread", ["Ks", "Kh", "Kd"])
+    act(client, sid, 1, "discard", ["Qs"])
+    act(client, sid, 2, "take")
+    act(client, sid, 2, "discard", ["Jh"])
+    page = act(client, sid, 0, "drop")
+    assert "Show" in page
+    for seat in (0, 1, 2):
+        # Nothing picked: the referee knows every card, so the show is those cards.
+        page = act(client, sid, seat, "show")
+    return page
+
+
+def test_a_whole_hand_with_its_settlement_in_words(client):
+    sid = create(client)
+    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
+    page = act(client, sid, 1, "draw", ["8c"])
+    assert 'value="Ks">' in page and "tile-held" in page
+    assert 'value="7d" disabled' in page  # the upcard is on the pile
+    page = act(client, sid, 1, "spread", ["Ks", "Kh", "Kd"])
+    assert "<b>S1</b> Ben:" in page
+    page = play_caught_hand_rest(client, sid)
+    assert 'id="result"' in page
+    assert "Caught" in page
+    assert "Ann dropped with 16" in page
+    assert "Ann pays Ben" in page
+    standings = client.get(f"/s/{sid}/standings").data.decode()
+    assert "caught" in standings and "To settle up now" in standings
+    session = client.get(f"/s/{sid}").data.decode()
+    assert "Start hand 2 (Ben deals)" in session
+
+
+def play_caught_hand_rest(client, sid) -> str:
+    act(client, sid, 1, "discard", ["Qs"])
+    page = act(client, sid, 2, "take")
+    assert 'id="top"><span class="c c-red">7♦</span> <small>(2)' not in page
+    assert 'id="top"><span class="c c-red">7♦</span></dd>' in page
+    act(client, sid, 2, "discard", ["Jh"])
+    act(client, sid, 0, "drop")
+    for seat in (0, 1, 2):
+        page = act(client, sid, seat, "show")
+    return page
+
+
+def test_a_tonk_out(client):
+    sid = create(client, players=("Ann", "Ben"))
+    start(client, sid, deal={"Ben": ["5h", "6h", "7h", "3s", "3c"]}, upcard="3d",
+          players=("Ann", "Ben"))
+    act(client, sid, 1, "take")
+    act(client, sid, 1, "spread", ["5h", "6h", "7h"])
+    page = act(client, sid, 1, "spread", ["3s", "3c", "3d"])
+    assert "Tonk out" in page
+    assert "Ann pays Ben 0.50 USD" in page
+
+
+def test_hit_needs_a_spread(client):
+    sid = create(client)
+    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
+    act(client, sid, 1, "draw", ["8c"])
+    act(client, sid, 1, "spread", ["Ks", "Kh", "Kd"])
+    page = act(client, sid, 1, "hit", ["Qs"])
+    assert "Choose the spread to hit" in page
+    page = act(client, sid, 1, "hit", ["Qs"], spread="S1")
+    assert "Qs does not extend S1" in page
+
+
+def test_missing_table_and_hand_are_404_pages(client):
+    assert client.get("/s/nosuchtable").status_code == 404
+    sid = create(client)
+    r = client.get(f"/s/{sid}/hands/5")
+    assert r.status_code == 404 and b"There is no such table or hand" in r.data
+
+
+# ---------------------------------------------------------------- escaping
+
+
+def test_names_are_escaped_everywhere(client):
+    sid = create(client, players=("Ann", XSS, "Cy"), table=XSS)
+    deal = {"Ann": CAUGHT_DEAL["Ann"], XSS: CAUGHT_DEAL["Ben"], "Cy": CAUGHT_DEAL["Cy"]}
+    start(client, sid, deal=deal, upcard="7d", players=("Ann", XSS, "Cy"))
+    act(client, sid, 1, "draw", ["8c"])
+    refused = act(client, sid, 2, "drop")  # out of turn: the message names the player
+    pages = [client.get(p).data.decode() for p in
+             ("/", f"/s/{sid}", f"/s/{sid}/hands/new", f"/s/{sid}/standings")]
+    pages += [refused, hand_page(client, sid)]
+    for page in pages:
+        assert XSS not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in pages[1]
+    assert "it is &lt;script&gt;alert(1)&lt;/script&gt;&#39;s turn" in refused
+    headers = client.get(f"/s/{sid}").headers
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+
+
+def test_the_form_reads_seat_numbers_not_names():
+    class Form(dict):
+        def getlist(self, key):
+            v = self.get(key, [])
+            return v if isinstance(v, list) else [v]
+
+    players = ["Ann", "Ben"]
+    assert action_from_form(Form(act="1:draw", card=[]), players, []) == "Ben: draw"
+    assert action_from_form(Form(act="0:hit", card=["4c"], spread="S2"), players, []) == \
+        "Ann: hit S2 4c"
+    assert action_from_form(Form(act="0:show"), players, ["Ann: show 2c 3d"]) == \
+        "Ann: show 2c 3d"
