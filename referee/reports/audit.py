@@ -300,7 +300,9 @@ def describe_state(state: dict) -> list[str]:
         shown = ", shown" if p["shown"] else ""
         lines.append(f"<b>{esc(p['name'])}</b>: {esc(cards)}{count}{wait}{shown}")
     top = state["top"] or "empty"
-    lines.append(f"Discard pile: top {top} ({state['pile']} cards); stock {state['stock']}")
+    n = state["pile"]
+    cards = "1 card" if n == 1 else f"{n} cards"
+    lines.append(f"Discard pile: top {top} ({cards}); stock {state['stock']}")
     if state["spreads"]:
         lines.append("Spreads: " + "; ".join(
             f"{s['id']} ({esc(s['owner'])}) {' '.join(s['cards'])}" for s in state["spreads"]))
