@@ -1,0 +1,154 @@
+"""Storage: migrations, pragmas, the append-only hash chain and its verification."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from referee import live, storage
+from referee.service_cli import cmd_verify
+from referee.simulate import random_session
+
+
+@pytest.fixture
+def db(tmp_path):
+    live.forget()
+    return storage.connect(tmp_path / "s.sqlite3")
+
+
+def test_schema_and_pragmas(db):
+    assert {"sessions", "seats", "hands", "events", "replies"} <= set(db.table_names())
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert db.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
+    assert db["events"].strict
+    assert [m.name for m in storage.migrations.applied(db)] == ["m001_initial"]
+    # migrating again is a no-op
+    again = storage.connect(db_key_path(db))
+    assert storage.migrations.pending(again) == []
+
+
+def db_key_path(db):
+    return db.conn.execute("PRAGMA database_list").fetchone()[2]
+
+
+def test_events_are_append_only(db):
+    info = live.import_log(db, random_session(1, hands=1))
+    with pytest.raises(Exception, match="append-only"):
+        db.execute("UPDATE events SET payload = '{}' WHERE session_id = ?", [info.id])
+    with pytest.raises(Exception, match="append-only"):
+        db.execute("DELETE FROM events WHERE session_id = ?", [info.id])
+
+
+def test_chain_verifies_and_names_the_tampered_event(db, tmp_path, capsys):
+    good = live.import_log(db, random_session(2, hands=2))
+    bad = live.import_log(db, random_session(3, hands=2))
+    report = storage.verify_chain(db)
+    assert report == {good.id: None, bad.id: None}
+    # an attacker with the file: drop the guard and edit the fifth event
+    db.execute("DROP TRIGGER events_no_update")
+    row = db.execute("SELECT id, payload FROM events WHERE session_id = ? AND seq = 5",
+                     [bad.id]).fetchone()
+    payload = json.loads(row[1])
+    payload["action"] = payload.get("action", "") + "x"
+    db.execute("UPDATE events SET payload = ? WHERE id = ?", [storage.canonical(payload),
+                                                              row[0]])
+    report = storage.verify_chain(db)
+    assert report[good.id] is None
+    assert report[bad.id]["seq"] == 5 and report[bad.id]["id"] == row[0]
+    assert "hash" in report[bad.id]["reason"]
+
+    class Args:
+        db = str(tmp_path / "s.sqlite3")
+    assert cmd_verify(Args) == 1
+    out = capsys.readouterr().out
+    assert f"session {bad.id}: event 5" in out
+
+
+def test_rehashed_edit_breaks_the_next_link(db):
+    info = live.import_log(db, random_session(4, hands=1))
+    db.execute("DROP TRIGGER events_no_update")
+    row = db.execute("SELECT * FROM events WHERE session_id = ? AND seq = 3",
+                     [info.id]).fetchone()
+    cols = [d[0] for d in db.execute("SELECT * FROM events LIMIT 0").description]
+    ev = dict(zip(cols, row, strict=True))
+    ev["payload"] = storage.canonical({"action": "Ann: drop", "text": "Ann: drop"})
+    ev["hash"] = storage.event_hash(ev["prev_hash"], ev)
+    db.execute("UPDATE events SET payload = ?, hash = ? WHERE id = ?",
+               [ev["payload"], ev["hash"], ev["id"]])
+    fault = storage.verify_chain(db)[info.id]
+    assert fault["seq"] == 4 and "prev_hash" in fault["reason"]
+
+
+def test_deleted_event_is_detected(db):
+    info = live.import_log(db, random_session(5, hands=1))
+    db.execute("DROP TRIGGER events_no_delete")
+    db.execute("DELETE FROM events WHERE session_id = ? AND seq = 4", [info.id])
+    fault = storage.verify_chain(db)[info.id]
+    assert fault["seq"] == 5 and "missing" in fault["reason"]
+
+
+def test_write_rolls_back_on_error(db):
+    info = live.import_log(db, random_session(6, hands=1))
+    before = db.execute("SELECT count(*) FROM events").fetchone()[0]
+    with pytest.raises(RuntimeError), storage.write(db):
+        storage.append_event(db, info.id, None, "action", {"x": 1})
+        raise RuntimeError("boom")
+    assert db.execute("SELECT count(*) FROM events").fetchone()[0] == before
+    assert storage.verify_chain(db)[info.id] is None
+
+
+def test_threads_with_their_own_connections_never_interleave(tmp_path):
+    """Several writers on one session: every event lands, the chain is whole."""
+    path = tmp_path / "t.sqlite3"
+    db = storage.connect(path)
+    info = live.import_log(db, random_session(8, hands=1))
+    errors = []
+
+    def writer(k):
+        conn = storage.connect(path)
+        try:
+            for i in range(25):
+                with storage.write(conn):
+                    storage.append_event(conn, info.id, None, "note", {"k": k, "i": i})
+        except Exception as err:  # pragma: no cover - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert storage.verify_chain(db)[info.id] is None
+    assert db.execute("SELECT count(*) FROM events WHERE kind = 'note'").fetchone()[0] == 150
+
+
+def test_concurrent_posts_to_one_hand_log_each_seq_once(tmp_path):
+    """Two tablets race the same expected_seq: one wins, the other gets 409."""
+    from referee.loadgen import SimTable
+
+    path = tmp_path / "r.sqlite3"
+    db = storage.connect(path)
+    sim = SimTable(3)
+    info = live.create_session(db, sim.header())
+    live.start_hand(db, info.id, sim.next_setup())
+    text = sim.next_action()
+    answers = []
+    barrier = threading.Barrier(4)
+
+    def tablet(k):
+        conn = storage.connect(path)
+        barrier.wait()
+        answers.append(live.post_action(conn, info.id, 1, text, f"t{k}", 0)[0])
+
+    threads = [threading.Thread(target=tablet, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(answers) == [201, 409, 409, 409]
+    assert live.hand_state(db, info.id, 1)["seq"] == 1
+    assert storage.verify_chain(db)[info.id] is None
