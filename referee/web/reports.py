@@ -1,0 +1,145 @@
+"""Reports on the web: settlement and hand-audit PDFs, what-if, and a
+read-only auditor view that steps through a hand action by action.
+
+Anyone holding the session's audit token (or table token) may read these,
+as may a browser that has unlocked the table; nothing here writes. The token
+travels in the query string so that a link can be handed to an auditor.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, render_template, request, url_for
+
+from .. import live
+from ..replay import replay
+from ..reports.audit import audit_hand, describe_state, render_audit
+from ..reports.settlement import OUTCOME_WORDS, render_settlement
+from ..reports.stored import load_stored
+from ..reports.whatif import format_whatif, what_if
+from ..rules.errors import RefereeError
+from ..rules.options import PRESET_SOURCES
+
+bp = Blueprint("reports", __name__, url_prefix="/reports")
+
+
+def _db():
+    return current_app.extensions["referee"]["db"]
+
+
+def _allowed(sid: str) -> str | None:
+    """The reader's token (to carry on in links), or abort 403/404."""
+    db = _db()
+    token = request.args.get("token") or None
+    try:
+        role = live.token_role(db, sid, token) if token else None
+        if role:
+            return token
+        try:
+            from . import forms
+        except ImportError:  # the tablet pages are optional
+            forms = None
+        if not live.has_pin(db, sid) or (forms and forms.is_unlocked(sid)):
+            return None
+    except live.NotFound:
+        abort(404)
+    abort(403)
+
+
+def _stored(sid: str):
+    try:
+        return load_stored(_db(), sid)
+    except live.NotFound:
+        abort(404)
+
+
+def _pdf(data: bytes, name: str):
+    return current_app.response_class(data, mimetype="application/pdf", headers={
+        "Content-Disposition": f'attachment; filename="{name}"',
+        "Cache-Control": "no-store",
+    })
+
+
+def _error_page(err: RefereeError, status: int = 422):
+    return render_template("error.html", title="Cannot make this report",
+                           message=err.message), status
+
+
+@bp.get("/<sid>/")
+def index(sid: str):
+    token = _allowed(sid)
+    stored = _stored(sid)
+    try:
+        session = replay(stored.log, allow_open_last_hand=True)
+    except RefereeError as err:
+        return _error_page(err)
+    result = session.result()
+    return render_template("reports/index.html", sid=sid, token=token, log=stored.log,
+                           result=result, final_hash=stored.final_hash,
+                           outcomes=OUTCOME_WORDS, presets=PRESET_SOURCES)
+
+
+@bp.get("/<sid>/settlement.pdf")
+def settlement_pdf(sid: str):
+    _allowed(sid)
+    stored = _stored(sid)
+    try:
+        session = replay(stored.log, allow_open_last_hand=True)
+    except RefereeError as err:
+        return _error_page(err)
+    return _pdf(render_settlement(session, final_hash=stored.final_hash),
+                f"settlement-{sid}.pdf")
+
+
+def _audit(sid: str, n: int):
+    stored = _stored(sid)
+    return stored, audit_hand(stored.log, n, stored.hand_events(n))
+
+
+@bp.get("/<sid>/hands/<int:n>/audit.pdf")
+def audit_pdf(sid: str, n: int):
+    _allowed(sid)
+    try:
+        stored, audit = _audit(sid, n)
+    except RefereeError as err:
+        return _error_page(err, 404 if err.code == "no_such_hand" else 422)
+    return _pdf(render_audit(audit, final_hash=stored.final_hash), f"audit-{sid}-hand-{n}.pdf")
+
+
+@bp.get("/<sid>/hands/<int:n>/audit")
+def audit_view(sid: str, n: int):
+    """The auditor's view: one step at a time, with links to the previous and next."""
+    token = _allowed(sid)
+    try:
+        stored, audit = _audit(sid, n)
+    except RefereeError as err:
+        return _error_page(err, 404 if err.code == "no_such_hand" else 422)
+    last = len(audit.steps) - 1
+    step_no = min(max(request.args.get("step", 0, type=int), 0), last)
+    step = audit.steps[step_no]
+
+    def link(k: int) -> str:
+        args = {"sid": sid, "n": n, "step": k}
+        if token:
+            args["token"] = token
+        return url_for("reports.audit_view", **args)
+
+    return render_template(
+        "reports/audit.html", sid=sid, n=n, token=token, audit=audit, step=step,
+        step_no=step_no, last=last, state_lines=describe_state(step.state), link=link,
+        final_hash=stored.final_hash, outcomes=OUTCOME_WORDS)
+
+
+@bp.get("/<sid>/whatif")
+def whatif_view(sid: str):
+    token = _allowed(sid)
+    stored = _stored(sid)
+    rules = request.args.get("rules", "").strip()
+    hand = request.args.get("hand", type=int)
+    text = error = None
+    if rules:
+        try:
+            text = format_whatif(what_if(stored.log, rules, hand=hand))
+        except RefereeError as err:
+            error = err.message
+    return render_template("reports/whatif.html", sid=sid, token=token, rules=rules,
+                           hand=hand, text=text, error=error, presets=PRESET_SOURCES)

@@ -1,0 +1,75 @@
+"""The reports blueprint: PDFs to download, what-if, the auditor's step view."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee import live
+from tests.reports_fixtures import pdf_text, session_log
+
+
+@pytest.fixture()
+def app(tmp_path):
+    from referee.web import create_app, reports
+
+    app = create_app({"DATABASE": str(tmp_path / "r.sqlite3"), "TESTING": True,
+                      "SECRET_KEY": "test"})
+    if "reports" not in app.blueprints:
+        app.register_blueprint(reports.bp)
+    return app
+
+
+@pytest.fixture()
+def stored(app):
+    with app.app_context():
+        db = app.extensions["referee"]["db"]
+        info = live.import_log(db, session_log(), pin="4321")
+    return info
+
+
+def test_reports_need_a_token_when_the_table_has_a_pin(app, stored):
+    client = app.test_client()
+    assert client.get(f"/reports/{stored.id}/").status_code == 403
+    assert client.get(f"/reports/{stored.id}/?token=wrong").status_code == 403
+    assert client.get("/reports/nosuch/").status_code == 404
+    r = client.get(f"/reports/{stored.id}/?token={stored.audit_token}")
+    assert r.status_code == 200
+    body = r.get_data(as_text=True)
+    assert "Settlement PDF" in body and "step through" in body
+    assert f"token={stored.audit_token}" in body
+
+
+def test_settlement_and_audit_pdfs(app, stored):
+    client = app.test_client()
+    tok = f"?token={stored.audit_token}"
+    r = client.get(f"/reports/{stored.id}/settlement.pdf{tok}")
+    assert r.status_code == 200 and r.mimetype == "application/pdf"
+    text = pdf_text(r.data)
+    assert "Jürgen pays Zoë 1.75 USD" in text and "Final event hash" in text
+    r = client.get(f"/reports/{stored.id}/hands/1/audit.pdf{tok}")
+    assert r.status_code == 200
+    assert "Jürgen dropped with 10" in pdf_text(r.data)
+    assert client.get(f"/reports/{stored.id}/hands/9/audit.pdf{tok}").status_code == 404
+
+
+def test_auditor_steps_through_a_hand(app, stored):
+    client = app.test_client()
+    base = f"/reports/{stored.id}/hands/1/audit?token={stored.audit_token}"
+    first = client.get(base).get_data(as_text=True)
+    assert "The deal" in first and "next ›" in first
+    third = client.get(base + "&step=2").get_data(as_text=True)
+    assert "Jürgen: spread 3c 3d 3h" in third and "S1 (Jürgen) 3c 3d 3h" in third
+    last = client.get(base + "&step=99").get_data(as_text=True)
+    assert "Jürgen is caught" in last and "next ›" not in last
+
+
+def test_whatif_page(app, stored):
+    client = app.test_client()
+    url = f"/reports/{stored.id}/whatif?token={stored.audit_token}"
+    r = client.get(url + "&rules=%7B%22caught%22%3A+%22double_to_all%22%7D")
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200 and "diff" in body and "double_to_all" in body
+    body = client.get(url + "&rules=baton_rouge").get_data(as_text=True)
+    assert "40-card deck" in body
+    body = client.get(url + "&rules=nope").get_data(as_text=True)
+    assert "unknown preset" in body
