@@ -21,8 +21,13 @@ class Dealer:
     """Plays one session at a simulated table, logging what happens."""
 
     def __init__(self, rules: HouseRules, players: Sequence[str], rng: random.Random,
-                 *, max_actions: int = 400) -> None:
+                 *, max_actions: int = 400, rig: float = 0.0, eager: float = 0.5) -> None:
         self.rules = rules
+        # rig: how often the deck is stacked so that one or two players are
+        # dealt five 10-point cards (50): deal wins and thrown-in hands are
+        # otherwise too rare to test. eager: how readily a low hand drops.
+        self.rig = rig
+        self.eager = eager
         self.players = list(players)
         self.rng = rng
         self.table = Table(rules, self.players)
@@ -39,6 +44,8 @@ class Dealer:
             dealer = self.table.expected_dealer(self.players)
         size = rules.hand_size
         deal = {p: [deck.pop() for _ in range(size)] for p in self.players}
+        if size == 5 and rng.random() < self.rig:
+            self._stack(deal, deck, rng.sample(self.players, rng.choice((1, 1, 1, 2))))
         setup: dict = {"dealer": dealer, "deal": deal}
         if rules.upcard:
             setup["upcard"] = deck.pop()
@@ -52,9 +59,25 @@ class Dealer:
             actions.append(str(action))
         if not hand.is_complete:
             raise RuntimeError("a simulated hand did not finish")
+        # Other players holding deal wins speak up before the next deal.
+        while claims := [a for a in hand.legal_actions() if a.verb == "declare"]:
+            hand.apply(claims[0])
+            actions.append(str(claims[0]))
         setup["actions"] = actions
         self.hands.append(setup)
         return setup, hand
+
+    def _stack(self, deal: dict, deck: list[str], lucky: list[str]) -> None:
+        values = self.rules.deck_info.values
+        for p in lucky:
+            for i, card in enumerate(deal[p]):
+                if values[card] == 10:
+                    continue
+                for q, cards in [(q, deal[q]) for q in deal if q not in lucky] + [("", deck)]:
+                    j = next((j for j, c in enumerate(cards) if values[c] == 10), None)
+                    if j is not None:
+                        deal[p][i], cards[j] = cards[j], card
+                        break
 
     def choose(self, hand: Hand, stock: list[str]) -> Action:
         rng = self.rng
@@ -73,7 +96,9 @@ class Dealer:
             p = hand.to_act
             count = hand.count(p)
             if "drop" in by_verb and count is not None and (
-                count <= 5 and rng.random() < 0.6 or rng.random() < 0.03
+                count <= 5 and rng.random() < 0.6
+                or count <= 25 and rng.random() < self.eager
+                or rng.random() < 0.03
             ):
                 return by_verb["drop"][0]
             if "take" in by_verb and rng.random() < 0.3:

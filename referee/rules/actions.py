@@ -49,7 +49,27 @@ class Action:
         return self.cards[0] if self.cards else None
 
 
+# Logs repeat the same few thousand action strings ("Ben: draw", "Cy: discard
+# 9c"); remembering their parse makes replay several times faster. Actions are
+# immutable, so sharing them is safe; the cache is bounded for long-lived servers.
+_PARSED: dict[str, Action] = {}
+_PARSED_MAX = 200_000
+
+
 def parse_action(text: str) -> Action:
+    """The ``Action`` written as ``text``; raises ``MalformedInput`` if unreadable."""
+    try:
+        return _PARSED[text]
+    except (KeyError, TypeError):
+        pass
+    action = _parse_action(text)
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    _PARSED[text] = action
+    return action
+
+
+def _parse_action(text: str) -> Action:
     if not isinstance(text, str):
         raise MalformedInput("bad_action", f"an action must be a string like 'Ben: draw 4c', "
                              f"not {type(text).__name__}")

@@ -1,0 +1,90 @@
+"""Replay speed: a legal 10,000-hand session through `referee replay`.
+
+Run by hand: `.venv/bin/python bench/replay.py [--hands N]`. Generates (and
+caches) a legal session log with every kind of ending, then times the whole
+`referee replay LOG --json` process against `json.loads` of the same file,
+the floor (a replay must at least read its input).
+Target: 10,000 hands/s or more for the whole process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from referee.replay import replay  # noqa: E402
+from referee.rules.options import resolve  # noqa: E402
+from referee.simulate import Dealer  # noqa: E402
+
+TARGET = 10_000  # hands per second
+
+
+def generate(hands: int, seed: int = 7) -> dict:
+    rng = random.Random(seed)
+    names = ["Ann", "Ben", "Cy", "Dee"]
+    # Deal wins are rare but must appear; a short deal-win list keeps them so.
+    rules = resolve("pagat")
+    dealer = Dealer(rules, names[:3], rng, rig=0.04)
+    for _ in range(hands):
+        # Most tables drop early; a few play long, for outs, tonk outs and stock-outs.
+        dealer.eager = 0.8 if rng.random() < 0.9 else 0.0
+        dealer.play_hand()
+    return dealer.log()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hands", type=int, default=10_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    cache = Path(tempfile.gettempdir()) / f"tonk-bench-{args.hands}.json"
+    if not cache.exists():
+        t = time.perf_counter()
+        log = generate(args.hands)
+        cache.write_text(json.dumps(log))
+        print(f"generated {args.hands} hands in {time.perf_counter() - t:.1f} s -> {cache}")
+    text = cache.read_text()
+    log = json.loads(text)
+    actions = sum(len(h["actions"]) for h in log["hands"])
+    result = replay(log).result().to_json()
+    endings = collections.Counter(h["outcome"] for h in result["hands"])
+    print(f"{len(log['hands'])} hands, {actions} actions "
+          f"({actions / len(log['hands']):.1f} per hand), {len(text) / 1e6:.1f} MB")
+    print("endings:", dict(sorted(endings.items())))
+
+    def best(fn):
+        times = []
+        for _ in range(args.repeat):
+            t = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t)
+        return min(times)
+
+    floor = best(lambda: json.loads(cache.read_bytes()))
+    in_process = best(lambda: replay(json.loads(cache.read_bytes())).result())
+    cmd = [sys.executable, "-m", "referee", "replay", str(cache), "--json"]
+    whole = best(lambda: subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL))
+    startup = best(lambda: subprocess.run([sys.executable, "-c", "import referee.cli"],
+                                          check=True))
+    hands = len(log["hands"])
+    print(f"json.loads floor:        {floor * 1000:8.1f} ms")
+    print(f"replay in process:       {in_process * 1000:8.1f} ms  "
+          f"{hands / in_process:9.0f} hands/s  ratio to floor {in_process / floor:.1f}x")
+    print(f"`referee replay --json`: {whole * 1000:8.1f} ms  "
+          f"{hands / whole:9.0f} hands/s  ratio to floor {whole / floor:.1f}x "
+          f"(interpreter start-up and imports {startup * 1000:.0f} ms)")
+    print(f"target {TARGET} hands/s: {'met' if hands / whole >= TARGET else 'NOT met'} "
+          f"({hands / whole / TARGET:.2f} of target)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""Invariants over random legal games, under every preset: a dealer with a
+real deck, players choosing among the referee's own legal_actions()."""
+
+import copy
+import json
+import random
+from decimal import Decimal
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.log import dump_log, parse_log_text
+from referee.replay import replay
+from referee.rules.hand import Hand
+from referee.rules.options import PRESETS, resolve
+from referee.simulate import Dealer, random_session
+
+PRESET_NAMES = sorted(PRESETS)
+RANDOM_GAMES = settings(max_examples=40, deadline=None,
+                        suppress_health_check=[HealthCheck.too_slow])
+
+
+@RANDOM_GAMES
+@given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(PRESET_NAMES))
+def test_cards_are_conserved_and_offers_accepted(seed, preset):
+    rules = resolve(preset)
+    rng = random.Random(seed)
+    players = ["Ann", "Ben", "Cy", "Dee"][: rng.randint(2, 4)]
+    dealer = Dealer(rules, players, rng)
+    size = rules.deck_info.size
+    for _ in range(2):
+        setup, live = dealer.play_hand()
+        hand = Hand(rules, players, setup["dealer"], deal=setup["deal"],
+                    upcard=setup.get("upcard"), number=live.number)
+        for text in setup["actions"]:
+            assert hand.card_total() == size
+            offered = hand.legal_actions()
+            # Every offered action is accepted (tried on a copy).
+            for action in rng.sample(offered, min(len(offered), 4)):
+                trial = copy.deepcopy(hand)
+                trial.apply(action)
+                assert trial.card_total() == size
+            hand.apply(text)
+        assert hand.card_total() == size
+        assert hand.is_complete
+        # A replay of the logged actions equals the live state.
+        assert hand.snapshot() == live.snapshot()
+
+
+@RANDOM_GAMES
+@given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(PRESET_NAMES))
+def test_payments_sum_to_zero_and_replay_of_written_log_agrees(seed, preset):
+    log = random_session(seed, rules=preset, hands=3)
+    session = replay(log)
+    result = session.result()
+    if session.rules.scoring == "stakes":
+        for h in result.hands:
+            assert sum(h.net.values()) == 0
+            assert sum(p.stakes for p in h.settlement.payments if p.payer) >= 0
+        paid = {p: Decimal(0) for p in result.players}
+        for t in result.transfers:
+            paid[t.payer] -= t.amount
+            paid[t.payee] += t.amount
+        assert paid == result.totals
+        assert len(result.transfers) <= max(0, sum(1 for v in result.totals.values() if v) - 1)
+    else:
+        for h in result.hands:
+            assert all(v >= 0 for v in h.net.values())
+            assert all(h.net[w] == 0 for w in h.winners)
+    # Write the log, read it back, replay it: the same result, hand for hand.
+    text = json.dumps(dump_log(log))
+    again = replay(parse_log_text(text))
+    assert again.result().to_json() == result.to_json()
+    for live, replayed in zip(session.table.hands, again.table.hands, strict=True):
+        assert live.snapshot() == replayed.snapshot()

@@ -1,0 +1,49 @@
+"""Data-driven: every log in sample_logs/ replays to the result beside it.
+
+``NAME.json`` is a session log; ``NAME.expected.json`` is what ``referee
+replay NAME.json --json`` must print (with ``exit_status`` added for logs
+that break a rule or are malformed). Errors are compared by hand, action,
+code and exit status: the sentence may be reworded.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
+LOGS = sorted(p for p in SAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
+
+
+def test_there_are_samples_for_every_kind_of_ending():
+    outcomes = set()
+    for log in LOGS:
+        expected = json.loads(log.with_suffix(".expected.json").read_text())
+        outcomes |= {h["outcome"] for h in expected.get("hands", [])}
+    assert outcomes >= {"deal_win", "thrown_in", "tonk_out", "out", "drop_won", "caught",
+                        "stock_out", "dead"}
+
+
+@pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)
+def test_sample_log_replays_as_expected(log, capsys):
+    expected = json.loads(log.with_suffix(".expected.json").read_text())
+    status = main(["replay", str(log), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    if "error" in expected:
+        assert status == expected["exit_status"], out
+        want = {k: expected["error"][k] for k in ("hand", "action", "code")}
+        got = {k: out["error"][k] for k in ("hand", "action", "code")}
+        assert got == want, out["error"]["message"]
+        assert out["error"]["message"]
+    else:
+        assert status == 0, out
+        assert out == expected
+
+
+@pytest.mark.parametrize("log", [p for p in LOGS if "err_" not in p.name], ids=lambda p: p.stem)
+def test_sample_log_readable_report(log, capsys):
+    assert main(["replay", str(log)]) == 0
+    text = capsys.readouterr().out
+    assert "totals" in text
