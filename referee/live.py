@@ -406,80 +406,99 @@ def _commit_hand(db: Database, live: Live, hand: Hand, event_id: int,
     return body, result
 
 
+def _stale(n: int, seq: int, expected_seq: int) -> tuple[int, dict, None]:
+    return 409, _error(StaleSeq(
+        "stale_seq", f"the hand has {seq} actions, not {expected_seq}: another "
+        "action was logged since you looked; look again", hand=n)), None
+
+
+def _write(db: Database, sid: str, client_id: str | None, job) -> tuple[int, dict]:
+    """Run a write job under the session's lock; the cache moves on only after
+    the commit (the job returns the change to make)."""
+    seen = _reply(db, sid, client_id)
+    if seen:
+        return seen
+    with _session_lock(db, sid):
+        status, body, after_commit = storage.run_write(db, job)
+        if after_commit is not None:
+            after_commit()
+    return status, body
+
+
 def post_action(db: Database, sid: str, n: int, action_text: str, client_id: str | None,
                 expected_seq: int | None) -> tuple[int, dict]:
     """Log one action: (201, new state), (422, error) when refused, (409, error)
     when ``expected_seq`` is stale, or the first answer again for a known
     ``client_id``. Raises ``NotFound``."""
-    seen = _reply(db, sid, client_id)
-    if seen:
-        return seen
-    with _session_lock(db, sid), storage.write(db):
-        seen = _reply(db, sid, client_id)
+
+    def job(w: Database):
+        seen = _reply(w, sid, client_id)
         if seen:
-            return seen
-        live = _live(db, sid)
+            return (*seen, None)
+        live = _live(w, sid)
         try:
             hand = _check_current(live, n)
         except RuleViolation as err:
-            return 422, _error(err)
+            return 422, _error(err), None
         seq = len(hand.actions)
         if expected_seq is not None and expected_seq != seq:
-            return 409, _error(StaleSeq(
-                "stale_seq", f"the hand has {seq} actions, not {expected_seq}: another "
-                "action was logged since you looked; look again", hand=n))
+            return _stale(n, seq, expected_seq)
         try:
             action = parse_action(action_text)
             work = _copy_hand(hand)
             work.apply(action)
         except RefereeError as err:
-            return 422, _error(err.at(hand=n, action=seq + 1, action_text=str(action_text)))
-        ev = storage.append_event(db, sid, n, "action",
+            err.at(hand=n, action=seq + 1, action_text=str(action_text))
+            return 422, _error(err), None
+        ev = storage.append_event(w, sid, n, "action",
                                   {"action": str(action), "text": str(action)}, client_id)
-        body, _ = _commit_hand(db, live, work, ev["id"], client_id)
-    # Committed: only now does the cache move on.
-    live.table.hands[-1] = work
-    live.hand, live.version, live.state = work, ev["id"], body
-    live.action_ids.append(ev["id"])
-    return 201, body
+        body, _ = _commit_hand(w, live, work, ev["id"], client_id)
+
+        def after_commit() -> None:
+            live.table.hands[-1] = work
+            live.hand, live.version, live.state = work, ev["id"], body
+            live.action_ids.append(ev["id"])
+        return 201, body, after_commit
+
+    return _write(db, sid, client_id, job)
 
 
 def undo(db: Database, sid: str, n: int, client_id: str | None = None,
          expected_seq: int | None = None) -> tuple[int, dict]:
     """Cancel the hand's last action with a correction event (the original stays
     in the history). Same answers as ``post_action``."""
-    seen = _reply(db, sid, client_id)
-    if seen:
-        return seen
-    with _session_lock(db, sid), storage.write(db):
-        seen = _reply(db, sid, client_id)
+
+    def job(w: Database):
+        seen = _reply(w, sid, client_id)
         if seen:
-            return seen
-        live = _live(db, sid)
+            return (*seen, None)
+        live = _live(w, sid)
         try:
             hand = _check_current(live, n)
             if not hand.actions:
                 raise RuleViolation("nothing_to_undo", "the hand has no action to undo",
                                     hand=n)
         except RuleViolation as err:
-            return 422, _error(err)
+            return 422, _error(err), None
         seq = len(hand.actions)
         if expected_seq is not None and expected_seq != seq:
-            return 409, _error(StaleSeq(
-                "stale_seq", f"the hand has {seq} actions, not {expected_seq}: another "
-                "action was logged since you looked; look again", hand=n))
+            return _stale(n, seq, expected_seq)
         cancelled = str(hand.actions[-1])
         work = _new_hand(live.rules, n, list(hand.players), live.setup)
         for action in hand.actions[:-1]:
             work.apply(action)
-        ev = storage.append_event(db, sid, n, "correction",
+        ev = storage.append_event(w, sid, n, "correction",
                                   {"cancels": live.action_ids[-1], "action": cancelled},
                                   client_id)
-        body, _ = _commit_hand(db, live, work, ev["id"], client_id)
-    live.table.hands[-1] = work
-    live.hand, live.version, live.state = work, ev["id"], body
-    live.action_ids.pop()
-    return 201, body
+        body, _ = _commit_hand(w, live, work, ev["id"], client_id)
+
+        def after_commit() -> None:
+            live.table.hands[-1] = work
+            live.hand, live.version, live.state = work, ev["id"], body
+            live.action_ids.pop()
+        return 201, body, after_commit
+
+    return _write(db, sid, client_id, job)
 
 
 def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None) -> dict:
@@ -488,29 +507,34 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
     if seen:
         return seen[1]
     setup = load_hand_setup(setup)
-    with _session_lock(db, sid), storage.write(db):
-        seen = _reply(db, sid, client_id)
+
+    def job(w: Database):
+        seen = _reply(w, sid, client_id)
         if seen:
-            return seen[1]
-        live = _live(db, sid)
+            return (*seen, None)
+        live = _live(w, sid)
         table = copy.deepcopy(live.table, {id(live.rules): live.rules})
         hand = _start_on(table, setup)
         del table.hands[:-1]  # only the newest hand is needed to start the next
-        ev = storage.append_event(db, sid, hand.number, "hand_start", setup, client_id)
-        _insert_hand(db, sid, hand, setup, True, ev["id"], None)
+        ev = storage.append_event(w, sid, hand.number, "hand_start", setup, client_id)
+        _insert_hand(w, sid, hand, setup, True, ev["id"], None)
         if table.everyone != live.everyone:
-            db.conn.execute("UPDATE sessions SET everyone = ? WHERE id = ?",
-                            (json.dumps(table.everyone), sid))
+            w.conn.execute("UPDATE sessions SET everyone = ? WHERE id = ?",
+                           (json.dumps(table.everyone), sid))
         new = Live(sid, live.rules, live.stake, live.quantum, live.players,
                    list(table.everyone), table, hand.number, ev["id"], hand, setup, [])
         body = _state(sid, setup, hand, None)
         if client_id:
-            db.conn.execute("INSERT INTO replies (session_id, client_id, status, body) "
-                            "VALUES (?, ?, 201, ?)", (sid, client_id, json.dumps(body)))
-    new.state = body
-    with _guard:
-        _cache[(storage.db_key(db), sid)] = new
-    return body
+            w.conn.execute("INSERT INTO replies (session_id, client_id, status, body) "
+                           "VALUES (?, ?, 201, ?)", (sid, client_id, json.dumps(body)))
+
+        def after_commit() -> None:
+            new.state = body
+            with _guard:
+                _cache[(storage.db_key(w), sid)] = new
+        return 201, body, after_commit
+
+    return _write(db, sid, client_id, job)[1]
 
 
 # ---------------------------------------------------------------- reading

@@ -340,16 +340,15 @@ def undo(sid: str, n: int):
 
 @bp.post("/_bench/<sid>/insert")
 def bench_insert(sid: str):
-    """The benchmark's floor: the same auth and durable event insert as an
-    action, without the referee (enabled by ``referee serve --bench``)."""
+    """The benchmark's floor: the same auth, the same durable event insert and
+    the same group-committing writer as an action, without the referee
+    (enabled by ``referee serve --bench``)."""
     if not current_app.config.get("BENCH_ENDPOINT"):
         raise ApiError(404, "not_found", "the benchmark endpoint is off")
     _auth(sid, write=True)
     body = _body()
-    db = get_db()
-    with storage.write(db):
-        ev = storage.append_event(db, sid, None, "bench", body, body.get("client_id"),
-                                  table="bench_events")
+    ev = storage.run_write(get_db(), lambda w: storage.append_event(
+        w, sid, None, "bench", body, body.get("client_id"), table="bench_events"))
     return {"seq": ev["seq"]}, 201
 
 
