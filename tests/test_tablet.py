@@ -370,7 +370,7 @@ def test_a_whole_hand_with_its_settlement_in_words(client):
     assert 'value="Ks">' in page and "tile-held" in page
     assert 'value="7d" disabled' in page  # the upcard is on the pile
     page = act(client, sid, 1, "spread", ["Ks", "Kh", "Kd"])
-    assert "<b>S1</b> Ben:" in page
+    assert "<b>S1</b> <span class=\"owner\">Ben:</span>" in page
     page = play_caught_hand_rest(client, sid)
     assert 'id="result"' in page
     assert "Caught" in page

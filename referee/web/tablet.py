@@ -293,6 +293,7 @@ def hand(session_id: str, n: int):
         grid=forms.card_grid(rules.deck, rules.jokers),
         seen=_seen_cards(state, history, holders),
         holders=holders,
+        mine=set(_known_of(state, state.get("to_act"))),
         history=history,
         client_id=forms.new_client_id(),
         standings=live.standings(_db(), session_id) if state.get("complete") else None,
@@ -331,6 +332,13 @@ def _seen_cards(state: dict, history: list[dict], holders: dict[str, str]) -> se
             seen.update(w for w in words[1:] if len(w) == 2 and w[0] != "S")
     seen.discard(UNKNOWN)
     return seen - set(holders)
+
+
+def _known_of(state: dict, name: str | None) -> list[str]:
+    for p in state.get("players", ()):
+        if p["name"] == name:
+            return p.get("known", [])
+    return []
 
 
 def _holders(state: dict) -> dict[str, str]:
