@@ -90,8 +90,12 @@ def at_phone(pg, name: str) -> None:
     pg.set_viewport_size(TABLET)
 
 
-def create_table(pg, base: str, players, table="Back room") -> str:
+def create_table(pg, base: str, players, table="Back room", shots: bool = False) -> str:
     pg.goto(base + "/new")
+    if shots:
+        pg.locator("summary", has_text="Change single rules").click()
+        shot(pg, "00-tablet-create")
+        at_phone(pg, "00-phone-create")
     pg.fill("input[name=table]", table)
     for i, name in enumerate(players, 1):
         pg.fill(f"input[name=player{i}]", name)
@@ -140,7 +144,7 @@ def text(pg, selector: str) -> str:
 
 def test_a_caught_drop_played_by_tapping(server, page):
     players = ["Ann", "Ben", XSS]
-    create_table(page, server, players)
+    create_table(page, server, players, shots=True)
     assert XSS in text(page, "#seating")  # shown as text, never run
     shot(page, "01-tablet-session")
     deal(page, players, {

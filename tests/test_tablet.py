@@ -113,6 +113,8 @@ def test_create_page_explains_every_option(client):
     for name, doc in OPTION_DOCS.items():
         assert f'name="opt_{name}"' in page
         assert doc.replace("'", "&#39;").replace('"', "&#34;") in page
+    assert "Values: 0 to 4; typical game: 0" in page
+    assert "built-in method" not in page
     assert "chicago" in page and "Mike Foulds, Chicago" in page
 
 

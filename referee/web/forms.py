@@ -189,14 +189,16 @@ def option_fields() -> list[dict]:
             "group": GROUPS.get(name),
             "label": name.replace("_", " "),
             "doc": OPTION_DOCS[name],
-            "values": OPTION_VALUES[name],
-            "default": json.dumps(OPTION_DEFAULTS[name]),
+            "allowed": OPTION_VALUES[name],
+            "default": _plain(OPTION_DEFAULTS[name]),
             "choices": [(json.dumps(c), _plain(c)) for c in choices] if choices else None,
         })
     return out
 
 
 def _plain(value: Any) -> str:
+    if isinstance(value, (list, dict)):
+        return json.dumps(value)
     if value is True:
         return "yes"
     if value is False:
