@@ -58,6 +58,42 @@ class NameField(fields.String):
         return value
 
 
+class TextListField(fields.Field):
+    """A list of strings, checked in one pass: a log holds hundreds of
+    thousands of action strings, and marshmallow's per-item fields would make
+    reading the log slower than replaying it."""
+
+    def __init__(self, what: str, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.what = what
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not list:
+            raise ValidationError(f"must be a list of {self.what}")
+        for i, item in enumerate(value):
+            if type(item) is not str:
+                raise ValidationError({i: [f"not a valid string ({self.what})"]})
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+class DealField(fields.Field):
+    """``{player: [cards]}``; the cards are read by the rules engine."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not dict:
+            raise ValidationError("must be an object of player: list of cards")
+        for player, cards in value.items():
+            if type(cards) is not list or any(type(c) is not str for c in cards):
+                raise ValidationError({player: ["must be a list of cards like \"Ks\""]})
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
 class SideBetSchema(Schema):
     class Meta:
         unknown = RAISE
@@ -80,11 +116,11 @@ class HandSchema(Schema):
 
     dealer = fields.String(required=True)
     players = fields.List(NameField())
-    deal = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    deal = DealField()
     upcard = fields.String()
     stake_multiplier = fields.Integer(strict=True, validate=validate.Range(min=1))
     side_bets = fields.List(fields.Nested(SideBetSchema))
-    actions = fields.List(fields.String())
+    actions = TextListField("actions like \"Ben: draw 4c\"")
 
 
 class LogSchema(Schema):
