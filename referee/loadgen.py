@@ -107,6 +107,20 @@ class Tablet:
         self.n = 0
         self.seq = 0
         self.acked: list[tuple[int, int, str]] = []  # (hand, seq after, action) answered 201
+        self.script: list[tuple[str, object]] = []  # prepared requests, see ``prepare``
+
+    def prepare(self, count: int) -> None:
+        """Choose the next ``count`` actions (and the hands they need) now, so
+        that ``step`` only posts them: a benchmark's clock then times the
+        server, not this tablet's own rules engine."""
+        self.script.reverse()
+        for _ in range(count):
+            if self.sim.hand is None or self.sim.hand.is_complete:
+                self.script.append(("hand", self.sim.next_setup()))
+            text = self.sim.next_action()
+            self.sim.accepted(text)
+            self.script.append(("action", text))
+        self.script.reverse()  # popped from the end
 
     def open(self, host_key: str | None = None) -> None:
         headers = {"X-Host-Key": host_key} if host_key else None
@@ -116,22 +130,34 @@ class Tablet:
         self.sid = body["id"]
         self.client.token = body["table_token"]
 
+    def _start(self, setup: dict) -> None:
+        status, body = self.client.request("POST", f"/api/sessions/{self.sid}/hands", setup)
+        if status != 201:
+            raise RuntimeError(f"start hand: {status} {body}")
+        self.n, self.seq = body["hand"], 0
+
     def step(self) -> tuple[int, float]:
-        """Post one legal action (starting a hand when needed): (status, seconds)."""
-        if self.sim.hand is None or self.sim.hand.is_complete:
-            setup = self.sim.next_setup()
-            status, body = self.client.request("POST", f"/api/sessions/{self.sid}/hands", setup)
-            if status != 201:
-                raise RuntimeError(f"start hand: {status} {body}")
-            self.n, self.seq = body["hand"], 0
-        text = self.sim.next_action()
+        """Post one legal action (starting a hand when needed): (status, seconds).
+        Prepared actions go first; without any, the action is chosen now."""
+        prepared = bool(self.script)
+        if prepared:
+            kind, item = self.script.pop()
+            if kind == "hand":
+                self._start(item)
+                kind, item = self.script.pop()
+            text = item
+        else:
+            if self.sim.hand is None or self.sim.hand.is_complete:
+                self._start(self.sim.next_setup())
+            text = self.sim.next_action()
         payload = {"action": text, "client_id": uuid.uuid4().hex, "expected_seq": self.seq}
         t0 = time.perf_counter()
         status, body = self.client.request(
             "POST", f"/api/sessions/{self.sid}/hands/{self.n}/actions", payload)
         elapsed = time.perf_counter() - t0
         if status == 201:
-            self.sim.accepted(text)
+            if not prepared:
+                self.sim.accepted(text)
             self.seq += 1
             self.acked.append((self.n, self.seq, text))
         else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 
@@ -60,6 +61,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     path = _db_path(args)
     app = create_app({"DATABASE": path, "BENCH_ENDPOINT": args.bench})
+    # "Task queue depth is N" on every request that waits for a free thread:
+    # normal with many tablets, and a flood in the log under load.
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     # waitress, not Flask's development server: threaded, production-grade.
     server = create_server(app, host=args.host, port=args.port, threads=args.threads,
                            ident="referee", connection_limit=200)
