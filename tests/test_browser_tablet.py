@@ -244,6 +244,17 @@ def test_another_tablet_unlocks_with_the_pin(server, browser, page):
     other.get_by_role("button", name="Unlock").click()
     other.wait_for_url(re.compile(rf".*/s/{sid}$"))
     assert "Ann, Ben" in other.locator("#seating").inner_text()
+
+    # Both tablets on the hand: what one logs, the other shows within seconds.
+    page.locator("#start-hand").click()
+    page.get_by_role("button", name="Deal: start the hand").click()
+    page.wait_for_url(re.compile(r".*/hands/1$"))
+    other.goto(page.url)
+    assert text(other, "#seq") == "0"
+    tap(page, 1, "draw")
+    # (A locator wait: the page's CSP forbids the string eval of wait_for_function.)
+    sync_api.expect(other.locator("#seq")).to_have_text("1", timeout=10_000)
+    assert text(other, "#stock") == "40"
     other.context.close()
 
 

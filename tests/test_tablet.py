@@ -457,3 +457,43 @@ def test_the_form_reads_seat_numbers_not_names():
         "Ann: hit S2 4c"
     assert action_from_form(Form(act="0:show"), players, ["Ann: show 2c 3d"]) == \
         "Ann: show 2c 3d"
+
+
+def test_a_deal_win_is_declared_with_the_known_cards(client):
+    sid = create(client)
+    start(client, sid, deal={"Ben": ["Ks", "Kh", "Kd", "Qs", "9c"]}, upcard="7d")
+    page = hand_page(client, sid)
+    assert 'value="1:declare"' in page
+    page = act(client, sid, 1, "draw")
+    assert "must declare it before play starts" in page
+    page = act(client, sid, 1, "declare")
+    assert "Deal win" in page and "Ben was dealt 49" in page
+
+
+def test_the_session_page_leads_back_to_the_hand_in_play(client):
+    sid = create(client)
+    start(client, sid)
+    act(client, sid, 1, "draw")
+    page = client.get(f"/s/{sid}").data.decode()
+    assert "Back to hand 1 (Ben to act)" in page
+    assert "· in play" in page
+
+
+def test_an_earlier_hand_is_read_only(client):
+    sid = create(client)
+    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
+    play_caught_hand(client, sid)
+    assert start(client, sid, dealer="Ben", client_id="start-2").status_code == 303
+    page = hand_page(client, sid, 1)
+    assert "Caught" in page
+    assert 'id="undo"' not in page and "Start the next hand" not in page
+    assert 'id="undo"' not in hand_page(client, sid, 2)  # nothing logged yet
+
+
+def test_the_seq_endpoint_tells_a_tablet_when_to_reload(app, client):
+    sid = create(client)
+    start(client, sid)
+    assert client.get(f"/s/{sid}/hands/1/seq").get_json() == {"seq": 0, "complete": False}
+    act(client, sid, 1, "draw")
+    assert client.get(f"/s/{sid}/hands/1/seq").get_json()["seq"] == 1
+    assert app.test_client().get(f"/s/{sid}/hands/1/seq").status_code == 403

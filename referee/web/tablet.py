@@ -16,6 +16,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -55,6 +56,12 @@ def _csrf() -> None:
 @bp.errorhandler(400)
 def _bad_request(err):
     return render_template("error.html", title="Not accepted", message=err.description), 400
+
+
+@bp.errorhandler(403)
+def _forbidden(err):
+    return render_template("error.html", title="Locked",
+                           message="Unlock this table with its PIN first."), 403
 
 
 @bp.errorhandler(404)
@@ -192,7 +199,9 @@ def session_page(session_id: str):
         return locked
     return render_template("session.html", summary=summary, session_id=session_id,
                            standings=live.standings(_db(), session_id),
-                           rule_changes=_rule_changes(summary))
+                           rule_changes=_rule_changes(summary),
+                           # The reports pages are another blueprint, present or not.
+                           reports="reports" in current_app.blueprints)
 
 
 @bp.get("/s/<session_id>/standings")
@@ -297,6 +306,8 @@ def hand(session_id: str, n: int):
         history=history,
         client_id=forms.new_client_id(),
         standings=live.standings(_db(), session_id) if state.get("complete") else None,
+        # Only the newest hand can still be corrected; the service refuses the rest.
+        current=(summary.get("current") or {}).get("hand") == n,
     )
 
 
@@ -348,6 +359,16 @@ def _holders(state: dict) -> dict[str, str]:
         for c in p.get("known", ()):
             out[c] = p["name"]
     return out
+
+
+@bp.get("/s/<session_id>/hands/<int:n>/seq")
+def hand_seq(session_id: str, n: int):
+    """How far the hand has got, for tablet.js to notice another tablet's action."""
+    _summary(session_id)
+    if not forms.is_unlocked(session_id) and live.has_pin(_db(), session_id):
+        abort(403)
+    state = _state(session_id, n)
+    return jsonify({"seq": state["seq"], "complete": bool(state.get("complete"))})
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/act")

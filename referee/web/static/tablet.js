@@ -23,6 +23,29 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   }
 
+  // Several tablets at one table: when another logs an action, reload this
+  // screen (or, with cards half picked, say so) instead of waiting for a 409.
+  const layout = document.querySelector(".hand-layout[data-poll]");
+  if (layout) {
+    const seen = layout.dataset.seq;
+    const poll = async () => {
+      try {
+        const answer = await fetch(layout.dataset.poll, {credentials: "same-origin"});
+        if (!answer.ok) return;
+        const state = await answer.json();
+        if (String(state.seq) === seen) return;
+        if (document.querySelector("#act input:checked")) {
+          document.getElementById("moved").hidden = false;
+        } else {
+          window.location.reload();
+        }
+      } catch (err) {
+        // Offline for a moment: the next poll tries again.
+      }
+    };
+    setInterval(poll, 4000);
+  }
+
   // Dealing: a card picked for one player (or the upcard) cannot be dealt again.
   const deal = document.querySelector("form.deal-form");
   if (deal) {
