@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from .ledger.money import parse_stake, quantum_for
 from .ledger.results import HandResult, SessionResult, settle_hand
+from .ledger.side_bets import Pots, SideBet, check_deal_known, judge, read_side_bets
 from .log import load_log, parse_log_text
 from .rules.actions import parse_action
 from .rules.cards import parse_card
@@ -25,6 +26,8 @@ class Session:
     rules: HouseRules
     stake: Decimal
     table: Table
+    # Side bets by hand number, with the dealt cards they are judged from.
+    side_bets: dict[int, tuple[list[SideBet], dict]] = field(default_factory=dict)
 
     @property
     def quantum(self) -> Decimal:
@@ -35,9 +38,18 @@ class Session:
     def result(self) -> SessionResult:
         """Results of the complete hands (a hand still in play is left out)."""
         results: list[HandResult] = []
+        pots = Pots()
         for hand, setup in zip(self.table.hands, self.log.get("hands", []), strict=False):
-            if hand.is_complete:
-                results.append(settle_hand(hand, self.stake, setup.get("stake_multiplier", 1)))
+            if not hand.is_complete:
+                continue
+            result = settle_hand(hand, self.stake, setup.get("stake_multiplier", 1))
+            if hand.number in self.side_bets:
+                bets, deal = self.side_bets[hand.number]
+                owners = [s.owner for s in hand.spreads]
+                net, result.side_bets = pots.settle(judge(b, deal, owners) for b in bets)
+                for q, amount in net.items():
+                    result.net[q] += amount
+            results.append(result)
         return SessionResult(list(self.table.everyone), results, self.quantum,
                              push_ups=self.rules.scoring == "push_ups")
 
@@ -60,9 +72,22 @@ def start_hand(session: Session, setup: dict) -> Hand:
         upcard = parse_card(setup["upcard"]) if "upcard" in setup else None
     except MalformedInput as err:
         raise err.at(hand=number) from None
-    return session.table.start_hand(
+    bets = None
+    if setup.get("side_bets"):
+        table = session.table
+        seats = setup.get("players") or table.last_seats or table.players
+        try:
+            bets = read_side_bets(setup["side_bets"], seats,
+                                  push_ups=session.rules.scoring == "push_ups")
+            check_deal_known(bets, deal)
+        except RefereeError as err:
+            raise err.at(hand=number) from None
+    hand = session.table.start_hand(
         setup["dealer"], players=setup.get("players"), deal=deal, upcard=upcard
     )
+    if bets:
+        session.side_bets[number] = (bets, deal)
+    return hand
 
 
 def iter_replay(log: dict) -> Iterator[tuple[Session, Hand]]:

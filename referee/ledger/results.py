@@ -23,6 +23,7 @@ class HandResult:
     net: dict[str, Decimal]  # money, or points (push-ups)
     settlement: Settlement
     multiplier: int = 1
+    side_bets: list[str] = field(default_factory=list)  # what the side bets did, in words
 
     def to_json(self, quantum: Decimal) -> dict:
         return {
