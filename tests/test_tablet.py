@@ -497,3 +497,19 @@ def test_the_seq_endpoint_tells_a_tablet_when_to_reload(app, client):
     act(client, sid, 1, "draw")
     assert client.get(f"/s/{sid}/hands/1/seq").get_json()["seq"] == 1
     assert app.test_client().get(f"/s/{sid}/hands/1/seq").status_code == 403
+
+
+def test_a_slap_by_another_player_owes_an_extra_discard(client):
+    sid = create(client, opt_slapping='"on"')
+    start(client, sid, deal={"Ben": ["Ks", "Kh", "Kd", "4c", "5c"]}, upcard="7d")
+    act(client, sid, 1, "draw", ["2c"])
+    act(client, sid, 1, "spread", ["Ks", "Kh", "Kd"])
+    act(client, sid, 1, "discard", ["2c"])
+    act(client, sid, 2, "draw", ["Kc"])
+    page = act(client, sid, 2, "discard", ["Kc"])
+    # Ann is next and may play on; anyone may slap the king onto S1.
+    assert 'value="0:draw"' in page and 'value="1:slap"' in page
+    page = act(client, sid, 1, "slap", spread="S1")
+    assert not [f for f in flashes(page) if f[0] == "error"], flashes(page)
+    assert "K♣" in page.split('id="spreads"')[1].split("</section>")[0]
+    assert 'id="to-act">Ben<' in page and 'value="1:discard"' in page
