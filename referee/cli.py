@@ -98,6 +98,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
         resolve,
     )
 
+    if args.markdown:
+        from .rules_doc import markdown
+
+        sys.stdout.write(markdown())
+        return 0
     if not args.name:
         print("Presets (referee rules NAME shows one in full):")
         for name, source in PRESET_SOURCES.items():
@@ -132,6 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="list the presets, or show one preset's options")
     p.add_argument("name", nargs="?")
     p.add_argument("--json", action="store_true", help="the preset's options as JSON")
+    p.add_argument("--markdown", action="store_true",
+                   help="the reference page of every option and preset (docs/house-rules.md)")
     p.set_defaults(func=cmd_rules)
     for module in EXTENSIONS:
         try:
