@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import secrets
 import threading
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -102,16 +101,11 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["BENCH_ENDPOINT"]:
         storage.create_bench_table(db)
 
-    from . import api
+    from . import api, reports, tablet
 
     app.register_blueprint(api.bp)
-    try:
-        tablet = import_module(".tablet", __name__)
-    except ModuleNotFoundError as err:
-        if err.name != f"{__name__}.tablet":
-            raise
-    else:
-        app.register_blueprint(tablet.bp)
+    app.register_blueprint(tablet.bp)
+    app.register_blueprint(reports.bp)
     api.register_error_handlers(app)
 
     @app.after_request
