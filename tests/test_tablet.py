@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from referee import live
 from referee.rules.options import OPTION_DOCS
 from referee.web import create_app
 from referee.web import tablet as tablet_module
@@ -513,3 +514,23 @@ def test_a_slap_by_another_player_owes_an_extra_discard(client):
     assert not [f for f in flashes(page) if f[0] == "error"], flashes(page)
     assert "K♣" in page.split('id="spreads"')[1].split("</section>")[0]
     assert 'id="to-act">Ben<' in page and 'value="1:discard"' in page
+
+
+def test_an_imported_table_without_pin_unlocks_with_its_table_token(client, app):
+    from referee.web import get_db
+
+    log = {"format": "tonk-log/1", "stake": "1", "rules": "pagat", "players": ["Ann", "Ben"]}
+    with app.app_context():
+        info = live.import_log(get_db(), log)
+    page = client.get(f"/s/{info.id}")
+    assert page.status_code in (302, 303) and "/unlock" in page.headers["Location"]
+    form = client.get(f"/s/{info.id}/unlock").get_data(as_text=True)
+    assert "table token" in form
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+    bad = client.post(f"/s/{info.id}/unlock", data={"csrf_token": token, "pin": "nope"})
+    assert bad.status_code == 403 and "token." in bad.get_data(as_text=True)
+    assert client.post(f"/s/{info.id}/unlock", data={"csrf_token": token,
+                                                     "pin": info.audit_token}).status_code == 403
+    ok = client.post(f"/s/{info.id}/unlock", data={"csrf_token": token, "pin": info.table_token})
+    assert ok.status_code == 303
+    assert client.get(f"/s/{info.id}").status_code == 200

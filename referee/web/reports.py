@@ -18,6 +18,7 @@ from ..reports.stored import load_stored
 from ..reports.whatif import format_whatif, what_if
 from ..rules.errors import RefereeError
 from ..rules.options import PRESET_SOURCES
+from . import forms
 
 bp = Blueprint("reports", __name__, url_prefix="/reports")
 
@@ -34,11 +35,8 @@ def _allowed(sid: str) -> str | None:
         role = live.token_role(db, sid, token) if token else None
         if role:
             return token
-        try:
-            from . import forms
-        except ImportError:  # the tablet pages are optional
-            forms = None
-        if not live.has_pin(db, sid) or (forms and forms.is_unlocked(sid)):
+        live.has_pin(db, sid)  # NotFound for a session that does not exist
+        if forms.is_unlocked(sid):
             return None
     except live.NotFound:
         abort(404)

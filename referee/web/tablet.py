@@ -77,10 +77,9 @@ def _wrong_method(err):
 
 
 def _require_unlocked(session_id: str):
-    """Redirect to the PIN page unless this browser has unlocked the table.
-
-    A table stored without a PIN (an API import) is open, as ``check_pin`` says."""
-    if forms.is_unlocked(session_id) or not live.has_pin(_db(), session_id):
+    """Redirect to the unlock page unless this browser has unlocked the table
+    (with its PIN, or with its table token when it has none: an API import)."""
+    if forms.is_unlocked(session_id):
         return None
     return redirect(url_for("tablet.unlock", session_id=session_id, next=request.path))
 
@@ -163,24 +162,33 @@ def _limit_key(session_id: str) -> tuple[str, str]:
 def unlock(session_id: str):
     summary = _summary(session_id)
     return render_template("unlock.html", summary=summary, session_id=session_id,
-                           next=request.args.get("next", ""), error=None)
+                           next=request.args.get("next", ""), error=None,
+                           has_pin=live.has_pin(_db(), session_id))
 
 
 @bp.post("/s/<session_id>/unlock")
 def unlock_post(session_id: str):
     summary = _summary(session_id)
     nxt = request.form.get("next", "")
+    db = _db()
+    has_pin = live.has_pin(db, session_id)
     key = _limit_key(session_id)
     wait = pin_limiter.retry_after(key)
     if wait:
-        error = (f"Too many wrong PINs for this table. Wait {wait} seconds, then try again "
-                 "(5 tries a minute).")
+        error = (f"Too many wrong {'PINs' if has_pin else 'tokens'} for this table. "
+                 f"Wait {wait} seconds, then try again (5 tries a minute).")
         return render_template("unlock.html", summary=summary, session_id=session_id,
-                               next=nxt, error=error), 429
+                               next=nxt, error=error, has_pin=has_pin), 429
     pin_limiter.hit(key)
-    if not live.check_pin(_db(), session_id, request.form.get("pin", "")):
+    secret = request.form.get("pin", "")
+    # A table imported through the API has no PIN: its table token unlocks it.
+    ok = (live.check_pin(db, session_id, secret) if has_pin
+          else live.token_role(db, session_id, secret.strip()) == "table")
+    if not ok:
+        error = "That PIN is not this table's." if has_pin else \
+            "That is not this table's token."
         return render_template("unlock.html", summary=summary, session_id=session_id,
-                               next=nxt, error="That PIN is not this table's."), 403
+                               next=nxt, error=error, has_pin=has_pin), 403
     pin_limiter.reset(key)
     forms.mark_unlocked(session_id)
     # Only a path on this site: an unlock link must not bounce the tablet elsewhere.
@@ -365,7 +373,7 @@ def _holders(state: dict) -> dict[str, str]:
 def hand_seq(session_id: str, n: int):
     """How far the hand has got, for tablet.js to notice another tablet's action."""
     _summary(session_id)
-    if not forms.is_unlocked(session_id) and live.has_pin(_db(), session_id):
+    if not forms.is_unlocked(session_id):
         abort(403)
     state = _state(session_id, n)
     return jsonify({"seq": state["seq"], "complete": bool(state.get("complete"))})
