@@ -107,22 +107,27 @@ class Hand:
         # Where each seen card was seen, for the sentence that refuses a second sighting.
         self.seen: dict[str, str] = {}
         self.held: dict[str, list[str]] = {p: [] for p in self.players}
-        self.unknown: dict[str, int] = {p: size for p in self.players}
-        deal = dict(deal or {})
-        for p, cards in deal.items():
-            if p not in self.held:
-                raise RuleViolation("bad_deal", f"the deal names {p}, who is not seated")
-            if len(cards) != size:
-                raise RuleViolation(
-                    "bad_deal", f"{p} is dealt {len(cards)} cards; the rules deal {size}"
-                )
-            for card in cards:
-                if card == UNKNOWN:
-                    continue
-                self._check_new(card, f"dealt to {p}", code="bad_deal")
-                self.seen[card] = f"dealt to {p}"
-                self.held[p].append(card)
-                self.unknown[p] -= 1
+        self.unknown: dict[str, int] = dict.fromkeys(self.players, size)
+        if deal:
+            # One pass over the dealt cards; _check_new only words the refusal.
+            seen, deck_cards = self.seen, self.deck.cards
+            for p, cards in deal.items():
+                if p not in self.held:
+                    raise RuleViolation("bad_deal", f"the deal names {p}, who is not seated")
+                if len(cards) != size:
+                    raise RuleViolation(
+                        "bad_deal", f"{p} is dealt {len(cards)} cards; the rules deal {size}"
+                    )
+                where = f"dealt to {p}"
+                mine = self.held[p]
+                for card in cards:
+                    if card == UNKNOWN:
+                        continue
+                    if card not in deck_cards or card in seen:
+                        self._check_new(card, where, code="bad_deal")
+                    seen[card] = where
+                    mine.append(card)
+                self.unknown[p] = size - len(mine)
         self.pile: list[str] = []
         if rules.upcard:
             card = UNKNOWN if upcard is None else upcard
@@ -135,10 +140,10 @@ class Hand:
                 "bad_upcard", "these rules turn no upcard, but the hand names one"
             )
         self.spreads: list[Spread] = []
-        self.wait = {p: 0 for p in self.players}
-        self.hit_since = {p: False for p in self.players}  # hit by another since their turn
-        self.has_hit = {p: False for p in self.players}
-        self.turns = {p: 0 for p in self.players}  # turns begun
+        self.wait = dict.fromkeys(self.players, 0)
+        self.hit_since = dict.fromkeys(self.players, False)  # hit by another since their turn
+        self.has_hit = dict.fromkeys(self.players, False)
+        self.turns = dict.fromkeys(self.players, 0)  # turns begun
         self.shown: dict[str, tuple[str, ...]] = {}
         self.claims: list[Claim] = []
         self.actions: list[Action] = []
@@ -474,11 +479,14 @@ class Hand:
         """The best claim ``cards`` hold; ``first_turn``: None for any timing,
         False for claims made before play, True for first-turn claims."""
         rules = self.rules
+        if not rules.deal_wins:
+            return None
+        count = self.deck.count(cards)  # once, for every claim
         for rank, claim in enumerate(rules.deal_wins):
             if first_turn is not None and bool(claim.timing) != first_turn:
                 continue
-            if claim.holds(cards, self.deck, rules.hand_size):
-                return Claim("", claim, rank, self.deck.count(cards))
+            if claim.holds(cards, self.deck, rules.hand_size, count):
+                return Claim("", claim, rank, count)
         return None
 
     def _eligible_claim(self, p: str, cards: Sequence[str]) -> Claim | None:

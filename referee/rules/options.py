@@ -31,22 +31,28 @@ class DealWin:
     pays: Decimal
     timing: str | None = None  # None, or "first_turn" (Chicago's "49 in turn")
 
-    @property
+    # Cached: every hand checks its dealt hands against every claim.
+    @cached_property
     def kind(self) -> str:
         return self.when.split(":")[0]
 
-    @property
+    @cached_property
     def number(self) -> int | None:
         return int(self.when.split(":")[1]) if ":" in self.when else None
 
-    def holds(self, cards: list[str] | tuple[str, ...], deck: Deck, hand_size: int) -> bool:
+    def holds(self, cards: list[str] | tuple[str, ...], deck: Deck, hand_size: int,
+              count: int | None = None) -> bool:
+        """Whether the dealt ``cards`` make this claim; ``count``, if given, is
+        their count (a hand checks every claim against one count)."""
         kind = self.kind
         if kind == "five_faces":
             return hand_size == 5 and len(cards) == 5 and all(c[0] in "JQK" for c in cards)
+        if count is None:
+            count = deck.count(cards)
         if kind == "total":
             # With J/Q/K at 11-12-13 a total would come too easily: not allowed.
-            return not deck.court_high and deck.count(cards) == self.number
-        return deck.count(cards) <= self.number
+            return not deck.court_high and count == self.number
+        return count <= self.number
 
     def describe(self) -> str:
         kind, n = self.kind, self.number

@@ -96,15 +96,19 @@ class Table:
                     )
             seats = tuple(players) if players is not None else (
                 self.last_seats or self.players)
-            for name in seats:
-                why = check_name(name)
-                if why:
-                    raise RuleViolation("bad_seating", why)
-            if len(set(seats)) != len(seats):
-                raise RuleViolation("bad_seating", "a player is seated twice in this hand")
+            # The same seats as last hand were checked then (names, nobody
+            # twice, seats kept): most hands of a session only need the dealer checked.
+            same_seats = seats == self.last_seats
+            if not same_seats:
+                for name in seats:
+                    why = check_name(name)
+                    if why:
+                        raise RuleViolation("bad_seating", why)
+                if len(set(seats)) != len(seats):
+                    raise RuleViolation("bad_seating", "a player is seated twice in this hand")
             if dealer not in seats:
                 raise RuleViolation("wrong_dealer", f"the dealer {dealer} is not seated")
-            if self.last_seats is not None:
+            if self.last_seats is not None and not same_seats:
                 self._check_seating(seats, dealer)
             expected = self.expected_dealer(seats)
             if self.rules.dealer_rotation == "left" and expected and dealer != expected:
