@@ -73,3 +73,22 @@ def test_whatif_page(app, stored):
     assert "40-card deck" in body
     body = client.get(url + "&rules=nope").get_data(as_text=True)
     assert "unknown preset" in body
+
+
+def test_session_and_hand_pages_link_to_the_reports(tmp_path):
+    from referee.web import create_app
+    from tests.test_tablet import act, create, start
+
+    app = create_app({"DATABASE": str(tmp_path / "t.sqlite3"), "TESTING": True,
+                      "SECRET_KEY": "x"})
+    client = app.test_client()
+    sid = create(client)
+    page = client.get(f"/s/{sid}").get_data(as_text=True)
+    assert f"/reports/{sid}/settlement.pdf" in page
+    pdf = client.get(f"/reports/{sid}/settlement.pdf")
+    assert pdf.status_code == 200 and pdf.headers["Content-Type"] == "application/pdf"
+    start(client, sid)
+    act(client, sid, 1, "draw")
+    hand = client.get(f"/s/{sid}/hands/1").get_data(as_text=True)
+    assert f"/reports/{sid}/hands/1/audit.pdf" in hand
+    assert f"/reports/{sid}/hands/1/audit" in hand
