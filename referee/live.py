@@ -18,7 +18,6 @@ refused or failed action changes nothing.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import hmac
 import json
@@ -102,10 +101,13 @@ def forget(db: Database | None = None) -> None:
     with _guard:
         if db is None:
             _cache.clear()
+            _token_hashes.clear()
             return
         key = storage.db_key(db)
         for k in [k for k in _cache if k[0] == key]:
             del _cache[k]
+        for k in [k for k in _token_hashes if k[0] == key]:
+            del _token_hashes[k]
 
 
 # ---------------------------------------------------------------- secrets
@@ -134,15 +136,36 @@ def has_pin(db: Database, sid: str) -> bool:
     return bool(_session_row(db, sid)["pin_hash"])
 
 
+# A session's token hashes never change: kept here, so that checking a
+# request's token costs no query (and no copy of the session's row).
+_token_hashes: dict[tuple[str, str], tuple[str, str]] = {}
+
+
+def _session_tokens(db: Database, sid: str) -> tuple[str, str]:
+    key = (storage.db_key(db), sid)
+    hashes = _token_hashes.get(key)
+    if hashes is None:
+        row = db.conn.execute("SELECT table_token_hash, audit_token_hash FROM sessions "
+                              "WHERE id = ?", (sid,)).fetchone()
+        if row is None:
+            raise NotFound("no_session", f"there is no session {sid!r}")
+        hashes = (row[0], row[1])
+        with _guard:
+            if len(_token_hashes) >= 4 * CACHE_SIZE:
+                _token_hashes.clear()
+            _token_hashes[key] = hashes
+    return hashes
+
+
 def token_role(db: Database, sid: str, token: str | None) -> str | None:
     """``"table"``, ``"audit"`` or None for a bearer token of session ``sid``."""
-    row = _session_row(db, sid)
+    table_hash, audit_hash = _session_tokens(db, sid)
     if not token:
         return None
     h = _token_hash(token)
-    if hmac.compare_digest(h, row["table_token_hash"]):
+    if hmac.compare_digest(h, table_hash):
         return "table"
-    if hmac.compare_digest(h, row["audit_token_hash"]):
+    if hmac.compare_digest(h, audit_hash):
         return "audit"
     return None
 
@@ -314,18 +337,18 @@ def _live(db: Database, sid: str) -> Live:
     return live
 
 
-def _copy_hand(hand: Hand) -> Hand:
-    # The rules and deck are shared, immutable: do not copy them.
-    return copy.deepcopy(hand, {id(hand.rules): hand.rules, id(hand.deck): hand.deck})
-
-
-def _state(sid: str, setup: dict, hand: Hand, result: dict | None) -> dict:
+def _state(sid: str, setup: dict, hand: Hand, result: dict | None, *,
+           legal: bool = True) -> dict:
+    """The hand's public state and the verbs open now; with ``legal``, also every
+    concrete action the referee would accept (an enumeration of the spreads,
+    hits and discards: what ``GET hands/<n>`` shows, not the answer to a POST)."""
     state = hand.snapshot()
     state["session"] = sid
     state["seq"] = len(hand.actions)
     state["stake_multiplier"] = setup.get("stake_multiplier", 1)
     state["verbs"] = hand.verbs()
-    state["legal"] = [str(a) for a in hand.legal_actions()]
+    if legal:
+        state["legal"] = [str(a) for a in hand.legal_actions()]
     if hand.is_complete:
         state["result"] = result
     return state
@@ -366,12 +389,16 @@ def _current_state(db: Database, live: Live) -> dict:
     return _state(live.sid, live.setup, hand, result)
 
 
-def _reply(db: Database, sid: str, client_id: str | None) -> tuple[int, dict] | None:
+def _reply(db: Database, sid: str, client_id: str | None, *,
+           as_json: bool = False) -> tuple[int, Any] | None:
+    """The stored first answer to ``client_id`` (its body as JSON text with ``as_json``)."""
     if not client_id:
         return None
     row = db.conn.execute("SELECT status, body FROM replies WHERE session_id = ? AND "
                           "client_id = ?", (sid, client_id)).fetchone()
-    return (row[0], json.loads(row[1])) if row else None
+    if row is None:
+        return None
+    return (row[0], row[1]) if as_json else (row[0], json.loads(row[1]))
 
 
 def _error(err: RefereeError) -> dict:
@@ -387,118 +414,198 @@ def _check_current(live: Live, n: int) -> Hand:
     return live.hand
 
 
-def _commit_hand(db: Database, live: Live, hand: Hand, event_id: int,
-                 client_id: str | None) -> tuple[dict, dict | None]:
+def _store_hand(w: Database, live: Live, hand: Hand, event_id: int, result: dict | None,
+                client_id: str | None, body_json: str) -> None:
     """Store the hand's new derived row (and the reply) inside the transaction."""
-    result = None
-    if hand.is_complete:
-        result = _hand_result(hand, live.stake, live.quantum,
-                              live.setup.get("stake_multiplier", 1))
-    db.conn.execute(
+    w.conn.execute(
         "UPDATE hands SET seq = ?, last_event = ?, status = ?, result = ? "
         "WHERE session_id = ? AND n = ?",
         (len(hand.actions), event_id, "complete" if result else "open",
          json.dumps(result) if result else None, live.sid, hand.number))
-    body = _state(live.sid, live.setup, hand, result)
     if client_id:
-        db.conn.execute("INSERT INTO replies (session_id, client_id, status, body) "
-                        "VALUES (?, ?, 201, ?)", (live.sid, client_id, json.dumps(body)))
-    return body, result
+        w.conn.execute("INSERT INTO replies (session_id, client_id, status, body) "
+                       "VALUES (?, ?, 201, ?)", (live.sid, client_id, body_json))
 
 
-def _stale(n: int, seq: int, expected_seq: int) -> tuple[int, dict, None]:
+def _settle(live: Live, hand: Hand) -> dict | None:
+    if not hand.is_complete:
+        return None
+    return _hand_result(hand, live.stake, live.quantum, live.setup.get("stake_multiplier", 1))
+
+
+def _stale(n: int, seq: int, expected_seq: int) -> tuple[int, dict]:
     return 409, _error(StaleSeq(
         "stale_seq", f"the hand has {seq} actions, not {expected_seq}: another "
-        "action was logged since you looked; look again", hand=n)), None
+        "action was logged since you looked; look again", hand=n))
 
 
-def _write(db: Database, sid: str, client_id: str | None, job) -> tuple[int, dict]:
-    """Run a write job under the session's lock; the cache moves on only after
-    the commit (the job returns the change to make)."""
-    seen = _reply(db, sid, client_id)
+def _drop(db: Database, sid: str) -> None:
+    with _guard:
+        _cache.pop((storage.db_key(db), sid), None)
+
+
+@dataclass
+class _Plan:
+    """A write worked out on the cached state, outside the transaction: the
+    answer, what to insert (``job``, run by the writer inside the transaction)
+    and how the cache moves on after the commit."""
+
+    status: int
+    body: dict
+    body_json: str | None = None  # the body as JSON text, when already made
+    job: Any = None  # (w) -> None, inside the transaction; None: nothing to write
+    after_commit: Any = None  # () -> None
+    touched: bool = False  # the cached state was changed already (dropped on failure)
+
+
+_RETRIES = 5
+
+
+def _write(db: Database, sid: str, client_id: str | None, plan, *,
+           as_json: bool = False) -> tuple[int, Any]:
+    """A write under the session's lock.
+
+    ``plan(live)`` checks the request against the cached state and prepares
+    everything costly (the rules, the new state, its JSON) in the request's
+    own thread; the writer thread then only runs the plan's inserts, inside a
+    ``BEGIN IMMEDIATE`` transaction that first checks that nobody (another
+    process) has moved the hand on since. The cache moves on after the
+    commit; if the commit fails, or the hand moved, the session's cached
+    state is dropped and rebuilt from the database: nothing half-applied
+    stays visible. Answers without a write (409, 422) are not stored. With
+    ``as_json`` the answer's body comes as JSON text (the API sends it as is)."""
+
+    def answer(p: _Plan) -> tuple[int, Any]:
+        if not as_json:
+            return p.status, p.body
+        return p.status, p.body_json if p.body_json is not None else json.dumps(p.body)
+
+    seen = _reply(db, sid, client_id, as_json=as_json)
     if seen:
         return seen
     with _session_lock(db, sid):
-        status, body, after_commit = storage.run_write(db, job)
-        if after_commit is not None:
-            after_commit()
-    return status, body
+        for _ in range(_RETRIES):
+            live = _live(db, sid)
+            try:
+                p: _Plan = plan(live)
+            except BaseException:
+                _drop(db, sid)  # it may have got half-way: rebuild from the database
+                raise
+            if p.job is None:
+                return answer(p)
+            version = (live.n, live.version)
+
+            def txn(w: Database, p: _Plan = p, version: tuple = version):
+                seen = _reply(w, sid, client_id, as_json=as_json)
+                if seen:
+                    return seen
+                if _current_version(w, sid) != version:
+                    return None  # another process wrote: plan again
+                p.job(w)
+                return p
+
+            try:
+                got = storage.run_write(db, txn)
+            except BaseException:
+                if p.touched:
+                    _drop(db, sid)
+                raise
+            if got is p:
+                if p.after_commit is not None:
+                    p.after_commit()
+                return answer(p)
+            _drop(db, sid)
+            if got is not None:
+                return got
+    raise RuntimeError(f"session {sid} kept changing under this write")
 
 
 def post_action(db: Database, sid: str, n: int, action_text: str, client_id: str | None,
-                expected_seq: int | None) -> tuple[int, dict]:
+                expected_seq: int | None, *, as_json: bool = False) -> tuple[int, Any]:
     """Log one action: (201, new state), (422, error) when refused, (409, error)
     when ``expected_seq`` is stale, or the first answer again for a known
-    ``client_id``. Raises ``NotFound``."""
+    ``client_id``. Raises ``NotFound``.
 
-    def job(w: Database):
-        seen = _reply(w, sid, client_id)
-        if seen:
-            return (*seen, None)
-        live = _live(w, sid)
+    The 201 state has the verbs open now but not the list of legal actions
+    (``hand_state`` has it): enumerating them costs more than the rest of the
+    request. With ``as_json`` the body comes as JSON text."""
+
+    def plan(live: Live) -> _Plan:
         try:
             hand = _check_current(live, n)
         except RuleViolation as err:
-            return 422, _error(err), None
+            return _Plan(422, _error(err))
         seq = len(hand.actions)
         if expected_seq is not None and expected_seq != seq:
-            return _stale(n, seq, expected_seq)
+            return _Plan(*_stale(n, seq, expected_seq))
         try:
-            action = parse_action(action_text)
-            work = _copy_hand(hand)
-            work.apply(action)
+            action = hand.verify(parse_action(action_text))  # never changes the hand
         except RefereeError as err:
             err.at(hand=n, action=seq + 1, action_text=str(action_text))
-            return 422, _error(err), None
-        ev = storage.append_event(w, sid, n, "action",
-                                  {"action": str(action), "text": str(action)}, client_id)
-        body, _ = _commit_hand(w, live, work, ev["id"], client_id)
+            return _Plan(422, _error(err))
+        # Applied in place: from here on a failure drops the cached state.
+        p = _Plan(201, {}, touched=True)
+        hand.apply(action)
+        result = _settle(live, hand)
+        p.body = body = _state(sid, live.setup, hand, result, legal=False)
+        p.body_json = body_json = json.dumps(body)
+        text = str(action)
+        event: dict = {}
+
+        def job(w: Database) -> None:
+            event.update(storage.append_event(w, sid, n, "action",
+                                              {"action": text, "text": text}, client_id))
+            _store_hand(w, live, hand, event["id"], result, client_id, body_json)
 
         def after_commit() -> None:
-            live.table.hands[-1] = work
-            live.hand, live.version, live.state = work, ev["id"], body
-            live.action_ids.append(ev["id"])
-        return 201, body, after_commit
+            live.version, live.state = event["id"], None
+            live.action_ids.append(event["id"])
 
-    return _write(db, sid, client_id, job)
+        p.job, p.after_commit = job, after_commit
+        return p
+
+    return _write(db, sid, client_id, plan, as_json=as_json)
 
 
 def undo(db: Database, sid: str, n: int, client_id: str | None = None,
-         expected_seq: int | None = None) -> tuple[int, dict]:
+         expected_seq: int | None = None, *, as_json: bool = False) -> tuple[int, Any]:
     """Cancel the hand's last action with a correction event (the original stays
     in the history). Same answers as ``post_action``."""
 
-    def job(w: Database):
-        seen = _reply(w, sid, client_id)
-        if seen:
-            return (*seen, None)
-        live = _live(w, sid)
+    def plan(live: Live) -> _Plan:
         try:
             hand = _check_current(live, n)
             if not hand.actions:
                 raise RuleViolation("nothing_to_undo", "the hand has no action to undo",
                                     hand=n)
         except RuleViolation as err:
-            return 422, _error(err), None
+            return _Plan(422, _error(err))
         seq = len(hand.actions)
         if expected_seq is not None and expected_seq != seq:
-            return _stale(n, seq, expected_seq)
+            return _Plan(*_stale(n, seq, expected_seq))
         cancelled = str(hand.actions[-1])
+        cancels = live.action_ids[-1]
         work = _new_hand(live.rules, n, list(hand.players), live.setup)
         for action in hand.actions[:-1]:
             work.apply(action)
-        ev = storage.append_event(w, sid, n, "correction",
-                                  {"cancels": live.action_ids[-1], "action": cancelled},
-                                  client_id)
-        body, _ = _commit_hand(w, live, work, ev["id"], client_id)
+        body = _state(sid, live.setup, work, None, legal=False)
+        body_json = json.dumps(body)
+        event: dict = {}
+
+        def job(w: Database) -> None:
+            event.update(storage.append_event(w, sid, n, "correction",
+                                              {"cancels": cancels, "action": cancelled},
+                                              client_id))
+            _store_hand(w, live, work, event["id"], None, client_id, body_json)
 
         def after_commit() -> None:
             live.table.hands[-1] = work
-            live.hand, live.version, live.state = work, ev["id"], body
+            live.hand, live.version, live.state = work, event["id"], None
             live.action_ids.pop()
-        return 201, body, after_commit
 
-    return _write(db, sid, client_id, job)
+        return _Plan(201, body, body_json, job, after_commit)
+
+    return _write(db, sid, client_id, plan, as_json=as_json)
 
 
 def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None) -> dict:
@@ -508,33 +615,35 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
         return seen[1]
     setup = load_hand_setup(setup)
 
-    def job(w: Database):
-        seen = _reply(w, sid, client_id)
-        if seen:
-            return (*seen, None)
-        live = _live(w, sid)
-        table = copy.deepcopy(live.table, {id(live.rules): live.rules})
-        hand = _start_on(table, setup)
+    def plan(live: Live) -> _Plan:
+        # Started on the cached table itself: a refusal or a failed commit drops
+        # the cache (``_write``), so nothing of it stays visible.
+        table = live.table
+        hand = _start_on(table, setup)  # raises when the rules refuse it
         del table.hands[:-1]  # only the newest hand is needed to start the next
-        ev = storage.append_event(w, sid, hand.number, "hand_start", setup, client_id)
-        _insert_hand(w, sid, hand, setup, True, ev["id"], None)
-        if table.everyone != live.everyone:
-            w.conn.execute("UPDATE sessions SET everyone = ? WHERE id = ?",
-                           (json.dumps(table.everyone), sid))
-        new = Live(sid, live.rules, live.stake, live.quantum, live.players,
-                   list(table.everyone), table, hand.number, ev["id"], hand, setup, [])
-        body = _state(sid, setup, hand, None)
-        if client_id:
-            w.conn.execute("INSERT INTO replies (session_id, client_id, status, body) "
-                           "VALUES (?, ?, 201, ?)", (sid, client_id, json.dumps(body)))
+        body = _state(sid, setup, hand, None, legal=False)
+        body_json = json.dumps(body)
+        event: dict = {}
+
+        def job(w: Database) -> None:
+            event.update(storage.append_event(w, sid, hand.number, "hand_start", setup,
+                                              client_id))
+            _insert_hand(w, sid, hand, setup, True, event["id"], None)
+            if table.everyone != live.everyone:
+                w.conn.execute("UPDATE sessions SET everyone = ? WHERE id = ?",
+                               (json.dumps(table.everyone), sid))
+            if client_id:
+                w.conn.execute("INSERT INTO replies (session_id, client_id, status, body) "
+                               "VALUES (?, ?, 201, ?)", (sid, client_id, body_json))
 
         def after_commit() -> None:
-            new.state = body
-            with _guard:
-                _cache[(storage.db_key(w), sid)] = new
-        return 201, body, after_commit
+            live.everyone = list(table.everyone)
+            live.n, live.version, live.hand, live.setup = hand.number, event["id"], hand, setup
+            live.action_ids, live.state = [], None
 
-    return _write(db, sid, client_id, job)[1]
+        return _Plan(201, body, body_json, job, after_commit, touched=True)
+
+    return _write(db, sid, client_id, plan)[1]
 
 
 # ---------------------------------------------------------------- reading

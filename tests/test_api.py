@@ -256,10 +256,29 @@ def test_play_whole_hands_and_result(client):
 
 def test_state_lists_legal_actions_and_verbs(client):
     g = Game(client)
-    state = g.start()
-    assert state["seq"] == 0 and state["to_act"] in state["verbs"]
+    started = g.start()
+    assert started["seq"] == 0 and started["to_act"] in started["verbs"]
+    state = client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json()
     assert state["legal"] and all(a.startswith(state["to_act"] + ":") or "declare" in a
                                   for a in state["legal"])
+    assert {k: v for k, v in state.items() if k != "legal"} == started
+
+
+def test_a_201_carries_the_state_and_verbs_and_get_adds_the_legal_actions(client):
+    """Listing every legal action costs more than logging one: the POST's answer
+    has the new state and the verbs open; GET hands/<n> lists the actions too,
+    for the state after the newest action."""
+    g = Game(client)
+    g.start()
+    for _ in range(6):
+        body = g.play(1)
+        assert "legal" not in body and body["seq"] == g.seq
+        assert body["verbs"] == {} or body["to_act"] in body["verbs"] or body["complete"]
+        state = client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json()
+        assert {k: v for k, v in state.items() if k != "legal"} == body
+        assert state["legal"] == [str(a) for a in g.sim.hand.legal_actions()]
+        if g.sim.hand.is_complete:
+            break
 
 
 def test_rule_refusal_is_422_and_changes_nothing(client):
@@ -270,8 +289,54 @@ def test_rule_refusal_is_422_and_changes_nothing(client):
     assert err["hand"] == 1 and err["action"] == 1 and wrong in err["message"]
     err = assert_error(g.post(f"{state['to_act']}: dance"), 422, "bad_action")
     after = client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json()
-    assert after == state
+    assert {k: v for k, v in after.items() if k != "legal"} == state
     g.play(2)
+    before = client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json()
+    assert_error(g.post(f"{wrong}: drop"), 422)
+    assert client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json() == before
+    g.play(1)
+
+
+def test_a_failed_commit_changes_nothing(app, client, monkeypatch):
+    """The action is applied to the cached hand before the insert: when the write
+    fails, the cache is dropped and rebuilt from the database, as it was."""
+    g = Game(client)
+    g.start()
+    g.play(3)
+    h = bearer(g.audit)
+    before = client.get(g.url("/hands/1"), headers=h).get_json()
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(live, "_store_hand", broken)
+    text = g.sim.next_action()
+    r = g.post(text, client_id="fails")
+    assert_error(r, 500, "internal_error")
+    monkeypatch.undo()
+    assert client.get(g.url("/hands/1"), headers=h).get_json() == before
+    log = client.get(g.url("/log"), headers=h).get_json()
+    assert len(log["hands"][0]["actions"]) == 3  # the event rolled back with it
+    r = g.post(text, client_id="fails")  # nothing was stored for this client_id
+    assert r.status_code == 201, r.get_json()
+    g.sim.accepted(text)
+    g.seq += 1
+    g.finish_hand()
+
+
+def test_a_refused_start_changes_nothing(client):
+    """A hand starts on the cached table; a refusal leaves the cache as it was."""
+    g = Game(client)
+    g.start()
+    g.play(2)
+    h = bearer(g.table)
+    before = client.get(g.url("/hands/1"), headers=h).get_json()
+    assert_error(client.post(g.url("/hands"), json={"dealer": "Ben"}, headers=h), 422,
+                 "hand_unfinished")
+    assert client.get(g.url("/hands/1"), headers=h).get_json() == before
+    g.finish_hand()
+    g.start()
+    g.play(1)
 
 
 def test_idempotent_retry_returns_the_first_answer(client):
@@ -435,6 +500,46 @@ def test_a_write_from_another_process_is_seen(app, client, tmp_path):
     state = client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json()
     assert state["seq"] == 2
     g.play(1)
+
+
+def test_a_write_from_another_process_between_check_and_commit(app, client, tmp_path,
+                                                                 monkeypatch):
+    """Another process logs an action after this one checked that its cache is
+    current: the transaction sees the hand moved on, and the request is
+    planned again on the new state (here: a 409, the other action came first)."""
+    from referee import storage
+
+    g = Game(client)
+    g.start()
+    g.play(1)
+    other = storage.connect(tmp_path / "t.sqlite3")
+    theirs = g.sim.next_action()
+    real_live, calls = live._live, []
+
+    def racing_live(db, sid):
+        fresh = real_live(db, sid)
+        calls.append(fresh.version)
+        if len(calls) == 1:  # the other process writes now, with its own cache
+            key = next(k for k in live._cache if k[1] == sid)
+            live._cache.pop(key)
+            monkeypatch.setattr(live, "_live", real_live)
+            assert live.post_action(other, sid, 1, theirs, "from-other", 1)[0] == 201
+            monkeypatch.setattr(live, "_live", racing_live)
+            live._cache[key] = fresh
+        return fresh
+
+    monkeypatch.setattr(live, "_live", racing_live)
+    assert_error(g.post(theirs, client_id="mine"), 409, "stale_seq")
+    assert len(calls) == 2 and calls[1] > calls[0]
+    monkeypatch.undo()
+    g.sim.accepted(theirs)
+    g.seq += 1
+    h = bearer(g.audit)
+    assert client.get(g.url("/hands/1"), headers=h).get_json()["seq"] == 2
+    log = client.get(g.url("/log"), headers=h).get_json()
+    assert len(log["hands"][0]["actions"]) == 2
+    g.play(1)
+    assert storage.verify_chain(other)[g.sid] is None
 
 
 def test_security_headers_everywhere(client):

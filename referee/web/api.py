@@ -9,7 +9,7 @@ import logging
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
-from flask import Blueprint, Flask, current_app, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from werkzeug.exceptions import HTTPException
 
@@ -274,6 +274,11 @@ def _host_key() -> None:
 
 # ---------------------------------------------------------------- views
 
+def _json_response(text: str, status: int) -> Response:
+    """A body that is JSON text already (made once, for the reply store too)."""
+    return Response(text, status, mimetype="application/json")
+
+
 @bp.post("/sessions")
 def create_session():
     _host_key()
@@ -326,16 +331,17 @@ def post_action(sid: str, n: int):
     _auth(sid, write=True)
     body = _body(_ACTION)
     status, answer = live.post_action(get_db(), sid, n, body["action"], body["client_id"],
-                                      body["expected_seq"])
-    return answer, status
+                                      body["expected_seq"], as_json=True)
+    return _json_response(answer, status)
 
 
 @bp.post("/sessions/<sid>/hands/<int:n>/undo")
 def undo(sid: str, n: int):
     _auth(sid, write=True)
     body = _body(_UNDO)
-    status, answer = live.undo(get_db(), sid, n, body["client_id"], body.get("expected_seq"))
-    return answer, status
+    status, answer = live.undo(get_db(), sid, n, body["client_id"], body.get("expected_seq"),
+                               as_json=True)
+    return _json_response(answer, status)
 
 
 @bp.post("/_bench/<sid>/insert")
