@@ -47,3 +47,12 @@ def test_sample_log_readable_report(log, capsys):
     assert main(["replay", str(log)]) == 0
     text = capsys.readouterr().out
     assert "totals" in text
+
+
+@pytest.mark.parametrize("log", [p for p in LOGS if "err_" not in p.name], ids=lambda p: p.stem)
+def test_write_then_read_gives_back_the_same_document(log):
+    from referee.log import dump_log, load_log, parse_log_text, write_log
+
+    doc = json.loads(log.read_text())
+    assert dump_log(load_log(doc)) == doc
+    assert parse_log_text(write_log(load_log(doc))) == load_log(doc)
