@@ -7,9 +7,10 @@ payment; nets are derived from the payments and always sum to zero.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import partial
 
 from ..rules.ending import DEAL_WIN, DROP, OUT, STOCK_OUT, THROWN_IN, TONK_OUT, Ending
 from ..rules.options import HouseRules
@@ -35,9 +36,17 @@ class Settlement:
     players: tuple[str, ...]
     winners: list[str]
     payments: list[Payment]
-    story: list[str]  # the payment worked out in words
+    # The payment worked out in words, a function per sentence: the sentences
+    # are written only when ``story`` is read (the audit, the tablet), not for
+    # each of the thousands of hands a replay settles.
+    tellers: list[Callable[[], str]] = field(compare=False, repr=False)
     counts: dict[str, int | None]
     net: dict[str, Decimal] = field(default_factory=dict)  # stakes, or push-up points
+
+    @property
+    def story(self) -> list[str]:
+        """The payment worked out in words, sentence by sentence."""
+        return [tell() for tell in self.tellers]
 
     @property
     def double(self) -> bool:
@@ -64,7 +73,8 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
     players = ending.players
     counts = ending.counts
     payments: list[Payment] = []
-    story: list[str] = []
+    tellers: list[Callable[[], str]] = []  # see Settlement.tellers
+    tell = tellers.append
 
     def pay(payer: str, payee: str, stakes: Decimal, reason: str) -> None:
         if payer != payee and stakes:
@@ -72,16 +82,14 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
 
     if kind == THROWN_IN:
         outcome = THROWN_IN
-        story.append(ending.why or "The hand was thrown in: no payments.")
+        tell(lambda: ending.why or "The hand was thrown in: no payments.")
     elif kind == DEAL_WIN:
         outcome = DEAL_WIN
         claimants = {c.player for c in ending.claims}
         if ending.why:
-            story.append(ending.why + ".")
+            tell(lambda: ending.why + ".")
         for c in ending.claims:
-            story.append(f"{c.player} was dealt {c.count}: {c.claim.describe()}; every "
-                         f"{'non-claimant' if len(claimants) > 1 else 'other player'} pays "
-                         f"{c.player} {_plural(c.claim.pays)}.")
+            tell(partial(_deal_win_sentence, c, len(claimants) > 1))
             for q in players:
                 if q not in claimants:
                     pay(q, c.player, c.claim.pays, f"deal win ({c.claim.when})")
@@ -89,14 +97,14 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
         outcome = kind
         p = ending.player
         label = "tonk out" if kind == TONK_OUT else "out"
-        story.append(f"{ending.why}: {label}, each other player pays {p} "
-                     f"{_plural(ending.pays)}.")
+        tell(lambda: f"{ending.why}: {label}, each other player pays {p} "
+             f"{_plural(ending.pays)}.")
         for q in players:
             pay(q, p, ending.pays, label)
     elif kind == DROP:
-        outcome = _settle_drop(ending, rules, pay, story)
+        outcome = _settle_drop(ending, rules, pay, tell)
     elif kind == STOCK_OUT:
-        outcome = _settle_stock_out(ending, rules, pay, story)
+        outcome = _settle_stock_out(ending, rules, pay, tell)
     else:  # pragma: no cover - the hand produces no other kinds
         raise ValueError(f"unknown ending {kind}")
 
@@ -105,10 +113,16 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
         net[pmt.payer] -= pmt.stakes
         net[pmt.payee] += pmt.stakes
     winners = [q for q in players if net[q] > 0]
-    settlement = Settlement(outcome, players, winners, payments, story, dict(counts), net)
+    settlement = Settlement(outcome, players, winners, payments, tellers, dict(counts), net)
     if rules.scoring == "push_ups":
         _push_ups(settlement)
     return settlement
+
+
+def _deal_win_sentence(c, several_claimants: bool) -> str:
+    return (f"{c.player} was dealt {c.count}: {c.claim.describe()}; every "
+            f"{'non-claimant' if several_claimants else 'other player'} pays "
+            f"{c.player} {_plural(c.claim.pays)}.")
 
 
 def _lowest(counts: dict[str, int | None], among: Iterable[str]) -> tuple[int, list[str]]:
@@ -117,92 +131,92 @@ def _lowest(counts: dict[str, int | None], among: Iterable[str]) -> tuple[int, l
     return low, [q for q in among if counts[q] == low]
 
 
-def _settle_drop(ending: Ending, rules: HouseRules, pay, story: list[str]) -> str:
+def _settle_drop(ending: Ending, rules: HouseRules, pay, tell) -> str:
     players, counts, d = ending.players, ending.counts, ending.player
     others = [q for q in players if q != d]
     mine = counts[d]
     low, lowest = _lowest(counts, others)
     if mine < low:
-        story.append(f"{d} dropped with {mine}; every other count is higher "
-                     f"(lowest {low}), so the drop wins: each other player pays {d} "
-                     f"{_plural(rules.drop_pays)}.")
+        tell(lambda: f"{d} dropped with {mine}; every other count is higher "
+             f"(lowest {low}), so the drop wins: each other player pays {d} "
+             f"{_plural(rules.drop_pays)}.")
         for q in others:
             pay(q, d, rules.drop_pays, "drop won")
         return "drop_won"
     beaters = [q for q in others if counts[q] <= mine]
     scheme = rules.caught
     n = len(players)
-    shown = "; ".join(f"{q} has {counts[q]}" for q in beaters)
-    story.append(f"{d} dropped with {mine}; {shown}, equal or lower, so {d} is caught "
-                 f"(catch scheme {scheme}).")
+    tell(lambda: f"{d} dropped with {mine}; "
+         + "; ".join(f"{q} has {counts[q]}" for q in beaters)
+         + f", equal or lower, so {d} is caught (catch scheme {scheme}).")
     reason = f"caught ({scheme})"
     not_lowest = [q for q in players if q not in lowest]
     if scheme in ("pagat", "single_to_beaters"):
         each = TWO if scheme == "pagat" else ONE
         for b in beaters:
             pay(d, b, each, reason)
-        story.append(f"{d} pays {_plural(each)} to each of {_names(beaters)}.")
+        tell(lambda: f"{d} pays {_plural(each)} to each of {_names(beaters)}.")
         for lo in lowest:
             for q in not_lowest:
                 pay(q, lo, ONE, f"lowest count ({scheme})")
-        story.append(f"{_names(lowest)}, lowest with {low}, "
-                     f"collect{'s' if len(lowest) == 1 else ''} 1 stake from each of "
-                     f"{_names(not_lowest)}.")
+        tell(lambda: f"{_names(lowest)}, lowest with {low}, "
+             f"collect{'s' if len(lowest) == 1 else ''} 1 stake from each of "
+             f"{_names(not_lowest)}.")
     elif scheme == "low_collects_double":
         for lo in lowest:
             for q in not_lowest:
                 pay(q, lo, TWO if q == d else ONE, reason)
         verb = "collects" if len(lowest) == 1 else "collect"
-        story.append(f"{_names(lowest)}, lowest with {low}, {verb}"
-                     f" 2 stakes from {d} and 1 from each other player not among the lowest.")
+        tell(lambda: f"{_names(lowest)}, lowest with {low}, {verb}"
+             f" 2 stakes from {d} and 1 from each other player not among the lowest.")
     elif scheme == "dropper_pays_table":
         amount = Decimal(n - 1)
         for lo in lowest:
             pay(d, lo, amount, reason)
-        story.append(f"{d} pays {_plural(amount)} (the table's stakes) to {_names(lowest)}.")
+        tell(lambda: f"{d} pays {_plural(amount)} (the table's stakes) to {_names(lowest)}.")
     elif scheme == "double_to_all":
         for q in others:
             pay(d, q, TWO, reason)
-        story.append(f"{d} pays 2 stakes to every other player.")
+        tell(lambda: f"{d} pays 2 stakes to every other player.")
     elif scheme == "five_to_low":
         order = ending.left_of_dealer()
         lo = min(lowest, key=order.index)
         pay(d, lo, Decimal(5), reason)
         tie = " (nearest the dealer's left of those tied)" if len(lowest) > 1 else ""
-        story.append(f"{d} pays 5 stakes to {lo}{tie}.")
+        tell(lambda: f"{d} pays 5 stakes to {lo}{tie}.")
     elif scheme == "pay_beaters":
         amount = rules.caught_amount(n)
         for b in beaters:
             pay(d, b, amount, reason)
-        story.append(f"{d} pays {_plural(amount)} to each of {_names(beaters)}.")
+        tell(lambda: f"{d} pays {_plural(amount)} to each of {_names(beaters)}.")
     elif scheme == "pay_lowest":
         amount = rules.caught_amount(n)
         for lo in lowest:
             pay(d, lo, amount, reason)
-        story.append(f"{d} pays {_plural(amount)} to each of {_names(lowest)}.")
+        tell(lambda: f"{d} pays {_plural(amount)} to each of {_names(lowest)}.")
     return "caught"
 
 
-def _settle_stock_out(ending: Ending, rules: HouseRules, pay, story: list[str]) -> str:
+def _settle_stock_out(ending: Ending, rules: HouseRules, pay, tell) -> str:
     players, counts = ending.players, ending.counts
     who = ending.player
     if rules.stock_out == "dead":
-        story.append(f"{who} wanted to draw from the empty stock; with these rules the hand is "
-                     "then dead: no payments.")
+        tell(lambda: f"{who} wanted to draw from the empty stock; with these rules the hand "
+             "is then dead: no payments.")
         return "dead"
     low, lowest = _lowest(counts, players)
     if len(lowest) > 1 and rules.stock_out_tie == "dead":
-        story.append(f"The stock ran out and {_names(lowest)} tie for lowest with {low}; "
-                     "with these rules the hand is dead: no payments.")
+        tell(lambda: f"The stock ran out and {_names(lowest)} tie for lowest with {low}; "
+             "with these rules the hand is dead: no payments.")
         return "dead"
     rest = [q for q in players if q not in lowest]
     for lo in lowest:
         for q in rest:
             pay(q, lo, rules.stock_out_pays, "stock out, lowest count")
-    story.append(f"The stock ran out; {_names(lowest)} "
-                 f"{'has' if len(lowest) == 1 else 'share'} the lowest count ({low}) and "
-                 f"collect{'s' if len(lowest) == 1 else ''} {_plural(rules.stock_out_pays)} "
-                 f"from each of {_names(rest)}.")
+    tell(lambda: f"The stock ran out; {_names(lowest)} "
+         f"{'has' if len(lowest) == 1 else 'share'} the lowest count ({low}) and "
+         f"collect{'s' if len(lowest) == 1 else ''} {_plural(rules.stock_out_pays)} "
+         f"from each of {_names(rest)}.")
     return STOCK_OUT
 
 
@@ -218,11 +232,11 @@ def _push_ups(s: Settlement) -> None:
             count = s.counts.get(q)
             net[q] = Decimal(count or 0) * factor
         losers = [q for q in s.players if q not in s.winners]
-        s.story.append(
+        s.tellers.append(lambda: (
             f"Push-ups: {_names(s.winners) or 'nobody'} score 0; "
             f"{_names(losers)} go up by their counts"
             + (" times two (a double win)." if factor == TWO else ".")
-        )
+        ))
     s.net = net
 
 
