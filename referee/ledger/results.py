@@ -41,7 +41,9 @@ def settle_hand(hand: Hand, stake: Decimal, multiplier: int = 1) -> HandResult:
     if hand.ending is None:
         raise ValueError(f"hand {hand.number} has no result yet")
     counts = {q: hand.count(q) for q in hand.players}
-    ending = dataclasses.replace(hand.ending, counts=counts)
+    ending = hand.ending
+    if counts != ending.counts:  # cards shown after the ending (replace is slow: only then)
+        ending = dataclasses.replace(ending, counts=counts)
     s = settle_ending(ending, hand.rules)
     if hand.rules.scoring == "push_ups":
         net = dict(s.net)
