@@ -442,7 +442,10 @@ class Hand:
         if missing:
             raise _illegal("wrong_show", f"{p}'s hand holds {' '.join(missing)}, which the "
                            f"{what} leaves out")
-        self._cards_from_hand(p, cards)
+        if self.unknown[p]:
+            # Only cards for unknown slots need checking: a fully known hand's
+            # n cards, all listed among n, are exactly the cards listed.
+            self._cards_from_hand(p, cards)
 
     def _verify_declare(self, action: Action) -> None:
         p = action.player
