@@ -326,6 +326,12 @@ class Hand:
                                f"is {' '.join(sort_cards(held)) or 'empty'})")
             slots -= 1
 
+    def _card_from_hand(self, player: str, card: str) -> None:
+        """``_cards_from_hand`` for one card (a hit, a discard): a card the hand
+        is known to hold needs no other check."""
+        if card not in self.held[player]:
+            self._cards_from_hand(player, (card,))
+
     def _check_new(self, card: str, what: str, code: str = "duplicate_card") -> None:
         if card not in self.deck.cards:
             raise RuleViolation("card_not_in_deck",
@@ -354,7 +360,7 @@ class Hand:
             raise _illegal("hit_limit", f"{p} may hit only {limit} time{'s' if limit > 1 else ''}"
                            " a turn")
         card = action.cards[0]
-        self._cards_from_hand(p, (card,))
+        self._card_from_hand(p, card)
         spread = self.spreads[k - 1]
         if not self._extends(spread, card):
             raise _illegal("illegal_hit", f"{card} does not extend S{k} ({spread})")
@@ -371,7 +377,7 @@ class Hand:
 
     def _verify_discard(self, action: Action) -> None:
         p, card = action.player, action.cards[0]
-        self._cards_from_hand(p, (card,))
+        self._card_from_hand(p, card)
         if self.card_count(p) == 1:
             self._verify_going_out(p)
         if self.phase == PLAY:
@@ -380,6 +386,8 @@ class Hand:
     def _verify_turn_end(self, p: str, *, leaving: list[str], melded_now: list[str]) -> None:
         """What must hold when a turn ends with ``leaving`` gone from the hand."""
         rules = self.rules
+        if not rules.take_must_meld and rules.must_spread == "never":
+            return  # nothing to check under these rules
         taken = self.taken
         if rules.take_must_meld and taken not in (None, UNKNOWN) and \
                 taken not in self._melded_this_turn and taken not in melded_now:
