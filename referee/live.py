@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import sqlite3
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -321,12 +322,13 @@ def _current_version(db: Database, sid: str) -> tuple[int, int]:
     return (row[0], row[1]) if row else (0, 0)
 
 
-def _live(db: Database, sid: str) -> Live:
+def _live(db: Database, sid: str, *, check: bool = True) -> Live:
     """The session's cached state, rebuilt if another process has moved it on.
-    Call with the session's lock held."""
+    Without ``check`` the cache is trusted (a write checks it in its
+    transaction instead). Call with the session's lock held."""
     key = (storage.db_key(db), sid)
     live = _cache.get(key)
-    if live is not None and (live.n, live.version) == _current_version(db, sid):
+    if live is not None and (not check or (live.n, live.version) == _current_version(db, sid)):
         _cache.move_to_end(key)
         return live
     live = _build(db, sid)
@@ -462,61 +464,65 @@ _RETRIES = 5
 
 
 def _write(db: Database, sid: str, client_id: str | None, plan, *,
-           as_json: bool = False) -> tuple[int, Any]:
+           as_json: bool = False, check: bool = False) -> tuple[int, Any]:
     """A write under the session's lock.
 
     ``plan(live)`` checks the request against the cached state and prepares
     everything costly (the rules, the new state, its JSON) in the request's
-    own thread; the writer thread then only runs the plan's inserts, inside a
-    ``BEGIN IMMEDIATE`` transaction that first checks that nobody (another
-    process) has moved the hand on since. The cache moves on after the
-    commit; if the commit fails, or the hand moved, the session's cached
-    state is dropped and rebuilt from the database: nothing half-applied
-    stays visible. Answers without a write (409, 422) are not stored. With
-    ``as_json`` the answer's body comes as JSON text (the API sends it as is)."""
+    own thread; the writer thread then only runs the plan's ``job``: the
+    inserts, inside a ``BEGIN IMMEDIATE`` transaction, where the event's
+    insert first checks that the session's newest event is still the one the
+    cache knows (``storage.Moved`` if another process wrote since). The cache
+    moves on after the commit; if the commit fails, or the session moved, the
+    session's cached state is dropped and rebuilt from the database: nothing
+    half-applied stays visible. A ``client_id`` already answered gets its
+    first answer (the replies table's key refuses a second one). Answers
+    without a write (409, 422) are not stored, and are only given on a cache
+    checked against the database. With ``as_json`` the answer's body comes as
+    JSON text (the API sends it as is)."""
 
     def answer(p: _Plan) -> tuple[int, Any]:
         if not as_json:
             return p.status, p.body
         return p.status, p.body_json if p.body_json is not None else json.dumps(p.body)
 
-    seen = _reply(db, sid, client_id, as_json=as_json)
-    if seen:
-        return seen
     with _session_lock(db, sid):
-        for _ in range(_RETRIES):
-            live = _live(db, sid)
+        for attempt in range(_RETRIES):
+            checked = check or attempt > 0
+            live = _live(db, sid, check=checked)
             try:
                 p: _Plan = plan(live)
             except BaseException:
                 _drop(db, sid)  # it may have got half-way: rebuild from the database
-                raise
+                if checked:
+                    raise
+                continue  # a refusal is only given on the database's state
             if p.job is None:
-                return answer(p)
-            version = (live.n, live.version)
-
-            def txn(w: Database, p: _Plan = p, version: tuple = version):
-                seen = _reply(w, sid, client_id, as_json=as_json)
+                seen = _reply(db, sid, client_id, as_json=as_json)
                 if seen:
                     return seen
-                if _current_version(w, sid) != version:
-                    return None  # another process wrote: plan again
-                p.job(w)
-                return p
-
+                if not checked and (live.n, live.version) != _current_version(db, sid):
+                    _drop(db, sid)
+                    continue
+                return answer(p)
             try:
-                got = storage.run_write(db, txn)
+                storage.run_write(db, p.job)
+            except storage.Moved:
+                _drop(db, sid)
+                continue
+            except sqlite3.IntegrityError:
+                _drop(db, sid)
+                seen = _reply(db, sid, client_id, as_json=as_json)
+                if seen:
+                    return seen
+                raise
             except BaseException:
                 if p.touched:
                     _drop(db, sid)
                 raise
-            if got is p:
-                if p.after_commit is not None:
-                    p.after_commit()
-                return answer(p)
-            _drop(db, sid)
-            if got is not None:
-                return got
+            if p.after_commit is not None:
+                p.after_commit()
+            return answer(p)
     raise RuntimeError(f"session {sid} kept changing under this write")
 
 
@@ -554,7 +560,8 @@ def post_action(db: Database, sid: str, n: int, action_text: str, client_id: str
 
         def job(w: Database) -> None:
             event.update(storage.append_event(w, sid, n, "action",
-                                              {"action": text, "text": text}, client_id))
+                                              {"action": text, "text": text}, client_id,
+                                              after=live.version))
             _store_hand(w, live, hand, event["id"], result, client_id, body_json)
 
         def after_commit() -> None:
@@ -595,7 +602,7 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
         def job(w: Database) -> None:
             event.update(storage.append_event(w, sid, n, "correction",
                                               {"cancels": cancels, "action": cancelled},
-                                              client_id))
+                                              client_id, after=live.version))
             _store_hand(w, live, work, event["id"], None, client_id, body_json)
 
         def after_commit() -> None:
@@ -625,7 +632,11 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
         body_json = json.dumps(body)
         event: dict = {}
 
+        version = (live.n, live.version)
+
         def job(w: Database) -> None:
+            if _current_version(w, sid) != version:
+                raise storage.Moved(sid)
             event.update(storage.append_event(w, sid, hand.number, "hand_start", setup,
                                               client_id))
             _insert_hand(w, sid, hand, setup, True, event["id"], None)
@@ -643,7 +654,7 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
 
         return _Plan(201, body, body_json, job, after_commit, touched=True)
 
-    return _write(db, sid, client_id, plan)[1]
+    return _write(db, sid, client_id, plan, check=True)[1]
 
 
 # ---------------------------------------------------------------- reading

@@ -193,14 +193,23 @@ def event_hash(prev_hash: str, row: dict) -> str:
     return hashlib.sha256((prev_hash + "\n" + body).encode()).hexdigest()
 
 
+class Moved(Exception):
+    """The session has a newer event than the writer expected (another process
+    wrote): the transaction's job gives up, to be worked out again."""
+
+
 def append_event(db: Database, session_id: str, hand: int | None, kind: str, payload: Any,
-                 client_id: str | None = None, *, table: str = "events") -> dict:
+                 client_id: str | None = None, *, table: str = "events",
+                 after: int | None = None) -> dict:
     """Append one event to the session's chain (inside a ``write`` transaction).
+    With ``after``, raise ``Moved`` unless the session's newest event has that id.
     ``table`` is only for the benchmark's floor, which times this same insert."""
     last = db.conn.execute(
-        f"SELECT seq, hash FROM {table} WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
+        f"SELECT seq, hash, id FROM {table} WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
         (session_id,),
     ).fetchone()
+    if after is not None and (last is None or last[2] != after):
+        raise Moved(session_id)
     seq, prev = (last[0] + 1, last[1]) if last else (1, GENESIS)
     row = {
         "session_id": session_id,

@@ -516,8 +516,8 @@ def test_a_write_from_another_process_between_check_and_commit(app, client, tmp_
     theirs = g.sim.next_action()
     real_live, calls = live._live, []
 
-    def racing_live(db, sid):
-        fresh = real_live(db, sid)
+    def racing_live(db, sid, **kwargs):
+        fresh = real_live(db, sid, **kwargs)
         calls.append(fresh.version)
         if len(calls) == 1:  # the other process writes now, with its own cache
             key = next(k for k in live._cache if k[1] == sid)
@@ -540,6 +540,40 @@ def test_a_write_from_another_process_between_check_and_commit(app, client, tmp_
     assert len(log["hands"][0]["actions"]) == 2
     g.play(1)
     assert storage.verify_chain(other)[g.sid] is None
+
+
+def test_a_retry_without_expected_seq_gets_the_first_answer(app, client):
+    """Without expected_seq a retried client_id reaches the insert: the replies
+    table's key refuses it, and the first answer comes back; one action logged."""
+    g = Game(client)
+    g.start()
+    db = app.extensions["referee"]["db"]
+    text = g.sim.next_action()
+    first = live.post_action(db, g.sid, 1, text, "twice", None)
+    g.sim.accepted(text)
+    g.seq += 1
+    nxt = g.sim.next_action()  # legal now: without the key it would be logged
+    assert live.post_action(db, g.sid, 1, nxt, "twice", None) == first
+    assert client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json()["seq"] == 1
+    g.play(2)
+
+
+def test_a_hand_started_by_another_process_is_found(app, client, tmp_path):
+    """The cache is trusted for a write until its transaction; a refusal (here:
+    no such hand) is only given after checking the database."""
+    from referee import storage
+
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    key = next(k for k in live._cache if k[1] == g.sid)
+    cached = live._cache.pop(key)
+    other = storage.connect(tmp_path / "t.sqlite3")
+    live.start_hand(other, g.sid, g.sim.next_setup(), "other-start")
+    g.n, g.seq = 2, 0
+    live._cache[key] = cached  # this process still thinks hand 1 is the newest
+    body = g.play(1)
+    assert body["hand"] == 2 and body["seq"] == 1
 
 
 def test_security_headers_everywhere(client):
