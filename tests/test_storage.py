@@ -152,3 +152,33 @@ def test_concurrent_posts_to_one_hand_log_each_seq_once(tmp_path):
     assert sorted(answers) == [201, 409, 409, 409]
     assert live.hand_state(db, info.id, 1)["seq"] == 1
     assert storage.verify_chain(db)[info.id] is None
+
+
+def test_group_commit_checkpoints_beside_the_writer(tmp_path):
+    """The writer's connection never checkpoints inside a commit; the
+    checkpointing thread copies the committed pages into the database file."""
+    import sqlite3
+    import time
+
+    path = tmp_path / "g.sqlite3"
+    committer = storage.GroupCommitter(path)
+    assert committer.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+    info = live.create_session(storage.connect(path), {"players": ["Ann", "Ben"],
+                                                       "stake": "1", "rules": "pagat"})
+    for i in range(20):
+        committer.submit(lambda w, i=i: storage.append_event(w, info.id, None, "note",
+                                                             {"i": i}))
+    # The database file alone (the WAL ignored) gets the events, shortly.
+    deadline = time.monotonic() + 5
+    count = 0
+    while time.monotonic() < deadline:
+        time.sleep(committer.CHECKPOINT_DELAY)
+        raw = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+        try:
+            count = raw.execute("SELECT count(*) FROM events WHERE kind = 'note'").fetchone()[0]
+        finally:
+            raw.close()
+        if count == 20:
+            break
+    assert count == 20
+    assert storage.verify_chain(storage.connect(path))[info.id] is None

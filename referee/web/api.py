@@ -125,7 +125,9 @@ class HandStateSchema(Schema):
     verbs = fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
                         metadata={"description": "per player who may act, the verbs open"})
     legal = fields.List(fields.String(), metadata={
-        "description": "the concrete actions the referee would accept now"})
+        "description": "the concrete actions the referee would accept now (in GET "
+                       "hands/{n} only: the answers to posts leave it out, listing them "
+                       "costs more than logging an action)"})
     result = fields.Nested(HandResultDetailSchema)
 
 
@@ -436,8 +438,9 @@ def build_spec() -> dict:
     spec.path("/api/sessions/{sid}/hands/{n}/actions", parameters=[sid, n], operations={
         "post": {"summary": "Log an action", "security": auth,
                  "requestBody": body("ActionRequest"),
-                 "responses": {**_ok(201, "HandState", "accepted: the new state (a retry "
-                                     "with the same client_id gets this again)"),
+                 "responses": {**_ok(201, "HandState", "accepted: the new state and the "
+                                     "verbs open, without 'legal' (a retry with the same "
+                                     "client_id gets this again)"),
                                **_errors(400, 401, 403, 404, 409, 422)}}})
     spec.path("/api/sessions/{sid}/hands/{n}/undo", parameters=[sid, n], operations={
         "post": {"summary": "Undo the last action (a correction; the original stays in "
