@@ -61,6 +61,12 @@ def _plural(n: Decimal) -> str:
     return f"{text} stake" if n == ONE else f"{text} stakes"
 
 
+def _pays_each(payer: str, stakes: Decimal, payees: list[str]) -> str:
+    if len(payees) == 1:
+        return f"{payer} pays {payees[0]} {_plural(stakes)}."
+    return f"{payer} pays {_plural(stakes)} to each of {_names(payees)}."
+
+
 def _names(names: Iterable[str]) -> str:
     names = list(names)
     if len(names) <= 1:
@@ -147,15 +153,17 @@ def _settle_drop(ending: Ending, rules: HouseRules, pay, tell) -> str:
     scheme = rules.caught
     n = len(players)
     tell(lambda: f"{d} dropped with {mine}; "
-         + "; ".join(f"{q} has {counts[q]}" for q in beaters)
-         + f", equal or lower, so {d} is caught (catch scheme {scheme}).")
+         + _names(f"{q} has {counts[q]}" for q in beaters)
+         + ", equal or lower"
+         + "".join(f"; {q} has {counts[q]}" for q in others if q not in beaters)
+         + f"; so {d} is caught (catch scheme {scheme}).")
     reason = f"caught ({scheme})"
     not_lowest = [q for q in players if q not in lowest]
     if scheme in ("pagat", "single_to_beaters"):
         each = TWO if scheme == "pagat" else ONE
         for b in beaters:
             pay(d, b, each, reason)
-        tell(lambda: f"{d} pays {_plural(each)} to each of {_names(beaters)}.")
+        tell(lambda: _pays_each(d, each, beaters))
         for lo in lowest:
             for q in not_lowest:
                 pay(q, lo, ONE, f"lowest count ({scheme})")
@@ -173,7 +181,7 @@ def _settle_drop(ending: Ending, rules: HouseRules, pay, tell) -> str:
         amount = Decimal(n - 1)
         for lo in lowest:
             pay(d, lo, amount, reason)
-        tell(lambda: f"{d} pays {_plural(amount)} (the table's stakes) to {_names(lowest)}.")
+        tell(lambda: _pays_each(d, amount, lowest)[:-1] + " (the table's stakes).")
     elif scheme == "double_to_all":
         for q in others:
             pay(d, q, TWO, reason)
@@ -188,12 +196,12 @@ def _settle_drop(ending: Ending, rules: HouseRules, pay, tell) -> str:
         amount = rules.caught_amount(n)
         for b in beaters:
             pay(d, b, amount, reason)
-        tell(lambda: f"{d} pays {_plural(amount)} to each of {_names(beaters)}.")
+        tell(lambda: _pays_each(d, amount, beaters))
     elif scheme == "pay_lowest":
         amount = rules.caught_amount(n)
         for lo in lowest:
             pay(d, lo, amount, reason)
-        tell(lambda: f"{d} pays {_plural(amount)} to each of {_names(lowest)}.")
+        tell(lambda: _pays_each(d, amount, lowest))
     return "caught"
 
 
