@@ -138,8 +138,8 @@ def test_audit_lists_every_action_and_the_story():
     text = pdf_text(render_audit(audit, final_hash=HASH))
     for action in HAND_1["actions"]:
         assert action in text, action
-    assert ("Jürgen dropped with 10; Zoë has 6; Łukasz has 6, equal or lower, so Jürgen is "
-            "caught (catch scheme pagat).") in text
+    assert "Jürgen dropped with 10; Zoë has 6 and Łukasz has 6, equal or lower; José has" in text
+    assert "so Jürgen is caught (catch scheme pagat)." in text
     assert "Jürgen pays Zoë 2 stakes = 0.50 USD (caught (pagat))." in text
     assert HASH in text
 
