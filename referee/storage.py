@@ -19,7 +19,6 @@ import json
 import queue
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -309,10 +308,12 @@ class GroupCommitter:
     checkpoint would copy a thousand pages into the database file, and sync
     it, inside some unlucky request's commit): a second thread, on its own
     connection, runs a passive checkpoint a moment after writes, beside the
-    writer. Durability does not depend on it: a commit is synced into the WAL."""
+    writer, every ``CHECKPOINT_EVERY`` commits (as rarely as SQLite's own, about
+    a thousand pages). Durability does not depend on it: a commit is synced
+    into the WAL."""
 
     MAX_BATCH = 64
-    CHECKPOINT_DELAY = 0.2  # seconds after a commit
+    CHECKPOINT_EVERY = 200  # commits
 
     def __init__(self, path: str | Path) -> None:
         self.db = connect(path)
@@ -320,6 +321,7 @@ class GroupCommitter:
         self.checkpoint_db = connect(path)
         self.checkpoint_db.execute("PRAGMA wal_autocheckpoint = 0")
         self.wrote = threading.Event()
+        self.commits = 0
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._run, name="referee-commit", daemon=True)
         self.thread.start()
@@ -330,12 +332,11 @@ class GroupCommitter:
     def _checkpoints(self) -> None:
         while True:
             self.wrote.wait()
-            time.sleep(self.CHECKPOINT_DELAY)  # one checkpoint for a burst of commits
             self.wrote.clear()
             try:
                 self.checkpoint_db.execute("PRAGMA wal_checkpoint(PASSIVE)")
             except sqlite3.Error:
-                pass  # busy or failing: the next commit's checkpoint tries again
+                pass  # busy or failing: the next round tries again
 
     def submit(self, job: Callable[[Database], Any]) -> Any:
         future: Future = Future()
@@ -368,7 +369,10 @@ class GroupCommitter:
                             outcomes.append((False, err))
                         conn.execute("RELEASE job")
                     conn.execute("COMMIT")
-                    self.wrote.set()
+                    self.commits += 1
+                    if self.commits >= self.CHECKPOINT_EVERY:
+                        self.commits = 0
+                        self.wrote.set()
                 except BaseException:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")

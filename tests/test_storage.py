@@ -162,6 +162,7 @@ def test_group_commit_checkpoints_beside_the_writer(tmp_path):
 
     path = tmp_path / "g.sqlite3"
     committer = storage.GroupCommitter(path)
+    committer.CHECKPOINT_EVERY = 5
     assert committer.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
     info = live.create_session(storage.connect(path), {"players": ["Ann", "Ben"],
                                                        "stake": "1", "rules": "pagat"})
@@ -172,7 +173,7 @@ def test_group_commit_checkpoints_beside_the_writer(tmp_path):
     deadline = time.monotonic() + 5
     count = 0
     while time.monotonic() < deadline:
-        time.sleep(committer.CHECKPOINT_DELAY)
+        time.sleep(0.05)
         raw = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
         try:
             count = raw.execute("SELECT count(*) FROM events WHERE kind = 'note'").fetchone()[0]
