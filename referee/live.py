@@ -184,7 +184,7 @@ def _session_row(db: Database, sid: str) -> dict:
 def _quantum(rules: HouseRules, stake: Decimal, currency: str | None) -> Decimal:
     if rules.scoring == "push_ups":
         return Decimal(1)
-    return quantum_for(stake, currency)
+    return quantum_for(stake, currency, rules.payment_amounts())
 
 
 def create_session(db: Database, header: dict, pin: str | None = None) -> SessionInfo:
@@ -492,9 +492,9 @@ def _write(db: Database, sid: str, client_id: str | None, plan, *,
             live = _live(db, sid, check=checked)
             try:
                 p: _Plan = plan(live)
-            except BaseException:
+            except BaseException as err:
                 _drop(db, sid)  # it may have got half-way: rebuild from the database
-                if checked:
+                if checked or not isinstance(err, Exception):
                     raise
                 continue  # a refusal is only given on the database's state
             if p.job is None:
