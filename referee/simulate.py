@@ -73,7 +73,7 @@ class Dealer:
             for i, card in enumerate(deal[p]):
                 if values[card] == 10:
                     continue
-                for q, cards in [(q, deal[q]) for q in deal if q not in lucky] + [("", deck)]:
+                for cards in [deal[q] for q in deal if q not in lucky] + [deck]:
                     j = next((j for j, c in enumerate(cards) if values[c] == 10), None)
                     if j is not None:
                         deal[p][i], cards[j] = cards[j], card
