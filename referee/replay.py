@@ -33,7 +33,7 @@ class Session:
     def quantum(self) -> Decimal:
         if self.rules.scoring == "push_ups":
             return Decimal(1)
-        return quantum_for(self.stake, self.log.get("currency"))
+        return quantum_for(self.stake, self.log.get("currency"), self.rules.payment_amounts())
 
     def result(self) -> SessionResult:
         """Results of the complete hands (a hand still in play is left out)."""

@@ -18,8 +18,9 @@ from referee.web import create_app
 
 SAMPLES = sorted(Path(__file__).resolve().parents[1].joinpath("sample_logs").glob("*.json"))
 SAMPLES = [p for p in SAMPLES if not p.name.endswith(".expected.json")]
-GOOD = [p for p in SAMPLES if not p.name.startswith("err_")]
-BAD = [p for p in SAMPLES if p.name.startswith("err_")]
+GOOD = [p for p in SAMPLES
+        if "error" not in json.loads(p.with_suffix(".expected.json").read_text())]
+BAD = [p for p in SAMPLES if p not in GOOD]
 
 
 @pytest.fixture

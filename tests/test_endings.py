@@ -157,3 +157,13 @@ def test_partly_logged_table_catches_a_card_seen_twice():
     err = error_of(one_hand_log(["Ben: draw", "Ben: discard 6c", "Cy: draw", "Cy: discard 6c"],
                                 deal=deal))
     assert (err.code, err.hand, err.action) == ("duplicate_card", 1, 4)
+
+
+def test_fractional_payments_are_written_exactly():
+    log = one_hand_log(["Ben: draw 5d", "Ben: spread Ks Kh Kd", "Ben: spread 5s 5h 5d"],
+                       deal=DEAL, stake="0.25", currency="USD",
+                       rules={"preset": "pagat", "tonk_out_pays": 1.5})
+    res = result_of(log)
+    assert res["hands"][0]["net"] == {"Ann": "-0.375", "Ben": "0.750", "Cy": "-0.375"}
+    assert res["transfers"] == [{"from": "Ann", "to": "Ben", "amount": "0.375"},
+                                {"from": "Cy", "to": "Ben", "amount": "0.375"}]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 
 
@@ -18,10 +19,16 @@ def parse_stake(value: object) -> Decimal:
     return d
 
 
-def quantum_for(stake: Decimal, currency: str | None) -> Decimal:
-    """Amounts are written with the stake's decimals, and at least cents when
-    the session plays for money."""
-    places = max(-stake.normalize().as_tuple().exponent, 0)
+def _places(d: Decimal) -> int:
+    return max(-d.normalize().as_tuple().exponent, 0)
+
+
+def quantum_for(stake: Decimal, currency: str | None, amounts: Iterable[Decimal] = ()) -> Decimal:
+    """Amounts are written with the decimals that stake x payment needs (so a
+    half-stake payment at 0.25 is 0.125, not rounded), and at least cents when
+    the session plays for money. ``amounts``: the payments the rules can make,
+    in stakes."""
+    places = _places(stake) + max((_places(a) for a in amounts), default=0)
     if currency:
         places = max(places, 2)
     return Decimal(1).scaleb(-places)

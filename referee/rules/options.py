@@ -210,6 +210,16 @@ class HouseRules:
             return Decimal(2 * players)
         return self.caught_pays  # type: ignore[return-value]
 
+    def payment_amounts(self) -> list[Decimal]:
+        """Every amount, in stakes, that these rules can make a player pay."""
+        amounts = [self.tonk_out_pays, self.out_pays, self.drop_pays, self.stock_out_pays]
+        amounts += [a for a in (self.tonk_out_by_hits_pays, self.first_turn_two_spreads_pays)
+                    if a is not None]
+        if isinstance(self.caught_pays, Decimal):
+            amounts.append(self.caught_pays)
+        amounts += [c.pays for c in self.deal_wins]
+        return amounts
+
     def to_json(self) -> dict[str, Any]:
         """Every option, fully expanded: what is stored with a session."""
         out: dict[str, Any] = {}
