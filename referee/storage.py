@@ -308,12 +308,12 @@ class GroupCommitter:
     checkpoint would copy a thousand pages into the database file, and sync
     it, inside some unlucky request's commit): a second thread, on its own
     connection, runs a passive checkpoint a moment after writes, beside the
-    writer, every ``CHECKPOINT_EVERY`` commits (as rarely as SQLite's own, about
-    a thousand pages). Durability does not depend on it: a commit is synced
-    into the WAL."""
+    writer, every ``CHECKPOINT_EVERY`` commits (a hundred pages or so each
+    time, so that no checkpoint is long). Durability does not depend on it: a
+    commit is synced into the WAL."""
 
     MAX_BATCH = 64
-    CHECKPOINT_EVERY = 200  # commits
+    CHECKPOINT_EVERY = 20  # commits
 
     def __init__(self, path: str | Path) -> None:
         self.db = connect(path)
