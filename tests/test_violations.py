@@ -127,3 +127,19 @@ def test_bad_deal():
     assert (err.code, err.hand, err.action) == ("bad_deal", 1, None)
     err = error_of(one_hand_log([], deal={**DEAL, "Cy": ["Jh", "Js", "9c", "9d", "2c"]}))
     assert err.code == "bad_deal" and "dealt to Ann" in err.message
+
+
+def test_refused_hand_start_leaves_the_declared_hand_open():
+    from referee.rules.table import Table
+
+    deal = {**DEAL, "Ben": ["Ks", "Kh", "Kd", "Qs", "9h"]}
+    table = Table(resolve("pagat"), ["Ann", "Ben", "Cy"])
+    first = table.start_hand("Ann", deal=deal, upcard="7d")
+    first.apply("Ben: declare Ks Kh Kd Qs 9h")
+    before = copy.deepcopy(first.__dict__)
+    with pytest.raises(RefereeError) as info:
+        table.start_hand("Cy")
+    assert info.value.code == "wrong_dealer"
+    assert first.__dict__ == before and table.started == 1
+    table.start_hand("Ben")
+    assert first.phase == "over"

@@ -85,9 +85,8 @@ class Table:
     ) -> Hand:
         number = self.started + 1
         try:
-            if self.hands:
-                last = self.hands[-1]
-                last.finish_declarations()
+            last = self.hands[-1] if self.hands else None
+            if last is not None:
                 if not last.is_complete:
                     raise RuleViolation(
                         "hand_unfinished",
@@ -120,6 +119,9 @@ class Table:
             hand = Hand(self.rules, seats, dealer, deal=deal, upcard=upcard, number=number)
         except RuleViolation as err:
             raise err.at(hand=number) from None
+        if last is not None:
+            # Only now that the new hand stands: a refused start changes nothing.
+            last.finish_declarations()
         for name in seats:
             if name not in self.everyone:
                 self.everyone.append(name)
