@@ -35,8 +35,9 @@ from . import storage
 from .ledger.money import fmt, parse_stake, quantum_for
 from .ledger.results import settle_hand
 from .ledger.settlement import settle_up
+from .ledger.side_bets import Pots, SideBetOutcome
 from .log import FORMAT, dump_log, load_hand_setup, load_log
-from .replay import replay
+from .replay import replay, side_bet_outcomes, start_on
 from .rules.actions import parse_action
 from .rules.cards import parse_card
 from .rules.errors import MalformedInput, RefereeError, RuleViolation
@@ -231,7 +232,7 @@ def import_log(db: Database, doc: dict, pin: str | None = None) -> SessionInfo:
                     db, sid, hand.number, "action", {"action": str(action), "text": text})["id"]
             result = None
             if hand.is_complete:
-                result = _hand_result(hand, stake, quantum, given.get("stake_multiplier", 1))
+                result = _hand_result(hand, stake, quantum, given)
             _insert_hand(db, sid, hand, setup, "actions" in given, last, result)
     return info
 
@@ -250,9 +251,11 @@ def _insert_hand(db: Database, sid: str, hand: Hand, setup: dict, actions_key: b
         [(sid, hand.number, i, name) for i, name in enumerate(hand.players)])
 
 
-def _hand_result(hand: Hand, stake: Decimal, quantum: Decimal, multiplier: int) -> dict:
+def _hand_result(hand: Hand, stake: Decimal, quantum: Decimal, setup: dict) -> dict:
     """A complete hand's result: the tonk-result/1 entry, the payments in words, and
-    the exact nets (totals are summed before rounding, as the replay does)."""
+    the exact nets (totals are summed before rounding, as the replay does). Side
+    bets are stored as they came out; their pots are carried in ``standings``."""
+    multiplier = setup.get("stake_multiplier", 1)
     r = settle_hand(hand, stake, multiplier)
     out = r.to_json(quantum)
     push_ups = hand.rules.scoring == "push_ups"
@@ -265,6 +268,7 @@ def _hand_result(hand: Hand, stake: Decimal, quantum: Decimal, multiplier: int) 
     ]
     out["multiplier"] = multiplier
     out["net_exact"] = {q: str(v) for q, v in r.net.items()}
+    out["side_bets"] = [o.to_json() for o in side_bet_outcomes(hand, setup)]
     return out
 
 
@@ -278,19 +282,14 @@ def _new_hand(rules: HouseRules, n: int, seats: list[str], setup: dict) -> Hand:
 
 
 def _start_on(table: Table, setup: dict) -> Hand:
-    number = table.started + 1
-    try:
-        deal = {p: [parse_card(c) for c in cards] for p, cards in setup.get("deal", {}).items()}
-        upcard = parse_card(setup["upcard"]) if "upcard" in setup else None
-    except MalformedInput as err:
-        raise err.at(hand=number) from None
-    return table.start_hand(setup["dealer"], players=setup.get("players"), deal=deal,
-                            upcard=upcard)
+    return start_on(table, setup)
 
 
 def _build(db: Database, sid: str) -> Live:
     row = _session_row(db, sid)
-    rules = resolve(json.loads(row["rules_source"]))
+    # The rules as stored, fully expanded: a later change of a preset never
+    # changes an old session.
+    rules = resolve(json.loads(row["rules_expanded"]))
     stake = parse_stake(row["stake"])
     players = json.loads(row["players"])
     everyone = json.loads(row["everyone"])
@@ -432,7 +431,7 @@ def _store_hand(w: Database, live: Live, hand: Hand, event_id: int, result: dict
 def _settle(live: Live, hand: Hand) -> dict | None:
     if not hand.is_complete:
         return None
-    return _hand_result(hand, live.stake, live.quantum, live.setup.get("stake_multiplier", 1))
+    return _hand_result(hand, live.stake, live.quantum, live.setup)
 
 
 def _stale(n: int, seq: int, expected_seq: int) -> tuple[int, dict]:
@@ -659,10 +658,14 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
 
 # ---------------------------------------------------------------- reading
 
-def get_log(db: Database, sid: str) -> dict:
-    """The session's ``tonk-log/1`` document (an import comes back as given)."""
+def get_log(db: Database, sid: str, *, expanded: bool = False) -> dict:
+    """The session's ``tonk-log/1`` document (an import comes back as given).
+    ``expanded``: with the rules as stored, every option written out, so that
+    reports settle it as it was played whatever presets mean today."""
     row = _session_row(db, sid)
     doc = json.loads(row["header"])
+    if expanded:
+        doc["rules"] = json.loads(row["rules_expanded"])
     hands = db.conn.execute("SELECT n, setup, actions_key FROM hands WHERE session_id = ? "
                             "ORDER BY n", (sid,)).fetchall()
     events: dict[int, list[dict]] = {}
@@ -690,7 +693,9 @@ def _results(db: Database, sid: str) -> list[dict]:
 
 def _session_facts(db: Database, sid: str) -> tuple[dict, HouseRules, Decimal, list[str]]:
     row = _session_row(db, sid)
-    rules = resolve(json.loads(row["rules_source"]))
+    # The rules as stored, fully expanded: a later change of a preset never
+    # changes an old session.
+    rules = resolve(json.loads(row["rules_expanded"]))
     stake = parse_stake(row["stake"])
     return row, rules, _quantum(rules, stake, row["currency"]), json.loads(row["everyone"])
 
@@ -705,7 +710,14 @@ def standings(db: Database, sid: str) -> dict:
     row, rules, q, everyone = _session_facts(db, sid)
     totals = {p: Decimal(0) for p in everyone}
     hands = []
+    pots = Pots()
     for r in _results(db, sid):
+        if r.get("side_bets"):
+            won, r["side_bet_story"] = pots.settle(
+                SideBetOutcome.from_json(o) for o in r["side_bets"])
+            exact = {p: Decimal(v) + won.get(p, Decimal(0)) for p, v in r["net_exact"].items()}
+            r["net_exact"] = {p: str(v) for p, v in exact.items()}
+            r["net"] = {p: fmt(v, q) for p, v in exact.items()}
         for p, v in r["net_exact"].items():
             totals[p] = totals.get(p, Decimal(0)) + Decimal(v)
         hands.append({**{k: r[k] for k in RESULT_KEYS},

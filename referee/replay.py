@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 from .ledger.money import parse_stake, quantum_for
 from .ledger.results import HandResult, SessionResult, settle_hand
-from .ledger.side_bets import Pots, SideBet, check_deal_known, judge, read_side_bets
+from .ledger.side_bets import (
+    Pots,
+    SideBetOutcome,
+    check_deal_known,
+    judge,
+    read_side_bets,
+)
 from .log import load_log, parse_log_text
 from .rules.actions import parse_action
 from .rules.cards import parse_card
@@ -26,8 +32,6 @@ class Session:
     rules: HouseRules
     stake: Decimal
     table: Table
-    # Side bets by hand number, with the dealt cards they are judged from.
-    side_bets: dict[int, tuple[list[SideBet], dict]] = field(default_factory=dict)
 
     @property
     def quantum(self) -> Decimal:
@@ -43,10 +47,9 @@ class Session:
             if not hand.is_complete:
                 continue
             result = settle_hand(hand, self.stake, setup.get("stake_multiplier", 1))
-            if hand.number in self.side_bets:
-                bets, deal = self.side_bets[hand.number]
-                owners = [s.owner for s in hand.spreads]
-                net, result.side_bets = pots.settle(judge(b, deal, owners) for b in bets)
+            outcomes = side_bet_outcomes(hand, setup)
+            if outcomes:
+                net, result.side_bets = pots.settle(outcomes)
                 for q, amount in net.items():
                     result.net[q] += amount
             results.append(result)
@@ -64,30 +67,40 @@ def open_session(log: dict) -> Session:
     return Session(log, rules, stake, Table(rules, log["players"]))
 
 
-def start_hand(session: Session, setup: dict) -> Hand:
-    """Start the session's next hand from its setup (dealer, deal, upcard...)."""
-    number = len(session.table.hands) + 1
+def start_on(table: Table, setup: dict) -> Hand:
+    """Start ``table``'s next hand from a hand's setup (dealer, deal, upcard,
+    side bets: checked here, judged when the hand is settled)."""
+    number = table.started + 1
     try:
         deal = {p: [parse_card(c) for c in cards] for p, cards in setup.get("deal", {}).items()}
         upcard = parse_card(setup["upcard"]) if "upcard" in setup else None
     except MalformedInput as err:
         raise err.at(hand=number) from None
-    bets = None
     if setup.get("side_bets"):
-        table = session.table
         seats = setup.get("players") or table.last_seats or table.players
         try:
             bets = read_side_bets(setup["side_bets"], seats,
-                                  push_ups=session.rules.scoring == "push_ups")
+                                  push_ups=table.rules.scoring == "push_ups")
             check_deal_known(bets, deal)
         except RefereeError as err:
             raise err.at(hand=number) from None
-    hand = session.table.start_hand(
-        setup["dealer"], players=setup.get("players"), deal=deal, upcard=upcard
-    )
-    if bets:
-        session.side_bets[number] = (bets, deal)
-    return hand
+    return table.start_hand(setup["dealer"], players=setup.get("players"), deal=deal,
+                            upcard=upcard)
+
+
+def side_bet_outcomes(hand: Hand, setup: dict) -> list[SideBetOutcome]:
+    """How a complete hand's side bets came out (before pots carry over)."""
+    if not setup.get("side_bets"):
+        return []
+    bets = read_side_bets(setup["side_bets"], hand.players)
+    deal = {p: [parse_card(c) for c in cards] for p, cards in setup.get("deal", {}).items()}
+    owners = [s.owner for s in hand.spreads]
+    return [judge(b, deal, owners) for b in bets]
+
+
+def start_hand(session: Session, setup: dict) -> Hand:
+    """Start the session's next hand from its setup (dealer, deal, upcard...)."""
+    return start_on(session.table, setup)
 
 
 def iter_replay(log: dict) -> Iterator[tuple[Session, Hand]]:

@@ -610,3 +610,32 @@ def test_openapi_document(client):
     text = json.dumps(doc)
     for name in {p.split('"')[0] for p in text.split("#/components/schemas/")[1:]}:
         assert name in schemas, name
+
+
+def test_a_later_change_of_a_preset_never_changes_a_stored_session(client, monkeypatch):
+    from referee.rules import options
+
+    doc = json.loads((SAMPLES[0].parent / "pagat_basic.json").read_text())
+    made = client.post("/api/sessions", json=doc).get_json()
+    before = client.get(f"/api/sessions/{made['id']}/result",
+                        headers=bearer(made["audit_token"])).get_json()
+    # The preset is redefined (a new version of the referee, say) and the cache dropped.
+    monkeypatch.setitem(options.PRESETS, "pagat", {"drop_pays": 5, "tonk_out_pays": 1})
+    live.forget()
+    after = client.get(f"/api/sessions/{made['id']}/result",
+                       headers=bearer(made["audit_token"])).get_json()
+    assert after == before
+    # A new hand is settled under the rules stored with the session, too.
+    sid, auth = made["id"], bearer(made["table_token"])
+    deal = {"Ben": ["Ks", "Kh", "Kd", "Qs", "8h"], "Cy": ["Ac", "Ad", "2c", "2d", "3c"],
+            "Ann": ["Qh", "Qd", "Jc", "Jd", "8s"]}
+    assert client.post(f"/api/sessions/{sid}/hands", headers=auth,
+                       json={"dealer": "Ben", "deal": deal, "upcard": "7d"}).status_code == 201
+    for seq, action in enumerate(["Cy: drop", "Cy: show Ac Ad 2c 2d 3c",
+                                  "Ann: show Qh Qd Jc Jd 8s", "Ben: show Ks Kh Kd Qs 8h"]):
+        r = client.post(f"/api/sessions/{sid}/hands/5/actions", headers=auth,
+                        json={"action": action, "client_id": f"c{seq}", "expected_seq": seq})
+        assert r.status_code == 201, r.get_json()
+    hand = client.get(f"/api/sessions/{sid}/result", headers=auth).get_json()["hands"][-1]
+    assert hand["outcome"] == "drop_won"
+    assert hand["net"] == {"Ann": "-0.25", "Ben": "-0.25", "Cy": "0.50"}  # drop_pays 1, not 5

@@ -50,6 +50,18 @@ class SideBetOutcome:
     winner: str | None
     why: str
 
+    def to_json(self) -> dict:
+        """As stored with a hand's result (the pots are carried at session level)."""
+        b = self.bet
+        return {"kind": b.kind, "suit": b.suit, "stake": str(b.stake),
+                "players": list(b.players), "winner": self.winner, "why": self.why}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> SideBetOutcome:
+        bet = SideBet(data["kind"], Decimal(data["stake"]), tuple(data["players"]),
+                      data.get("suit"))
+        return cls(bet, data.get("winner"), data["why"])
+
 
 def _bad(sentence: str) -> RuleViolation:
     return RuleViolation("bad_side_bet", sentence)

@@ -38,5 +38,5 @@ def load_stored(db, session_id: str) -> StoredSession:
         if not Path(db).is_file():
             raise MalformedInput("no_database", f"there is no database at {db}")
         db = storage.connect(db)
-    log = live.get_log(db, session_id)
+    log = live.get_log(db, session_id, expanded=True)
     return StoredSession(log, final_hash(db, session_id), db, session_id)
