@@ -428,6 +428,32 @@ def _store_hand(w: Database, live: Live, hand: Hand, event_id: int, result: dict
                        "VALUES (?, ?, 201, ?)", (live.sid, client_id, body_json))
 
 
+def _refusal(live: Live, n: int, text: str, err: RefereeError,
+             client_id: str | None) -> _Plan:
+    """A refused action changes nothing in the hand, but the attempt is kept in
+    the session's history (a ``refusal`` event with the rule that decided it),
+    so a dispute can be told later what was tried and why it was refused."""
+    body = _error(err)
+    body_json = json.dumps(body)
+    event: dict = {}
+
+    def job(w: Database) -> None:
+        event.update(storage.append_event(
+            w, live.sid, n, "refusal", {"action": text, "code": err.code,
+                                        "message": err.message}, client_id,
+            after=live.version))
+        w.conn.execute("UPDATE hands SET last_event = ? WHERE session_id = ? AND n = ?",
+                       (event["id"], live.sid, n))
+        if client_id:
+            w.conn.execute("INSERT INTO replies (session_id, client_id, status, body) "
+                           "VALUES (?, ?, 422, ?)", (live.sid, client_id, body_json))
+
+    def after_commit() -> None:
+        live.version = event["id"]
+
+    return _Plan(422, body, body_json, job, after_commit)
+
+
 def _settle(live: Live, hand: Hand) -> dict | None:
     if not hand.is_complete:
         return None
@@ -547,7 +573,7 @@ def post_action(db: Database, sid: str, n: int, action_text: str, client_id: str
             action = hand.verify(parse_action(action_text))  # never changes the hand
         except RefereeError as err:
             err.at(hand=n, action=seq + 1, action_text=str(action_text))
-            return _Plan(422, _error(err))
+            return _refusal(live, n, str(action_text), err, client_id)
         # Applied in place: from here on a failure drops the cached state.
         p = _Plan(201, {}, touched=True)
         hand.apply(action)

@@ -89,7 +89,7 @@ def m001_initial(db: Database) -> None:
             "session_id": str,
             "hand": int,
             "seq": int,  # the session's event number, from 1
-            "kind": str,  # session | hand_start | action | correction
+            "kind": str,  # session | hand_start | action | correction | refusal
             "payload": str,  # canonical JSON
             "client_id": str,
             "created": str,
@@ -232,11 +232,15 @@ def append_event(db: Database, session_id: str, hand: int | None, kind: str, pay
     return row
 
 
-def hand_events(db: Database, session_id: str, n: int) -> list[dict]:
+def hand_events(db: Database, session_id: str, n: int, *,
+                refusals: bool = False) -> list[dict]:
+    """The hand's actions and corrections in order (and the refused attempts,
+    with ``refusals``: the audit shows them)."""
+    kinds = ("action", "correction", "refusal") if refusals else ("action", "correction")
     rows = db.conn.execute(
         "SELECT id, seq, kind, payload FROM events WHERE session_id = ? AND hand = ? "
-        "AND kind IN ('action', 'correction') ORDER BY seq",
-        (session_id, n),
+        f"AND kind IN ({', '.join('?' * len(kinds))}) ORDER BY seq",
+        (session_id, n, *kinds),
     ).fetchall()
     return [{"id": r[0], "seq": r[1], "kind": r[2], "payload": json.loads(r[3])} for r in rows]
 
@@ -247,7 +251,7 @@ def live_actions(events: list[dict]) -> list[dict]:
     for ev in events:
         if ev["kind"] == "action":
             live.append(ev)
-        else:
+        elif ev["kind"] == "correction":
             cancels = ev["payload"]["cancels"]
             live = [a for a in live if a["id"] != cancels]
     return live

@@ -639,3 +639,30 @@ def test_a_later_change_of_a_preset_never_changes_a_stored_session(client, monke
     hand = client.get(f"/api/sessions/{sid}/result", headers=auth).get_json()["hands"][-1]
     assert hand["outcome"] == "drop_won"
     assert hand["net"] == {"Ann": "-0.25", "Ben": "-0.25", "Cy": "0.50"}  # drop_pays 1, not 5
+
+
+def test_a_refusal_is_kept_in_the_history_once_and_the_audit_shows_it(client, app):
+    from referee import storage
+    from referee.reports.audit import audit_hand
+    from referee.reports.stored import load_stored
+
+    g = Game(client)
+    state = g.start()
+    wrong = next(p for p in ("Ann", "Ben", "Cy") if p != state["to_act"])
+    first = g.post(f"{wrong}: drop", client_id="tap-1")
+    again = g.post(f"{wrong}: drop", client_id="tap-1")
+    assert first.status_code == again.status_code == 422
+    assert first.get_json() == again.get_json()
+    g.play(1)
+    with app.app_context():
+        from referee.web import get_db
+
+        db = get_db()
+        events = storage.hand_events(db, g.sid, 1, refusals=True)
+        refusals = [e for e in events if e["kind"] == "refusal"]
+        assert len(refusals) == 1 and refusals[0]["payload"]["code"] == "out_of_turn"
+        assert storage.verify_chain(db)[g.sid] is None
+        stored = load_stored(db, g.sid)
+        audit = audit_hand(stored.log, 1, stored.hand_events(1))
+    steps = [(s.status, s.code) for s in audit.steps if s.status != "deal"]
+    assert ("refused", "out_of_turn") in steps and steps[-1][0] == "accepted"

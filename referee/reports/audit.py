@@ -143,6 +143,9 @@ def events_from_storage(rows: list[dict]) -> list[dict]:
         payload = r.get("payload") or {}
         if r["kind"] == "action":
             out.append({"seq": r["seq"], "action": payload.get("action"), "status": "accepted"})
+        elif r["kind"] == "refusal":
+            out.append({"seq": r["seq"], "action": payload.get("action"), "status": "refused",
+                        "code": payload.get("code"), "message": payload.get("message")})
         else:
             # The service's corrections are undos: the payload names the
             # cancelled action, and nothing takes its place.

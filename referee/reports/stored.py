@@ -20,7 +20,8 @@ class StoredSession:
         from .. import storage
         from .audit import events_from_storage
 
-        return events_from_storage(storage.hand_events(self.db, self.session_id, n))
+        return events_from_storage(storage.hand_events(self.db, self.session_id, n,
+                                                       refusals=True))
 
 
 def final_hash(db, session_id: str) -> str | None:
