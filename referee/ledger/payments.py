@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import partial
+from typing import NamedTuple
 
 from ..rules.ending import DEAL_WIN, DROP, OUT, STOCK_OUT, THROWN_IN, TONK_OUT, Ending
 from ..rules.options import HouseRules
@@ -20,8 +21,9 @@ ONE = Decimal(1)
 TWO = Decimal(2)
 
 
-@dataclass(frozen=True)
-class Payment:
+class Payment(NamedTuple):
+    """One payment of a hand (a tuple: a replay makes tens of thousands)."""
+
     payer: str
     payee: str
     stakes: Decimal

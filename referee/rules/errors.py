@@ -31,6 +31,11 @@ class RefereeError(Exception):
         self.action = action
         self.action_text = action_text
 
+    def __reduce__(self):
+        # An error can cross to another process (the two-core replay) intact.
+        return (_rebuild, (type(self), self.code, self.sentence, self.hand, self.action,
+                           self.action_text))
+
     def at(
         self, *, hand: int | None = None, action: int | None = None,
         action_text: str | None = None,
@@ -71,6 +76,10 @@ class RefereeError(Exception):
             "code": self.code,
             "message": self.message,
         }
+
+
+def _rebuild(cls, code, sentence, hand, action, action_text):
+    return cls(code, sentence, hand=hand, action=action, action_text=action_text)
 
 
 class RuleViolation(RefereeError):

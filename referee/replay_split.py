@@ -1,0 +1,136 @@
+"""A long log replayed on two cores: the hands split in two halves.
+
+Hands depend on each other only through the table: a hand is checked against
+the last one's seats and dealer, which the log itself states, and the last one
+must be finished, which the first half checks by starting the second half's
+first hand. So the second half can start from ``Table.resume`` while the first
+is still being replayed, in a forked process, and the answer is the same as a
+sequential replay's: the same results, or the same first error.
+
+Only for ``referee replay --json`` of large logs (the readable report needs
+each hand's story); side-bet pots run across the halves, so logs with side
+bets are replayed in one piece.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+
+from .ledger.results import HandResult, SessionResult, settle_hand
+from .replay import Session, open_session, replay, start_on
+from .rules.actions import parse_action
+from .rules.errors import RefereeError, RuleViolation
+from .rules.table import Table, unfinished_reason
+
+#: Fewer hands than this are not worth a second process.
+MIN_HANDS = 2000
+
+
+def can_split(log: dict) -> bool:
+    hands = log.get("hands") or []
+    return (
+        len(hands) >= MIN_HANDS
+        and (os.cpu_count() or 1) >= 2
+        and hasattr(os, "fork")
+        and not any(h.get("side_bets") for h in hands)
+    )
+
+
+def replay_result(log: dict) -> SessionResult:
+    """The session's result, replayed in two halves where that pays."""
+    if not can_split(log):
+        return replay(log).result()
+    session = open_session(log)
+    hands = log["hands"]
+    # Split where half the actions are behind: the halves take about as long.
+    total = sum(len(h.get("actions", ())) for h in hands)
+    done, middle = 0, len(hands) // 2
+    for i, h in enumerate(hands):
+        done += len(h.get("actions", ()))
+        if done * 2 >= total:
+            middle = max(1, min(i + 1, len(hands) - 1))
+            break
+    seats, dealers, everyone = _seating(session, hands)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child replays the second half
+        os.close(read)
+        try:
+            table = Table.resume(session.rules, log["players"], started=middle,
+                                 last_seats=seats[middle - 1],
+                                 last_dealer=dealers[middle - 1],
+                                 everyone=everyone[middle - 1])
+            payload = ("ok", _replay_half(session, table, middle, len(hands)))
+        except RefereeError as err:
+            payload = ("error", err)
+        except BaseException as err:  # reported by the parent, never lost
+            payload = ("crash", repr(err))
+        data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+        with os.fdopen(write, "wb") as out:
+            out.write(data)
+        os._exit(0)
+    os.close(write)
+    try:
+        first = _replay_half(session, session.table, 0, middle)
+    finally:
+        # Whatever the first half did, the child is waited for: no zombie.
+        with os.fdopen(read, "rb") as pipe:
+            data = pipe.read()
+        os.waitpid(pid, 0)
+    status, second = pickle.loads(data)
+    if status == "error":
+        raise second
+    if status != "ok":
+        raise RuntimeError(f"the second half of the replay failed: {second}")
+    return SessionResult(everyone[-1], first + second, session.quantum,
+                         push_ups=session.rules.scoring == "push_ups")
+
+
+def _seating(session: Session, hands: list[dict]):
+    """Each hand's seats and dealer, and everyone seated so far, as the log
+    states them (checked when the hands are replayed)."""
+    seats, dealers, everyone = [], [], []
+    current = tuple(session.table.players)
+    arrived = list(current)
+    for setup in hands:
+        current = tuple(setup.get("players") or current)
+        arrived = arrived + [q for q in current if q not in arrived]
+        seats.append(current)
+        dealers.append(setup["dealer"])
+        everyone.append(arrived)
+    return seats, dealers, everyone
+
+
+def _replay_half(session: Session, table: Table, start: int, end: int) -> list[HandResult]:
+    """Replay hands ``start`` to ``end`` (0-based, end excluded) on ``table``
+    and settle them; then check that the next hand may start."""
+    hands = session.log["hands"]
+    stake = session.stake
+    results = []
+    for setup in hands[start:end]:
+        hand = start_on(table, setup)
+        apply = hand.apply
+        for i, text in enumerate(setup.get("actions", ()), 1):
+            try:
+                apply(parse_action(text))
+            except RefereeError as err:
+                raise err.at(hand=hand.number, action=i, action_text=text) from None
+        if hand.is_complete:
+            result = settle_hand(hand, stake, setup.get("stake_multiplier", 1))
+            # The story is written on demand by closures, which cannot cross
+            # to the other process; the JSON result does not need it.
+            result.settlement = None
+            results.append(result)
+        del table.hands[:-1]  # only the last hand is needed to start the next
+    if end < len(hands):
+        start_on(table, hands[end])  # the check the next hand's start makes
+    else:
+        last = table.hands[-1]
+        last.finish_declarations()
+        if not last.is_complete:
+            raise RuleViolation(
+                "hand_unfinished",
+                f"the log ends but hand {last.number} is not finished "
+                f"({unfinished_reason(last)})", hand=last.number)
+    return results

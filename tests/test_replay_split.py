@@ -1,0 +1,83 @@
+"""The two-process replay of long logs answers exactly as the sequential one:
+the same result, or the same first error (in either half, or at the seam)."""
+
+import json
+import random
+
+import pytest
+
+from referee import replay_split
+from referee.replay import replay
+from referee.replay_split import replay_result
+from referee.rules.errors import RefereeError
+from referee.simulate import random_session
+
+
+@pytest.fixture(autouse=True)
+def split_small_logs(monkeypatch):
+    monkeypatch.setattr(replay_split, "MIN_HANDS", 2)
+    monkeypatch.setattr(replay_split.os, "cpu_count", lambda: 2)
+
+
+def outcome(fn, log):
+    try:
+        return "ok", fn(log)
+    except RefereeError as err:
+        return "error", err.to_dict()
+
+
+def sequential(log):
+    return replay(log).result().to_json()
+
+
+def split(log):
+    assert replay_split.can_split(log)
+    return replay_result(log).to_json()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_same_result_as_sequential(seed):
+    log = random_session(seed, rules=["pagat", "waiting", "chicago"][seed % 3], hands=7)
+    assert outcome(split, log) == outcome(sequential, log)
+
+
+def broken_logs(seed):
+    rng = random.Random(seed)
+    log = random_session(seed, hands=6)
+    hands = log["hands"]
+    k = rng.randrange(len(hands))
+    variants = []
+    bad = json.loads(json.dumps(log))  # an action out of turn somewhere
+    actions = bad["hands"][k]["actions"]
+    i = rng.randrange(len(actions))
+    actions[i] = "Nobody: draw"
+    variants.append(bad)
+    bad = json.loads(json.dumps(log))  # a wrong dealer
+    if k:
+        bad["hands"][k]["dealer"] = bad["hands"][k - 1]["dealer"]
+        variants.append(bad)
+    bad = json.loads(json.dumps(log))  # a hand left unfinished before the next starts
+    bad["hands"][k]["actions"] = bad["hands"][k]["actions"][:1]
+    variants.append(bad)
+    bad = json.loads(json.dumps(log))  # two faults: the earlier one wins
+    bad["hands"][-1]["actions"][0] = "Nobody: draw"
+    bad["hands"][0]["actions"][-1] = "Ann: fly"
+    variants.append(bad)
+    return variants
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_same_first_error_as_sequential(seed):
+    for log in broken_logs(seed):
+        seq = outcome(sequential, log)
+        assert seq[0] == "error"
+        assert outcome(split, log) == seq
+
+
+def test_side_bets_and_short_logs_are_replayed_in_one_piece(monkeypatch):
+    log = random_session(3, hands=4)
+    log["hands"][0]["side_bets"] = [{"kind": "first_spread", "stake": "1",
+                                     "players": log["players"][:2]}]
+    assert not replay_split.can_split(log)
+    monkeypatch.setattr(replay_split, "MIN_HANDS", 2000)
+    assert not replay_split.can_split(random_session(3, hands=4))
