@@ -46,6 +46,8 @@ SHOWDOWN = "showdown"  # the play ended: players show their hands
 OVER = "over"
 
 START_VERBS = ("drop", "draw", "take")
+# Verbs not bound to the turn: checked whoever is to act.
+_ANY_TURN = frozenset(("declare", "slap", "show"))
 ONE = Decimal(1)
 
 
@@ -217,6 +219,15 @@ class Hand:
             raise _illegal("not_seated", f"{p} is not seated in this hand")
         verb = action.verb
         phase = self.phase
+        # The common case first, by table: a turn's own action in play.
+        if (phase == START or phase == PLAY) and verb not in _ANY_TURN:
+            if p != self.players[self.turn]:
+                raise _illegal("out_of_turn", f"it is {self.players[self.turn]}'s turn, not {p}'s")
+            if phase == START:
+                _START_CHECKS.get(verb, Hand._verify_start)(self, action)
+            else:
+                _PLAY_CHECKS.get(verb, Hand._verify_discard)(self, action)
+            return action
         if phase == OVER:
             raise _illegal("hand_over", "the hand is over; start the next hand")
         if verb == "declare":
@@ -233,32 +244,24 @@ class Hand:
             )
         elif phase == SHOWDOWN:
             raise _illegal("hand_over", "the play has ended; every player with cards shows them")
-        elif phase == EXTRA_DISCARD:
+        else:  # EXTRA_DISCARD
             if p != self.extra_by:
                 raise _illegal("out_of_turn", f"{self.extra_by} slapped and must discard one "
                                "extra card first")
             if verb != "discard":
                 raise _illegal("must_discard", f"{p} slapped and must now discard one extra card")
             self._verify_discard(action)
-        elif p != self.players[self.turn]:
-            raise _illegal("out_of_turn", f"it is {self.players[self.turn]}'s turn, not {p}'s")
-        elif phase == START:
-            if verb in ("spread", "hit", "discard"):
-                raise _illegal("must_draw_first", f"{p} must draw or take before they {verb}")
-            self._verify_start(action)
-        else:  # PLAY
-            if verb in START_VERBS:
-                if verb == "drop":
-                    raise _illegal("drop_after_draw", f"{p} has drawn already; a drop is only "
-                                   "allowed at the start of a turn")
-                raise _illegal("already_drew", f"{p} has already drawn or taken this turn")
-            if verb == "spread":
-                self._verify_spread(action)
-            elif verb == "hit":
-                self._verify_hit(action)
-            else:
-                self._verify_discard(action)
         return action
+
+    def _must_draw_first(self, action: Action) -> None:
+        raise _illegal("must_draw_first", f"{action.player} must draw or take before they "
+                       f"{action.verb}")
+
+    def _already_drew(self, action: Action) -> None:
+        if action.verb == "drop":
+            raise _illegal("drop_after_draw", f"{action.player} has drawn already; a drop is "
+                           "only allowed at the start of a turn")
+        raise _illegal("already_drew", f"{action.player} has already drawn or taken this turn")
 
     def _verify_start(self, action: Action) -> None:
         p, verb = action.player, action.verb
@@ -366,7 +369,7 @@ class Hand:
             raise _illegal("illegal_hit", f"{card} does not extend S{k} ({spread})")
         if self.card_count(p) == 1:
             self._verify_going_out(p)
-        elif rules.hit_replaces_discard:
+        elif rules.hit_replaces_discard and rules.checks_turn_end:
             self._verify_turn_end(p, leaving=[card], melded_now=[card])
 
     def _extends(self, spread: Spread, card: str) -> bool:
@@ -377,17 +380,18 @@ class Hand:
 
     def _verify_discard(self, action: Action) -> None:
         p, card = action.player, action.cards[0]
-        self._card_from_hand(p, card)
-        if self.card_count(p) == 1:
+        held = self.held[p]
+        if card not in held:
+            self._cards_from_hand(p, (card,))
+        if len(held) + self.unknown[p] == 1:  # card_count, on the hottest path
             self._verify_going_out(p)
-        if self.phase == PLAY:
+        if self.phase == PLAY and self.rules.checks_turn_end:
             self._verify_turn_end(p, leaving=[card], melded_now=[])
 
     def _verify_turn_end(self, p: str, *, leaving: list[str], melded_now: list[str]) -> None:
-        """What must hold when a turn ends with ``leaving`` gone from the hand."""
+        """What must hold when a turn ends with ``leaving`` gone from the hand
+        (called only when ``rules.checks_turn_end``)."""
         rules = self.rules
-        if not rules.take_must_meld and rules.must_spread == "never":
-            return  # nothing to check under these rules
         taken = self.taken
         if rules.take_must_meld and taken not in (None, UNKNOWN) and \
                 taken not in self._melded_this_turn and taken not in melded_now:
@@ -515,7 +519,7 @@ class Hand:
     def apply(self, action: Action | str) -> Action:
         """Verify and apply ``action``; on refusal nothing changes."""
         action = self.verify(action)
-        getattr(self, "_apply_" + action.verb)(action)
+        _APPLY[action.verb](self, action)
         self.actions.append(action)
         return action
 
@@ -538,13 +542,15 @@ class Hand:
         if self.wait[p]:
             self.wait[p] -= 1
 
-    def _take_from_hand(self, p: str, card: str, where: str) -> None:
+    def _take_from_hand(self, p: str, card: str, where: str) -> int:
+        """Play ``card`` from ``p``'s hand; returns how many cards are left."""
         held = self.held[p]
+        self.seen[card] = where
         if card in held:
             held.remove(card)
-        else:
-            self.unknown[p] -= 1
-        self.seen[card] = where
+            return len(held) + self.unknown[p]
+        self.unknown[p] -= 1
+        return len(held) + self.unknown[p]
 
     def _apply_draw(self, action: Action) -> None:
         p = action.player
@@ -597,13 +603,13 @@ class Hand:
 
     def _apply_hit(self, action: Action) -> None:
         p, k, card = action.player, action.spread, action.cards[0]
-        self._take_from_hand(p, card, f"hit on S{k} by {p}")
+        left = self._take_from_hand(p, card, f"hit on S{k} by {p}")
         self._melded_this_turn.add(card)
         self.spreads[k - 1].cards.append(card)
         self.hits_this_turn += 1
         self.has_hit[p] = True
         self._hit_waits(p, self.spreads[k - 1].owner)
-        if not self.card_count(p):
+        if not left:
             self._went_out(p, by_discard=False)
         elif self.rules.hit_replaces_discard:
             self._pass_turn()
@@ -619,9 +625,9 @@ class Hand:
 
     def _apply_discard(self, action: Action) -> None:
         p, card = action.player, action.cards[0]
-        self._take_from_hand(p, card, f"discarded by {p}")
+        left = self._take_from_hand(p, card, f"discarded by {p}")
         self.pile.append(card)
-        if not self.card_count(p):
+        if not left:
             if self._went_out(p, by_discard=True):
                 return
         self.discarder = p
@@ -937,3 +943,21 @@ class Hand:
                 self.apply(action)
             except RefereeError as err:
                 raise err.at(hand=self.number, action=i, action_text=str(action)) from None
+
+
+# What ``verify`` checks for the player to act, by phase and verb: one
+# look-up instead of a chain of comparisons on every action.
+_START_CHECKS = {
+    "drop": Hand._verify_start, "draw": Hand._verify_start, "take": Hand._verify_start,
+    "spread": Hand._must_draw_first, "hit": Hand._must_draw_first,
+    "discard": Hand._must_draw_first,
+}
+_PLAY_CHECKS = {
+    "drop": Hand._already_drew, "draw": Hand._already_drew, "take": Hand._already_drew,
+    "spread": Hand._verify_spread, "hit": Hand._verify_hit, "discard": Hand._verify_discard,
+}
+# How ``apply`` carries out each verb once verified.
+_APPLY = {
+    verb: getattr(Hand, "_apply_" + verb)
+    for verb in ("declare", "draw", "take", "spread", "hit", "discard", "drop", "show", "slap")
+}

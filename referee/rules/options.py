@@ -196,6 +196,12 @@ class HouseRules:
     # -------------------------------------------------------------- derived
 
     @cached_property
+    def checks_turn_end(self) -> bool:
+        """Whether ending a turn needs checking (a taken card to meld, spreads
+        that must be laid down): asked on every discard, so worked out once."""
+        return self.take_must_meld or self.must_spread != "never"
+
+    @cached_property
     def deck_info(self) -> Deck:
         return Deck(
             size_52=self.deck == 52,
