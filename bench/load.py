@@ -15,8 +15,6 @@ same latency at the 10,000th action of a session as at the 10th.
 from __future__ import annotations
 
 import argparse
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -27,29 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.loadgen import Client, SimTable, Tablet  # noqa: E402
+from referee.loadgen import Client, SimTable, Tablet, free_port, start_server  # noqa: E402
 from referee.simulate import Dealer  # noqa: E402
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(db: Path, port: int, threads: int) -> subprocess.Popen:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "referee", "serve", "--db", str(db), "--port", str(port),
-         "--threads", str(threads), "--bench"], cwd=ROOT, stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return proc
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise SystemExit("the server did not start")
 
 
 def pct(values: list[float], p: float) -> float:
@@ -147,7 +124,7 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     port = free_port()
-    server = start_server(tmp / "bench.sqlite3", port, args.threads)
+    server = start_server(tmp / "bench.sqlite3", port, "--threads", str(args.threads), "--bench")
     try:
         tablets = [Tablet(Client("127.0.0.1", port), seed=k) for k in range(args.tablets)]
         for t in tablets:

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import random
+import socket
+import subprocess
+import sys
 import time
 import uuid
+from pathlib import Path
 
 from .rules.hand import Hand
 from .rules.options import resolve
@@ -19,6 +24,30 @@ from .rules.table import Table
 from .simulate import Dealer
 
 PLAYERS = ("Ann", "Ben", "Cy")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(db: Path, port: int, *extra: str, stdout=subprocess.DEVNULL) -> subprocess.Popen:
+    """``referee serve`` on ``db`` in a process of its own, once it accepts
+    connections (the crash test kills it; the load bench measures it)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee", "serve", "--db", str(db), "--port", str(port),
+         *extra], stdout=stdout, stderr=subprocess.STDOUT if stdout is not None else None,
+        env={**os.environ, "REFEREE_HOST_KEY": ""})
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return proc
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("the server did not start")
 
 
 class SimTable:
