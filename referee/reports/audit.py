@@ -25,9 +25,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from reportlab.lib import colors
-from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
-from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Table, TableStyle
+from reportlab.platypus import KeepTogether, Paragraph, Table, TableStyle
 
 from ..ledger.money import fmt
 from ..ledger.results import HandResult, settle_hand
@@ -36,10 +35,10 @@ from ..rules.actions import parse_action
 from ..rules.errors import MalformedInput, RefereeError
 from ..rules.hand import Hand
 from .common import (
-    FONT,
+    document,
     esc,
     footer,
-    log_fingerprint,
+    hash_line,
     register_fonts,
     rules_in_words,
     styles,
@@ -340,22 +339,11 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
     log = session.log
     table_name = table or log.get("table") or "Tonk table"
     when = date or log.get("started") or "date not recorded"
-    hash_label, hash_value = (
-        ("Final event hash", final_hash) if final_hash
-        else ("Log fingerprint (SHA-256)", log_fingerprint(log))
-    )
+    hash_label, hash_value = hash_line(log, final_hash)
     buf = io.BytesIO()
-    doc = SimpleDocTemplate(
-        buf, pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=15 * mm,
-        bottomMargin=15 * mm,
-        title=f"Tonk hand audit: {table_name}, hand {audit.number}",
-        author="Tonk referee",
-        subject=f"Audit of hand {audit.number} ({', '.join(hand.players)})",
-        creator="referee.reports.audit",
-        keywords=["tonk", "audit"],
-        invariant=1,
-        initialFontName=FONT,
-    )
+    doc = document(buf, title=f"Tonk hand audit: {table_name}, hand {audit.number}",
+                   subject=f"Audit of hand {audit.number} ({', '.join(hand.players)})",
+                   kind="audit")
     width = doc.width
     story: list = [Paragraph(f"Hand audit: {esc(table_name)}, hand {audit.number}",
                              st["title"])]

@@ -11,9 +11,12 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT, TA_RIGHT
+from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import SimpleDocTemplate
 
 from ..rules.options import OPTION_DOCS, PRESET_SOURCES, HouseRules
 
@@ -88,6 +91,28 @@ def unit_of(log: dict, rules: HouseRules) -> str:
     if rules.scoring == "push_ups":
         return "push-up points"
     return log.get("currency") or "points"
+
+
+MARGIN = 15 * mm
+
+
+def document(buf, *, title: str, subject: str, kind: str, pagesize=A4) -> SimpleDocTemplate:
+    """A page template with the PDF metadata set and reportlab's invariant mode
+    on, so the same session always renders to the same bytes."""
+    return SimpleDocTemplate(
+        buf, pagesize=pagesize, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+        bottomMargin=MARGIN, title=title, author="Tonk referee", subject=subject,
+        creator=f"referee.reports.{kind}", keywords=["tonk", kind], invariant=1,
+        initialFontName=FONT,
+    )
+
+
+def hash_line(log: dict, final_hash: str | None) -> tuple[str, str]:
+    """What identifies the session: its event chain's final hash when stored,
+    else a fingerprint of the log file."""
+    if final_hash:
+        return "Final event hash", final_hash
+    return "Log fingerprint (SHA-256)", log_fingerprint(log)
 
 
 def log_fingerprint(log: dict) -> str:

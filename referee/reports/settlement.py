@@ -22,7 +22,6 @@ from reportlab.platypus import (
     KeepTogether,
     PageBreak,
     Paragraph,
-    SimpleDocTemplate,
     Table,
     TableStyle,
 )
@@ -31,11 +30,13 @@ from ..ledger.money import fmt
 from ..replay import Session
 from .common import (
     FONT,
+    MARGIN,
     PALETTE,
     clip,
+    document,
     esc,
     footer,
-    log_fingerprint,
+    hash_line,
     register_fonts,
     rules_in_words,
     styles,
@@ -52,7 +53,6 @@ OUTCOME_WORDS = {
     "stock_out": "stock out",
     "dead": "dead",
 }
-MARGIN = 15 * mm
 ROW_HEIGHT = 11
 # Below this many points per player column the hand table goes landscape.
 MIN_PLAYER_COLUMN = 52
@@ -82,31 +82,16 @@ def render_settlement(
     table_name = table or log.get("table") or "Tonk table"
     when = date or log.get("started") or "date not recorded"
 
-    hash_label, hash_value = (
-        ("Final event hash", final_hash) if final_hash
-        else ("Log fingerprint (SHA-256)", log_fingerprint(log))
-    )
+    hash_label, hash_value = hash_line(log, final_hash)
     pagesize = A4
     usable = pagesize[0] - 2 * MARGIN
     if _player_column(usable, len(players)) < MIN_PLAYER_COLUMN:
         pagesize = landscape(A4)
 
     buf = io.BytesIO()
-    doc = SimpleDocTemplate(
-        buf,
-        pagesize=pagesize,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
-        title=f"Tonk settlement: {table_name}, {when}",
-        author="Tonk referee",
-        subject=f"Settlement of {len(result.hands)} hands between {', '.join(players)}",
-        creator="referee.reports.settlement",
-        keywords=["tonk", "settlement"],
-        invariant=1,
-        initialFontName=FONT,
-    )
+    doc = document(buf, title=f"Tonk settlement: {table_name}, {when}",
+                   subject=f"Settlement of {len(result.hands)} hands between "
+                   f"{', '.join(players)}", kind="settlement", pagesize=pagesize)
     width = doc.width
     story: list = []
     story.append(Paragraph(f"Settlement: {esc(table_name)}", st["title"]))
