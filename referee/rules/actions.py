@@ -104,10 +104,10 @@ def _parse_action(text: str) -> Action:
         else:
             want = f"{lo} to {hi} cards"
         raise MalformedInput("bad_action", f"{verb} takes {want}, in {text!r}")
-    cards = tuple(parse_card(a) for a in args)
-    if verb not in _UNKNOWN_OK and UNKNOWN in cards and verb != "declare":
+    cards = tuple(map(parse_card, args))  # map: no generator frame per action
+    if UNKNOWN in cards and verb not in _UNKNOWN_OK:
+        if verb == "declare":
+            raise MalformedInput("bad_action", f"declare must show the dealt cards, in {text!r}")
         raise MalformedInput("bad_action", f"{verb} must name its cards (?? is only for "
                              f"draw and take), in {text!r}")
-    if UNKNOWN in cards and verb == "declare":
-        raise MalformedInput("bad_action", f"declare must show the dealt cards, in {text!r}")
     return Action(player, verb, cards, spread)
