@@ -224,7 +224,7 @@ class Hand:
             if p != self.players[self.turn]:
                 raise _illegal("out_of_turn", f"it is {self.players[self.turn]}'s turn, not {p}'s")
             if phase == START:
-                _START_CHECKS.get(verb, Hand._verify_start)(self, action)
+                _START_CHECKS.get(verb, Hand._verify_take)(self, action)
             else:
                 _PLAY_CHECKS.get(verb, Hand._verify_discard)(self, action)
             return action
@@ -263,24 +263,32 @@ class Hand:
                            "only allowed at the start of a turn")
         raise _illegal("already_drew", f"{action.player} has already drawn or taken this turn")
 
-    def _verify_start(self, action: Action) -> None:
-        p, verb = action.player, action.verb
+    # The start of a turn: drop, draw or take (one check each, by verify's table).
+
+    def _verify_drop(self, action: Action) -> None:
         if not self.play_started:
             self._verify_no_undeclared_claim()
-        if verb == "drop":
-            if self.wait[p]:
-                w = self.wait[p]
-                raise _illegal("drop_while_waiting", f"{p} may not drop: {p} must wait "
-                               f"{w} more turn{'s' if w > 1 else ''} (this one included)")
-            return
-        if verb == "draw":
-            if action.cards and action.cards[0] != UNKNOWN:
-                if self.stock == 0:
-                    raise _illegal("stock_empty", "the stock is empty: a draw now ends the play "
-                                   "(log it without a card)")
-                self._check_new(action.cards[0], f"drawn by {p}")
-            return
-        # take
+        p = action.player
+        if self.wait[p]:
+            w = self.wait[p]
+            raise _illegal("drop_while_waiting", f"{p} may not drop: {p} must wait "
+                           f"{w} more turn{'s' if w > 1 else ''} (this one included)")
+
+    def _verify_draw(self, action: Action) -> None:
+        if not self.play_started:
+            self._verify_no_undeclared_claim()
+        if action.cards and action.cards[0] != UNKNOWN:
+            if self.stock == 0:
+                raise _illegal("stock_empty", "the stock is empty: a draw now ends the play "
+                               "(log it without a card)")
+            card = action.cards[0]
+            if card not in self.deck.cards or card in self.seen:  # only then word it
+                self._check_new(card, f"drawn by {action.player}")
+
+    def _verify_take(self, action: Action) -> None:
+        if not self.play_started:
+            self._verify_no_undeclared_claim()
+        p = action.player
         if not self.pile:
             raise _illegal("empty_discard_pile", "the discard pile is empty: draw from the stock")
         card = action.card
@@ -642,7 +650,15 @@ class Hand:
     def _pass_turn(self) -> None:
         self.turn = (self.turn + 1) % len(self.players)
         self.phase = START
-        self._new_turn_flags()
+        # _new_turn_flags written out (keep the two in step): a turn passes
+        # on most discards.
+        self.turn_started = False
+        self.drew = False
+        self.taken = None
+        self.hits_this_turn = 0
+        self.spreads_this_turn = 0
+        self._melded_this_turn = set()
+        self.out_blocked = False
 
     def _apply_slap(self, action: Action) -> None:
         p, k = action.player, action.spread
@@ -948,7 +964,7 @@ class Hand:
 # What ``verify`` checks for the player to act, by phase and verb: one
 # look-up instead of a chain of comparisons on every action.
 _START_CHECKS = {
-    "drop": Hand._verify_start, "draw": Hand._verify_start, "take": Hand._verify_start,
+    "drop": Hand._verify_drop, "draw": Hand._verify_draw, "take": Hand._verify_take,
     "spread": Hand._must_draw_first, "hit": Hand._must_draw_first,
     "discard": Hand._must_draw_first,
 }
