@@ -17,7 +17,7 @@ from .ledger.side_bets import (
 )
 from .log import load_log, parse_log_text
 from .rules.actions import parse_action
-from .rules.cards import parse_card
+from .rules.cards import parse_card, parse_cards
 from .rules.errors import MalformedInput, RefereeError, RuleViolation
 from .rules.hand import Hand
 from .rules.options import HouseRules, resolve
@@ -72,7 +72,7 @@ def start_on(table: Table, setup: dict) -> Hand:
     side bets: checked here, judged when the hand is settled)."""
     number = table.started + 1
     try:
-        deal = {p: [parse_card(c) for c in cards] for p, cards in setup.get("deal", {}).items()}
+        deal = {p: parse_cards(cards) for p, cards in setup.get("deal", {}).items()}
         upcard = parse_card(setup["upcard"]) if "upcard" in setup else None
     except MalformedInput as err:
         raise err.at(hand=number) from None

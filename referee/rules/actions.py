@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import UNKNOWN, parse_card
+from .cards import UNKNOWN, parse_cards
 from .errors import MalformedInput
 
 VERBS = ("declare", "draw", "take", "spread", "hit", "discard", "drop", "show", "slap")
@@ -104,7 +104,7 @@ def _parse_action(text: str) -> Action:
         else:
             want = f"{lo} to {hi} cards"
         raise MalformedInput("bad_action", f"{verb} takes {want}, in {text!r}")
-    cards = tuple(map(parse_card, args))  # map: no generator frame per action
+    cards = parse_cards(args)
     if UNKNOWN in cards and verb not in _UNKNOWN_OK:
         if verb == "declare":
             raise MalformedInput("bad_action", f"declare must show the dealt cards, in {text!r}")

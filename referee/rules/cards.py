@@ -8,7 +8,7 @@ and are as fast as anything else as dictionary keys.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .errors import MalformedInput
@@ -49,8 +49,12 @@ def parse_card(text: str) -> str:
         ) from None
 
 
-def parse_cards(texts: Iterable[str]) -> tuple[str, ...]:
-    return tuple(parse_card(t) for t in texts)
+def parse_cards(texts: Sequence[str]) -> tuple[str, ...]:
+    """``parse_card`` of each (a replay parses every dealt and shown card)."""
+    try:
+        return tuple(map(_SPELLINGS.__getitem__, texts))  # no Python call per card
+    except (KeyError, TypeError):
+        return tuple(map(parse_card, texts))  # raises, naming the first bad card
 
 
 def rank_of(card: str) -> str:
