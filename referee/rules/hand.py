@@ -18,6 +18,7 @@ history.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import combinations
 
@@ -73,8 +74,30 @@ class Spread:
     __hash__ = None  # mutable
 
 
+@dataclass(slots=True)
+class TurnState:
+    """What the current turn has done so far (a new one when a turn passes).
+
+    One object rather than six attributes of the hand: CPython keeps an
+    instance's attributes in a fast shared layout only up to 30 of them, and
+    every attribute of the hand is read on every action.
+    """
+
+    started: bool = False
+    taken: str | None = None  # the card taken from the discard pile
+    hits: int = 0
+    spreads: int = 0
+    melded: set[str] = field(default_factory=set)  # spread or hit with this turn
+    out_blocked: bool = False  # hit by another since their last turn (hit_blocks_going_out)
+
+
 class Hand:
     """The state of one hand, from the deal to the last show."""
+
+    # Every attribute is set in __init__, in one order, and there are fewer
+    # than 30: CPython then keeps them in its fast shared layout (more, and
+    # every attribute read and write on every action gets slower). A new piece
+    # of state belongs in an existing group (TurnState, the per-player dicts).
 
     def __init__(
         self,
@@ -134,7 +157,8 @@ class Hand:
         if rules.upcard:
             card = UNKNOWN if upcard is None else upcard
             if card != UNKNOWN:
-                self._check_new(card, "the upcard", code="bad_upcard")
+                if card not in self.deck.cards or card in self.seen:  # only then word it
+                    self._check_new(card, "the upcard", code="bad_upcard")
                 self.seen[card] = "the upcard"
             self.pile.append(card)
         elif upcard is not None:
@@ -151,13 +175,13 @@ class Hand:
         self.actions: list[Action] = []
         self.phase = START
         self.play_started = False
-        self.seat = {p: i for i, p in enumerate(self.players)}
-        self.turn = (self.seat[dealer] + 1) % n
-        self._new_turn_flags()
+        self.turn = (self.players.index(dealer) + 1) % n
+        self.this_turn = TurnState()
         self.slap_open = False  # the top discard may be slapped
         self.discarder: str | None = None
         self.extra_by: str | None = None
         self.ender: str | None = None  # who dropped, or drew from the empty stock
+        self.play_kind: str | None = None  # how the play ended (DROP or STOCK_OUT)
         self.must_show: set[str] = set()
         self.ending: Ending | None = None
 
@@ -215,7 +239,7 @@ class Hand:
         if isinstance(action, str):
             action = parse_action(action)
         p = action.player
-        if p not in self.seat:
+        if p not in self.held:  # keyed by the seated players
             raise _illegal("not_seated", f"{p} is not seated in this hand")
         verb = action.verb
         phase = self.phase
@@ -366,7 +390,7 @@ class Hand:
         if k > len(self.spreads):
             raise _illegal("no_such_spread", f"there is no spread S{k} on the table "
                            f"({len(self.spreads)} so far)")
-        if rules.max_hits_per_turn is not None and self.hits_this_turn >= rules.max_hits_per_turn:
+        if rules.max_hits_per_turn is not None and self.this_turn.hits >= rules.max_hits_per_turn:
             limit = rules.max_hits_per_turn
             raise _illegal("hit_limit", f"{p} may hit only {limit} time{'s' if limit > 1 else ''}"
                            " a turn")
@@ -400,10 +424,10 @@ class Hand:
         """What must hold when a turn ends with ``leaving`` gone from the hand
         (called only when ``rules.checks_turn_end``)."""
         rules = self.rules
-        taken = self.taken
+        taken = self.this_turn.taken
         if rules.take_must_meld and taken not in (None, UNKNOWN) and \
-                taken not in self._melded_this_turn and taken not in melded_now:
-            raise _illegal("take_not_melded", f"{p} took {self.taken} from the discard pile and "
+                taken not in self.this_turn.melded and taken not in melded_now:
+            raise _illegal("take_not_melded", f"{p} took {taken} from the discard pile and "
                            "must spread or hit with it this turn")
         if rules.must_spread != "never":
             rest = list(self.held[p])
@@ -415,7 +439,7 @@ class Hand:
                                f"({' '.join(sort_cards(rest))}): spreads must be laid down")
 
     def _verify_going_out(self, p: str) -> None:
-        if self.out_blocked and self.phase == PLAY:
+        if self.this_turn.out_blocked and self.phase == PLAY:
             raise _illegal("going_out_blocked", f"{p} was hit since their last turn and may not "
                            "go out this turn")
 
@@ -469,7 +493,7 @@ class Hand:
 
     def _verify_declare(self, action: Action) -> None:
         p = action.player
-        if self.phase not in (START, DECLARED) or self.phase == START and self.turn_started:
+        if self.phase not in (START, DECLARED) or self.phase == START and self.this_turn.started:
             raise _illegal("declare_too_late", "deal wins are declared before play starts")
         if any(c.player == p for c in self.claims):
             raise _illegal("already_declared", f"{p} has already declared")
@@ -531,21 +555,12 @@ class Hand:
         self.actions.append(action)
         return action
 
-    def _new_turn_flags(self) -> None:
-        self.turn_started = False
-        self.drew = False
-        self.taken: str | None = None
-        self.hits_this_turn = 0
-        self.spreads_this_turn = 0
-        self._melded_this_turn: set[str] = set()
-        self.out_blocked = False
-
     def _begin_turn(self, p: str) -> None:
-        self.turn_started = True
+        self.this_turn.started = True
         self.play_started = True
         self.slap_open = False
         self.turns[p] += 1
-        self.out_blocked = self.rules.hit_blocks_going_out and self.hit_since[p]
+        self.this_turn.out_blocked = self.rules.hit_blocks_going_out and self.hit_since[p]
         self.hit_since[p] = False
         if self.wait[p]:
             self.wait[p] -= 1
@@ -588,7 +603,7 @@ class Hand:
             self.unknown[p] += 1
         else:
             self.held[p].append(top)
-        self.taken = top
+        self.this_turn.taken = top
         self.phase = PLAY
 
     def _apply_drop(self, action: Action) -> None:
@@ -602,9 +617,9 @@ class Hand:
         number = len(self.spreads) + 1
         for card in action.cards:
             self._take_from_hand(p, card, f"spread by {p} in S{number}")
-            self._melded_this_turn.add(card)
+            self.this_turn.melded.add(card)
         self.spreads.append(Spread(number, p, list(action.cards)))
-        self.spreads_this_turn += 1
+        self.this_turn.spreads += 1
         self.wait[p] += self.rules.spread_wait
         if not self.card_count(p):
             self._went_out(p, by_discard=False)
@@ -612,9 +627,9 @@ class Hand:
     def _apply_hit(self, action: Action) -> None:
         p, k, card = action.player, action.spread, action.cards[0]
         left = self._take_from_hand(p, card, f"hit on S{k} by {p}")
-        self._melded_this_turn.add(card)
+        self.this_turn.melded.add(card)
         self.spreads[k - 1].cards.append(card)
-        self.hits_this_turn += 1
+        self.this_turn.hits += 1
         self.has_hit[p] = True
         self._hit_waits(p, self.spreads[k - 1].owner)
         if not left:
@@ -650,15 +665,7 @@ class Hand:
     def _pass_turn(self) -> None:
         self.turn = (self.turn + 1) % len(self.players)
         self.phase = START
-        # _new_turn_flags written out (keep the two in step): a turn passes
-        # on most discards.
-        self.turn_started = False
-        self.drew = False
-        self.taken = None
-        self.hits_this_turn = 0
-        self.spreads_this_turn = 0
-        self._melded_this_turn = set()
-        self.out_blocked = False
+        self.this_turn = TurnState()
 
     def _apply_slap(self, action: Action) -> None:
         p, k = action.player, action.spread
@@ -738,10 +745,10 @@ class Hand:
     def _tonk_out_pays(self, p: str, first_turn: bool) -> tuple[Decimal, str]:
         rules = self.rules
         if (rules.first_turn_two_spreads_pays is not None and first_turn
-                and self.spreads_this_turn >= 2 and self.hits_this_turn == 0):
+                and self.this_turn.spreads >= 2 and self.this_turn.hits == 0):
             return rules.first_turn_two_spreads_pays, (
                 f"{p} went out in their first turn with two spreads of their own")
-        if rules.tonk_out_by_hits_pays is not None and self.spreads_this_turn == 0:
+        if rules.tonk_out_by_hits_pays is not None and self.this_turn.spreads == 0:
             pays, why = rules.tonk_out_by_hits_pays, f"{p}'s last cards went by hits alone"
         else:
             pays, why = rules.tonk_out_pays, f"{p} emptied their hand with no final discard"
@@ -832,7 +839,7 @@ class Hand:
             if not self.unknown[q] and not any(c.player == q for c in self.claims):
                 candidates.append(Action(q, "declare", tuple(self.held[q])))
         if phase in (SHOWDOWN, DECLARED):
-            for q in sorted(self.must_show, key=self.seat.__getitem__):
+            for q in sorted(self.must_show, key=self.players.index):
                 if not self.unknown[q]:
                     candidates.append(Action(q, "show", tuple(self.held[q])))
         p = self.to_act
@@ -874,7 +881,7 @@ class Hand:
             for q in self.players:
                 if q in self.must_show:
                     add(q, "show")
-        if phase == DECLARED or phase == START and not self.turn_started:
+        if phase == DECLARED or phase == START and not self.this_turn.started:
             for q in self.players:
                 if any(c.player == q for c in self.claims) or self.shown:
                     continue
@@ -900,7 +907,7 @@ class Hand:
             if self.card_count(p) >= 3:
                 add(p, "spread")
             if self.spreads and (self.rules.max_hits_per_turn is None
-                                 or self.hits_this_turn < self.rules.max_hits_per_turn):
+                                 or self.this_turn.hits < self.rules.max_hits_per_turn):
                 add(p, "hit")
             add(p, "discard")
         return out
@@ -942,7 +949,7 @@ class Hand:
                 for q in self.players
             ],
             "declared": [c.player for c in self.claims],
-            "must_show": sorted(self.must_show, key=self.seat.__getitem__),
+            "must_show": sorted(self.must_show, key=self.players.index),
             "complete": self.is_complete,
             "actions": len(self.actions),
         }
