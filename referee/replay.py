@@ -103,18 +103,38 @@ def start_hand(session: Session, setup: dict) -> Hand:
     return start_on(session.table, setup)
 
 
+def play_on(table: Table, setup: dict) -> Hand:
+    """Start ``table``'s next hand and apply its logged actions; a fault names
+    the hand and the action."""
+    hand = start_on(table, setup)
+    apply = hand.apply
+    for i, text in enumerate(setup.get("actions", ()), 1):
+        try:
+            apply(parse_action(text))
+        except RefereeError as err:
+            raise err.at(hand=hand.number, action=i, action_text=text) from None
+    return hand
+
+
+def check_log_end(table: Table) -> None:
+    """A log may not end in the middle of a hand (a deal win's claims close)."""
+    if not table.hands:
+        return
+    last = table.hands[-1]
+    last.finish_declarations()
+    if not last.is_complete:
+        raise RuleViolation(
+            "hand_unfinished",
+            f"the log ends but hand {last.number} is not finished ({unfinished_reason(last)})",
+            hand=last.number,
+        )
+
+
 def iter_replay(log: dict) -> Iterator[tuple[Session, Hand]]:
     """Replay hand by hand, yielding each hand once its actions are applied."""
     session = open_session(log)
     for setup in log.get("hands", []):
-        hand = start_hand(session, setup)
-        apply = hand.apply
-        for i, text in enumerate(setup.get("actions", ()), 1):
-            try:
-                apply(parse_action(text))
-            except RefereeError as err:
-                raise err.at(hand=hand.number, action=i, action_text=text) from None
-        yield session, hand
+        yield session, play_on(session.table, setup)
 
 
 def replay(log: dict, *, allow_open_last_hand: bool = False) -> Session:
@@ -124,16 +144,8 @@ def replay(log: dict, *, allow_open_last_hand: bool = False) -> Session:
         pass
     if session is None:
         session = open_session(log)
-    hands = session.table.hands
-    if hands and not allow_open_last_hand:
-        last = hands[-1]
-        last.finish_declarations()
-        if not last.is_complete:
-            raise RuleViolation(
-                "hand_unfinished",
-                f"the log ends but hand {last.number} is not finished ({unfinished_reason(last)})",
-                hand=last.number,
-            )
+    if not allow_open_last_hand:
+        check_log_end(session.table)
     return session
 
 

@@ -18,10 +18,9 @@ import os
 import pickle
 
 from .ledger.results import HandResult, SessionResult, settle_hand
-from .replay import Session, open_session, replay, start_on
-from .rules.actions import parse_action
-from .rules.errors import RefereeError, RuleViolation
-from .rules.table import Table, unfinished_reason
+from .replay import Session, check_log_end, open_session, play_on, replay, start_on
+from .rules.errors import RefereeError
+from .rules.table import Table
 
 #: Fewer hands than this are not worth a second process.
 MIN_HANDS = 2000
@@ -109,13 +108,7 @@ def _replay_half(session: Session, table: Table, start: int, end: int) -> list[H
     stake = session.stake
     results = []
     for setup in hands[start:end]:
-        hand = start_on(table, setup)
-        apply = hand.apply
-        for i, text in enumerate(setup.get("actions", ()), 1):
-            try:
-                apply(parse_action(text))
-            except RefereeError as err:
-                raise err.at(hand=hand.number, action=i, action_text=text) from None
+        hand = play_on(table, setup)
         if hand.is_complete:
             result = settle_hand(hand, stake, setup.get("stake_multiplier", 1))
             # The story is written on demand by closures, which cannot cross
@@ -126,11 +119,5 @@ def _replay_half(session: Session, table: Table, start: int, end: int) -> list[H
     if end < len(hands):
         start_on(table, hands[end])  # the check the next hand's start makes
     else:
-        last = table.hands[-1]
-        last.finish_declarations()
-        if not last.is_complete:
-            raise RuleViolation(
-                "hand_unfinished",
-                f"the log ends but hand {last.number} is not finished "
-                f"({unfinished_reason(last)})", hand=last.number)
+        check_log_end(table)
     return results
