@@ -207,9 +207,7 @@ def session_page(session_id: str):
         return locked
     return render_template("session.html", summary=summary, session_id=session_id,
                            standings=live.standings(_db(), session_id),
-                           rule_changes=_rule_changes(summary),
-                           # The reports pages are another blueprint, present or not.
-                           reports="reports" in current_app.blueprints)
+                           rule_changes=_rule_changes(summary))
 
 
 @bp.get("/s/<session_id>/standings")
