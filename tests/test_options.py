@@ -6,6 +6,7 @@ import pytest
 
 from referee.ledger.payments import settle_ending
 from referee.ledger.results import settle_hand
+from referee.rules.actions import Action
 from referee.rules.ending import DROP, STOCK_OUT, Ending
 from referee.rules.errors import RefereeError, RulesError
 from referee.rules.hand import EXTRA_DISCARD, OVER, START, Hand
@@ -574,3 +575,27 @@ def test_unknown_options_and_bad_values_are_named(rules, code, words):
 
 def test_option_list_matches_rules_md():
     assert len(OPTION_NAMES) == 37
+
+
+def test_take_must_meld_offers_a_take_only_when_the_card_can_be_used():
+    h = hand({"take_must_meld": True})  # Ben cannot use the 7d
+    assert "take" not in h.verbs()["Ben"]
+    assert Action("Ben", "take") not in h.legal_actions()
+    h.apply("Ben: take")  # still a fact the log may record...
+    assert refused(h, "Ben: discard 5s") == "take_not_melded"  # ...refused at the turn's end
+    deal = {**BASE, "Ben": ["Ks", "Kh", "Kd", "7s", "7c"]}
+    assert "take" in hand({"take_must_meld": True}, deal=deal).verbs()["Ben"]
+
+
+def test_must_spread_at_the_show_only_binds_players_who_ended_a_turn():
+    rules = {"must_spread": "always"}
+    # Ben drops at the start of his first turn: he never had the chance to lay
+    # down the book he was dealt; nor did Cy and Ann, who never played.
+    h = hand(rules, actions=["Ben: drop", "Ben: show Ks Kh Kd 5s 5h"])
+    h.apply("Cy: show Jh Js 9c 9d 7h")
+    # Cy's cards were unknown when Cy's turn ended; the show reveals a book.
+    deal = {**BASE, "Cy": ["??"] * 5}
+    h = hand(rules, deal=deal, actions=["Ben: draw 6c", "Ben: spread Ks Kh Kd",
+                                        "Ben: discard 6c", "Cy: draw", "Cy: discard 2h",
+                                        "Ann: drop"])
+    assert refused(h, "Cy: show Qc Qd Qh 3c 4c") == "held_spread"

@@ -323,6 +323,25 @@ class Hand:
             elif card != top:
                 raise _illegal("take_mismatch", f"the top of the discard pile is {top}, not {card}")
 
+    def _take_is_usable(self, p: str) -> bool:
+        """Under ``take_must_meld``, whether the top discard could be used by
+        ``p`` this turn. A take that cannot is still a fact the log may record
+        (it is refused when the turn ends), but it is not offered: it would
+        leave the player no legal way to end the turn but an undo."""
+        top = self.pile[-1] if self.pile else UNKNOWN
+        if not self.rules.take_must_meld or top == UNKNOWN or self.unknown[p]:
+            return True
+        return self._can_meld(p, top)
+
+    def _can_meld(self, p: str, card: str) -> bool:
+        """Whether ``card`` could be hit on a spread on the table, or spread with
+        some of ``p``'s cards."""
+        if any(self._extends(s, card) for s in self.spreads):
+            return True
+        held = self.held[p]
+        return any(is_spread(combo + (card,), self.deck)
+                   for size in range(2, len(held) + 1) for combo in combinations(held, size))
+
     def _verify_no_undeclared_claim(self, besides: str | None = None) -> None:
         if self.rules.deal_win_declare != "must" or self.play_started and besides:
             return
@@ -471,7 +490,13 @@ class Hand:
         if p not in self.must_show and self.card_count(p):
             raise _illegal("show_not_needed", f"{p} need not show")
         self._verify_reveal(p, action.cards, "show")
-        if self.rules.must_spread != "never" and holds_spread(
+        # A shown hand is the hand as its last turn ended (nothing enters a hand
+        # between turns), so it breaks must_spread only for a player who has
+        # ended a turn; the check catches a spread hidden among cards the
+        # referee did not know then. A player dealt a spread who never had a
+        # turn to lay it down (or dropped at the start of the first) broke nothing.
+        ended = self.turns[p] - (1 if p == self.ender else 0)
+        if ended > 0 and self.rules.must_spread != "never" and holds_spread(
             action.cards, self.deck, aces_exempt=self.rules.must_spread == "except_aces"
         ):
             raise _illegal("held_spread", f"{p}'s hand holds a spread ({' '.join(action.cards)}),"
@@ -844,7 +869,8 @@ class Hand:
                     candidates.append(Action(q, "show", tuple(self.held[q])))
         p = self.to_act
         if phase == START:
-            candidates += [Action(p, v) for v in START_VERBS]
+            candidates += [Action(p, v) for v in START_VERBS
+                           if v != "take" or self._take_is_usable(p)]
             if self.slap_open:
                 for q in self.players:
                     for s in self.spreads:
@@ -853,11 +879,24 @@ class Hand:
             candidates += [Action(p, "discard", (c,)) for c in self.held[p]]
         elif phase == PLAY:
             held = self.held[p]
+            melds: list[Action] = []
             for size in range(3, len(held) + 1):
                 for combo in combinations(held, size):
-                    candidates.append(Action(p, "spread", combo))
+                    melds.append(Action(p, "spread", combo))
             for s in self.spreads:
-                candidates += [Action(p, "hit", (c,), s.number) for c in held]
+                melds += [Action(p, "hit", (c,), s.number) for c in held]
+            taken = self.this_turn.taken
+            if (self.rules.take_must_meld and taken not in (None, UNKNOWN)
+                    and taken not in self.this_turn.melded):
+                # Until the taken card is used, only melds that use it are
+                # offered: another could leave it unusable, and the turn stuck.
+                melds = [a for a in melds if taken in a.cards]
+            if self.this_turn.out_blocked:
+                # Not allowed to go out this turn: a meld leaving one card would
+                # leave only the discard that empties the hand.
+                left = self.card_count(p)
+                melds = [a for a in melds if left - len(a.cards) != 1]
+            candidates += melds
             candidates += [Action(p, "discard", (c,)) for c in held]
         for action in candidates:
             if self.can(action):
@@ -895,7 +934,7 @@ class Hand:
         p = self.to_act
         if phase == START:
             for v in START_VERBS:
-                if self.can(Action(p, v)):
+                if self.can(Action(p, v)) and (v != "take" or self._take_is_usable(p)):
                     add(p, v)
             if self.slap_open:
                 for q in self.players:
