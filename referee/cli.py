@@ -18,23 +18,6 @@ def _print_json(doc: object) -> None:
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
 
-def _print_result_json(doc: dict) -> None:
-    """A result document, readable but written by json's C encoder: one line
-    per top-level field, and one per item of a list (a hand, a transfer).
-    ``indent=2`` falls back on the pure-Python encoder, which took longer
-    than replaying the hands."""
-    encode = json.JSONEncoder(ensure_ascii=False).encode
-    fields = []
-    for key, value in doc.items():
-        head = "  " + encode(key) + ": "
-        if isinstance(value, list) and value:
-            items = ",\n".join("    " + encode(item) for item in value)
-            fields.append(f"{head}[\n{items}\n  ]")
-        else:
-            fields.append(head + encode(value))
-    sys.stdout.write("{\n" + ",\n".join(fields) + "\n}\n")
-
-
 def read_log_file(path: str) -> dict:
     from .log import parse_log_text
 
@@ -71,13 +54,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     from .replay import replay
-    from .replay_split import replay_result
+    from .replay_split import replay_json_text
 
     try:
         log = read_log_file(args.log)
         if args.json:
             # Only the numbers are printed: a long log is replayed on two cores.
-            _print_result_json(replay_result(log).to_json())
+            sys.stdout.write(replay_json_text(log))
             return 0
         session = replay(log)
         result = session.result()

@@ -5,7 +5,10 @@ the last one's seats and dealer, which the log itself states, and the last one
 must be finished, which the first half checks by starting the second half's
 first hand. So the second half can start from ``Table.resume`` while the first
 is still being replayed, in a forked process, and the answer is the same as a
-sequential replay's: the same results, or the same first error.
+sequential replay's: the same results, or the same first error. Each process
+writes its own hands' JSON lines (serial work moved into the parallel phase);
+the child sends them back with the hands' exact nets, and the parent only
+joins, totals and writes.
 
 Only for ``referee replay --json`` of large logs (the readable report needs
 each hand's story); side-bet pots run across the halves, so logs with side
@@ -16,9 +19,11 @@ from __future__ import annotations
 
 import os
 import pickle
+from decimal import Decimal
 
-from .ledger.results import HandResult, SessionResult, settle_hand
+from .ledger.results import result_doc, settle_hand, totals_and_transfers
 from .replay import Session, check_log_end, open_session, play_on, replay, start_on
+from .result_json import EncodedItems, item_line, result_json_text
 from .rules.errors import RefereeError
 from .rules.table import Table
 
@@ -36,20 +41,15 @@ def can_split(log: dict) -> bool:
     )
 
 
-def replay_result(log: dict) -> SessionResult:
-    """The session's result, replayed in two halves where that pays."""
+def replay_json_text(log: dict) -> str:
+    """``referee replay --json``'s text for ``log``, replayed in two halves
+    where that pays."""
     if not can_split(log):
-        return replay(log).result()
+        return result_json_text(replay(log).result().to_json())
     session = open_session(log)
+    quantum = session.quantum
     hands = log["hands"]
-    # Split where half the actions are behind: the halves take about as long.
-    total = sum(len(h.get("actions", ())) for h in hands)
-    done, middle = 0, len(hands) // 2
-    for i, h in enumerate(hands):
-        done += len(h.get("actions", ()))
-        if done * 2 >= total:
-            middle = max(1, min(i + 1, len(hands) - 1))
-            break
+    middle = _split_point(hands)
     seats, dealers, everyone = _seating(session, hands)
     read, write = os.pipe()
     pid = os.fork()
@@ -60,7 +60,7 @@ def replay_result(log: dict) -> SessionResult:
                                  last_seats=seats[middle - 1],
                                  last_dealer=dealers[middle - 1],
                                  everyone=everyone[middle - 1])
-            payload = ("ok", _replay_half(session, table, middle, len(hands)))
+            payload = ("ok", _replay_half(session, table, middle, len(hands), quantum))
         except RefereeError as err:
             payload = ("error", err)
         except BaseException as err:  # reported by the parent, never lost
@@ -71,7 +71,7 @@ def replay_result(log: dict) -> SessionResult:
         os._exit(0)
     os.close(write)
     try:
-        first = _replay_half(session, session.table, 0, middle)
+        first_lines, first_nets = _replay_half(session, session.table, 0, middle, quantum)
     finally:
         # Whatever the first half did, the child is waited for: no zombie.
         with os.fdopen(read, "rb") as pipe:
@@ -82,8 +82,22 @@ def replay_result(log: dict) -> SessionResult:
         raise second
     if status != "ok":
         raise RuntimeError(f"the second half of the replay failed: {second}")
-    return SessionResult(everyone[-1], first + second, session.quantum,
-                         push_ups=session.rules.scoring == "push_ups")
+    second_lines, second_nets = second
+    totals, transfers = totals_and_transfers(everyone[-1], first_nets + second_nets,
+                                             session.rules.scoring == "push_ups")
+    lines = EncodedItems(",\n".join(x for x in (first_lines, second_lines) if x))
+    return result_json_text(result_doc(lines, totals, transfers, quantum))
+
+
+def _split_point(hands: list[dict]) -> int:
+    """Where half the actions are behind: the halves take about as long."""
+    total = sum(len(h.get("actions", ())) for h in hands)
+    done = 0
+    for i, h in enumerate(hands):
+        done += len(h.get("actions", ()))
+        if done * 2 >= total:
+            return max(1, min(i + 1, len(hands) - 1))
+    return len(hands) // 2
 
 
 def _seating(session: Session, hands: list[dict]):
@@ -101,23 +115,24 @@ def _seating(session: Session, hands: list[dict]):
     return seats, dealers, everyone
 
 
-def _replay_half(session: Session, table: Table, start: int, end: int) -> list[HandResult]:
+def _replay_half(session: Session, table: Table, start: int, end: int,
+                 quantum: Decimal) -> tuple[str, list[dict[str, Decimal]]]:
     """Replay hands ``start`` to ``end`` (0-based, end excluded) on ``table``
-    and settle them; then check that the next hand may start."""
+    and settle them; then check that the next hand may start. Returns the
+    complete hands' JSON lines, written here so that each core writes its own
+    half, and their exact nets, for the totals."""
     hands = session.log["hands"]
     stake = session.stake
-    results = []
+    lines, nets = [], []
     for setup in hands[start:end]:
         hand = play_on(table, setup)
         if hand.is_complete:
             result = settle_hand(hand, stake, setup.get("stake_multiplier", 1))
-            # The story is written on demand by closures, which cannot cross
-            # to the other process; the JSON result does not need it.
-            result.settlement = None
-            results.append(result)
+            lines.append(item_line(result.to_json(quantum)))
+            nets.append(result.net)
         del table.hands[:-1]  # only the last hand is needed to start the next
     if end < len(hands):
         start_on(table, hands[end])  # the check the next hand's start makes
     else:
         check_log_end(table)
-    return results
+    return ",\n".join(lines), nets

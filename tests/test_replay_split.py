@@ -8,7 +8,8 @@ import pytest
 
 from referee import replay_split
 from referee.replay import replay
-from referee.replay_split import replay_result
+from referee.replay_split import replay_json_text
+from referee.result_json import result_json_text
 from referee.rules.errors import RefereeError
 from referee.simulate import random_session
 
@@ -27,12 +28,12 @@ def outcome(fn, log):
 
 
 def sequential(log):
-    return replay(log).result().to_json()
+    return result_json_text(replay(log).result().to_json())
 
 
 def split(log):
     assert replay_split.can_split(log)
-    return replay_result(log).to_json()
+    return replay_json_text(log)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -73,22 +73,35 @@ class SessionResult:
     transfers: list[Transfer] = field(init=False)
 
     def __post_init__(self) -> None:
-        totals = {q: Decimal(0) for q in self.players}
-        for h in self.hands:
-            for q, v in h.net.items():
-                totals[q] += v
-        self.totals = totals
-        # Push-up scores are points to compare, not money owed: nothing to transfer.
-        self.transfers = [] if self.push_ups else settle_up(totals, self.players)
+        self.totals, self.transfers = totals_and_transfers(
+            self.players, [h.net for h in self.hands], self.push_ups)
 
     def to_json(self) -> dict:
         q = self.quantum
-        return {
-            "format": "tonk-result/1",
-            "hands": [h.to_json(q) for h in self.hands],
-            "totals": {p: fmt(v, q) for p, v in self.totals.items()},
-            "transfers": [
-                {"from": t.payer, "to": t.payee, "amount": fmt(t.amount, q)}
-                for t in self.transfers
-            ],
-        }
+        return result_doc([h.to_json(q) for h in self.hands], self.totals, self.transfers, q)
+
+
+def totals_and_transfers(players: list[str], nets: list[dict[str, Decimal]],
+                         push_ups: bool) -> tuple[dict[str, Decimal], list[Transfer]]:
+    """Each player's total over the hands' nets (added in hand order), and
+    who pays whom to settle up."""
+    totals = {q: Decimal(0) for q in players}
+    for net in nets:
+        for q, v in net.items():
+            totals[q] += v
+    # Push-up scores are points to compare, not money owed: nothing to transfer.
+    return totals, [] if push_ups else settle_up(totals, players)
+
+
+def result_doc(hands: list, totals: dict[str, Decimal], transfers: list[Transfer],
+               q: Decimal) -> dict:
+    """The ``tonk-result/1`` document (``hands``: each hand's ``to_json``)."""
+    return {
+        "format": "tonk-result/1",
+        "hands": hands,
+        "totals": {p: fmt(v, q) for p, v in totals.items()},
+        "transfers": [
+            {"from": t.payer, "to": t.payee, "amount": fmt(t.amount, q)}
+            for t in transfers
+        ],
+    }

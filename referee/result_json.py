@@ -1,0 +1,34 @@
+"""``referee replay --json``'s text: a result document, readable but written
+by json's C encoder: one line per top-level field, and one per item of a list
+(a hand, a transfer). ``indent=2`` falls back on the pure-Python encoder,
+which took longer than replaying the hands."""
+
+from __future__ import annotations
+
+import json
+
+encode = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def item_line(item: object) -> str:
+    """One list item as it is written: indented, on its own line."""
+    return "    " + encode(item)
+
+
+class EncodedItems(str):
+    """A list's items already written by ``item_line`` and joined by ",\\n"
+    (so the two-core replay can write each half's hands where it was replayed)."""
+
+
+def result_json_text(doc: dict) -> str:
+    fields = []
+    for key, value in doc.items():
+        head = "  " + encode(key) + ": "
+        if isinstance(value, EncodedItems):
+            fields.append(f"{head}[\n{value}\n  ]" if value else head + "[]")
+        elif isinstance(value, list) and value:
+            items = ",\n".join(map(item_line, value))
+            fields.append(f"{head}[\n{items}\n  ]")
+        else:
+            fields.append(head + encode(value))
+    return "{\n" + ",\n".join(fields) + "\n}\n"
