@@ -14,7 +14,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from werkzeug.exceptions import HTTPException
 
 from .. import live, storage
-from ..log import HandSchema, LogSchema
+from ..log_schema import HandSchema, LogSchema
 from ..rules.errors import MalformedInput, RefereeError
 from . import get_db
 

@@ -1,0 +1,203 @@
+"""The marshmallow schemas of session logs (``tonk-log/1``): they check a
+document's shape (fields, types, formats) and word what is wrong with it.
+
+Imported only when needed (``referee.log`` reads plain logs without them):
+marshmallow takes about 70 ms to import, a tenth of a long replay.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+from .log import FORMAT, _plain_hand
+from .rules.errors import MalformedInput
+from .rules.table import check_name
+
+
+class StakeField(fields.Field):
+    """A decimal string or number, kept as the log wrote it."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise ValidationError('must be a decimal string or number, like "0.25"')
+        from .ledger.money import parse_stake
+
+        try:
+            parse_stake(value)
+        except ValueError as err:
+            raise ValidationError(str(err)) from None
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+class RulesField(fields.Field):
+    """A preset name or an object of options (checked by the rules engine)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, (str, dict)):
+            raise ValidationError('must be a preset name or an object like {"preset": "pagat"}')
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+class NameField(fields.String):
+    def _deserialize(self, value, attr, data, **kwargs):
+        value = super()._deserialize(value, attr, data, **kwargs)
+        why = check_name(value)
+        if why:
+            raise ValidationError(why)
+        return value
+
+
+class TextListField(fields.Field):
+    """A list of strings, checked in one pass: a log holds hundreds of
+    thousands of action strings, and marshmallow's per-item fields would make
+    reading the log slower than replaying it."""
+
+    def __init__(self, what: str, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.what = what
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not list:
+            raise ValidationError(f"must be a list of {self.what}")
+        for i, item in enumerate(value):
+            if type(item) is not str:
+                raise ValidationError({i: [f"not a valid string ({self.what})"]})
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+class DealField(fields.Field):
+    """``{player: [cards]}``; the cards are read by the rules engine."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not dict:
+            raise ValidationError("must be an object of player: list of cards")
+        for player, cards in value.items():
+            if type(cards) is not list or any(type(c) is not str for c in cards):
+                raise ValidationError({player: ["must be a list of cards like \"Ks\""]})
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+class SideBetSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    kind = fields.String(required=True, validate=validate.OneOf(["suit_high", "first_spread"]))
+    suit = fields.String(validate=validate.OneOf(["c", "d", "h", "s"]))
+    stake = StakeField(required=True)
+    players = fields.List(fields.String(), required=True, validate=validate.Length(min=2))
+
+    @validates_schema
+    def _suit(self, data, **kwargs):
+        if data.get("kind") == "suit_high" and "suit" not in data:
+            raise ValidationError("a suit_high bet names its suit", "suit")
+
+
+class HandSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        ordered = True
+
+    dealer = fields.String(required=True)
+    players = fields.List(NameField())
+    deal = DealField()
+    upcard = fields.String()
+    stake_multiplier = fields.Integer(strict=True, validate=validate.Range(min=1))
+    side_bets = fields.List(fields.Nested(SideBetSchema))
+    actions = TextListField("actions like \"Ben: draw 4c\"")
+
+
+class HandsField(fields.List):
+    """The hands: plain ones read directly, the rest (side bets, seats, a
+    stake multiplier, anything malformed) by HandSchema; if any hand is not
+    plain the schema reads them all, so its errors are exactly as before."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is list:
+            hands = [_plain_hand(hand) for hand in value]
+            if None not in hands:
+                return hands
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class LogSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        ordered = True
+
+    format = fields.String(required=True, validate=validate.Equal(FORMAT))
+    table = fields.String()
+    started = fields.String()
+    currency = fields.String(allow_none=True)
+    stake = StakeField(required=True)
+    rules = RulesField(required=True)
+    players = fields.List(NameField(), required=True, validate=validate.Length(min=2))
+    hands = HandsField(fields.Nested(HandSchema))
+
+    @validates_schema
+    def _unique_players(self, data, **kwargs):
+        players = data.get("players") or []
+        if len(set(players)) != len(players):
+            raise ValidationError("player names must be unique within the session", "players")
+
+
+LOG = LogSchema()
+HAND_SETUP = HandSchema(exclude=("actions",))
+
+
+
+
+def _first_error(messages: Any, path: tuple = ()) -> tuple[tuple, str]:
+    if isinstance(messages, dict):
+        key = next(iter(messages))
+        return _first_error(messages[key], path + (key,))
+    if isinstance(messages, list) and messages:
+        return path, str(messages[0])
+    return path, str(messages)
+
+
+def _malformed(err: ValidationError, prefix: tuple = ()) -> MalformedInput:
+    path, text = _first_error(err.messages)
+    path = prefix + path
+    hand = action = None
+    if len(path) >= 2 and path[0] == "hands" and isinstance(path[1], int):
+        hand = path[1] + 1
+        path = path[2:]
+        if len(path) >= 2 and path[0] == "actions" and isinstance(path[1], int):
+            action = path[1] + 1
+            path = path[2:]
+    field = ".".join(str(p) for p in path if p != "_schema")
+    text = text.rstrip(".")
+    text = text[:1].lower() + text[1:]
+    if text == "Unknown field":
+        text = "is not a field of the log format"
+    return MalformedInput("malformed_log", f"{field}: {text}" if field else text,
+                          hand=hand, action=action)
+
+
+def load_checked(doc: dict) -> dict:
+    """``doc`` read by the schema; a ``MalformedInput`` names its first fault."""
+    try:
+        return LOG.load(doc)
+    except ValidationError as err:
+        raise _malformed(err) from None
+
+
+def load_hand_setup(doc: dict) -> dict:
+    try:
+        return HAND_SETUP.load(doc)
+    except ValidationError as err:
+        raise _malformed(err) from None

@@ -1,0 +1,48 @@
+"""``referee.log`` reads plain logs without marshmallow; it must read them
+exactly as the schemas do, and leave everything else to them."""
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.log import _HAND_FIELDS, _LOG_FIELDS, _plain_log
+from referee.log_schema import LOG, HandSchema, LogSchema
+
+SAMPLES = sorted((Path(__file__).resolve().parents[1] / "sample_logs").glob("*.json"))
+
+
+def test_fields_in_the_schemas_order():
+    assert _HAND_FIELDS == tuple(HandSchema._declared_fields)
+    assert _LOG_FIELDS == tuple(LogSchema._declared_fields)
+
+
+def variants(doc):
+    """The log, and copies with one top-level field changed or removed."""
+    yield doc
+    changes = [None, "", 7, 2.5, True, [], {}, "x", "1e400", "-1", "0", "0.25", ["Ann"],
+               ["Ann", "Ann"], ["Ann", "Ben"], ["Ann", 3], ["Ann", ""], "tonk-log/2"]
+    for key in [*_LOG_FIELDS, "extra"]:
+        bad = copy.deepcopy(doc)
+        bad.pop(key, None)
+        yield bad
+        for value in changes:
+            bad = copy.deepcopy(doc)
+            bad[key] = value
+            yield bad
+
+
+@pytest.mark.parametrize("path", SAMPLES[:12], ids=lambda p: p.name)
+def test_plain_logs_read_as_the_schema_reads_them(path):
+    doc = json.loads(path.read_text())
+    if not isinstance(doc, dict):
+        return
+    for variant in variants(doc):
+        plain = _plain_log(variant)
+        if plain is None:
+            continue  # the schema reads it (and words its errors)
+        assert LOG.validate(variant) == {}
+        loaded = LOG.load(variant)
+        assert plain == loaded
+        assert list(plain) == list(loaded)
