@@ -7,6 +7,7 @@ numbers); whether the action is allowed is the hand's business.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from .cards import UNKNOWN, parse_cards
@@ -74,7 +75,9 @@ def _parse_action(text: str) -> Action:
         raise MalformedInput("bad_action", f"an action must be a string like 'Ben: draw 4c', "
                              f"not {type(text).__name__}")
     player, sep, rest = text.partition(":")
-    player = player.strip()
+    # Interned, as the hand's seats are: the hand's per-player look-ups then
+    # match names by identity.
+    player = sys.intern(player.strip())
     if not sep or not player:
         raise MalformedInput("bad_action", f"{text!r} is not an action: write 'NAME: VERB "
                              "CARDS', like 'Ben: draw 4c'")

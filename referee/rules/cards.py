@@ -98,7 +98,9 @@ class Deck:
 
     def __post_init__(self) -> None:
         order = RANKS if self.size_52 else "A234567JQK"
-        cards = {r + s for r in order for s in SUITS}
+        # The very string objects parse_card returns: a look-up by a parsed
+        # card then matches by identity, without comparing characters.
+        cards = {_SPELLINGS[r + s] for r in order for s in SUITS}
         cards.update(JOKERS[: self.jokers])
         values = {}
         for card in cards:
@@ -117,7 +119,7 @@ class Deck:
         if self.jokers_wild:
             wild.update(JOKERS[: self.jokers])
         if self.deuces_wild:
-            wild.update("2" + s for s in SUITS)
+            wild.update(_SPELLINGS["2" + s] for s in SUITS)
         object.__setattr__(self, "cards", frozenset(cards))
         object.__setattr__(self, "values", values)
         object.__setattr__(self, "wild", frozenset(wild))
@@ -129,7 +131,10 @@ class Deck:
 
     def count(self, cards: Iterable[str]) -> int:
         """The count of a hand: the sum of its cards' values."""
-        return sum(map(self.values.__getitem__, cards))  # no generator: counted often
+        values, total = self.values, 0
+        for card in cards:  # a plain loop: no generator, no bound method to make
+            total += values[card]
+        return total
 
     def describe(self) -> str:
         return f"{self.size}-card deck"

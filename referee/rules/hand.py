@@ -17,8 +17,8 @@ history.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import combinations
 
@@ -74,21 +74,37 @@ class Spread:
     __hash__ = None  # mutable
 
 
-@dataclass(slots=True)
 class TurnState:
     """What the current turn has done so far (a new one when a turn passes).
 
     One object rather than six attributes of the hand: CPython keeps an
     instance's attributes in a fast shared layout only up to 30 of them, and
-    every attribute of the hand is read on every action.
+    every attribute of the hand is read on every action. The defaults are
+    class attributes and there is no ``__init__``: a turn passes on nearly
+    every action, and ``TurnState()`` is then made in C, with no Python call.
+    ``melded`` is a tuple, replaced rather than added to, so no turn shares it.
     """
 
     started: bool = False
     taken: str | None = None  # the card taken from the discard pile
     hits: int = 0
     spreads: int = 0
-    melded: set[str] = field(default_factory=set)  # spread or hit with this turn
+    melded: tuple[str, ...] = ()  # spread or hit with this turn
     out_blocked: bool = False  # hit by another since their last turn (hit_blocks_going_out)
+
+    _FIELDS = ("started", "taken", "hits", "spreads", "melded", "out_blocked")
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in self._FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TurnState) and self._values() == other._values()
+
+    __hash__ = None  # mutable
+
+    def __repr__(self) -> str:
+        return "TurnState(" + ", ".join(f"{n}={v!r}" for n, v in zip(
+            self._FIELDS, self._values(), strict=True)) + ")"
 
 
 class Hand:
@@ -112,7 +128,7 @@ class Hand:
         self.rules = rules
         self.deck = rules.deck_info
         self.number = number
-        self.players: tuple[str, ...] = tuple(players)
+        self.players: tuple[str, ...] = tuple(map(sys.intern, players))  # see parse_action
         self.dealer = dealer
         n = len(self.players)
         if n < 2:
@@ -215,6 +231,21 @@ class Hand:
             return None
         return self.deck.count(self.held[player])
 
+    def counts(self) -> dict[str, int | None]:
+        """``count`` of every player, in seat order (written out: asked at
+        every ending and settlement)."""
+        values, held, unknown = self.deck.values, self.held, self.unknown
+        out: dict[str, int | None] = {}
+        for q in self.players:
+            if unknown[q]:
+                out[q] = None
+            else:
+                total = 0
+                for card in held[q]:
+                    total += values[card]
+                out[q] = total
+        return out
+
     def waiting(self, player: str) -> int:
         """Turns this player must still start without the right to drop."""
         return self.wait[player]
@@ -248,9 +279,9 @@ class Hand:
             if p != self.players[self.turn]:
                 raise _illegal("out_of_turn", f"it is {self.players[self.turn]}'s turn, not {p}'s")
             if phase == START:
-                _START_CHECKS.get(verb, Hand._verify_take)(self, action)
+                _START_CHECKS[verb](self, action)
             else:
-                _PLAY_CHECKS.get(verb, Hand._verify_discard)(self, action)
+                _PLAY_CHECKS[verb](self, action)
             return action
         if phase == OVER:
             raise _illegal("hand_over", "the hand is over; start the next hand")
@@ -503,14 +534,16 @@ class Hand:
                            " which the rules say must be laid down")
 
     def _verify_reveal(self, p: str, cards: tuple[str, ...], what: str) -> None:
-        n = self.card_count(p)
+        held = self.held[p]
+        n = len(held) + self.unknown[p]
         if len(cards) != n:
             raise _illegal("wrong_show", f"{p} holds {n} card{'s' if n != 1 else ''} but the "
                            f"{what} lists {len(cards)}")
-        missing = [c for c in self.held[p] if c not in cards]
-        if missing:
-            raise _illegal("wrong_show", f"{p}'s hand holds {' '.join(missing)}, which the "
-                           f"{what} leaves out")
+        for card in held:
+            if card not in cards:
+                missing = [c for c in held if c not in cards]
+                raise _illegal("wrong_show", f"{p}'s hand holds {' '.join(missing)}, which the "
+                               f"{what} leaves out")
         if self.unknown[p]:
             # Only cards for unknown slots need checking: a fully known hand's
             # n cards, all listed among n, are exactly the cards listed.
@@ -554,6 +587,9 @@ class Hand:
         if not rules.deal_wins:
             return None
         count = self.deck.count(cards)  # once, for every claim
+        possible = rules.deal_win_counts
+        if possible is not None and count not in possible:
+            return None
         for rank, claim in enumerate(rules.deal_wins):
             if first_turn is not None and bool(claim.timing) != first_turn:
                 continue
@@ -608,10 +644,11 @@ class Hand:
             self._end_play(STOCK_OUT)
             return
         self.stock -= 1
-        card = action.card
-        if card is None or card == UNKNOWN:
+        cards = action.cards
+        if not cards or cards[0] == UNKNOWN:
             self.unknown[p] += 1
         else:
+            card = cards[0]
             self.held[p].append(card)
             self.seen[card] = f"drawn by {p}"
         self.phase = PLAY
@@ -642,7 +679,7 @@ class Hand:
         number = len(self.spreads) + 1
         for card in action.cards:
             self._take_from_hand(p, card, f"spread by {p} in S{number}")
-            self.this_turn.melded.add(card)
+            self.this_turn.melded += (card,)
         self.spreads.append(Spread(number, p, list(action.cards)))
         self.this_turn.spreads += 1
         self.wait[p] += self.rules.spread_wait
@@ -652,7 +689,7 @@ class Hand:
     def _apply_hit(self, action: Action) -> None:
         p, k, card = action.player, action.spread, action.cards[0]
         left = self._take_from_hand(p, card, f"hit on S{k} by {p}")
-        self.this_turn.melded.add(card)
+        self.this_turn.melded += (card,)
         self.spreads[k - 1].cards.append(card)
         self.this_turn.hits += 1
         self.has_hit[p] = True
@@ -673,9 +710,15 @@ class Hand:
 
     def _apply_discard(self, action: Action) -> None:
         p, card = action.player, action.cards[0]
-        left = self._take_from_hand(p, card, f"discarded by {p}")
+        # _take_from_hand and _pass_turn, written out: most actions are discards.
+        held = self.held[p]
+        self.seen[card] = f"discarded by {p}"
+        if card in held:
+            held.remove(card)
+        else:
+            self.unknown[p] -= 1
         self.pile.append(card)
-        if not left:
+        if not held and not self.unknown[p]:
             if self._went_out(p, by_discard=True):
                 return
         self.discarder = p
@@ -685,7 +728,9 @@ class Hand:
             self.extra_by = None
             self.phase = START
             return
-        self._pass_turn()
+        self.turn = (self.turn + 1) % len(self.players)
+        self.phase = START
+        self.this_turn = TurnState()
 
     def _pass_turn(self) -> None:
         self.turn = (self.turn + 1) % len(self.players)
@@ -737,12 +782,13 @@ class Hand:
             self.phase = OVER
 
     def _reveal(self, p: str, cards: tuple[str, ...], what: str) -> None:
-        held = self.held[p]
-        for card in cards:
-            if card not in held:
-                self.seen[card] = f"{what} by {p}"
+        if self.unknown[p]:  # a fully known hand reveals no card not seen
+            held = self.held[p]
+            for card in cards:
+                if card not in held:
+                    self.seen[card] = f"{what} by {p}"
+            self.unknown[p] = 0
         self.held[p] = list(cards)
-        self.unknown[p] = 0
 
     # ------------------------------------------------------------ endings
 
@@ -803,7 +849,8 @@ class Hand:
     def _end_play(self, kind: str) -> None:
         self.phase = SHOWDOWN
         self.play_kind = kind
-        self.must_show = {q for q in self.players if self.card_count(q)}
+        held, unknown = self.held, self.unknown
+        self.must_show = {q for q in self.players if held[q] or unknown[q]}
         if not self.must_show:
             self.ending = self._showdown_ending()
             self.phase = OVER
@@ -813,7 +860,7 @@ class Hand:
                       counts=self._known_counts())
 
     def _known_counts(self) -> dict[str, int | None]:
-        return {q: self.count(q) for q in self.players}
+        return self.counts()
 
     def _deal_win_ending(self) -> Ending:
         """Which of the declared claims are paid (``deal_win_conflict``)."""

@@ -202,6 +202,20 @@ class HouseRules:
         return self.take_must_meld or self.must_spread != "never"
 
     @cached_property
+    def deal_win_counts(self) -> frozenset[int] | None:
+        """The counts a dealt hand can win with (None: any count may, as five
+        face cards can): most dealt hands are ruled out by their count alone."""
+        counts: set[int] = set()
+        for claim in self.deal_wins:
+            if claim.kind == "five_faces":
+                return None
+            if claim.kind == "total":
+                counts.add(claim.number)
+            else:
+                counts.update(range(claim.number + 1))
+        return frozenset(counts)
+
+    @cached_property
     def deck_info(self) -> Deck:
         return Deck(
             size_52=self.deck == 52,
