@@ -34,8 +34,23 @@ def quantum_for(stake: Decimal, currency: str | None, amounts: Iterable[Decimal]
     return Decimal(1).scaleb(-places)
 
 
+# Hands' nets take few distinct values: each is written once, then looked up.
+# Keyed by text: a Decimal's hash costs more than writing it, and 0.01 and
+# 0.010 are equal but write differently.
+_WRITTEN: dict[tuple[str, str], str] = {}
+
+
 def fmt(amount: Decimal, quantum: Decimal) -> str:
+    """``amount`` written to ``quantum`` (``-0`` as ``0``)."""
+    key = (str(amount), str(quantum))
+    try:
+        return _WRITTEN[key]
+    except KeyError:
+        pass
     q = amount.quantize(quantum)
     if q == 0:
         q = abs(q)
-    return format(q, "f")
+    text = format(q, "f")
+    if len(_WRITTEN) < 10_000:
+        _WRITTEN[key] = text
+    return text

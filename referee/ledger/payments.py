@@ -30,6 +30,11 @@ class Payment(NamedTuple):
     reason: str
 
 
+# ``Payment(...)`` runs a Python ``__new__``; made straight from a tuple, in C,
+# a payment costs a fifth of that.
+_payment = tuple.__new__
+
+
 @dataclass
 class Settlement:
     """A hand settled in stakes (or push-up points)."""
@@ -86,7 +91,7 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
 
     def pay(payer: str, payee: str, stakes: Decimal, reason: str) -> None:
         if payer != payee and stakes:
-            payments.append(Payment(payer, payee, stakes, reason))
+            payments.append(_payment(Payment, (payer, payee, stakes, reason)))
 
     if kind == THROWN_IN:
         outcome = THROWN_IN
@@ -116,11 +121,11 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
     else:  # pragma: no cover - the hand produces no other kinds
         raise ValueError(f"unknown ending {kind}")
 
-    net = {q: ZERO for q in players}
-    for pmt in payments:
-        net[pmt.payer] -= pmt.stakes
-        net[pmt.payee] += pmt.stakes
-    winners = [q for q in players if net[q] > 0]
+    net = dict.fromkeys(players, ZERO)
+    for payer, payee, stakes, _reason in payments:
+        net[payer] -= stakes
+        net[payee] += stakes
+    winners = [q for q in players if net[q] > ZERO]
     settlement = Settlement(outcome, players, winners, payments, tellers, dict(counts), net)
     if rules.scoring == "push_ups":
         _push_ups(settlement)
@@ -135,13 +140,14 @@ def _deal_win_sentence(c, several_claimants: bool) -> str:
 
 def _lowest(counts: dict[str, int | None], among: Iterable[str]) -> tuple[int, list[str]]:
     among = list(among)
-    low = min(counts[q] for q in among)
+    low = min(map(counts.__getitem__, among))
     return low, [q for q in among if counts[q] == low]
 
 
 def _settle_drop(ending: Ending, rules: HouseRules, pay, tell) -> str:
     players, counts, d = ending.players, ending.counts, ending.player
-    others = [q for q in players if q != d]
+    others = list(players)
+    others.remove(d)
     mine = counts[d]
     low, lowest = _lowest(counts, others)
     if mine < low:

@@ -38,29 +38,22 @@ class HandResult:
 
 def settle_hand(hand: Hand, stake: Decimal, multiplier: int = 1) -> HandResult:
     """Settle a complete hand at ``stake`` × ``multiplier`` per stake."""
-    if hand.ending is None:
-        raise ValueError(f"hand {hand.number} has no result yet")
-    counts = {q: hand.count(q) for q in hand.players}
     ending = hand.ending
+    if ending is None:
+        raise ValueError(f"hand {hand.number} has no result yet")
+    counts = hand.counts()
     if counts != ending.counts:  # cards shown after the ending (replace is slow: only then)
         ending = dataclasses.replace(ending, counts=counts)
     s = settle_ending(ending, hand.rules)
     if hand.rules.scoring == "push_ups":
         net = dict(s.net)
     else:
-        per = stake * multiplier
+        per = stake if multiplier == 1 else stake * multiplier
         net = {q: v * per for q, v in s.net.items()}
-    return HandResult(
-        number=hand.number,
-        dealer=hand.dealer,
-        players=hand.players,
-        outcome=s.outcome,
-        winners=s.winners,
-        counts={q: c for q, c in counts.items() if c is not None},
-        net=net,
-        settlement=s,
-        multiplier=multiplier,
-    )
+    if None in counts.values():
+        counts = {q: c for q, c in counts.items() if c is not None}
+    return HandResult(hand.number, hand.dealer, hand.players, s.outcome, s.winners, counts,
+                      net, s, multiplier)
 
 
 @dataclass
