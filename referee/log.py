@@ -25,8 +25,14 @@ _PLAIN_HAND_KEYS = frozenset(("dealer", "deal", "upcard", "stake_multiplier", "a
 _HAND_FIELDS = ("dealer", "players", "deal", "upcard", "stake_multiplier", "side_bets", "actions")
 
 
+_TEXT = frozenset((str,))
+# Defaults for a missing deal or actions list, made once (only read).
+_NO_DEAL: dict = {}
+_NO_ACTIONS: list = []
+
+
 def _all_text(items: list) -> bool:
-    return all(type(item) is str for item in items)
+    return _TEXT.issuperset(map(type, items))  # in C: no Python step per item
 
 
 def _plain_hand(hand: Any) -> dict | None:
@@ -38,18 +44,21 @@ def _plain_hand(hand: Any) -> dict | None:
         return None
     if type(hand.get("dealer")) is not str or type(hand.get("upcard", "")) is not str:
         return None
-    deal = hand.get("deal", {})
-    if type(deal) is not dict or not all(
-        type(cards) is list and _all_text(cards) for cards in deal.values()
-    ):
+    deal = hand.get("deal", _NO_DEAL)
+    if type(deal) is not dict:
         return None
-    actions = hand.get("actions", [])
+    for cards in deal.values():
+        if type(cards) is not list or not _all_text(cards):
+            return None
+    actions = hand.get("actions", _NO_ACTIONS)
     if type(actions) is not list or not _all_text(actions):
         return None
     multiplier = hand.get("stake_multiplier", 1)
     if type(multiplier) is not int or multiplier < 1:
         return None
-    return {key: hand[key] for key in _HAND_FIELDS if key in hand}
+    # A copy, as the schema makes; its fields keep their order (a hand's
+    # fields are read by name, and written back in the schema's order).
+    return dict(hand)
 
 
 # A log's fields, in the order LogSchema writes them.
