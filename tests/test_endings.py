@@ -1,6 +1,11 @@
 """Each standard ending and its payments (preset pagat, stake 1 point)."""
 
+from decimal import Decimal
+
+from referee.ledger.results import settle_hand
 from referee.rules.cards import RANKS, SUITS
+from referee.rules.hand import Hand
+from referee.rules.options import resolve
 
 from .helpers import error_of, hand_result, one_hand_log, result_of
 
@@ -167,3 +172,19 @@ def test_fractional_payments_are_written_exactly():
     assert res["hands"][0]["net"] == {"Ann": "-0.375", "Ben": "0.750", "Cy": "-0.375"}
     assert res["transfers"] == [{"from": "Ann", "to": "Ben", "amount": "0.375"},
                                 {"from": "Cy", "to": "Ben", "amount": "0.375"}]
+
+
+def test_hands_shown_after_the_ending_are_settled_by_their_counts():
+    """A partly logged push-up hand: the losers' hands are unknown when Ann
+    tonks out and only shown afterwards; the ending takes their counts."""
+    rules = resolve({"preset": "pagat", "scoring": "push_ups"})
+    hand = Hand(rules, ("Ann", "Ben", "Cy"), "Cy")
+    for text in ("Ann: draw 4c", "Ann: spread 4c 5c 6c", "Ann: spread 7h 7d 7s"):
+        hand.apply(text)
+    assert hand.ending.counts == {"Ann": 0, "Ben": None, "Cy": None}
+    hand.apply("Ben: show Kd Qd Jd 2s 3s")
+    hand.apply("Cy: show Ac 2c 3h 9d 8d")
+    assert hand.ending.counts == hand.counts() == {"Ann": 0, "Ben": 35, "Cy": 23}
+    result = settle_hand(hand, Decimal(1))
+    assert result.counts == {"Ann": 0, "Ben": 35, "Cy": 23}
+    assert result.net == {"Ann": 0, "Ben": 70, "Cy": 46}  # a double win: twice the counts

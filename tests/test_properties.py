@@ -46,6 +46,8 @@ def test_cards_are_conserved_and_offers_accepted(seed, preset):
             hand.apply(text)
         assert hand.card_total() == size
         assert hand.is_complete
+        # The ending's counts stay current (the ledger settles from them).
+        assert hand.ending.counts == hand.counts()
         # A replay of the logged actions equals the live state.
         assert hand.snapshot() == live.snapshot()
 
@@ -114,5 +116,7 @@ def test_random_option_mixes_never_leave_a_player_stuck(seed, rules):
     result = session.result()
     if session.rules.scoring == "stakes":
         assert all(sum(h.net.values()) == 0 for h in result.hands)
+    for hand in session.table.hands:  # the ledger settles from the ending's counts
+        assert hand.ending.counts == hand.counts()
     again = replay(parse_log_text(json.dumps(dump_log(log))))
     assert again.result().to_json() == result.to_json()

@@ -149,7 +149,7 @@ def _settle_drop(ending: Ending, rules: HouseRules, pay, tell) -> str:
     others = list(players)
     others.remove(d)
     mine = counts[d]
-    low, lowest = _lowest(counts, others)
+    low = min(map(counts.__getitem__, others))
     if mine < low:
         tell(lambda: f"{d} dropped with {mine}; every other count is higher "
              f"(lowest {low}), so the drop wins: each other player pays {d} "
@@ -157,6 +157,7 @@ def _settle_drop(ending: Ending, rules: HouseRules, pay, tell) -> str:
         for q in others:
             pay(q, d, rules.drop_pays, "drop won")
         return "drop_won"
+    lowest = [q for q in others if counts[q] == low]
     beaters = [q for q in others if counts[q] <= mine]
     scheme = rules.caught
     n = len(players)

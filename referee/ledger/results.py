@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -41,10 +40,8 @@ def settle_hand(hand: Hand, stake: Decimal, multiplier: int = 1) -> HandResult:
     ending = hand.ending
     if ending is None:
         raise ValueError(f"hand {hand.number} has no result yet")
-    counts = hand.counts()
-    if counts != ending.counts:  # cards shown after the ending (replace is slow: only then)
-        ending = dataclasses.replace(ending, counts=counts)
-    s = settle_ending(ending, hand.rules)
+    s = settle_ending(ending, hand.rules)  # the hand keeps its ending's counts current
+    counts = ending.counts
     if hand.rules.scoring == "push_ups":
         net = dict(s.net)
     else:
@@ -52,6 +49,8 @@ def settle_hand(hand: Hand, stake: Decimal, multiplier: int = 1) -> HandResult:
         net = {q: v * per for q, v in s.net.items()}
     if None in counts.values():
         counts = {q: c for q, c in counts.items() if c is not None}
+    else:
+        counts = dict(counts)
     return HandResult(hand.number, hand.dealer, hand.players, s.outcome, s.winners, counts,
                       net, s, multiplier)
 

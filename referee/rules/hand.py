@@ -17,6 +17,7 @@ history.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
@@ -782,13 +783,19 @@ class Hand:
             self.phase = OVER
 
     def _reveal(self, p: str, cards: tuple[str, ...], what: str) -> None:
-        if self.unknown[p]:  # a fully known hand reveals no card not seen
-            held = self.held[p]
-            for card in cards:
-                if card not in held:
-                    self.seen[card] = f"{what} by {p}"
-            self.unknown[p] = 0
+        if not self.unknown[p]:  # a fully known hand reveals nothing new
+            self.held[p] = list(cards)
+            return
+        held = self.held[p]
+        for card in cards:
+            if card not in held:
+                self.seen[card] = f"{what} by {p}"
+        self.unknown[p] = 0
         self.held[p] = list(cards)
+        if self.ending is not None:
+            # A hand shown after the ending: the ending's counts stay current,
+            # so the ledger can settle from them.
+            self.ending = dataclasses.replace(self.ending, counts=self.counts())
 
     # ------------------------------------------------------------ endings
 
