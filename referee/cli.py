@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import sys
 from importlib import import_module
 
@@ -150,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a session log and settle it")
     p.add_argument("log", help="a tonk-log/1 file")
     p.add_argument("--json", action="store_true", help="print the tonk-result/1 document")
-    p.set_defaults(func=cmd_replay)
+    p.set_defaults(func=cmd_replay, exit_at_once=True)
     p = sub.add_parser("rules", help="list the presets, or show one preset's options")
     p.add_argument("name", nargs="?")
     p.add_argument("--json", action="store_true", help="the preset's options as JSON")
@@ -173,5 +174,21 @@ def main(argv: list[str] | None = None) -> int:
     return args.func(args)
 
 
+def run() -> None:
+    """The ``referee`` command (and ``python -m referee``): ``main``, then exit.
+
+    A replay exits at once once its output is written: freeing a long log's
+    objects one by one at interpreter exit took 60 ms, a tenth of the run,
+    and a replay holds nothing else to close.
+    """
+    args = build_parser().parse_args()
+    status = args.func(args)
+    if getattr(args, "exit_at_once", False):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    sys.exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

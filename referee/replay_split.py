@@ -6,9 +6,10 @@ must be finished, which the first half checks by starting the second half's
 first hand. So the second half can start from ``Table.resume`` while the first
 is still being replayed, in a forked process, and the answer is the same as a
 sequential replay's: the same results, or the same first error. Each process
-writes its own hands' JSON lines (serial work moved into the parallel phase);
-the child sends them back with the hands' exact nets, and the parent only
-joins, totals and writes.
+writes its own hands' JSON lines and adds up its own totals (serial work moved
+into the parallel phase); the child sends both back, and the parent only
+joins, adds and writes. Totals are exact decimals, so adding them by halves
+gives what adding hand by hand gives.
 
 Only for ``referee replay --json`` of large logs (the readable report needs
 each hand's story); side-bet pots run across the halves, so logs with side
@@ -71,7 +72,7 @@ def replay_json_text(log: dict) -> str:
         os._exit(0)
     os.close(write)
     try:
-        first_lines, first_nets = _replay_half(session, session.table, 0, middle, quantum)
+        first_lines, first_totals = _replay_half(session, session.table, 0, middle, quantum)
     finally:
         # Whatever the first half did, the child is waited for: no zombie.
         with os.fdopen(read, "rb") as pipe:
@@ -82,19 +83,25 @@ def replay_json_text(log: dict) -> str:
         raise second
     if status != "ok":
         raise RuntimeError(f"the second half of the replay failed: {second}")
-    second_lines, second_nets = second
-    totals, transfers = totals_and_transfers(everyone[-1], first_nets + second_nets,
+    second_lines, second_totals = second
+    totals, transfers = totals_and_transfers(everyone[-1], [first_totals, second_totals],
                                              session.rules.scoring == "push_ups")
     lines = EncodedItems(",\n".join(x for x in (first_lines, second_lines) if x))
     return result_json_text(result_doc(lines, totals, transfers, quantum))
 
 
+# What a hand costs to replay, in actions: starting it, settling it and
+# writing its line cost about as much as 20 of its actions (measured).
+HAND_COST = 20
+
+
 def _split_point(hands: list[dict]) -> int:
-    """Where half the actions are behind: the halves take about as long."""
-    total = sum(len(h.get("actions", ())) for h in hands)
+    """Where half the work is behind: the halves take about as long."""
+    costs = [HAND_COST + len(h.get("actions", ())) for h in hands]
+    total = sum(costs)
     done = 0
-    for i, h in enumerate(hands):
-        done += len(h.get("actions", ()))
+    for i, cost in enumerate(costs):
+        done += cost
         if done * 2 >= total:
             return max(1, min(i + 1, len(hands) - 1))
     return len(hands) // 2
@@ -116,23 +123,25 @@ def _seating(session: Session, hands: list[dict]):
 
 
 def _replay_half(session: Session, table: Table, start: int, end: int,
-                 quantum: Decimal) -> tuple[str, list[dict[str, Decimal]]]:
+                 quantum: Decimal) -> tuple[str, dict[str, Decimal]]:
     """Replay hands ``start`` to ``end`` (0-based, end excluded) on ``table``
     and settle them; then check that the next hand may start. Returns the
     complete hands' JSON lines, written here so that each core writes its own
-    half, and their exact nets, for the totals."""
+    half, and the sum of their exact nets, for the totals."""
     hands = session.log["hands"]
     stake = session.stake
-    lines, nets = [], []
+    lines: list[str] = []
+    totals: dict[str, Decimal] = {}
     for setup in hands[start:end]:
         hand = play_on(table, setup)
         if hand.is_complete:
             result = settle_hand(hand, stake, setup.get("stake_multiplier", 1))
             lines.append(item_line(result.to_json(quantum)))
-            nets.append(result.net)
+            for q, amount in result.net.items():
+                totals[q] = totals[q] + amount if q in totals else amount
         del table.hands[:-1]  # only the last hand is needed to start the next
     if end < len(hands):
         start_on(table, hands[end])  # the check the next hand's start makes
     else:
         check_log_end(table)
-    return ",\n".join(lines), nets
+    return ",\n".join(lines), totals

@@ -1,0 +1,54 @@
+"""``referee replay`` as a whole process, as people and CI call it: the
+command exits at once after writing (``cli.run``), so what it wrote and its
+exit status must come through intact."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.replay import replay
+from referee.simulate import random_session
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
+
+
+def referee(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("name", ["pagat_catch_tie", "err_out_of_turn", "err_bad_action"])
+def test_json_output_and_exit_status(name):
+    expected = json.loads((SAMPLES / f"{name}.expected.json").read_text())
+    done = referee("replay", str(SAMPLES / f"{name}.json"), "--json")
+    out = json.loads(done.stdout)
+    assert done.returncode == expected.pop("exit_status", 0)
+    if "error" in expected:
+        assert {k: out["error"].get(k) for k in ("hand", "action", "code")} == \
+            {k: expected["error"].get(k) for k in ("hand", "action", "code")}
+    else:
+        assert out == expected
+
+
+def test_readable_report_and_its_errors():
+    done = referee("replay", str(SAMPLES / "pagat_catch_tie.json"))
+    assert done.returncode == 0 and "To settle up:" in done.stdout
+    done = referee("replay", str(SAMPLES / "err_out_of_turn.json"))
+    assert done.returncode == 1 and "rule broken [out_of_turn]" in done.stderr
+
+
+def test_a_long_log_on_two_cores_writes_every_hand(tmp_path):
+    # Long enough to be replayed in two halves: the child's half must arrive.
+    # 30 random hands at three seats, 70 times over: the deal still passes left.
+    log = random_session(11, hands=30, players=["Ann", "Ben", "Cy"])
+    log["hands"] = log["hands"] * 70
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(log))
+    done = referee("replay", str(path), "--json")
+    assert done.returncode == 0
+    out = json.loads(done.stdout)
+    assert [h["hand"] for h in out["hands"]] == list(range(1, 2101))
+    assert out == replay(log).result().to_json()
