@@ -1,25 +1,30 @@
-"""A long log replayed on two cores: the hands split in two halves.
+"""A long log replayed on two cores, in segments of hands.
 
 Hands depend on each other only through the table: a hand is checked against
 the last one's seats and dealer, which the log itself states, and the last one
-must be finished, which the first half checks by starting the second half's
-first hand. So the second half can start from ``Table.resume`` while the first
-is still being replayed, in a forked process, and the answer is the same as a
-sequential replay's: the same results, or the same first error. Each process
-writes its own hands' JSON lines and adds up its own totals (serial work moved
-into the parallel phase); the child sends both back, and the parent only
-joins, adds and writes. Totals are exact decimals, so adding them by halves
-gives what adding hand by hand gives.
+must be finished, which a segment checks by starting the next segment's first
+hand. So any segment can start from ``Table.resume`` while others are being
+replayed, and the answer is the same as a sequential replay's: the same
+results, or the same first error.
+
+Two processes (the second forked) take the segments in order, each the next
+free one whenever it is ready, so a core that runs slower (this host's cores
+are shared, and one can run a fifth slower than the other) simply replays
+fewer. Each process writes its own hands' JSON lines and adds up its own
+totals (serial work moved into the parallel phase); the child sends both
+back, and the parent only joins, adds and writes. Totals are exact decimals,
+so adding them by segments gives what adding hand by hand gives.
 
 Only for ``referee replay --json`` of large logs (the readable report needs
-each hand's story); side-bet pots run across the halves, so logs with side
-bets are replayed in one piece.
+each hand's story); side-bet pots run across segments, so logs with side bets
+are replayed in one piece.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+from collections.abc import Callable
 from decimal import Decimal
 
 from .ledger.results import result_doc, settle_hand, totals_and_transfers
@@ -30,6 +35,16 @@ from .rules.table import Table
 
 #: Fewer hands than this are not worth a second process.
 MIN_HANDS = 2000
+
+#: Segments a long log is cut into: the two processes end within about a
+#: segment of each other.
+SEGMENTS = 32
+
+# What a hand costs to replay, in actions: starting it, settling it and
+# writing its line cost about as much as 20 of its actions (measured).
+HAND_COST = 20
+
+Segment = tuple[str, dict[str, Decimal]]  # the hands' JSON lines, and their totals
 
 
 def can_split(log: dict) -> bool:
@@ -43,27 +58,33 @@ def can_split(log: dict) -> bool:
 
 
 def replay_json_text(log: dict) -> str:
-    """``referee replay --json``'s text for ``log``, replayed in two halves
+    """``referee replay --json``'s text for ``log``, replayed on two cores
     where that pays."""
     if not can_split(log):
         return result_json_text(replay(log).result().to_json())
     session = open_session(log)
-    quantum = session.quantum
     hands = log["hands"]
-    middle = _split_point(hands)
+    bounds = _segments(hands, SEGMENTS)
     seats, dealers, everyone = _seating(session, hands)
+
+    def table_for(start: int) -> Table:
+        if start == 0:
+            return session.table
+        return Table.resume(session.rules, log["players"], started=start,
+                            last_seats=seats[start - 1], last_dealer=dealers[start - 1],
+                            everyone=everyone[start - 1])
+
+    # The segments to replay, one byte each, in order; a read of one byte
+    # from a pipe is atomic, so each segment goes to exactly one process.
+    queue, feed = os.pipe()
+    os.write(feed, bytes(range(len(bounds))))
+    os.close(feed)
     read, write = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child replays the second half
+    if pid == 0:  # the child
         os.close(read)
         try:
-            table = Table.resume(session.rules, log["players"], started=middle,
-                                 last_seats=seats[middle - 1],
-                                 last_dealer=dealers[middle - 1],
-                                 everyone=everyone[middle - 1])
-            payload = ("ok", _replay_half(session, table, middle, len(hands), quantum))
-        except RefereeError as err:
-            payload = ("error", err)
+            payload = ("ok", _replay_segments(session, bounds, queue, table_for))
         except BaseException as err:  # reported by the parent, never lost
             payload = ("crash", repr(err))
         data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
@@ -72,39 +93,63 @@ def replay_json_text(log: dict) -> str:
         os._exit(0)
     os.close(write)
     try:
-        first_lines, first_totals = _replay_half(session, session.table, 0, middle, quantum)
+        done = _replay_segments(session, bounds, queue, table_for)
     finally:
-        # Whatever the first half did, the child is waited for: no zombie.
+        # Whatever happened here, the child is waited for: no zombie.
         with os.fdopen(read, "rb") as pipe:
             data = pipe.read()
         os.waitpid(pid, 0)
-    status, second = pickle.loads(data)
-    if status == "error":
-        raise second
+        os.close(queue)
+    status, theirs = pickle.loads(data)
     if status != "ok":
-        raise RuntimeError(f"the second half of the replay failed: {second}")
-    second_lines, second_totals = second
-    totals, transfers = totals_and_transfers(everyone[-1], [first_totals, second_totals],
+        raise RuntimeError(f"the replay's second process failed: {theirs}")
+    done.update(theirs)
+    # Segments are taken in order and a process stops at its first fault, so
+    # every segment before the first faulty one was replayed: that fault is
+    # the first in the log, the one a sequential replay meets.
+    parts: list[Segment] = []
+    for k in range(len(bounds)):
+        part = done[k]
+        if isinstance(part, RefereeError):
+            raise part
+        parts.append(part)
+    totals, transfers = totals_and_transfers(everyone[-1], [t for _, t in parts],
                                              session.rules.scoring == "push_ups")
-    lines = EncodedItems(",\n".join(x for x in (first_lines, second_lines) if x))
-    return result_json_text(result_doc(lines, totals, transfers, quantum))
+    lines = EncodedItems(",\n".join(text for text, _ in parts if text))
+    return result_json_text(result_doc(lines, totals, transfers, session.quantum))
 
 
-# What a hand costs to replay, in actions: starting it, settling it and
-# writing its line cost about as much as 20 of its actions (measured).
-HAND_COST = 20
-
-
-def _split_point(hands: list[dict]) -> int:
-    """Where half the work is behind: the halves take about as long."""
+def _segments(hands: list[dict], count: int) -> list[tuple[int, int]]:
+    """About ``count`` runs of hands (start, end; end excluded) of about
+    equal work, in order."""
+    count = max(1, min(count, len(hands), 255))
     costs = [HAND_COST + len(h.get("actions", ())) for h in hands]
     total = sum(costs)
-    done = 0
-    for i, cost in enumerate(costs):
+    bounds: list[tuple[int, int]] = []
+    start = done = 0
+    for i, cost in enumerate(costs[:-1]):
         done += cost
-        if done * 2 >= total:
-            return max(1, min(i + 1, len(hands) - 1))
-    return len(hands) // 2
+        if done * count >= total * (len(bounds) + 1):
+            bounds.append((start, i + 1))
+            start = i + 1
+    bounds.append((start, len(hands)))
+    return bounds
+
+
+def _replay_segments(session: Session, bounds: list[tuple[int, int]], queue: int,
+                     table_for: Callable[[int], Table]) -> dict[int, Segment | RefereeError]:
+    """Replay segments taken from ``queue`` until none is left, or one breaks
+    a rule (its error is kept, and no more are taken)."""
+    done: dict[int, Segment | RefereeError] = {}
+    while taken := os.read(queue, 1):
+        k = taken[0]
+        start, end = bounds[k]
+        try:
+            done[k] = _replay_segment(session, table_for(start), start, end)
+        except RefereeError as err:
+            done[k] = err
+            break
+    return done
 
 
 def _seating(session: Session, hands: list[dict]):
@@ -122,14 +167,13 @@ def _seating(session: Session, hands: list[dict]):
     return seats, dealers, everyone
 
 
-def _replay_half(session: Session, table: Table, start: int, end: int,
-                 quantum: Decimal) -> tuple[str, dict[str, Decimal]]:
+def _replay_segment(session: Session, table: Table, start: int, end: int) -> Segment:
     """Replay hands ``start`` to ``end`` (0-based, end excluded) on ``table``
     and settle them; then check that the next hand may start. Returns the
-    complete hands' JSON lines, written here so that each core writes its own
-    half, and the sum of their exact nets, for the totals."""
+    complete hands' JSON lines, written here so that each core writes its own,
+    and the sum of their exact nets, for the totals."""
     hands = session.log["hands"]
-    stake = session.stake
+    stake, quantum = session.stake, session.quantum
     lines: list[str] = []
     totals: dict[str, Decimal] = {}
     for setup in hands[start:end]:

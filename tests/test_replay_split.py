@@ -82,3 +82,21 @@ def test_side_bets_and_short_logs_are_replayed_in_one_piece(monkeypatch):
     assert not replay_split.can_split(log)
     monkeypatch.setattr(replay_split, "MIN_HANDS", 2000)
     assert not replay_split.can_split(random_session(3, hands=4))
+
+
+@pytest.mark.parametrize("segments", [1, 2, 3, 32])
+def test_any_number_of_segments_gives_the_sequential_answer(monkeypatch, segments):
+    monkeypatch.setattr(replay_split, "SEGMENTS", segments)
+    for seed in range(3):
+        for log in [random_session(seed, hands=9), *broken_logs(seed)]:
+            assert outcome(split, log) == outcome(sequential, log)
+
+
+def test_segments_cover_every_hand_once_in_order():
+    hands = random_session(5, hands=40)["hands"]
+    for count in (1, 2, 7, 32, 100):
+        bounds = replay_split._segments(hands, count)
+        assert bounds[0][0] == 0 and bounds[-1][1] == 40
+        assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:], strict=False))
+        assert all(start < end for start, end in bounds)
+        assert min(count, 40) // 2 <= len(bounds) <= min(count, 40)
