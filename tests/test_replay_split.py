@@ -9,7 +9,7 @@ import pytest
 from referee import replay_split
 from referee.replay import replay
 from referee.replay_split import replay_json_text
-from referee.result_json import result_json_text
+from referee.result_json import item_line, result_json_text
 from referee.rules.errors import RefereeError
 from referee.simulate import random_session
 
@@ -100,3 +100,21 @@ def test_segments_cover_every_hand_once_in_order():
         assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:], strict=False))
         assert all(start < end for start, end in bounds)
         assert min(count, 40) // 2 <= len(bounds) <= min(count, 40)
+
+
+NAMES = ['Zoë "Z" O\'Brien', "Jürgen\\Łukasz", "José ☃", "小明", "Ann"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hand_lines_are_what_the_json_encoder_writes(seed):
+    """Each half writes its hands' lines itself (HandResult.json_line): the
+    same text as the JSON encoder, whatever the names."""
+    log = random_session(seed, hands=6, players=NAMES[: 2 + seed % 3])
+    log["stake"] = ["0.25", "1", "0.125", "3"][seed]
+    for hand in log["hands"][::2]:
+        hand["stake_multiplier"] = 3
+    session = replay(log)
+    result = session.result()
+    for hand in result.hands:
+        assert hand.json_line(result.quantum) == item_line(hand.to_json(result.quantum))
+    assert outcome(split, log) == outcome(sequential, log)
