@@ -16,7 +16,7 @@ from .ledger.side_bets import (
     read_side_bets,
 )
 from .log import load_log, parse_log_text
-from .rules.actions import parse_action
+from .rules.actions import parse_action, parsed_actions
 from .rules.cards import parse_card, parse_cards
 from .rules.errors import MalformedInput, RefereeError, RuleViolation
 from .rules.hand import Hand
@@ -108,9 +108,10 @@ def play_on(table: Table, setup: dict) -> Hand:
     the hand and the action."""
     hand = start_on(table, setup)
     apply = hand.apply
+    parsed = parsed_actions()  # looked up here: most of a log's actions are in it
     for i, text in enumerate(setup.get("actions", ()), 1):
         try:
-            apply(parse_action(text))
+            apply(parsed.get(text) or parse_action(text))
         except RefereeError as err:
             raise err.at(hand=hand.number, action=i, action_text=text) from None
     return hand

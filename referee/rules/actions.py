@@ -75,6 +75,12 @@ _PARSED: dict[str, Action] = {}
 _PARSED_MAX = 200_000
 
 
+def parsed_actions() -> dict[str, Action]:
+    """The actions parsed so far, by their text (read-only: for a caller that
+    looks up many, without a call for each)."""
+    return _PARSED
+
+
 def parse_action(text: str) -> Action:
     """The ``Action`` written as ``text``; raises ``MalformedInput`` if unreadable."""
     try:
@@ -83,7 +89,7 @@ def parse_action(text: str) -> Action:
         pass
     action = _parse_action(text)
     if len(_PARSED) >= _PARSED_MAX:
-        _PARSED.clear()
+        _PARSED.clear()  # cleared, never replaced: parsed_actions() stays valid
     _PARSED[text] = action
     return action
 

@@ -612,8 +612,16 @@ class Hand:
 
     def apply(self, action: Action | str) -> Action:
         """Verify and apply ``action``; on refusal nothing changes."""
-        action = self.verify(action)
-        _APPLY[action.verb](self, action)
+        if isinstance(action, str):
+            action = parse_action(action)
+        verb, phase = action.verb, self.phase
+        if (phase == START or phase == PLAY) and verb not in _ANY_TURN \
+                and action.player == self.players[self.turn]:
+            # verify's common case, checked here without a call to verify.
+            (_START_CHECKS if phase == START else _PLAY_CHECKS)[verb](self, action)
+        else:
+            self.verify(action)
+        _APPLY[verb](self, action)
         self.actions.append(action)
         return action
 
