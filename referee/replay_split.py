@@ -65,14 +65,14 @@ def replay_json_text(log: dict) -> str:
     session = open_session(log)
     hands = log["hands"]
     bounds = _segments(hands, SEGMENTS)
-    seats, dealers, everyone = _seating(session, hands)
+    before, everyone = _seating(session, hands, {start for start, _ in bounds})
 
     def table_for(start: int) -> Table:
         if start == 0:
             return session.table
+        seats, dealer, seated = before[start]
         return Table.resume(session.rules, log["players"], started=start,
-                            last_seats=seats[start - 1], last_dealer=dealers[start - 1],
-                            everyone=everyone[start - 1])
+                            last_seats=seats, last_dealer=dealer, everyone=seated)
 
     # The segments to replay, one byte each, in order; a read of one byte
     # from a pipe is atomic, so each segment goes to exactly one process.
@@ -113,7 +113,7 @@ def replay_json_text(log: dict) -> str:
         if isinstance(part, RefereeError):
             raise part
         parts.append(part)
-    totals, transfers = totals_and_transfers(everyone[-1], [t for _, t in parts],
+    totals, transfers = totals_and_transfers(everyone, [t for _, t in parts],
                                              session.rules.scoring == "push_ups")
     lines = EncodedItems(",\n".join(text for text, _ in parts if text))
     return result_json_text(result_doc(lines, totals, transfers, session.quantum))
@@ -152,19 +152,21 @@ def _replay_segments(session: Session, bounds: list[tuple[int, int]], queue: int
     return done
 
 
-def _seating(session: Session, hands: list[dict]):
-    """Each hand's seats and dealer, and everyone seated so far, as the log
-    states them (checked when the hands are replayed)."""
-    seats, dealers, everyone = [], [], []
+def _seating(session: Session, hands: list[dict], starts: set[int]):
+    """For each hand of ``starts`` (0-based), the previous hand's seats and
+    dealer and everyone seated so far, as the log states them (checked when
+    the hands are replayed); and everyone seated by the end."""
+    before: dict[int, tuple[tuple[str, ...], str, list[str]]] = {}
     current = tuple(session.table.players)
-    arrived = list(current)
-    for setup in hands:
-        current = tuple(setup.get("players") or current)
-        arrived = arrived + [q for q in current if q not in arrived]
-        seats.append(current)
-        dealers.append(setup["dealer"])
-        everyone.append(arrived)
-    return seats, dealers, everyone
+    everyone = list(current)
+    for i, setup in enumerate(hands, 1):
+        seated = setup.get("players")
+        if seated:  # rare: seats change
+            current = tuple(seated)
+            everyone += [q for q in current if q not in everyone]
+        if i in starts:
+            before[i] = (current, setup["dealer"], list(everyone))
+    return before, everyone
 
 
 def _replay_segment(session: Session, table: Table, start: int, end: int) -> Segment:

@@ -3,6 +3,7 @@ the same result, or the same first error (in either half, or at the seam)."""
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -117,4 +118,12 @@ def test_hand_lines_are_what_the_json_encoder_writes(seed):
     result = session.result()
     for hand in result.hands:
         assert hand.json_line(result.quantum) == item_line(hand.to_json(result.quantum))
+    assert outcome(split, log) == outcome(sequential, log)
+
+
+@pytest.mark.parametrize("segments", [2, 32])
+def test_players_who_join_are_seated_in_every_segment(monkeypatch, segments):
+    monkeypatch.setattr(replay_split, "SEGMENTS", segments)
+    path = Path(__file__).resolve().parents[1] / "sample_logs" / "opt_player_joins.json"
+    log = json.loads(path.read_text())
     assert outcome(split, log) == outcome(sequential, log)
