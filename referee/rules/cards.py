@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from .errors import MalformedInput
 
@@ -52,7 +53,9 @@ def parse_card(text: str) -> str:
 def parse_cards(texts: Sequence[str]) -> tuple[str, ...]:
     """``parse_card`` of each (a replay parses every dealt and shown card)."""
     try:
-        return tuple(map(_SPELLINGS.__getitem__, texts))  # no Python call per card
+        if len(texts) > 1:  # every card in one C call (for one, it returns no tuple)
+            return itemgetter(*texts)(_SPELLINGS)
+        return tuple(map(_SPELLINGS.__getitem__, texts))
     except (KeyError, TypeError):
         return tuple(map(parse_card, texts))  # raises, naming the first bad card
 

@@ -18,7 +18,6 @@ history.
 from __future__ import annotations
 
 import dataclasses
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from itertools import combinations
@@ -129,7 +128,7 @@ class Hand:
         self.rules = rules
         self.deck = rules.deck_info
         self.number = number
-        self.players: tuple[str, ...] = tuple(map(sys.intern, players))  # see parse_action
+        self.players: tuple[str, ...] = tuple(players)
         self.dealer = dealer
         n = len(self.players)
         if n < 2:
