@@ -12,11 +12,14 @@ followed by an export returns the same document.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from .ledger.money import parse_stake
 from .rules.errors import MalformedInput
 from .rules.table import check_name
+
+TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMAT = "tonk-log/1"
 

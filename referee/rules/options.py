@@ -13,10 +13,13 @@ import re
 from dataclasses import dataclass, field, fields
 from decimal import Decimal, InvalidOperation
 from functools import cached_property
-from typing import Any
 
 from .cards import Deck
 from .errors import RulesError
+
+TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
+if TYPE_CHECKING:
+    from typing import Any
 
 # ---------------------------------------------------------------- deal wins
 
