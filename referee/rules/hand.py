@@ -107,6 +107,25 @@ class TurnState:
             self._FIELDS, self._values(), strict=True)) + ")"
 
 
+# Per-player dicts a hand starts with, by seats and hand size: copying one
+# costs a quarter of making it, and a session keeps the same seats for long.
+_STARTING: dict[tuple[tuple[str, ...], int], tuple[dict, dict, dict]] = {}
+
+
+def _per_player(players: tuple[str, ...], size: int) -> tuple[dict, dict, dict]:
+    """Templates (never changed) of every player at 0, at False, and at ``size``."""
+    key = (players, size)
+    try:
+        return _STARTING[key]
+    except KeyError:
+        pass
+    if len(_STARTING) >= 1000:  # a long-lived server sees many seatings
+        _STARTING.clear()
+    made = _STARTING[key] = (dict.fromkeys(players, 0), dict.fromkeys(players, False),
+                             dict.fromkeys(players, size))
+    return made
+
+
 class Hand:
     """The state of one hand, from the deal to the last show."""
 
@@ -148,7 +167,8 @@ class Hand:
         # Where each seen card was seen, for the sentence that refuses a second sighting.
         self.seen: dict[str, str] = {}
         self.held: dict[str, list[str]] = {p: [] for p in self.players}
-        self.unknown: dict[str, int] = dict.fromkeys(self.players, size)
+        zeros, falses, sizes = _per_player(self.players, size)
+        self.unknown: dict[str, int] = sizes.copy()
         if deal:
             # One pass over the dealt cards; _check_new only words the refusal.
             seen, deck_cards = self.seen, self.deck.cards
@@ -160,15 +180,17 @@ class Hand:
                         "bad_deal", f"{p} is dealt {len(cards)} cards; the rules deal {size}"
                     )
                 where = f"dealt to {p}"
-                mine = self.held[p]
-                for card in cards:
-                    if card == UNKNOWN:
-                        continue
+                if UNKNOWN in cards:  # a partly known hand
+                    mine = [card for card in cards if card != UNKNOWN]
+                    self.unknown[p] = size - len(mine)
+                else:
+                    mine = list(cards)
+                    self.unknown[p] = 0
+                for card in mine:
                     if card not in deck_cards or card in seen:
                         self._check_new(card, where, code="bad_deal")
                     seen[card] = where
-                    mine.append(card)
-                self.unknown[p] = size - len(mine)
+                self.held[p] = mine
         self.pile: list[str] = []
         if rules.upcard:
             card = UNKNOWN if upcard is None else upcard
@@ -182,10 +204,10 @@ class Hand:
                 "bad_upcard", "these rules turn no upcard, but the hand names one"
             )
         self.spreads: list[Spread] = []
-        self.wait = dict.fromkeys(self.players, 0)
-        self.hit_since = dict.fromkeys(self.players, False)  # hit by another since their turn
-        self.has_hit = dict.fromkeys(self.players, False)
-        self.turns = dict.fromkeys(self.players, 0)  # turns begun
+        self.wait = zeros.copy()
+        self.hit_since = falses.copy()  # hit by another since their turn
+        self.has_hit = falses.copy()
+        self.turns = zeros.copy()  # turns begun
         self.shown: dict[str, tuple[str, ...]] = {}
         self.claims: list[Claim] = []
         self.actions: list[Action] = []
@@ -376,9 +398,16 @@ class Hand:
     def _verify_no_undeclared_claim(self, besides: str | None = None) -> None:
         if self.rules.deal_win_declare != "must" or self.play_started and besides:
             return
+        values, possible = self.deck.values, self.rules.deal_win_counts
         for q in self.players:
             if self.unknown[q] or q == besides:
                 continue
+            if possible is not None:  # most dealt hands are ruled out by their count
+                count = 0
+                for card in self.held[q]:
+                    count += values[card]
+                if count not in possible:
+                    continue
             best = self._best_claim(self.held[q], first_turn=False)
             if best is not None:
                 raise _illegal(
