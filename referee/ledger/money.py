@@ -34,23 +34,33 @@ def quantum_for(stake: Decimal, currency: str | None, amounts: Iterable[Decimal]
     return Decimal(1).scaleb(-places)
 
 
-# Hands' nets take few distinct values: each is written once, then looked up.
-# Keyed by text: a Decimal's hash costs more than writing it, and 0.01 and
-# 0.010 are equal but write differently.
-_WRITTEN: dict[tuple[str, str], str] = {}
+# Hands' nets take few distinct values: each is written once, then looked up,
+# by its text (a Decimal's hash costs more than writing it), in a table for
+# each quantum's text (0.01 and 0.010 are equal but write differently).
+_WRITTEN: dict[str, dict[str, str]] = {}
+
+
+def written_amounts(quantum: Decimal) -> dict[str, str]:
+    """The amounts written to ``quantum`` so far, by ``str(amount)``: a
+    look-up there is ``fmt`` without a call, for a caller writing many."""
+    try:
+        return _WRITTEN[str(quantum)]
+    except KeyError:
+        return _WRITTEN.setdefault(str(quantum), {})
 
 
 def fmt(amount: Decimal, quantum: Decimal) -> str:
     """``amount`` written to ``quantum`` (``-0`` as ``0``)."""
-    key = (str(amount), str(quantum))
+    written = written_amounts(quantum)
+    key = str(amount)
     try:
-        return _WRITTEN[key]
+        return written[key]
     except KeyError:
         pass
     q = amount.quantize(quantum)
     if q == 0:
         q = abs(q)
     text = format(q, "f")
-    if len(_WRITTEN) < 10_000:
-        _WRITTEN[key] = text
+    if len(written) < 10_000:
+        written[key] = text
     return text

@@ -7,7 +7,7 @@ from decimal import Decimal
 from json.encoder import encode_basestring
 
 from ..rules.hand import Hand
-from .money import fmt
+from .money import fmt, written_amounts
 from .payments import Settlement, settle_ending
 from .settlement import Transfer, settle_up
 
@@ -42,8 +42,10 @@ class HandResult:
         """``to_json`` as ``referee replay --json`` writes it, on one line
         (indented for the ``hands`` list): written here, with each name
         encoded once per session, in a third of the time the JSON encoder took."""
+        written = written_amounts(quantum)
         counts = ", ".join([f"{_NAMES[q]}: {c}" for q, c in self.counts.items()])
-        net = ", ".join([f'{_NAMES[q]}: "{fmt(v, quantum)}"' for q, v in self.net.items()])
+        net = ", ".join([f'{_NAMES[q]}: "{written.get(str(v)) or fmt(v, quantum)}"'
+                         for q, v in self.net.items()])
         winners = ", ".join([_NAMES[q] for q in self.winners])
         return (f'    {{"hand": {self.number}, "dealer": {_NAMES[self.dealer]}, '
                 f'"outcome": {_NAMES[self.outcome]}, "winners": [{winners}], '
