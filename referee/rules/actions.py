@@ -27,6 +27,7 @@ _ARITY = {
     "show": (0, None, False),
     "slap": (0, 0, True),
 }
+_VERBS = {verb: verb for verb in VERBS}
 # Cards that must be known (public actions); only draw and take may be "??".
 _UNKNOWN_OK = {"draw", "take"}
 
@@ -108,12 +109,12 @@ def _parse_action(text: str) -> Action:
     words = rest.split()
     if not words:
         raise MalformedInput("bad_action", f"{text!r} names no verb (one of {', '.join(VERBS)})")
-    verb = words[0].lower()
-    arity = _ARITY.get(verb)
-    if arity is None:
+    # The verb as the one constant string object the engine compares with.
+    verb = _VERBS.get(words[0]) or _VERBS.get(words[0].lower())
+    if verb is None:
         raise MalformedInput("bad_action", f"unknown verb {words[0]!r}; the verbs are "
                              f"{', '.join(VERBS)}")
-    lo, hi, needs_spread = arity
+    lo, hi, needs_spread = _ARITY[verb]
     args = words[1:]
     spread = None
     if needs_spread:
