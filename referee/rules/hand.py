@@ -549,7 +549,9 @@ class Hand:
                            "(after a drop or when the stock runs out)")
         if p not in self.must_show and self.card_count(p):
             raise _illegal("show_not_needed", f"{p} need not show")
-        self._verify_reveal(p, action.cards, "show")
+        held, cards = self.held[p], action.cards
+        if self.unknown[p] or len(cards) != len(held) or not all(map(cards.__contains__, held)):
+            self._verify_reveal(p, cards, "show")  # words the fault (or checks new cards)
         # A shown hand is the hand as its last turn ended (nothing enters a hand
         # between turns), so it breaks must_spread only for a player who has
         # ended a turn; the check catches a spread hidden among cards the
@@ -647,6 +649,8 @@ class Hand:
                 and action.player == self.players[self.turn]:
             # verify's common case, checked here without a call to verify.
             (_START_CHECKS if phase == START else _PLAY_CHECKS)[verb](self, action)
+        elif verb == "show" and phase == SHOWDOWN and action.player in self.held:
+            self._verify_show(action)  # verify's checks before it are passed
         else:
             self.verify(action)
         _APPLY[verb](self, action)
@@ -804,7 +808,10 @@ class Hand:
 
     def _apply_show(self, action: Action) -> None:
         p = action.player
-        self._reveal(p, action.cards, "shown")
+        if self.unknown[p]:
+            self._reveal(p, action.cards, "shown")
+        else:  # a fully known hand: shown as listed
+            self.held[p] = list(action.cards)
         self.shown[p] = action.cards
         self.must_show.discard(p)
         if self.must_show:
