@@ -1,9 +1,12 @@
 """Replay speed: a legal 10,000-hand session through `referee replay`.
 
-Run by hand: `.venv/bin/python bench/replay.py [--hands N]`. Generates (and
-caches) a legal session log with every kind of ending, then times the whole
-`referee replay LOG --json` process against `json.loads` of the same file,
-the floor (a replay must at least read its input).
+Run by hand: `.venv/bin/python bench/replay.py [--hands N] [--repeat N]`.
+Generates (and caches) a legal session log with every kind of ending, about
+13 actions a hand, then times the whole `referee replay LOG --json` process
+(the console script, byte-compiled as the README's set-up leaves it) against
+`json.loads` of the same file, the floor (a replay must at least read its
+input). Prints the best and the median run: this host is shared, and the same
+run varies by 20-40% from one minute to the next.
 Target: 10,000 hands/s or more for the whole process.
 """
 
