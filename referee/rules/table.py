@@ -118,7 +118,10 @@ class Table:
                 raise RuleViolation("wrong_dealer", f"the dealer {dealer} is not seated")
             if self.last_seats is not None and not same_seats:
                 self._check_seating(seats, dealer)
-            expected = self.expected_dealer(seats)
+            if same_seats:  # most hands: the deal passes to the next seat
+                expected = seats[(seats.index(self.last_dealer) + 1) % len(seats)]
+            else:
+                expected = self.expected_dealer(seats)
             if self.rules.dealer_rotation == "left" and expected and dealer != expected:
                 raise RuleViolation(
                     "wrong_dealer",
@@ -131,9 +134,10 @@ class Table:
         if last is not None:
             # Only now that the new hand stands: a refused start changes nothing.
             last.finish_declarations()
-        for name in seats:
-            if name not in self.everyone:
-                self.everyone.append(name)
+        if not same_seats:
+            for name in seats:
+                if name not in self.everyone:
+                    self.everyone.append(name)
         self.hands.append(hand)
         self.started = number
         self.last_seats, self.last_dealer = seats, dealer
