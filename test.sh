@@ -18,7 +18,7 @@ fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e '.[test]' --config-settings editable_mode=compat
+.venv/bin/python -m pip install -q -e '.[test]'
 .venv/bin/python -m compileall -q referee  # as the README's set-up does
 
 .venv/bin/ruff check referee tests bench

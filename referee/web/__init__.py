@@ -13,7 +13,18 @@ from sqlite_utils import Database
 
 from .. import storage
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def _templates() -> Path:
+    """The tablet's templates: shipped as ``referee/templates`` in an installed
+    package (setup.py maps them there), at the repository's top level in a
+    checkout."""
+    package = Path(__file__).resolve().parents[1]
+    shipped = package / "templates"
+    return shipped if shipped.is_dir() else package.parent / "templates"
+
+
+TEMPLATES = _templates()
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
