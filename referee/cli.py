@@ -182,9 +182,16 @@ def run() -> None:
     and a replay holds nothing else to close.
     """
     args = build_parser().parse_args()
-    status = args.func(args)
-    if getattr(args, "exit_at_once", False):
+    try:
+        status = args.func(args)
         sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`referee rules pagat | head -1`): nothing more
+        # to say, and no traceback. Python's own flush at exit would raise
+        # again, so stdout is pointed at /dev/null first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    if getattr(args, "exit_at_once", False):
         sys.stderr.flush()
         os._exit(status)
     sys.exit(status)

@@ -52,3 +52,16 @@ def test_a_long_log_on_two_cores_writes_every_hand(tmp_path):
     out = json.loads(done.stdout)
     assert [h["hand"] for h in out["hands"]] == list(range(1, 2101))
     assert out == replay(log).result().to_json()
+
+
+@pytest.mark.parametrize("args", [["rules", "pagat"], ["rules", "pagat", "--markdown"],
+                                  ["replay", str(SAMPLES / "pagat_catch_tie.json"), "--json"]])
+def test_a_reader_that_goes_away_gets_no_traceback(args):
+    # `referee rules pagat | head -1`: the reader closes the pipe before the
+    # command writes (closed here at once, so the write always fails).
+    proc = subprocess.Popen([sys.executable, "-m", "referee", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(60) == 1
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
