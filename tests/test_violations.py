@@ -18,8 +18,10 @@ DEAL = {
 }
 ONE_SPREAD = ["Ben: draw 6c", "Ben: spread Ks Kh Kd", "Ben: discard 6c"]
 
+NO_UPCARD = {"preset": "pagat", "upcard": False}
+
 CASES = [
-    # (name, actions, deal, code, action number)
+    # (name, actions, deal, code, action number[, rules: pagat unless given])
     ("out of turn", ["Cy: draw 8c"], DEAL, "out_of_turn", 1),
     ("dealer plays first", ["Ann: draw 8c"], DEAL, "out_of_turn", 1),
     ("card seen twice: the upcard drawn", ["Ben: draw 7d"], DEAL, "duplicate_card", 1),
@@ -57,18 +59,21 @@ CASES = [
                                               "Ben: draw 8s"], DEAL, "hand_over", 7),
     ("undeclared deal win", ["Ben: draw 6c"],
      {**DEAL, "Ben": ["Ks", "Kh", "Kd", "Qs", "9h"]}, "undeclared_deal_win", 1),
-    ("take from an empty pile", ["Ben: take"], DEAL, "empty_discard_pile", 1),
+    ("take from an empty pile", ["Ben: take"], DEAL, "empty_discard_pile", 1, NO_UPCARD),
     ("not seated", ["Dee: draw"], DEAL, "not_seated", 1),
     ("a card named twice", ["Ben: draw 6c", "Ben: spread Ks Ks Kd"], DEAL, "duplicate_card", 2),
     ("slap without slapping rules", ONE_SPREAD + ["Cy: slap S1"], DEAL, "slap_not_allowed", 4),
 ]
 
 
-@pytest.mark.parametrize("name,actions,deal,code,number", CASES, ids=[c[0] for c in CASES])
-def test_illegal_action_is_refused(name, actions, deal, code, number):
-    kw = {"deal": deal}
-    if name == "take from an empty pile":
-        kw["rules"] = {"preset": "pagat", "upcard": False}
+CASES = [(*c, "pagat") if len(c) == 5 else c for c in CASES]
+
+
+@pytest.mark.parametrize("name,actions,deal,code,number,rules", CASES,
+                         ids=[c[0] for c in CASES])
+def test_illegal_action_is_refused(name, actions, deal, code, number, rules):
+    kw = {"deal": deal, "rules": rules}
+    if not resolve(rules).upcard:
         kw["upcard"] = None
     err = hand_error(actions, **kw)
     assert (err.code, err.hand, err.action) == (code, 1, number), err.message
@@ -76,10 +81,10 @@ def test_illegal_action_is_refused(name, actions, deal, code, number):
     assert err.exit_status == 1
 
 
-@pytest.mark.parametrize("name,actions,deal,code,number", CASES, ids=[c[0] for c in CASES])
-def test_refused_action_changes_nothing(name, actions, deal, code, number):
-    rules = resolve({"preset": "pagat", "upcard": False}) if name == "take from an empty pile" \
-        else resolve("pagat")
+@pytest.mark.parametrize("name,actions,deal,code,number,rules", CASES,
+                         ids=[c[0] for c in CASES])
+def test_refused_action_changes_nothing(name, actions, deal, code, number, rules):
+    rules = resolve(rules)
     hand = Hand(rules, ["Ann", "Ben", "Cy"], "Ann", deal=deal,
                 upcard=None if not rules.upcard else "7d")
     for text in actions[: number - 1]:
