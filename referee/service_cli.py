@@ -11,8 +11,9 @@ from .rules.errors import RefereeError
 
 # os.path, not pathlib: this module is loaded by every ``referee`` command,
 # replays included, and pathlib (with logging, imported where used) cost 18 ms.
-DEFAULT_DB = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                          "instance", "referee.sqlite3")
+# Relative to where the command runs (a checkout, or any folder a host serves
+# from): an installed package must not keep a table's money inside the venv.
+DEFAULT_DB = os.path.join("instance", "referee.sqlite3")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -76,8 +76,7 @@ def test_an_installed_service_serves_the_home_page_and_a_hand_page(installed, tm
     run_dir = tmp_path / "run"
     run_dir.mkdir()
     server = subprocess.Popen(
-        [installed / "bin" / "referee", "serve", "--port", str(port),
-         "--db", str(run_dir / "db.sqlite3")],
+        [installed / "bin" / "referee", "serve", "--port", str(port)],
         cwd=run_dir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     opener = urllib.request.build_opener(
@@ -107,6 +106,8 @@ def test_an_installed_service_serves_the_home_page_and_a_hand_page(installed, tm
         assert "Hand 1" in text
         css = opener.open(f"{base}/tablet-static/tablet.css", timeout=5)
         assert css.status == 200
+        # The table's money is kept where the service runs, not in the venv.
+        assert (run_dir / "instance" / "referee.sqlite3").is_file()
     finally:
         server.kill()
         server.wait(10)

@@ -83,7 +83,9 @@ def _secret_key(instance: Path) -> str:
 
 
 def create_app(config: dict | None = None) -> Flask:
-    app = Flask(__name__, instance_path=str(Path(__file__).resolve().parents[2] / "instance"),
+    # The instance folder (database, secret key) is where the service runs,
+    # as the README says, whether from a checkout or an installed package.
+    app = Flask(__name__, instance_path=os.path.abspath("instance"),
                 instance_relative_config=True, template_folder=str(TEMPLATES))
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "referee.sqlite3"),
