@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.loadgen import Client, SimTable, Tablet, free_port, start_server  # noqa: E402
-from referee.simulate import Dealer  # noqa: E402
+from referee.devtools.loadgen import Client, SimTable, Tablet, free_port, start_server  # noqa: E402
+from referee.devtools.simulate import Dealer  # noqa: E402
 
 
 def pct(values: list[float], p: float) -> float:

@@ -12,7 +12,7 @@ from importlib import import_module
 from .rules.errors import MalformedInput, RefereeError
 
 # Modules that add their own subcommands: each has register(subparsers).
-EXTENSIONS = ("referee.service_cli", "referee.reports.cli")
+EXTENSIONS = ("referee.commands.service", "referee.commands.reports")
 
 
 def _print_json(doc: object) -> None:
@@ -20,7 +20,7 @@ def _print_json(doc: object) -> None:
 
 
 def read_log_file(path: str) -> dict:
-    from .log import parse_log_text
+    from .record.reading import parse_log_text
 
     try:
         with open(path, "rb") as f:
@@ -54,8 +54,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .replay import replay
-    from .replay_split import replay_json_text
+    from .replay.sequential import replay
+    from .replay.two_cores import replay_json_text
 
     try:
         log = read_log_file(args.log)
@@ -117,7 +117,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     )
 
     if args.markdown:
-        from .rules_doc import markdown
+        from .commands.rules_doc import markdown
 
         sys.stdout.write(markdown())
         return 0

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from referee import live
-from referee.loadgen import SimTable
-from referee.log import load_log
-from referee.replay import replay
+from referee.devtools.loadgen import SimTable
+from referee.devtools.simulate import random_session
+from referee.record.reading import load_log
+from referee.replay.sequential import replay
 from referee.rules.errors import RefereeError
-from referee.simulate import random_session
 from referee.web import create_app
 
 SAMPLES = sorted(Path(__file__).resolve().parents[1].joinpath("sample_logs").glob("*.json"))
@@ -484,7 +484,7 @@ def test_cache_miss_rebuilds_the_same_state(client):
 def test_a_write_from_another_process_is_seen(app, client, tmp_path):
     """Another process (here: another connection with its own cache) writes; this
     one's cached hand is refreshed rather than trusted."""
-    from referee import storage
+    from referee.service import storage
 
     g = Game(client)
     g.start()
@@ -508,7 +508,7 @@ def test_a_write_from_another_process_between_check_and_commit(app, client, tmp_
     """Another process logs an action after this one checked that its cache is
     current: the transaction sees the hand moved on, and the request is
     planned again on the new state (here: a 409, the other action came first)."""
-    from referee import storage
+    from referee.service import storage
 
     g = Game(client)
     g.start()
@@ -562,7 +562,7 @@ def test_a_retry_without_expected_seq_gets_the_first_answer(app, client):
 def test_a_hand_started_by_another_process_is_found(app, client, tmp_path):
     """The cache is trusted for a write until its transaction; a refusal (here:
     no such hand) is only given after checking the database."""
-    from referee import storage
+    from referee.service import storage
 
     g = Game(client)
     g.start()
@@ -642,9 +642,9 @@ def test_a_later_change_of_a_preset_never_changes_a_stored_session(client, monke
 
 
 def test_a_refusal_is_kept_in_the_history_once_and_the_audit_shows_it(client, app):
-    from referee import storage
     from referee.reports.audit import audit_hand
     from referee.reports.stored import load_stored
+    from referee.service import storage
 
     g = Game(client)
     state = g.start()

@@ -11,9 +11,10 @@ import time
 
 import pytest
 
-from referee import live, storage
-from referee.loadgen import Client, Tablet, free_port, start_server
-from referee.replay import replay
+from referee import live
+from referee.devtools.loadgen import Client, Tablet, free_port, start_server
+from referee.replay.sequential import replay
+from referee.service import storage
 
 
 @pytest.mark.slow

@@ -9,11 +9,11 @@ import subprocess
 import pytest
 
 from referee.cli import main
-from referee.log import load_log
-from referee.replay import replay
+from referee.devtools.samplegen import make_session
+from referee.record.reading import load_log
+from referee.replay.sequential import replay
 from referee.reports.audit import audit_hand, render_audit
 from referee.reports.common import log_fingerprint
-from referee.reports.samplegen import make_session
 from referee.reports.settlement import render_settlement
 from tests.reports_fixtures import HAND_1, PLAYERS, pdf_reader, pdf_text, session_log
 
@@ -233,8 +233,9 @@ def test_cli_errors(tmp_path, capsys):
 
 
 def test_cli_from_a_stored_session(tmp_path):
-    from referee import live, storage
+    from referee import live
     from referee.reports.stored import final_hash
+    from referee.service import storage
 
     path = tmp_path / "referee.sqlite3"
     db = storage.connect(path)

@@ -7,9 +7,10 @@ import threading
 
 import pytest
 
-from referee import live, storage
-from referee.service_cli import cmd_verify
-from referee.simulate import random_session
+from referee import live
+from referee.commands.service import cmd_verify
+from referee.devtools.simulate import random_session
+from referee.service import storage
 
 
 @pytest.fixture
@@ -128,7 +129,7 @@ def test_threads_with_their_own_connections_never_interleave(tmp_path):
 
 def test_concurrent_posts_to_one_hand_log_each_seq_once(tmp_path):
     """Two tablets race the same expected_seq: one wins, the other gets 409."""
-    from referee.loadgen import SimTable
+    from referee.devtools.loadgen import SimTable
 
     path = tmp_path / "r.sqlite3"
     db = storage.connect(path)

@@ -17,7 +17,7 @@ class StoredSession:
     session_id: str
 
     def hand_events(self, n: int) -> list[dict]:
-        from .. import storage
+        from ..service import storage
         from .audit import events_from_storage
 
         return events_from_storage(storage.hand_events(self.db, self.session_id, n,
@@ -33,7 +33,8 @@ def final_hash(db, session_id: str) -> str | None:
 def load_stored(db, session_id: str) -> StoredSession:
     """``db`` is an open storage database or a path to one (which must exist:
     a report never creates an empty database by mistake)."""
-    from .. import live, storage
+    from .. import live
+    from ..service import storage
 
     if isinstance(db, (str, Path)):
         if not Path(db).is_file():

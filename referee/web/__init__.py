@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask, current_app, request
 from sqlite_utils import Database
 
-from .. import storage
+from ..service import storage
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 

@@ -13,9 +13,10 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from werkzeug.exceptions import HTTPException
 
-from .. import live, storage
-from ..log_schema import HandSchema, LogSchema
+from .. import live
+from ..record.schemas import HandSchema, LogSchema
 from ..rules.errors import MalformedInput, RefereeError
+from ..service import storage
 from . import get_db
 
 bp = Blueprint("api", __name__, url_prefix="/api")

@@ -23,10 +23,11 @@ from flask import (
     url_for,
 )
 
-from .. import live, storage
+from .. import live
 from ..rules.cards import UNKNOWN
 from ..rules.errors import RefereeError
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
+from ..service import storage
 from . import forms
 from .forms import FormError
 

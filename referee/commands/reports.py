@@ -23,7 +23,7 @@ def _load(args: argparse.Namespace):
     from ..cli import read_log_file
 
     if args.db:
-        from .stored import load_stored
+        from ..reports.stored import load_stored
 
         stored = load_stored(args.db, args.source)
         return stored.log, stored.final_hash, stored
@@ -45,9 +45,9 @@ def _write(path: str, data: bytes) -> int:
 
 def cmd_settle(args: argparse.Namespace) -> int:
     from ..cli import error_exit
-    from ..replay import replay
+    from ..replay.sequential import replay
+    from ..reports.settlement import render_settlement
     from ..rules.errors import RefereeError
-    from .settlement import render_settlement
 
     try:
         log, final_hash, _stored = _load(args)
@@ -60,8 +60,8 @@ def cmd_settle(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from ..cli import error_exit
+    from ..reports.audit import audit_hand, render_audit
     from ..rules.errors import RefereeError
-    from .audit import audit_hand, render_audit
 
     try:
         log, final_hash, stored = _load(args)
@@ -85,8 +85,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def cmd_whatif(args: argparse.Namespace) -> int:
     from ..cli import error_exit
+    from ..reports.whatif import format_whatif, what_if
     from ..rules.errors import RefereeError
-    from .whatif import format_whatif, what_if
 
     try:
         log, _hash, _stored = _load(args)

@@ -7,12 +7,13 @@ import json
 import os
 import sys
 
-from .rules.errors import RefereeError
+from ..rules.errors import RefereeError
 
 # os.path, not pathlib: this module is loaded by every ``referee`` command,
 # replays included, and pathlib (with logging, imported where used) cost 18 ms.
-DEFAULT_DB = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                          "instance", "referee.sqlite3")
+DEFAULT_DB = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+    "instance", "referee.sqlite3")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,7 +43,7 @@ def _db_path(args: argparse.Namespace) -> str:
 
 
 def _open(args: argparse.Namespace, *, must_exist: bool = True):
-    from . import storage
+    from ..service import storage
 
     path = _db_path(args)
     if must_exist and not os.path.exists(path):
@@ -61,7 +62,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from waitress import create_server
 
-    from .web import create_app
+    from ..web import create_app
 
     path = _db_path(args)
     app = create_app({"DATABASE": path, "BENCH_ENDPOINT": args.bench})
@@ -82,8 +83,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from . import live
-    from .cli import read_log_file
+    from .. import live
+    from ..cli import read_log_file
 
     try:
         log = read_log_file(args.log)
@@ -97,7 +98,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from . import live
+    from .. import live
 
     try:
         doc = live.get_log(_open(args), args.id)
@@ -108,7 +109,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from . import storage
+    from ..service import storage
 
     report = storage.verify_chain(_open(args))
     bad = 0

@@ -18,9 +18,9 @@ import time
 import uuid
 from pathlib import Path
 
-from .rules.hand import Hand
-from .rules.options import resolve
-from .rules.table import Table
+from ..rules.hand import Hand
+from ..rules.options import resolve
+from ..rules.table import Table
 from .simulate import Dealer
 
 PLAYERS = ("Ann", "Ben", "Cy")

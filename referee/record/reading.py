@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 
-from .ledger.money import parse_stake
-from .rules.errors import MalformedInput
-from .rules.table import check_name
+from ..ledger.money import parse_stake
+from ..rules.errors import MalformedInput
+from ..rules.table import check_name
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ def load_log(doc: Any) -> dict:
     plain = _plain_log(doc)
     if plain is not None:
         return plain
-    from .log_schema import load_checked
+    from .schemas import load_checked
 
     return load_checked(doc)
 
@@ -122,7 +122,7 @@ def load_hand_setup(doc: Any) -> dict:
     as the API takes it to start a hand."""
     if not isinstance(doc, dict):
         raise MalformedInput("malformed_log", "a hand is a JSON object")
-    from .log_schema import load_hand_setup
+    from .schemas import load_hand_setup
 
     return load_hand_setup(doc)
 
@@ -137,7 +137,7 @@ def parse_log_text(text: str | bytes) -> dict:
 
 def dump_log(log: dict) -> dict:
     """The document for ``log`` (data from ``load_log`` or built by the service)."""
-    from .log_schema import LOG
+    from .schemas import LOG
 
     return LOG.dump(log)
 
