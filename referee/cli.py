@@ -20,7 +20,7 @@ def _print_json(doc: object) -> None:
 
 
 def read_log_file(path: str) -> dict:
-    from .record.reading import parse_log_text
+    from .record import parse_log_text
 
     try:
         with open(path, "rb") as f:
@@ -54,8 +54,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .replay.sequential import replay
-    from .replay.two_cores import replay_json_text
+    from .replay import replay, replay_json_text
 
     try:
         log = read_log_file(args.log)

@@ -35,8 +35,8 @@ from .ledger.money import fmt, parse_stake, quantum_for
 from .ledger.results import settle_hand
 from .ledger.settlement import settle_up
 from .ledger.side_bets import Pots, SideBetOutcome
-from .record.reading import FORMAT, dump_log, load_hand_setup, load_log
-from .replay.sequential import replay, side_bet_outcomes, start_on
+from .record import FORMAT, dump_log, load_hand_setup, load_log
+from .replay import replay, side_bet_outcomes, start_on
 from .rules.actions import parse_action
 from .rules.cards import parse_card
 from .rules.errors import MalformedInput, RefereeError, RuleViolation

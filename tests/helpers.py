@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.replay.sequential import replay
+from referee.replay import replay
 from referee.rules.errors import RefereeError
 
 ANN_BEN_CY = ["Ann", "Ben", "Cy"]

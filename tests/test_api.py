@@ -11,8 +11,8 @@ import pytest
 from referee import live
 from referee.devtools.loadgen import SimTable
 from referee.devtools.simulate import random_session
-from referee.record.reading import load_log
-from referee.replay.sequential import replay
+from referee.record import load_log
+from referee.replay import replay
 from referee.rules.errors import RefereeError
 from referee.web import create_app
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from referee.devtools.simulate import random_session
-from referee.replay.sequential import replay
+from referee.replay import replay
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
 

@@ -13,7 +13,7 @@ import pytest
 
 from referee import live
 from referee.devtools.loadgen import Client, Tablet, free_port, start_server
-from referee.replay.sequential import replay
+from referee.replay import replay
 from referee.service import storage
 
 

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.devtools.simulate import Dealer, random_session
-from referee.record.reading import dump_log, parse_log_text
-from referee.replay.sequential import replay
+from referee.record import dump_log, parse_log_text
+from referee.replay import replay
 from referee.rules.hand import Hand
 from referee.rules.options import PRESETS, resolve
 

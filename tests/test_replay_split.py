@@ -9,8 +9,8 @@ import pytest
 
 from referee.devtools.simulate import random_session
 from referee.record.result_text import item_line, result_json_text
+from referee.replay import replay
 from referee.replay import two_cores as replay_split
-from referee.replay.sequential import replay
 from referee.replay.two_cores import replay_json_text
 from referee.rules.errors import RefereeError
 

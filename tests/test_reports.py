@@ -10,8 +10,8 @@ import pytest
 
 from referee.cli import main
 from referee.devtools.samplegen import make_session
-from referee.record.reading import load_log
-from referee.replay.sequential import replay
+from referee.record import load_log
+from referee.replay import replay
 from referee.reports.audit import audit_hand, render_audit
 from referee.reports.common import log_fingerprint
 from referee.reports.settlement import render_settlement

@@ -45,7 +45,7 @@ def _write(path: str, data: bytes) -> int:
 
 def cmd_settle(args: argparse.Namespace) -> int:
     from ..cli import error_exit
-    from ..replay.sequential import replay
+    from ..replay import replay
     from ..reports.settlement import render_settlement
     from ..rules.errors import RefereeError
 

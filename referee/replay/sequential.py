@@ -15,7 +15,7 @@ from ..ledger.side_bets import (
     judge,
     read_side_bets,
 )
-from ..record.reading import load_log, parse_log_text
+from ..record import load_log, parse_log_text
 from ..rules.actions import parse_action, parsed_actions
 from ..rules.cards import parse_card, parse_cards
 from ..rules.errors import MalformedInput, RefereeError, RuleViolation

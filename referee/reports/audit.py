@@ -30,7 +30,7 @@ from reportlab.platypus import KeepTogether, Paragraph, Table, TableStyle
 
 from ..ledger.money import fmt
 from ..ledger.results import HandResult, settle_hand
-from ..replay.sequential import Session, open_session, start_hand
+from ..replay import Session, open_session, start_hand
 from ..rules.actions import parse_action
 from ..rules.errors import MalformedInput, RefereeError
 from ..rules.hand import Hand

@@ -27,7 +27,7 @@ from reportlab.platypus import (
 )
 
 from ..ledger.money import fmt
-from ..replay.sequential import Session
+from ..replay import Session
 from .common import (
     FONT,
     MARGIN,

@@ -19,7 +19,7 @@ from decimal import Decimal
 
 from ..ledger.money import fmt
 from ..ledger.results import HandResult, SessionResult
-from ..replay.sequential import Session, replay
+from ..replay import Session, replay
 from ..rules.errors import MalformedInput, RefereeError, RulesError
 from ..rules.options import HouseRules, resolve
 from .common import rules_in_words, unit_of

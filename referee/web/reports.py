@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, render_template, request, url_for
 
 from .. import live
-from ..replay.sequential import replay
+from ..replay import replay
 from ..reports.audit import audit_hand, describe_state, render_audit
 from ..reports.settlement import OUTCOME_WORDS, render_settlement
 from ..reports.stored import load_stored
