@@ -30,15 +30,6 @@ def read_log_file(path: str) -> dict:
     return parse_log_text(text)
 
 
-def error_exit(err: RefereeError, as_json: bool) -> int:
-    if as_json:
-        _print_json({"error": err.to_dict()})
-    else:
-        kind = "malformed log" if err.exit_status == 2 else "rule broken"
-        print(f"{kind} [{err.code}]: {err.message}", file=sys.stderr)
-    return err.exit_status
-
-
 def cmd_replay(args: argparse.Namespace) -> int:
     # A replay makes no reference cycles (a collection after a 10,000-hand
     # replay finds none), but its many small objects set off the cyclic
@@ -54,6 +45,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from .commands.errors import fail
     from .replay import replay, replay_json_text
 
     try:
@@ -65,7 +57,7 @@ def _replay(args: argparse.Namespace) -> int:
         session = replay(log)
         result = session.result()
     except RefereeError as err:
-        return error_exit(err, args.json)
+        return fail(err, as_json=args.json)
     print(format_report(session, result))
     return 0
 
@@ -129,8 +121,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
     try:
         rules = resolve(args.name)
     except RefereeError as err:
-        print(err.message, file=sys.stderr)
-        return 2
+        from .commands.errors import fail
+
+        return fail(err)
     if args.json:
         _print_json(rules.to_json())
         return 0
