@@ -1,7 +1,7 @@
 """The marshmallow schemas of session logs (``tonk-log/1``): they check a
 document's shape (fields, types, formats) and word what is wrong with it.
 
-Imported only when needed (``referee.log`` reads plain logs without them):
+Imported only when needed (``referee.record.reading`` reads plain logs without them):
 marshmallow takes about 70 ms to import, a tenth of a long replay.
 """
 
