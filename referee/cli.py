@@ -9,7 +9,7 @@ import os
 import sys
 from importlib import import_module
 
-from .rules.errors import MalformedInput, RefereeError
+from .rules.errors import RefereeError
 
 # Modules that add their own subcommands: each has register(subparsers).
 EXTENSIONS = ("referee.commands.service", "referee.commands.reports")
@@ -17,17 +17,6 @@ EXTENSIONS = ("referee.commands.service", "referee.commands.reports")
 
 def _print_json(doc: object) -> None:
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-
-
-def read_log_file(path: str) -> dict:
-    from .record import parse_log_text
-
-    try:
-        with open(path, "rb") as f:
-            text = f.read()
-    except OSError as err:
-        raise MalformedInput("malformed_log", f"cannot read {path}: {err.strerror}") from None
-    return parse_log_text(text)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -46,6 +35,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     from .commands.errors import fail
+    from .record import read_log_file
     from .replay import replay, replay_json_text
 
     try:

@@ -20,7 +20,7 @@ def _source(p: argparse.ArgumentParser) -> None:
 
 def _load(args: argparse.Namespace):
     """(log, final hash or None, stored session or None)."""
-    from ..cli import read_log_file
+    from ..record import read_log_file
 
     if args.db:
         from ..reports.stored import load_stored

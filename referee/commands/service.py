@@ -83,7 +83,7 @@ def run_server(app, host: str, port: int, threads: int, path: str) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from ..cli import read_log_file
+    from ..record import read_log_file
     from ..service import sessions
 
     try:

@@ -19,7 +19,8 @@ TYPE_CHECKING = False  # typing is not imported at run time: a replay starts fas
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["FORMAT", "dump_log", "load_hand_setup", "load_log", "parse_log_text", "write_log"]
+__all__ = ["FORMAT", "dump_log", "load_hand_setup", "load_log", "parse_log_text",
+           "read_log_file", "write_log"]
 
 
 def load_log(doc: Any) -> dict:
@@ -50,6 +51,15 @@ def parse_log_text(text: str | bytes) -> dict:
     except (ValueError, UnicodeDecodeError) as err:
         raise MalformedInput("malformed_log", f"the log is not valid JSON: {err}") from None
     return load_log(doc)
+
+
+def read_log_file(path: str) -> dict:
+    try:
+        with open(path, "rb") as f:
+            text = f.read()
+    except OSError as err:
+        raise MalformedInput("malformed_log", f"cannot read {path}: {err.strerror}") from None
+    return parse_log_text(text)
 
 
 def dump_log(log: dict) -> dict:
