@@ -37,7 +37,8 @@ class Refused(RuleViolation):
     (its ``client_id``): the rules may have moved on since, the answer may not."""
 
     def __init__(self, code: str, message: str, *, hand: int | None = None,
-                 action: int | None = None) -> None:
+                 action: int | None = None, action_text: str | None = None) -> None:
+        # ``message`` already says where (and ``action_text``): kept as it is.
         super().__init__(code, message, hand=hand, action=action)
         self._message = message
 

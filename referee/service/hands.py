@@ -56,23 +56,23 @@ def quantum(rules: HouseRules, stake: Decimal, currency: str | None) -> Decimal:
     return quantum_for(stake, currency, rules.payment_amounts())
 
 
-def hand_result(hand: Hand, stake: Decimal, q: Decimal, setup: dict) -> dict:
+def hand_result(hand: Hand, stake: Decimal, places: Decimal, setup: dict) -> dict:
     """A complete hand's result: the tonk-result/1 entry, the payments in words, and
     the exact nets (totals are summed before rounding, as the replay does). Side
     bets are stored as they came out; their pots are carried in ``standings``."""
     multiplier = setup.get("stake_multiplier", 1)
     r = settle_hand(hand, stake, multiplier)
-    out = r.to_json(q)
+    out = r.to_json(places)
     push_ups = hand.rules.scoring == "push_ups"
     per = Decimal(1) if push_ups else stake * multiplier
     out["story"] = list(r.settlement.story)
     out["payments"] = [
         {"from": p.payer, "to": p.payee, "stakes": format(p.stakes.normalize(), "f"),
-         "amount": fmt(p.stakes * per, q), "reason": p.reason}
+         "amount": fmt(p.stakes * per, places), "reason": p.reason}
         for p in r.settlement.payments
     ]
     out["multiplier"] = multiplier
-    out["net_exact"] = {q_: str(v) for q_, v in r.net.items()}
+    out["net_exact"] = {q: str(v) for q, v in r.net.items()}
     out["side_bets"] = [o.to_json() for o in side_bet_outcomes(hand, setup)]
     return out
 

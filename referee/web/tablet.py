@@ -32,10 +32,10 @@ from flask import (
 from ..rules.cards import UNKNOWN
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
 from ..service import access, hands, sessions
-from ..service.errors import NotFound, RefereeError
+from ..service.errors import RefereeError, RuleViolation, StaleSeq
 from . import forms
 from .db import get_db
-from .errors import error_page, flash_refusal
+from .errors import PAGES, error_page, flash_refusal
 from .forms import FormError
 
 bp = Blueprint("tablet", __name__, static_folder="static", static_url_path="/tablet-static")
@@ -63,12 +63,12 @@ def _bad_request(err):
 
 @bp.errorhandler(403)
 def _forbidden(err):
-    return error_page("Locked", "Unlock this table with its PIN first.", 403)
+    return error_page(*PAGES[403], 403)
 
 
 @bp.errorhandler(404)
 def _not_found(err):
-    return error_page("Not found", "There is no such table or hand here.", 404)
+    return error_page(*PAGES[404], 404)
 
 
 @bp.errorhandler(405)
@@ -380,9 +380,7 @@ def act(session_id: str, n: int):
     expected = int(seq) if seq.isdigit() else None
     try:
         hands.post_action(get_db(), session_id, n, text, client_id, expected)
-    except NotFound:
-        raise
-    except RefereeError as err:
+    except (RuleViolation, StaleSeq) as err:  # NotFound: the 404 page
         flash_refusal(err, text)
     return redirect(target, 303)
 
@@ -395,9 +393,7 @@ def undo(session_id: str, n: int):
     expected = int(seq) if seq.isdigit() else None
     try:
         hands.undo(get_db(), session_id, n, client_id, expected)
-    except NotFound:
-        raise
-    except RefereeError as err:
+    except (RuleViolation, StaleSeq) as err:  # NotFound: the 404 page
         flash_refusal(err, "undo")
     else:
         undone = hands.last_undone(get_db(), session_id, n)
