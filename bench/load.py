@@ -3,8 +3,10 @@
 20 simulated tablets, each playing its own session, post legal actions
 concurrently (chosen before the clock starts); in rounds taking turns with
 those, the same tablets hit the baseline endpoint, which does only the same
-durable event insert (the floor). Then the latency of one action is measured
-at the 10th and at the 10,000th action of a session, at the same hand state.
+durable event insert (the floor). The server is ``referee serve``'s app
+with that endpoint added (bench/floor.py): the user's app has no such route.
+Then the latency of one action is measured at the 10th and at the 10,000th
+action of a session, at the same hand state.
 
     .venv/bin/python bench/load.py [--tablets 20] [--actions 150]
 
@@ -25,8 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.loadgen import Client, SimTable, Tablet, free_port, start_server  # noqa: E402
-from referee.simulate import Dealer  # noqa: E402
+from referee.devtools.loadgen import Client, SimTable, Tablet, free_port, start_server  # noqa: E402
+from referee.devtools.simulate import Dealer  # noqa: E402
 
 
 def pct(values: list[float], p: float) -> float:
@@ -124,7 +126,8 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     port = free_port()
-    server = start_server(tmp / "bench.sqlite3", port, "--threads", str(args.threads), "--bench")
+    server = start_server(tmp / "bench.sqlite3", port, "--threads", str(args.threads),
+                          command=(str(ROOT / "bench" / "floor.py"),))
     try:
         tablets = [Tablet(Client("127.0.0.1", port), seed=k) for k in range(args.tablets)]
         for t in tablets:

@@ -21,11 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reportlab.platypus import Paragraph, SimpleDocTemplate  # noqa: E402
 
-from referee.cli import read_log_file  # noqa: E402
-from referee.log import load_log  # noqa: E402
+from referee.devtools.samplegen import make_session  # noqa: E402
+from referee.record import load_log, read_log_file  # noqa: E402
 from referee.replay import replay  # noqa: E402
 from referee.reports.common import register_fonts, styles  # noqa: E402
-from referee.reports.samplegen import make_session  # noqa: E402
 from referee.reports.settlement import render_settlement  # noqa: E402
 
 TARGET = 1.5

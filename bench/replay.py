@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from referee.devtools.simulate import Dealer  # noqa: E402
 from referee.replay import replay  # noqa: E402
 from referee.rules.options import resolve  # noqa: E402
-from referee.simulate import Dealer  # noqa: E402
 
 TARGET = 10_000  # hands per second
 

@@ -9,34 +9,14 @@ import os
 import sys
 from importlib import import_module
 
-from .rules.errors import MalformedInput, RefereeError
+from .rules.errors import RefereeError
 
 # Modules that add their own subcommands: each has register(subparsers).
-EXTENSIONS = ("referee.service_cli", "referee.reports.cli")
+EXTENSIONS = ("referee.commands.service", "referee.commands.reports")
 
 
 def _print_json(doc: object) -> None:
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-
-
-def read_log_file(path: str) -> dict:
-    from .log import parse_log_text
-
-    try:
-        with open(path, "rb") as f:
-            text = f.read()
-    except OSError as err:
-        raise MalformedInput("malformed_log", f"cannot read {path}: {err.strerror}") from None
-    return parse_log_text(text)
-
-
-def error_exit(err: RefereeError, as_json: bool) -> int:
-    if as_json:
-        _print_json({"error": err.to_dict()})
-    else:
-        kind = "malformed log" if err.exit_status == 2 else "rule broken"
-        print(f"{kind} [{err.code}]: {err.message}", file=sys.stderr)
-    return err.exit_status
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -54,8 +34,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .replay import replay
-    from .replay_split import replay_json_text
+    from .commands.errors import fail
+    from .record import read_log_file
+    from .replay import replay, replay_json_text
 
     try:
         log = read_log_file(args.log)
@@ -66,7 +47,7 @@ def _replay(args: argparse.Namespace) -> int:
         session = replay(log)
         result = session.result()
     except RefereeError as err:
-        return error_exit(err, args.json)
+        return fail(err, as_json=args.json)
     print(format_report(session, result))
     return 0
 
@@ -117,7 +98,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     )
 
     if args.markdown:
-        from .rules_doc import markdown
+        from .commands.rules_doc import markdown
 
         sys.stdout.write(markdown())
         return 0
@@ -130,8 +111,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
     try:
         rules = resolve(args.name)
     except RefereeError as err:
-        print(err.message, file=sys.stderr)
-        return 2
+        from .commands.errors import fail
+
+        return fail(err)
     if args.json:
         _print_json(rules.to_json())
         return 0

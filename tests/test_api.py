@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from referee import live
-from referee.loadgen import SimTable
-from referee.log import load_log
+from referee.devtools.loadgen import SimTable
+from referee.devtools.simulate import random_session
+from referee.record import load_log
 from referee.replay import replay
 from referee.rules.errors import RefereeError
-from referee.simulate import random_session
+from referee.service import cache, hands
 from referee.web import create_app
 
 SAMPLES = sorted(Path(__file__).resolve().parents[1].joinpath("sample_logs").glob("*.json"))
@@ -25,7 +25,7 @@ BAD = [p for p in SAMPLES if p not in GOOD]
 
 @pytest.fixture
 def app(tmp_path):
-    live.forget()
+    cache.forget()
     return create_app({"DATABASE": str(tmp_path / "t.sqlite3"), "TESTING": True,
                        "SECRET_KEY": "test", "REFEREE_HOST_KEY": None})
 
@@ -309,7 +309,7 @@ def test_a_failed_commit_changes_nothing(app, client, monkeypatch):
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(live, "_store_hand", broken)
+    monkeypatch.setattr(hands, "_store_hand", broken)
     text = g.sim.next_action()
     r = g.post(text, client_id="fails")
     assert_error(r, 500, "internal_error")
@@ -473,9 +473,9 @@ def test_cache_miss_rebuilds_the_same_state(client):
     g.play(2)
     h = bearer(g.audit)
     state = client.get(g.url("/hands/3"), headers=h).get_json()
-    live.forget()
+    cache.forget()
     assert client.get(g.url("/hands/3"), headers=h).get_json() == state
-    live.forget()
+    cache.forget()
     g.play(1)  # a write after a cache miss
     assert client.get(g.url("/hands/3"), headers=h).get_json()["seq"] == 3
 
@@ -483,20 +483,19 @@ def test_cache_miss_rebuilds_the_same_state(client):
 def test_a_write_from_another_process_is_seen(app, client, tmp_path):
     """Another process (here: another connection with its own cache) writes; this
     one's cached hand is refreshed rather than trusted."""
-    from referee import storage
+    from referee.service import storage
 
     g = Game(client)
     g.start()
     g.play(1)
     other = storage.connect(tmp_path / "t.sqlite3")
     text = g.sim.next_action()
-    key = next(k for k in live._cache if k[1] == g.sid)
-    cached = live._cache.pop(key)
-    status, _ = live.post_action(other, g.sid, 1, text, "from-other", 1)
-    assert status == 201
+    key = next(k for k in cache._cache if k[1] == g.sid)
+    cached = cache._cache.pop(key)
+    assert hands.post_action(other, g.sid, 1, text, "from-other", 1)["seq"] == 2
     g.sim.accepted(text)
     g.seq += 1
-    live._cache[key] = cached  # the stale cache of this process
+    cache._cache[key] = cached  # the stale cache of this process
     state = client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json()
     assert state["seq"] == 2
     g.play(1)
@@ -507,28 +506,28 @@ def test_a_write_from_another_process_between_check_and_commit(app, client, tmp_
     """Another process logs an action after this one checked that its cache is
     current: the transaction sees the hand moved on, and the request is
     planned again on the new state (here: a 409, the other action came first)."""
-    from referee import storage
+    from referee.service import storage
 
     g = Game(client)
     g.start()
     g.play(1)
     other = storage.connect(tmp_path / "t.sqlite3")
     theirs = g.sim.next_action()
-    real_live, calls = live._live, []
+    real_live, calls = hands._live, []
 
     def racing_live(db, sid, **kwargs):
         fresh = real_live(db, sid, **kwargs)
         calls.append(fresh.version)
         if len(calls) == 1:  # the other process writes now, with its own cache
-            key = next(k for k in live._cache if k[1] == sid)
-            live._cache.pop(key)
-            monkeypatch.setattr(live, "_live", real_live)
-            assert live.post_action(other, sid, 1, theirs, "from-other", 1)[0] == 201
-            monkeypatch.setattr(live, "_live", racing_live)
-            live._cache[key] = fresh
+            key = next(k for k in cache._cache if k[1] == sid)
+            cache._cache.pop(key)
+            monkeypatch.setattr(hands, "_live", real_live)
+            assert hands.post_action(other, sid, 1, theirs, "from-other", 1)["seq"] == 2
+            monkeypatch.setattr(hands, "_live", racing_live)
+            cache._cache[key] = fresh
         return fresh
 
-    monkeypatch.setattr(live, "_live", racing_live)
+    monkeypatch.setattr(hands, "_live", racing_live)
     assert_error(g.post(theirs, client_id="mine"), 409, "stale_seq")
     assert len(calls) == 2 and calls[1] > calls[0]
     monkeypatch.undo()
@@ -549,11 +548,11 @@ def test_a_retry_without_expected_seq_gets_the_first_answer(app, client):
     g.start()
     db = app.extensions["referee"]["db"]
     text = g.sim.next_action()
-    first = live.post_action(db, g.sid, 1, text, "twice", None)
+    first = hands.post_action(db, g.sid, 1, text, "twice", None)
     g.sim.accepted(text)
     g.seq += 1
     nxt = g.sim.next_action()  # legal now: without the key it would be logged
-    assert live.post_action(db, g.sid, 1, nxt, "twice", None) == first
+    assert hands.post_action(db, g.sid, 1, nxt, "twice", None) == first
     assert client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json()["seq"] == 1
     g.play(2)
 
@@ -561,17 +560,17 @@ def test_a_retry_without_expected_seq_gets_the_first_answer(app, client):
 def test_a_hand_started_by_another_process_is_found(app, client, tmp_path):
     """The cache is trusted for a write until its transaction; a refusal (here:
     no such hand) is only given after checking the database."""
-    from referee import storage
+    from referee.service import storage
 
     g = Game(client)
     g.start()
     g.finish_hand()
-    key = next(k for k in live._cache if k[1] == g.sid)
-    cached = live._cache.pop(key)
+    key = next(k for k in cache._cache if k[1] == g.sid)
+    cached = cache._cache.pop(key)
     other = storage.connect(tmp_path / "t.sqlite3")
-    live.start_hand(other, g.sid, g.sim.next_setup(), "other-start")
+    hands.start_hand(other, g.sid, g.sim.next_setup(), "other-start")
     g.n, g.seq = 2, 0
-    live._cache[key] = cached  # this process still thinks hand 1 is the newest
+    cache._cache[key] = cached  # this process still thinks hand 1 is the newest
     body = g.play(1)
     assert body["hand"] == 2 and body["seq"] == 1
 
@@ -620,7 +619,7 @@ def test_a_later_change_of_a_preset_never_changes_a_stored_session(client, monke
                         headers=bearer(made["audit_token"])).get_json()
     # The preset is redefined (a new version of the referee, say) and the cache dropped.
     monkeypatch.setitem(options.PRESETS, "pagat", {"drop_pays": 5, "tonk_out_pays": 1})
-    live.forget()
+    cache.forget()
     after = client.get(f"/api/sessions/{made['id']}/result",
                        headers=bearer(made["audit_token"])).get_json()
     assert after == before
@@ -641,9 +640,9 @@ def test_a_later_change_of_a_preset_never_changes_a_stored_session(client, monke
 
 
 def test_a_refusal_is_kept_in_the_history_once_and_the_audit_shows_it(client, app):
-    from referee import storage
     from referee.reports.audit import audit_hand
     from referee.reports.stored import load_stored
+    from referee.service import storage
 
     g = Game(client)
     state = g.start()
@@ -654,7 +653,7 @@ def test_a_refusal_is_kept_in_the_history_once_and_the_audit_shows_it(client, ap
     assert first.get_json() == again.get_json()
     g.play(1)
     with app.app_context():
-        from referee.web import get_db
+        from referee.web.db import get_db
 
         db = get_db()
         events = storage.hand_events(db, g.sid, 1, refusals=True)

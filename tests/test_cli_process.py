@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.devtools.simulate import random_session
 from referee.replay import replay
-from referee.simulate import random_session
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
 

@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from referee import live, storage
-from referee.loadgen import Client, Tablet, free_port, start_server
+from referee.devtools.loadgen import Client, Tablet, free_port, start_server
 from referee.replay import replay
+from referee.service import cache, storage
 
 
 @pytest.mark.slow
@@ -62,6 +62,6 @@ def test_sigkill_mid_burst_loses_no_acknowledged_action(tmp_path):
     finally:
         server.kill()
         server.wait(10)
-    live.forget()
+    cache.forget()
     db = storage.connect(db_path)
     assert all(fault is None for fault in storage.verify_chain(db).values())

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.log import _HAND_FIELDS, _LOG_FIELDS, _plain_log
-from referee.log_schema import LOG, HandSchema, LogSchema
+from referee.record.reading import _HAND_FIELDS, _LOG_FIELDS, _plain_log
+from referee.record.schemas import LOG, HandSchema, LogSchema
 
 SAMPLES = sorted(p for p in (Path(__file__).resolve().parents[1] / "sample_logs").glob("*.json")
                  if not p.name.endswith(".expected.json"))

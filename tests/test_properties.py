@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.log import dump_log, parse_log_text
+from referee.devtools.simulate import Dealer, random_session
+from referee.record import dump_log, parse_log_text
 from referee.replay import replay
 from referee.rules.hand import Hand
 from referee.rules.options import PRESETS, resolve
-from referee.simulate import Dealer, random_session
 
 PRESET_NAMES = sorted(PRESETS)
 # Every preset gets its own random games (a sampled preset could miss one).

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from referee import replay_split
+from referee.devtools.simulate import random_session
+from referee.record.result_text import item_line, result_json_text
 from referee.replay import replay
-from referee.replay_split import replay_json_text
-from referee.result_json import item_line, result_json_text
+from referee.replay import two_cores as replay_split
+from referee.replay.two_cores import replay_json_text
 from referee.rules.errors import RefereeError
-from referee.simulate import random_session
 
 
 @pytest.fixture(autouse=True)

@@ -9,11 +9,11 @@ import subprocess
 import pytest
 
 from referee.cli import main
-from referee.log import load_log
+from referee.devtools.samplegen import make_session
+from referee.record import load_log
 from referee.replay import replay
 from referee.reports.audit import audit_hand, render_audit
 from referee.reports.common import log_fingerprint
-from referee.reports.samplegen import make_session
 from referee.reports.settlement import render_settlement
 from tests.reports_fixtures import HAND_1, PLAYERS, pdf_reader, pdf_text, session_log
 
@@ -233,24 +233,22 @@ def test_cli_errors(tmp_path, capsys):
 
 
 def test_cli_from_a_stored_session(tmp_path):
-    from referee import live, storage
     from referee.reports.stored import final_hash
+    from referee.service import hands, sessions, storage
 
     path = tmp_path / "referee.sqlite3"
     db = storage.connect(path)
     log = session_log()
     open_hand = dict(log["hands"][1], actions=[])
     log["hands"] = [log["hands"][0], open_hand]
-    info = live.import_log(db, log)
-    status, _ = live.post_action(db, info.id, 2, "Zoë: draw 9d", None, None)
-    assert status == 201
-    status, _ = live.undo(db, info.id, 2)
-    assert status == 201
+    info = sessions.import_log(db, log)
+    assert hands.post_action(db, info.id, 2, "Zoë: draw 9d", None, None)["seq"] == 1
+    assert hands.undo(db, info.id, 2)["seq"] == 0
     for action in HAND_1["actions"][:0] + ["Zoë: drop", "Zoë: show Ah 2d 3s 4c 5c",
                                            "Łukasz: show 6d 6c 6s 5h Td",
                                            "José: show Kd Ks Kc 7c 9s",
                                            "Jürgen: show 9c 9h 7h Th 2h"]:
-        assert live.post_action(db, info.id, 2, action, None, None)[0] == 201
+        hands.post_action(db, info.id, 2, action, None, None)  # raises if refused
     chain_end = final_hash(db, info.id)
 
     out = tmp_path / "s.pdf"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee import live
+from referee.service import sessions
 from tests.reports_fixtures import pdf_text, session_log
 
 
@@ -23,7 +23,7 @@ def app(tmp_path):
 def stored(app):
     with app.app_context():
         db = app.extensions["referee"]["db"]
-        info = live.import_log(db, session_log(), pin="4321")
+        info = sessions.import_log(db, session_log(), pin="4321")
     return info
 
 

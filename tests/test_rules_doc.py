@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
+from referee.commands.rules_doc import documented_groups_cover_every_option, markdown
 from referee.rules.options import OPTION_DOCS, OPTION_NAMES, OPTION_VALUES, PRESETS
-from referee.rules_doc import documented_groups_cover_every_option, markdown
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "house-rules.md"
 

@@ -58,7 +58,7 @@ def test_sample_log_readable_report(log, capsys):
 
 @pytest.mark.parametrize("log", LEGAL, ids=lambda p: p.stem)
 def test_write_then_read_gives_back_the_same_document(log):
-    from referee.log import dump_log, load_log, parse_log_text, write_log
+    from referee.record import dump_log, load_log, parse_log_text, write_log
 
     doc = json.loads(log.read_text())
     assert dump_log(load_log(doc)) == doc

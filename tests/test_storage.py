@@ -7,14 +7,15 @@ import threading
 
 import pytest
 
-from referee import live, storage
-from referee.service_cli import cmd_verify
-from referee.simulate import random_session
+from referee.commands.service import cmd_verify
+from referee.devtools.simulate import random_session
+from referee.service import cache, hands, sessions, storage
+from referee.service.errors import StaleSeq
 
 
 @pytest.fixture
 def db(tmp_path):
-    live.forget()
+    cache.forget()
     return storage.connect(tmp_path / "s.sqlite3")
 
 
@@ -24,7 +25,8 @@ def test_schema_and_pragmas(db):
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert db.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
     assert db["events"].strict
-    assert [m.name for m in storage.migrations.applied(db)] == ["m001_initial"]
+    assert [m.name for m in storage.migrations.applied(db)] == ["m001_initial",
+                                                               "m002_replies_refused"]
     # migrating again is a no-op
     again = storage.connect(db_key_path(db))
     assert storage.migrations.pending(again) == []
@@ -35,7 +37,7 @@ def db_key_path(db):
 
 
 def test_events_are_append_only(db):
-    info = live.import_log(db, random_session(1, hands=1))
+    info = sessions.import_log(db, random_session(1, hands=1))
     with pytest.raises(Exception, match="append-only"):
         db.execute("UPDATE events SET payload = '{}' WHERE session_id = ?", [info.id])
     with pytest.raises(Exception, match="append-only"):
@@ -43,8 +45,8 @@ def test_events_are_append_only(db):
 
 
 def test_chain_verifies_and_names_the_tampered_event(db, tmp_path, capsys):
-    good = live.import_log(db, random_session(2, hands=2))
-    bad = live.import_log(db, random_session(3, hands=2))
+    good = sessions.import_log(db, random_session(2, hands=2))
+    bad = sessions.import_log(db, random_session(3, hands=2))
     report = storage.verify_chain(db)
     assert report == {good.id: None, bad.id: None}
     # an attacker with the file: drop the guard and edit the fifth event
@@ -68,7 +70,7 @@ def test_chain_verifies_and_names_the_tampered_event(db, tmp_path, capsys):
 
 
 def test_rehashed_edit_breaks_the_next_link(db):
-    info = live.import_log(db, random_session(4, hands=1))
+    info = sessions.import_log(db, random_session(4, hands=1))
     db.execute("DROP TRIGGER events_no_update")
     row = db.execute("SELECT * FROM events WHERE session_id = ? AND seq = 3",
                      [info.id]).fetchone()
@@ -83,7 +85,7 @@ def test_rehashed_edit_breaks_the_next_link(db):
 
 
 def test_deleted_event_is_detected(db):
-    info = live.import_log(db, random_session(5, hands=1))
+    info = sessions.import_log(db, random_session(5, hands=1))
     db.execute("DROP TRIGGER events_no_delete")
     db.execute("DELETE FROM events WHERE session_id = ? AND seq = 4", [info.id])
     fault = storage.verify_chain(db)[info.id]
@@ -91,7 +93,7 @@ def test_deleted_event_is_detected(db):
 
 
 def test_write_rolls_back_on_error(db):
-    info = live.import_log(db, random_session(6, hands=1))
+    info = sessions.import_log(db, random_session(6, hands=1))
     before = db.execute("SELECT count(*) FROM events").fetchone()[0]
     with pytest.raises(RuntimeError), storage.write(db):
         storage.append_event(db, info.id, None, "action", {"x": 1})
@@ -104,7 +106,7 @@ def test_threads_with_their_own_connections_never_interleave(tmp_path):
     """Several writers on one session: every event lands, the chain is whole."""
     path = tmp_path / "t.sqlite3"
     db = storage.connect(path)
-    info = live.import_log(db, random_session(8, hands=1))
+    info = sessions.import_log(db, random_session(8, hands=1))
     errors = []
 
     def writer(k):
@@ -128,13 +130,13 @@ def test_threads_with_their_own_connections_never_interleave(tmp_path):
 
 def test_concurrent_posts_to_one_hand_log_each_seq_once(tmp_path):
     """Two tablets race the same expected_seq: one wins, the other gets 409."""
-    from referee.loadgen import SimTable
+    from referee.devtools.loadgen import SimTable
 
     path = tmp_path / "r.sqlite3"
     db = storage.connect(path)
     sim = SimTable(3)
-    info = live.create_session(db, sim.header())
-    live.start_hand(db, info.id, sim.next_setup())
+    info = sessions.create_session(db, sim.header())
+    hands.start_hand(db, info.id, sim.next_setup())
     text = sim.next_action()
     answers = []
     barrier = threading.Barrier(4)
@@ -142,15 +144,19 @@ def test_concurrent_posts_to_one_hand_log_each_seq_once(tmp_path):
     def tablet(k):
         conn = storage.connect(path)
         barrier.wait()
-        answers.append(live.post_action(conn, info.id, 1, text, f"t{k}", 0)[0])
+        try:
+            hands.post_action(conn, info.id, 1, text, f"t{k}", 0)
+            answers.append("logged")
+        except StaleSeq:
+            answers.append("stale")
 
     threads = [threading.Thread(target=tablet, args=(k,)) for k in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert sorted(answers) == [201, 409, 409, 409]
-    assert live.hand_state(db, info.id, 1)["seq"] == 1
+    assert sorted(answers) == ["logged", "stale", "stale", "stale"]
+    assert hands.hand_state(db, info.id, 1)["seq"] == 1
     assert storage.verify_chain(db)[info.id] is None
 
 
@@ -164,7 +170,7 @@ def test_group_commit_checkpoints_beside_the_writer(tmp_path):
     committer = storage.GroupCommitter(path)
     committer.CHECKPOINT_EVERY = 5
     assert committer.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
-    info = live.create_session(storage.connect(path), {"players": ["Ann", "Ben"],
+    info = sessions.create_session(storage.connect(path), {"players": ["Ann", "Ben"],
                                                        "stake": "1", "rules": "pagat"})
     for i in range(20):
         committer.submit(lambda w, i=i: storage.append_event(w, info.id, None, "note",

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from referee import live
 from referee.rules.options import OPTION_DOCS
+from referee.service import sessions
 from referee.web import create_app
 from referee.web import tablet as tablet_module
 from referee.web.forms import RateLimiter, action_from_form
@@ -517,11 +517,11 @@ def test_a_slap_by_another_player_owes_an_extra_discard(client):
 
 
 def test_an_imported_table_without_pin_unlocks_with_its_table_token(client, app):
-    from referee.web import get_db
+    from referee.web.db import get_db
 
     log = {"format": "tonk-log/1", "stake": "1", "rules": "pagat", "players": ["Ann", "Ben"]}
     with app.app_context():
-        info = live.import_log(get_db(), log)
+        info = sessions.import_log(get_db(), log)
     page = client.get(f"/s/{info.id}")
     assert page.status_code in (302, 303) and "/unlock" in page.headers["Location"]
     form = client.get(f"/s/{info.id}/unlock").get_data(as_text=True)

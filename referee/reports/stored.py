@@ -17,7 +17,7 @@ class StoredSession:
     session_id: str
 
     def hand_events(self, n: int) -> list[dict]:
-        from .. import storage
+        from ..service import storage
         from .audit import events_from_storage
 
         return events_from_storage(storage.hand_events(self.db, self.session_id, n,
@@ -25,19 +25,19 @@ class StoredSession:
 
 
 def final_hash(db, session_id: str) -> str | None:
-    row = db.conn.execute("SELECT hash FROM events WHERE session_id = ? ORDER BY seq DESC "
-                          "LIMIT 1", (session_id,)).fetchone()
-    return row[0] if row else None
+    from ..service import storage
+
+    return storage.final_hash(db, session_id)
 
 
 def load_stored(db, session_id: str) -> StoredSession:
     """``db`` is an open storage database or a path to one (which must exist:
     a report never creates an empty database by mistake)."""
-    from .. import live, storage
+    from ..service import sessions, storage
 
     if isinstance(db, (str, Path)):
         if not Path(db).is_file():
             raise MalformedInput("no_database", f"there is no database at {db}")
         db = storage.connect(db)
-    log = live.get_log(db, session_id, expanded=True)
+    log = sessions.get_log(db, session_id, expanded=True)
     return StoredSession(log, final_hash(db, session_id), db, session_id)

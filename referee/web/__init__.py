@@ -1,17 +1,19 @@
-"""The web service: the app factory, the JSON API and (when present) the tablet pages."""
+"""The web service: the app factory. The blueprints are ``api`` (JSON),
+``tablet`` (the pages) and ``reports`` (PDFs and the auditor's view); each
+view reads its request, calls one service function and answers; errors are
+mapped to statuses and pages in ``errors`` alone."""
 
 from __future__ import annotations
 
 import os
 import secrets
-import threading
 from pathlib import Path
-from typing import Any
 
-from flask import Flask, current_app, request
-from sqlite_utils import Database
+from flask import Flask, request
 
-from .. import storage
+from ..service import storage
+from . import api, errors, reports, tablet
+from .db import Handles
 
 
 
@@ -38,38 +40,6 @@ SECURITY_HEADERS = {
 }
 
 
-class Handles(dict):
-    """``app.extensions["referee"]``: its ``"db"`` is this thread's own connection.
-
-    A sqlite3 connection must not be shared by threads that run transactions
-    (one thread's BEGIN would swallow another's statements), and opening one
-    per request costs more than the request; waitress's threads live long,
-    so each keeps its connection.
-    """
-
-    def __init__(self, path: str) -> None:
-        super().__init__(path=path)
-        self._local = threading.local()
-
-    def __getitem__(self, key: str) -> Any:
-        if key == "db":
-            return self.db()
-        return super().__getitem__(key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self["db"] if key == "db" else super().get(key, default)
-
-    def db(self) -> Database:
-        db = getattr(self._local, "db", None)
-        if db is None:
-            db = self._local.db = storage.connect(super().__getitem__("path"))
-        return db
-
-
-def get_db() -> Database:
-    return current_app.extensions["referee"]["db"]
-
-
 def _secret_key(instance: Path) -> str:
     path = instance / "secret_key"
     try:
@@ -92,7 +62,6 @@ def create_app(config: dict | None = None) -> Flask:
         # An imported log of a long session is a few hundred kilobytes.
         MAX_CONTENT_LENGTH=8 * 1024 * 1024,
         REFEREE_HOST_KEY=os.environ.get("REFEREE_HOST_KEY") or None,
-        BENCH_ENDPOINT=False,
         # Writes share fsyncs through one committing thread (storage.GroupCommitter).
         GROUP_COMMIT=True,
         SESSION_COOKIE_HTTPONLY=True,
@@ -108,18 +77,14 @@ def create_app(config: dict | None = None) -> Flask:
     path = str(app.config["DATABASE"])
     handles = Handles(path)
     app.extensions["referee"] = handles
-    db = handles.db()  # creates and migrates the database now, not on the first request
+    handles.db()  # creates and migrates the database now, not on the first request
     if app.config["GROUP_COMMIT"]:
         storage.enable_group_commit(path)
-    if app.config["BENCH_ENDPOINT"]:
-        storage.create_bench_table(db)
-
-    from . import api, reports, tablet
 
     app.register_blueprint(api.bp)
     app.register_blueprint(tablet.bp)
     app.register_blueprint(reports.bp)
-    api.register_error_handlers(app)
+    errors.register(app)
 
     @app.after_request
     def _headers(response):

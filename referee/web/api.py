@@ -1,25 +1,25 @@
-"""The JSON API: thin views over ``referee.live``, marshmallow schemas for the
-bodies, an OpenAPI document generated from them, and one error shape for
-every failure: ``{"error": {"code", "message", "hand", "action"}}``."""
+"""The JSON API: thin views over ``referee.service``, marshmallow schemas for
+the bodies, an OpenAPI document generated from them, and one error shape for
+every failure: ``{"error": {"code", "message", "hand", "action"}}`` (made by
+``referee.web.errors``)."""
 
 from __future__ import annotations
 
+import functools
 import hmac
-import logging
+import json
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
-from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
-from werkzeug.exceptions import HTTPException
 
-from .. import live, storage
-from ..log_schema import HandSchema, LogSchema
-from ..rules.errors import MalformedInput, RefereeError
-from . import get_db
+from ..record.schemas import HandSchema, LogSchema
+from ..service import access, hands, sessions
+from .db import get_db
+from .errors import ApiError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-log = logging.getLogger(__name__)
 
 
 # ---------------------------------------------------------------- schemas
@@ -154,75 +154,7 @@ _UNDO = UndoRequestSchema()
 _CREATED = SessionCreatedSchema()
 
 
-# ---------------------------------------------------------------- errors
-
-class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str, *, hand: int | None = None,
-                 action: int | None = None) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-        self.hand, self.action = hand, action
-
-
-def error_body(code: str, message: str, hand: int | None = None,
-               action: int | None = None) -> dict:
-    return {"error": {"code": code, "message": message, "hand": hand, "action": action}}
-
-
-HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-              405: "method_not_allowed", 409: "conflict", 413: "too_large",
-              415: "unsupported_media_type", 422: "refused", 429: "too_many_requests",
-              500: "internal_error"}
-
-
-def _status_for(err: RefereeError) -> int:
-    if isinstance(err, live.NotFound):
-        return 404
-    if isinstance(err, live.StaleSeq):
-        return 409
-    if isinstance(err, MalformedInput):
-        return 400
-    return 422
-
-
-@bp.errorhandler(ApiError)
-def _api_error(err: ApiError):
-    response = jsonify(error_body(err.code, err.message, err.hand, err.action))
-    if err.status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="referee"'
-    return response, err.status
-
-
-@bp.errorhandler(RefereeError)
-def _referee_error(err: RefereeError):
-    return jsonify({"error": err.to_dict()}), _status_for(err)
-
-
-def register_error_handlers(app: Flask) -> None:
-    """JSON errors for every /api/ URL (also those no view matches); the
-    tablet's HTML pages keep their own."""
-
-    @app.errorhandler(HTTPException)
-    def _http_error(err: HTTPException):
-        if not request.path.startswith("/api/"):
-            return err
-        code = err.code or 500
-        response = jsonify(error_body(HTTP_CODES.get(code, f"http_{code}"),
-                                      err.description or err.name))
-        valid = getattr(err, "valid_methods", None)
-        if code == 405 and valid:
-            response.headers["Allow"] = ", ".join(valid)
-        return response, code
-
-    @app.errorhandler(Exception)
-    def _crash(err: Exception):
-        log.exception("unhandled error on %s %s", request.method, request.path)
-        if not request.path.startswith("/api/"):
-            from werkzeug.exceptions import InternalServerError
-            return InternalServerError()
-        return jsonify(error_body("internal_error", "the referee failed on this request; "
-                                  "nothing was logged by it")), 500
-
+# ---------------------------------------------------------------- requests
 
 def _body(schema: Schema | None = None) -> dict:
     data = request.get_json(silent=True)
@@ -249,17 +181,17 @@ def _bearer() -> str | None:
     return token.strip()
 
 
-def _auth(sid: str, *, write: bool) -> None:
-    token = _bearer()
-    role = live.token_role(get_db(), sid, token)  # NotFound first: 404 for unknown ids
-    if token is None:
-        raise ApiError(401, "unauthorized", "this needs 'Authorization: Bearer <token>' "
-                       "with the session's table token" + ("" if write else " or audit token"))
-    if role is None:
-        raise ApiError(401, "unauthorized", "the token is not this session's")
-    if write and role != "table":
-        raise ApiError(403, "forbidden", "the audit token is read-only; writes need the "
-                       "table token")
+def token_required(*, write: bool):
+    """The guard of every view of one session: its table token (or, to read,
+    its audit token) as a bearer token. An unknown session is a 404 first."""
+
+    def wrap(view):
+        @functools.wraps(view)
+        def guarded(sid: str, **kwargs):
+            access.authorize(get_db(), sid, _bearer(), write=write)
+            return view(sid, **kwargs)
+        return guarded
+    return wrap
 
 
 def _host_key() -> None:
@@ -276,88 +208,73 @@ def _host_key() -> None:
 
 # ---------------------------------------------------------------- views
 
-def _json_response(text: str, status: int) -> Response:
-    """A body that is JSON text already (made once, for the reply store too)."""
-    return Response(text, status, mimetype="application/json")
+def _created(state: dict) -> Response:
+    # json.dumps, not jsonify: the answer's text as the service stored it for
+    # a retry (unsorted keys), the same bytes the first time and the next.
+    return Response(json.dumps(state), 201, mimetype="application/json")
 
 
 @bp.post("/sessions")
 def create_session():
     _host_key()
     doc = _body()
-    info = live.import_log(get_db(), doc) if "hands" in doc else \
-        live.create_session(get_db(), doc)
+    info = sessions.import_log(get_db(), doc) if "hands" in doc else \
+        sessions.create_session(get_db(), doc)
     return _CREATED.dump(info), 201
 
 
 @bp.get("/sessions/<sid>")
+@token_required(write=False)
 def session_summary(sid: str):
-    _auth(sid, write=False)
-    return live.session_summary(get_db(), sid)
+    return sessions.session_summary(get_db(), sid)
 
 
 @bp.get("/sessions/<sid>/log")
+@token_required(write=False)
 def session_log(sid: str):
-    _auth(sid, write=False)
-    return live.get_log(get_db(), sid)
+    return sessions.get_log(get_db(), sid)
 
 
 @bp.get("/sessions/<sid>/result")
+@token_required(write=False)
 def session_result(sid: str):
-    _auth(sid, write=False)
-    return live.get_result(get_db(), sid)
+    return sessions.get_result(get_db(), sid)
 
 
 @bp.get("/sessions/<sid>/standings")
+@token_required(write=False)
 def session_standings(sid: str):
-    _auth(sid, write=False)
-    return live.standings(get_db(), sid)
+    return sessions.standings(get_db(), sid)
 
 
 @bp.post("/sessions/<sid>/hands")
+@token_required(write=True)
 def start_hand(sid: str):
-    _auth(sid, write=True)
     setup = _body()
     client_id = request.headers.get("Idempotency-Key")
-    return live.start_hand(get_db(), sid, setup, client_id), 201
+    return hands.start_hand(get_db(), sid, setup, client_id), 201
 
 
 @bp.get("/sessions/<sid>/hands/<int:n>")
+@token_required(write=False)
 def hand_state(sid: str, n: int):
-    _auth(sid, write=False)
-    return live.hand_state(get_db(), sid, n)
+    return hands.hand_state(get_db(), sid, n)
 
 
 @bp.post("/sessions/<sid>/hands/<int:n>/actions")
+@token_required(write=True)
 def post_action(sid: str, n: int):
-    _auth(sid, write=True)
     body = _body(_ACTION)
-    status, answer = live.post_action(get_db(), sid, n, body["action"], body["client_id"],
-                                      body["expected_seq"], as_json=True)
-    return _json_response(answer, status)
+    return _created(hands.post_action(get_db(), sid, n, body["action"], body["client_id"],
+                                      body["expected_seq"]))
 
 
 @bp.post("/sessions/<sid>/hands/<int:n>/undo")
+@token_required(write=True)
 def undo(sid: str, n: int):
-    _auth(sid, write=True)
     body = _body(_UNDO)
-    status, answer = live.undo(get_db(), sid, n, body["client_id"], body.get("expected_seq"),
-                               as_json=True)
-    return _json_response(answer, status)
-
-
-@bp.post("/_bench/<sid>/insert")
-def bench_insert(sid: str):
-    """The benchmark's floor: the same auth, the same durable event insert and
-    the same group-committing writer as an action, without the referee
-    (enabled by ``referee serve --bench``)."""
-    if not current_app.config.get("BENCH_ENDPOINT"):
-        raise ApiError(404, "not_found", "the benchmark endpoint is off")
-    _auth(sid, write=True)
-    body = _body()
-    ev = storage.run_write(get_db(), lambda w: storage.append_event(
-        w, sid, None, "bench", body, body.get("client_id"), table="bench_events"))
-    return {"seq": ev["seq"]}, 201
+    return _created(hands.undo(get_db(), sid, n, body["client_id"],
+                               body.get("expected_seq")))
 
 
 @bp.get("/openapi.json")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, render_template, request, url_for
 
-from .. import live
 from ..replay import replay
 from ..reports.audit import audit_hand, describe_state, render_audit
 from ..reports.settlement import OUTCOME_WORDS, render_settlement
@@ -18,35 +17,34 @@ from ..reports.stored import load_stored
 from ..reports.whatif import format_whatif, what_if
 from ..rules.errors import RefereeError
 from ..rules.options import PRESET_SOURCES
+from ..service import access
+from ..service.errors import NotFound
 from . import forms
+from .db import get_db
 
 bp = Blueprint("reports", __name__, url_prefix="/reports")
 
 
-def _db():
-    return current_app.extensions["referee"]["db"]
-
-
 def _allowed(sid: str) -> str | None:
     """The reader's token (to carry on in links), or abort 403/404."""
-    db = _db()
+    db = get_db()
     token = request.args.get("token") or None
     try:
-        role = live.token_role(db, sid, token) if token else None
+        role = access.token_role(db, sid, token) if token else None
         if role:
             return token
-        live.has_pin(db, sid)  # NotFound for a session that does not exist
+        access.has_pin(db, sid)  # NotFound for a session that does not exist
         if forms.is_unlocked(sid):
             return None
-    except live.NotFound:
+    except NotFound:
         abort(404)
     abort(403)
 
 
 def _stored(sid: str):
     try:
-        return load_stored(_db(), sid)
-    except live.NotFound:
+        return load_stored(get_db(), sid)
+    except NotFound:
         abort(404)
 
 

@@ -1,14 +1,19 @@
 """The tablet pages: plain HTML forms (post, redirect, get) over the service layer.
 
 The views are thin on purpose: every decision about the game is the
-engine's, reached through ``referee.live``; a view reads a form, calls one
+engine's, reached through ``referee.service``; a view reads a form, calls one
 service function, and redirects (or re-renders the form with the reason it
-was refused). Everything works without JavaScript; ``tablet.js`` only adds
-niceties.
+was refused). The table's pages are guarded by ``unlocked``; errors the views
+do not answer themselves become pages in ``referee.web.errors``. Everything
+works without JavaScript; ``tablet.js`` only adds niceties.
+
+A new page: a template in ``templates/``, a view here under ``@unlocked``
+(``g.summary`` is the table's summary), and a link from ``session.html``.
 """
 
 from __future__ import annotations
 
+import functools
 import hmac
 
 from flask import (
@@ -16,6 +21,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    g,
     jsonify,
     redirect,
     render_template,
@@ -23,22 +29,19 @@ from flask import (
     url_for,
 )
 
-from .. import live, storage
 from ..rules.cards import UNKNOWN
-from ..rules.errors import RefereeError
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
+from ..service import access, hands, sessions
+from ..service.errors import RefereeError, RuleViolation, StaleSeq
 from . import forms
+from .db import get_db
+from .errors import PAGES, error_page, flash_refusal
 from .forms import FormError
 
 bp = Blueprint("tablet", __name__, static_folder="static", static_url_path="/tablet-static")
 
 # One limiter for the whole process: 5 PIN attempts a minute per table and client.
 pin_limiter = forms.RateLimiter(limit=5, window=60.0)
-
-
-def _db():
-    """The service's database handle, as the app factory configured it."""
-    return current_app.extensions["referee"]["db"]
 
 
 # Globals rather than a context processor: imported macros see globals only.
@@ -55,40 +58,43 @@ def _csrf() -> None:
 
 @bp.errorhandler(400)
 def _bad_request(err):
-    return render_template("error.html", title="Not accepted", message=err.description), 400
+    return error_page("Not accepted", err.description, 400)
 
 
 @bp.errorhandler(403)
 def _forbidden(err):
-    return render_template("error.html", title="Locked",
-                           message="Unlock this table with its PIN first."), 403
+    return error_page(*PAGES[403], 403)
 
 
 @bp.errorhandler(404)
 def _not_found(err):
-    return render_template("error.html", title="Not found",
-                           message="There is no such table or hand here."), 404
+    return error_page(*PAGES[404], 404)
 
 
 @bp.errorhandler(405)
 def _wrong_method(err):
-    return render_template("error.html", title="Not here",
-                           message="This page only takes a form; go back and tap again."), 405
-
-
-def _require_unlocked(session_id: str):
-    """Redirect to the unlock page unless this browser has unlocked the table
-    (with its PIN, or with its table token when it has none: an API import)."""
-    if forms.is_unlocked(session_id):
-        return None
-    return redirect(url_for("tablet.unlock", session_id=session_id, next=request.path))
+    return error_page("Not here", "This page only takes a form; go back and tap again.", 405)
 
 
 def _summary(session_id: str) -> dict:
-    try:
-        return live.session_summary(_db(), session_id)
-    except live.NotFound:
-        abort(404)
+    """The table's summary (``NotFound``, the 404 page, for an unknown table)."""
+    return sessions.session_summary(get_db(), session_id)
+
+
+def unlocked(view):
+    """The guard of a table's pages: the 404 page for an unknown table, the
+    unlock page until this browser has unlocked it (with its PIN, or with its
+    table token when it has none: an API import). ``g.summary`` is the table's
+    summary."""
+
+    @functools.wraps(view)
+    def guarded(session_id: str, **kwargs):
+        g.summary = _summary(session_id)
+        if not forms.is_unlocked(session_id):
+            return redirect(url_for("tablet.unlock", session_id=session_id,
+                                    next=request.path))
+        return view(session_id, **kwargs)
+    return guarded
 
 
 # ------------------------------------------------------------------ home, create
@@ -96,7 +102,7 @@ def _summary(session_id: str) -> dict:
 
 @bp.get("/")
 def home():
-    return render_template("home.html", sessions=live.list_sessions(_db()))
+    return render_template("home.html", sessions=sessions.list_sessions(get_db()))
 
 
 @bp.post("/open")
@@ -142,7 +148,7 @@ def create_post():
                                 "runs this referee.", 403)
     try:
         header, pin = forms.header_from_form(request.form)
-        info = live.create_session(_db(), header, pin)
+        info = sessions.create_session(get_db(), header, pin)
     except (FormError, RefereeError) as err:
         message = err.message if isinstance(err, RefereeError) else str(err)
         return _create_form(request.form, message, 422)
@@ -163,15 +169,15 @@ def unlock(session_id: str):
     summary = _summary(session_id)
     return render_template("unlock.html", summary=summary, session_id=session_id,
                            next=request.args.get("next", ""), error=None,
-                           has_pin=live.has_pin(_db(), session_id))
+                           has_pin=access.has_pin(get_db(), session_id))
 
 
 @bp.post("/s/<session_id>/unlock")
 def unlock_post(session_id: str):
     summary = _summary(session_id)
     nxt = request.form.get("next", "")
-    db = _db()
-    has_pin = live.has_pin(db, session_id)
+    db = get_db()
+    has_pin = access.has_pin(db, session_id)
     key = _limit_key(session_id)
     wait = pin_limiter.retry_after(key)
     if wait:
@@ -182,8 +188,8 @@ def unlock_post(session_id: str):
     pin_limiter.hit(key)
     secret = request.form.get("pin", "")
     # A table imported through the API has no PIN: its table token unlocks it.
-    ok = (live.check_pin(db, session_id, secret) if has_pin
-          else live.token_role(db, session_id, secret.strip()) == "table")
+    ok = (access.check_pin(db, session_id, secret) if has_pin
+          else access.token_role(db, session_id, secret.strip()) == "table")
     if not ok:
         error = "That PIN is not this table's." if has_pin else \
             "That is not this table's token."
@@ -201,22 +207,18 @@ def unlock_post(session_id: str):
 
 
 @bp.get("/s/<session_id>")
+@unlocked
 def session_page(session_id: str):
-    summary = _summary(session_id)
-    if (locked := _require_unlocked(session_id)) is not None:
-        return locked
-    return render_template("session.html", summary=summary, session_id=session_id,
-                           standings=live.standings(_db(), session_id),
-                           rule_changes=_rule_changes(summary))
+    return render_template("session.html", summary=g.summary, session_id=session_id,
+                           standings=sessions.standings(get_db(), session_id),
+                           rule_changes=_rule_changes(g.summary))
 
 
 @bp.get("/s/<session_id>/standings")
+@unlocked
 def standings(session_id: str):
-    summary = _summary(session_id)
-    if (locked := _require_unlocked(session_id)) is not None:
-        return locked
-    return render_template("standings.html", summary=summary, session_id=session_id,
-                           standings=live.standings(_db(), session_id))
+    return render_template("standings.html", summary=g.summary, session_id=session_id,
+                           standings=sessions.standings(get_db(), session_id))
 
 
 def _rule_changes(summary: dict) -> list[tuple[str, object]]:
@@ -251,23 +253,20 @@ def _start_form(session_id, summary, values=None, error=None, status=200):
 
 
 @bp.get("/s/<session_id>/hands/new")
+@unlocked
 def start_hand(session_id: str):
-    summary = _summary(session_id)
-    if (locked := _require_unlocked(session_id)) is not None:
-        return locked
-    return _start_form(session_id, summary)
+    return _start_form(session_id, g.summary)
 
 
 @bp.post("/s/<session_id>/hands/new")
+@unlocked
 def start_hand_post(session_id: str):
-    summary = _summary(session_id)
-    if (locked := _require_unlocked(session_id)) is not None:
-        return locked
+    summary = g.summary
     rules = _rules(summary)
     setup = forms.setup_from_form(request.form, summary["players"], rules.upcard,
                                   rules.hand_size)
     try:
-        state = live.start_hand(_db(), session_id, setup,
+        state = hands.start_hand(get_db(), session_id, setup,
                                 request.form.get("client_id") or None)
     except RefereeError as err:
         return _start_form(session_id, summary, request.form, err.message, 422)
@@ -278,21 +277,18 @@ def start_hand_post(session_id: str):
 
 
 def _state(session_id: str, n: int) -> dict:
-    try:
-        return live.hand_state(_db(), session_id, n)
-    except live.NotFound:
-        abort(404)
+    """Hand ``n``'s state (``NotFound``, the 404 page, for an unknown hand)."""
+    return hands.hand_state(get_db(), session_id, n)
 
 
 @bp.get("/s/<session_id>/hands/<int:n>")
+@unlocked
 def hand(session_id: str, n: int):
-    summary = _summary(session_id)
-    if (locked := _require_unlocked(session_id)) is not None:
-        return locked
+    summary = g.summary
     state = _state(session_id, n)
     rules = _rules(summary)
     players = [p["name"] for p in state["players"]]
-    history = _history(session_id, n)
+    history = hands.history(get_db(), session_id, n)
     holders = _holders(state)
     actors = _actors(state, players)
     return render_template(
@@ -311,7 +307,7 @@ def hand(session_id: str, n: int):
         mine=set(_known_of(state, state.get("to_act"))),
         history=history,
         client_id=forms.new_client_id(),
-        standings=live.standings(_db(), session_id) if state.get("complete") else None,
+        standings=sessions.standings(get_db(), session_id) if state.get("complete") else None,
         # Only the newest hand can still be corrected; the service refuses the rest.
         current=(summary.get("current") or {}).get("hand") == n,
     )
@@ -323,15 +319,6 @@ def _actors(state: dict, players: list[str]) -> list[dict]:
     verbs = state.get("verbs") or {}
     order = sorted(verbs, key=lambda q: (q != state.get("to_act"), players.index(q)))
     return [{"name": q, "seat": players.index(q), "verbs": verbs[q]} for q in order]
-
-
-def _history(session_id: str, n: int) -> list[dict]:
-    """The hand's logged actions in order, undone ones marked (they stay in
-    the history). One indexed read of this hand's events only."""
-    events = storage.hand_events(_db(), session_id, n)
-    cancelled = {ev["payload"]["cancels"] for ev in events if ev["kind"] == "correction"}
-    return [{"text": ev["payload"]["action"], "undone": ev["id"] in cancelled}
-            for ev in events if ev["kind"] == "action"]
 
 
 def _seen_cards(state: dict, history: list[dict], holders: dict[str, str]) -> set[str]:
@@ -378,10 +365,8 @@ def hand_seq(session_id: str, n: int):
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/act")
+@unlocked
 def act(session_id: str, n: int):
-    _summary(session_id)
-    if (locked := _require_unlocked(session_id)) is not None:
-        return locked
     state = _state(session_id, n)
     players = [p["name"] for p in state["players"]]
     target = url_for("tablet.hand", session_id=session_id, n=n)
@@ -393,38 +378,25 @@ def act(session_id: str, n: int):
     client_id = request.form.get("client_id") or forms.new_client_id()
     seq = request.form.get("expected_seq", "")
     expected = int(seq) if seq.isdigit() else None
-    status, body = live.post_action(_db(), session_id, n, text, client_id, expected)
-    _flash_answer(status, body, text)
+    try:
+        hands.post_action(get_db(), session_id, n, text, client_id, expected)
+    except (RuleViolation, StaleSeq) as err:  # NotFound: the 404 page
+        flash_refusal(err, text)
     return redirect(target, 303)
 
 
-def _flash_answer(status: int, body: dict, text: str) -> None:
-    if status in (200, 201):
-        return
-    error = (body or {}).get("error") or {}
-    if status == 409:
-        flash("Not logged: the hand changed since this screen was loaded (another tablet "
-              f"logged an action). Check the table below and tap again. ({text})", "error")
-    else:
-        message = error.get("message") or "The referee refused this action."
-        code = error.get("code")
-        flash(f"Refused: {message}" + (f" [rule: {code}]" if code else ""), "error")
-
-
 @bp.post("/s/<session_id>/hands/<int:n>/undo")
+@unlocked
 def undo(session_id: str, n: int):
-    _summary(session_id)
-    if (locked := _require_unlocked(session_id)) is not None:
-        return locked
     client_id = request.form.get("client_id") or forms.new_client_id()
     seq = request.form.get("expected_seq", "")
     expected = int(seq) if seq.isdigit() else None
-    status, body = live.undo(_db(), session_id, n, client_id, expected)
-    if status in (200, 201):
-        events = storage.hand_events(_db(), session_id, n)
-        undone = [ev["payload"]["action"] for ev in events if ev["kind"] == "correction"]
-        flash(f"Undone: {undone[-1] if undone else 'the last action'}. It stays in the "
-              "history, marked as undone.", "ok")
+    try:
+        hands.undo(get_db(), session_id, n, client_id, expected)
+    except (RuleViolation, StaleSeq) as err:  # NotFound: the 404 page
+        flash_refusal(err, "undo")
     else:
-        _flash_answer(status, body, "undo")
+        undone = hands.last_undone(get_db(), session_id, n)
+        flash(f"Undone: {undone or 'the last action'}. It stays in the history, marked "
+              "as undone.", "ok")
     return redirect(url_for("tablet.hand", session_id=session_id, n=n), 303)

@@ -1,21 +1,14 @@
-"""Reading and writing session logs (``tonk-log/1``).
-
-Their shape (fields, types, formats) is checked by the marshmallow schemas of
-``referee.log_schema``; the rules engine checks what the hands mean. A plain
-log (the common case: plain hands, every field well formed) is read here
-without importing marshmallow, which alone took 70 ms; anything else goes to
-the schemas, so every error is worded by them, exactly as before. ``load_log``
-gives back plain data that ``dump_log`` writes back unchanged, so an import
-followed by an export returns the same document.
+"""Reading session logs (``tonk-log/1``) without marshmallow: the format's
+name, its fields' order, and the plain log (the common case: plain hands,
+every field well formed), read here because marshmallow alone takes 70 ms to
+import. Anything else is for ``referee.record.schemas`` (which imports this
+module, never the other way round); ``referee.record`` picks between the two.
 """
 
 from __future__ import annotations
 
-import json
-
-from .ledger.money import parse_stake
-from .rules.errors import MalformedInput
-from .rules.table import check_name
+from ..ledger.money import parse_stake
+from ..rules.table import check_name
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
 if TYPE_CHECKING:
@@ -104,43 +97,3 @@ def _plain_log(doc: dict) -> dict | None:
             return None
     return out
 
-
-def load_log(doc: Any) -> dict:
-    """Check a decoded ``tonk-log/1`` document's shape; returns it as data."""
-    if not isinstance(doc, dict):
-        raise MalformedInput("malformed_log", "a session log is a JSON object")
-    plain = _plain_log(doc)
-    if plain is not None:
-        return plain
-    from .log_schema import load_checked
-
-    return load_checked(doc)
-
-
-def load_hand_setup(doc: Any) -> dict:
-    """A hand's setup (``dealer``, ``deal``, ``upcard``, ``players``, ...),
-    as the API takes it to start a hand."""
-    if not isinstance(doc, dict):
-        raise MalformedInput("malformed_log", "a hand is a JSON object")
-    from .log_schema import load_hand_setup
-
-    return load_hand_setup(doc)
-
-
-def parse_log_text(text: str | bytes) -> dict:
-    try:
-        doc = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as err:
-        raise MalformedInput("malformed_log", f"the log is not valid JSON: {err}") from None
-    return load_log(doc)
-
-
-def dump_log(log: dict) -> dict:
-    """The document for ``log`` (data from ``load_log`` or built by the service)."""
-    from .log_schema import LOG
-
-    return LOG.dump(log)
-
-
-def write_log(log: dict) -> str:
-    return json.dumps(dump_log(log), indent=2, ensure_ascii=False) + "\n"

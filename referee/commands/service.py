@@ -7,7 +7,8 @@ import json
 import os
 import sys
 
-from .rules.errors import RefereeError
+from ..rules.errors import RefereeError
+from .errors import fail
 
 # os.path, not pathlib: this module is loaded by every ``referee`` command,
 # replays included, and pathlib (with logging, imported where used) cost 18 ms.
@@ -22,8 +23,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", metavar="PATH", help=f"the database (default {DEFAULT_DB})")
     p.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
-    p.add_argument("--bench", action="store_true",
-                   help="enable the benchmark's baseline endpoint (bench/load.py)")
     p.set_defaults(func=cmd_serve)
     p = sub.add_parser("import", help="store a session log; prints the new session's id")
     p.add_argument("log", help="a tonk-log/1 file")
@@ -43,7 +42,7 @@ def _db_path(args: argparse.Namespace) -> str:
 
 
 def _open(args: argparse.Namespace, *, must_exist: bool = True):
-    from . import storage
+    from ..service import storage
 
     path = _db_path(args)
     if must_exist and not os.path.exists(path):
@@ -52,29 +51,30 @@ def _open(args: argparse.Namespace, *, must_exist: bool = True):
     return storage.connect(path)
 
 
-def _fail(err: RefereeError) -> int:
-    print(f"{err.code}: {err.message}", file=sys.stderr)
-    return 1 if err.exit_status == 1 else 2
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
+    from ..web import create_app
+
+    path = _db_path(args)
+    return run_server(create_app({"DATABASE": path}), args.host, args.port, args.threads,
+                      path)
+
+
+def run_server(app, host: str, port: int, threads: int, path: str) -> int:
+    """Serve ``app`` until interrupted (also bench/floor.py's server, so that the
+    benchmark measures the same server)."""
     import logging
 
     from waitress import create_server
 
-    from .web import create_app
-
-    path = _db_path(args)
-    app = create_app({"DATABASE": path, "BENCH_ENDPOINT": args.bench})
     # "Task queue depth is N" on every request that waits for a free thread:
     # normal with many tablets, and a flood in the log under load.
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     # waitress, not Flask's development server: threaded, production-grade.
-    server = create_server(app, host=args.host, port=args.port, threads=args.threads,
+    server = create_server(app, host=host, port=port, threads=threads,
                            ident="referee", connection_limit=200)
-    host = args.host if ":" not in args.host else f"[{args.host}]"
-    port = server.effective_port
-    print(f"Tonk referee serving on http://{host}:{port}/ (database {path})", flush=True)
+    shown = host if ":" not in host else f"[{host}]"
+    print(f"Tonk referee serving on http://{shown}:{server.effective_port}/ "
+          f"(database {path})", flush=True)
     try:
         server.run()
     except KeyboardInterrupt:
@@ -83,14 +83,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from . import live
-    from .cli import read_log_file
+    from ..record import read_log_file
+    from ..service import sessions
 
     try:
         log = read_log_file(args.log)
-        info = live.import_log(_open(args, must_exist=False), log)
+        info = sessions.import_log(_open(args, must_exist=False), log)
     except RefereeError as err:
-        return _fail(err)
+        return fail(err)
     print(info.id)
     print(f"table_token {info.table_token}", file=sys.stderr)
     print(f"audit_token {info.audit_token}", file=sys.stderr)
@@ -98,18 +98,18 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from . import live
+    from ..service import sessions
 
     try:
-        doc = live.get_log(_open(args), args.id)
+        doc = sessions.get_log(_open(args), args.id)
     except RefereeError as err:
-        return _fail(err)
+        return fail(err)
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     return 0
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from . import storage
+    from ..service import storage
 
     report = storage.verify_chain(_open(args))
     bad = 0

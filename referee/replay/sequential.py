@@ -6,22 +6,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .ledger.money import parse_stake, quantum_for
-from .ledger.results import HandResult, SessionResult, settle_hand
-from .ledger.side_bets import (
+from ..ledger.money import parse_stake, quantum_for
+from ..ledger.results import HandResult, SessionResult, settle_hand
+from ..ledger.side_bets import (
     Pots,
     SideBetOutcome,
     check_deal_known,
     judge,
     read_side_bets,
 )
-from .log import load_log, parse_log_text
-from .rules.actions import parse_action, parsed_actions
-from .rules.cards import parse_card, parse_cards
-from .rules.errors import MalformedInput, RefereeError, RuleViolation
-from .rules.hand import Hand
-from .rules.options import HouseRules, resolve
-from .rules.table import Table, unfinished_reason
+from ..record import load_log, parse_log_text
+from ..rules.actions import parse_action, parsed_actions
+from ..rules.cards import parse_card, parse_cards
+from ..rules.errors import MalformedInput, RefereeError, RuleViolation
+from ..rules.hand import Hand
+from ..rules.options import HouseRules, resolve
+from ..rules.table import Table, unfinished_reason
 
 
 @dataclass

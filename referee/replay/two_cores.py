@@ -27,11 +27,11 @@ import pickle
 from collections.abc import Callable
 from decimal import Decimal
 
-from .ledger.results import result_doc, settle_hand, totals_and_transfers
-from .replay import Session, check_log_end, open_session, play_on, replay, start_on
-from .result_json import EncodedItems, result_json_text
-from .rules.errors import RefereeError
-from .rules.table import Table
+from ..ledger.results import result_doc, settle_hand, totals_and_transfers
+from ..record.result_text import EncodedItems, result_json_text
+from ..rules.errors import RefereeError
+from ..rules.table import Table
+from .sequential import Session, check_log_end, open_session, play_on, replay, start_on
 
 #: Fewer hands than this are not worth a second process.
 MIN_HANDS = 2000

@@ -18,9 +18,9 @@ import time
 import uuid
 from pathlib import Path
 
-from .rules.hand import Hand
-from .rules.options import resolve
-from .rules.table import Table
+from ..rules.hand import Hand
+from ..rules.options import resolve
+from ..rules.table import Table
 from .simulate import Dealer
 
 PLAYERS = ("Ann", "Ben", "Cy")
@@ -32,11 +32,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: Path, port: int, *extra: str, stdout=subprocess.DEVNULL) -> subprocess.Popen:
-    """``referee serve`` on ``db`` in a process of its own, once it accepts
-    connections (the crash test kills it; the load bench measures it)."""
+def start_server(db: Path, port: int, *extra: str, stdout=subprocess.DEVNULL,
+                 command: tuple[str, ...] = ("-m", "referee", "serve")) -> subprocess.Popen:
+    """``referee serve`` (or ``python COMMAND``) on ``db`` in a process of its
+    own, once it accepts connections (the crash test kills it; the load bench
+    measures bench/floor.py's)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "referee", "serve", "--db", str(db), "--port", str(port),
+        [sys.executable, *command, "--db", str(db), "--port", str(port),
          *extra], stdout=stdout, stderr=subprocess.STDOUT if stdout is not None else None,
         env={**os.environ, "REFEREE_HOST_KEY": ""})
     deadline = time.monotonic() + 20

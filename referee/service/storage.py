@@ -1,4 +1,4 @@
-"""The service's SQLite storage (sqlite-utils).
+"""The service's SQLite storage (sqlite-utils): every SQL statement of the service.
 
 Events are append-only: an action, a correction (undo), a hand's start. Each
 event row carries a SHA-256 hash chained over the session's previous event,
@@ -115,6 +115,14 @@ def m001_initial(db: Database) -> None:
                "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END")
     db.execute("CREATE TRIGGER events_no_delete BEFORE DELETE ON events "
                "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END")
+
+
+@migrations()
+def m002_replies_refused(db: Database) -> None:
+    # A stored answer says whether it was a refusal, not the HTTP status it was
+    # sent with: statuses are the web's business (referee/web/errors.py).
+    db.execute("ALTER TABLE replies RENAME COLUMN status TO refused")
+    db.execute("UPDATE replies SET refused = (refused <> 201)")
 
 
 def now() -> str:
@@ -290,17 +298,6 @@ def verify_chain(db: Database) -> dict[str, dict | None]:
     return out
 
 
-def create_bench_table(db: Database) -> None:
-    """A table shaped and indexed like ``events``, for the benchmark's baseline insert."""
-    with write(db):
-        if db["bench_events"].exists():
-            return
-        for (sql,) in db.conn.execute(
-                "SELECT sql FROM sqlite_master WHERE tbl_name = 'events' AND sql IS NOT NULL "
-                "AND type IN ('table', 'index') ORDER BY type DESC").fetchall():
-            db.conn.execute(sql.replace("events", "bench_events"))
-
-
 class GroupCommitter:
     """One writer thread that runs the queued write jobs of many requests in one
     transaction, each in its own savepoint, and acknowledges them all after a
@@ -414,3 +411,174 @@ def run_write(db: Database, job: Callable[[Database], Any]) -> Any:
         return committer.submit(job)
     with write(db):
         return job(db)
+
+
+# ---------------------------------------------------------------- the service's rows
+# JSON columns go in and come out as data; the service never sees SQL or JSON text.
+
+def to_json(data: Any) -> str:
+    """A row's JSON column (made by the caller outside the write, so that the
+    writer thread only inserts)."""
+    return json.dumps(data)
+
+
+def _row(cur: sqlite3.Cursor) -> dict | None:
+    values = cur.fetchone()
+    if values is None:
+        return None
+    return dict(zip([d[0] for d in cur.description], values, strict=True))
+
+
+_SESSION_JSON = ("header", "rules_source", "rules_expanded", "players", "everyone")
+
+
+def session_row(db: Database, sid: str) -> dict | None:
+    """The session's row, its JSON columns read."""
+    row = _row(db.conn.execute("SELECT * FROM sessions WHERE id = ?", (sid,)))
+    if row is not None:
+        for key in _SESSION_JSON:
+            row[key] = json.loads(row[key])
+    return row
+
+
+def session_token_hashes(db: Database, sid: str) -> tuple[str, str] | None:
+    row = db.conn.execute("SELECT table_token_hash, audit_token_hash FROM sessions "
+                          "WHERE id = ?", (sid,)).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def insert_session(db: Database, sid: str, log: dict, header: dict, rules_expanded: dict,
+                   everyone: list[str], pin_hash: str | None, table_token_hash: str,
+                   audit_token_hash: str) -> None:
+    db.conn.execute(
+        "INSERT INTO sessions (id, created, table_name, started, currency, stake, header, "
+        "rules_source, rules_expanded, players, everyone, pin_hash, table_token_hash, "
+        "audit_token_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (sid, now(), log.get("table"), log.get("started"), log.get("currency"),
+         str(log["stake"]), json.dumps(header), json.dumps(log["rules"]),
+         json.dumps(rules_expanded), json.dumps(log["players"]), json.dumps(everyone),
+         pin_hash, table_token_hash, audit_token_hash),
+    )
+    db.conn.executemany(
+        "INSERT INTO seats (session_id, hand, position, name) VALUES (?, 0, ?, ?)",
+        [(sid, i, name) for i, name in enumerate(log["players"])])
+
+
+def set_everyone(db: Database, sid: str, everyone: list[str]) -> None:
+    db.conn.execute("UPDATE sessions SET everyone = ? WHERE id = ?",
+                    (json.dumps(everyone), sid))
+
+
+def list_sessions(db: Database) -> list[dict]:
+    return [
+        {"id": r[0], "created": r[1], "table": r[2], "players": json.loads(r[3])}
+        for r in db.conn.execute("SELECT id, created, table_name, players FROM sessions "
+                                 "ORDER BY created DESC")
+    ]
+
+
+def insert_hand(db: Database, sid: str, n: int, setup: dict, actions_key: bool,
+                seats: list[str], dealer: str, seq: int, last_event: int,
+                result: dict | None) -> None:
+    db.conn.execute(
+        "INSERT INTO hands (session_id, n, setup, actions_key, seats, dealer, status, seq, "
+        "last_event, result) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        (sid, n, json.dumps(setup), int(actions_key), json.dumps(seats), dealer,
+         "complete" if result else "open", seq, last_event,
+         json.dumps(result) if result else None),
+    )
+    db.conn.executemany(
+        "INSERT INTO seats (session_id, hand, position, name) VALUES (?, ?, ?, ?)",
+        [(sid, n, i, name) for i, name in enumerate(seats)])
+
+
+def update_hand(db: Database, sid: str, n: int, seq: int, last_event: int,
+                result_json: str | None) -> None:
+    """A hand's derived row after an action or a correction (``result_json``:
+    its result when complete)."""
+    db.conn.execute(
+        "UPDATE hands SET seq = ?, last_event = ?, status = ?, result = ? "
+        "WHERE session_id = ? AND n = ?",
+        (seq, last_event, "complete" if result_json else "open", result_json, sid, n))
+
+
+def touch_hand(db: Database, sid: str, n: int, last_event: int) -> None:
+    """The hand's newest event moved on without changing it (a refusal)."""
+    db.conn.execute("UPDATE hands SET last_event = ? WHERE session_id = ? AND n = ?",
+                    (last_event, sid, n))
+
+
+def _hand(row: dict | None) -> dict | None:
+    if row is None:
+        return None
+    for key in ("setup", "seats", "result"):
+        if row.get(key) is not None:
+            row[key] = json.loads(row[key])
+    return row
+
+
+def hand_row(db: Database, sid: str, n: int) -> dict | None:
+    """Hand ``n``'s row, its JSON columns read."""
+    return _hand(_row(db.conn.execute("SELECT * FROM hands WHERE session_id = ? AND n = ?",
+                                      (sid, n))))
+
+
+def newest_hands(db: Database, sid: str, count: int) -> list[dict]:
+    """The session's ``count`` newest hands, newest first (seating and setup)."""
+    cur = db.conn.execute("SELECT n, setup, seats, dealer, last_event FROM hands "
+                          "WHERE session_id = ? ORDER BY n DESC LIMIT ?", (sid, count))
+    keys = [d[0] for d in cur.description]
+    return [_hand(dict(zip(keys, values, strict=True))) for values in cur.fetchall()]
+
+
+def current_version(db: Database, sid: str) -> tuple[int, int]:
+    """(newest hand, id of its newest event): what the live cache is checked against."""
+    row = db.conn.execute("SELECT n, last_event FROM hands WHERE session_id = ? "
+                          "ORDER BY n DESC LIMIT 1", (sid,)).fetchone()
+    return (row[0], row[1]) if row else (0, 0)
+
+
+def hand_setups(db: Database, sid: str) -> list[tuple[int, dict, bool]]:
+    """Each hand's (number, setup as given, whether it had an ``actions`` key)."""
+    return [(n, json.loads(setup), bool(actions_key)) for n, setup, actions_key in
+            db.conn.execute("SELECT n, setup, actions_key FROM hands WHERE session_id = ? "
+                            "ORDER BY n", (sid,))]
+
+
+def session_actions(db: Database, sid: str) -> dict[int, list[dict]]:
+    """Every hand's actions and corrections, in order, by hand."""
+    events: dict[int, list[dict]] = {}
+    for ev_id, hand, kind, payload in db.conn.execute(
+            "SELECT id, hand, kind, payload FROM events WHERE session_id = ? AND kind IN "
+            "('action', 'correction') ORDER BY seq", (sid,)):
+        events.setdefault(hand, []).append({"id": ev_id, "kind": kind,
+                                            "payload": json.loads(payload)})
+    return events
+
+
+def complete_results(db: Database, sid: str) -> list[dict]:
+    """The stored results of the session's complete hands, in order."""
+    return [json.loads(r[0]) for r in db.conn.execute(
+        "SELECT result FROM hands WHERE session_id = ? AND status = 'complete' ORDER BY n",
+        (sid,))]
+
+
+def final_hash(db: Database, sid: str) -> str | None:
+    """The hash of the session's newest event: the end of its chain."""
+    row = db.conn.execute("SELECT hash FROM events WHERE session_id = ? ORDER BY seq DESC "
+                          "LIMIT 1", (sid,)).fetchone()
+    return row[0] if row else None
+
+
+def reply(db: Database, sid: str, client_id: str) -> tuple[bool, dict] | None:
+    """The first answer to ``client_id``: (refused, body)."""
+    row = db.conn.execute("SELECT refused, body FROM replies WHERE session_id = ? AND "
+                          "client_id = ?", (sid, client_id)).fetchone()
+    return None if row is None else (bool(row[0]), json.loads(row[1]))
+
+
+def store_reply(db: Database, sid: str, client_id: str, refused: bool, body_json: str) -> None:
+    """Keep the first answer to ``client_id``; a second one breaks the key
+    (``sqlite3.IntegrityError``), which is how a racing retry is noticed."""
+    db.conn.execute("INSERT INTO replies (session_id, client_id, refused, body) "
+                    "VALUES (?, ?, ?, ?)", (sid, client_id, int(refused), body_json))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from .rules.options import (
+from ..rules.options import (
     OPTION_DEFAULTS,
     OPTION_DOCS,
     OPTION_VALUES,

@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .rules.actions import Action
-from .rules.cards import SUITS
-from .rules.hand import PLAY, START, Hand
-from .rules.options import HouseRules, resolve
-from .rules.table import Table
+from ..rules.actions import Action
+from ..rules.cards import SUITS
+from ..rules.hand import PLAY, START, Hand
+from ..rules.options import HouseRules, resolve
+from ..rules.table import Table
 
 
 class Dealer:

@@ -20,10 +20,10 @@ def _source(p: argparse.ArgumentParser) -> None:
 
 def _load(args: argparse.Namespace):
     """(log, final hash or None, stored session or None)."""
-    from ..cli import read_log_file
+    from ..record import read_log_file
 
     if args.db:
-        from .stored import load_stored
+        from ..reports.stored import load_stored
 
         stored = load_stored(args.db, args.source)
         return stored.log, stored.final_hash, stored
@@ -44,31 +44,31 @@ def _write(path: str, data: bytes) -> int:
 
 
 def cmd_settle(args: argparse.Namespace) -> int:
-    from ..cli import error_exit
     from ..replay import replay
+    from ..reports.settlement import render_settlement
     from ..rules.errors import RefereeError
-    from .settlement import render_settlement
+    from .errors import fail
 
     try:
         log, final_hash, _stored = _load(args)
         session = replay(log)
     except RefereeError as err:
-        return error_exit(err, False)
+        return fail(err)
     pdf = render_settlement(session, final_hash=final_hash, date=args.date, table=args.table)
     return _write(args.pdf, pdf)
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from ..cli import error_exit
+    from ..reports.audit import audit_hand, render_audit
     from ..rules.errors import RefereeError
-    from .audit import audit_hand, render_audit
+    from .errors import fail
 
     try:
         log, final_hash, stored = _load(args)
         events = stored.hand_events(args.hand) if stored else None
         audit = audit_hand(log, args.hand, events)
     except RefereeError as err:
-        return error_exit(err, args.json)
+        return fail(err, as_json=args.json)
     if args.json:
         sys.stdout.write(json.dumps(audit.to_json(), indent=2, ensure_ascii=False) + "\n")
     if args.pdf:
@@ -84,15 +84,15 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def cmd_whatif(args: argparse.Namespace) -> int:
-    from ..cli import error_exit
+    from ..reports.whatif import format_whatif, what_if
     from ..rules.errors import RefereeError
-    from .whatif import format_whatif, what_if
+    from .errors import fail
 
     try:
         log, _hash, _stored = _load(args)
         result = what_if(log, args.rules, hand=args.hand)
     except RefereeError as err:
-        return error_exit(err, args.json)
+        return fail(err, as_json=args.json)
     if args.json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:

@@ -1,7 +1,7 @@
 """The marshmallow schemas of session logs (``tonk-log/1``): they check a
 document's shape (fields, types, formats) and word what is wrong with it.
 
-Imported only when needed (``referee.log`` reads plain logs without them):
+Imported only when needed (``referee.record.reading`` reads plain logs without them):
 marshmallow takes about 70 ms to import, a tenth of a long replay.
 """
 
@@ -11,9 +11,9 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from .log import FORMAT, _plain_hand
-from .rules.errors import MalformedInput
-from .rules.table import check_name
+from ..rules.errors import MalformedInput
+from ..rules.table import check_name
+from .reading import FORMAT, _plain_hand
 
 
 class StakeField(fields.Field):
@@ -22,7 +22,7 @@ class StakeField(fields.Field):
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             raise ValidationError('must be a decimal string or number, like "0.25"')
-        from .ledger.money import parse_stake
+        from ..ledger.money import parse_stake
 
         try:
             parse_stake(value)

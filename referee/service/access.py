@@ -1,0 +1,90 @@
+"""Who may do what with a session: its PIN (the tablet) and its bearer tokens
+(the API: the table token writes, the audit token reads)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from sqlite_utils import Database
+
+from . import cache, storage
+from .errors import Locked, NotFound, ReadOnly
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def hash_pin(pin: str) -> str:
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(pin.encode(), salt=salt, n=2**14, r=8, p=1)
+    return f"scrypt${salt.hex()}${digest.hex()}"
+
+
+def _pin_hash(db: Database, sid: str) -> str | None:
+    row = storage.session_row(db, sid)
+    if row is None:
+        raise NotFound("no_session", f"there is no session {sid!r}")
+    return row["pin_hash"]
+
+
+def check_pin(db: Database, sid: str, pin: str) -> bool:
+    """Whether ``pin`` unlocks the session (True when it has no PIN)."""
+    stored = _pin_hash(db, sid)
+    if not stored:
+        return True
+    _, salt, digest = stored.split("$")
+    got = hashlib.scrypt(pin.encode(), salt=bytes.fromhex(salt), n=2**14, r=8, p=1)
+    return hmac.compare_digest(got.hex(), digest)
+
+
+def has_pin(db: Database, sid: str) -> bool:
+    """Whether the session has a PIN (a table imported through the API has none).
+    Raises ``NotFound``."""
+    return bool(_pin_hash(db, sid))
+
+
+def _session_tokens(db: Database, sid: str) -> tuple[str, str]:
+    hashes = cache.token_hashes(db, sid)
+    if hashes is None:
+        hashes = storage.session_token_hashes(db, sid)
+        if hashes is None:
+            raise NotFound("no_session", f"there is no session {sid!r}")
+        cache.keep_token_hashes(db, sid, hashes)
+    return hashes
+
+
+def token_role(db: Database, sid: str, token: str | None) -> str | None:
+    """``"table"``, ``"audit"`` or None for a bearer token of session ``sid``.
+    Raises ``NotFound`` first, whatever the token."""
+    table_hash, audit_hash = _session_tokens(db, sid)
+    if not token:
+        return None
+    h = token_hash(token)
+    if hmac.compare_digest(h, table_hash):
+        return "table"
+    if hmac.compare_digest(h, audit_hash):
+        return "audit"
+    return None
+
+
+def authorize(db: Database, sid: str, token: str | None, *, write: bool) -> str:
+    """The token's role, if it may read (or with ``write``, write) the session.
+    Raises ``NotFound``, then ``Locked`` (no token, or not this session's),
+    ``ReadOnly`` (the audit token, for a write)."""
+    role = token_role(db, sid, token)
+    if token is None:
+        raise Locked("unauthorized", "this needs 'Authorization: Bearer <token>' with the "
+                     "session's table token" + ("" if write else " or audit token"))
+    if role is None:
+        raise Locked("unauthorized", "the token is not this session's")
+    if write and role != "table":
+        raise ReadOnly("forbidden", "the audit token is read-only; writes need the table "
+                       "token")
+    return role

@@ -1,0 +1,107 @@
+"""Each session's live state, cached in this process, and the per-session locks.
+
+Reading a hand must not cost more as a session grows, so the service keeps a
+session's rules, table and current hand here; ``referee.service.hands``
+decides when an entry is stale (another process wrote) and rebuilds it.
+This module only holds entries: it knows no SQL and no rules.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from sqlite_utils import Database
+
+from ..rules.hand import Hand
+from ..rules.options import HouseRules
+from ..rules.table import Table
+from .storage import db_key
+
+SIZE = 512
+
+
+@dataclass
+class Live:
+    """One session's live state, as cached in this process."""
+
+    sid: str
+    rules: HouseRules
+    stake: Decimal
+    quantum: Decimal
+    players: list[str]
+    everyone: list[str]
+    table: Table
+    n: int = 0  # the current (newest) hand, 0 before the first
+    version: int = 0  # id of the newest event of the current hand
+    hand: Hand | None = None
+    setup: dict = field(default_factory=dict)
+    action_ids: list[int] = field(default_factory=list)  # events of the actions in force
+    state: dict | None = None  # hand_state of the current hand at ``version``
+
+
+_cache: OrderedDict[tuple[str, str], Live] = OrderedDict()
+_locks: dict[tuple[str, str], threading.RLock] = {}
+# A session's token hashes never change: kept here, so that checking a
+# request's token costs no query (and no copy of the session's row).
+_token_hashes: dict[tuple[str, str], tuple[str, str]] = {}
+_guard = threading.Lock()
+
+
+def lock(db: Database, sid: str) -> threading.RLock:
+    """The session's lock (threads of this process; other processes are kept
+    out by the database's write lock)."""
+    key = (db_key(db), sid)
+    found = _locks.get(key)
+    if found is None:
+        with _guard:
+            found = _locks.setdefault(key, threading.RLock())
+    return found
+
+
+def get(db: Database, sid: str) -> Live | None:
+    key = (db_key(db), sid)
+    live = _cache.get(key)
+    if live is not None:
+        _cache.move_to_end(key)
+    return live
+
+
+def put(db: Database, live: Live) -> None:
+    with _guard:
+        _cache[(db_key(db), live.sid)] = live
+        while len(_cache) > SIZE:
+            _cache.popitem(last=False)
+
+
+def drop(db: Database, sid: str) -> None:
+    with _guard:
+        _cache.pop((db_key(db), sid), None)
+
+
+def token_hashes(db: Database, sid: str) -> tuple[str, str] | None:
+    return _token_hashes.get((db_key(db), sid))
+
+
+def keep_token_hashes(db: Database, sid: str, hashes: tuple[str, str]) -> None:
+    with _guard:
+        if len(_token_hashes) >= 4 * SIZE:
+            _token_hashes.clear()
+        _token_hashes[(db_key(db), sid)] = hashes
+
+
+def forget(db: Database | None = None) -> None:
+    """Drop cached state (all of it, or one database's): tests use it to force
+    the rebuild a fresh process would do."""
+    with _guard:
+        if db is None:
+            _cache.clear()
+            _token_hashes.clear()
+            return
+        key = db_key(db)
+        for k in [k for k in _cache if k[0] == key]:
+            del _cache[k]
+        for k in [k for k in _token_hashes if k[0] == key]:
+            del _token_hashes[k]

@@ -1,0 +1,481 @@
+"""Hands at a live table: start one, log an action, undo, read a hand's state.
+
+Each function takes plain arguments, returns plain data (a hand's public
+state as a dict) and raises the service's errors (``referee.service.errors``):
+``NotFound``, ``StaleSeq``, ``Refused`` (the rules refused the action; the
+attempt is kept in the history), or the engine's own ``RefereeError``.
+
+Reading a hand must not cost more as a session grows, so each session's live
+state (rules, table, the current hand) is kept in ``referee.service.cache``,
+and each settled hand's result is stored with the hand, so totals never need
+a replay. On a cache miss, or when another process has written, only the
+current hand is rebuilt from its events (``Table.resume`` checks a new hand
+against the last one's seats and dealer alone).
+
+A write holds the session's lock (threads of this process) and then the
+database's write lock (``BEGIN IMMEDIATE``: other processes), re-checks the
+hand's version inside the transaction, applies the action to a copy of the
+hand, inserts, commits, and only then swaps the copy into the cache: a
+refused or failed action changes nothing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from sqlite_utils import Database
+
+from ..ledger.money import fmt, parse_stake, quantum_for
+from ..ledger.results import settle_hand
+from ..record import load_hand_setup
+from ..replay import side_bet_outcomes, start_on
+from ..rules.actions import parse_action
+from ..rules.cards import parse_card
+from ..rules.hand import Hand
+from ..rules.options import HouseRules, resolve
+from ..rules.table import Table
+from . import cache, storage
+from .cache import Live
+from .errors import NotFound, RefereeError, Refused, RuleViolation, StaleSeq
+
+
+def session_row(db: Database, sid: str) -> dict:
+    row = storage.session_row(db, sid)
+    if row is None:
+        raise NotFound("no_session", f"there is no session {sid!r}")
+    return row
+
+
+def quantum(rules: HouseRules, stake: Decimal, currency: str | None) -> Decimal:
+    """The places every amount of the session is written with."""
+    if rules.scoring == "push_ups":
+        return Decimal(1)
+    return quantum_for(stake, currency, rules.payment_amounts())
+
+
+def hand_result(hand: Hand, stake: Decimal, places: Decimal, setup: dict) -> dict:
+    """A complete hand's result: the tonk-result/1 entry, the payments in words, and
+    the exact nets (totals are summed before rounding, as the replay does). Side
+    bets are stored as they came out; their pots are carried in ``standings``."""
+    multiplier = setup.get("stake_multiplier", 1)
+    r = settle_hand(hand, stake, multiplier)
+    out = r.to_json(places)
+    push_ups = hand.rules.scoring == "push_ups"
+    per = Decimal(1) if push_ups else stake * multiplier
+    out["story"] = list(r.settlement.story)
+    out["payments"] = [
+        {"from": p.payer, "to": p.payee, "stakes": format(p.stakes.normalize(), "f"),
+         "amount": fmt(p.stakes * per, places), "reason": p.reason}
+        for p in r.settlement.payments
+    ]
+    out["multiplier"] = multiplier
+    out["net_exact"] = {q: str(v) for q, v in r.net.items()}
+    out["side_bets"] = [o.to_json() for o in side_bet_outcomes(hand, setup)]
+    return out
+
+
+# ---------------------------------------------------------------- live state
+
+def _new_hand(rules: HouseRules, n: int, seats: list[str], setup: dict) -> Hand:
+    """A stored hand rebuilt without its table (its seating was checked when it started)."""
+    deal = {p: [parse_card(c) for c in cards] for p, cards in setup.get("deal", {}).items()}
+    upcard = parse_card(setup["upcard"]) if "upcard" in setup else None
+    return Hand(rules, seats, setup["dealer"], deal=deal, upcard=upcard, number=n)
+
+
+def _build(db: Database, sid: str) -> Live:
+    row = session_row(db, sid)
+    # The rules as stored, fully expanded: a later change of a preset never
+    # changes an old session.
+    rules = resolve(row["rules_expanded"])
+    stake = parse_stake(row["stake"])
+    players = row["players"]
+    everyone = row["everyone"]
+    rows = storage.newest_hands(db, sid, 2)
+    live = Live(sid, rules, stake, quantum(rules, stake, row["currency"]), players, everyone,
+                Table(rules, players))
+    if not rows:
+        return live
+    newest = rows[0]
+    if len(rows) > 1:
+        last = rows[1]
+        live.table = Table.resume(rules, players, started=last["n"], last_seats=last["seats"],
+                                  last_dealer=last["dealer"], everyone=everyone)
+    n, setup = newest["n"], newest["setup"]
+    hand = start_on(live.table, setup)
+    actions = storage.live_actions(storage.hand_events(db, sid, n))
+    for ev in actions:
+        hand.apply(ev["payload"]["action"])
+    live.n, live.version, live.hand, live.setup = n, newest["last_event"], hand, setup
+    live.action_ids = [ev["id"] for ev in actions]
+    return live
+
+
+def _live(db: Database, sid: str, *, check: bool = True) -> Live:
+    """The session's cached state, rebuilt if another process has moved it on.
+    Without ``check`` the cache is trusted (a write checks it in its
+    transaction instead). Call with the session's lock held."""
+    live = cache.get(db, sid)
+    if live is not None and (not check or
+                             (live.n, live.version) == storage.current_version(db, sid)):
+        return live
+    live = _build(db, sid)
+    cache.put(db, live)
+    return live
+
+
+def live_state(db: Database, sid: str) -> Live:
+    """The session's live state, current with the database (read only)."""
+    with cache.lock(db, sid):
+        return _live(db, sid)
+
+
+def _state(sid: str, setup: dict, hand: Hand, result: dict | None, *,
+           legal: bool = True) -> dict:
+    """The hand's public state and the verbs open now; with ``legal``, also every
+    concrete action the referee would accept (an enumeration of the spreads,
+    hits and discards: what ``GET hands/<n>`` shows, not the answer to a POST)."""
+    state = hand.snapshot()
+    state["session"] = sid
+    state["seq"] = len(hand.actions)
+    state["stake_multiplier"] = setup.get("stake_multiplier", 1)
+    state["verbs"] = hand.verbs()
+    if legal:
+        state["legal"] = [str(a) for a in hand.legal_actions()]
+    if hand.is_complete:
+        state["result"] = result
+    return state
+
+
+def _hand_row(db: Database, sid: str, n: int) -> dict:
+    row = storage.hand_row(db, sid, n)
+    if row is None:
+        raise NotFound("no_hand", f"session {sid} has no hand {n}", hand=n)
+    return row
+
+
+def hand_state(db: Database, sid: str, n: int) -> dict:
+    """Hand ``n``'s public state, the verbs and actions open now, and its result
+    when complete."""
+    with cache.lock(db, sid):
+        live = _live(db, sid)
+        if n == live.n and live.hand is not None:
+            if live.state is None:
+                live.state = _current_state(db, live)
+            return live.state
+    row = _hand_row(db, sid, n)
+    setup = row["setup"]
+    hand = _new_hand(live.rules, n, row["seats"], setup)
+    for ev in storage.live_actions(storage.hand_events(db, sid, n)):
+        hand.apply(ev["payload"]["action"])
+    hand.finish_declarations()  # a later hand has started
+    return _state(sid, setup, hand, row["result"])
+
+
+def _current_state(db: Database, live: Live) -> dict:
+    hand = live.hand
+    result = _hand_row(db, live.sid, live.n)["result"] if hand.is_complete else None
+    return _state(live.sid, live.setup, hand, result)
+
+
+def history(db: Database, sid: str, n: int) -> list[dict]:
+    """The hand's logged actions in order, undone ones marked (they stay in the
+    history). One indexed read of this hand's events only."""
+    events = storage.hand_events(db, sid, n)
+    cancelled = {ev["payload"]["cancels"] for ev in events if ev["kind"] == "correction"}
+    return [{"text": ev["payload"]["action"], "undone": ev["id"] in cancelled}
+            for ev in events if ev["kind"] == "action"]
+
+
+def last_undone(db: Database, sid: str, n: int) -> str | None:
+    """The action the hand's newest correction cancelled."""
+    undone = [ev["payload"]["action"] for ev in storage.hand_events(db, sid, n)
+              if ev["kind"] == "correction"]
+    return undone[-1] if undone else None
+
+
+def suggest_dealer(db: Database, sid: str) -> str:
+    """Who deals next: the rotation's choice, or the first seat before the first hand."""
+    with cache.lock(db, sid):
+        live = _live(db, sid)
+        if live.hand is None:
+            return live.players[0]
+        seats = live.hand.players
+        return live.table.expected_dealer(seats) or seats[0]
+
+
+# ---------------------------------------------------------------- writes
+
+def _answered(db: Database, sid: str, client_id: str | None) -> dict | None:
+    """The first answer to ``client_id`` again: its state, or its refusal raised."""
+    if not client_id:
+        return None
+    seen = storage.reply(db, sid, client_id)
+    if seen is None:
+        return None
+    refused, body = seen
+    if refused:
+        raise Refused.from_dict(body["error"])
+    return body
+
+
+def _check_current(live: Live, n: int) -> Hand:
+    if n < 1 or n > live.n or live.hand is None:
+        raise NotFound("no_hand", f"session {live.sid} has no hand {n}", hand=n)
+    if n < live.n:
+        raise RuleViolation("hand_over", f"this hand is over: hand {live.n} has started",
+                            hand=n)
+    return live.hand
+
+
+def _check_seq(n: int, seq: int, expected_seq: int | None) -> None:
+    if expected_seq is not None and expected_seq != seq:
+        raise StaleSeq("stale_seq", f"the hand has {seq} actions, not {expected_seq}: "
+                       "another action was logged since you looked; look again", hand=n)
+
+
+def _store_hand(w: Database, live: Live, hand: Hand, event_id: int, result: dict | None,
+                client_id: str | None, state_json: str) -> None:
+    """Store the hand's new derived row (and the reply) inside the transaction."""
+    storage.update_hand(w, live.sid, hand.number, len(hand.actions), event_id,
+                        storage.to_json(result) if result else None)
+    if client_id:
+        storage.store_reply(w, live.sid, client_id, False, state_json)
+
+
+@dataclass
+class _Plan:
+    """A write worked out on the cached state, outside the transaction: the
+    answer (a state, or an error to raise), what to insert (``job``, run by the
+    writer inside the transaction) and how the cache moves on after the commit."""
+
+    state: dict | None = None
+    error: RefereeError | None = None  # raised once the write (if any) is committed
+    job: Any = None  # (w) -> None, inside the transaction; None: nothing to write
+    after_commit: Any = None  # () -> None
+    touched: bool = False  # the cached state was changed already (dropped on failure)
+
+    def answer(self) -> dict:
+        if self.error is not None:
+            raise self.error
+        return self.state
+
+
+_RETRIES = 5
+
+
+def _write(db: Database, sid: str, client_id: str | None, plan, *,
+           check: bool = False) -> dict:
+    """A write under the session's lock.
+
+    ``plan(live)`` checks the request against the cached state and prepares
+    everything costly (the rules, the new state, its JSON) in the request's
+    own thread; the writer thread then only runs the plan's ``job``: the
+    inserts, inside a ``BEGIN IMMEDIATE`` transaction, where the event's
+    insert first checks that the session's newest event is still the one the
+    cache knows (``storage.Moved`` if another process wrote since). The cache
+    moves on after the commit; if the commit fails, or the session moved, the
+    session's cached state is dropped and rebuilt from the database: nothing
+    half-applied stays visible. A ``client_id`` already answered gets its
+    first answer (the replies table's key refuses a second one). Answers
+    without a write (a stale ``expected_seq``, a hand that is over) are not
+    stored, and are only given on a cache checked against the database."""
+    with cache.lock(db, sid):
+        for attempt in range(_RETRIES):
+            checked = check or attempt > 0
+            live = _live(db, sid, check=checked)
+            try:
+                p: _Plan = plan(live)
+            except BaseException as err:
+                cache.drop(db, sid)  # it may have got half-way: rebuild from the database
+                if checked or not isinstance(err, Exception):
+                    raise
+                continue  # a refusal is only given on the database's state
+            if p.job is None:
+                seen = _answered(db, sid, client_id)
+                if seen:
+                    return seen
+                if not checked and (live.n, live.version) != storage.current_version(db, sid):
+                    cache.drop(db, sid)
+                    continue
+                return p.answer()
+            try:
+                storage.run_write(db, p.job)
+            except storage.Moved:
+                cache.drop(db, sid)
+                continue
+            except sqlite3.IntegrityError:
+                cache.drop(db, sid)
+                seen = _answered(db, sid, client_id)
+                if seen:
+                    return seen
+                raise
+            except BaseException:
+                if p.touched:
+                    cache.drop(db, sid)
+                raise
+            if p.after_commit is not None:
+                p.after_commit()
+            return p.answer()
+    raise RuntimeError(f"session {sid} kept changing under this write")
+
+
+def _refusal(live: Live, n: int, text: str, err: RefereeError,
+             client_id: str | None) -> _Plan:
+    """A refused action changes nothing in the hand, but the attempt is kept in
+    the session's history (a ``refusal`` event with the rule that decided it),
+    so a dispute can be told later what was tried and why it was refused."""
+    refused = Refused.from_dict(err.to_dict())
+    refused.__cause__ = err
+    body_json = storage.to_json({"error": refused.to_dict()})
+    event: dict = {}
+
+    def job(w: Database) -> None:
+        event.update(storage.append_event(
+            w, live.sid, n, "refusal", {"action": text, "code": err.code,
+                                        "message": err.message}, client_id,
+            after=live.version))
+        storage.touch_hand(w, live.sid, n, event["id"])
+        if client_id:
+            storage.store_reply(w, live.sid, client_id, True, body_json)
+
+    def after_commit() -> None:
+        live.version = event["id"]
+
+    return _Plan(error=refused, job=job, after_commit=after_commit)
+
+
+def post_action(db: Database, sid: str, n: int, action_text: str, client_id: str | None,
+                expected_seq: int | None) -> dict:
+    """Log one action; returns the hand's new state, or the first answer again
+    for a known ``client_id``. Raises ``Refused`` (kept in the history),
+    ``StaleSeq``, ``NotFound``, or ``RuleViolation`` for a hand that is over.
+
+    The state has the verbs open now but not the list of legal actions
+    (``hand_state`` has it): enumerating them costs more than the rest of the
+    request."""
+
+    def plan(live: Live) -> _Plan:
+        try:
+            hand = _check_current(live, n)
+        except RuleViolation as err:
+            return _Plan(error=err)
+        seq = len(hand.actions)
+        try:
+            _check_seq(n, seq, expected_seq)
+        except StaleSeq as err:
+            return _Plan(error=err)
+        try:
+            action = hand.verify(parse_action(action_text))  # never changes the hand
+        except RefereeError as err:
+            err.at(hand=n, action=seq + 1, action_text=str(action_text))
+            return _refusal(live, n, str(action_text), err, client_id)
+        # Applied in place: from here on a failure drops the cached state.
+        p = _Plan(touched=True)
+        hand.apply(action)
+        result = hand_result(hand, live.stake, live.quantum, live.setup) \
+            if hand.is_complete else None
+        p.state = state = _state(sid, live.setup, hand, result, legal=False)
+        state_json = storage.to_json(state)
+        text = str(action)
+        event: dict = {}
+
+        def job(w: Database) -> None:
+            event.update(storage.append_event(w, sid, n, "action",
+                                              {"action": text, "text": text}, client_id,
+                                              after=live.version))
+            _store_hand(w, live, hand, event["id"], result, client_id, state_json)
+
+        def after_commit() -> None:
+            live.version, live.state = event["id"], None
+            live.action_ids.append(event["id"])
+
+        p.job, p.after_commit = job, after_commit
+        return p
+
+    return _write(db, sid, client_id, plan)
+
+
+def undo(db: Database, sid: str, n: int, client_id: str | None = None,
+         expected_seq: int | None = None) -> dict:
+    """Cancel the hand's last action with a correction event (the original stays
+    in the history); returns the state without it. Raises as ``post_action``
+    (``RuleViolation`` when there is nothing to undo)."""
+
+    def plan(live: Live) -> _Plan:
+        try:
+            hand = _check_current(live, n)
+            if not hand.actions:
+                raise RuleViolation("nothing_to_undo", "the hand has no action to undo",
+                                    hand=n)
+            _check_seq(n, len(hand.actions), expected_seq)
+        except (RuleViolation, StaleSeq) as err:
+            return _Plan(error=err)
+        cancelled = str(hand.actions[-1])
+        cancels = live.action_ids[-1]
+        work = _new_hand(live.rules, n, list(hand.players), live.setup)
+        for action in hand.actions[:-1]:
+            work.apply(action)
+        state = _state(sid, live.setup, work, None, legal=False)
+        state_json = storage.to_json(state)
+        event: dict = {}
+
+        def job(w: Database) -> None:
+            event.update(storage.append_event(w, sid, n, "correction",
+                                              {"cancels": cancels, "action": cancelled},
+                                              client_id, after=live.version))
+            _store_hand(w, live, work, event["id"], None, client_id, state_json)
+
+        def after_commit() -> None:
+            live.table.hands[-1] = work
+            live.hand, live.version, live.state = work, event["id"], None
+            live.action_ids.pop()
+
+        return _Plan(state, None, job, after_commit)
+
+    return _write(db, sid, client_id, plan)
+
+
+def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None) -> dict:
+    """Start the session's next hand; returns its state. Raises ``RefereeError``
+    (a setup the rules refuse, or one that cannot be read)."""
+    seen = _answered(db, sid, client_id)
+    if seen:
+        return seen
+    setup = load_hand_setup(setup)
+
+    def plan(live: Live) -> _Plan:
+        # Started on the cached table itself: a refusal or a failed commit drops
+        # the cache (``_write``), so nothing of it stays visible.
+        table = live.table
+        hand = start_on(table, setup)  # raises when the rules refuse it
+        del table.hands[:-1]  # only the newest hand is needed to start the next
+        state = _state(sid, setup, hand, None, legal=False)
+        state_json = storage.to_json(state)
+        event: dict = {}
+
+        version = (live.n, live.version)
+
+        def job(w: Database) -> None:
+            if storage.current_version(w, sid) != version:
+                raise storage.Moved(sid)
+            event.update(storage.append_event(w, sid, hand.number, "hand_start", setup,
+                                              client_id))
+            storage.insert_hand(w, sid, hand.number, setup, True, list(hand.players),
+                                hand.dealer, len(hand.actions), event["id"], None)
+            if table.everyone != live.everyone:
+                storage.set_everyone(w, sid, table.everyone)
+            if client_id:
+                storage.store_reply(w, sid, client_id, False, state_json)
+
+        def after_commit() -> None:
+            live.everyone = list(table.everyone)
+            live.n, live.version, live.hand, live.setup = hand.number, event["id"], hand, setup
+            live.action_ids, live.state = [], None
+
+        return _Plan(state, None, job, after_commit, touched=True)
+
+    return _write(db, sid, client_id, plan, check=True)

@@ -1,0 +1,168 @@
+"""Sessions at a live table: create or import one, and read it back (its log,
+its result, the standings, a summary, the list of sessions).
+
+Plain arguments in, plain data out; errors are raised
+(``referee.service.errors``), never turned into statuses here.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from decimal import Decimal
+
+from sqlite_utils import Database
+
+from ..ledger.money import fmt, parse_stake
+from ..ledger.settlement import settle_up
+from ..ledger.side_bets import Pots, SideBetOutcome
+from ..record import FORMAT, dump_log, load_log
+from ..replay import replay
+from ..rules.options import resolve
+from . import access, cache, storage
+from .errors import MalformedInput
+from .hands import hand_result, live_state, quantum, session_row, suggest_dealer
+
+RESULT_KEYS = ("hand", "dealer", "outcome", "winners", "counts", "net")
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    id: str
+    table_token: str
+    audit_token: str
+
+
+def create_session(db: Database, header: dict, pin: str | None = None) -> SessionInfo:
+    """A new session from a ``tonk-log/1`` header (a document with hands is an import)."""
+    if isinstance(header, dict) and "format" not in header:
+        header = {"format": FORMAT, **header}
+    return import_log(db, header, pin)
+
+
+def import_log(db: Database, doc: dict, pin: str | None = None) -> SessionInfo:
+    """Store a whole ``tonk-log/1`` document (its last hand may be still open)."""
+    log = load_log(doc)
+    played = replay(log, allow_open_last_hand=True)
+    rules, stake = played.rules, played.stake
+    if pin is not None and not (isinstance(pin, str) and 4 <= len(pin) <= 64):
+        raise MalformedInput("bad_pin", "a PIN has 4 to 64 characters")
+    header = {k: v for k, v in log.items() if k != "hands"}
+    if "hands" in log:
+        header["hands"] = []
+    sid = secrets.token_hex(6)
+    info = SessionInfo(sid, access.new_token(), access.new_token())
+    q = quantum(rules, stake, log.get("currency"))
+    with storage.write(db):
+        storage.insert_session(db, sid, log, header, rules.to_json(), played.table.everyone,
+                               access.hash_pin(pin) if pin else None,
+                               access.token_hash(info.table_token),
+                               access.token_hash(info.audit_token))
+        storage.append_event(db, sid, None, "session", header)
+        for given, hand in zip(log.get("hands", []), played.table.hands, strict=True):
+            setup = {k: v for k, v in given.items() if k != "actions"}
+            ev = storage.append_event(db, sid, hand.number, "hand_start", setup)
+            last = ev["id"]
+            for text, action in zip(given.get("actions", []), hand.actions, strict=True):
+                last = storage.append_event(
+                    db, sid, hand.number, "action", {"action": str(action), "text": text})["id"]
+            result = None
+            if hand.is_complete:
+                result = hand_result(hand, stake, q, given)
+            storage.insert_hand(db, sid, hand.number, setup, "actions" in given,
+                                list(hand.players), hand.dealer, len(hand.actions), last,
+                                result)
+    return info
+
+
+def get_log(db: Database, sid: str, *, expanded: bool = False) -> dict:
+    """The session's ``tonk-log/1`` document (an import comes back as given).
+    ``expanded``: with the rules as stored, every option written out, so that
+    reports settle it as it was played whatever presets mean today."""
+    row = session_row(db, sid)
+    doc = row["header"]
+    if expanded:
+        doc["rules"] = row["rules_expanded"]
+    hands = storage.hand_setups(db, sid)
+    events = storage.session_actions(db, sid)
+    if hands:
+        doc["hands"] = []
+    for n, h, actions_key in hands:
+        texts = [ev["payload"]["text"] for ev in storage.live_actions(events.get(n, []))]
+        if texts or actions_key:
+            h["actions"] = texts
+        doc["hands"].append(h)
+    return dump_log(doc)
+
+
+def get_result(db: Database, sid: str) -> dict:
+    """``tonk-result/1`` of the session's complete hands, from their stored results."""
+    return standings(db, sid)["result"]
+
+
+def standings(db: Database, sid: str) -> dict:
+    """Each complete hand's nets with the running totals after it, and the settle-up."""
+    row = session_row(db, sid)
+    # The rules as stored, fully expanded: a later change of a preset never
+    # changes an old session.
+    rules = resolve(row["rules_expanded"])
+    q = quantum(rules, parse_stake(row["stake"]), row["currency"])
+    everyone = row["everyone"]
+    totals = {p: Decimal(0) for p in everyone}
+    hands = []
+    pots = Pots()
+    for r in storage.complete_results(db, sid):
+        if r.get("side_bets"):
+            won, r["side_bet_story"] = pots.settle(
+                SideBetOutcome.from_json(o) for o in r["side_bets"])
+            exact = {p: Decimal(v) + won.get(p, Decimal(0)) for p, v in r["net_exact"].items()}
+            r["net_exact"] = {p: str(v) for p, v in exact.items()}
+            r["net"] = {p: fmt(v, q) for p, v in exact.items()}
+        for p, v in r["net_exact"].items():
+            totals[p] = totals.get(p, Decimal(0)) + Decimal(v)
+        hands.append({**{k: r[k] for k in RESULT_KEYS},
+                      "totals": {p: fmt(v, q) for p, v in totals.items()}})
+    push_ups = rules.scoring == "push_ups"
+    transfers = [] if push_ups else settle_up(totals, everyone)
+    result = {
+        "format": "tonk-result/1",
+        "hands": [{k: h[k] for k in RESULT_KEYS} for h in hands],
+        "totals": {p: fmt(v, q) for p, v in totals.items()},
+        "transfers": [{"from": t.payer, "to": t.payee, "amount": fmt(t.amount, q)}
+                      for t in transfers],
+    }
+    return {"players": everyone, "hands": hands, "totals": result["totals"],
+            "transfers": result["transfers"], "push_ups": push_ups,
+            "currency": row["currency"], "result": result}
+
+
+def session_summary(db: Database, sid: str) -> dict:
+    row = session_row(db, sid)
+    with cache.lock(db, sid):  # a write changes the cached hand in place
+        live = live_state(db, sid)
+        hand = live.hand
+        current = None
+        if hand is not None:
+            current = {"hand": live.n, "phase": hand.phase, "to_act": hand.to_act,
+                       "complete": hand.is_complete, "seq": len(hand.actions),
+                       "dealer": hand.dealer, "players": list(hand.players)}
+    return {
+        "id": sid,
+        "created": row["created"],
+        "table": row["table_name"],
+        "started": row["started"],
+        "currency": row["currency"],
+        "stake": row["stake"],
+        "rules_source": row["rules_source"],
+        "rules": row["rules_expanded"],
+        "players": live.players,
+        "everyone": list(live.everyone),
+        "hands": live.n,
+        "current": current,
+        "next_dealer": suggest_dealer(db, sid),
+        "has_pin": bool(row["pin_hash"]),
+    }
+
+
+def list_sessions(db: Database) -> list[dict]:
+    return storage.list_sessions(db)

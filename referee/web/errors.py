@@ -1,0 +1,130 @@
+"""The web's one mapping from errors to answers.
+
+A service function raises a domain error (``referee.service.errors``); here
+it becomes an HTTP status with the JSON error body under ``/api/``, and a
+page (or, after a tablet's form post, a flashed line) everywhere else. The
+words are the error's own ``message``, so the tablet, the API and the
+command line say the same thing.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, flash, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from ..service.errors import (
+    Locked,
+    MalformedInput,
+    NotFound,
+    ReadOnly,
+    RefereeError,
+    StaleSeq,
+)
+
+log = logging.getLogger(__name__)
+
+# The first match wins: subclasses before their bases.
+STATUSES: tuple[tuple[type[RefereeError], int], ...] = (
+    (NotFound, 404),
+    (StaleSeq, 409),
+    (ReadOnly, 403),
+    (Locked, 401),
+    (MalformedInput, 400),
+    (RefereeError, 422),  # the rules refuse it
+)
+
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+              405: "method_not_allowed", 409: "conflict", 413: "too_large",
+              415: "unsupported_media_type", 422: "refused", 429: "too_many_requests",
+              500: "internal_error"}
+
+# The tablet's page for each kind of error: (title, sentence or None for the error's own).
+PAGES = {
+    404: ("Not found", "There is no such table or hand here."),
+    403: ("Locked", "Unlock this table with its PIN first."),
+    401: ("Locked", "Unlock this table with its PIN first."),
+}
+
+
+def status_for(err: RefereeError) -> int:
+    return next(status for kind, status in STATUSES if isinstance(err, kind))
+
+
+class ApiError(Exception):
+    """A request the API cannot read or may not make, before any service call
+    (a body that is not JSON, a wrong host key)."""
+
+    def __init__(self, status: int, code: str, message: str, *, hand: int | None = None,
+                 action: int | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+        self.hand, self.action = hand, action
+
+
+def error_body(code: str, message: str, hand: int | None = None,
+               action: int | None = None) -> dict:
+    return {"error": {"code": code, "message": message, "hand": hand, "action": action}}
+
+
+def _json_error(body: dict, status: int):
+    response = jsonify(body)
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="referee"'
+    return response, status
+
+
+def error_page(title: str, message: str, status: int):
+    return render_template("error.html", title=title, message=message), status
+
+
+def flash_refusal(err: RefereeError, text: str) -> None:
+    """A tablet's action or undo that was not logged, said on the hand's screen."""
+    if isinstance(err, StaleSeq):
+        flash("Not logged: the hand changed since this screen was loaded (another tablet "
+              f"logged an action). Check the table below and tap again. ({text})", "error")
+    else:
+        flash(f"Refused: {err.message}" + (f" [rule: {err.code}]" if err.code else ""),
+              "error")
+
+
+def _api(path: str) -> bool:
+    return path.startswith("/api/")
+
+
+def register(app: Flask) -> None:
+    """JSON errors for every /api/ URL (also those no view matches); the
+    tablet's pages for the rest."""
+
+    @app.errorhandler(RefereeError)
+    def _domain(err: RefereeError):
+        status = status_for(err)
+        if _api(request.path):
+            return _json_error({"error": err.to_dict()}, status)
+        title, sentence = PAGES.get(status, ("Not accepted", None))
+        return error_page(title, sentence or err.message, status)
+
+    @app.errorhandler(ApiError)
+    def _api_error(err: ApiError):
+        return _json_error(error_body(err.code, err.message, err.hand, err.action), err.status)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(err: HTTPException):
+        if not _api(request.path):
+            return err
+        code = err.code or 500
+        response, _ = _json_error(error_body(HTTP_CODES.get(code, f"http_{code}"),
+                                             err.description or err.name), code)
+        valid = getattr(err, "valid_methods", None)
+        if code == 405 and valid:
+            response.headers["Allow"] = ", ".join(valid)
+        return response, code
+
+    @app.errorhandler(Exception)
+    def _crash(err: Exception):
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        if not _api(request.path):
+            return InternalServerError()
+        return jsonify(error_body("internal_error", "the referee failed on this request; "
+                                  "nothing was logged by it")), 500
