@@ -16,7 +16,6 @@ from . import api, errors, reports, tablet
 from .db import Handles
 
 
-
 def _templates() -> Path:
     """The tablet's templates: shipped as ``referee/templates`` in an installed
     package (setup.py maps them there), at the repository's top level in a
