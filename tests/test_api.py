@@ -14,25 +14,12 @@ from referee.record import load_log
 from referee.replay import replay
 from referee.rules.errors import RefereeError
 from referee.service import cache, hands
-from referee.web import create_app
 
 SAMPLES = sorted(Path(__file__).resolve().parents[1].joinpath("sample_logs").glob("*.json"))
 SAMPLES = [p for p in SAMPLES if not p.name.endswith(".expected.json")]
 GOOD = [p for p in SAMPLES
         if "error" not in json.loads(p.with_suffix(".expected.json").read_text())]
 BAD = [p for p in SAMPLES if p not in GOOD]
-
-
-@pytest.fixture
-def app(tmp_path):
-    cache.forget()
-    return create_app({"DATABASE": str(tmp_path / "t.sqlite3"), "TESTING": True,
-                       "SECRET_KEY": "test", "REFEREE_HOST_KEY": None})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def bearer(token):

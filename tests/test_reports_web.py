@@ -9,17 +9,6 @@ from tests.reports_fixtures import pdf_text, session_log
 
 
 @pytest.fixture()
-def app(tmp_path):
-    from referee.web import create_app, reports
-
-    app = create_app({"DATABASE": str(tmp_path / "r.sqlite3"), "TESTING": True,
-                      "SECRET_KEY": "test"})
-    if "reports" not in app.blueprints:
-        app.register_blueprint(reports.bp)
-    return app
-
-
-@pytest.fixture()
 def stored(app):
     with app.app_context():
         db = app.extensions["referee"]["db"]

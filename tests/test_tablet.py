@@ -25,18 +25,11 @@ CAUGHT_DEAL = {
 }
 
 
-@pytest.fixture()
-def app(tmp_path):
+@pytest.fixture(autouse=True)
+def _fresh_pin_limits():
     tablet_module.pin_limiter.reset_all()
-    app = create_app({"DATABASE": str(tmp_path / "t.sqlite3"), "SECRET_KEY": "test-secret",
-                      "TESTING": True})
-    yield app
+    yield
     tablet_module.pin_limiter.reset_all()
-
-
-@pytest.fixture()
-def client(app):
-    return app.test_client()
 
 
 def token(client, path="/new") -> str:
