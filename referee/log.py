@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 
 from .ledger.money import parse_stake
+from .log_events import HAND_CHECKS, SESSION_CHECKS, Unreadable, check_session_money
 from .rules.errors import MalformedInput
 from .rules.table import check_name
 
@@ -25,7 +26,10 @@ FORMAT = "tonk-log/1"
 
 # What a plain hand names; the schema writes a hand's fields in declaration order.
 _PLAIN_HAND_KEYS = frozenset(("dealer", "deal", "upcard", "stake_multiplier", "actions"))
-_HAND_FIELDS = ("dealer", "players", "deal", "upcard", "stake_multiplier", "side_bets", "actions")
+_HAND_FIELDS = ("dealer", "players", "deal", "upcard", "stake", "stake_multiplier", "side_bets",
+                "actions", "void", "accepted", "disputes")
+# A plain hand may also carry the table's own events (log_events.HAND_CHECKS).
+_EVENT_HAND_KEYS = _PLAIN_HAND_KEYS | frozenset(HAND_CHECKS)
 
 
 _TEXT = frozenset((str,))
@@ -43,8 +47,11 @@ def _plain_hand(hand: Any) -> dict | None:
     and stake multiplier (an int from 1), read as HandSchema reads it but
     without marshmallow's per-field machinery, which cost 30 µs a hand.
     None: anything else, for the schema to read."""
-    if type(hand) is not dict or not _PLAIN_HAND_KEYS.issuperset(hand):
+    if type(hand) is not dict:
         return None
+    if not _PLAIN_HAND_KEYS.issuperset(hand):  # rare: a stake, a void, an acceptance...
+        if not _EVENT_HAND_KEYS.issuperset(hand) or not _events_readable(hand, HAND_CHECKS):
+            return None
     if type(hand.get("dealer")) is not str or type(hand.get("upcard", "")) is not str:
         return None
     deal = hand.get("deal", _NO_DEAL)
@@ -64,8 +71,20 @@ def _plain_hand(hand: Any) -> dict | None:
     return dict(hand)
 
 
+def _events_readable(doc: dict, checks: dict) -> bool:
+    """The event fields of ``doc`` are readable (or absent)."""
+    try:
+        for key, check in checks.items():
+            if key in doc:
+                check(doc[key])
+    except Unreadable:
+        return False
+    return True
+
+
 # A log's fields, in the order LogSchema writes them.
-_LOG_FIELDS = ("format", "table", "started", "currency", "stake", "rules", "players", "hands")
+_LOG_FIELDS = ("format", "table", "language", "started", "closed", "currency", "stake", "rules",
+               "players", "brought_forward", "hands", "payments")
 _LOG_KEYS = frozenset(_LOG_FIELDS)
 
 
@@ -76,7 +95,9 @@ def _plain_log(doc: dict) -> dict | None:
         return None
     if type(doc.get("format")) is not str or doc["format"] != FORMAT:
         return None
-    if any(key in doc and type(doc[key]) is not str for key in ("table", "started")):
+    if "table" in doc and type(doc["table"]) is not str:
+        return None
+    if not _events_readable(doc, SESSION_CHECKS):
         return None
     if doc.get("currency") is not None and type(doc["currency"]) is not str:
         return None
@@ -109,12 +130,13 @@ def load_log(doc: Any) -> dict:
     """Check a decoded ``tonk-log/1`` document's shape; returns it as data."""
     if not isinstance(doc, dict):
         raise MalformedInput("malformed_log", "a session log is a JSON object")
-    plain = _plain_log(doc)
-    if plain is not None:
-        return plain
-    from .log_schema import load_checked
+    log = _plain_log(doc)
+    if log is None:
+        from .log_schema import load_checked
 
-    return load_checked(doc)
+        log = load_checked(doc)
+    check_session_money(log)
+    return log
 
 
 def load_hand_setup(doc: Any) -> dict:
