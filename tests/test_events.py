@@ -395,3 +395,11 @@ def test_decimal_balances_sum_to_zero_exactly():
     doc = session(H1, H2, brought_forward={"Ann": "0.1", "Ben": "0.2", "Cy": "-0.3"})
     session_ = replay(load_log(doc))
     assert sum(session_.result().balances.values()) == Decimal(0)
+
+
+def test_balances_keep_the_places_an_amount_is_written_with_in_points():
+    doc = session(H1, brought_forward={"Ann": "-3.50", "Cy": "3.50"}, stake="1")
+    del doc["currency"]
+    out = result(doc)
+    assert out["totals"] == {"Ann": "-1", "Ben": "2", "Cy": "-1"}
+    assert out["balances"] == {"Ann": "-4.50", "Ben": "2.00", "Cy": "2.50"}
