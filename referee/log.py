@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 
 from .ledger.money import parse_stake
-from .log_events import HAND_CHECKS, SESSION_CHECKS, Unreadable, check_session_money
 from .rules.errors import MalformedInput
 from .rules.table import check_name
 
@@ -28,8 +27,12 @@ FORMAT = "tonk-log/1"
 _PLAIN_HAND_KEYS = frozenset(("dealer", "deal", "upcard", "stake_multiplier", "actions"))
 _HAND_FIELDS = ("dealer", "players", "deal", "upcard", "stake", "stake_multiplier", "side_bets",
                 "actions", "void", "accepted", "disputes")
-# A plain hand may also carry the table's own events (log_events.HAND_CHECKS).
-_EVENT_HAND_KEYS = _PLAIN_HAND_KEYS | frozenset(HAND_CHECKS)
+# The table's own events (referee.log_events, imported only for a log that
+# has them: most do not, and every replay's start-up counts).
+_HAND_EVENTS = ("stake", "void", "accepted", "disputes")
+_SESSION_EVENTS = ("language", "started", "closed", "brought_forward", "payments")
+# A plain hand may also carry the table's own events.
+_EVENT_HAND_KEYS = _PLAIN_HAND_KEYS | frozenset(_HAND_EVENTS)
 
 
 _TEXT = frozenset((str,))
@@ -50,7 +53,7 @@ def _plain_hand(hand: Any) -> dict | None:
     if type(hand) is not dict:
         return None
     if not _PLAIN_HAND_KEYS.issuperset(hand):  # rare: a stake, a void, an acceptance...
-        if not _EVENT_HAND_KEYS.issuperset(hand) or not _events_readable(hand, HAND_CHECKS):
+        if not _EVENT_HAND_KEYS.issuperset(hand) or not _events_readable(hand, hand=True):
             return None
     if type(hand.get("dealer")) is not str or type(hand.get("upcard", "")) is not str:
         return None
@@ -71,10 +74,12 @@ def _plain_hand(hand: Any) -> dict | None:
     return dict(hand)
 
 
-def _events_readable(doc: dict, checks: dict) -> bool:
-    """The event fields of ``doc`` are readable (or absent)."""
+def _events_readable(doc: dict, *, hand: bool) -> bool:
+    """The event fields of ``doc`` (a hand, or the log) are readable (or absent)."""
+    from .log_events import HAND_CHECKS, SESSION_CHECKS, Unreadable
+
     try:
-        for key, check in checks.items():
+        for key, check in (HAND_CHECKS if hand else SESSION_CHECKS).items():
             if key in doc:
                 check(doc[key])
     except Unreadable:
@@ -97,7 +102,7 @@ def _plain_log(doc: dict) -> dict | None:
         return None
     if "table" in doc and type(doc["table"]) is not str:
         return None
-    if not _events_readable(doc, SESSION_CHECKS):
+    if any(key in doc for key in _SESSION_EVENTS) and not _events_readable(doc, hand=False):
         return None
     if doc.get("currency") is not None and type(doc["currency"]) is not str:
         return None
@@ -135,7 +140,10 @@ def load_log(doc: Any) -> dict:
         from .log_schema import load_checked
 
         log = load_checked(doc)
-    check_session_money(log)
+    if "brought_forward" in log or "payments" in log:
+        from .log_events import check_session_money
+
+        check_session_money(log)
     return log
 
 

@@ -20,7 +20,6 @@ from .log import load_log, parse_log_text
 from .rules.actions import parse_action, parsed_actions
 from .rules.cards import parse_card, parse_cards
 from .rules.errors import MalformedInput, RefereeError, RuleViolation
-from .rules.events import judge_events
 from .rules.hand import VOID, Hand
 from .rules.options import HouseRules, resolve
 from .rules.table import Table, unfinished_reason
@@ -65,7 +64,8 @@ class Session:
                 continue
             if not hand.is_complete:
                 continue
-            result = settle_hand(hand, self.hand_stake(setup), setup.get("stake_multiplier", 1))
+            stake = self.stake if "stake" not in setup else self.hand_stake(setup)
+            result = settle_hand(hand, stake, setup.get("stake_multiplier", 1))
             outcomes = side_bet_outcomes(hand, setup)
             if outcomes:
                 net, result.side_bets = pots.settle(outcomes)
@@ -146,6 +146,8 @@ def play_on(table: Table, setup: dict) -> Hand:
         except RefereeError as err:
             raise err.at(hand=hand.number, action=i, action_text=text) from None
     if "void" in setup or "accepted" in setup or "disputes" in setup:  # rare
+        from .rules.events import judge_events  # imported by the logs that need it
+
         try:
             judge_events(hand, setup)
         except RefereeError as err:

@@ -27,7 +27,6 @@ import pickle
 from collections.abc import Callable
 from decimal import Decimal
 
-from .ledger.balances import balance_quantum
 from .ledger.results import result_doc, settle_hand, settle_session, void_result
 from .replay import Session, check_log_end, open_session, play_on, replay, start_on
 from .result_json import EncodedItems, result_json_text
@@ -122,7 +121,12 @@ def replay_json_text(log: dict) -> str:
                                                  session.rules.scoring == "push_ups", money)
     lines = EncodedItems(",\n".join(text for text, _ in parts if text))
     q = session.quantum
-    bq = q if money is None else balance_quantum(q, money.amounts())
+    if money is None:
+        bq = q
+    else:
+        from .ledger.balances import balance_quantum
+
+        bq = balance_quantum(q, money.amounts())
     return result_json_text(result_doc(lines, totals, transfers, q, balances=balances, bq=bq,
                                        closed=log.get("closed")))
 

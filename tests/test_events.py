@@ -403,3 +403,10 @@ def test_balances_keep_the_places_an_amount_is_written_with_in_points():
     out = result(doc)
     assert out["totals"] == {"Ann": "-1", "Ben": "2", "Cy": "-1"}
     assert out["balances"] == {"Ann": "-4.50", "Ben": "2.00", "Cy": "2.50"}
+
+
+def test_the_fast_path_knows_every_event_field():
+    from referee import log, log_events
+
+    assert log._HAND_EVENTS == log_events.HAND_FIELDS == tuple(log_events.HAND_CHECKS)
+    assert log._SESSION_EVENTS == log_events.SESSION_FIELDS == tuple(log_events.SESSION_CHECKS)

@@ -7,7 +7,6 @@ from decimal import Decimal
 from json.encoder import encode_basestring
 
 from ..rules.hand import Hand
-from .balances import balance_quantum, balances, still_owed
 from .money import fmt, written_amounts
 from .payments import Settlement, settle_ending
 from .settlement import Transfer, settle_up
@@ -59,12 +58,17 @@ class HandResult:
                 f'"counts": {{{counts}}}, "net": {{{net}}}}}')
 
     def to_json(self, quantum: Decimal) -> dict:
-        doc: dict = {"hand": self.number, "dealer": self.dealer, "outcome": self.outcome}
-        if self.reason is not None:
-            doc["reason"] = self.reason
-        doc["winners"] = list(self.winners)
-        doc["counts"] = dict(self.counts)
-        doc["net"] = {q: fmt(v, quantum) for q, v in self.net.items()}
+        doc = {
+            "hand": self.number,
+            "dealer": self.dealer,
+            "outcome": self.outcome,
+            "winners": list(self.winners),
+            "counts": dict(self.counts),
+            "net": {q: fmt(v, quantum) for q, v in self.net.items()},
+        }
+        if self.reason is not None:  # a void hand: its reason follows its outcome
+            doc = {"hand": doc["hand"], "dealer": doc["dealer"], "outcome": doc["outcome"],
+                   "reason": self.reason, **doc}
         return doc
 
 
@@ -99,13 +103,21 @@ def void_result(hand: Hand, reason: str) -> HandResult:
                       reason=reason)
 
 
-@dataclass
 class Money:
     """The session's money besides the hands (``brought_forward``,
-    ``payments``), read: present when the log has either key."""
+    ``payments``), read: present when the log has either key. (A plain
+    class: making a dataclass at import costs every replay's start-up.)"""
 
-    brought_forward: dict[str, Decimal]
-    payments: list[tuple[str, str, Decimal]]  # payer, payee, amount, in order
+    __slots__ = ("brought_forward", "payments")
+
+    def __init__(self, brought_forward: dict[str, Decimal],
+                 payments: list[tuple[str, str, Decimal]]) -> None:
+        self.brought_forward = brought_forward
+        self.payments = payments  # payer, payee, amount, in order
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Money) and (self.brought_forward, self.payments) == (
+            other.brought_forward, other.payments)
 
     def amounts(self) -> list[Decimal]:
         return [*self.brought_forward.values(), *(p[2] for p in self.payments)]
@@ -129,8 +141,11 @@ class SessionResult:
 
     @property
     def balance_quantum(self) -> Decimal:
-        return self.quantum if self.money is None else balance_quantum(
-            self.quantum, self.money.amounts())
+        if self.money is None:
+            return self.quantum
+        from .balances import balance_quantum
+
+        return balance_quantum(self.quantum, self.money.amounts())
 
     def to_json(self) -> dict:
         q = self.quantum
@@ -146,6 +161,8 @@ def settle_session(players: list[str], nets: list[dict[str, Decimal]], push_ups:
     if money is None:
         totals, transfers = totals_and_transfers(players, nets, push_ups)
         return totals, None, transfers
+    from .balances import balances, still_owed  # only sessions with money carried or paid
+
     totals, _ = totals_and_transfers(players, nets, True)
     owed = balances(players, totals, money.brought_forward, money.payments)
     return totals, owed, [] if push_ups else still_owed(owed, players)
