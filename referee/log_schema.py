@@ -190,7 +190,9 @@ class LogSchema(Schema):
 
 
 LOG = LogSchema()
-HAND_SETUP = HandSchema(exclude=("actions",))
+# The service does not yet act on a hand's own events (a later step): until
+# it does, a hand started through the API may not carry them.
+HAND_SETUP = HandSchema(exclude=("actions", *HAND_FIELDS))
 
 
 
