@@ -53,7 +53,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def format_report(session, result) -> str:
-    from .ledger.money import fmt
+    from .ledger.money import fmt, parse_stake
 
     log = session.log
     q = result.quantum
@@ -62,24 +62,38 @@ def format_report(session, result) -> str:
     title = log.get("table") or "Tonk session"
     lines.append(f"{title}: {len(result.hands)} hand(s), rules {session.rules.preset}, "
                  f"stake {log['stake']} {unit}")
+    for key in ("started", "closed"):
+        if key in log:
+            lines.append(f"{key.capitalize()} {log[key]}")
     players = result.players
     width = max(8, *(len(p) for p in players))
     lines.append("")
     lines.append(f"{'hand':>4}  {'dealer':<{width}}  {'outcome':<10}  " +
                  "  ".join(f"{p:>{width}}" for p in players))
+    setups = log.get("hands", [])
     for h in result.hands:
         nets = "  ".join(f"{fmt(h.net[p], q) if p in h.net else '':>{width}}" for p in players)
         lines.append(f"{h.number:>4}  {h.dealer:<{width}}  {h.outcome:<10}  {nets}")
+        setup = setups[h.number - 1] if h.number <= len(setups) else {}
+        if h.reason is not None:
+            lines.append(f"{'':>6}void: {h.reason} (nobody pays; the deal does not pass)")
+            continue
+        if "stake" in setup and parse_stake(setup["stake"]) != session.stake:
+            lines.append(f"{'':>6}stake {setup['stake']} {unit} for this hand")
         for sentence in h.settlement.story:
             lines.append(f"{'':>6}{sentence}")
     lines.append("")
     lines.append(f"{'':>4}  {'totals':<{width}}  {'':<10}  " +
                  "  ".join(f"{fmt(result.totals[p], q):>{width}}" for p in players))
     lines.append("")
+    if result.balances is not None:
+        lines.extend(_money_lines(log, result, unit))
+        lines.append("")
     if result.transfers:
-        lines.append("To settle up:")
+        lines.append("Still owed:" if result.balances is not None else "To settle up:")
         for t in result.transfers:
-            lines.append(f"  {t.payer} pays {t.payee} {fmt(t.amount, q)} {unit}")
+            amount = fmt(t.amount, q if result.balances is None else result.balance_quantum)
+            lines.append(f"  {t.payer} pays {t.payee} {amount} {unit}")
     elif session.rules.scoring == "push_ups":
         low = min(result.totals.values(), default=0)
         best = [p for p in players if result.totals[p] == low]
@@ -87,6 +101,26 @@ def format_report(session, result) -> str:
     else:
         lines.append("Nobody owes anything.")
     return "\n".join(lines)
+
+
+def _money_lines(log: dict, result, unit: str) -> list[str]:
+    """Brought forward, the payments made at the table, and the balances."""
+    from .ledger.money import fmt
+
+    bq = result.balance_quantum
+    lines = []
+    carried = result.money.brought_forward
+    if carried:
+        lines.append("Brought forward: " + ", ".join(
+            f"{p} {fmt(carried[p], bq)}" for p in result.players if p in carried))
+    for (payer, payee, amount), doc in zip(result.money.payments, log.get("payments", []),
+                                           strict=True):
+        extra = [doc[k] for k in ("at", "note") if k in doc]
+        lines.append(f"Paid: {payer} pays {payee} {fmt(amount, bq)} {unit}"
+                     + (f" ({', '.join(extra)})" if extra else ""))
+    lines.append("Balances (brought forward + totals + paid - received): " + ", ".join(
+        f"{p} {fmt(v, bq)}" for p, v in result.balances.items()))
+    return lines
 
 
 def cmd_rules(args: argparse.Namespace) -> int:

@@ -11,10 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.devtools.simulate import Dealer, random_session
-from referee.record import dump_log, parse_log_text
+from referee.record import dump_log, load_log, parse_log_text, write_log
 from referee.replay import replay
 from referee.rules.hand import Hand
 from referee.rules.options import PRESETS, resolve
+from tests.event_logs import with_events
 
 PRESET_NAMES = sorted(PRESETS)
 # Every preset gets its own random games (a sampled preset could miss one).
@@ -119,4 +120,39 @@ def test_random_option_mixes_never_leave_a_player_stuck(seed, rules):
     for hand in session.table.hands:  # the ledger settles from the ending's counts
         assert hand.ending.counts == hand.counts()
     again = replay(parse_log_text(json.dumps(dump_log(log))))
+    assert again.result().to_json() == result.to_json()
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@RANDOM_GAMES
+@given(seed=st.integers(0, 2**32 - 1))
+def test_sessions_with_voids_stakes_and_payments_still_balance(seed, preset):
+    """Random voids, stake changes and payments: every hand still sums to
+    zero, a void hand pays nobody, and the balances are brought forward +
+    totals + paid - received (the spec's sign), settled by the transfers."""
+    log = with_events(random_session(seed, rules=preset, hands=4), seed)
+    session = replay(load_log(log))
+    result = session.result()
+    voids = [h for h in result.hands if h.outcome == "void"]
+    assert len(voids) == sum(1 for h in log["hands"] if "void" in h)
+    assert all(set(v.net.values()) == {0} and not v.winners and not v.counts for v in voids)
+    assert len(result.hands) == len(log["hands"])
+    stakes = session.rules.scoring == "stakes"
+    if stakes:
+        assert all(sum(h.net.values()) == 0 for h in result.hands)
+    expected = {q: Decimal(log["brought_forward"].get(q, 0)) + result.totals[q]
+                for q in result.players}
+    for p in log["payments"]:
+        expected[p["from"]] += Decimal(p["amount"])
+        expected[p["to"]] -= Decimal(p["amount"])
+    assert result.balances == expected
+    assert sum(result.balances.values()) == (0 if stakes else sum(result.totals.values()))
+    if stakes:
+        owed = dict(result.balances)
+        for t in result.transfers:
+            owed[t.payer] += t.amount
+            owed[t.payee] -= t.amount
+        assert set(owed.values()) <= {0}
+    # Written and read back, the same result.
+    again = replay(parse_log_text(write_log(load_log(log))))
     assert again.result().to_json() == result.to_json()

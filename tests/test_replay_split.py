@@ -13,6 +13,7 @@ from referee.replay import replay
 from referee.replay import two_cores as replay_split
 from referee.replay.two_cores import replay_json_text
 from referee.rules.errors import RefereeError
+from tests.event_logs import with_events
 
 
 @pytest.fixture(autouse=True)
@@ -127,3 +128,61 @@ def test_players_who_join_are_seated_in_every_segment(monkeypatch, segments):
     path = Path(__file__).resolve().parents[1] / "sample_logs" / "opt_player_joins.json"
     log = json.loads(path.read_text())
     assert outcome(split, log) == outcome(sequential, log)
+
+
+def event_logs(seed):
+    """Logs with void hands (at every kind of seam once cut into segments),
+    hand stakes, money brought forward and paid, and a closed session; and
+    broken ones: a void after the end, the deal passed after a void, a
+    closed session left in play."""
+    log = with_events(random_session(seed, rules=["pagat", "waiting", "chicago"][seed % 3],
+                                     hands=8), seed, voids=0.5, stakes=0.4)
+    log["closed"] = "2026-11-21T23:59:00Z"
+    yield log
+    rng = random.Random(seed)
+    hands = log["hands"]
+    voids = [i for i, h in enumerate(hands) if "void" in h]
+    played = [i for i, h in enumerate(hands) if "void" not in h]
+    bad = json.loads(json.dumps(log))  # a void on a hand whose play has ended
+    bad["hands"][rng.choice(played)]["void"] = "misdeal"
+    yield bad
+    later = [i for i in voids if i + 1 < len(hands)]
+    if later:  # after a void the deal passed anyway
+        k = rng.choice(later) + 1
+        bad = json.loads(json.dumps(log))
+        seats = bad["hands"][k].get("players") or log["players"]
+        bad["hands"][k]["dealer"] = next(q for q in seats if q != bad["hands"][k]["dealer"])
+        yield bad
+    bad = json.loads(json.dumps(log))  # closed while the last hand is in play
+    bad["hands"][-1].pop("void", None)
+    bad["hands"][-1]["actions"] = bad["hands"][-1]["actions"][:1]
+    yield bad
+
+
+@pytest.mark.parametrize("segments", [1, 2, 3, 32])
+def test_logs_with_table_events_give_the_sequential_answer(monkeypatch, segments):
+    monkeypatch.setattr(replay_split, "SEGMENTS", segments)
+    kinds = set()
+    for seed in range(6):
+        for log in event_logs(seed):
+            seq = outcome(sequential, log)
+            kinds.add(seq[1]["code"] if seq[0] == "error" else "ok")
+            assert outcome(split, log) == seq
+    assert {"ok", "void_after_end", "closed_in_play"} <= kinds
+
+
+def test_a_void_hand_at_a_seam_keeps_the_deal(monkeypatch):
+    """A segment that starts just after a void hand expects its dealer again."""
+    monkeypatch.setattr(replay_split, "SEGMENTS", 32)
+    log = random_session(1, hands=6)
+    hands = log["hands"]
+    void = json.loads(json.dumps(hands[3]))
+    void["actions"], void["void"] = [], "misdeal"
+    hands.insert(3, void)
+    seq = outcome(sequential, log)
+    assert seq[0] == "ok" and '"outcome": "void"' in seq[1]
+    assert outcome(split, log) == seq
+    hands[4]["dealer"] = hands[5]["dealer"]  # the deal passed: refused, in either replay
+    seq = outcome(sequential, log)
+    assert seq[0] == "error" and seq[1]["code"] == "wrong_dealer" and seq[1]["hand"] == 5
+    assert outcome(split, log) == seq

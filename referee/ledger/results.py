@@ -11,6 +11,8 @@ from .money import fmt, written_amounts
 from .payments import Settlement, settle_ending
 from .settlement import Transfer, settle_up
 
+VOID = "void"  # the outcome of a hand the table cancelled
+
 
 class _Encoded(dict):
     """Names (and outcomes) as JSON strings, each encoded once."""
@@ -37,6 +39,7 @@ class HandResult:
     settlement: Settlement
     multiplier: int = 1
     side_bets: list[str] = field(default_factory=list)  # what the side bets did, in words
+    reason: str | None = None  # why a void hand was cancelled (the log's text)
 
     def json_line(self, quantum: Decimal) -> str:
         """``to_json`` as ``referee replay --json`` writes it, on one line
@@ -47,12 +50,15 @@ class HandResult:
         net = ", ".join([f'{_NAMES[q]}: "{written.get(str(v)) or fmt(v, quantum)}"'
                          for q, v in self.net.items()])
         winners = ", ".join([_NAMES[q] for q in self.winners])
+        outcome = _NAMES[self.outcome]
+        if self.reason is not None:
+            outcome += f', "reason": {encode_basestring(self.reason)}'
         return (f'    {{"hand": {self.number}, "dealer": {_NAMES[self.dealer]}, '
-                f'"outcome": {_NAMES[self.outcome]}, "winners": [{winners}], '
+                f'"outcome": {outcome}, "winners": [{winners}], '
                 f'"counts": {{{counts}}}, "net": {{{net}}}}}')
 
     def to_json(self, quantum: Decimal) -> dict:
-        return {
+        doc = {
             "hand": self.number,
             "dealer": self.dealer,
             "outcome": self.outcome,
@@ -60,6 +66,10 @@ class HandResult:
             "counts": dict(self.counts),
             "net": {q: fmt(v, quantum) for q, v in self.net.items()},
         }
+        if self.reason is not None:  # a void hand: its reason follows its outcome
+            doc = {"hand": doc["hand"], "dealer": doc["dealer"], "outcome": doc["outcome"],
+                   "reason": self.reason, **doc}
+        return doc
 
 
 def settle_hand(hand: Hand, stake: Decimal, multiplier: int = 1) -> HandResult:
@@ -82,22 +92,80 @@ def settle_hand(hand: Hand, stake: Decimal, multiplier: int = 1) -> HandResult:
                       net, s, multiplier)
 
 
+def void_result(hand: Hand, reason: str) -> HandResult:
+    """A hand the table cancelled: nobody pays, and it had no end to count."""
+    zero = Decimal(0)
+    net = dict.fromkeys(hand.players, zero)
+    settlement = Settlement(VOID, hand.players, [], [],
+                            [lambda: f"The hand was void ({reason}): nobody pays."], {},
+                            dict(net))
+    return HandResult(hand.number, hand.dealer, hand.players, VOID, [], {}, net, settlement,
+                      reason=reason)
+
+
+class Money:
+    """The session's money besides the hands (``brought_forward``,
+    ``payments``), read: present when the log has either key. (A plain
+    class: making a dataclass at import costs every replay's start-up.)"""
+
+    __slots__ = ("brought_forward", "payments")
+
+    def __init__(self, brought_forward: dict[str, Decimal],
+                 payments: list[tuple[str, str, Decimal]]) -> None:
+        self.brought_forward = brought_forward
+        self.payments = payments  # payer, payee, amount, in order
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Money) and (self.brought_forward, self.payments) == (
+            other.brought_forward, other.payments)
+
+    def amounts(self) -> list[Decimal]:
+        return [*self.brought_forward.values(), *(p[2] for p in self.payments)]
+
+
 @dataclass
 class SessionResult:
     players: list[str]  # everyone who sat, in order of arrival
     hands: list[HandResult]
     quantum: Decimal
     push_ups: bool = False
+    money: Money | None = None
+    closed: str | None = None  # as the log wrote it
     totals: dict[str, Decimal] = field(init=False)
     transfers: list[Transfer] = field(init=False)
+    balances: dict[str, Decimal] | None = field(init=False)
 
     def __post_init__(self) -> None:
-        self.totals, self.transfers = totals_and_transfers(
-            self.players, [h.net for h in self.hands], self.push_ups)
+        self.totals, self.balances, self.transfers = settle_session(
+            self.players, [h.net for h in self.hands], self.push_ups, self.money)
+
+    @property
+    def balance_quantum(self) -> Decimal:
+        if self.money is None:
+            return self.quantum
+        from .balances import balance_quantum
+
+        return balance_quantum(self.quantum, self.money.amounts())
 
     def to_json(self) -> dict:
         q = self.quantum
-        return result_doc([h.to_json(q) for h in self.hands], self.totals, self.transfers, q)
+        return result_doc([h.to_json(q) for h in self.hands], self.totals, self.transfers, q,
+                          balances=self.balances, bq=self.balance_quantum, closed=self.closed)
+
+
+def settle_session(players: list[str], nets: list[dict[str, Decimal]], push_ups: bool,
+                   money: Money | None) -> tuple[dict[str, Decimal], dict[str, Decimal] | None,
+                                                 list[Transfer]]:
+    """Totals, balances (None without ``money``) and what is still owed:
+    the transfers settle the balances where there are any, else the totals."""
+    if money is None:
+        totals, transfers = totals_and_transfers(players, nets, push_ups)
+        return totals, None, transfers
+    from .balances import balances, still_owed  # only sessions with money carried or paid
+
+    totals, _ = totals_and_transfers(players, nets, True)
+    owed = balances(players, totals, money.brought_forward, money.payments)
+    return totals, owed, [] if push_ups else still_owed(owed, players)
 
 
 def totals_and_transfers(players: list[str], nets: list[dict[str, Decimal]],
@@ -113,14 +181,21 @@ def totals_and_transfers(players: list[str], nets: list[dict[str, Decimal]],
 
 
 def result_doc(hands: list, totals: dict[str, Decimal], transfers: list[Transfer],
-               q: Decimal) -> dict:
-    """The ``tonk-result/1`` document (``hands``: each hand's ``to_json``)."""
-    return {
+               q: Decimal, *, balances: dict[str, Decimal] | None = None,
+               bq: Decimal | None = None, closed: str | None = None) -> dict:
+    """The ``tonk-result/1`` document (``hands``: each hand's ``to_json``).
+    ``bq``: the quantum of balances and of the transfers that settle them."""
+    doc = {
         "format": "tonk-result/1",
         "hands": hands,
         "totals": {p: fmt(v, q) for p, v in totals.items()},
-        "transfers": [
-            {"from": t.payer, "to": t.payee, "amount": fmt(t.amount, q)}
-            for t in transfers
-        ],
     }
+    tq = q
+    if balances is not None:
+        tq = bq or q
+        doc["balances"] = {p: fmt(v, tq) for p, v in balances.items()}
+    doc["transfers"] = [{"from": t.payer, "to": t.payee, "amount": fmt(t.amount, tq)}
+                        for t in transfers]
+    if closed is not None:
+        doc["closed"] = closed
+    return doc

@@ -27,12 +27,16 @@ def load_log(doc: Any) -> dict:
     """Check a decoded ``tonk-log/1`` document's shape; returns it as data."""
     if not isinstance(doc, dict):
         raise MalformedInput("malformed_log", "a session log is a JSON object")
-    plain = _plain_log(doc)
-    if plain is not None:
-        return plain
-    from .schemas import load_checked
+    log = _plain_log(doc)
+    if log is None:
+        from .schemas import load_checked
 
-    return load_checked(doc)
+        log = load_checked(doc)
+    if "brought_forward" in log or "payments" in log:
+        from .events import check_session_money
+
+        check_session_money(log)
+    return log
 
 
 def load_hand_setup(doc: Any) -> dict:

@@ -18,7 +18,14 @@ FORMAT = "tonk-log/1"
 
 # What a plain hand names; the schema writes a hand's fields in declaration order.
 _PLAIN_HAND_KEYS = frozenset(("dealer", "deal", "upcard", "stake_multiplier", "actions"))
-_HAND_FIELDS = ("dealer", "players", "deal", "upcard", "stake_multiplier", "side_bets", "actions")
+_HAND_FIELDS = ("dealer", "players", "deal", "upcard", "stake", "stake_multiplier", "side_bets",
+                "actions", "void", "accepted", "disputes")
+# The table's own events (referee.record.events, imported only for a log that
+# has them: most do not, and every replay's start-up counts).
+_HAND_EVENTS = ("stake", "void", "accepted", "disputes")
+_SESSION_EVENTS = ("language", "started", "closed", "brought_forward", "payments")
+# A plain hand may also carry the table's own events.
+_EVENT_HAND_KEYS = _PLAIN_HAND_KEYS | frozenset(_HAND_EVENTS)
 
 
 _TEXT = frozenset((str,))
@@ -36,8 +43,11 @@ def _plain_hand(hand: Any) -> dict | None:
     and stake multiplier (an int from 1), read as HandSchema reads it but
     without marshmallow's per-field machinery, which cost 30 µs a hand.
     None: anything else, for the schema to read."""
-    if type(hand) is not dict or not _PLAIN_HAND_KEYS.issuperset(hand):
+    if type(hand) is not dict:
         return None
+    if not _PLAIN_HAND_KEYS.issuperset(hand):  # rare: a stake, a void, an acceptance...
+        if not _EVENT_HAND_KEYS.issuperset(hand) or not _events_readable(hand, hand=True):
+            return None
     if type(hand.get("dealer")) is not str or type(hand.get("upcard", "")) is not str:
         return None
     deal = hand.get("deal", _NO_DEAL)
@@ -57,8 +67,22 @@ def _plain_hand(hand: Any) -> dict | None:
     return dict(hand)
 
 
+def _events_readable(doc: dict, *, hand: bool) -> bool:
+    """The event fields of ``doc`` (a hand, or the log) are readable (or absent)."""
+    from .events import HAND_CHECKS, SESSION_CHECKS, Unreadable
+
+    try:
+        for key, check in (HAND_CHECKS if hand else SESSION_CHECKS).items():
+            if key in doc:
+                check(doc[key])
+    except Unreadable:
+        return False
+    return True
+
+
 # A log's fields, in the order LogSchema writes them.
-_LOG_FIELDS = ("format", "table", "started", "currency", "stake", "rules", "players", "hands")
+_LOG_FIELDS = ("format", "table", "language", "started", "closed", "currency", "stake", "rules",
+               "players", "brought_forward", "hands", "payments")
 _LOG_KEYS = frozenset(_LOG_FIELDS)
 
 
@@ -69,7 +93,9 @@ def _plain_log(doc: dict) -> dict | None:
         return None
     if type(doc.get("format")) is not str or doc["format"] != FORMAT:
         return None
-    if any(key in doc and type(doc[key]) is not str for key in ("table", "started")):
+    if "table" in doc and type(doc["table"]) is not str:
+        return None
+    if any(key in doc for key in _SESSION_EVENTS) and not _events_readable(doc, hand=False):
         return None
     if doc.get("currency") is not None and type(doc["currency"]) is not str:
         return None

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
 
 from ..ledger.money import parse_stake, quantum_for
-from ..ledger.results import HandResult, SessionResult, settle_hand
+from ..ledger.results import HandResult, Money, SessionResult, settle_hand, void_result
 from ..ledger.side_bets import (
     Pots,
     SideBetOutcome,
@@ -19,7 +20,7 @@ from ..record import load_log, parse_log_text
 from ..rules.actions import parse_action, parsed_actions
 from ..rules.cards import parse_card, parse_cards
 from ..rules.errors import MalformedInput, RefereeError, RuleViolation
-from ..rules.hand import Hand
+from ..rules.hand import VOID, Hand
 from ..rules.options import HouseRules, resolve
 from ..rules.table import Table, unfinished_reason
 
@@ -33,20 +34,38 @@ class Session:
     stake: Decimal
     table: Table
 
-    @property
+    @cached_property
     def quantum(self) -> Decimal:
+        """One for the whole session: the places its stake and every hand's
+        own stake need (docs/decisions.md)."""
         if self.rules.scoring == "push_ups":
             return Decimal(1)
-        return quantum_for(self.stake, self.log.get("currency"), self.rules.payment_amounts())
+        stakes = [h["stake"] for h in self.log.get("hands", ()) if "stake" in h]
+        stake = self.stake
+        if stakes:  # rare: the table changed the stake
+            stake = max([stake, *map(parse_stake, stakes)],
+                        key=lambda d: -d.normalize().as_tuple().exponent)
+        return quantum_for(stake, self.log.get("currency"), self.rules.payment_amounts())
+
+    def money(self) -> Money | None:
+        """The log's ``brought_forward`` and ``payments`` (None: neither key)."""
+        return session_money(self.log)
+
+    def hand_stake(self, setup: dict) -> Decimal:
+        return parse_stake(setup["stake"]) if "stake" in setup else self.stake
 
     def result(self) -> SessionResult:
-        """Results of the complete hands (a hand still in play is left out)."""
+        """Results of the complete (or void) hands (a hand still in play is left out)."""
         results: list[HandResult] = []
         pots = Pots()
         for hand, setup in zip(self.table.hands, self.log.get("hands", []), strict=False):
+            if hand.phase == VOID:
+                results.append(void_result(hand, setup["void"]))
+                continue
             if not hand.is_complete:
                 continue
-            result = settle_hand(hand, self.stake, setup.get("stake_multiplier", 1))
+            stake = self.stake if "stake" not in setup else self.hand_stake(setup)
+            result = settle_hand(hand, stake, setup.get("stake_multiplier", 1))
             outcomes = side_bet_outcomes(hand, setup)
             if outcomes:
                 net, result.side_bets = pots.settle(outcomes)
@@ -54,7 +73,19 @@ class Session:
                     result.net[q] += amount
             results.append(result)
         return SessionResult(list(self.table.everyone), results, self.quantum,
-                             push_ups=self.rules.scoring == "push_ups")
+                             push_ups=self.rules.scoring == "push_ups", money=self.money(),
+                             closed=self.log.get("closed"))
+
+
+def session_money(log: dict) -> Money | None:
+    """A read log's ``brought_forward`` and ``payments`` as exact amounts
+    (their meaning checked when the log was read)."""
+    if "brought_forward" not in log and "payments" not in log:
+        return None
+    carried = {q: Decimal(str(v).strip()) for q, v in (log.get("brought_forward") or {}).items()}
+    paid = [(p["from"], p["to"], Decimal(str(p["amount"]).strip()))
+            for p in log.get("payments") or ()]
+    return Money(carried, paid)
 
 
 def open_session(log: dict) -> Session:
@@ -114,16 +145,33 @@ def play_on(table: Table, setup: dict) -> Hand:
             apply(parsed.get(text) or parse_action(text))
         except RefereeError as err:
             raise err.at(hand=hand.number, action=i, action_text=text) from None
+    if "void" in setup or "accepted" in setup or "disputes" in setup:  # rare
+        from ..rules.events import judge_events  # imported by the logs that need it
+
+        try:
+            judge_events(hand, setup)
+        except RefereeError as err:
+            text = setup["actions"][err.action - 1] if err.action else None
+            raise err.at(hand=hand.number, action_text=text) from None
     return hand
 
 
-def check_log_end(table: Table) -> None:
-    """A log may not end in the middle of a hand (a deal win's claims close)."""
+def check_log_end(table: Table, *, closed: bool = False) -> None:
+    """A log may not end in the middle of a hand (a deal win's claims close);
+    it may end with a void hand. A closed session may not either, in words
+    that say so (``closed_in_play``)."""
     if not table.hands:
         return
     last = table.hands[-1]
     last.finish_declarations()
-    if not last.is_complete:
+    if not last.is_complete and last.phase != VOID:
+        if closed:
+            raise RuleViolation(
+                "closed_in_play",
+                f"the session is closed but hand {last.number} is still in play "
+                f"({unfinished_reason(last)}): void it or finish it",
+                hand=last.number,
+            )
         raise RuleViolation(
             "hand_unfinished",
             f"the log ends but hand {last.number} is not finished ({unfinished_reason(last)})",
@@ -146,7 +194,7 @@ def replay(log: dict, *, allow_open_last_hand: bool = False) -> Session:
     if session is None:
         session = open_session(log)
     if not allow_open_last_hand:
-        check_log_end(session.table)
+        check_log_end(session.table, closed="closed" in log)
     return session
 
 

@@ -27,9 +27,10 @@ import pickle
 from collections.abc import Callable
 from decimal import Decimal
 
-from ..ledger.results import result_doc, settle_hand, totals_and_transfers
+from ..ledger.results import result_doc, settle_hand, settle_session, void_result
 from ..record.result_text import EncodedItems, result_json_text
 from ..rules.errors import RefereeError
+from ..rules.hand import VOID
 from ..rules.table import Table
 from .sequential import Session, check_log_end, open_session, play_on, replay, start_on
 
@@ -70,9 +71,10 @@ def replay_json_text(log: dict) -> str:
     def table_for(start: int) -> Table:
         if start == 0:
             return session.table
-        seats, dealer, seated = before[start]
+        seats, dealer, seated, void = before[start]
         return Table.resume(session.rules, log["players"], started=start,
-                            last_seats=seats, last_dealer=dealer, everyone=seated)
+                            last_seats=seats, last_dealer=dealer, everyone=seated,
+                            last_void=void)
 
     # The segments to replay, one byte each, in order; a read of one byte
     # from a pipe is atomic, so each segment goes to exactly one process.
@@ -113,10 +115,20 @@ def replay_json_text(log: dict) -> str:
         if isinstance(part, RefereeError):
             raise part
         parts.append(part)
-    totals, transfers = totals_and_transfers(everyone, [t for _, t in parts],
-                                             session.rules.scoring == "push_ups")
+    # Balances and what is still owed: once, from the totals.
+    money = session.money()
+    totals, balances, transfers = settle_session(everyone, [t for _, t in parts],
+                                                 session.rules.scoring == "push_ups", money)
     lines = EncodedItems(",\n".join(text for text, _ in parts if text))
-    return result_json_text(result_doc(lines, totals, transfers, session.quantum))
+    q = session.quantum
+    if money is None:
+        bq = q
+    else:
+        from ..ledger.balances import balance_quantum
+
+        bq = balance_quantum(q, money.amounts())
+    return result_json_text(result_doc(lines, totals, transfers, q, balances=balances, bq=bq,
+                                       closed=log.get("closed")))
 
 
 def _segments(hands: list[dict], count: int) -> list[tuple[int, int]]:
@@ -154,9 +166,10 @@ def _replay_segments(session: Session, bounds: list[tuple[int, int]], queue: int
 
 def _seating(session: Session, hands: list[dict], starts: set[int]):
     """For each hand of ``starts`` (0-based), the previous hand's seats and
-    dealer and everyone seated so far, as the log states them (checked when
-    the hands are replayed); and everyone seated by the end."""
-    before: dict[int, tuple[tuple[str, ...], str, list[str]]] = {}
+    dealer, everyone seated so far, and whether it was void (its dealer then
+    deals again), as the log states them (checked when the hands are
+    replayed); and everyone seated by the end."""
+    before: dict[int, tuple[tuple[str, ...], str, list[str], bool]] = {}
     current = tuple(session.table.players)
     everyone = list(current)
     for i, setup in enumerate(hands, 1):
@@ -165,7 +178,7 @@ def _seating(session: Session, hands: list[dict], starts: set[int]):
             current = tuple(seated)
             everyone += [q for q in current if q not in everyone]
         if i in starts:
-            before[i] = (current, setup["dealer"], list(everyone))
+            before[i] = (current, setup["dealer"], list(everyone), "void" in setup)
     return before, everyone
 
 
@@ -181,13 +194,16 @@ def _replay_segment(session: Session, table: Table, start: int, end: int) -> Seg
     for setup in hands[start:end]:
         hand = play_on(table, setup)
         if hand.is_complete:
-            result = settle_hand(hand, stake, setup.get("stake_multiplier", 1))
+            result = settle_hand(hand, session.hand_stake(setup) if "stake" in setup else stake,
+                                 setup.get("stake_multiplier", 1))
             lines.append(result.json_line(quantum))
             for q, amount in result.net.items():
                 totals[q] = totals[q] + amount if q in totals else amount
+        elif hand.phase == VOID:  # nobody pays: a line, but nothing to add
+            lines.append(void_result(hand, setup["void"]).json_line(quantum))
         del table.hands[:-1]  # only the last hand is needed to start the next
     if end < len(hands):
         start_on(table, hands[end])  # the check the next hand's start makes
     else:
-        check_log_end(table)
+        check_log_end(table, closed="closed" in session.log)
     return ",\n".join(lines), totals

@@ -45,6 +45,7 @@ EXTRA_DISCARD = "extra_discard"  # a slapper owes one extra discard
 DECLARED = "declared"  # a deal win was declared: the hand is not played
 SHOWDOWN = "showdown"  # the play ended: players show their hands
 OVER = "over"
+VOID = "void"  # the table cancelled the hand (referee.rules.events): no result
 
 START_VERBS = ("drop", "draw", "take")
 # Verbs not bound to the turn: checked whoever is to act.
@@ -307,6 +308,8 @@ class Hand:
             return action
         if phase == OVER:
             raise _illegal("hand_over", "the hand is over; start the next hand")
+        if phase == VOID:
+            raise _illegal("hand_over", "the hand is void; the same dealer deals again")
         if verb == "declare":
             self._verify_declare(action)
         elif verb == "slap":
@@ -954,7 +957,7 @@ class Hand:
         referee cannot list). A draw is offered without a card."""
         out: list[Action] = []
         phase = self.phase
-        if phase == OVER:
+        if phase == OVER or phase == VOID:
             return out
         candidates: list[Action] = []
         for q in self.players:
@@ -1005,7 +1008,7 @@ class Hand:
         (ignoring which cards: the tablet picks those). What the tablet shows."""
         out: dict[str, list[str]] = {}
         phase = self.phase
-        if phase == OVER:
+        if phase == OVER or phase == VOID:
             return out
 
         def add(q: str, verb: str) -> None:

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Mapping, Sequence
 
 from .errors import RuleViolation
-from .hand import Hand
+from .hand import VOID, Hand
 from .options import HouseRules
 
 
@@ -47,6 +47,9 @@ class Table:
         # The last hand's seats and dealer: all the next deal depends on.
         self.last_seats: tuple[str, ...] | None = None
         self.last_dealer: str | None = None
+        # The last hand was void: its dealer deals again. Kept here for a
+        # table resumed after it (the hand itself says so otherwise).
+        self.last_void = False
 
     @classmethod
     def resume(
@@ -58,6 +61,7 @@ class Table:
         last_seats: Sequence[str],
         last_dealer: str,
         everyone: Sequence[str] = (),
+        last_void: bool = False,
     ) -> Table:
         """A table whose earlier hands are settled and stored elsewhere: the
         next hand is checked against the last one's seats and dealer only, so
@@ -66,6 +70,7 @@ class Table:
         table.started = started
         table.last_seats = tuple(last_seats)
         table.last_dealer = last_dealer
+        table.last_void = last_void
         for name in everyone:
             if name not in table.everyone:
                 table.everyone.append(name)
@@ -73,12 +78,15 @@ class Table:
 
     def expected_dealer(self, seats: Sequence[str]) -> str | None:
         """Who must deal a hand with ``seats`` under ``dealer_rotation: left``
-        (None: anyone may, as for the first hand)."""
+        (None: anyone may, as for the first hand). After a void hand the deal
+        does not pass: its dealer deals again, or if gone, the next seated to
+        the left, as if the void hand had never been dealt."""
         if self.last_seats is None:
             return None
         prev = self.last_seats
         i = prev.index(self.last_dealer)
-        for step in range(1, len(prev) + 1):
+        first = 0 if self._redeal() else 1
+        for step in range(first, len(prev) + first):
             q = prev[(i + step) % len(prev)]
             if q in seats:
                 return q
@@ -96,7 +104,7 @@ class Table:
         try:
             last = self.hands[-1] if self.hands else None
             if last is not None:
-                if not last.is_complete:
+                if not last.is_complete and last.phase != VOID:
                     raise RuleViolation(
                         "hand_unfinished",
                         f"hand {last.number} is not finished ({unfinished_reason(last)}) "
@@ -118,16 +126,18 @@ class Table:
                 raise RuleViolation("wrong_dealer", f"the dealer {dealer} is not seated")
             if self.last_seats is not None and not same_seats:
                 self._check_seating(seats, dealer)
-            if same_seats:  # most hands: the deal passes to the next seat
+            redeal = last.phase == VOID if last is not None else self.last_void
+            if same_seats and not redeal:  # most hands: the deal passes to the next seat
                 expected = seats[(seats.index(self.last_dealer) + 1) % len(seats)]
             else:
                 expected = self.expected_dealer(seats)
             if self.rules.dealer_rotation == "left" and expected and dealer != expected:
-                raise RuleViolation(
-                    "wrong_dealer",
-                    f"{expected} deals this hand (the deal passes to the left of "
-                    f"{self.last_dealer}), not {dealer}",
-                )
+                if redeal:
+                    why = f"hand {number - 1} was void, so the deal does not pass"
+                else:
+                    why = f"the deal passes to the left of {self.last_dealer}"
+                raise RuleViolation("wrong_dealer", f"{expected} deals this hand ({why}), "
+                                    f"not {dealer}")
             hand = Hand(self.rules, seats, dealer, deal=deal, upcard=upcard, number=number)
         except RuleViolation as err:
             raise err.at(hand=number) from None
@@ -141,7 +151,12 @@ class Table:
         self.hands.append(hand)
         self.started = number
         self.last_seats, self.last_dealer = seats, dealer
+        self.last_void = False
         return hand
+
+    def _redeal(self) -> bool:
+        """The last hand was void, so its dealer deals again."""
+        return self.hands[-1].phase == VOID if self.hands else self.last_void
 
     def _check_seating(self, seats: tuple[str, ...], dealer: str) -> None:
         prev = self.last_seats

@@ -1,0 +1,218 @@
+"""The table's own events in a session log (``log-format.md``, "The table's
+own events"): what their values must look like, and what the session-level
+ones must mean.
+
+The shape checks are shared by the plain-log fast path (``referee.record.reading``) and
+the marshmallow schemas (``referee.log_schema``), so both read a log alike;
+a value that fails one is ``malformed`` (exit 2). The meaning of the session's
+money (who pays whom, what is carried in) is checked once the log is read,
+with the codes of ``docs/decisions.md``. What a hand's events mean (a void,
+an acceptance, a dispute) is judged by the rules engine
+(``referee.rules.events``), against the hand as played.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from ..rules.errors import MalformedInput
+
+LANGUAGES = ("en", "de", "fr", "pt")
+
+#: Session-level fields; ``started`` is older, but is now held to the same format.
+SESSION_FIELDS = ("language", "started", "closed", "brought_forward", "payments")
+#: Hand-level fields.
+HAND_FIELDS = ("stake", "void", "accepted", "disputes")
+
+UNKNOWN_FIELD = "is not a field of the log format"
+
+_PAYMENT_KEYS = frozenset(("from", "to", "amount", "at", "note"))
+_DISPUTE_KEYS = ("action", "by", "note")
+
+
+class Unreadable(ValueError):
+    """A value of an event field that cannot be read; ``path`` leads into it
+    (list indexes and keys), for the schema to name the field."""
+
+    def __init__(self, text: str, *path: object) -> None:
+        super().__init__(text)
+        self.text = text
+        self.path = path
+
+    def messages(self) -> object:
+        """The error as marshmallow nests its messages."""
+        out: object = [self.text]
+        for step in reversed(self.path):
+            out = {step: out}
+        return out
+
+
+def _text(value: object, low: int, high: int, what: str, *path: object) -> None:
+    if type(value) is not str:
+        raise Unreadable(f"{what} must be text", *path)
+    if not low <= len(value) <= high:
+        raise Unreadable(f"{what} has {low} to {high} characters, not {len(value)}", *path)
+
+
+def _time(value: object, *path: object) -> None:
+    """ISO 8601, date and time, with a UTC offset (``Z`` or ``+01:00``): a
+    time without one could be anybody's evening."""
+    if type(value) is not str:
+        raise Unreadable("must be a time like \"2026-11-21T20:00:00Z\"", *path)
+    from datetime import datetime  # only logs that carry times pay for the import
+
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        when = None
+    if when is None or "T" not in value.upper() or when.tzinfo is None:
+        raise Unreadable(f"must be an ISO 8601 time with a UTC offset, like "
+                         f"\"2026-11-21T20:00:00Z\", not {value!r}", *path)
+
+
+def decimal_of(value: object) -> Decimal | None:
+    """A decimal string or number as a finite Decimal; None if it is not one."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return None
+    try:
+        d = Decimal(str(value).strip())
+    except InvalidOperation:
+        return None
+    return d if d.is_finite() else None
+
+
+def check_language(value: object) -> None:
+    if value not in LANGUAGES or type(value) is not str:
+        raise Unreadable(f"must be one of {', '.join(LANGUAGES)}, not {value!r}")
+
+
+def check_time(value: object) -> None:
+    _time(value)
+
+
+def check_brought_forward(value: object) -> None:
+    if type(value) is not dict:
+        raise Unreadable('must be an object of player: amount, like {"Ann": "-3.50"}')
+    for name, amount in value.items():
+        if decimal_of(amount) is None:
+            raise Unreadable(f"must be a decimal amount like \"-3.50\", not {amount!r}", name)
+
+
+def check_payments(value: object) -> None:
+    if type(value) is not list:
+        raise Unreadable('must be a list of payments like {"from": "Ann", "to": "Ben", '
+                         '"amount": "0.75"}')
+    for i, payment in enumerate(value):
+        if type(payment) is not dict:
+            raise Unreadable("a payment is an object with from, to and amount", i)
+        for key in payment:
+            if key not in _PAYMENT_KEYS:
+                raise Unreadable(UNKNOWN_FIELD, i, key)
+        for key in ("from", "to", "amount"):
+            if key not in payment:
+                raise Unreadable("missing data for required field", i, key)
+        for key in ("from", "to"):
+            if type(payment[key]) is not str:
+                raise Unreadable("must be a player's name", i, key)
+        # The amount's value is judged with the session (payment_amount).
+        if "at" in payment:
+            _time(payment["at"], i, "at")
+        if "note" in payment:
+            _text(payment["note"], 1, 500, "a note", i, "note")
+
+
+def check_hand_stake(value: object) -> None:
+    d = decimal_of(value)
+    if d is None or d <= 0:
+        raise Unreadable(f"a hand's stake is a decimal greater than 0, like \"0.50\", "
+                         f"not {value!r}")
+
+
+def check_void(value: object) -> None:
+    _text(value, 1, 200, "the reason for a void")
+
+
+def check_accepted(value: object) -> None:
+    if type(value) is not list:
+        raise Unreadable("must be a list of players' names")
+    for i, name in enumerate(value):
+        if type(name) is not str:
+            raise Unreadable("must be a player's name", i)
+
+
+def check_disputes(value: object) -> None:
+    if type(value) is not list:
+        raise Unreadable('must be a list of disputes like {"action": 7, "by": "Cy", '
+                         '"note": "..."}')
+    for i, dispute in enumerate(value):
+        if type(dispute) is not dict:
+            raise Unreadable("a dispute is an object with action, by and note", i)
+        for key in dispute:
+            if key not in _DISPUTE_KEYS:
+                raise Unreadable(UNKNOWN_FIELD, i, key)
+        for key in _DISPUTE_KEYS:
+            if key not in dispute:
+                raise Unreadable("missing data for required field", i, key)
+        action = dispute["action"]
+        if action is not None and type(action) is not int:
+            raise Unreadable("must be an action's number, or null for the whole hand",
+                             i, "action")
+        if type(dispute["by"]) is not str:
+            raise Unreadable("must be a player's name", i, "by")
+        _text(dispute["note"], 1, 500, "a note", i, "note")
+
+
+SESSION_CHECKS = {
+    "language": check_language,
+    "started": check_time,
+    "closed": check_time,
+    "brought_forward": check_brought_forward,
+    "payments": check_payments,
+}
+HAND_CHECKS = {
+    "stake": check_hand_stake,
+    "void": check_void,
+    "accepted": check_accepted,
+    "disputes": check_disputes,
+}
+
+
+def session_players(log: dict) -> list[str]:
+    """Everyone of the session: the top-level players, then anyone a hand seats."""
+    players = list(log["players"])
+    for hand in log.get("hands") or ():
+        for name in hand.get("players") or ():
+            if name not in players:
+                players.append(name)
+    return players
+
+
+def check_session_money(log: dict) -> None:
+    """What ``brought_forward`` and ``payments`` mean: names of the session,
+    carried-in balances that sum to zero, payments between two players of a
+    positive amount. Read after the log's shape is checked."""
+    if "brought_forward" not in log and "payments" not in log:
+        return
+    players = set(session_players(log))
+    carried = log.get("brought_forward") or {}
+    for name in carried:
+        if name not in players:
+            raise MalformedInput("unknown_player", f"brought_forward names {name}, who is not "
+                                 "a player of this session")
+    total = sum((decimal_of(v) for v in carried.values()), Decimal(0))
+    if total != 0:
+        raise MalformedInput("brought_forward_sum", "the balances brought forward must sum to "
+                             f"zero (what one owes another is owed to them), but sum to {total}")
+    for i, payment in enumerate(log.get("payments") or (), 1):
+        payer, payee, amount = payment["from"], payment["to"], payment["amount"]
+        if payer == payee:
+            raise MalformedInput("payment_to_self", f"payment {i}: {payer} cannot pay "
+                                 "themselves")
+        d = decimal_of(amount)
+        if d is None or d <= 0:
+            raise MalformedInput("payment_amount", f"payment {i}: the amount must be a decimal "
+                                 f"greater than 0, like \"0.75\", not {amount!r}")
+        for name in (payer, payee):
+            if name not in players:
+                raise MalformedInput("unknown_player", f"payment {i} names {name}, who is "
+                                     "not a player of this session")

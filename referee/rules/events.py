@@ -1,0 +1,78 @@
+"""The table's own events on a hand, judged against the hand as played: a
+void, the players who accepted its result, the disputes raised about it.
+
+A hand's actions are judged first; these are judged after them, in the
+order the log format lists them (void, accepted, disputes), and each fault
+names the hand, and the action where one action is concerned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .errors import RuleViolation
+from .hand import DECLARED, OVER, SHOWDOWN, VOID, Hand
+
+# Phases in which the hand's play has ended: its result stands.
+_PLAY_ENDED = (DECLARED, SHOWDOWN, OVER)
+
+
+def void_hand(hand: Hand) -> None:
+    """Cancel ``hand`` (a misdeal, a player gone): it pays nothing and the
+    same dealer deals again. Refused once the play has ended, even with
+    shows still to come: the result is then fixed, only not yet shown."""
+    if hand.phase in _PLAY_ENDED:
+        how = "a deal win was declared" if hand.claims else "its play has ended"
+        raise RuleViolation("void_after_end", f"the hand cannot be void: {how}, so its "
+                            "result stands", hand=hand.number)
+    hand.phase = VOID
+
+
+def check_accepted(hand: Hand, names: Sequence[str]) -> None:
+    """Players who confirmed the hand's result: seated, each once, and only
+    once there is a result (every required show in) to confirm."""
+    if not names:
+        return  # nobody has confirmed anything
+    if not hand.is_complete:
+        if hand.phase == VOID:
+            why = "it is void, so there is no result to accept"
+        elif hand.phase in _PLAY_ENDED:
+            why = "its result waits for shows still to come"
+        else:
+            why = "it is still in play"
+        raise RuleViolation("accept_in_play", f"the hand's result cannot be accepted: {why}",
+                            hand=hand.number)
+    seen: set[str] = set()
+    for name in names:
+        if name not in hand.players:
+            raise RuleViolation("accept_not_seated", f"{name} is not seated in this hand, so "
+                                "cannot accept its result", hand=hand.number)
+        if name in seen:
+            raise RuleViolation("accept_twice", f"{name} is listed twice as accepting the "
+                                "result", hand=hand.number)
+        seen.add(name)
+
+
+def check_disputes(hand: Hand, disputes: Sequence[dict], actions: int) -> None:
+    """Objections kept for the record: each about one of the hand's
+    ``actions`` (numbered from 1) or the whole hand (``None``), by a player
+    seated in it. A dispute changes no result."""
+    for dispute in disputes:
+        action, by = dispute["action"], dispute["by"]
+        if action is not None and not 1 <= action <= actions:
+            has = f"its actions are 1 to {actions}" if actions else "it has no actions"
+            raise RuleViolation("dispute_no_action", f"a dispute by {by} names action {action}, "
+                                f"but {has}", hand=hand.number)
+        if by not in hand.players:
+            raise RuleViolation("dispute_not_seated", f"{by} is not seated in this hand, so "
+                                "cannot dispute it", hand=hand.number, action=action)
+
+
+def judge_events(hand: Hand, setup: dict) -> None:
+    """A hand's ``void``, ``accepted`` and ``disputes``, after its actions."""
+    if "void" in setup:
+        void_hand(hand)
+    if "accepted" in setup:
+        check_accepted(hand, setup["accepted"])
+    if "disputes" in setup:
+        check_disputes(hand, setup["disputes"], len(setup.get("actions", ())))
