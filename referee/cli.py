@@ -109,8 +109,10 @@ def format_report(session, result) -> str:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    from .rules.catches import CATCH_SCHEMES
     from .rules.options import (
         OPTION_DOCS,
+        OPTION_VALUES,
         PRESET_SOURCES,
         PRESETS,
         resolve,
@@ -139,8 +141,12 @@ def cmd_rules(args: argparse.Namespace) -> int:
     data = rules.to_json()
     for name, doc in OPTION_DOCS.items():
         mark = "*" if name in PRESETS[args.name] else " "
-        print(f" {mark}{name} = {json.dumps(data[name])}\n     {doc}")
+        print(f" {mark}{name} = {json.dumps(data[name])}\n     {doc}\n"
+              f"     values: {OPTION_VALUES[name]}")
     print("(* differs from the standard game)")
+    print("Catch schemes (caught):")
+    for scheme in CATCH_SCHEMES.values():
+        print(f"  {scheme.name:<20} {scheme.description}")
     return 0
 
 

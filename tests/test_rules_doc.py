@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
+from referee.rules.catches import CATCH_SCHEMES
 from referee.rules.options import OPTION_DOCS, OPTION_NAMES, OPTION_VALUES, PRESETS
 from referee.rules_doc import documented_groups_cover_every_option, markdown
 
@@ -31,4 +32,7 @@ def test_rules_command_lists_presets_and_explains_one(capsys):
     for name in OPTION_NAMES:
         assert f"{name} = " in out
     assert '*caught_pays = "2n"' in out
+    assert 'values: "pagat", "double_to_beaters", "low_collects_double"' in out
+    for scheme in CATCH_SCHEMES.values():
+        assert f"{scheme.name:<20} {scheme.description}" in out
     assert main(["rules", "nowhere"]) == 2

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
+from enum import StrEnum
 from itertools import combinations
 
 from .actions import Action, parse_action
@@ -38,13 +39,17 @@ from .errors import IllegalAction, RefereeError, RuleViolation
 from .options import HouseRules
 from .spreads import holds_spread, is_book, is_run, is_spread
 
-# Phases of a hand.
-START = "start"  # the player to act may drop, draw or take (and, before play, claims)
-PLAY = "play"  # after drawing or taking: spread, hit, discard
-EXTRA_DISCARD = "extra_discard"  # a slapper owes one extra discard
-DECLARED = "declared"  # a deal win was declared: the hand is not played
-SHOWDOWN = "showdown"  # the play ended: players show their hands
-OVER = "over"
+
+class Phase(StrEnum):
+    START = "start"  # the player to act may drop, draw or take (and, before play, claims)
+    PLAY = "play"  # after drawing or taking: spread, hit, discard
+    EXTRA_DISCARD = "extra_discard"  # a slapper owes one extra discard
+    DECLARED = "declared"  # a deal win was declared: the hand is not played
+    SHOWDOWN = "showdown"  # the play ended: players show their hands
+    OVER = "over"
+
+
+START, PLAY, EXTRA_DISCARD, DECLARED, SHOWDOWN, OVER = Phase
 
 START_VERBS = ("drop", "draw", "take")
 # Verbs not bound to the turn: checked whoever is to act.
@@ -211,7 +216,7 @@ class Hand:
         self.shown: dict[str, tuple[str, ...]] = {}
         self.claims: list[Claim] = []
         self.actions: list[Action] = []
-        self.phase = START
+        self.phase: Phase = START
         self.play_started = False
         self.turn = (self.players.index(dealer) + 1) % n
         self.this_turn = TurnState()
