@@ -29,7 +29,7 @@ from decimal import Decimal
 
 from .ledger.results import result_doc, settle_hand, totals_and_transfers
 from .replay import Session, check_log_end, open_session, play_on, replay, start_on
-from .result_json import EncodedItems, result_json_text
+from .result_json import EncodedItems, hand_line, result_json_text
 from .rules.errors import RefereeError
 from .rules.table import Table
 
@@ -182,7 +182,7 @@ def _replay_segment(session: Session, table: Table, start: int, end: int) -> Seg
         hand = play_on(table, setup)
         if hand.is_complete:
             result = settle_hand(hand, stake, setup.get("stake_multiplier", 1))
-            lines.append(result.json_line(quantum))
+            lines.append(hand_line(result, quantum))
             for q, amount in result.net.items():
                 totals[q] = totals[q] + amount if q in totals else amount
         del table.hands[:-1]  # only the last hand is needed to start the next

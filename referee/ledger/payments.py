@@ -148,8 +148,8 @@ def _settle_drop(ending: Ending, rules: HouseRules, pay, tell) -> Outcome:
          + ", equal or lower"
          + "".join(f"; {q} has {counts[q]}" for q in others if q not in beaters)
          + f"; so {d} is caught (catch scheme {scheme.name}).")
-    catch = Catch(scheme.name, d, players, tuple(others), tuple(beaters), tuple(lowest), low,
-                  rules.caught_amount(len(players)), tuple(ending.left_of_dealer()))
+    catch = Catch(scheme.name, d, ending.dealer, players, others, beaters, lowest, low,
+                  rules.caught_amount(len(players)))
     scheme.pays(catch, pay, tell)
     return Outcome.CAUGHT
 

@@ -25,9 +25,9 @@ Pay = Callable[[str, str, Decimal, str], None]
 Tell = Callable[[Callable[[], str]], None]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Catch:
-    """The facts of a caught drop.
+    """The facts of a caught drop (read-only by convention).
 
     A *beater* is a non-dropper whose count is equal to or lower than the
     dropper's; the *lowest* are the non-droppers with the lowest count.
@@ -35,13 +35,18 @@ class Catch:
 
     scheme: str
     dropper: str
+    dealer: str
     players: tuple[str, ...]  # seat order
-    others: tuple[str, ...]  # everyone but the dropper, in seat order
-    beaters: tuple[str, ...]
-    lowest: tuple[str, ...]
+    others: list[str]  # everyone but the dropper, in seat order
+    beaters: list[str]
+    lowest: list[str]
     low: int  # the lowest count
     amount: Decimal  # caught_pays for this many players
-    left_of_dealer: tuple[str, ...]  # seats in playing order
+
+    def left_of_dealer(self) -> list[str]:
+        """Seats in playing order, starting left of the dealer."""
+        i = self.players.index(self.dealer)
+        return list(self.players[i + 1:] + self.players[: i + 1])
 
     @property
     def reason(self) -> str:
@@ -167,7 +172,7 @@ def _double_to_all(c: Catch, pay: Pay, tell: Tell) -> None:
 @catch_scheme("five_to_low", "the dropper pays 5 to one lowest player and nobody else pays; "
               "of several tied for lowest, the one nearest the dealer's left")
 def _five_to_low(c: Catch, pay: Pay, tell: Tell) -> None:
-    lo = min(c.lowest, key=c.left_of_dealer.index)
+    lo = min(c.lowest, key=c.left_of_dealer().index)
     pay(c.dropper, lo, Decimal(5), c.reason)
     tie = " (nearest the dealer's left of those tied)" if len(c.lowest) > 1 else ""
     tell(lambda: f"{c.dropper} pays 5 stakes to {lo}{tie}.")
