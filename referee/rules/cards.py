@@ -132,7 +132,10 @@ class Deck:
 
     def count(self, cards: Iterable[str]) -> int:
         """The count of a hand: the sum of its cards' values."""
-        return sum(map(self.values.__getitem__, cards))
+        values, total = self.values, 0
+        for card in cards:
+            total += values[card]
+        return total
 
     def describe(self) -> str:
         return f"{self.size}-card deck"
