@@ -128,6 +128,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         for name, source in PRESET_SOURCES.items():
             diff = ", ".join(sorted(PRESETS[name])) or "the standard game"
             print(f"  {name:<12} {source}: {diff}")
+        print(f"Catch schemes (option caught): {', '.join(CATCH_SCHEMES)}")
         return 0
     try:
         rules = resolve(args.name)

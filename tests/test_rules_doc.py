@@ -27,6 +27,7 @@ def test_rules_command_lists_presets_and_explains_one(capsys):
     assert main(["rules"]) == 0
     out = capsys.readouterr().out
     assert all(name in out for name in PRESETS)
+    assert "Catch schemes (option caught): pagat, double_to_beaters, " in out
     assert main(["rules", "washington"]) == 0
     out = capsys.readouterr().out
     for name in OPTION_NAMES:
