@@ -124,8 +124,10 @@ def _money_lines(log: dict, result, unit: str) -> list[str]:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    from .rules.catches import CATCH_SCHEMES
     from .rules.options import (
         OPTION_DOCS,
+        OPTION_VALUES,
         PRESET_SOURCES,
         PRESETS,
         resolve,
@@ -141,6 +143,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         for name, source in PRESET_SOURCES.items():
             diff = ", ".join(sorted(PRESETS[name])) or "the standard game"
             print(f"  {name:<12} {source}: {diff}")
+        print(f"Catch schemes (option caught): {', '.join(CATCH_SCHEMES)}")
         return 0
     try:
         rules = resolve(args.name)
@@ -155,8 +158,12 @@ def cmd_rules(args: argparse.Namespace) -> int:
     data = rules.to_json()
     for name, doc in OPTION_DOCS.items():
         mark = "*" if name in PRESETS[args.name] else " "
-        print(f" {mark}{name} = {json.dumps(data[name])}\n     {doc}")
+        print(f" {mark}{name} = {json.dumps(data[name])}\n     {doc}\n"
+              f"     values: {OPTION_VALUES[name]}")
     print("(* differs from the standard game)")
+    print("Catch schemes (caught):")
+    for scheme in CATCH_SCHEMES.values():
+        print(f"  {scheme.name:<20} {scheme.description}")
     return 0
 
 

@@ -7,10 +7,11 @@ import pytest
 from referee.ledger.payments import settle_ending
 from referee.ledger.results import settle_hand
 from referee.rules.actions import Action
+from referee.rules.catches import CATCH_SCHEMES
 from referee.rules.ending import DROP, STOCK_OUT, Ending
 from referee.rules.errors import RefereeError, RulesError
 from referee.rules.hand import EXTRA_DISCARD, OVER, START, Hand
-from referee.rules.options import OPTION_NAMES, PRESETS, resolve
+from referee.rules.options import OPTION_ALLOWED, OPTION_NAMES, PRESETS, resolve
 
 from .helpers import error_of, result_of
 
@@ -442,20 +443,42 @@ def caught(scheme, counts, caught_pays=None, dealer="Dee"):
 
 
 SPREAD_COUNTS = {"Ann": 10, "Ben": 9, "Cy": 7, "Dee": 12}  # beaters Ben, Cy; lowest Cy
+TIED_LOW = {"Ann": 10, "Ben": 7, "Cy": 7, "Dee": 12}  # beaters and lowest Ben, Cy
+
+# The registry's test table: every catch scheme, Ann dropping and caught.
+CATCH_TABLE = [
+    ("pagat", None, SPREAD_COUNTS, {"Ann": -5, "Ben": 1, "Cy": 5, "Dee": -1}),
+    ("double_to_beaters", None, SPREAD_COUNTS, {"Ann": -4, "Ben": 1, "Cy": 4, "Dee": -1}),
+    ("double_to_beaters", None, TIED_LOW, {"Ann": -4, "Ben": 3, "Cy": 3, "Dee": -2}),
+    ("low_collects_double", None, SPREAD_COUNTS, {"Ann": -2, "Ben": -1, "Cy": 4, "Dee": -1}),
+    ("dropper_pays_table", None, SPREAD_COUNTS, {"Ann": -3, "Ben": 0, "Cy": 3, "Dee": 0}),
+    ("single_to_beaters", None, SPREAD_COUNTS, {"Ann": -3, "Ben": 0, "Cy": 4, "Dee": -1}),
+    ("double_to_all", None, SPREAD_COUNTS, {"Ann": -6, "Ben": 2, "Cy": 2, "Dee": 2}),
+    ("five_to_low", None, SPREAD_COUNTS, {"Ann": -5, "Ben": 0, "Cy": 5, "Dee": 0}),
+    ("pay_beaters", 4, SPREAD_COUNTS, {"Ann": -8, "Ben": 4, "Cy": 4, "Dee": 0}),
+    ("pay_lowest", "2n", SPREAD_COUNTS, {"Ann": -8, "Ben": 0, "Cy": 8, "Dee": 0}),
+]
 
 
-@pytest.mark.parametrize("scheme,pays,expected", [
-    ("pagat", None, {"Ann": -5, "Ben": 1, "Cy": 5, "Dee": -1}),
-    ("low_collects_double", None, {"Ann": -2, "Ben": -1, "Cy": 4, "Dee": -1}),
-    ("dropper_pays_table", None, {"Ann": -3, "Ben": 0, "Cy": 3, "Dee": 0}),
-    ("single_to_beaters", None, {"Ann": -3, "Ben": 0, "Cy": 4, "Dee": -1}),
-    ("double_to_all", None, {"Ann": -6, "Ben": 2, "Cy": 2, "Dee": 2}),
-    ("five_to_low", None, {"Ann": -5, "Ben": 0, "Cy": 5, "Dee": 0}),
-    ("pay_beaters", 4, {"Ann": -8, "Ben": 4, "Cy": 4, "Dee": 0}),
-    ("pay_lowest", "2n", {"Ann": -8, "Ben": 0, "Cy": 8, "Dee": 0}),
-])
-def test_every_catch_scheme(scheme, pays, expected):
-    assert caught(scheme, SPREAD_COUNTS, pays) == ("caught", expected)
+@pytest.mark.parametrize("scheme,pays,counts,expected", CATCH_TABLE)
+def test_every_catch_scheme(scheme, pays, counts, expected):
+    assert caught(scheme, counts, pays) == ("caught", expected)
+
+
+def test_the_catch_table_covers_the_registry_in_the_spec_order():
+    assert list(dict.fromkeys(row[0] for row in CATCH_TABLE)) == list(CATCH_SCHEMES)
+    assert list(CATCH_SCHEMES)[:2] == ["pagat", "double_to_beaters"]
+    assert OPTION_ALLOWED["caught"].choices == list(CATCH_SCHEMES)
+    for scheme in CATCH_SCHEMES.values():  # one line each, for the reference page
+        assert scheme.description and "\n" not in scheme.description
+
+
+def test_every_catch_scheme_explains_its_payments():
+    for scheme in CATCH_SCHEMES:
+        ending = Ending(DROP, FOUR, "Dee", player="Ann", counts=SPREAD_COUNTS)
+        s = settle_ending(ending, resolve({"caught": scheme}))
+        assert s.story[0].endswith(f"so Ann is caught (catch scheme {scheme}).")
+        assert len(s.story) >= 2 and all(line.endswith(".") for line in s.story)
 
 
 def test_five_to_low_tie_pays_nearest_left_of_dealer():

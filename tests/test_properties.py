@@ -14,7 +14,7 @@ from referee.devtools.simulate import Dealer, random_session
 from referee.record import dump_log, load_log, parse_log_text, write_log
 from referee.replay import replay
 from referee.rules.hand import Hand
-from referee.rules.options import PRESETS, resolve
+from referee.rules.options import OPTION_ALLOWED, PRESETS, resolve
 from tests.event_logs import with_events
 
 PRESET_NAMES = sorted(PRESETS)
@@ -82,25 +82,10 @@ def test_payments_sum_to_zero_and_replay_of_written_log_agrees(seed, preset):
         assert live.snapshot() == replayed.snapshot()
 
 
-OPTION_CHOICES = {
-    "deck": [52, 40], "jokers": [0, 2], "deuces_wild": [False, True],
-    "court_values": ["10", "11-12-13"], "hand_size": [5, 7], "upcard": [True, False],
-    "book_extendable": [True, False], "max_hits_per_turn": [None, 1],
-    "hit_replaces_discard": [False, True], "take_must_meld": [False, True],
-    "must_spread": ["never", "always", "except_aces"],
-    "slapping": ["off", "on", "next_player_priority"], "spread_wait": [0, 3],
-    "hit_wait": [0, 1, 3], "self_hit_wait": [0, 1], "hit_wait_once_per_round": [False, True],
-    "hit_blocks_going_out": [False, True], "deal_win_conflict": ["void", "all_paid", "best"],
-    "deal_win_tie": ["void", "nearest_left_of_dealer"], "deal_win_declare": ["must", "may"],
-    "tonk_out_pays": [2, 1], "tonk_out_by_hits_pays": [None, 1],
-    "tonk_out_double_first_turn_only": [False, True],
-    "tonk_out_double_lost_by_hitting": [False, True], "first_turn_two_spreads_pays": [None, 4],
-    "out_pays": [1, 2], "boobed": [False, True],
-    "caught": ["pagat", "low_collects_double", "dropper_pays_table", "single_to_beaters",
-               "double_to_all", "five_to_low", "pay_beaters", "pay_lowest"],
-    "caught_pays": [2, "2n"], "stock_out": ["low_wins", "dead"],
-    "stock_out_tie": ["share", "dead"], "scoring": ["stakes", "push_ups"],
-}
+# Each option's usual values, from the options' own data (deal_wins has none:
+# the presets' claim lists are the ones drawn).
+OPTION_CHOICES = {name: allowed.standard for name, allowed in OPTION_ALLOWED.items()
+                  if allowed.standard}
 mixed_rules = st.fixed_dictionaries(
     {"preset": st.sampled_from(PRESET_NAMES)},
     optional={k: st.sampled_from(v) for k, v in OPTION_CHOICES.items()},

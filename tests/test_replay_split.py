@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.devtools.simulate import random_session
-from referee.record.result_text import item_line, result_json_text
+from referee.record.result_text import hand_line, item_line, result_json_text
 from referee.replay import replay
 from referee.replay import two_cores as replay_split
 from referee.replay.two_cores import replay_json_text
@@ -109,7 +109,7 @@ NAMES = ['Zoë "Z" O\'Brien', "Jürgen\\Łukasz", "José ☃", "小明", "Ann"]
 
 @pytest.mark.parametrize("seed", range(4))
 def test_hand_lines_are_what_the_json_encoder_writes(seed):
-    """Each half writes its hands' lines itself (HandResult.json_line): the
+    """Each half writes its hands' lines itself (result_json.hand_line): the
     same text as the JSON encoder, whatever the names."""
     log = random_session(seed, hands=6, players=NAMES[: 2 + seed % 3])
     log["stake"] = ["0.25", "1", "0.125", "3"][seed]
@@ -118,7 +118,7 @@ def test_hand_lines_are_what_the_json_encoder_writes(seed):
     session = replay(log)
     result = session.result()
     for hand in result.hands:
-        assert hand.json_line(result.quantum) == item_line(hand.to_json(result.quantum))
+        assert hand_line(hand, result.quantum) == item_line(hand.to_json(result.quantum))
     assert outcome(split, log) == outcome(sequential, log)
 
 

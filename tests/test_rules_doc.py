@@ -6,6 +6,7 @@ import pytest
 
 from referee.cli import main
 from referee.commands.rules_doc import documented_groups_cover_every_option, markdown
+from referee.rules.catches import CATCH_SCHEMES
 from referee.rules.options import OPTION_DOCS, OPTION_NAMES, OPTION_VALUES, PRESETS
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "house-rules.md"
@@ -26,9 +27,13 @@ def test_rules_command_lists_presets_and_explains_one(capsys):
     assert main(["rules"]) == 0
     out = capsys.readouterr().out
     assert all(name in out for name in PRESETS)
+    assert "Catch schemes (option caught): pagat, double_to_beaters, " in out
     assert main(["rules", "washington"]) == 0
     out = capsys.readouterr().out
     for name in OPTION_NAMES:
         assert f"{name} = " in out
     assert '*caught_pays = "2n"' in out
+    assert 'values: "pagat", "double_to_beaters", "low_collects_double"' in out
+    for scheme in CATCH_SCHEMES.values():
+        assert f"{scheme.name:<20} {scheme.description}" in out
     assert main(["rules", "nowhere"]) == 2

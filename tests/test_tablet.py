@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from referee.rules.catches import CATCH_SCHEMES
 from referee.rules.options import OPTION_DOCS
 from referee.service import sessions
 from referee.web import create_app
@@ -110,6 +111,9 @@ def test_create_page_explains_every_option(client):
     assert "Values: 0 to 4; typical game: 0" in page
     assert "built-in method" not in page
     assert "chicago" in page and "Mike Foulds, Chicago" in page
+    control = re.search(r'<select name="opt_caught".*?</select>', page, re.S).group(0)
+    offered = re.findall(r'<option value="&#34;(\w+)&#34;"', control)
+    assert offered == list(CATCH_SCHEMES)  # the registry's schemes, double_to_beaters too
 
 
 def test_create_opens_the_table_and_lists_it(client):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from ..rules.catches import CATCH_SCHEMES
 from ..rules.options import (
     OPTION_DEFAULTS,
     OPTION_DOCS,
@@ -50,6 +51,10 @@ def markdown() -> str:
         for name in names:
             lines.append(f"| `{name}` | {_value(OPTION_DEFAULTS[name])} | "
                          f"{OPTION_VALUES[name]} | {OPTION_DOCS[name]} |")
+    lines += ["", "### Catch schemes (`caught`)", "",
+              "A *beater* is a non-dropper whose count is equal to or lower than the "
+              "dropper's; the *lowest* are the non-droppers with the lowest count.", ""]
+    lines += [f"- `{s.name}`: {s.description}." for s in CATCH_SCHEMES.values()]
     lines += ["", "## Presets", "", "| preset | source | differs from the standard game |",
               "|---|---|---|"]
     for name, source in PRESET_SOURCES.items():

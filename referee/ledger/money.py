@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 
 def parse_stake(value: object) -> Decimal:
@@ -34,33 +35,18 @@ def quantum_for(stake: Decimal, currency: str | None, amounts: Iterable[Decimal]
     return Decimal(1).scaleb(-places)
 
 
-# Hands' nets take few distinct values: each is written once, then looked up,
-# by its text (a Decimal's hash costs more than writing it), in a table for
-# each quantum's text (0.01 and 0.010 are equal but write differently).
-_WRITTEN: dict[str, dict[str, str]] = {}
-
-
-def written_amounts(quantum: Decimal) -> dict[str, str]:
-    """The amounts written to ``quantum`` so far, by ``str(amount)``: a
-    look-up there is ``fmt`` without a call, for a caller writing many."""
-    try:
-        return _WRITTEN[str(quantum)]
-    except KeyError:
-        return _WRITTEN.setdefault(str(quantum), {})
-
-
 def fmt(amount: Decimal, quantum: Decimal) -> str:
     """``amount`` written to ``quantum`` (``-0`` as ``0``)."""
-    written = written_amounts(quantum)
-    key = str(amount)
-    try:
-        return written[key]
-    except KeyError:
-        pass
-    q = amount.quantize(quantum)
+    return written(str(amount), str(quantum))
+
+
+# Hands' nets take few distinct values: each is written once, then looked up
+# by its text (a Decimal's hash costs more than writing it). Keyed by the
+# quantum's text too: 0.01 and 0.010 are equal but write differently.
+@lru_cache(maxsize=10_000)
+def written(amount: str, quantum: str) -> str:
+    """``fmt`` of amounts given as text (for a writer that has the texts)."""
+    q = Decimal(amount).quantize(Decimal(quantum))
     if q == 0:
         q = abs(q)
-    text = format(q, "f")
-    if len(written) < 10_000:
-        written[key] = text
-    return text
+    return format(q, "f")

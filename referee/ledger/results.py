@@ -4,27 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from json.encoder import encode_basestring
 
+from ..rules.ending import Outcome
 from ..rules.hand import Hand
-from .money import fmt, written_amounts
+from .money import fmt
 from .payments import Settlement, settle_ending
 from .settlement import Transfer, settle_up
-
-VOID = "void"  # the outcome of a hand the table cancelled
-
-
-class _Encoded(dict):
-    """Names (and outcomes) as JSON strings, each encoded once."""
-
-    def __missing__(self, text: str) -> str:
-        if len(self) >= 10_000:  # a long-lived server sees many names
-            self.clear()
-        encoded = self[text] = encode_basestring(text)
-        return encoded
-
-
-_NAMES = _Encoded()
 
 
 @dataclass
@@ -32,7 +17,7 @@ class HandResult:
     number: int
     dealer: str
     players: tuple[str, ...]
-    outcome: str
+    outcome: Outcome
     winners: list[str]
     counts: dict[str, int]
     net: dict[str, Decimal]  # money, or points (push-ups)
@@ -41,27 +26,12 @@ class HandResult:
     side_bets: list[str] = field(default_factory=list)  # what the side bets did, in words
     reason: str | None = None  # why a void hand was cancelled (the log's text)
 
-    def json_line(self, quantum: Decimal) -> str:
-        """``to_json`` as ``referee replay --json`` writes it, on one line
-        (indented for the ``hands`` list): written here, with each name
-        encoded once per session, in a third of the time the JSON encoder took."""
-        written = written_amounts(quantum)
-        counts = ", ".join([f"{_NAMES[q]}: {c}" for q, c in self.counts.items()])
-        net = ", ".join([f'{_NAMES[q]}: "{written.get(str(v)) or fmt(v, quantum)}"'
-                         for q, v in self.net.items()])
-        winners = ", ".join([_NAMES[q] for q in self.winners])
-        outcome = _NAMES[self.outcome]
-        if self.reason is not None:
-            outcome += f', "reason": {encode_basestring(self.reason)}'
-        return (f'    {{"hand": {self.number}, "dealer": {_NAMES[self.dealer]}, '
-                f'"outcome": {outcome}, "winners": [{winners}], '
-                f'"counts": {{{counts}}}, "net": {{{net}}}}}')
-
     def to_json(self, quantum: Decimal) -> dict:
+        """The hand in the result format, as plain values (amounts as text)."""
         doc = {
             "hand": self.number,
             "dealer": self.dealer,
-            "outcome": self.outcome,
+            "outcome": self.outcome.value,
             "winners": list(self.winners),
             "counts": dict(self.counts),
             "net": {q: fmt(v, quantum) for q, v in self.net.items()},
@@ -96,10 +66,10 @@ def void_result(hand: Hand, reason: str) -> HandResult:
     """A hand the table cancelled: nobody pays, and it had no end to count."""
     zero = Decimal(0)
     net = dict.fromkeys(hand.players, zero)
-    settlement = Settlement(VOID, hand.players, [], [],
+    settlement = Settlement(Outcome.VOID, hand.players, [], [],
                             [lambda: f"The hand was void ({reason}): nobody pays."], {},
                             dict(net))
-    return HandResult(hand.number, hand.dealer, hand.players, VOID, [], {}, net, settlement,
+    return HandResult(hand.number, hand.dealer, hand.players, Outcome.VOID, [], {}, net, settlement,
                       reason=reason)
 
 

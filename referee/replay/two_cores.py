@@ -28,7 +28,7 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from ..ledger.results import result_doc, settle_hand, settle_session, void_result
-from ..record.result_text import EncodedItems, result_json_text
+from ..record.result_text import EncodedItems, hand_line, result_json_text
 from ..rules.errors import RefereeError
 from ..rules.hand import VOID
 from ..rules.table import Table
@@ -196,11 +196,11 @@ def _replay_segment(session: Session, table: Table, start: int, end: int) -> Seg
         if hand.is_complete:
             result = settle_hand(hand, session.hand_stake(setup) if "stake" in setup else stake,
                                  setup.get("stake_multiplier", 1))
-            lines.append(result.json_line(quantum))
+            lines.append(hand_line(result, quantum))
             for q, amount in result.net.items():
                 totals[q] = totals[q] + amount if q in totals else amount
         elif hand.phase == VOID:  # nobody pays: a line, but nothing to add
-            lines.append(void_result(hand, setup["void"]).json_line(quantum))
+            lines.append(hand_line(void_result(hand, setup["void"]), quantum))
         del table.hands[:-1]  # only the last hand is needed to start the next
     if end < len(hands):
         start_on(table, hands[end])  # the check the next hand's start makes

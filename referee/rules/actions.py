@@ -7,7 +7,6 @@ numbers); whether the action is allowed is the hand's business.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 from .cards import UNKNOWN, parse_cards
@@ -27,7 +26,6 @@ _ARITY = {
     "show": (0, None, False),
     "slap": (0, 0, True),
 }
-_VERBS = {verb: verb for verb in VERBS}
 # Cards that must be known (public actions); only draw and take may be "??".
 _UNKNOWN_OK = {"draw", "take"}
 
@@ -51,67 +49,21 @@ class Action:
         return self.cards[0] if self.cards else None
 
 
-# A frozen dataclass's __init__ sets each field through object.__setattr__;
-# the parser, which makes an action for every new action string (every show
-# is one), fills the slots directly, in a third of the time. The action is
-# still frozen: nothing can change it afterwards.
-_new = object.__new__
-_set_player, _set_verb, _set_cards, _set_spread = (
-    Action.player.__set__, Action.verb.__set__, Action.cards.__set__, Action.spread.__set__)
-
-
-def _make_action(player: str, verb: str, cards: tuple[str, ...], spread: int | None) -> Action:
-    action = _new(Action)
-    _set_player(action, player)
-    _set_verb(action, verb)
-    _set_cards(action, cards)
-    _set_spread(action, spread)
-    return action
-
-
-# Logs repeat the same few thousand action strings ("Ben: draw", "Cy: discard
-# 9c"); remembering their parse makes replay several times faster. Actions are
-# immutable, so sharing them is safe; the cache is bounded for long-lived servers.
-_PARSED: dict[str, Action] = {}
-_PARSED_MAX = 200_000
-
-
-def parsed_actions() -> dict[str, Action]:
-    """The actions parsed so far, by their text (read-only: for a caller that
-    looks up many, without a call for each)."""
-    return _PARSED
-
-
 def parse_action(text: str) -> Action:
     """The ``Action`` written as ``text``; raises ``MalformedInput`` if unreadable."""
-    try:
-        return _PARSED[text]
-    except (KeyError, TypeError):
-        pass
-    action = _parse_action(text)
-    if len(_PARSED) >= _PARSED_MAX:
-        _PARSED.clear()  # cleared, never replaced: parsed_actions() stays valid
-    _PARSED[text] = action
-    return action
-
-
-def _parse_action(text: str) -> Action:
     if not isinstance(text, str):
         raise MalformedInput("bad_action", f"an action must be a string like 'Ben: draw 4c', "
                              f"not {type(text).__name__}")
     player, sep, rest = text.partition(":")
-    # Interned, as the hand's seats are: the hand's per-player look-ups then
-    # match names by identity.
-    player = sys.intern(player.strip())
+    player = player.strip()
     if not sep or not player:
         raise MalformedInput("bad_action", f"{text!r} is not an action: write 'NAME: VERB "
                              "CARDS', like 'Ben: draw 4c'")
     words = rest.split()
     if not words:
         raise MalformedInput("bad_action", f"{text!r} names no verb (one of {', '.join(VERBS)})")
-    # The verb as the one constant string object the engine compares with.
-    verb = _VERBS.get(words[0]) or _VERBS.get(words[0].lower())
-    if verb is None:
+    verb = words[0].lower()
+    if verb not in _ARITY:
         raise MalformedInput("bad_action", f"unknown verb {words[0]!r}; the verbs are "
                              f"{', '.join(VERBS)}")
     lo, hi, needs_spread = _ARITY[verb]
@@ -138,4 +90,4 @@ def _parse_action(text: str) -> Action:
             raise MalformedInput("bad_action", f"declare must show the dealt cards, in {text!r}")
         raise MalformedInput("bad_action", f"{verb} must name its cards (?? is only for "
                              f"draw and take), in {text!r}")
-    return _make_action(player, verb, cards, spread)
+    return Action(player, verb, cards, spread)

@@ -53,7 +53,7 @@ def parse_card(text: str) -> str:
 def parse_cards(texts: Sequence[str]) -> tuple[str, ...]:
     """``parse_card`` of each (a replay parses every dealt and shown card)."""
     try:
-        if len(texts) > 1:  # every card in one C call (for one, it returns no tuple)
+        if len(texts) > 1:  # for one card itemgetter returns the card, not a tuple
             return itemgetter(*texts)(_SPELLINGS)
         return tuple(map(_SPELLINGS.__getitem__, texts))
     except (KeyError, TypeError):
@@ -101,9 +101,7 @@ class Deck:
 
     def __post_init__(self) -> None:
         order = RANKS if self.size_52 else "A234567JQK"
-        # The very string objects parse_card returns: a look-up by a parsed
-        # card then matches by identity, without comparing characters.
-        cards = {_SPELLINGS[r + s] for r in order for s in SUITS}
+        cards = {r + s for r in order for s in SUITS}
         cards.update(JOKERS[: self.jokers])
         values = {}
         for card in cards:
@@ -122,7 +120,7 @@ class Deck:
         if self.jokers_wild:
             wild.update(JOKERS[: self.jokers])
         if self.deuces_wild:
-            wild.update(_SPELLINGS["2" + s] for s in SUITS)
+            wild.update("2" + s for s in SUITS)
         object.__setattr__(self, "cards", frozenset(cards))
         object.__setattr__(self, "values", values)
         object.__setattr__(self, "wild", frozenset(wild))
@@ -135,7 +133,7 @@ class Deck:
     def count(self, cards: Iterable[str]) -> int:
         """The count of a hand: the sum of its cards' values."""
         values, total = self.values, 0
-        for card in cards:  # a plain loop: no generator, no bound method to make
+        for card in cards:
             total += values[card]
         return total
 

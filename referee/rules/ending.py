@@ -4,17 +4,38 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from enum import StrEnum
 
 from .options import DealWin
 
-# Kinds of ending; the ledger turns "drop" into drop_won or caught and
-# "stock_out" into stock_out or dead.
-DEAL_WIN = "deal_win"
-THROWN_IN = "thrown_in"
-TONK_OUT = "tonk_out"
-OUT = "out"
-DROP = "drop"
-STOCK_OUT = "stock_out"
+
+class EndingKind(StrEnum):
+    """How the play ended; the ledger turns a drop into drop_won or caught
+    and a stock out into stock_out or dead."""
+
+    DEAL_WIN = "deal_win"
+    THROWN_IN = "thrown_in"
+    TONK_OUT = "tonk_out"
+    OUT = "out"
+    DROP = "drop"
+    STOCK_OUT = "stock_out"
+
+
+DEAL_WIN, THROWN_IN, TONK_OUT, OUT, DROP, STOCK_OUT = EndingKind
+
+
+class Outcome(StrEnum):
+    """A settled hand's outcome, as the result format writes it."""
+
+    DEAL_WIN = "deal_win"
+    THROWN_IN = "thrown_in"
+    TONK_OUT = "tonk_out"
+    OUT = "out"
+    DROP_WON = "drop_won"
+    CAUGHT = "caught"
+    STOCK_OUT = "stock_out"
+    DEAD = "dead"
+    VOID = "void"  # a cancelled hand
 
 
 @dataclass(frozen=True)
@@ -28,11 +49,10 @@ class Claim:
 @dataclass(slots=True)
 class Ending:
     """The facts of how a hand ended, read by the ledger. Read-only by
-    convention (``dataclasses.replace`` makes a changed copy) but not frozen:
-    a frozen dataclass takes three times as long to make, and every hand
-    makes one."""
+    convention (``dataclasses.replace`` makes a changed copy), not frozen:
+    every hand makes one, and a frozen one costs three times as much."""
 
-    kind: str
+    kind: EndingKind
     players: tuple[str, ...]  # the hand's seats, in order
     dealer: str
     player: str | None = None  # who went out or dropped

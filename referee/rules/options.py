@@ -1,6 +1,9 @@
 """The house rules: one frozen object with every option of ``rules.md``.
 
-Each option is a field with a one-line explanation in its metadata; the
+Each option is a field with a one-line explanation and its allowed values
+(as data: ``Choice``, ``WholeNumber``, ``Limit``, ``Amount``, ``ClaimList``)
+in its metadata; values that are names are enum members (``StrEnum``, so
+they compare and serialise as their text). The
 presets are plain data (overrides of the standard game). ``resolve`` turns
 a log's ``rules`` value (a preset name, or ``{"preset": ..., **overrides}``)
 into a ``HouseRules`` and names any unknown option or bad value.
@@ -12,9 +15,11 @@ import json
 import re
 from dataclasses import dataclass, field, fields
 from decimal import Decimal, InvalidOperation
+from enum import StrEnum
 from functools import cached_property
 
 from .cards import Deck
+from .catches import CATCH_SCHEMES
 from .errors import RulesError
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
@@ -82,12 +87,238 @@ def _json_number(d: Decimal) -> int | float:
     return int(d) if d == d.to_integral_value() else float(d)
 
 
+# ------------------------------------------------------------------ allowed values
+#
+# Each option's allowed values are written once, here, as data: the check
+# that refuses a bad value, the words of ``referee rules`` and of the
+# reference page, the tablet's control and the property tests' option mixes
+# are all read from them.
+
+
+def _bad(option: str, value: Any, expected: str) -> RulesError:
+    return RulesError(
+        "bad_option_value",
+        f"option {option} cannot be {json.dumps(value)}: expected {expected}",
+    )
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One of a fixed list of values (the default first); names are an enum's members."""
+
+    values: tuple[Any, ...]
+
+    def check(self, name: str, value: Any) -> Any:
+        for allowed in self.values:
+            # bool is an int in Python: 1 must not pass for true.
+            same_kind = isinstance(value, str) if isinstance(allowed, str) else \
+                type(value) is type(allowed)
+            if same_kind and value == allowed:
+                return allowed
+        raise _bad(name, value, self.describe())
+
+    def describe(self) -> str:
+        return ", ".join(json.dumps(v) for v in self.values)
+
+    @property
+    def choices(self) -> list[Any]:
+        return [_to_json_value(v) for v in self.values]
+
+    @property
+    def standard(self) -> list[Any]:
+        return self.choices
+
+
+@dataclass(frozen=True)
+class WholeNumber:
+    """A whole number from ``lo`` to ``hi``; ``usual``: the values tables play."""
+
+    lo: int
+    hi: int
+    usual: tuple[int, ...] = ()
+
+    def check(self, name: str, value: Any) -> int:
+        if type(value) is not int or not self.lo <= value <= self.hi:
+            raise _bad(name, value, f"a whole number from {self.lo} to {self.hi}")
+        return value
+
+    def describe(self) -> str:
+        usual = f" (standard values {', '.join(map(str, self.usual))})" if self.usual else ""
+        return f"{self.lo} to {self.hi}{usual}"
+
+    @property
+    def choices(self) -> list[int]:
+        return list(range(self.lo, self.hi + 1))
+
+    @property
+    def standard(self) -> list[int]:
+        return list(self.usual) or self.choices
+
+
+@dataclass(frozen=True)
+class Limit:
+    """null (no limit) or a whole number of at least 1."""
+
+    usual: tuple[int | None, ...] = (None, 1)
+
+    def check(self, name: str, value: Any) -> int | None:
+        if value is None:
+            return None
+        if type(value) is not int or value < 1:
+            raise _bad(name, value, "null or a whole number of at least 1")
+        return value
+
+    def describe(self) -> str:
+        return "null, 1 or more"
+
+    choices = None
+
+    @property
+    def standard(self) -> list[Any]:
+        return list(self.usual)
+
+
+@dataclass(frozen=True)
+class Amount:
+    """Stakes: a number greater than 0; ``optional``: or null; ``words``:
+    or one of these texts (``"2n"``)."""
+
+    usual: tuple[Any, ...]
+    optional: bool = False
+    words: tuple[str, ...] = ()
+
+    def check(self, name: str, value: Any) -> Decimal | str | None:
+        if value is None and self.optional:
+            return None
+        if value in self.words:
+            return value
+        if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
+            raise _bad(name, value, "a number greater than 0")
+        try:
+            d = Decimal(str(value))
+        except InvalidOperation:
+            raise _bad(name, value, "a number greater than 0") from None
+        if not d.is_finite() or d <= 0:
+            raise _bad(name, value, "a number greater than 0")
+        return d
+
+    def describe(self) -> str:
+        return ", ".join((["null"] if self.optional else []) + ["a number > 0"]
+                         + [json.dumps(w) for w in self.words])
+
+    choices = None
+
+    @property
+    def standard(self) -> list[Any]:
+        return list(self.usual)
+
+
+@dataclass(frozen=True)
+class ClaimList:
+    """The deal-win claims: a list of ``{"when", "pays", "timing"?}``."""
+
+    def check(self, name: str, value: Any) -> tuple[DealWin, ...]:
+        if not isinstance(value, list):
+            raise _bad(name, value, 'a list of claims like {"when": "total:49", "pays": 2}')
+        claims = []
+        for i, claim in enumerate(value, 1):
+            where = f"{name}[{i}]"
+            if not isinstance(claim, dict):
+                raise _bad(where, claim, 'an object like {"when": "total:49", "pays": 2}')
+            unknown = sorted(set(claim) - {"when", "pays", "timing"})
+            if unknown:
+                raise RulesError("unknown_option",
+                                 f"{where} has unknown field(s) {', '.join(unknown)}; "
+                                 "a claim has when, pays and optionally timing")
+            when = claim.get("when")
+            if not isinstance(when, str) or not (when == "five_faces" or _WHEN.match(when)):
+                raise _bad(f"{where}.when", when, '"total:N", "low:N" or "five_faces"')
+            if "pays" not in claim:
+                raise RulesError("bad_option_value", f"{where} needs pays (the stakes it wins)")
+            pays = _CLAIM_PAYS.check(f"{where}.pays", claim["pays"])
+            timing = claim.get("timing")
+            if timing not in (None, "first_turn"):
+                raise _bad(f"{where}.timing", timing, '"first_turn" or nothing')
+            claims.append(DealWin(when, pays, timing))
+        return tuple(claims)
+
+    def describe(self) -> str:
+        return 'a list of {"when", "pays", "timing"?}'
+
+    choices = None
+    standard = None  # the presets' lists are the ones to try
+
+
+_CLAIM_PAYS = Amount(usual=(2,))
+
+# ------------------------------------------------------------------ names
+
+
+class DealerRotation(StrEnum):
+    LEFT = "left"
+    FREE = "free"
+
+
+class MustSpread(StrEnum):
+    NEVER = "never"
+    ALWAYS = "always"
+    EXCEPT_ACES = "except_aces"
+
+
+class Slapping(StrEnum):
+    OFF = "off"
+    ON = "on"
+    NEXT_PLAYER_PRIORITY = "next_player_priority"
+
+
+class DealWinConflict(StrEnum):
+    VOID = "void"
+    ALL_PAID = "all_paid"
+    BEST = "best"
+
+
+class DealWinTie(StrEnum):
+    VOID = "void"
+    NEAREST_LEFT_OF_DEALER = "nearest_left_of_dealer"
+
+
+class DealWinDeclare(StrEnum):
+    MUST = "must"
+    MAY = "may"
+
+
+# The catch schemes' names, in the registry's order (``catches.CATCH_SCHEMES``).
+CatchName = StrEnum("CatchName", [(name.upper(), name) for name in CATCH_SCHEMES])
+
+
+class StockOut(StrEnum):
+    LOW_WINS = "low_wins"
+    DEAD = "dead"
+
+
+class StockOutTie(StrEnum):
+    SHARE = "share"
+    DEAD = "dead"
+
+
+class Scoring(StrEnum):
+    STAKES = "stakes"
+    PUSH_UPS = "push_ups"
+
+
 # ------------------------------------------------------------------ options
 
 
-def _opt(default, doc: str, values: str):
-    return field(default=default, metadata={"doc": doc, "values": values})
+def _opt(default, doc: str, allowed):
+    return field(default=default, metadata={"doc": doc, "allowed": allowed})
 
+
+def _names(enum: type[StrEnum]) -> Choice:
+    return Choice(tuple(enum))
+
+
+_YES_NO = Choice((False, True))
+_NO_YES = Choice((True, False))
 
 _PAGAT_DEAL_WINS = (
     DealWin("total:49", Decimal(2)),
@@ -99,102 +330,105 @@ _PAGAT_DEAL_WINS = (
 class HouseRules:
     """A table's house rules. Defaults are the standard game (preset ``pagat``)."""
 
-    preset: str = _opt("pagat", "The preset these rules start from.", "a preset name")
+    preset: str = field(default="pagat", metadata={"doc": "The preset these rules start from."})
     # Deck and deal
     deck: int = _opt(52, "Cards in the deck: 52, or 40 without 8s, 9s and 10s "
-                     "(then a 7 is next to the jack in runs).", "52, 40")
-    jokers: int = _opt(0, "Jokers added to the deck (X1 to X4).", "0 to 4")
+                     "(then a 7 is next to the jack in runs).", Choice((52, 40)))
+    jokers: int = _opt(0, "Jokers added to the deck (X1 to X4).", WholeNumber(0, 4))
     jokers_wild: bool = _opt(False, "Jokers are wild; otherwise a joker counts 0 and "
-                             "cannot be spread.", "false, true")
-    deuces_wild: bool = _opt(False, "The four 2s are wild in spreads.", "false, true")
+                             "cannot be spread.", _YES_NO)
+    deuces_wild: bool = _opt(False, "The four 2s are wild in spreads.", _YES_NO)
     court_values: str = _opt("10", "What J, Q and K count: 10 each, or 11, 12 and 13 "
-                             "(then deal wins on totals are not allowed).", '"10", "11-12-13"')
-    hand_size: int = _opt(5, "Cards dealt to each player.", "5, 7")
+                             "(then deal wins on totals are not allowed).",
+                             Choice(("10", "11-12-13")))
+    hand_size: int = _opt(5, "Cards dealt to each player.", Choice((5, 7)))
     upcard: bool = _opt(True, "A card is turned up to start the discard pile; without "
-                        "it the first player must draw from the stock.", "true, false")
-    dealer_rotation: str = _opt("left", "Who deals next: the player left of the last "
-                                "dealer (checked), or anyone.", '"left", "free"')
+                        "it the first player must draw from the stock.", _NO_YES)
+    dealer_rotation: DealerRotation = _opt(DealerRotation.LEFT, "Who deals next: the player "
+                                           "left of the last dealer (checked), or anyone.",
+                                           _names(DealerRotation))
     # Spreads and the turn
     book_extendable: bool = _opt(True, "A book of three may be hit with its fourth card.",
-                                 "true, false")
+                                 _NO_YES)
     max_hits_per_turn: int | None = _opt(None, "Most hits a player may make in one turn "
-                                         "(none: no limit).", "null, 1 or more")
+                                         "(none: no limit).", Limit())
     hit_replaces_discard: bool = _opt(False, "A turn in which the player hit ends without "
-                                      "a discard.", "false, true")
+                                      "a discard.", _YES_NO)
     take_must_meld: bool = _opt(False, "A card taken from the discard pile must be spread "
-                                "or hit in the same turn.", "false, true")
-    must_spread: str = _opt("never", "A player may not end a turn (or show a hand) holding "
-                            "a spread; except_aces lets three aces be held.",
-                            '"never", "always", "except_aces"')
-    slapping: str = _opt("off", "A discard that could hit a spread may be slapped onto it "
-                         "by any player before the next player draws or takes.",
-                         '"off", "on", "next_player_priority"')
+                                "or hit in the same turn.", _YES_NO)
+    must_spread: MustSpread = _opt(MustSpread.NEVER, "A player may not end a turn (or show a "
+                                   "hand) holding a spread; except_aces lets three aces be "
+                                   "held.", _names(MustSpread))
+    slapping: Slapping = _opt(Slapping.OFF, "A discard that could hit a spread may be slapped "
+                              "onto it by any player before the next player draws or takes.",
+                              _names(Slapping))
     # Waiting
     spread_wait: int = _opt(0, "Turns a player must wait before dropping, for each new "
-                            "spread they lay.", "0 to 9 (standard values 0, 3)")
+                            "spread they lay.", WholeNumber(0, 9, (0, 3)))
     hit_wait: int = _opt(0, "Turns a spread's owner must wait before dropping each time "
-                         "another player hits that spread.", "0 to 9 (standard values 0, 1, 3)")
+                         "another player hits that spread.", WholeNumber(0, 9, (0, 1, 3)))
     self_hit_wait: int = _opt(0, "Turns a player must wait before dropping after hitting "
-                              "their own spread.", "0 to 9 (standard values 0, 1)")
+                              "their own spread.", WholeNumber(0, 9, (0, 1)))
     hit_wait_once_per_round: bool = _opt(False, "Hits received between two of one's turns "
-                                         "add the hit wait only once.", "false, true")
+                                         "add the hit wait only once.", _YES_NO)
     hit_blocks_going_out: bool = _opt(False, "A player hit by another since their last turn "
                                       "may not go out (empty their hand) in their next turn.",
-                                      "false, true")
+                                      _YES_NO)
     # Deal wins
     deal_wins: tuple[DealWin, ...] = _opt(_PAGAT_DEAL_WINS, "Dealt hands that win at once, "
-                                          "best first, and what each pays.",
-                                          'a list of {"when", "pays", "timing"?}')
-    deal_win_conflict: str = _opt("void", "Two or more deal-win claims: throw the hand in, "
-                                  "pay every claimant, or pay only the best claim.",
-                                  '"void", "all_paid", "best"')
-    deal_win_tie: str = _opt("void", "With the best claim paid, two equally good claims: "
-                             "throw the hand in, or pay the one nearest the dealer's left.",
-                             '"void", "nearest_left_of_dealer"')
-    deal_win_declare: str = _opt("must", "A player dealt a winning hand must declare it "
-                                 "before play (checked where the deal is known), or may.",
-                                 '"must", "may"')
+                                          "best first, and what each pays.", ClaimList())
+    deal_win_conflict: DealWinConflict = _opt(DealWinConflict.VOID, "Two or more deal-win "
+                                              "claims: throw the hand in, pay every claimant, "
+                                              "or pay only the best claim.",
+                                              _names(DealWinConflict))
+    deal_win_tie: DealWinTie = _opt(DealWinTie.VOID, "With the best claim paid, two equally "
+                                    "good claims: throw the hand in, or pay the one nearest "
+                                    "the dealer's left.", _names(DealWinTie))
+    deal_win_declare: DealWinDeclare = _opt(DealWinDeclare.MUST, "A player dealt a winning "
+                                            "hand must declare it before play (checked where "
+                                            "the deal is known), or may.",
+                                            _names(DealWinDeclare))
     # Going out
     tonk_out_pays: Decimal = _opt(Decimal(2), "Stakes paid by each other player for a tonk "
-                                  "out (hand emptied with no final discard).", "a number > 0")
+                                  "out (hand emptied with no final discard).", Amount((2, 1)))
     tonk_out_by_hits_pays: Decimal | None = _opt(None, "A tonk out whose last cards went by "
                                                  "hits alone (no new spread that turn) pays "
                                                  "this (none: as a tonk out).",
-                                                 "null, a number > 0")
+                                                 Amount((None, 1), optional=True))
     tonk_out_double_first_turn_only: bool = _opt(False, "After the player's first turn a "
-                                                 "tonk out pays 1.", "false, true")
+                                                 "tonk out pays 1.", _YES_NO)
     tonk_out_double_lost_by_hitting: bool = _opt(False, "A player who has hit a spread this "
-                                                 "hand is paid 1 for a tonk out.", "false, true")
+                                                 "hand is paid 1 for a tonk out.", _YES_NO)
     first_turn_two_spreads_pays: Decimal | None = _opt(None, "Going out in one's first turn "
                                                        "with two spreads of one's own (no hit, "
                                                        "no discard) pays this.",
-                                                       "null, a number > 0")
+                                                       Amount((None, 4), optional=True))
     out_pays: Decimal = _opt(Decimal(1), "Stakes paid by each other player when a player's "
-                             "last card is the discard.", "a number > 0")
+                             "last card is the discard.", Amount((1, 2)))
     boobed: bool = _opt(False, "Once the stock holds no more cards than there are players, "
                         "nobody may end the hand by going out; an empty hand counts 0 and "
-                        "may drop next turn.", "false, true")
+                        "may drop next turn.", _YES_NO)
     # Dropping and catches
     drop_pays: Decimal = _opt(Decimal(1), "Stakes paid by each other player to a dropper "
-                              "whose count is strictly the lowest.", "a number > 0")
-    caught: str = _opt("pagat", "Who pays what when the dropper is caught (another count "
-                       "equal or lower).", '"pagat", "low_collects_double", '
-                       '"dropper_pays_table", "single_to_beaters", "double_to_all", '
-                       '"five_to_low", "pay_beaters", "pay_lowest"')
+                              "whose count is strictly the lowest.", Amount((1,)))
+    caught: CatchName = _opt(CatchName.PAGAT, "Who pays what when the dropper is caught "
+                             "(another count equal or lower): one of the catch schemes.",
+                             _names(CatchName))
     caught_pays: Decimal | str = _opt(Decimal(2), "The amount for the pay_beaters and "
                                       "pay_lowest catch schemes; 2n is twice the number of "
-                                      "players.", 'a number > 0, "2n"')
+                                      "players.", Amount((2, 4, "2n"), words=("2n",)))
     # Stock out
-    stock_out: str = _opt("low_wins", "When the stock runs out: the lowest count wins, or "
-                          "the hand is dead.", '"low_wins", "dead"')
+    stock_out: StockOut = _opt(StockOut.LOW_WINS, "When the stock runs out: the lowest count "
+                               "wins, or the hand is dead.", _names(StockOut))
     stock_out_pays: Decimal = _opt(Decimal(1), "Stakes paid to the lowest count by each "
-                                   "other player when the stock runs out.", "a number > 0")
-    stock_out_tie: str = _opt("share", "Several tie for lowest at a stock out: each collects "
-                              "from the rest, or the hand is dead.", '"share", "dead"')
+                                   "other player when the stock runs out.", Amount((1,)))
+    stock_out_tie: StockOutTie = _opt(StockOutTie.SHARE, "Several tie for lowest at a stock "
+                                      "out: each collects from the rest, or the hand is dead.",
+                                      _names(StockOutTie))
     # Scoring
-    scoring: str = _opt("stakes", "Stakes paid in money or points, or push-ups: losers' "
-                        "scores go up by their counts and the lowest score is best.",
-                        '"stakes", "push_ups"')
+    scoring: Scoring = _opt(Scoring.STAKES, "Stakes paid in money or points, or push-ups: "
+                            "losers' scores go up by their counts and the lowest score is "
+                            "best.", _names(Scoring))
 
     # -------------------------------------------------------------- derived
 
@@ -265,6 +499,8 @@ class HouseRules:
 
 
 def _to_json_value(value: Any) -> Any:
+    if isinstance(value, StrEnum):
+        return value.value
     if isinstance(value, Decimal):
         return _json_number(value)
     if isinstance(value, tuple):
@@ -276,9 +512,11 @@ OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(HouseRules) if f.na
 OPTION_DOCS: dict[str, str] = {
     f.name: f.metadata["doc"] for f in fields(HouseRules) if f.name != "preset"
 }
-OPTION_VALUES: dict[str, str] = {
-    f.name: f.metadata["values"] for f in fields(HouseRules) if f.name != "preset"
+#: Each option's allowed values, as data (``Choice``, ``WholeNumber``, ``Amount``...).
+OPTION_ALLOWED: dict[str, Any] = {
+    f.name: f.metadata["allowed"] for f in fields(HouseRules) if f.name != "preset"
 }
+OPTION_VALUES: dict[str, str] = {name: a.describe() for name, a in OPTION_ALLOWED.items()}
 OPTION_DEFAULTS: dict[str, Any] = {
     f.name: _to_json_value(f.default) for f in fields(HouseRules) if f.name != "preset"
 }
@@ -365,135 +603,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 # ---------------------------------------------------------------- validation
 
-
-def _bad(option: str, value: Any, expected: str) -> RulesError:
-    return RulesError(
-        "bad_option_value",
-        f"option {option} cannot be {json.dumps(value)}: expected {expected}",
-    )
-
-
-def _choice(*allowed):
-    def check(name, value):
-        # bool is an int in Python; 1 must not pass for true.
-        for a in allowed:
-            if value == a and type(value) is type(a):
-                return value
-        raise _bad(name, value, ", ".join(json.dumps(a) for a in allowed))
-
-    return check
-
-
-def _int_range(lo: int, hi: int):
-    def check(name, value):
-        if type(value) is not int or not lo <= value <= hi:
-            raise _bad(name, value, f"a whole number from {lo} to {hi}")
-        return value
-
-    return check
-
-
-def _amount(name, value):
-    if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
-        raise _bad(name, value, "a number greater than 0")
-    try:
-        d = Decimal(str(value))
-    except InvalidOperation:
-        raise _bad(name, value, "a number greater than 0") from None
-    if not d.is_finite() or d <= 0:
-        raise _bad(name, value, "a number greater than 0")
-    return d
-
-
-def _optional(check):
-    def wrapped(name, value):
-        return None if value is None else check(name, value)
-
-    return wrapped
-
-
-def _caught_pays(name, value):
-    if value == "2n":
-        return "2n"
-    return _amount(name, value)
-
-
-def _max_hits(name, value):
-    if value is None:
-        return None
-    if type(value) is not int or value < 1:
-        raise _bad(name, value, "null or a whole number of at least 1")
-    return value
-
-
-def _deal_wins(name, value):
-    if not isinstance(value, list):
-        raise _bad(name, value, 'a list of claims like {"when": "total:49", "pays": 2}')
-    claims = []
-    for i, claim in enumerate(value, 1):
-        where = f"{name}[{i}]"
-        if not isinstance(claim, dict):
-            raise _bad(where, claim, 'an object like {"when": "total:49", "pays": 2}')
-        unknown = sorted(set(claim) - {"when", "pays", "timing"})
-        if unknown:
-            raise RulesError("unknown_option",
-                             f"{where} has unknown field(s) {', '.join(unknown)}; "
-                             "a claim has when, pays and optionally timing")
-        when = claim.get("when")
-        if not isinstance(when, str) or not (when == "five_faces" or _WHEN.match(when)):
-            raise _bad(f"{where}.when", when, '"total:N", "low:N" or "five_faces"')
-        if "pays" not in claim:
-            raise RulesError("bad_option_value", f"{where} needs pays (the stakes it wins)")
-        pays = _amount(f"{where}.pays", claim["pays"])
-        timing = claim.get("timing")
-        if timing not in (None, "first_turn"):
-            raise _bad(f"{where}.timing", timing, '"first_turn" or nothing')
-        claims.append(DealWin(when, pays, timing))
-    return tuple(claims)
-
-
-_CHECKS = {
-    "deck": _choice(52, 40),
-    "jokers": _int_range(0, 4),
-    "jokers_wild": _choice(False, True),
-    "deuces_wild": _choice(False, True),
-    "court_values": _choice("10", "11-12-13"),
-    "hand_size": _choice(5, 7),
-    "upcard": _choice(True, False),
-    "dealer_rotation": _choice("left", "free"),
-    "book_extendable": _choice(True, False),
-    "max_hits_per_turn": _max_hits,
-    "hit_replaces_discard": _choice(False, True),
-    "take_must_meld": _choice(False, True),
-    "must_spread": _choice("never", "always", "except_aces"),
-    "slapping": _choice("off", "on", "next_player_priority"),
-    "spread_wait": _int_range(0, 9),
-    "hit_wait": _int_range(0, 9),
-    "self_hit_wait": _int_range(0, 9),
-    "hit_wait_once_per_round": _choice(False, True),
-    "hit_blocks_going_out": _choice(False, True),
-    "deal_wins": _deal_wins,
-    "deal_win_conflict": _choice("void", "all_paid", "best"),
-    "deal_win_tie": _choice("void", "nearest_left_of_dealer"),
-    "deal_win_declare": _choice("must", "may"),
-    "tonk_out_pays": _amount,
-    "tonk_out_by_hits_pays": _optional(_amount),
-    "tonk_out_double_first_turn_only": _choice(False, True),
-    "tonk_out_double_lost_by_hitting": _choice(False, True),
-    "first_turn_two_spreads_pays": _optional(_amount),
-    "out_pays": _amount,
-    "boobed": _choice(False, True),
-    "drop_pays": _amount,
-    "caught": _choice("pagat", "low_collects_double", "dropper_pays_table",
-                      "single_to_beaters", "double_to_all", "five_to_low",
-                      "pay_beaters", "pay_lowest"),
-    "caught_pays": _caught_pays,
-    "stock_out": _choice("low_wins", "dead"),
-    "stock_out_pays": _amount,
-    "stock_out_tie": _choice("share", "dead"),
-    "scoring": _choice("stakes", "push_ups"),
-}
-assert set(_CHECKS) == set(OPTION_NAMES), "every option needs its check"
+_CHECKS = {name: allowed.check for name, allowed in OPTION_ALLOWED.items()}
 
 
 def resolve(rules: Any) -> HouseRules:

@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 
 from .errors import RuleViolation
 from .hand import VOID, Hand
 from .options import HouseRules
-
-
-def _interned(names: Sequence[str]) -> tuple[str, ...]:
-    """The names, interned where they are text (the rest are refused, in words,
-    by the seating checks)."""
-    return tuple(sys.intern(q) if type(q) is str else q for q in names)
 
 
 def check_name(name: object) -> str | None:
@@ -37,9 +30,7 @@ class Table:
 
     def __init__(self, rules: HouseRules, players: Sequence[str]) -> None:
         self.rules = rules
-        # Interned, as parse_action interns the names it reads: the hands'
-        # per-player look-ups then match names by identity.
-        self.players = _interned(players)
+        self.players = tuple(players)
         self.hands: list[Hand] = []
         # Everyone who has ever sat here, in order of arrival (for totals).
         self.everyone: list[str] = list(self.players)
@@ -110,7 +101,7 @@ class Table:
                         f"hand {last.number} is not finished ({unfinished_reason(last)}) "
                         f"but hand {number} starts",
                     )
-            seats = _interned(players) if players is not None else (
+            seats = tuple(players) if players is not None else (
                 self.last_seats or self.players)
             # The same seats as last hand were checked then (names, nobody
             # twice, seats kept): most hands of a session only need the dealer checked.

@@ -20,7 +20,13 @@ from typing import Any
 from flask import abort, request, session
 
 from ..rules.cards import JOKERS, RANKS, SUITS, UNKNOWN
-from ..rules.options import OPTION_DEFAULTS, OPTION_DOCS, OPTION_NAMES, OPTION_VALUES
+from ..rules.options import (
+    OPTION_ALLOWED,
+    OPTION_DEFAULTS,
+    OPTION_DOCS,
+    OPTION_NAMES,
+    OPTION_VALUES,
+)
 
 # ------------------------------------------------------------------ CSRF
 
@@ -161,29 +167,14 @@ GROUPS = {
     "scoring": "Scoring",
 }
 
-_RANGE = re.compile(r"^(\d+) to (\d+)")
 MAX_SEATS = 8
-
-
-def _choices(values: str) -> list[Any] | None:
-    """The fixed values an option takes, when its description lists them."""
-    try:
-        listed = json.loads("[" + values + "]")
-    except ValueError:
-        listed = None
-    if listed is not None:
-        return listed
-    m = _RANGE.match(values)
-    if m:
-        return list(range(int(m.group(1)), int(m.group(2)) + 1))
-    return None
 
 
 def option_fields() -> list[dict]:
     """Every house-rule option, explained, with how the form asks for it."""
     out = []
     for name in OPTION_NAMES:
-        choices = _choices(OPTION_VALUES[name])
+        choices = OPTION_ALLOWED[name].choices
         out.append({
             "name": name,
             "group": GROUPS.get(name),

@@ -1,0 +1,190 @@
+"""The catch schemes: who pays what when a dropper is caught.
+
+A registry, in the order of ``rules.md``: each scheme is a name, a one-line
+description and its payment function. The ``caught`` option's allowed values,
+``referee rules``, the reference page and the tablet's control are all read
+from here, so a new scheme is one registered function (and its row in the
+test table of ``tests/test_options.py``).
+
+A payment function reads the facts of the catch (a ``Catch``) and calls
+``pay(payer, payee, stakes, reason)`` for each payment and ``tell(sentence)``
+with a function that words them: the sentences are written only when a
+person reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+
+ONE = Decimal(1)
+TWO = Decimal(2)
+
+Pay = Callable[[str, str, Decimal, str], None]
+Tell = Callable[[Callable[[], str]], None]
+
+
+@dataclass(slots=True)
+class Catch:
+    """The facts of a caught drop (read-only by convention).
+
+    A *beater* is a non-dropper whose count is equal to or lower than the
+    dropper's; the *lowest* are the non-droppers with the lowest count.
+    """
+
+    scheme: str
+    dropper: str
+    dealer: str
+    players: tuple[str, ...]  # seat order
+    others: list[str]  # everyone but the dropper, in seat order
+    beaters: list[str]
+    lowest: list[str]
+    low: int  # the lowest count
+    amount: Decimal  # caught_pays for this many players
+
+    def left_of_dealer(self) -> list[str]:
+        """Seats in playing order, starting left of the dealer."""
+        i = self.players.index(self.dealer)
+        return list(self.players[i + 1:] + self.players[: i + 1])
+
+    @property
+    def reason(self) -> str:
+        return f"caught ({self.scheme})"
+
+    @property
+    def not_lowest(self) -> list[str]:
+        """Everyone (the dropper included) not among the lowest."""
+        return [q for q in self.players if q not in self.lowest]
+
+
+@dataclass(frozen=True)
+class CatchScheme:
+    name: str
+    description: str  # one line, as in rules.md
+    pays: Callable[[Catch, Pay, Tell], None]
+
+
+CATCH_SCHEMES: dict[str, CatchScheme] = {}
+
+
+def catch_scheme(name: str, description: str):
+    """Register the decorated payment function as the scheme ``name``."""
+
+    def register(pays: Callable[[Catch, Pay, Tell], None]):
+        CATCH_SCHEMES[name] = CatchScheme(name, description, pays)
+        return pays
+
+    return register
+
+
+# ------------------------------------------------------------------ wording
+
+
+def plural(n: Decimal) -> str:
+    text = format(n.normalize(), "f")
+    return f"{text} stake" if n == ONE else f"{text} stakes"
+
+
+def names(items: Iterable[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def pays_each(payer: str, stakes: Decimal, payees: Iterable[str]) -> str:
+    payees = list(payees)
+    if len(payees) == 1:
+        return f"{payer} pays {payees[0]} {plural(stakes)}."
+    return f"{payer} pays {plural(stakes)} to each of {names(payees)}."
+
+
+def _lowest_collect(c: Catch, pay: Pay, tell: Tell, payers: list[str]) -> None:
+    """Each lowest collects 1 stake from each of ``payers``."""
+    for lo in c.lowest:
+        for q in payers:
+            pay(q, lo, ONE, f"lowest count ({c.scheme})")
+    tell(lambda: f"{names(c.lowest)}, lowest with {c.low}, "
+         f"collect{'s' if len(c.lowest) == 1 else ''} 1 stake from each of {names(payers)}.")
+
+
+def _to_beaters(c: Catch, pay: Pay, tell: Tell, each: Decimal) -> None:
+    for b in c.beaters:
+        pay(c.dropper, b, each, c.reason)
+    tell(lambda: pays_each(c.dropper, each, c.beaters))
+
+
+# ------------------------------------------------------------------ schemes
+
+
+@catch_scheme("pagat", "the dropper pays 2 to every beater; in addition each lowest collects "
+              "1 from every player not among the lowest, the dropper included")
+def _pagat(c: Catch, pay: Pay, tell: Tell) -> None:
+    _to_beaters(c, pay, tell, TWO)
+    _lowest_collect(c, pay, tell, c.not_lowest)
+
+
+@catch_scheme("double_to_beaters", "the dropper pays 2 to every beater; in addition each "
+              "lowest collects 1 from every player who is neither the dropper nor among the "
+              "lowest (the dropper pays only the double)")
+def _double_to_beaters(c: Catch, pay: Pay, tell: Tell) -> None:
+    _to_beaters(c, pay, tell, TWO)
+    payers = [q for q in c.not_lowest if q != c.dropper]
+    if payers:
+        _lowest_collect(c, pay, tell, payers)
+
+
+@catch_scheme("low_collects_double", "each lowest collects 1 from every player who is not "
+              "among the lowest, and 2 (not 1) from the dropper")
+def _low_collects_double(c: Catch, pay: Pay, tell: Tell) -> None:
+    for lo in c.lowest:
+        for q in c.not_lowest:
+            pay(q, lo, TWO if q == c.dropper else ONE, c.reason)
+    verb = "collects" if len(c.lowest) == 1 else "collect"
+    tell(lambda: f"{names(c.lowest)}, lowest with {c.low}, {verb}"
+         f" 2 stakes from {c.dropper} and 1 from each other player not among the lowest.")
+
+
+@catch_scheme("dropper_pays_table", "the dropper pays each lowest n-1 stakes (n: the players "
+              "in the hand); nobody else pays")
+def _dropper_pays_table(c: Catch, pay: Pay, tell: Tell) -> None:
+    amount = Decimal(len(c.players) - 1)
+    for lo in c.lowest:
+        pay(c.dropper, lo, amount, c.reason)
+    tell(lambda: pays_each(c.dropper, amount, c.lowest)[:-1] + " (the table's stakes).")
+
+
+@catch_scheme("single_to_beaters", "the dropper pays 1 to every beater; in addition each "
+              "lowest collects 1 from every player not among the lowest")
+def _single_to_beaters(c: Catch, pay: Pay, tell: Tell) -> None:
+    _to_beaters(c, pay, tell, ONE)
+    _lowest_collect(c, pay, tell, c.not_lowest)
+
+
+@catch_scheme("double_to_all", "the dropper pays 2 to every other player")
+def _double_to_all(c: Catch, pay: Pay, tell: Tell) -> None:
+    for q in c.others:
+        pay(c.dropper, q, TWO, c.reason)
+    tell(lambda: f"{c.dropper} pays 2 stakes to every other player.")
+
+
+@catch_scheme("five_to_low", "the dropper pays 5 to one lowest player and nobody else pays; "
+              "of several tied for lowest, the one nearest the dealer's left")
+def _five_to_low(c: Catch, pay: Pay, tell: Tell) -> None:
+    lo = min(c.lowest, key=c.left_of_dealer().index)
+    pay(c.dropper, lo, Decimal(5), c.reason)
+    tie = " (nearest the dealer's left of those tied)" if len(c.lowest) > 1 else ""
+    tell(lambda: f"{c.dropper} pays 5 stakes to {lo}{tie}.")
+
+
+@catch_scheme("pay_beaters", "the dropper pays caught_pays to every beater; nothing else")
+def _pay_beaters(c: Catch, pay: Pay, tell: Tell) -> None:
+    _to_beaters(c, pay, tell, c.amount)
+
+
+@catch_scheme("pay_lowest", "the dropper pays caught_pays to each lowest; nothing else")
+def _pay_lowest(c: Catch, pay: Pay, tell: Tell) -> None:
+    for lo in c.lowest:
+        pay(c.dropper, lo, c.amount, c.reason)
+    tell(lambda: pays_each(c.dropper, c.amount, c.lowest))
