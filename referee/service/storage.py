@@ -89,7 +89,7 @@ def m001_initial(db: Database) -> None:
             "session_id": str,
             "hand": int,
             "seq": int,  # the session's event number, from 1
-            "kind": str,  # session | hand_start | action | correction | refusal
+            "kind": str,  # referee.service.kinds.EventKind
             "payload": str,  # canonical JSON
             "client_id": str,
             "created": str,
@@ -125,8 +125,23 @@ def m002_replies_refused(db: Database) -> None:
     db.execute("UPDATE replies SET refused = (refused <> 201)")
 
 
+@migrations()
+def m003_table_events(db: Database) -> None:
+    # What the table's own events leave pending for the hands to come, and the
+    # places every amount is written with (a hand's own stake may need more
+    # than the session's stake: the replay's quantum, kept as it was imported).
+    db.execute("ALTER TABLE sessions ADD COLUMN quantum TEXT")
+    db.execute("ALTER TABLE sessions ADD COLUMN next_stake TEXT")
+    db.execute("ALTER TABLE sessions ADD COLUMN next_seats TEXT")  # JSON
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def now_seconds() -> str:
+    """A time for the log (``started``, ``closed``, a payment's ``at``): UTC, to the second."""
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def canonical(data: Any) -> str:
@@ -251,6 +266,17 @@ def hand_events(db: Database, session_id: str, n: int, *,
         (session_id, n, *kinds),
     ).fetchall()
     return [{"id": r[0], "seq": r[1], "kind": r[2], "payload": json.loads(r[3])} for r in rows]
+
+
+def events_of_kinds(db: Database, session_id: str, kinds: tuple[str, ...]) -> list[dict]:
+    """The session's events of ``kinds`` in order (the table's own events, for
+    the papers: who accepted when, what was disputed)."""
+    rows = db.conn.execute(
+        "SELECT id, seq, hand, kind, payload, created FROM events WHERE session_id = ? "
+        f"AND kind IN ({', '.join('?' * len(kinds))}) ORDER BY seq", (session_id, *kinds),
+    ).fetchall()
+    return [{"id": r[0], "seq": r[1], "hand": r[2], "kind": r[3], "payload": json.loads(r[4]),
+             "created": r[5]} for r in rows]
 
 
 def live_actions(events: list[dict]) -> list[dict]:
@@ -438,7 +464,37 @@ def session_row(db: Database, sid: str) -> dict | None:
     if row is not None:
         for key in _SESSION_JSON:
             row[key] = json.loads(row[key])
+        row["next_seats"] = json.loads(row["next_seats"]) if row["next_seats"] else None
     return row
+
+
+def set_header(db: Database, sid: str, header: dict) -> None:
+    """The session's header after a table event (closed, payments, ...)."""
+    db.conn.execute("UPDATE sessions SET header = ? WHERE id = ?", (json.dumps(header), sid))
+
+
+def set_quantum(db: Database, sid: str, quantum: str) -> None:
+    db.conn.execute("UPDATE sessions SET quantum = ? WHERE id = ?", (quantum, sid))
+
+
+def set_next(db: Database, sid: str, *, stake: str | None, seats: list[str] | None) -> None:
+    """What the next hand takes from the table's events: its stake (None: the
+    session's) and its seats (None: the last hand's)."""
+    db.conn.execute("UPDATE sessions SET next_stake = ?, next_seats = ? WHERE id = ?",
+                    (stake, json.dumps(seats) if seats is not None else None, sid))
+
+
+def set_hand(db: Database, sid: str, n: int, setup: dict, last_event: int,
+             result: dict | None = None, *, void: bool = False) -> None:
+    """A hand's setup after an event about it (void, accepted, disputes); a
+    void hand gets its void result."""
+    if void:
+        db.conn.execute("UPDATE hands SET setup = ?, last_event = ?, status = 'void', "
+                        "result = ? WHERE session_id = ? AND n = ?",
+                        (json.dumps(setup), last_event, json.dumps(result), sid, n))
+    else:
+        db.conn.execute("UPDATE hands SET setup = ?, last_event = MAX(last_event, ?) "
+                        "WHERE session_id = ? AND n = ?", (json.dumps(setup), last_event, sid, n))
 
 
 def session_token_hashes(db: Database, sid: str) -> tuple[str, str] | None:
@@ -484,12 +540,18 @@ def insert_hand(db: Database, sid: str, n: int, setup: dict, actions_key: bool,
         "INSERT INTO hands (session_id, n, setup, actions_key, seats, dealer, status, seq, "
         "last_event, result) VALUES (?,?,?,?,?,?,?,?,?,?)",
         (sid, n, json.dumps(setup), int(actions_key), json.dumps(seats), dealer,
-         "complete" if result else "open", seq, last_event,
+         _status(result), seq, last_event,
          json.dumps(result) if result else None),
     )
     db.conn.executemany(
         "INSERT INTO seats (session_id, hand, position, name) VALUES (?, ?, ?, ?)",
         [(sid, n, i, name) for i, name in enumerate(seats)])
+
+
+def _status(result: dict | None) -> str:
+    if not result:
+        return "open"
+    return "void" if result.get("outcome") == "void" else "complete"
 
 
 def update_hand(db: Database, sid: str, n: int, seq: int, last_event: int,
@@ -557,9 +619,10 @@ def session_actions(db: Database, sid: str) -> dict[int, list[dict]]:
 
 
 def complete_results(db: Database, sid: str) -> list[dict]:
-    """The stored results of the session's complete hands, in order."""
+    """The stored results of the session's complete and void hands, in order."""
     return [json.loads(r[0]) for r in db.conn.execute(
-        "SELECT result FROM hands WHERE session_id = ? AND status = 'complete' ORDER BY n",
+        "SELECT result FROM hands WHERE session_id = ? AND status IN ('complete', 'void') "
+        "ORDER BY n",
         (sid,))]
 
 

@@ -15,6 +15,7 @@ from flask import Flask, flash, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ..service.errors import (
+    Closed,
     Locked,
     MalformedInput,
     NotFound,
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 STATUSES: tuple[tuple[type[RefereeError], int], ...] = (
     (NotFound, 404),
     (StaleSeq, 409),
+    (Closed, 409),  # the table no longer takes anything: not a rule of the game
     (ReadOnly, 403),
     (Locked, 401),
     (MalformedInput, 400),
