@@ -433,3 +433,47 @@ def test_openapi_describes_the_events(client):
         assert f"/api/sessions/{{sid}}{tail}" in spec["paths"]
     assert spec["components"]["schemas"]["VoidRequest"]["properties"]["reason"]["maxLength"] \
         == 200
+
+
+# ------------------------------------------------------------------ names
+
+def test_rename_writes_the_corrected_name_everywhere(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    g.start()
+    g.play(2)
+    r = post(g, "/players/Ben", {"name": "Benny", "client_id": "r1"})
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json() == {"event": "rename", "hand": None, "old": "Ben", "new": "Benny"}
+    doc = log_of(g)
+    text = str(doc)
+    assert "'Ben'" not in text and "Ben:" not in text
+    assert doc["players"] == ["Ann", "Benny", "Cy"]
+    assert "Benny" in result_of(g)["totals"]
+    # play goes on under the corrected name
+    g.sim = None
+    state = client.get(g.url(f"/hands/{g.n}"), headers=bearer(g.audit)).get_json()
+    if state["legal"]:
+        action = state["legal"][0]
+        r = client.post(g.url(f"/hands/{g.n}/actions"), headers=bearer(g.table),
+                        json={"action": action, "client_id": "x1",
+                              "expected_seq": state["seq"]})
+        assert r.status_code == 201, r.get_json()
+    doc = log_of(g)
+    replay(load_log(doc), allow_open_last_hand=True)
+
+
+def test_rename_to_a_seated_name_is_refused(client):
+    g = Game(client)
+    refused(g, "/players/Ben", {"name": "Ann"}, 422, "name_taken")
+
+
+def test_rename_to_an_invalid_name_is_refused(client):
+    g = Game(client)
+    refused(g, "/players/Ben", {"name": "Be:n"}, 400, "bad_name")
+
+
+def test_rename_of_an_unknown_player_is_refused(client):
+    g = Game(client)
+    refused(g, "/players/Zed", {"name": "Zoe"}, 400, "unknown_player")

@@ -265,7 +265,9 @@ def hand_events(db: Database, session_id: str, n: int, *,
         f"AND kind IN ({', '.join('?' * len(kinds))}) ORDER BY seq",
         (session_id, n, *kinds),
     ).fetchall()
-    return [{"id": r[0], "seq": r[1], "kind": r[2], "payload": json.loads(r[3])} for r in rows]
+    return _rename_payloads(
+        [{"id": r[0], "seq": r[1], "kind": r[2], "payload": json.loads(r[3])} for r in rows],
+        renames(db, session_id))
 
 
 def events_of_kinds(db: Database, session_id: str, kinds: tuple[str, ...]) -> list[dict]:
@@ -277,6 +279,35 @@ def events_of_kinds(db: Database, session_id: str, kinds: tuple[str, ...]) -> li
     ).fetchall()
     return [{"id": r[0], "seq": r[1], "hand": r[2], "kind": r[3], "payload": json.loads(r[4]),
              "created": r[5]} for r in rows]
+
+
+def renames(db: Database, session_id: str) -> list[tuple[int, str, str]]:
+    """The session's name corrections in order: (seq, old, new). Session-level
+    events only (``hand`` null): a short walk of the index."""
+    return [(seq, p["old"], p["new"]) for seq, p in (
+        (r[0], json.loads(r[1])) for r in db.conn.execute(
+            "SELECT seq, payload FROM events WHERE session_id = ? AND hand IS NULL AND "
+            "kind = 'rename' ORDER BY seq", (session_id,)))]
+
+
+def renamed_text(text: str, seq: int, names: list[tuple[int, str, str]]) -> str:
+    """An action's text as the table now names its player: the payloads stay
+    as they were chained; the corrections after the action apply to it."""
+    for at, old, new in names:
+        if at > seq and text.startswith(old + ":"):
+            text = new + text[len(old):]
+    return text
+
+
+def _rename_payloads(events: list[dict], names: list[tuple[int, str, str]]) -> list[dict]:
+    if not names:
+        return events
+    for ev in events:
+        payload = ev["payload"]
+        for key in ("action", "text"):
+            if isinstance(payload.get(key), str):
+                payload[key] = renamed_text(payload[key], ev["seq"], names)
+    return events
 
 
 def live_actions(events: list[dict]) -> list[dict]:
@@ -610,12 +641,62 @@ def hand_setups(db: Database, sid: str) -> list[tuple[int, dict, bool]]:
 def session_actions(db: Database, sid: str) -> dict[int, list[dict]]:
     """Every hand's actions and corrections, in order, by hand."""
     events: dict[int, list[dict]] = {}
-    for ev_id, hand, kind, payload in db.conn.execute(
-            "SELECT id, hand, kind, payload FROM events WHERE session_id = ? AND kind IN "
+    names = renames(db, sid)
+    for ev_id, seq, hand, kind, payload in db.conn.execute(
+            "SELECT id, seq, hand, kind, payload FROM events WHERE session_id = ? AND kind IN "
             "('action', 'correction') ORDER BY seq", (sid,)):
-        events.setdefault(hand, []).append({"id": ev_id, "kind": kind,
+        events.setdefault(hand, []).append({"id": ev_id, "seq": seq, "kind": kind,
                                             "payload": json.loads(payload)})
+    if names:
+        for evs in events.values():
+            _rename_payloads(evs, names)
     return events
+
+
+# Keys whose values are never a player's name (a name may be any text).
+_NOT_NAMES = frozenset(("kind", "note", "reason", "outcome", "stakes", "amount", "at",
+                        "action", "stake", "upcard", "format", "rules", "table", "currency",
+                        "started", "closed", "language", "story", "multiplier"))
+
+
+def _renamed(data: Any, old: str, new: str) -> Any:
+    if isinstance(data, str):
+        return new if data == old else data
+    if isinstance(data, list):
+        return [_renamed(v, old, new) for v in data]
+    if isinstance(data, dict):
+        return {(new if k == old else k): (v if k in _NOT_NAMES else _renamed(v, old, new))
+                for k, v in data.items()}
+    return data
+
+
+def rename_player(db: Database, sid: str, old: str, new: str) -> None:
+    """Write a corrected name into the session's derived rows: the header, the
+    seats, every hand's setup and result (the events keep the old one)."""
+    import re
+
+    word = re.compile(rf"(?<!\w){re.escape(old)}(?!\w)")
+    row = db.conn.execute("SELECT header, players, everyone, next_seats FROM sessions "
+                          "WHERE id = ?", (sid,)).fetchone()
+    values = [json.dumps(_renamed(json.loads(v), old, new)) if v else v for v in row]
+    db.conn.execute("UPDATE sessions SET header = ?, players = ?, everyone = ?, "
+                    "next_seats = ? WHERE id = ?", (*values, sid))
+    for n, setup, seats, dealer, result in db.conn.execute(
+            "SELECT n, setup, seats, dealer, result FROM hands WHERE session_id = ?",
+            (sid,)).fetchall():
+        r = json.loads(result) if result else None
+        if r is not None:
+            story = [word.sub(new, line) for line in r.get("story", ())]
+            r = _renamed(r, old, new)
+            r["story"] = story
+        db.conn.execute(
+            "UPDATE hands SET setup = ?, seats = ?, dealer = ?, result = ? "
+            "WHERE session_id = ? AND n = ?",
+            (json.dumps(_renamed(json.loads(setup), old, new)),
+             json.dumps(_renamed(json.loads(seats), old, new)), new if dealer == old else dealer,
+             json.dumps(r) if r is not None else None, sid, n))
+    db.conn.execute("UPDATE seats SET name = ? WHERE session_id = ? AND name = ?",
+                    (new, sid, old))
 
 
 def complete_results(db: Database, sid: str) -> list[dict]:

@@ -33,7 +33,8 @@ from ..replay import check_log_end
 from ..rules.errors import MalformedInput, RuleViolation
 from ..rules.events import check_accepted, check_disputes, void_hand
 from ..rules.hand import VOID, Hand
-from . import storage
+from ..rules.table import check_name
+from . import cache, storage
 from .cache import Live
 from .errors import NotFound
 from .hands import (
@@ -341,6 +342,25 @@ def _header_change(live: Live, change):
 def rename(db: Database, sid: str, old: str, new: str, client_id: str | None = None) -> dict:
     """Correct a player's name ("Bne" -> "Ben"): kept as an event; the export
     then writes the corrected name everywhere. Refused for a name that is not
-    a player's (``unknown_player``), or a new name already at the table or
-    not a valid name (``bad_name``)."""
-    raise NotImplementedError
+    a player's (``unknown_player``), a new name not valid (``bad_name``) or
+    already of the session (``name_taken``: two players would become one)."""
+
+    def check(live: Live):
+        if old not in live.everyone:
+            raise MalformedInput("unknown_player", f"{old} is not a player of this session")
+        why = check_name(new)
+        if why:
+            raise MalformedInput("bad_name", why)
+        if new in live.everyone:
+            raise RuleViolation("name_taken", f"{new} is already a player of this session: "
+                                "choose another name")
+
+        def rows(w: Database, _event_id: int) -> None:
+            storage.rename_player(w, live.sid, old, new)
+
+        def after(_event_id: int) -> None:
+            cache.drop(db, live.sid)  # every name in it: rebuilt from the rows
+
+        return None, {"old": old, "new": new}, rows, after
+
+    return _event(db, sid, EventKind.RENAME, client_id, check)
