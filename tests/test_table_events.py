@@ -537,3 +537,26 @@ def test_whatif_keeps_void_hands_void_and_each_hands_stake():
     half = {h.number: h for h in what_if(doc, {"drop_pays": 2}).hands}
     for p, v in by[3].new.net.items():
         assert v == 2 * half[3].new.net[p]
+
+
+def test_void_twice_is_refused(client):
+    g = Game(client)
+    g.start()
+    post(g, f"/hands/{g.n}/void", {"reason": "misdeal"})
+    refused(g, f"/hands/{g.n}/void", {"reason": "misdeal"}, 422, "hand_void")
+
+
+def test_undo_in_a_void_hand_is_refused(client):
+    g = Game(client)
+    g.start()
+    g.play(1)
+    post(g, f"/hands/{g.n}/void", {"reason": "misdeal"})
+    refused(g, f"/hands/{g.n}/undo", {"client_id": "u1"}, 422, "hand_void")
+
+
+def test_brought_forward_given_twice_is_refused(client):
+    g = Game(client)
+    header = {"stake": "1", "rules": "pagat", "players": ["Ann", "Ben"],
+              "brought_forward": {"Ann": "1", "Ben": "-1"},
+              "brought_forward_from": g.sid, "brought_forward_token": g.audit}
+    assert_error(client.post("/api/sessions", json=header), 400, "malformed")
