@@ -560,3 +560,35 @@ def test_brought_forward_given_twice_is_refused(client):
               "brought_forward": {"Ann": "1", "Ben": "-1"},
               "brought_forward_from": g.sid, "brought_forward_token": g.audit}
     assert_error(client.post("/api/sessions", json=header), 400, "malformed")
+
+
+def test_cli_import_export_keeps_every_event(tmp_path, capsys):
+    from referee.cli import main
+
+    db = tmp_path / "db.sqlite3"
+    assert main(["import", str(NIGHT), "--db", str(db)]) == 0
+    sid = capsys.readouterr().out.strip()
+    assert main(["export", sid, "--db", str(db)]) == 0
+    assert json.loads(capsys.readouterr().out) == night()
+    assert main(["verify", "--db", str(db)]) == 0
+
+
+def test_stored_session_papers_show_the_events(client):
+    g = Game(client)
+    g.start()
+    g.play(2)
+    post(g, "/hands/1/disputes", {"action": 1, "by": "Ben", "note": "wrong card named"})
+    g.finish_hand()
+    post(g, "/hands/1/accept", {"player": "Cy"})
+    post(g, "/payments", {"from": "Ann", "to": "Ben", "amount": "0.25"})
+    r = client.get(f"/reports/{g.sid}/hands/1/audit.pdf?token={g.audit}")
+    assert r.status_code == 200
+    text = pdf_text(r.data)
+    assert "disputed by Ben" in text and "Accepted by Cy" in text
+    r = client.get(f"/reports/{g.sid}/settlement.pdf?token={g.audit}")
+    text = pdf_text(r.data)
+    assert "(provisional)" in text and "Ann paid Ben 0.25 USD" in text
+    assert "date not recorded" not in text and "Opened" in text
+    post(g, "/close", {})
+    text = pdf_text(client.get(f"/reports/{g.sid}/settlement.pdf?token={g.audit}").data)
+    assert "(final)" in text
