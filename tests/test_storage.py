@@ -26,7 +26,8 @@ def test_schema_and_pragmas(db):
     assert db.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
     assert db["events"].strict
     assert [m.name for m in storage.migrations.applied(db)] == ["m001_initial",
-                                                               "m002_replies_refused"]
+                                                               "m002_replies_refused",
+                                                               "m003_chain_v2"]
     # migrating again is a no-op
     again = storage.connect(db_key_path(db))
     assert storage.migrations.pending(again) == []
@@ -64,6 +65,7 @@ def test_chain_verifies_and_names_the_tampered_event(db, tmp_path, capsys):
 
     class Args:
         db = str(tmp_path / "s.sqlite3")
+        log = session = head = None
     assert cmd_verify(Args) == 1
     out = capsys.readouterr().out
     assert f"session {bad.id}: event 5" in out

@@ -58,7 +58,10 @@ def import_log(db: Database, doc: dict, pin: str | None = None) -> SessionInfo:
                                access.hash_pin(pin) if pin else None,
                                access.token_hash(info.table_token),
                                access.token_hash(info.audit_token))
-        storage.append_event(db, sid, None, "session", header)
+        # The chain carries what money is computed from: the header as given
+        # and the rules as expanded, which the session's row is checked against.
+        storage.append_event(db, sid, None, "session",
+                             {"header": header, "rules_expanded": rules.to_json()})
         for given, hand in zip(log.get("hands", []), played.table.hands, strict=True):
             setup = {k: v for k, v in given.items() if k != "actions"}
             ev = storage.append_event(db, sid, hand.number, "hand_start", setup)
@@ -161,6 +164,7 @@ def session_summary(db: Database, sid: str) -> dict:
         "current": current,
         "next_dealer": suggest_dealer(db, sid),
         "has_pin": bool(row["pin_hash"]),
+        "head": storage.final_hash(db, sid),
     }
 
 

@@ -125,6 +125,25 @@ def m002_replies_refused(db: Database) -> None:
     db.execute("UPDATE replies SET refused = (refused <> 201)")
 
 
+@migrations()
+def m003_chain_v2(db: Database) -> None:
+    # Chain format 2 hashes every column of an event that the service reads
+    # (its id too: a correction points at an id) and links a session's first
+    # event to the database's newest event before it. Existing events keep
+    # format 1 and their hashes: re-hashing them now would vouch for whatever
+    # the file holds today, which is exactly what a chain must not do.
+    db.execute("ALTER TABLE events ADD COLUMN chain INTEGER NOT NULL DEFAULT 1")
+    # Wrong PINs and tokens, per session and kind, whoever tries and from
+    # whichever process: a limit kept in memory forgets on a restart.
+    db["attempts"].create(
+        {"session_id": str, "kind": str, "failures": int, "last": float,
+         "locked_until": float},
+        pk=("session_id", "kind"),
+        not_null={"failures", "last", "locked_until"},
+        strict=True,
+    )
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -188,16 +207,16 @@ def write(db: Database) -> Iterator[Database]:
         db.conn.execute("COMMIT")
 
 
+CHAIN = 2  # the format new events are hashed with
+
+
 def event_hash(prev_hash: str, row: dict) -> str:
-    body = canonical({
-        "session_id": row["session_id"],
-        "hand": row["hand"],
-        "seq": row["seq"],
-        "kind": row["kind"],
-        "payload": row["payload"],
-        "client_id": row["client_id"],
-        "created": row["created"],
-    })
+    """An event's hash over the previous one and every column that matters.
+    Generic over kinds: a new kind of event is covered with no change here."""
+    fields = ("session_id", "hand", "seq", "kind", "payload", "client_id", "created")
+    if row.get("chain", 1) >= 2:
+        fields = ("chain", "id", *fields)
+    body = canonical({k: row[k] for k in fields})
     return hashlib.sha256((prev_hash + "\n" + body).encode()).hexdigest()
 
 
@@ -218,8 +237,18 @@ def append_event(db: Database, session_id: str, hand: int | None, kind: str, pay
     ).fetchone()
     if after is not None and (last is None or last[2] != after):
         raise Moved(session_id)
-    seq, prev = (last[0] + 1, last[1]) if last else (1, GENESIS)
+    # Ids are given here, one more than the newest (the write lock is held), so
+    # that they are dense: a deleted event or session leaves a hole verify sees.
+    newest = db.conn.execute(f"SELECT id, hash FROM {table} ORDER BY id DESC LIMIT 1"
+                             ).fetchone()
+    new_id = newest[0] + 1 if newest else 1
+    if last:
+        seq, prev = last[0] + 1, last[1]
+    else:  # a session's first event hangs on the database's newest one
+        seq, prev = 1, newest[1] if newest else GENESIS
     row = {
+        "id": new_id,
+        "chain": CHAIN,
         "session_id": session_id,
         "hand": hand,
         "seq": seq,
@@ -230,13 +259,12 @@ def append_event(db: Database, session_id: str, hand: int | None, kind: str, pay
         "prev_hash": prev,
     }
     row["hash"] = event_hash(prev, row)
-    cur = db.conn.execute(
-        f"INSERT INTO {table} (session_id, hand, seq, kind, payload, client_id, created, "
-        "prev_hash, hash) VALUES (:session_id, :hand, :seq, :kind, :payload, :client_id, "
-        ":created, :prev_hash, :hash)",
+    db.conn.execute(
+        f"INSERT INTO {table} (id, chain, session_id, hand, seq, kind, payload, client_id, "
+        "created, prev_hash, hash) VALUES (:id, :chain, :session_id, :hand, :seq, :kind, "
+        ":payload, :client_id, :created, :prev_hash, :hash)",
         row,
     )
-    row["id"] = cur.lastrowid
     return row
 
 
@@ -265,37 +293,104 @@ def live_actions(events: list[dict]) -> list[dict]:
     return live
 
 
+def _fault(row: dict, why: str) -> dict:
+    return {"id": row["id"], "seq": row["seq"], "kind": row["kind"], "hand": row["hand"],
+            "reason": why}
+
+
+def session_ids(db: Database) -> list[str]:
+    return [r[0] for r in db.conn.execute("SELECT id FROM sessions ORDER BY created, id")]
+
+
+def chain_events(db: Database, sid: str) -> list[dict]:
+    """The session's events as stored, every column, in order."""
+    cur = db.conn.execute(
+        "SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
+        "prev_hash, hash FROM events WHERE session_id = ? ORDER BY seq", (sid,))
+    keys = [d[0] for d in cur.description]
+    return [dict(zip(keys, values, strict=True)) for values in cur]
+
+
+def _hash_of(db: Database, event_id: int) -> str | None:
+    row = db.conn.execute("SELECT hash FROM events WHERE id = ?", (event_id,)).fetchone()
+    return row[0] if row else None
+
+
+def verify_session_chain(db: Database, sid: str, head: str | None = None) -> dict | None:
+    """The first fault of the session's chain (None: intact). With ``head``
+    (a receipt), the chain must also still hold that hash."""
+    prev = GENESIS
+    expected_seq = 1
+    prev_chain = 1
+    seen_head = head is None
+    ids: dict[int, dict] = {}
+    for row in chain_events(db, sid):
+        why = None
+        if row["seq"] != expected_seq:
+            why = f"event {expected_seq} is missing (next is {row['seq']})"
+        elif expected_seq == 1 and row["chain"] < 2:
+            if row["prev_hash"] != GENESIS:
+                why = "its prev_hash does not match the previous event's hash"
+        elif expected_seq == 1:
+            # Format 2 links the first event to the event stored just before it.
+            before = _hash_of(db, row["id"] - 1) if row["id"] > 1 else GENESIS
+            if before is None:
+                why = f"event id {row['id'] - 1}, stored before this session, is missing"
+            elif row["prev_hash"] != before:
+                why = "its prev_hash does not match the event stored before it"
+        elif expected_seq > 1 and row["prev_hash"] != prev:
+            why = "its prev_hash does not match the previous event's hash"
+        if why is None and row["chain"] < prev_chain:
+            why = "it is hashed with an older chain format than the event before it"
+        if why is None and event_hash(row["prev_hash"], row) != row["hash"]:
+            why = "its hash does not match its contents"
+        if why is None and row["kind"] == "correction":
+            target = ids.get(json.loads(row["payload"]).get("cancels"))
+            if target is None or target["kind"] != "action" or target["hand"] != row["hand"]:
+                why = "it cancels an event that is not an earlier action of its hand"
+        if why is None and row["chain"] >= 2 and row["id"] > 1 \
+                and _hash_of(db, row["id"] - 1) is None:
+            why = f"event id {row['id'] - 1} is missing"
+        if why:
+            return _fault(row, why)
+        ids[row["id"]] = row
+        prev, prev_chain = row["hash"], row["chain"]
+        expected_seq += 1
+        seen_head = seen_head or row["hash"] == head
+    if expected_seq == 1:
+        return {"id": None, "seq": 1, "kind": None, "hand": None,
+                "reason": "the session has no events"}
+    if not seen_head:
+        return {"id": None, "seq": None, "kind": None, "hand": None,
+                "reason": f"the receipt's head {head} is not in the chain: events were "
+                          "deleted or the chain was written again"}
+    return None
+
+
 def verify_chain(db: Database) -> dict[str, dict | None]:
     """For each session, the first event whose hash does not match (None: intact)."""
-    out: dict[str, dict | None] = {}
-    ids = [r[0] for r in db.conn.execute("SELECT id FROM sessions ORDER BY created, id")]
-    for sid in ids:
-        out[sid] = None
-        prev = GENESIS
-        expected_seq = 1
-        cur = db.conn.execute(
-            "SELECT id, session_id, hand, seq, kind, payload, client_id, created, prev_hash, "
-            "hash FROM events WHERE session_id = ? ORDER BY seq", (sid,))
-        keys = [d[0] for d in cur.description]
-        for values in cur:
-            row = dict(zip(keys, values, strict=True))
-            why = None
-            if row["seq"] != expected_seq:
-                why = f"event {expected_seq} is missing (next is {row['seq']})"
-            elif row["prev_hash"] != prev:
-                why = "its prev_hash does not match the previous event's hash"
-            elif event_hash(prev, row) != row["hash"]:
-                why = "its hash does not match its contents"
-            if why:
-                out[sid] = {"id": row["id"], "seq": row["seq"], "kind": row["kind"],
-                            "hand": row["hand"], "reason": why}
-                break
-            prev = row["hash"]
-            expected_seq += 1
-        if out[sid] is None and expected_seq == 1:
-            out[sid] = {"id": None, "seq": 1, "kind": None, "hand": None,
-                        "reason": "the session has no events"}
-    return out
+    return {sid: verify_session_chain(db, sid) for sid in session_ids(db)}
+
+
+def orphan_sessions(db: Database) -> list[str]:
+    return [r[0] for r in db.conn.execute(
+        "SELECT DISTINCT session_id FROM events WHERE session_id NOT IN "
+        "(SELECT id FROM sessions) ORDER BY session_id")]
+
+
+def all_hand_rows(db: Database, sid: str) -> list[dict]:
+    """Every hand's row, its JSON columns read."""
+    cur = db.conn.execute("SELECT * FROM hands WHERE session_id = ? ORDER BY n", (sid,))
+    keys = [d[0] for d in cur.description]
+    return [_hand(dict(zip(keys, values, strict=True))) for values in cur.fetchall()]
+
+
+def seat_rows(db: Database, sid: str) -> dict[int, list[str]]:
+    seats: dict[int, list[str]] = {}
+    for hand, name in db.conn.execute("SELECT hand, name FROM seats WHERE session_id = ? "
+                                      "ORDER BY hand, position", (sid,)):
+        seats.setdefault(hand, []).append(name)
+    return seats
 
 
 class GroupCommitter:

@@ -1,0 +1,175 @@
+"""Tampering with a stored session, as someone holding the database file would:
+every change to what money is computed from fails ``referee verify``, and a
+receipt's head catches what only a rewrite of the whole chain could hide."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from referee.cli import main
+from referee.service import cache, storage, trust
+
+from .test_api import Game, bearer
+
+
+def played(client, hands=2, undo=True):
+    """A session played live through the API: hands, actions, an undo."""
+    g = Game(client, seed=3)
+    for _ in range(hands):
+        g.start()
+        g.finish_hand()
+    g.start()
+    g.play(2)
+    if undo:
+        r = client.post(g.url(f"/hands/{g.n}/undo"),
+                        json={"expected_seq": g.seq, "client_id": "u1"},
+                        headers=bearer(g.table))
+        assert r.status_code == 201, r.get_json()
+    return g
+
+
+def raw(app):
+    """The database as an attacker gets it: the append-only guards dropped."""
+    conn = sqlite3.connect(app.config["DATABASE"], isolation_level=None)
+    conn.execute("DROP TRIGGER IF EXISTS events_no_update")
+    conn.execute("DROP TRIGGER IF EXISTS events_no_delete")
+    return conn
+
+
+def verify(app, *extra):
+    cache.forget()
+    return main(["verify", "--db", app.config["DATABASE"], *extra])
+
+
+def head_of(client, g):
+    return client.get(g.url(), headers=bearer(g.audit)).get_json()["head"]
+
+
+def test_an_untouched_live_session_verifies_with_its_head(app, client):
+    g = played(client)
+    head = head_of(client, g)
+    assert len(head) == 64
+    assert verify(app) == 0
+    assert verify(app, "--session", g.sid, "--head", head) == 0
+    assert trust.verify_all(storage.connect(app.config["DATABASE"])) == {g.sid: []}
+
+
+def test_edited_expanded_rules_fail(app, client):
+    played(client)
+    conn = raw(app)
+    rules = json.loads(conn.execute("SELECT rules_expanded FROM sessions").fetchone()[0])
+    key = next(k for k, v in rules.items() if isinstance(v, int) and not isinstance(v, bool))
+    rules[key] += 1
+    conn.execute("UPDATE sessions SET rules_expanded = ?", [json.dumps(rules)])
+    assert verify(app) == 1
+
+
+@pytest.mark.parametrize("column,value", [("stake", "3.5"), ("currency", "EUR"),
+                                          ("players", '["Ann","Ben","Zed"]')])
+def test_edited_session_columns_fail(app, client, column, value):
+    played(client, hands=1)
+    raw(app).execute(f"UPDATE sessions SET {column} = ?", [value])
+    assert verify(app) == 1
+
+
+def test_edited_hand_result_fails(app, client):
+    played(client)
+    conn = raw(app)
+    n, result = conn.execute("SELECT n, result FROM hands WHERE result IS NOT NULL "
+                             "ORDER BY n LIMIT 1").fetchone()
+    result = json.loads(result)
+    name = next(iter(result["net"]))
+    result["net"][name] = "999.00"
+    conn.execute("UPDATE hands SET result = ? WHERE n = ?", [json.dumps(result), n])
+    assert verify(app) == 1
+
+
+def test_edited_hand_setup_fails(app, client):
+    played(client)
+    conn = raw(app)
+    setup = json.loads(conn.execute("SELECT setup FROM hands WHERE n = 1").fetchone()[0])
+    setup["stake_multiplier"] = 5
+    conn.execute("UPDATE hands SET setup = ? WHERE n = 1", [json.dumps(setup)])
+    assert verify(app) == 1
+
+
+def test_swapped_event_ids_fail(app, client):
+    played(client)
+    conn = raw(app)
+    a, b = [r[0] for r in conn.execute("SELECT id FROM events WHERE kind = 'action' "
+                                       "ORDER BY id DESC LIMIT 2")]
+    conn.execute("UPDATE events SET id = -1 WHERE id = ?", [a])
+    conn.execute("UPDATE events SET id = ? WHERE id = ?", [a, b])
+    conn.execute("UPDATE events SET id = ? WHERE id = -1", [b])
+    assert verify(app) == 1
+
+
+def test_retargeted_correction_fails(app, client):
+    played(client)
+    conn = raw(app)
+    ev_id, payload = conn.execute("SELECT id, payload FROM events WHERE kind = 'correction'"
+                                  ).fetchone()
+    payload = json.loads(payload)
+    payload["cancels"] -= 1
+    conn.execute("UPDATE events SET payload = ? WHERE id = ?",
+                 [storage.canonical(payload), ev_id])
+    assert verify(app) == 1
+
+
+def test_deleted_last_event_fails_and_fails_its_receipt(app, client):
+    g = played(client)
+    head = head_of(client, g)
+    raw(app).execute("DELETE FROM events WHERE id = (SELECT max(id) FROM events)")
+    assert verify(app) == 1
+    assert verify(app, "--session", g.sid, "--head", head) == 1
+
+
+def test_deleted_session_fails(app, client):
+    first = played(client, hands=1)
+    head = head_of(client, first)
+    second = played(client, hands=1)
+    conn = raw(app)
+    for table in ("events", "seats", "hands", "replies", "sessions"):
+        conn.execute(f"DELETE FROM {table} WHERE {'id' if table == 'sessions' else 'session_id'}"
+                     " = ?", [first.sid])
+    assert verify(app) == 1  # the next session hangs on the deleted one's last event
+    assert verify(app, "--session", first.sid, "--head", head) == 1
+    assert second.sid != first.sid
+
+
+def test_rewritten_chain_fails_against_an_earlier_receipt(app, client):
+    g = played(client)
+    head = head_of(client, g)
+    conn = raw(app)
+    rows = conn.execute("SELECT * FROM events WHERE session_id = ? ORDER BY seq",
+                        [g.sid]).fetchall()
+    cols = [d[0] for d in conn.execute("SELECT * FROM events LIMIT 0").description]
+    prev = None
+    for values in rows:
+        ev = dict(zip(cols, values, strict=True))
+        if prev is not None:
+            ev["prev_hash"] = prev
+        if ev["kind"] == "action" and prev is not None and "edited" not in locals():
+            edited = True
+            payload = json.loads(ev["payload"])
+            payload["text"] = payload["text"] + " "
+            ev["payload"] = storage.canonical(payload)
+        ev["hash"] = storage.event_hash(ev["prev_hash"], ev)
+        conn.execute("UPDATE events SET payload = ?, prev_hash = ?, hash = ? WHERE id = ?",
+                     [ev["payload"], ev["prev_hash"], ev["hash"], ev["id"]])
+        prev = ev["hash"]
+    assert verify(app) == 0  # a perfect rewrite: only a receipt taken before can tell
+    assert verify(app, "--session", g.sid, "--head", head) == 1
+
+
+def test_verify_refuses_questions_it_cannot_answer(app, client, tmp_path, capsys):
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"not a database at all" * 100)
+    assert main(["verify", "--db", str(junk)]) == 2
+    assert main(["verify", "--db", str(tmp_path / "none.sqlite3")]) == 2
+    g = played(client, hands=1)
+    assert verify(app, "--session", g.sid, "--head", "xyz") == 2
+    assert "Traceback" not in capsys.readouterr().err
