@@ -7,7 +7,8 @@ module, never the other way round); ``referee.record`` picks between the two.
 
 from __future__ import annotations
 
-from ..ledger.money import parse_stake
+from ..ledger.money import MAX_MULTIPLIER, parse_stake
+from ..rules.options import MAX_PLAYERS
 from ..rules.table import check_name
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
@@ -60,7 +61,7 @@ def _plain_hand(hand: Any) -> dict | None:
     if type(actions) is not list or not _all_text(actions):
         return None
     multiplier = hand.get("stake_multiplier", 1)
-    if type(multiplier) is not int or multiplier < 1:
+    if type(multiplier) is not int or not 1 <= multiplier <= MAX_MULTIPLIER:
         return None
     # A copy, as the schema makes; its fields keep their order (a hand's
     # fields are read by name, and written back in the schema's order).
@@ -109,7 +110,7 @@ def _plain_log(doc: dict) -> dict | None:
     if type(doc.get("rules")) not in (str, dict):
         return None
     players = doc.get("players")
-    if type(players) is not list or len(players) < 2 \
+    if type(players) is not list or not 2 <= len(players) <= MAX_PLAYERS \
             or not all(type(p) is str and not check_name(p) for p in players) \
             or len(set(players)) != len(players):
         return None

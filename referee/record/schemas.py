@@ -11,7 +11,9 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from ..ledger.money import MAX_MULTIPLIER
 from ..rules.errors import MalformedInput
+from ..rules.options import MAX_PLAYERS
 from ..rules.table import check_name
 from .events import (
     HAND_CHECKS,
@@ -139,11 +141,12 @@ class HandSchema(Schema):
         ordered = True
 
     dealer = fields.String(required=True)
-    players = fields.List(NameField())
+    players = fields.List(NameField(), validate=validate.Length(min=2, max=MAX_PLAYERS))
     deal = DealField()
     upcard = fields.String()
     stake = EventField(HAND_CHECKS["stake"])
-    stake_multiplier = fields.Integer(strict=True, validate=validate.Range(min=1))
+    stake_multiplier = fields.Integer(strict=True,
+                                      validate=validate.Range(min=1, max=MAX_MULTIPLIER))
     side_bets = fields.List(fields.Nested(SideBetSchema))
     actions = TextListField("actions like \"Ben: draw 4c\"")
     void = EventField(HAND_CHECKS["void"])
@@ -177,7 +180,8 @@ class LogSchema(Schema):
     currency = fields.String(allow_none=True)
     stake = StakeField(required=True)
     rules = RulesField(required=True)
-    players = fields.List(NameField(), required=True, validate=validate.Length(min=2))
+    players = fields.List(NameField(), required=True,
+                          validate=validate.Length(min=2, max=MAX_PLAYERS))
     brought_forward = EventField(SESSION_CHECKS["brought_forward"])
     hands = HandsField(fields.Nested(HandSchema))
     payments = EventField(SESSION_CHECKS["payments"])

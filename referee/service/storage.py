@@ -272,6 +272,8 @@ def hand_events(db: Database, session_id: str, n: int, *,
                 refusals: bool = False) -> list[dict]:
     """The hand's actions and corrections in order (and the refused attempts,
     with ``refusals``: the audit shows them)."""
+    if not _fits(n):
+        return []
     kinds = ("action", "correction", "refusal") if refusals else ("action", "correction")
     rows = db.conn.execute(
         "SELECT id, seq, kind, payload FROM events WHERE session_id = ? AND hand = ? "
@@ -612,8 +614,16 @@ def _hand(row: dict | None) -> dict | None:
     return row
 
 
+def _fits(n: int) -> bool:
+    """A number SQLite can hold: a hand number from a URL may be any size, and
+    none beyond this is stored."""
+    return -(2**63) <= n < 2**63
+
+
 def hand_row(db: Database, sid: str, n: int) -> dict | None:
     """Hand ``n``'s row, its JSON columns read."""
+    if not _fits(n):
+        return None
     return _hand(_row(db.conn.execute("SELECT * FROM hands WHERE session_id = ? AND n = ?",
                                       (sid, n))))
 

@@ -14,8 +14,10 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Response, current_app, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from ..record import check_document, parse_json
 from ..record.schemas import HandSchema, LogSchema
 from ..service import access, hands, sessions
+from ..service.errors import MalformedInput
 from .db import get_db
 from .errors import ApiError
 
@@ -157,7 +159,15 @@ _CREATED = SessionCreatedSchema()
 # ---------------------------------------------------------------- requests
 
 def _body(schema: Schema | None = None) -> dict:
-    data = request.get_json(silent=True)
+    data = None
+    if request.is_json:
+        # Parsed here, not by request.get_json: its parser lets a deep
+        # document's RecursionError through, and keeps lone surrogates.
+        try:
+            data = parse_json(request.get_data(), "the body")
+            check_document(data)
+        except MalformedInput as err:
+            raise ApiError(400, "bad_request", err.message) from None
     if not isinstance(data, dict):
         raise ApiError(400, "bad_request", "the body must be a JSON object "
                        "(Content-Type: application/json)")
