@@ -675,6 +675,31 @@ def final_hash(db: Database, sid: str) -> str | None:
     return row[0] if row else None
 
 
+def claim_attempt(db: Database, sid: str, kind: str, now: float,
+                  wait_after: Callable[[int], float]) -> float:
+    """Count one try at a session's secret before it is checked (so parallel
+    tries from many processes are all counted); 0 if it may go ahead, else the
+    time (epoch seconds) until which the session refuses tries.
+    ``wait_after(failures)``: the wait that many tries earn."""
+    row = db.conn.execute("SELECT failures, locked_until FROM attempts WHERE session_id = ? "
+                          "AND kind = ?", (sid, kind)).fetchone()
+    failures, until = row if row else (0, 0.0)
+    if until > now:
+        return until
+    failures += 1
+    db.conn.execute(
+        "INSERT INTO attempts (session_id, kind, failures, last, locked_until) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, kind) DO UPDATE SET "
+        "failures = excluded.failures, last = excluded.last, "
+        "locked_until = excluded.locked_until",
+        (sid, kind, failures, now, now + wait_after(failures)))
+    return 0.0
+
+
+def clear_attempts(db: Database, sid: str, kind: str) -> None:
+    db.conn.execute("DELETE FROM attempts WHERE session_id = ? AND kind = ?", (sid, kind))
+
+
 def reply(db: Database, sid: str, client_id: str) -> tuple[bool, dict] | None:
     """The first answer to ``client_id``: (refused, body)."""
     row = db.conn.execute("SELECT refused, body FROM replies WHERE session_id = ? AND "

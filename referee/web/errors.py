@@ -21,6 +21,7 @@ from ..service.errors import (
     ReadOnly,
     RefereeError,
     StaleSeq,
+    TooManyTries,
 )
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 STATUSES: tuple[tuple[type[RefereeError], int], ...] = (
     (NotFound, 404),
     (StaleSeq, 409),
+    (TooManyTries, 429),
     (ReadOnly, 403),
     (Locked, 401),
     (MalformedInput, 400),
