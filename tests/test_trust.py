@@ -173,3 +173,38 @@ def test_verify_refuses_questions_it_cannot_answer(app, client, tmp_path, capsys
     g = played(client, hands=1)
     assert verify(app, "--session", g.sid, "--head", "xyz") == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def _pdf_text(data: bytes) -> str:
+    import io
+
+    from pypdf import PdfReader
+
+    return "".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def test_the_receipt_is_on_the_pages_and_papers(app, client):
+    g = played(client, hands=1, undo=False)
+    head = head_of(client, g)
+    tok = f"?token={g.audit}"
+    settlement = client.get(f"/reports/{g.sid}/settlement.pdf{tok}")
+    audit = client.get(f"/reports/{g.sid}/hands/1/audit.pdf{tok}")
+    for pdf in (settlement, audit):
+        assert pdf.status_code == 200
+        assert head in _pdf_text(pdf.data).replace("\n", "")
+    tablet = app.test_client()
+    with tablet.session_transaction() as s:
+        s["unlocked"] = [g.sid]
+    for page in (f"/s/{g.sid}/hands/1", f"/s/{g.sid}/standings"):
+        r = tablet.get(page)
+        assert r.status_code == 200 and head in r.data.decode(), page
+
+
+def test_the_qr_code_reads_back_the_head():
+    from referee.reports.common import receipt
+
+    head = "ab" * 32
+    table = receipt(head)[0]._content[0]
+    drawing = table._cellvalues[0][0]
+    assert len(drawing.contents) > 200  # the dark modules of a version-4 code
+    assert receipt(None) == []
