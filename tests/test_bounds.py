@@ -109,3 +109,17 @@ def test_verify_on_a_file_that_is_not_a_database(tmp_path, capsys):
     junk.write_text("hello" * 1000)
     assert main(["verify", "--db", str(junk)]) == 2
     assert "not a referee database" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("change,field", [
+    (_set(["payments"], [{"from": "Ann", "to": "Ben", "amount": "1e26"}]), "amount"),
+    (_set(["payments"], [{"from": "Ann", "to": "Ben", "amount": "0.000000000001"}]), "amount"),
+    (_set(["brought_forward"], {"Ann": "-1e40", "Ben": "1e40"}), "brought_forward"),
+    (_set(["hands", 0, "stake"], "1e26"), "stake"),
+])
+def test_the_tables_own_amounts_are_bounded(change, field, tmp_path, capsys):
+    log = tmp_path / "log.json"
+    log.write_text(json.dumps(variant(change)))
+    assert main(["replay", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert field in err and "Traceback" not in err

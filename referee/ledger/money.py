@@ -13,6 +13,18 @@ from functools import lru_cache
 MAX_STAKE = Decimal(1_000_000)
 STAKE_PLACES = 4
 MAX_MULTIPLIER = 100
+# Amounts written by the table itself (balances brought forward, payments):
+# far beyond any table, and within the 28 digits Decimal keeps exactly.
+MAX_AMOUNT = Decimal(10**12)
+
+
+def amount_fault(d: Decimal) -> str | None:
+    """Why an amount written in a log is out of bounds (None: it is not)."""
+    if abs(d) > MAX_AMOUNT:
+        return f"an amount is at most {MAX_AMOUNT} in size, not {d}"
+    if _places(d) > STAKE_PLACES:
+        return f"an amount has at most {STAKE_PLACES} decimal places, not {d}"
+    return None
 
 
 def parse_stake(value: object) -> Decimal:
