@@ -94,11 +94,12 @@ def _plain_log(doc: dict) -> dict | None:
         return None
     if type(doc.get("format")) is not str or doc["format"] != FORMAT:
         return None
-    if "table" in doc and type(doc["table"]) is not str:
+    if "table" in doc and (type(doc["table"]) is not str or not 1 <= len(doc["table"]) <= 200):
         return None
     if any(key in doc for key in _SESSION_EVENTS) and not _events_readable(doc, hand=False):
         return None
-    if doc.get("currency") is not None and type(doc["currency"]) is not str:
+    currency = doc.get("currency")
+    if currency is not None and (type(currency) is not str or not 1 <= len(currency) <= 16):
         return None
     stake = doc.get("stake")
     if type(stake) not in (str, int, float):

@@ -624,7 +624,7 @@ def resolve(rules: Any) -> HouseRules:
         raise RulesError("bad_rules", 'rules must be a preset name or an object like '
                          '{"preset": "pagat", "upcard": false}')
     preset = rules.get("preset", "pagat")
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:  # a list or object is no name
         raise RulesError("unknown_preset", f"unknown preset {json.dumps(preset)}; the presets "
                          f"are {', '.join(PRESETS)}")
     unknown = [k for k in rules if k != "preset" and k not in _CHECKS]
