@@ -208,3 +208,50 @@ def test_the_qr_code_reads_back_the_head():
     drawing = table._cellvalues[0][0]
     assert len(drawing.contents) > 200  # the dark modules of a version-4 code
     assert receipt(None) == []
+
+
+def _export(app, sid, tmp_path, capsys):
+    assert main(["export", sid, "--db", app.config["DATABASE"], "--chain"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(doc))
+    return doc, path
+
+
+def test_an_exported_log_carries_its_head_and_verifies_offline(app, client, tmp_path,
+                                                                capsys):
+    g = played(client)
+    doc, path = _export(app, g.sid, tmp_path, capsys)
+    assert doc["head"] == head_of(client, g)
+    assert main(["verify", str(path)]) == 0
+    assert doc["head"] in capsys.readouterr().out
+    assert main(["replay", str(path), "--json"]) in (0, 1)  # readers ignore the receipt
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("tamper", ["action", "stake", "head", "event", "drop_last"])
+def test_a_tampered_export_fails_offline(app, client, tmp_path, capsys, tamper):
+    g = played(client)
+    doc, path = _export(app, g.sid, tmp_path, capsys)
+    if tamper == "action":
+        doc["hands"][0]["actions"][-1] = doc["hands"][0]["actions"][-2]
+    elif tamper == "stake":
+        doc["stake"] = "3.50"
+    elif tamper == "head":
+        doc["head"] = "0" * 64
+    elif tamper == "event":
+        ev = next(e for e in doc["chain"]["events"] if e["kind"] == "action")
+        ev["created"] = "2000-01-01T00:00:00.000Z"
+    else:
+        doc["chain"]["events"].pop()
+    path.write_text(json.dumps(doc))
+    assert main(["verify", str(path)]) == 1
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_plain_log_has_no_head_to_verify(tmp_path, capsys):
+    assert main(["verify", "sample_logs/pagat_basic.json"]) == 2
+    assert "no head" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "tonk-log/1", "head": 5, "chain": []}')
+    assert main(["verify", str(bad)]) == 2

@@ -31,6 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("export", help="print a stored session's log")
     p.add_argument("id")
     p.add_argument("--db", metavar="PATH")
+    p.add_argument("--chain", action="store_true", help="add the receipt: the head and the "
+                   "events that hash to it, for 'referee verify LOG'")
     p.set_defaults(func=cmd_export)
     p = sub.add_parser("verify", help="check every stored session's hash chain and what is "
                        "read from it; or a receipt's head; or an exported log")
@@ -106,7 +108,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     from ..service import sessions
 
     try:
-        doc = sessions.get_log(_open(args), args.id)
+        db = _open(args)
+        doc = sessions.export_with_chain(db, args.id) if getattr(args, "chain", False) \
+            else sessions.get_log(db, args.id)
     except RefereeError as err:
         return fail(err)
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
@@ -154,11 +158,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _verify_log(path: str) -> int:
-    from ..record import read_log_file
+    from ..record import load_log, parse_json
     from ..record.chain import LogChainError, verify_log
+    from ..service.errors import MalformedInput
 
     try:
-        doc = read_log_file(path)
+        try:
+            with open(path, "rb") as f:
+                doc = parse_json(f.read())
+        except OSError as err:
+            raise MalformedInput("malformed_log", f"cannot read {path}: {err.strerror}") \
+                from None
+        load_log(doc)  # the play itself must be a log
         head = verify_log(doc)
     except LogChainError as err:
         print(f"log {path}: {err}")

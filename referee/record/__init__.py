@@ -60,6 +60,10 @@ def load_log(doc: Any) -> dict:
     """Check a decoded ``tonk-log/1`` document's shape; returns it as data."""
     if not isinstance(doc, dict):
         raise MalformedInput("malformed_log", "a session log is a JSON object")
+    if "head" in doc or "chain" in doc:
+        # An export's receipt (referee.record.chain): for `referee verify LOG`,
+        # not part of the play.
+        doc = {k: v for k, v in doc.items() if k not in ("head", "chain")}
     log = _plain_log(doc)
     if log is not None and isinstance(log.get("rules"), dict):
         check_document(log["rules"], ["rules"])  # the one field of a plain log of any depth

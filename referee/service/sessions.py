@@ -98,6 +98,16 @@ def get_log(db: Database, sid: str, *, expanded: bool = False) -> dict:
     return dump_log(doc)
 
 
+def export_with_chain(db: Database, sid: str) -> dict:
+    """The session's log with its receipt: ``head`` and the events that hash
+    to it (``referee.record.chain``), so ``referee verify LOG`` can check the
+    file offline."""
+    from ..record.chain import export_fields
+
+    doc = get_log(db, sid)
+    return {**doc, **export_fields(sid, storage.chain_events(db, sid))}
+
+
 def get_result(db: Database, sid: str) -> dict:
     """``tonk-result/1`` of the session's complete hands, from their stored results."""
     return standings(db, sid)["result"]

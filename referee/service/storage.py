@@ -14,7 +14,6 @@ could not upgrade.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import queue
 import sqlite3
@@ -28,8 +27,9 @@ from typing import Any
 
 from sqlite_utils import Database, Migrations
 
+from ..record.chain import CHAIN, GENESIS, canonical, event_hash
+
 BUSY_TIMEOUT_MS = 10_000
-GENESIS = "0" * 64
 
 migrations = Migrations("referee")
 
@@ -148,10 +148,6 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def canonical(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
 # One lock per database file: threads of one process queue here instead of
 # in SQLite's busy handler, whose sleeps would add milliseconds to every wait.
 _FILE_LOCKS: dict[str, threading.Lock] = {}
@@ -205,19 +201,6 @@ def write(db: Database) -> Iterator[Database]:
                 db.conn.execute("ROLLBACK")
             raise
         db.conn.execute("COMMIT")
-
-
-CHAIN = 2  # the format new events are hashed with
-
-
-def event_hash(prev_hash: str, row: dict) -> str:
-    """An event's hash over the previous one and every column that matters.
-    Generic over kinds: a new kind of event is covered with no change here."""
-    fields = ("session_id", "hand", "seq", "kind", "payload", "client_id", "created")
-    if row.get("chain", 1) >= 2:
-        fields = ("chain", "id", *fields)
-    body = canonical({k: row[k] for k in fields})
-    return hashlib.sha256((prev_hash + "\n" + body).encode()).hexdigest()
 
 
 class Moved(Exception):
