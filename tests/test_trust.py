@@ -255,3 +255,40 @@ def test_a_plain_log_has_no_head_to_verify(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "tonk-log/1", "head": 5, "chain": []}')
     assert main(["verify", str(bad)]) == 2
+
+
+def test_a_chain_downgraded_to_format_1_fails(app, client):
+    first = played(client, hands=1, undo=False)
+    played(client, hands=1, undo=False)
+    conn = raw(app)
+    # Rewrite the second session's chain in format 1 (no ids, no rules hashed)
+    # after editing its rules: without the guard, only a receipt would tell.
+    sid = conn.execute("SELECT id FROM sessions WHERE id <> ?", [first.sid]).fetchone()[0]
+    cols = [d[0] for d in conn.execute("SELECT * FROM events LIMIT 0").description]
+    prev = storage.GENESIS
+    for values in conn.execute("SELECT * FROM events WHERE session_id = ? ORDER BY seq",
+                               [sid]).fetchall():
+        ev = {**dict(zip(cols, values, strict=True)), "chain": 1, "prev_hash": prev}
+        ev["hash"] = storage.event_hash(prev, ev)
+        conn.execute("UPDATE events SET chain = 1, prev_hash = ?, hash = ? WHERE id = ?",
+                     [ev["prev_hash"], ev["hash"], ev["id"]])
+        prev = ev["hash"]
+    assert verify(app) == 1
+
+
+def test_sessions_stored_before_the_migration_still_verify(app, client):
+    old = played(client, hands=1, undo=False)
+    conn = raw(app)
+    # As format 1 wrote them: no ids in the hash, the first event on genesis.
+    cols = [d[0] for d in conn.execute("SELECT * FROM events LIMIT 0").description]
+    prev = storage.GENESIS
+    for values in conn.execute("SELECT * FROM events WHERE session_id = ? ORDER BY seq",
+                               [old.sid]).fetchall():
+        ev = {**dict(zip(cols, values, strict=True)), "chain": 1, "prev_hash": prev}
+        ev["hash"] = storage.event_hash(prev, ev)
+        conn.execute("UPDATE events SET chain = 1, prev_hash = ?, hash = ? WHERE id = ?",
+                     [ev["prev_hash"], ev["hash"], ev["id"]])
+        prev = ev["hash"]
+    new = played(client, hands=1)
+    assert verify(app) == 0
+    assert verify(app, "--session", new.sid, "--head", head_of(client, new)) == 0

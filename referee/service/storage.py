@@ -307,6 +307,8 @@ def verify_session_chain(db: Database, sid: str, head: str | None = None) -> dic
     prev = GENESIS
     expected_seq = 1
     prev_chain = 1
+    first_new = db.conn.execute("SELECT min(id) FROM events WHERE chain >= ?",
+                                (CHAIN,)).fetchone()[0]
     seen_head = head is None
     ids: dict[int, dict] = {}
     for row in chain_events(db, sid):
@@ -327,6 +329,11 @@ def verify_session_chain(db: Database, sid: str, head: str | None = None) -> dic
             why = "its prev_hash does not match the previous event's hash"
         if why is None and row["chain"] < prev_chain:
             why = "it is hashed with an older chain format than the event before it"
+        if why is None and row["chain"] < CHAIN and first_new is not None \
+                and row["id"] > first_new:
+            # Format 1 ended at the migration: an older event after a newer
+            # one is a downgrade, which would drop the ids and rules from the hash.
+            why = "it is hashed with an older chain format than events stored before it"
         if why is None and event_hash(row["prev_hash"], row) != row["hash"]:
             why = "its hash does not match its contents"
         if why is None and row["kind"] == "correction":
