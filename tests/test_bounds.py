@@ -123,3 +123,14 @@ def test_the_tables_own_amounts_are_bounded(change, field, tmp_path, capsys):
     assert main(["replay", str(log)]) == 2
     err = capsys.readouterr().err
     assert field in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["export", "zzz"], ["import", "sample_logs/pagat_basic.json"],
+                                  ["settle", "zzz", "--pdf", "-"], ["verify"],
+                                  ["serve"]])
+def test_a_file_that_is_not_a_database_is_refused_plainly(argv, tmp_path, capsys):
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_text("hello" * 1000)
+    assert main([*argv, "--db", str(junk)]) == 2
+    err = capsys.readouterr().err
+    assert "not a referee database" in err and "Traceback" not in err

@@ -62,8 +62,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ..web import create_app
 
     path = _db_path(args)
-    return run_server(create_app({"DATABASE": path}), args.host, args.port, args.threads,
-                      path)
+    try:
+        app = create_app({"DATABASE": path})
+    except RefereeError as err:
+        return fail(err)
+    return run_server(app, args.host, args.port, args.threads, path)
 
 
 def run_server(app, host: str, port: int, threads: int, path: str) -> int:
@@ -146,6 +149,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             report = trust.verify_all(db)
     except sqlite3.DatabaseError as err:
         return _bad_input(f"{path} is not a referee database ({err})")
+    except RefereeError as err:
+        return fail(err)
     bad = 0
     for sid, faults in report.items():
         if faults:

@@ -28,6 +28,7 @@ from typing import Any
 from sqlite_utils import Database, Migrations
 
 from ..record.chain import CHAIN, GENESIS, canonical, event_hash
+from .errors import MalformedInput
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -176,16 +177,24 @@ def connect(path: str | Path) -> Database:
     """Open (and create or migrate) the database at ``path``."""
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000,
-                           isolation_level=None, check_same_thread=False)
-    db = Database(conn, strict=True)
-    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    db.execute("PRAGMA journal_mode = WAL")
-    db.execute("PRAGMA synchronous = FULL")
-    db.execute("PRAGMA foreign_keys = ON")
-    if migrations.pending(db):
-        with write(db):
-            migrations.apply(db)
+    try:
+        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000,
+                               isolation_level=None, check_same_thread=False)
+        db = Database(conn, strict=True)
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = FULL")
+        db.execute("PRAGMA foreign_keys = ON")
+        if migrations.pending(db):
+            with write(db):
+                migrations.apply(db)
+    except sqlite3.DatabaseError as err:
+        # A file that is not a database (or a folder): the caller's input, not a
+        # failure of ours. A busy or failing disk stays an OperationalError.
+        if type(err) is not sqlite3.DatabaseError and "unable to open" not in str(err):
+            raise
+        raise MalformedInput("not_a_database",
+                             f"{path} is not a referee database ({err})") from None
     return db
 
 
