@@ -12,7 +12,7 @@ from importlib import import_module
 from .rules.errors import RefereeError
 
 # Modules that add their own subcommands: each has register(subparsers).
-EXTENSIONS = ("referee.commands.service", "referee.commands.reports")
+EXTENSIONS = ("referee.commands.service", "referee.commands.reports", "referee.commands.club")
 
 
 def _print_json(doc: object) -> None:

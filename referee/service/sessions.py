@@ -62,7 +62,7 @@ def create_session(db: Database, header: dict, pin: str | None = None, *,
             access.authorize(db, brought_forward_from, brought_forward_token, write=False)
             header["brought_forward"] = carried_balances(
                 db, brought_forward_from, header.get("players") or [])
-    return import_log(db, header, pin)
+    return import_log(db, header, pin, brought_forward_from=brought_forward_from)
 
 
 def carried_balances(db: Database, earlier: str, players: list[str]) -> dict[str, str]:
@@ -80,8 +80,11 @@ def carried_balances(db: Database, earlier: str, players: list[str]) -> dict[str
     return {p: str(carried[p]) for p in players if p in carried}
 
 
-def import_log(db: Database, doc: dict, pin: str | None = None) -> SessionInfo:
-    """Store a whole ``tonk-log/1`` document (its last hand may be still open)."""
+def import_log(db: Database, doc: dict, pin: str | None = None, *,
+               brought_forward_from: str | None = None) -> SessionInfo:
+    """Store a whole ``tonk-log/1`` document (its last hand may be still open).
+    ``brought_forward_from``: the stored session its ``brought_forward`` came
+    from (the club's ledger counts those debts there, not twice)."""
     log = load_log(doc)
     played = replay(log, allow_open_last_hand=True)
     rules, stake = played.rules, played.stake
@@ -101,8 +104,12 @@ def import_log(db: Database, doc: dict, pin: str | None = None) -> SessionInfo:
         storage.set_quantum(db, sid, str(q))
         # The chain carries what money is computed from: the header as given
         # and the rules as expanded, which the session's row is checked against.
-        storage.append_event(db, sid, None, "session",
-                             {"header": header, "rules_expanded": rules.to_json()})
+        opening = {"header": header, "rules_expanded": rules.to_json()}
+        if brought_forward_from is not None:
+            # In the chain, so verify vouches for what the club's ledger leaves out.
+            opening["brought_forward_from"] = brought_forward_from
+            storage.set_brought_forward_from(db, sid, brought_forward_from)
+        storage.append_event(db, sid, None, "session", opening)
         for given, hand in zip(log.get("hands", []), played.table.hands, strict=True):
             setup = {k: v for k, v in given.items() if k != "actions"}
             ev = storage.append_event(db, sid, hand.number, "hand_start", setup)

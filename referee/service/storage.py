@@ -155,6 +155,35 @@ def m004_chain_v2(db: Database) -> None:
     )
 
 
+@migrations()
+def m005_club(db: Database) -> None:
+    # The club's own events (a spelling merged into a person, a nickname, an
+    # undo of either) have a chain of their own, hashed like a session's: they
+    # belong to no table, and a session's chain must not change with them.
+    db["club_events"].create(
+        {"id": int, "chain": int, "session_id": str, "hand": int, "seq": int, "kind": str,
+         "payload": str, "client_id": str, "created": str, "prev_hash": str, "hash": str},
+        pk="id",
+        not_null={"chain", "session_id", "seq", "kind", "payload", "created", "prev_hash",
+                  "hash"},
+        strict=True,
+    )
+    db["club_events"].create_index(["seq"], unique=True)
+    db.execute("CREATE TRIGGER club_events_no_update BEFORE UPDATE ON club_events "
+               "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END")
+    db.execute("CREATE TRIGGER club_events_no_delete BEFORE DELETE ON club_events "
+               "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END")
+    # Derived from the club's events (verify folds them again): which person
+    # each other spelling is, and the nicknames.
+    db["aliases"].create({"spelling": str, "person": str}, pk="spelling",
+                         not_null={"person"}, strict=True)
+    db["nicknames"].create({"person": str, "nickname": str}, pk="person",
+                           not_null={"nickname"}, strict=True)
+    # Which session a table's brought-forward amounts came from (the club's
+    # ledger leaves them out: they were counted there).
+    db.execute("ALTER TABLE sessions ADD COLUMN brought_forward_from TEXT")
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -856,3 +885,62 @@ def store_reply(db: Database, sid: str, client_id: str, refused: bool, body_json
     (``sqlite3.IntegrityError``), which is how a racing retry is noticed."""
     db.conn.execute("INSERT INTO replies (session_id, client_id, refused, body) "
                     "VALUES (?, ?, ?, ?)", (sid, client_id, int(refused), body_json))
+
+
+# ---------------------------------------------------------------- the club
+
+CLUB = "club"  # the session_id column of the club's events
+
+
+def append_club_event(db: Database, kind: str, payload: Any) -> dict:
+    return append_event(db, CLUB, None, kind, payload, table="club_events")
+
+
+def club_events(db: Database) -> list[dict]:
+    """The club's events as stored, every column, in order."""
+    cur = db.conn.execute(
+        "SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
+        "prev_hash, hash FROM club_events ORDER BY seq")
+    keys = [d[0] for d in cur.description]
+    return [dict(zip(keys, values, strict=True)) for values in cur]
+
+
+def verify_club_chain(db: Database) -> str | None:
+    """The first fault of the club's chain (None: intact or empty)."""
+    prev, expected = GENESIS, 1
+    for row in club_events(db):
+        if row["seq"] != expected or row["id"] != expected:
+            return f"club event {expected} is missing"
+        if row["prev_hash"] != prev or event_hash(prev, row) != row["hash"]:
+            return f"club event {expected}: its hash does not match its contents"
+        prev, expected = row["hash"], expected + 1
+    return None
+
+
+def aliases(db: Database) -> dict[str, str]:
+    return dict(db.conn.execute("SELECT spelling, person FROM aliases ORDER BY spelling"))
+
+
+def nicknames(db: Database) -> dict[str, str]:
+    return dict(db.conn.execute("SELECT person, nickname FROM nicknames ORDER BY person"))
+
+
+def set_people(db: Database, spellings: dict[str, str], nicks: dict[str, str]) -> None:
+    """Write the people rows as the club's events now say (a handful of rows:
+    rewritten whole after each event)."""
+    db.conn.execute("DELETE FROM aliases")
+    db.conn.execute("DELETE FROM nicknames")
+    db.conn.executemany("INSERT INTO aliases (spelling, person) VALUES (?, ?)",
+                        sorted(spellings.items()))
+    db.conn.executemany("INSERT INTO nicknames (person, nickname) VALUES (?, ?)",
+                        sorted(nicks.items()))
+
+
+def set_brought_forward_from(db: Database, sid: str, earlier: str) -> None:
+    db.conn.execute("UPDATE sessions SET brought_forward_from = ? WHERE id = ?",
+                    (earlier, sid))
+
+
+def club_session_rows(db: Database) -> list[dict]:
+    """Every session's row (JSON read), oldest first."""
+    return [session_row(db, sid) for sid in session_ids(db)]

@@ -64,6 +64,7 @@ def _session_faults(row: dict, events: list[dict]) -> list[str]:
         "currency": header.get("currency"),
         "table_name": header.get("table"),
         "started": header.get("started"),
+        "brought_forward_from": payload.get("brought_forward_from"),
     }
     return [f"the session's {name} differs from its chain" for name, value in columns.items()
             if _canon(row[name]) != _canon(value)]
@@ -196,4 +197,9 @@ def verify_all(db: Database) -> dict[str, list[str]]:
     out = {sid: verify_session(db, sid) for sid in storage.session_ids(db)}
     for sid in storage.orphan_sessions(db):
         out[sid] = ["the session's events are stored but the session is not"]
+    from .club import verify as verify_club
+
+    club_faults = verify_club(db)
+    if club_faults or storage.club_events(db):
+        out[storage.CLUB] = club_faults
     return out

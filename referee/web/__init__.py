@@ -12,7 +12,7 @@ from pathlib import Path
 from flask import Flask, request
 
 from ..service import storage
-from . import api, errors, reports, tablet
+from . import api, club, errors, reports, tablet
 from .db import Handles
 
 
@@ -83,6 +83,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(tablet.bp)
     app.register_blueprint(reports.bp)
+    app.register_blueprint(club.api)
+    app.register_blueprint(club.pages)
     errors.register(app)
 
     @app.after_request

@@ -322,15 +322,19 @@ def _created(state: dict) -> Response:
 def create_session():
     _host_key()
     doc = _body()
+    earlier = doc.pop("brought_forward_from", None)
+    token = doc.pop("brought_forward_token", None)
+    if earlier is not None and not (isinstance(earlier, str) and
+                                    isinstance(token, (str, type(None)))):
+        raise ApiError(400, "bad_request", "brought_forward_from is a session's id, "
+                       "brought_forward_token its table or audit token")
     if "hands" in doc:
-        info = sessions.import_log(get_db(), doc)
+        # An import's brought_forward is written out; brought_forward_from only
+        # says which stored session it came from (the club counts it there).
+        if earlier is not None:
+            access.authorize(get_db(), earlier, token, write=False)
+        info = sessions.import_log(get_db(), doc, brought_forward_from=earlier)
     else:
-        earlier = doc.pop("brought_forward_from", None)
-        token = doc.pop("brought_forward_token", None)
-        if earlier is not None and not (isinstance(earlier, str) and
-                                        isinstance(token, (str, type(None)))):
-            raise ApiError(400, "bad_request", "brought_forward_from is a session's id, "
-                           "brought_forward_token its table or audit token")
         info = sessions.create_session(get_db(), doc, brought_forward_from=earlier,
                                        brought_forward_token=token)
     return _CREATED.dump(info), 201
@@ -571,4 +575,7 @@ def build_spec() -> dict:
             "responses": {**_ok(201, "EventAnswer", "recorded: the event as kept (a retry "
                                 "with the same client_id gets this again)"),
                           **_errors(400, 401, 403, 404, 409, 422)}}})
+    from . import club
+
+    club.document(spec, _errors, _ok)
     return spec.to_dict()

@@ -1,0 +1,99 @@
+"""``referee ledger`` and ``referee season``: the club's money and numbers
+from a database, as the club's pages show them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import date
+
+from ..rules.errors import RefereeError
+from .errors import fail
+from .service import _open
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("ledger", help="everyone's balance over every session, and who pays "
+                       "whom now (the fewest transfers)")
+    p.add_argument("--db", metavar="PATH")
+    p.add_argument("--currency", help="the currency (needed when sessions use several)")
+    p.add_argument("--json", action="store_true", help='{"balances": {...}, "transfers": '
+                   "[...]} with decimal strings")
+    p.add_argument("--csv", metavar="OUT", help="also write the ledger as CSV")
+    p.set_defaults(func=cmd_ledger)
+    p = sub.add_parser("season", help="each player's numbers over a date range; the season "
+                       "PDF and every hand as CSV")
+    p.add_argument("--db", metavar="PATH")
+    p.add_argument("--currency")
+    p.add_argument("--from", dest="start", metavar="YYYY-MM-DD", type=_day)
+    p.add_argument("--to", dest="end", metavar="YYYY-MM-DD", type=_day)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--pdf", metavar="OUT", help="write the season PDF")
+    p.add_argument("--csv", metavar="OUT", help="write every hand, one row per player")
+    p.set_defaults(func=cmd_season)
+
+
+def _day(text: str) -> date:
+    try:
+        if len(text) != 10:
+            raise ValueError
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date as YYYY-MM-DD") from None
+
+
+def _write(path: str, data: str | bytes) -> None:
+    mode = "wb" if isinstance(data, bytes) else "w"
+    with open(path, mode, **({} if mode == "wb" else {"newline": "", "encoding": "utf-8"})) as f:
+        f.write(data)
+
+
+def cmd_ledger(args: argparse.Namespace) -> int:
+    from ..service import club
+
+    try:
+        db = _open(args)
+        led = club.ledger(db, args.currency)
+        if args.csv:
+            _write(args.csv, club.ledger_csv(db, led["currency"]))
+    except RefereeError as err:
+        return fail(err)
+    if args.json:
+        print(json.dumps({"balances": led["balances"], "transfers": led["transfers"]}))
+        return 0
+    print(f"Balances ({led['currency']}; positive: the club owes them)")
+    for name, amount in led["balances"].items():
+        print(f"  {name}: {amount}")
+    print("Who pays whom now" if led["transfers"] else "Nobody owes anybody")
+    for t in led["transfers"]:
+        print(f"  {t['from']} pays {t['to']} {t['amount']}")
+    return 0
+
+
+def cmd_season(args: argparse.Namespace) -> int:
+    from ..service import club
+
+    try:
+        db = _open(args)
+        data = club.season(db, args.currency, args.start, args.end)
+        if args.csv:
+            _write(args.csv, club.hands_csv(db, data["currency"], args.start, args.end))
+        if args.pdf:
+            from ..reports.season import render_season
+
+            _write(args.pdf, render_season(data))
+    except RefereeError as err:
+        return fail(err)
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    print(f"{data['sessions']} session(s) in {data['currency']}, "
+          f"{data['from'] or 'the first'} to {data['to'] or 'the last'}")
+    for name, p in data["players"].items():
+        print(f"  {name}: {p['hands']} hands, {sum(p['wins'].values())} won, "
+              f"{p['drops']} drops ({p['drops_won']} won), caught {p['caught']}, "
+              f"won {p['won']}, lost {p['lost']}")
+    if args.pdf:
+        print(f"season PDF written to {args.pdf}", file=sys.stderr)
+    return 0

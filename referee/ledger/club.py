@@ -1,0 +1,192 @@
+"""The club's money and numbers over many sessions, from plain data.
+
+The service gathers each session (names already read as the club's people,
+one currency at a time); everything here is arithmetic over it.
+
+Balances use the spec's sign (``balances.py``): a session adds each player's
+totals, plus what they paid, less what they received; positive means the
+club owes them. Amounts brought forward from another session of the club
+are that session's debts carried on, already counted where they were played,
+so they are left out (``carried``); amounts brought forward from outside
+(an imported table whose earlier nights are not in the service) count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from .settlement import Transfer, settle_up
+
+# Outcomes whose end counts are the players' shows (a drop is answered by
+# everyone showing; a stock-out compares counts the same way).
+SHOW_OUTCOMES = ("drop_won", "caught", "stock_out")
+OUTCOMES = ("deal_win", "thrown_in", "tonk_out", "out", "drop_won", "caught", "stock_out",
+            "dead")
+ZERO = Decimal(0)
+
+
+@dataclass(frozen=True)
+class HandLine:
+    outcome: str
+    winners: tuple[str, ...]
+    net: Mapping[str, Decimal]  # every seated player
+    counts: Mapping[str, int] = field(default_factory=dict)
+    dropper: str | None = None
+    number: int = 0  # the hand's number in its session
+
+
+@dataclass(frozen=True)
+class ClubSession:
+    id: str
+    date: str  # ISO date the table opened
+    players: Sequence[str]
+    hands: Sequence[HandLine]
+    payments: Sequence[tuple[str, str, Decimal]] = ()
+    brought_forward: Mapping[str, Decimal] = field(default_factory=dict)
+    carried: bool = False  # its brought_forward came from a session of the club
+
+
+def session_money(s: ClubSession) -> dict[str, Decimal]:
+    """What the session adds to each player's club balance."""
+    out: dict[str, Decimal] = {p: ZERO for p in s.players}
+    if not s.carried:
+        for p, v in s.brought_forward.items():
+            out[p] = out.get(p, ZERO) + v
+    for h in s.hands:
+        for p, v in h.net.items():
+            out[p] = out.get(p, ZERO) + v
+    for payer, payee, amount in s.payments:
+        out[payer] = out.get(payer, ZERO) + amount
+        out[payee] = out.get(payee, ZERO) - amount
+    return out
+
+
+def club_balances(sessions: Iterable[ClubSession]) -> dict[str, Decimal]:
+    """Each person's balance over every session, by name; sums to zero."""
+    out: dict[str, Decimal] = {}
+    for s in sessions:
+        for p, v in session_money(s).items():
+            out[p] = out.get(p, ZERO) + v
+    return dict(sorted(out.items()))
+
+
+def club_transfers(balances: Mapping[str, Decimal]) -> list[Transfer]:
+    """The fewest transfers that clear the balances (names break ties)."""
+    return settle_up(balances, sorted(balances))
+
+
+def running_balances(sessions: Sequence[ClubSession]) -> list[tuple[str, dict[str, Decimal]]]:
+    """After each session, in date order, everyone's balance so far: the
+    season chart's points."""
+    so_far: dict[str, Decimal] = {}
+    points = []
+    for s in sorted(sessions, key=lambda s: (s.date, s.id)):
+        for p, v in session_money(s).items():
+            so_far[p] = so_far.get(p, ZERO) + v
+        points.append((s.date, dict(so_far)))
+    return points
+
+
+@dataclass
+class Stats:
+    hands: int = 0
+    wins: dict[str, int] = field(default_factory=lambda: {o: 0 for o in OUTCOMES})
+    drops: int = 0
+    drops_won: int = 0
+    caught: int = 0
+    tonk_outs: int = 0
+    deal_wins: int = 0
+    shows: int = 0
+    show_total: int = 0
+    won: Decimal = ZERO
+    lost: Decimal = ZERO  # negative or zero
+
+    @property
+    def average_show(self) -> Decimal | None:
+        if not self.shows:
+            return None
+        return (Decimal(self.show_total) / self.shows).quantize(Decimal("0.01"))
+
+    @property
+    def drop_win_rate(self) -> Decimal | None:
+        if not self.drops:
+            return None
+        return (Decimal(self.drops_won) / self.drops).quantize(Decimal("0.01"))
+
+
+def _count(stats: Stats, h: HandLine, p: str) -> None:
+    stats.hands += 1
+    if p in h.winners:
+        stats.wins[h.outcome] = stats.wins.get(h.outcome, 0) + 1
+        if h.outcome == "tonk_out":
+            stats.tonk_outs += 1
+        elif h.outcome == "deal_win":
+            stats.deal_wins += 1
+    if h.dropper == p:
+        stats.drops += 1
+        if h.outcome == "drop_won":
+            stats.drops_won += 1
+        elif h.outcome == "caught":
+            stats.caught += 1
+    if h.outcome in SHOW_OUTCOMES and p in h.counts:
+        stats.shows += 1
+        stats.show_total += h.counts[p]
+    v = h.net[p]
+    if v > 0:
+        stats.won += v
+    elif v < 0:
+        stats.lost += v
+
+
+def played(h: HandLine) -> bool:
+    return h.outcome != "void"
+
+
+def season_stats(sessions: Iterable[ClubSession]) -> dict[str, Stats]:
+    """Each person's numbers over the sessions' hands (void hands were not
+    played: they count for nothing)."""
+    out: dict[str, Stats] = {}
+    for s in sessions:
+        for h in s.hands:
+            if not played(h):
+                continue
+            for p in h.net:
+                _count(out.setdefault(p, Stats()), h, p)
+    return dict(sorted(out.items()))
+
+
+@dataclass
+class HeadToHead:
+    hands: int = 0
+    wins: dict[str, int] = field(default_factory=dict)
+    net: dict[str, Decimal] = field(default_factory=dict)
+
+
+def head_to_head(sessions: Iterable[ClubSession], a: str, b: str) -> HeadToHead:
+    """The hands both played: how many, each one's wins and each one's money
+    in them."""
+    out = HeadToHead(wins={a: 0, b: 0}, net={a: ZERO, b: ZERO})
+    for s in sessions:
+        for h in s.hands:
+            if not played(h) or a not in h.net or b not in h.net:
+                continue
+            out.hands += 1
+            for p in (a, b):
+                out.net[p] += h.net[p]
+                if p in h.winners:
+                    out.wins[p] += 1
+    return out
+
+
+def plain(amount: Decimal, places: int) -> str:
+    """A decimal as a spreadsheet reads it: no exponent, no grouping, ``places``
+    decimals."""
+    q = amount.quantize(Decimal(1).scaleb(-places))
+    return f"{abs(q) if q == 0 else q:f}"
+
+
+def places_of(amounts: Iterable[Decimal], least: int = 0) -> int:
+    """The decimal places that write every amount exactly (at least ``least``)."""
+    return max([least, *(max(-a.normalize().as_tuple().exponent, 0) for a in amounts if a)])

@@ -1,0 +1,122 @@
+"""The season PDF: each player's numbers over a date range and the chart of
+their running balance, session after session (``service.club.season``'s
+document, so the page, the API and the paper say the same)."""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.graphics.charts.legends import Legend
+from reportlab.graphics.charts.lineplots import LinePlot
+from reportlab.graphics.shapes import Drawing, String
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
+
+from .common import FONT, FONT_BOLD, PALETTE, clip, document, esc, footer, styles
+
+COLUMNS = ("Player", "Hands", "Wins", "Drops", "Drop won", "Caught", "Tonk-outs",
+           "Deal wins", "Avg show", "Won", "Lost")
+
+
+def render_season(season: dict) -> bytes:
+    st = styles()
+    buf = io.BytesIO()
+    span = f"{season['from'] or 'the first table'} to {season['to'] or 'the last'}"
+    doc = document(buf, title="Season", subject=f"The club's season, {span}", kind="season")
+    width = doc.width
+    story = [Paragraph("The season", st["title"]),
+             Paragraph(esc(f"{span} · {season['sessions']} session(s) · amounts in "
+                           f"{season['currency']} (positive: won)"), st["body"])]
+    rows = [list(COLUMNS)]
+    for name, p in season["players"].items():
+        rows.append([clip(name, 32 * mm), p["hands"], sum(p["wins"].values()), p["drops"],
+                     p["drop_win_rate"] or "", p["caught"], p["tonk_outs"], p["deal_wins"],
+                     p["average_show"] or "", p["won"], p["lost"]])
+    table = Table(rows, colWidths=[34 * mm] + [(width - 34 * mm) / (len(COLUMNS) - 1)] * (
+        len(COLUMNS) - 1), repeatRows=1)
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), FONT, 8),
+        ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
+        ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#F2F2F2")]),
+    ]))
+    story += [Paragraph("Each player", st["h2"]), table]
+    wins = [["Player", *(o.replace("_", " ") for o in _endings(season))]]
+    for name, p in season["players"].items():
+        wins.append([clip(name, 32 * mm), *(p["wins"][o] for o in _endings(season))])
+    if len(wins) > 1:
+        t = Table(wins, repeatRows=1)
+        t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8),
+                               ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
+                               ("ALIGN", (1, 0), (-1, -1), "RIGHT")]))
+        story += [Paragraph("Wins by ending", st["h2"]), t]
+    if season["running"]:
+        story += [Paragraph("Running balance after each session", st["h2"]),
+                  _chart(season, width), Spacer(1, 4)]
+    h2h = season.get("head_to_head")
+    if h2h:
+        a, b = h2h["players"]
+        story += [Paragraph(esc(f"{a} against {b}"), st["h2"]),
+                  Paragraph(esc(f"{h2h['hands']} hand(s) together: {a} won {h2h['wins'][a]} "
+                                f"({h2h['net'][a]}), {b} won {h2h['wins'][b]} "
+                                f"({h2h['net'][b]})."), st["body"])]
+    page = footer(f"Tonk referee · season {span}")
+    doc.build(story, onFirstPage=page, onLaterPages=page)
+    return buf.getvalue()
+
+
+def _endings(season: dict) -> list[str]:
+    first = next(iter(season["players"].values()), None)
+    return list(first["wins"]) if first else []
+
+
+def _chart(season: dict, width: float) -> Drawing:
+    height = 62 * mm
+    legend_w = 40 * mm
+    running = season["running"]
+    people = sorted({p for point in running for p in point["balances"]})
+    lines: dict[str, list[tuple[int, float]]] = {p: [] for p in people}
+    last = dict.fromkeys(people, 0.0)
+    for i, point in enumerate(running, 1):
+        for p in people:
+            last[p] = float(point["balances"].get(p, last[p]))
+            lines[p].append((i, last[p]))
+    d = Drawing(width, height)
+    plot = LinePlot()
+    plot.x, plot.y = 40, 28
+    plot.width = width - legend_w - plot.x - 10
+    plot.height = height - plot.y - 10
+    plot.data = [lines[p] for p in people]
+    for i in range(len(people)):
+        plot.lines[i].strokeColor = PALETTE[i % len(PALETTE)]
+        plot.lines[i].strokeWidth = 1.4
+        if i >= len(PALETTE):
+            plot.lines[i].strokeDashArray = [3, 2]
+    plot.joinedLines = 1
+    xa, ya = plot.xValueAxis, plot.yValueAxis
+    xa.valueMin, xa.valueMax = 1, max(2, len(running))
+    xa.valueSteps = list(range(1, len(running) + 1))
+    xa.labelTextFormat = lambda v: running[int(v) - 1]["date"][5:] if 1 <= v <= len(
+        running) else ""
+    for axis in (xa, ya):
+        axis.labels.fontName = FONT
+        axis.labels.fontSize = 7
+    ya.visibleGrid = 1
+    ya.gridStrokeColor = colors.HexColor("#DDDDDD")
+    d.add(plot)
+    d.add(String(plot.x + plot.width / 2, 4, "session", fontName=FONT, fontSize=7,
+                 textAnchor="middle"))
+    legend = Legend()
+    legend.x = plot.x + plot.width + 12
+    legend.y = plot.y + plot.height
+    legend.alignment = "right"
+    legend.fontName = FONT
+    legend.fontSize = 8
+    legend.deltay = 11
+    legend.columnMaximum = 14
+    legend.colorNamePairs = [(PALETTE[i % len(PALETTE)], clip(p, legend_w - 18, FONT, 8))
+                             for i, p in enumerate(people)]
+    d.add(legend)
+    return d

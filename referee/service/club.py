@@ -1,0 +1,384 @@
+"""The club: the same people across every table of the service, their money
+over the weeks and a season's numbers.
+
+A player is the person of the same name in every session. The host merges
+two spellings (``merge``: "Bne" is Ben) and gives nicknames; each is an
+event in the club's own hash chain (``storage.append_club_event``), undoable
+by a later ``undo`` event, and the ``aliases``/``nicknames`` rows are what
+the events in force say (``fold``, which ``referee verify`` runs again).
+
+The arithmetic is ``referee.ledger.club``'s; this module gathers the plain
+data, one currency at a time (money of different currencies is never added).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+from datetime import date
+from decimal import Decimal
+
+from sqlite_utils import Database
+
+from ..ledger import club as arithmetic
+from ..ledger.club import ClubSession, HandLine, plain
+from ..rules.errors import MalformedInput, RuleViolation
+from ..rules.table import check_name
+from . import storage
+from .errors import NotFound
+from .sessions import get_log, standings
+from .table_events import record_payment
+
+POINTS = "points"  # the currency of sessions played for points (no currency)
+MERGE, NICKNAME, UNDO = "merge", "nickname", "undo"
+
+
+# ---------------------------------------------------------------- people
+
+def fold(events: Iterable[dict]) -> tuple[dict[str, str], dict[str, str]]:
+    """The aliases (spelling -> the person it is) and nicknames that the club's
+    events in force say, from the events as stored (payloads as JSON text)."""
+    in_force: dict[int, dict] = {}
+    for ev in events:
+        said = json.loads(ev["payload"])
+        if ev["kind"] == UNDO:
+            in_force.pop(said["undoes"], None)
+        else:
+            in_force[ev["id"]] = {"kind": ev["kind"], **said}
+    spellings: dict[str, str] = {}
+    nicks: dict[str, str] = {}
+    for said in in_force.values():
+        if said["kind"] == MERGE:
+            spellings[said["spelling"]] = said["into"]
+        elif said["nickname"] is None:
+            nicks.pop(said["person"], None)
+        else:
+            nicks[said["person"]] = said["nickname"]
+    return spellings, nicks
+
+
+def person(name: str, spellings: dict[str, str]) -> str:
+    """The person a name is (a merged spelling may have been merged on)."""
+    seen = {name}
+    while name in spellings and spellings[name] not in seen:
+        name = spellings[name]
+        seen.add(name)
+    return name
+
+
+def _names(db: Database) -> dict[str, set[str]]:
+    """Every name as it sits in sessions -> the ids of its sessions."""
+    out: dict[str, set[str]] = {}
+    for row in storage.club_session_rows(db):
+        for name in row["everyone"]:
+            out.setdefault(name, set()).add(row["id"])
+    return out
+
+
+def people(db: Database) -> list[dict]:
+    """Every person of the club: their name, nickname, the other spellings
+    merged into them, and how many sessions they sat in."""
+    spellings = storage.aliases(db)
+    nicks = storage.nicknames(db)
+    out: dict[str, dict] = {}
+    for name, sids in _names(db).items():
+        who = person(name, spellings)
+        entry = out.setdefault(who, {"name": who, "nickname": nicks.get(who),
+                                     "spellings": [], "sessions": 0, "_sids": set()})
+        if name != who:
+            entry["spellings"].append(name)
+        entry["_sids"] |= sids
+    for entry in out.values():
+        entry["sessions"] = len(entry.pop("_sids"))
+        entry["spellings"].sort()
+    return sorted(out.values(), key=lambda e: e["name"].casefold())
+
+
+def _append(db: Database, kind: str, payload: dict, check) -> dict:
+    with storage.write(db):
+        check()
+        ev = storage.append_club_event(db, kind, payload)
+        storage.set_people(db, *fold(storage.club_events(db)))
+    return {"event": ev["id"], "kind": kind, **payload}
+
+
+def merge(db: Database, spelling: str, into: str) -> dict:
+    """``spelling`` is the same person as ``into`` from now on, in every session.
+    Refused: a name no session has (``unknown_player``), the same person
+    (``same_person``), and two names that sat at one table (``same_table``:
+    they are two people, and their money in that session would be one)."""
+
+    def check():
+        names = _names(db)
+        spellings = storage.aliases(db)
+        for name in (spelling, into):
+            if not isinstance(name, str) or name not in names:
+                raise RuleViolation("unknown_player", f"no session has a player {name!r}")
+        if person(spelling, spellings) == person(into, spellings):
+            raise RuleViolation("same_person", f"{spelling!r} is already {into!r}")
+        a = {n for n in names if person(n, spellings) == person(spelling, spellings)}
+        b = {n for n in names if person(n, spellings) == person(into, spellings)}
+        for x in a:
+            for y in b:
+                if names[x] & names[y]:
+                    raise RuleViolation("same_table", f"{x!r} and {y!r} sat at the same table: "
+                                        "they are two people")
+
+    return _append(db, MERGE, {"spelling": spelling, "into": into}, check)
+
+
+def nickname(db: Database, who: str, nick: str | None) -> dict:
+    """A person's nickname (None takes it away)."""
+
+    def check():
+        spellings = storage.aliases(db)
+        if who not in _names(db) or person(who, spellings) != who:
+            raise RuleViolation("unknown_player", f"{who!r} is not a person of the club")
+        if nick is not None and (why := check_name(nick)):
+            raise MalformedInput("bad_name", why.replace("a player's name", "a nickname"))
+
+    return _append(db, NICKNAME, {"person": who, "nickname": nick}, check)
+
+
+def undo(db: Database, event: int) -> dict:
+    """Takes back a merge or a nickname (``undoes``: its event id)."""
+
+    def check():
+        kinds = {ev["id"]: ev["kind"] for ev in storage.club_events(db)}
+        undone = {json.loads(ev["payload"])["undoes"] for ev in storage.club_events(db)
+                  if ev["kind"] == UNDO}
+        if kinds.get(event) not in (MERGE, NICKNAME) or event in undone:
+            raise RuleViolation("nothing_to_undo", f"club event {event} is not a merge or a "
+                                "nickname in force")
+
+    return _append(db, UNDO, {"undoes": event}, check)
+
+
+def club_history(db: Database) -> list[dict]:
+    """The club's events, newest first, with whether each is still in force."""
+    events = storage.club_events(db)
+    undone = {json.loads(ev["payload"])["undoes"] for ev in events if ev["kind"] == UNDO}
+    return [{"id": ev["id"], "kind": ev["kind"], "created": ev["created"],
+             "undone": ev["id"] in undone, **json.loads(ev["payload"])}
+            for ev in reversed(events)]
+
+
+def verify(db: Database) -> list[str]:
+    """What ``referee verify`` finds wrong with the club's chain or its rows."""
+    fault = storage.verify_club_chain(db)
+    if fault:
+        return [fault]
+    spellings, nicks = fold(storage.club_events(db))
+    faults = []
+    if storage.aliases(db) != spellings:
+        faults.append("the club's merged spellings differ from its chain")
+    if storage.nicknames(db) != nicks:
+        faults.append("the club's nicknames differ from its chain")
+    return faults
+
+
+# ---------------------------------------------------------------- sessions
+
+def _day(row: dict) -> str:
+    when = row["header"].get("started") or row["created"]
+    return when[:10]
+
+
+def currencies(db: Database) -> list[str]:
+    return sorted({row["currency"] or POINTS for row in storage.club_session_rows(db)})
+
+
+def pick_currency(db: Database, currency: str | None) -> str:
+    """The currency asked for, or the only one there is: amounts of two
+    currencies are never added (``several_currencies``)."""
+    have = currencies(db)
+    if currency is not None:
+        if currency not in have and have:
+            raise NotFound("no_currency", f"no session is played in {currency!r} "
+                           f"(there are: {', '.join(have)})")
+        return currency
+    if len(have) > 1:
+        raise MalformedInput("several_currencies", "sessions are played in "
+                             f"{', '.join(have)}: choose one currency")
+    return have[0] if have else POINTS
+
+
+def _dropper(actions: list[str]) -> str | None:
+    for text in actions:
+        name, _, rest = text.partition(":")
+        if rest.strip() == "drop":
+            return name
+    return None
+
+
+def gather(db: Database, currency: str, start: date | None = None,
+           end: date | None = None) -> list[ClubSession]:
+    """The club's sessions in ``currency`` (opened between ``start`` and
+    ``end``, both included), names read as people, oldest first."""
+    spellings = storage.aliases(db)
+    out = []
+    for row in storage.club_session_rows(db):
+        if (row["currency"] or POINTS) != currency:
+            continue
+        day = _day(row)
+        if (start and day < start.isoformat()) or (end and day > end.isoformat()):
+            continue
+        sid = row["id"]
+        s = standings(db, sid)
+        log_hands = get_log(db, sid).get("hands", [])
+
+        def who(name: str) -> str:
+            return person(name, spellings)
+
+        hands = []
+        for line in s["result"]["hands"]:
+            actions = log_hands[line["hand"] - 1].get("actions", [])
+            dropper = _dropper(actions)
+            hands.append(HandLine(
+                outcome=line["outcome"], winners=tuple(who(p) for p in line["winners"]),
+                net={who(p): Decimal(v) for p, v in line["net"].items()},
+                counts={who(p): c for p, c in line.get("counts", {}).items()},
+                dropper=who(dropper) if dropper else None, number=line["hand"]))
+        header = row["header"]
+        out.append(ClubSession(
+            id=sid, date=day, players=[who(p) for p in row["everyone"]], hands=hands,
+            payments=[(who(p["from"]), who(p["to"]), Decimal(str(p["amount"])))
+                      for p in header.get("payments", ())],
+            brought_forward={who(p): Decimal(str(v))
+                             for p, v in (header.get("brought_forward") or {}).items()},
+            carried=row.get("brought_forward_from") is not None))
+    return sorted(out, key=lambda s: (s.date, s.id))
+
+
+def _places(currency: str, amounts: Iterable[Decimal]) -> int:
+    return arithmetic.places_of(amounts, 0 if currency == POINTS else 2)
+
+
+def ledger(db: Database, currency: str | None = None) -> dict:
+    """Everyone's balance over all sessions (positive: the club owes them) and
+    the fewest transfers that clear them, as decimal strings."""
+    currency = pick_currency(db, currency)
+    sessions = gather(db, currency)
+    balances = arithmetic.club_balances(sessions)
+    transfers = arithmetic.club_transfers(balances)
+    places = _places(currency, [*balances.values(), *(t.amount for t in transfers)])
+    return {"currency": currency,
+            "balances": {p: plain(v, places) for p, v in balances.items()},
+            "transfers": [{"from": t.payer, "to": t.payee, "amount": plain(t.amount, places)}
+                          for t in transfers]}
+
+
+def mark_paid(db: Database, payer: str, payee: str, amount: str,
+              currency: str | None = None) -> dict:
+    """A club transfer handed over: recorded as a payment at the newest table
+    in that currency, not closed, where both sat (under the names they sat
+    with there). Without one: ``no_open_table``."""
+    currency = pick_currency(db, currency)
+    spellings = storage.aliases(db)
+    for row in reversed(storage.club_session_rows(db)):
+        if (row["currency"] or POINTS) != currency or row["header"].get("closed"):
+            continue
+        seated = {person(n, spellings): n for n in row["everyone"]}
+        if payer in seated and payee in seated:
+            record_payment(db, row["id"], seated[payer], seated[payee], amount,
+                           note="club settlement")
+            return {"session": row["id"], "from": payer, "to": payee,
+                    "amount": str(amount).strip(), "currency": currency}
+    raise RuleViolation("no_open_table", f"no open table in {currency} has both {payer} and "
+                        f"{payee}: record it at the next table they share")
+
+
+def player(db: Database, name: str) -> dict:
+    """A person's page: their spellings, nickname and sessions, newest first."""
+    spellings = storage.aliases(db)
+    who = person(name, spellings)
+    rows = [row for row in storage.club_session_rows(db)
+            if any(person(n, spellings) == who for n in row["everyone"])]
+    if not rows:
+        raise NotFound("unknown_player", f"no session has a player {name!r}")
+    sessions = []
+    for row in reversed(rows):
+        names = [n for n in row["everyone"] if person(n, spellings) == who]
+        money = standings(db, row["id"])
+        mine = money["balances"] or money["totals"]
+        sessions.append({"id": row["id"], "date": _day(row), "table": row["table_name"],
+                         "currency": row["currency"] or POINTS, "as": names[0],
+                         "total": money["totals"].get(names[0]),
+                         "balance": mine.get(names[0]), "closed": row["header"].get("closed")})
+    return {"name": who, "nickname": storage.nicknames(db).get(who),
+            "spellings": sorted(n for n in _names(db) if n != who
+                                and person(n, spellings) == who),
+            "sessions": sessions}
+
+
+# ---------------------------------------------------------------- the season
+
+def season(db: Database, currency: str | None = None, start: date | None = None,
+           end: date | None = None, a: str | None = None, b: str | None = None) -> dict:
+    """Each person's numbers over the date range, their running balance after
+    each session (the chart), and head to head of ``a`` and ``b`` if given."""
+    if start and end and start > end:
+        raise MalformedInput("bad_range", "the range ends before it starts")
+    currency = pick_currency(db, currency)
+    sessions = gather(db, currency, start, end)
+    stats = arithmetic.season_stats(sessions)
+    running = arithmetic.running_balances(sessions)
+    amounts = [v for _, point in running for v in point.values()]
+    amounts += [x for st in stats.values() for x in (st.won, st.lost)]
+    places = _places(currency, amounts)
+    players = {p: {"hands": st.hands, "wins": dict(st.wins), "drops": st.drops,
+                   "drops_won": st.drops_won,
+                   "drop_win_rate": None if st.drop_win_rate is None else str(st.drop_win_rate),
+                   "caught": st.caught, "tonk_outs": st.tonk_outs, "deal_wins": st.deal_wins,
+                   "average_show": None if st.average_show is None else str(st.average_show),
+                   "won": plain(st.won, places), "lost": plain(st.lost, places)}
+               for p, st in stats.items()}
+    out = {"currency": currency, "from": start.isoformat() if start else None,
+           "to": end.isoformat() if end else None, "sessions": len(sessions),
+           "players": players,
+           "running": [{"date": day, "balances": {p: plain(v, places) for p, v in point.items()}}
+                       for day, point in running]}
+    if a and b:
+        spellings = storage.aliases(db)
+        a, b = person(a, spellings), person(b, spellings)
+        h2h = arithmetic.head_to_head(sessions, a, b)
+        out["head_to_head"] = {"players": [a, b], "hands": h2h.hands, "wins": h2h.wins,
+                               "net": {p: plain(v, places) for p, v in h2h.net.items()}}
+    return out
+
+
+# ---------------------------------------------------------------- CSV
+
+def hands_csv(db: Database, currency: str | None = None, start: date | None = None,
+              end: date | None = None) -> str:
+    """Every hand, one row per player seated in it: what a spreadsheet sorts
+    and sums (one header row, ISO dates, plain decimals)."""
+    currency = pick_currency(db, currency)
+    sessions = gather(db, currency, start, end)
+    places = _places(currency, [v for s in sessions for h in s.hands for v in h.net.values()])
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["date", "session", "hand", "player", "outcome", "won", "dropped", "count",
+                "net", "currency"])
+    for s in sessions:
+        for h in s.hands:
+            for p, v in h.net.items():
+                w.writerow([s.date, s.id, h.number, p, h.outcome, int(p in h.winners),
+                            int(h.dropper == p), h.counts.get(p, ""), plain(v, places),
+                            currency])
+    return buf.getvalue()
+
+
+def ledger_csv(db: Database, currency: str | None = None) -> str:
+    """The club's ledger: one row per person, then the transfers."""
+    led = ledger(db, currency)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["kind", "player", "to", "amount", "currency"])
+    for p, v in led["balances"].items():
+        w.writerow(["balance", p, "", v, led["currency"]])
+    for t in led["transfers"]:
+        w.writerow(["transfer", t["from"], t["to"], t["amount"], led["currency"]])
+    return buf.getvalue()

@@ -1,0 +1,401 @@
+"""The club's pages and API: people across tables, the ledger across weeks,
+the season's numbers, and their exports.
+
+They show the money of every table, so they need the host key
+(``REFEREE_HOST_KEY``): the API as ``X-Host-Key`` (or a bearer token), the
+pages once per browser (kept in the signed session cookie). A service run
+without a host key keeps them shut: there would be no one to show them to
+but everyone.
+"""
+
+from __future__ import annotations
+
+import hmac
+from datetime import date
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from marshmallow import RAISE, Schema, fields, validate
+
+from ..service import club
+from .db import get_db
+from .errors import ApiError, error_page
+from .forms import check_csrf
+
+api = Blueprint("club_api", __name__, url_prefix="/api/club")
+pages = Blueprint("club", __name__, url_prefix="/club")
+
+
+# ---------------------------------------------------------------- access
+
+def _key() -> str | None:
+    return current_app.config.get("REFEREE_HOST_KEY")
+
+
+def _right(sent: str | None) -> bool:
+    key = _key()
+    return bool(key and sent and hmac.compare_digest(sent.encode(), key.encode()))
+
+
+@api.before_request
+def _api_guard() -> None:
+    if not _key():
+        raise ApiError(403, "forbidden", "the club's pages are shut: this service has no "
+                       "host key (REFEREE_HOST_KEY)")
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    sent = request.headers.get("X-Host-Key") or (token.strip() if scheme.lower() == "bearer"
+                                                 else None)
+    if not sent:
+        raise ApiError(401, "unauthorized", "the club's pages need the host key "
+                       "(X-Host-Key header)")
+    if not _right(sent):
+        raise ApiError(403, "forbidden", "the host key is wrong")
+
+
+@pages.before_request
+def _page_guard():
+    if request.method == "POST":
+        check_csrf()
+    if request.endpoint == "club.unlock":
+        return None
+    if not _key():
+        return error_page("The club is shut", "This referee has no host key "
+                          "(REFEREE_HOST_KEY), so no one may see every table's money.", 403)
+    if not session.get("club"):
+        return redirect(url_for("club.unlock", next=request.path))
+    return None
+
+
+@pages.route("/unlock", methods=["GET", "POST"])
+def unlock():
+    error = None
+    if request.method == "POST":
+        from .tablet import pin_limiter
+
+        who = ("club-key", request.remote_addr or "?")
+        wait = pin_limiter.retry_after(who)
+        if wait:
+            error = f"Too many wrong host keys. Wait {wait} seconds."
+        elif _right(request.form.get("host_key")):
+            session["club"] = True
+            target = request.args.get("next", "")
+            # Only this blueprint's own pages: nothing else is a place to go.
+            ours = (target == "/club" or target.startswith("/club/")) and not any(
+                c in target for c in "\\\t\n\r ")
+            return redirect(target if ours else url_for("club.ledger_page"))
+        else:
+            pin_limiter.hit(who)
+            error = "The host key is wrong: ask the person who runs this referee."
+    return render_template("club_unlock.html", error=error,
+                           shut=not _key()), 403 if error else 200
+
+
+# ---------------------------------------------------------------- reading the query
+
+def _date(name: str) -> date | None:
+    text = request.args.get(name) or None
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text) if len(text) == 10 else _bad(name)
+    except ValueError:
+        return _bad(name)
+
+
+def _bad(name: str):
+    raise ApiError(400, "bad_request", f"{name}: a date as YYYY-MM-DD")
+
+
+def _currency() -> str | None:
+    text = request.args.get("currency") or None
+    if text is not None and not 1 <= len(text) <= 16:
+        raise ApiError(400, "bad_request", "currency: 1 to 16 characters")
+    return text
+
+
+def _name(key: str) -> str | None:
+    text = request.args.get(key) or None
+    if text is not None and len(text) > 40:
+        raise ApiError(400, "bad_request", f"{key}: a name of 1 to 40 characters")
+    return text
+
+
+# ---------------------------------------------------------------- API
+
+class TransferSchema(Schema):
+    from_ = fields.String(data_key="from", required=True)
+    to = fields.String(required=True)
+    amount = fields.String(required=True)
+
+
+class LedgerSchema(Schema):
+    currency = fields.String(required=True)
+    balances = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                           metadata={"description": "positive: the club owes them"})
+    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+
+
+class PlayerSeasonSchema(Schema):
+    hands = fields.Integer(required=True)
+    wins = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+                       metadata={"description": "hands won, by ending"})
+    drops = fields.Integer(required=True)
+    drops_won = fields.Integer(required=True)
+    drop_win_rate = fields.String(allow_none=True, required=True)
+    caught = fields.Integer(required=True)
+    tonk_outs = fields.Integer(required=True)
+    deal_wins = fields.Integer(required=True)
+    average_show = fields.String(allow_none=True, required=True)
+    won = fields.String(required=True)
+    lost = fields.String(required=True)
+
+
+class RunningSchema(Schema):
+    date = fields.String(required=True)
+    balances = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+
+
+class HeadToHeadSchema(Schema):
+    players = fields.List(fields.String(), required=True)
+    hands = fields.Integer(required=True)
+    wins = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    net = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+
+
+class SeasonSchema(Schema):
+    currency = fields.String(required=True)
+    from_ = fields.String(data_key="from", allow_none=True, required=True)
+    to = fields.String(allow_none=True, required=True)
+    sessions = fields.Integer(required=True)
+    players = fields.Dict(keys=fields.String(), values=fields.Nested(PlayerSeasonSchema),
+                          required=True)
+    running = fields.List(fields.Nested(RunningSchema), required=True)
+    head_to_head = fields.Nested(HeadToHeadSchema)
+
+
+class MarkPaidSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    from_ = fields.String(data_key="from", required=True, validate=validate.Length(1, 40))
+    to = fields.String(required=True, validate=validate.Length(1, 40))
+    amount = fields.String(required=True,
+                           validate=validate.Regexp(r"^\s*[0-9]{1,9}(\.[0-9]{1,6})?\s*$"))
+    currency = fields.String(validate=validate.Length(1, 16))
+
+
+class PaidSchema(Schema):
+    session = fields.String(required=True, metadata={
+        "description": "the table the payment was recorded at"})
+    from_ = fields.String(data_key="from", required=True)
+    to = fields.String(required=True)
+    amount = fields.String(required=True)
+    currency = fields.String(required=True)
+
+
+@api.get("/ledger")
+def ledger():
+    return club.ledger(get_db(), _currency())
+
+
+@api.get("/season")
+def season():
+    return club.season(get_db(), _currency(), _date("from"), _date("to"), _name("a"),
+                       _name("b"))
+
+
+@api.post("/transfers")
+def mark_paid():
+    from .api import _body
+
+    doc = _body(MarkPaidSchema())
+    return club.mark_paid(get_db(), doc["from_"], doc["to"], doc["amount"],
+                          doc.get("currency")), 201
+
+
+def document(spec, errors, ok) -> None:
+    """The club's operations in the OpenAPI document (``api.build_spec``)."""
+    for name, schema in [("ClubLedger", LedgerSchema), ("ClubSeason", SeasonSchema),
+                         ("MarkPaid", MarkPaidSchema), ("Paid", PaidSchema)]:
+        spec.components.schema(name, schema=schema)
+    host = [{"host": []}]
+    currency = {"name": "currency", "in": "query", "required": False,
+                "schema": {"type": "string", "minLength": 1, "maxLength": 16}}
+    day = [{"name": n, "in": "query", "required": False,
+            "schema": {"type": "string", "format": "date"}} for n in ("from", "to")]
+    names = [{"name": n, "in": "query", "required": False,
+              "schema": {"type": "string", "minLength": 1, "maxLength": 40}} for n in "ab"]
+    spec.path("/api/club/ledger", operations={"get": {
+        "summary": "Everyone's balance over every session in one currency, and the "
+                   "fewest transfers that clear them", "security": host,
+        "parameters": [currency],
+        "responses": {**ok(200, "ClubLedger", "the ledger"), **errors(400, 401, 403, 404)}}})
+    spec.path("/api/club/season", operations={"get": {
+        "summary": "Each player's numbers over a date range (both days included), the "
+                   "running balances, and head to head of a and b", "security": host,
+        "parameters": [currency, *day, *names],
+        "responses": {**ok(200, "ClubSeason", "the season"), **errors(400, 401, 403, 404)}}})
+    spec.path("/api/club/transfers", operations={"post": {
+        "summary": "A club transfer paid: recorded as a payment at the newest open table "
+                   "where both sit", "security": host,
+        "requestBody": {"required": True,
+                        "content": {"application/json": {"schema": "MarkPaid"}}},
+        "responses": {**ok(201, "Paid", "recorded"),
+                      **errors(400, 401, 403, 404, 409, 413, 422)}}})
+
+
+# ---------------------------------------------------------------- pages
+
+def _range() -> tuple[date | None, date | None]:
+    try:
+        return _date("from"), _date("to")
+    except ApiError:
+        return None, None
+
+
+@pages.get("")
+def ledger_page():
+    db = get_db()
+    currency = request.args.get("currency") or None
+    led = club.ledger(db, currency)
+    return render_template("club_ledger.html", ledger=led, people=club.people(db),
+                           currencies=club.currencies(db), history=club.club_history(db))
+
+
+@pages.post("/paid")
+def paid():
+    f = request.form
+    done = club.mark_paid(get_db(), f.get("from", ""), f.get("to", ""), f.get("amount", ""),
+                          f.get("currency") or None)
+    flash(f"Recorded: {done['from']} paid {done['to']} {done['amount']} at table "
+          f"{done['session']}.", "ok")
+    return redirect(url_for("club.ledger_page", currency=done["currency"]))
+
+
+@pages.post("/merge")
+def merge():
+    done = club.merge(get_db(), request.form.get("spelling", ""), request.form.get("into", ""))
+    flash(f"{done['spelling']} is {done['into']} from now on (undo below).", "ok")
+    return redirect(url_for("club.ledger_page"))
+
+
+@pages.post("/nickname")
+def nickname():
+    done = club.nickname(get_db(), request.form.get("person", ""),
+                         request.form.get("nickname") or None)
+    flash(f"{done['person']}'s nickname is saved.", "ok")
+    return redirect(url_for("club.player_page", name=done["person"]))
+
+
+@pages.post("/undo")
+def undo():
+    try:
+        event = int(request.form.get("event", ""))
+    except ValueError:
+        event = 0
+    club.undo(get_db(), event)
+    flash("Undone.", "ok")
+    return redirect(url_for("club.ledger_page"))
+
+
+@pages.get("/people/<name>")
+def player_page(name: str):
+    return render_template("club_player.html", p=club.player(get_db(), name))
+
+
+@pages.get("/season")
+def season_page():
+    start, end = _range()
+    a, b = request.args.get("a") or None, request.args.get("b") or None
+    data = club.season(get_db(), request.args.get("currency") or None, start, end, a, b)
+    return render_template("club_season.html", s=data, chart=chart_svg(data["running"]),
+                           a=a or "", b=b or "")
+
+
+def _download(text: str | bytes, mimetype: str, filename: str) -> Response:
+    return Response(text, mimetype=mimetype,
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@pages.get("/hands.csv")
+def hands_csv():
+    start, end = _range()
+    return _download(club.hands_csv(get_db(), request.args.get("currency") or None, start, end),
+                     "text/csv", "hands.csv")
+
+
+@pages.get("/ledger.csv")
+def ledger_csv():
+    return _download(club.ledger_csv(get_db(), request.args.get("currency") or None),
+                     "text/csv", "ledger.csv")
+
+
+@pages.get("/season.pdf")
+def season_pdf():
+    from ..reports.season import render_season
+
+    start, end = _range()
+    data = club.season(get_db(), request.args.get("currency") or None, start, end)
+    return _download(render_season(data), "application/pdf", "season.pdf")
+
+
+COLOURS = ("#1b6ca8", "#c0392b", "#27ae60", "#8e44ad", "#d35400", "#16a085", "#7f8c8d",
+           "#2c3e50")
+
+
+def chart_svg(running: list[dict], width: int = 640, height: int = 240) -> str:
+    """Each player's balance after each session as lines (inline SVG: no
+    script, no image library)."""
+    if not running:
+        return ""
+    from decimal import Decimal
+
+    people = sorted({p for point in running for p in point["balances"]})
+    values = [Decimal(v) for point in running for v in point["balances"].values()] or [
+        Decimal(0)]
+    top, bottom = max(max(values), Decimal(0)), min(min(values), Decimal(0))
+    span = (top - bottom) or Decimal(1)
+    pad = 30
+    n = len(running)
+
+    def x(i: int) -> float:
+        return pad + (width - 2 * pad) * (i / (n - 1) if n > 1 else 0.5)
+
+    def y(v: Decimal) -> float:
+        return float(pad + (height - 2 * pad) * (top - v) / span)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+             f'role="img" aria-label="running balance per player" class="season-chart">',
+             f'<line x1="{pad}" x2="{width - pad}" y1="{y(Decimal(0)):.1f}" '
+             f'y2="{y(Decimal(0)):.1f}" stroke="#999" stroke-dasharray="4 3"/>']
+    for k, p in enumerate(people):
+        colour = COLOURS[k % len(COLOURS)]
+        pts, last = [], Decimal(0)
+        for i, point in enumerate(running):
+            last = Decimal(point["balances"].get(p, last))
+            pts.append(f"{x(i):.1f},{y(last):.1f}")
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
+                     f'points="{" ".join(pts)}"><title>{_esc(p)}</title></polyline>')
+        parts.append(f'<text x="{width - pad + 2}" y="{y(last):.1f}" font-size="11" '
+                     f'fill="{colour}">{_esc(p)}</text>')
+    for i, point in enumerate(running):
+        parts.append(f'<text x="{x(i):.1f}" y="{height - 8}" font-size="10" '
+                     f'text-anchor="middle">{point["date"][5:]}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _esc(text: str) -> str:
+    from markupsafe import escape
+
+    return str(escape(text))

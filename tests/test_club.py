@@ -1,0 +1,354 @@
+"""The club: four weeks of one club's sessions imported through the API (one
+opened live with its debts carried), checked against an independent count
+made from the logs with the replay: balances, transfers, statistics, CSV,
+the season PDF, merging spellings and undoing it, and ``referee ledger``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections import Counter
+from decimal import Decimal
+from itertools import combinations
+
+import pytest
+
+from referee.cli import main as cli_main
+from referee.devtools.simulate import random_session
+from referee.ledger.club import ClubSession, HandLine, club_balances, club_transfers
+from referee.replay.sequential import replay_document
+from referee.service import club, storage, trust
+from referee.web.db import get_db
+from tests.reports_fixtures import pdf_text
+from tests.test_api import bearer
+
+KEY = {"X-Host-Key": "club-key"}
+WEEKS = ["2026-11-02", "2026-11-09", "2026-11-16", "2026-11-23"]
+SEATS = [["Ann", "Ben", "Cy"], ["Ann", "Ben", "Cy", "Dee"], ["Ann", "Bne", "Cy"]]
+
+
+def _log(week: int, **extra) -> dict:
+    doc = random_session(100 + week, hands=8, players=SEATS[week])
+    doc.update(table="Thursday club", started=f"{WEEKS[week]}T20:00:00Z", **extra)
+    return doc
+
+
+@pytest.fixture
+def club_app(app):
+    app.config["REFEREE_HOST_KEY"] = "club-key"
+    return app
+
+
+@pytest.fixture
+def weeks(club_app):
+    """The four weeks' logs as stored (week 4 opened live, its debts carried
+    from week 3) and their ids and tokens."""
+    client = club_app.test_client()
+    made, logs = [], []
+    for week in range(3):
+        extra: dict = {"closed": f"{WEEKS[week]}T23:30:00Z"}
+        if week == 0:
+            extra["payments"] = [{"from": "Cy", "to": "Ann", "amount": "0.50"}]
+        if week == 1:
+            owed = client.get(f"/api/sessions/{made[0]['id']}/result",
+                              headers=bearer(made[0]["table_token"])).get_json()["transfers"]
+            carried: dict[str, Decimal] = {}
+            for t in owed:
+                carried[t["from"]] = carried.get(t["from"], Decimal(0)) - Decimal(t["amount"])
+                carried[t["to"]] = carried.get(t["to"], Decimal(0)) + Decimal(t["amount"])
+            extra["brought_forward"] = {p: str(v) for p, v in carried.items()}
+            extra["payments"] = [{"from": "Dee", "to": "Ben", "amount": "1.25"}]
+        if week == 2:  # debts from before the club used the referee: they count
+            extra["brought_forward"] = {"Ann": "-2.00", "Cy": "2.00"}
+        doc = _log(week, **extra)
+        body = dict(doc)
+        if week == 1:
+            body.update(brought_forward_from=made[0]["id"],
+                        brought_forward_token=made[0]["audit_token"])
+        r = client.post("/api/sessions", json=body, headers=KEY)
+        assert r.status_code == 201, r.get_json()
+        made.append(r.get_json())
+        logs.append(doc)
+    r = client.post("/api/sessions", json={
+        "table": "Thursday club", "stake": "0.25", "currency": "USD", "rules": "pagat",
+        "players": ["Ann", "Ben", "Dee"], "started": f"{WEEKS[3]}T20:00:00Z",
+        "brought_forward_from": made[2]["id"], "brought_forward_token": made[2]["table_token"]},
+        headers=KEY)
+    assert r.status_code == 201, r.get_json()
+    made.append(r.get_json())
+    r = client.post(f"/api/sessions/{made[3]['id']}/payments",
+                    json={"from": "Ann", "to": "Dee", "amount": "0.75"},
+                    headers=bearer(made[3]["table_token"]))
+    assert r.status_code == 201, r.get_json()
+    logs.append(client.get(f"/api/sessions/{made[3]['id']}/log",
+                           headers=bearer(made[3]["table_token"])).get_json())
+    return {"client": client, "made": made, "logs": logs}
+
+
+def _merge(client, spelling="Bne", into="Ben"):
+    with client.application.app_context():
+        return club.merge(get_db(), spelling, into)
+
+
+# ---------------------------------------------------------------- the independent count
+
+def _who(name, merged):
+    return "Ben" if merged and name == "Bne" else name
+
+
+def _expected_balances(logs, merged=True):
+    """Totals of the hands as the replay settles them, plus paid, less
+    received; brought forward only in week 3 (week 2's and week 4's came
+    from weeks 1 and 3 of the same club)."""
+    out = Counter()
+    for week, doc in enumerate(logs):
+        for h in replay_document(doc).hands if doc.get("hands") else ():
+            for p, v in h.net.items():
+                out[_who(p, merged)] += v
+        for pay in doc.get("payments", ()):
+            out[_who(pay["from"], merged)] += Decimal(pay["amount"])
+            out[_who(pay["to"], merged)] -= Decimal(pay["amount"])
+        if week == 2:
+            for p, v in doc["brought_forward"].items():
+                out[_who(p, merged)] += Decimal(v)
+    return {p: v for p, v in out.items()}
+
+
+def _expected_stats(logs, merged=True):
+    stats: dict[str, Counter] = {}
+    for doc in logs:
+        if not doc.get("hands"):
+            continue
+        for given, h in zip(doc["hands"], replay_document(doc).hands, strict=True):
+            if h.outcome == "void":
+                continue
+            drops = [a.split(":")[0] for a in given.get("actions", ())
+                     if re.fullmatch(r"[^:]+: drop", a)]
+            for p, v in h.net.items():
+                c = stats.setdefault(_who(p, merged), Counter())
+                c["hands"] += 1
+                c["won"] += int(p in h.winners)
+                c["drops"] += int(p in drops)
+                c["drops_won"] += int(p in drops and h.outcome == "drop_won")
+                c["caught"] += int(p in drops and h.outcome == "caught")
+                c["tonk_outs"] += int(h.outcome == "tonk_out" and p in h.winners)
+                c["deal_wins"] += int(h.outcome == "deal_win" and p in h.winners)
+                c["money"] += v
+    return stats
+
+
+# ---------------------------------------------------------------- the ledger
+
+def test_club_balances_and_fewest_transfers(weeks):
+    client = weeks["client"]
+    _merge(client)
+    r = client.get("/api/club/ledger", headers=KEY)
+    assert r.status_code == 200, r.get_json()
+    led = r.get_json()
+    expected = _expected_balances(weeks["logs"])
+    got = {p: Decimal(v) for p, v in led["balances"].items()}
+    assert {p: v for p, v in got.items() if v} == {p: v for p, v in expected.items() if v}
+    assert sum(got.values()) == 0
+    assert "Bne" not in got
+    # The transfers clear every balance, and no fewer could: n people with a
+    # non-zero balance need n - (the most zero-sum groups they split into).
+    left = dict(got)
+    for t in led["transfers"]:
+        left[t["from"]] += Decimal(t["amount"])
+        left[t["to"]] -= Decimal(t["amount"])
+    assert not any(left.values())
+    owing = [p for p, v in got.items() if v]
+    groups = 1
+    for k in range(1, len(owing)):
+        for subset in combinations(owing, k):
+            if sum(got[p] for p in subset) == 0:
+                groups = 2  # enough for four players: two zero-sum halves at most
+    assert len(led["transfers"]) == max(0, len(owing) - groups)
+
+
+def test_brought_forward_from_the_club_is_not_counted_twice():
+    week1 = ClubSession("a", "2026-11-02", ["Ann", "Ben"],
+                        [HandLine("out", ("Ann",), {"Ann": Decimal(2), "Ben": Decimal(-2)})])
+    week2 = ClubSession("b", "2026-11-09", ["Ann", "Ben"], [],
+                        brought_forward={"Ann": Decimal(2), "Ben": Decimal(-2)}, carried=True)
+    outside = ClubSession("c", "2026-11-09", ["Ann", "Ben"], [],
+                          brought_forward={"Ann": Decimal(1), "Ben": Decimal(-1)})
+    assert club_balances([week1, week2]) == {"Ann": Decimal(2), "Ben": Decimal(-2)}
+    assert club_balances([week1, outside]) == {"Ann": Decimal(3), "Ben": Decimal(-3)}
+    [t] = club_transfers(club_balances([week1, week2]))
+    assert (t.payer, t.payee, t.amount) == ("Ben", "Ann", Decimal(2))
+
+
+def test_referee_ledger_json_is_exactly_the_issue_s_shape(weeks, capsys, club_app):
+    path = club_app.config["DATABASE"]
+    assert cli_main(["ledger", "--db", path, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert list(out) == ["balances", "transfers"]
+    for name, amount in out["balances"].items():
+        assert isinstance(name, str) and re.fullmatch(r"-?\d+\.\d{2}", amount)
+    assert sum(Decimal(v) for v in out["balances"].values()) == 0
+    for t in out["transfers"]:
+        assert list(t) == ["from", "to", "amount"]
+        assert re.fullmatch(r"\d+\.\d{2}", t["amount"]) and Decimal(t["amount"]) > 0
+    # Without the merge, Bne is someone else, and the same as the API says.
+    r = weeks["client"].get("/api/club/ledger", headers=KEY).get_json()
+    assert out == {"balances": r["balances"], "transfers": r["transfers"]}
+    assert "Bne" in out["balances"]
+
+
+def test_mark_paid_records_a_payment_at_the_open_table(weeks):
+    client = weeks["client"]
+    _merge(client)
+    led = client.get("/api/club/ledger", headers=KEY).get_json()
+    week4 = weeks["made"][3]
+    seated = {"Ann", "Ben", "Dee"}
+    t = next((t for t in led["transfers"] if {t["from"], t["to"]} <= seated), None)
+    if t is None:
+        pytest.skip("no transfer between two players of the open table")
+    r = client.post("/api/club/transfers", json=t, headers=KEY)
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["session"] == week4["id"]
+    payments = client.get(f"/api/sessions/{week4['id']}", headers=bearer(
+        week4["table_token"])).get_json()["payments"]
+    assert payments[-1]["from"] == t["from"] and payments[-1]["amount"] == t["amount"]
+    after = client.get("/api/club/ledger", headers=KEY).get_json()
+    assert Decimal(after["balances"][t["from"]]) == Decimal(led["balances"][t["from"]]) + \
+        Decimal(t["amount"])
+    # Nobody sits at an open table with Cy: there is nowhere to record it.
+    r = client.post("/api/club/transfers", json={"from": "Cy", "to": "Ann", "amount": "1"},
+                    headers=KEY)
+    assert r.status_code == 422 and r.get_json()["error"]["code"] == "no_open_table"
+
+
+def test_the_club_needs_the_host_key(weeks, club_app):
+    client = weeks["client"]
+    assert client.get("/api/club/ledger").status_code == 401
+    assert client.get("/api/club/ledger", headers={"X-Host-Key": "nope"}).status_code == 403
+    assert client.get("/club").status_code == 302
+    club_app.config["REFEREE_HOST_KEY"] = None
+    assert client.get("/api/club/ledger", headers=KEY).status_code == 403
+    assert client.get("/club").status_code == 403
+
+
+# ---------------------------------------------------------------- people
+
+def test_merge_spellings_and_undo(weeks, club_app):
+    client = weeks["client"]
+    before = client.get("/api/club/ledger", headers=KEY).get_json()["balances"]
+    done = _merge(client)
+    merged = client.get("/api/club/ledger", headers=KEY).get_json()["balances"]
+    assert Decimal(merged["Ben"]) == Decimal(before["Ben"]) + Decimal(before["Bne"])
+    with client.application.app_context():
+        db = get_db()
+        assert club.player(db, "Bne")["name"] == "Ben"
+        assert len(club.player(db, "Ben")["sessions"]) == 4
+        club.nickname(db, "Ben", "Benji")
+        assert storage.nicknames(db) == {"Ben": "Benji"}
+        # Two names that sat at one table are two people.
+        with pytest.raises(Exception, match="same table"):
+            club.merge(db, "Cy", "Ann")
+        club.undo(db, done["event"])
+        assert trust.verify_all(db)[storage.CLUB] == []
+    assert client.get("/api/club/ledger", headers=KEY).get_json()["balances"] == before
+
+
+def test_verify_finds_an_edited_alias(weeks):
+    client = weeks["client"]
+    _merge(client)
+    with client.application.app_context():
+        db = get_db()
+        assert all(not f for f in trust.verify_all(db).values())
+        with storage.write(db):
+            db.conn.execute("UPDATE aliases SET person = 'Cy' WHERE spelling = 'Bne'")
+        assert trust.verify_all(db)[storage.CLUB] == [
+            "the club's merged spellings differ from its chain"]
+
+
+# ---------------------------------------------------------------- the season
+
+def test_season_statistics_against_an_independent_count(weeks):
+    client = weeks["client"]
+    _merge(client)
+    r = client.get("/api/club/season", headers=KEY, query_string={"a": "Ann", "b": "Bne"})
+    assert r.status_code == 200, r.get_json()
+    season = r.get_json()
+    expected = _expected_stats(weeks["logs"])
+    assert set(season["players"]) == set(expected)
+    for name, st in season["players"].items():
+        c = expected[name]
+        assert st["hands"] == c["hands"]
+        assert sum(st["wins"].values()) == c["won"]
+        assert (st["drops"], st["drops_won"], st["caught"]) == (
+            c["drops"], c["drops_won"], c["caught"])
+        assert (st["tonk_outs"], st["deal_wins"]) == (c["tonk_outs"], c["deal_wins"])
+        assert Decimal(st["won"]) + Decimal(st["lost"]) == c["money"]
+    assert season["head_to_head"]["players"] == ["Ann", "Ben"]
+    # The running balance ends where the ledger stands.
+    ledger = client.get("/api/club/ledger", headers=KEY).get_json()["balances"]
+    assert {p: Decimal(v) for p, v in season["running"][-1]["balances"].items()} == {
+        p: Decimal(v) for p, v in ledger.items()}
+    # A date range: only the second and third weeks.
+    r = client.get("/api/club/season", headers=KEY,
+                   query_string={"from": WEEKS[1], "to": WEEKS[2]}).get_json()
+    assert r["sessions"] == 2 and [p["date"] for p in r["running"]] == WEEKS[1:3]
+    assert client.get("/api/club/season", headers=KEY,
+                      query_string={"from": "nov"}).status_code == 400
+
+
+def test_hands_csv_has_one_row_per_player_per_hand(weeks):
+    client = weeks["client"]
+    _merge(client)
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
+    r = client.get("/club/hands.csv")
+    assert r.status_code == 200 and r.mimetype == "text/csv"
+    rows = list(csv.reader(io.StringIO(r.get_data(as_text=True))))
+    assert rows[0] == ["date", "session", "hand", "player", "outcome", "won", "dropped",
+                       "count", "net", "currency"]
+    body = rows[1:]
+    assert len(body) == sum(len(h.net) for doc in weeks["logs"] if doc.get("hands")
+                            for h in replay_document(doc).hands)
+    for row in body:
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d", row[0]) and re.fullmatch(r"-?\d+\.\d\d", row[8])
+    ledger = list(csv.reader(io.StringIO(client.get("/club/ledger.csv").get_data(as_text=True))))
+    assert ledger[0] == ["kind", "player", "to", "amount", "currency"]
+    assert sum(Decimal(r[3]) for r in ledger[1:] if r[0] == "balance") == 0
+
+
+def _csrf(client):
+    client.get("/club/unlock")
+    with client.session_transaction() as s:
+        return s["csrf"]
+
+
+def test_the_pages_and_the_season_pdf(weeks):
+    client = weeks["client"]
+    token = _csrf(client)
+    r = client.post("/club/unlock?next=/club/season", data={"host_key": "club-key",
+                                                             "csrf_token": token})
+    assert r.status_code == 302 and r.headers["Location"].endswith("/club/season")
+    page = client.get("/club").get_data(as_text=True)
+    assert "Who pays whom now" in page and "Mark paid" in page
+    r = client.post("/club/merge", data={"spelling": "Bne", "into": "Ben", "csrf_token": token})
+    assert r.status_code == 302
+    assert "Bne is Ben" in client.get("/club").get_data(as_text=True)
+    page = client.get("/club/season?a=Ann&b=Ben").get_data(as_text=True)
+    assert "<svg" in page and "Ann against Ben" in page
+    assert "2026-11-23" in client.get("/club/people/Ben").get_data(as_text=True)
+    r = client.get("/club/season.pdf")
+    assert r.status_code == 200 and r.data.startswith(b"%PDF")
+    text = pdf_text(r.data)
+    assert "The season" in text and "Running balance after each session" in text
+    for name in ("Ann", "Ben", "Cy", "Dee"):
+        assert name in text
+
+
+def test_referee_season_writes_the_pdf_and_csv(weeks, club_app, tmp_path, capsys):
+    path = club_app.config["DATABASE"]
+    pdf, hands = tmp_path / "season.pdf", tmp_path / "hands.csv"
+    assert cli_main(["season", "--db", path, "--from", WEEKS[0], "--to", WEEKS[3],
+                     "--pdf", str(pdf), "--csv", str(hands)]) == 0
+    assert "4 session(s) in USD" in capsys.readouterr().out
+    assert "The season" in pdf_text(pdf.read_bytes())
+    assert hands.read_text().splitlines()[0].startswith("date,session,hand,player")
