@@ -15,8 +15,9 @@ from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 
 from .common import FONT, FONT_BOLD, PALETTE, clip, document, esc, footer, styles
 
-COLUMNS = ("Player", "Hands", "Wins", "Drops", "Drop won", "Caught", "Tonk-outs",
-           "Deal wins", "Avg show", "Won", "Lost")
+# Two-line headings: eleven columns share a portrait page.
+COLUMNS = ("Player", "Hands", "Wins", "Drops", "Drops\nwon (rate)", "Caught", "Tonk-\nouts",
+           "Deal\nwins", "Average\nshow", "Won", "Lost")
 
 
 def render_season(season: dict) -> bytes:
@@ -30,15 +31,18 @@ def render_season(season: dict) -> bytes:
                            f"{season['currency']} (positive: won)"), st["body"])]
     rows = [list(COLUMNS)]
     for name, p in season["players"].items():
+        rate = f"{p['drops_won']} ({p['drop_win_rate']})" if p["drops"] else "0"
         rows.append([clip(name, 32 * mm), p["hands"], sum(p["wins"].values()), p["drops"],
-                     p["drop_win_rate"] or "", p["caught"], p["tonk_outs"], p["deal_wins"],
+                     rate, p["caught"], p["tonk_outs"], p["deal_wins"],
                      p["average_show"] or "", p["won"], p["lost"]])
-    table = Table(rows, colWidths=[34 * mm] + [(width - 34 * mm) / (len(COLUMNS) - 1)] * (
-        len(COLUMNS) - 1), repeatRows=1)
+    rest = (width - 34 * mm - 22 * mm) / (len(COLUMNS) - 2)
+    widths = [34 * mm, rest, rest, rest, 22 * mm, *[rest] * (len(COLUMNS) - 5)]
+    table = Table(rows, colWidths=widths, repeatRows=1)
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), FONT, 8),
         ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
         ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
         ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#F2F2F2")]),
     ]))

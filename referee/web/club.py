@@ -345,7 +345,8 @@ def season_pdf():
     from ..reports.season import render_season
 
     start, end = _range()
-    data = club.season(get_db(), request.args.get("currency") or None, start, end)
+    data = club.season(get_db(), request.args.get("currency") or None, start, end,
+                       request.args.get("a") or None, request.args.get("b") or None)
     return _download(render_season(data), "application/pdf", "season.pdf")
 
 
