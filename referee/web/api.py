@@ -12,12 +12,11 @@ import json
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Response, current_app, request
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, fields, validate
 
-from ..record import check_document, parse_json
 from ..record.schemas import HandSchema, LogSchema
 from ..service import access, hands, sessions, table_events
-from ..service.errors import MalformedInput
+from .bodies import read_body as _body
 from .db import get_db
 from .errors import ApiError
 
@@ -251,29 +250,6 @@ _RENAME = RenameRequestSchema()
 
 
 # ---------------------------------------------------------------- requests
-
-def _body(schema: Schema | None = None) -> dict:
-    data = None
-    if request.is_json:
-        # Parsed here, not by request.get_json: its parser lets a deep
-        # document's RecursionError through, and keeps lone surrogates.
-        try:
-            data = parse_json(request.get_data(), "the body")
-            check_document(data)
-        except MalformedInput as err:
-            raise ApiError(400, "bad_request", err.message) from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "bad_request", "the body must be a JSON object "
-                       "(Content-Type: application/json)")
-    if schema is None:
-        return data
-    try:
-        return schema.load(data)
-    except ValidationError as err:
-        field, messages = next(iter(err.messages.items()))
-        text = messages[0] if isinstance(messages, list) else str(messages)
-        raise ApiError(400, "bad_request", f"{field}: {text}") from None
-
 
 # ---------------------------------------------------------------- auth
 

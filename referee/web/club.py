@@ -27,6 +27,7 @@ from flask import (
 from marshmallow import RAISE, Schema, fields, validate
 
 from ..service import club
+from .bodies import read_body
 from .db import get_db
 from .errors import ApiError, error_page
 from .forms import check_csrf
@@ -216,9 +217,7 @@ def season():
 
 @api.post("/transfers")
 def mark_paid():
-    from .api import _body
-
-    doc = _body(MarkPaidSchema())
+    doc = read_body(MarkPaidSchema())
     return club.mark_paid(get_db(), doc["from_"], doc["to"], doc["amount"],
                           doc.get("currency")), 201
 

@@ -1,0 +1,34 @@
+"""A JSON request body read once, the same way by every API blueprint (the
+sessions' and the club's)."""
+
+from __future__ import annotations
+
+from flask import request
+from marshmallow import Schema, ValidationError
+
+from ..record import check_document, parse_json
+from ..service.errors import MalformedInput
+from .errors import ApiError
+
+
+def read_body(schema: Schema | None = None) -> dict:
+    data = None
+    if request.is_json:
+        # Parsed here, not by request.get_json: its parser lets a deep
+        # document's RecursionError through, and keeps lone surrogates.
+        try:
+            data = parse_json(request.get_data(), "the body")
+            check_document(data)
+        except MalformedInput as err:
+            raise ApiError(400, "bad_request", err.message) from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "bad_request", "the body must be a JSON object "
+                       "(Content-Type: application/json)")
+    if schema is None:
+        return data
+    try:
+        return schema.load(data)
+    except ValidationError as err:
+        field, messages = next(iter(err.messages.items()))
+        text = messages[0] if isinstance(messages, list) else str(messages)
+        raise ApiError(400, "bad_request", f"{field}: {text}") from None
