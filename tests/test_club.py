@@ -352,3 +352,25 @@ def test_referee_season_writes_the_pdf_and_csv(weeks, club_app, tmp_path, capsys
     assert "4 session(s) in USD" in capsys.readouterr().out
     assert "The season" in pdf_text(pdf.read_bytes())
     assert hands.read_text().splitlines()[0].startswith("date,session,hand,player")
+
+
+def test_verify_finds_an_edited_brought_forward_link(weeks):
+    week2 = weeks["made"][1]["id"]
+    with weeks["client"].application.app_context():
+        db = get_db()
+        assert trust.verify_session(db, week2) == []
+        with storage.write(db):
+            db.conn.execute("UPDATE sessions SET brought_forward_from = NULL WHERE id = ?",
+                            (week2,))
+        assert trust.verify_session(db, week2) == [
+            "the session's brought_forward_from differs from its chain"]
+
+
+def test_a_later_table_with_both_spellings_keeps_them_apart(weeks):
+    client = weeks["client"]
+    _merge(client)
+    doc = random_session(7, hands=3, players=["Ben", "Bne", "Cy"])
+    doc["started"] = "2026-11-30T20:00:00Z"
+    assert client.post("/api/sessions", json=doc, headers=KEY).status_code == 201
+    balances = client.get("/api/club/ledger", headers=KEY).get_json()["balances"]
+    assert "Bne" in balances and sum(Decimal(v) for v in balances.values()) == 0

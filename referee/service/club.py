@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
 from collections.abc import Iterable
 from datetime import date
 from decimal import Decimal
@@ -229,8 +230,14 @@ def gather(db: Database, currency: str, start: date | None = None,
         s = standings(db, sid)
         log_hands = get_log(db, sid).get("hands", [])
 
-        def who(name: str) -> str:
-            return person(name, spellings)
+        # Two names of one table are two people, whatever was merged since
+        # (a later import may seat both spellings): there they stay apart,
+        # or their seats' money would be one.
+        seen = Counter(person(n, spellings) for n in row["everyone"])
+
+        def who(name: str, seen: Counter = seen) -> str:
+            p = person(name, spellings)
+            return p if seen[p] == 1 else name
 
         hands = []
         for line in s["result"]["hands"]:
