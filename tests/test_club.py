@@ -374,3 +374,20 @@ def test_a_later_table_with_both_spellings_keeps_them_apart(weeks):
     assert client.post("/api/sessions", json=doc, headers=KEY).status_code == 201
     balances = client.get("/api/club/ledger", headers=KEY).get_json()["balances"]
     assert "Bne" in balances and sum(Decimal(v) for v in balances.values()) == 0
+
+
+def test_currencies_are_never_added(weeks, club_app, capsys):
+    client = weeks["client"]
+    doc = random_session(9, hands=2, players=["Ann", "Ben"])
+    del doc["currency"]
+    assert client.post("/api/sessions", json=doc, headers=KEY).status_code == 201
+    r = client.get("/api/club/ledger", headers=KEY)
+    assert r.status_code == 400 and r.get_json()["error"]["code"] == "several_currencies"
+    usd = client.get("/api/club/ledger", headers=KEY, query_string={"currency": "USD"})
+    points = client.get("/api/club/ledger", headers=KEY, query_string={"currency": "points"})
+    assert usd.status_code == points.status_code == 200
+    assert set(points.get_json()["balances"]) == {"Ann", "Ben"}
+    path = club_app.config["DATABASE"]
+    assert cli_main(["ledger", "--db", path]) == 2
+    assert "several_currencies" in capsys.readouterr().err
+    assert cli_main(["ledger", "--db", path, "--currency", "points", "--json"]) == 0
