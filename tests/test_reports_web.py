@@ -47,7 +47,7 @@ def test_auditor_steps_through_a_hand(app, stored):
     first = client.get(base).get_data(as_text=True)
     assert "The deal" in first and "next ›" in first
     third = client.get(base + "&step=2").get_data(as_text=True)
-    assert "Jürgen: spread 3c 3d 3h" in third and "S1 (Jürgen) 3c 3d 3h" in third
+    assert "Jürgen: spread 3♣ 3♦ 3♥" in third and "S1 (Jürgen) 3♣ 3♦ 3♥" in third
     last = client.get(base + "&step=99").get_data(as_text=True)
     assert "Jürgen is caught" in last and "next ›" not in last
 

@@ -88,6 +88,9 @@ def act(client, sid, who: int, verb: str, cards=(), spread=None, n=1, client_id=
     if spread:
         data["spread"] = spread
     r = client.post(f"/s/{sid}/hands/{n}/act", data=data)
+    if r.status_code == 200 and 'id="confirm-yes"' in r.data.decode():
+        # An action that ends play asks for a second tap, showing what it settles.
+        r = client.post(f"/s/{sid}/hands/{n}/act", data={**data, "confirm": "1"})
     assert r.status_code == 303
     return client.get(r.headers["Location"]).data.decode()
 
@@ -290,7 +293,8 @@ def test_a_refused_action_names_the_rule_and_changes_nothing(client):
     page = act(client, sid, 1, "spread", ["Qs", "4c", "8c"])
     (kind, text), = flashes(page)
     assert kind == "error"
-    assert "Qs 4c 8c is neither a book" in text and "invalid_spread" in text
+    assert "Qs 4c 8c is neither a book" in text and "Ben: spread Q♠ 4♣ 8♣" in text
+    assert '<small class="code">(rule invalid_spread)</small>' in page
     strip = re.compile(r'name="(client_id|csrf_token)" value="[^"]*"|<p class="flash.*?</p>',
                        re.S)
     def same(p):
@@ -333,7 +337,7 @@ def test_undo_keeps_the_original_in_the_history(client):
     assert ("ok", "Undone: Ben: draw 8c. It stays in the history, marked as undone.") \
         in flashes(page)
     assert seq_of(page) == 0 and 'id="stock">36<' in page
-    assert '<li class="corrected">Ben: draw 8c <small>(undone)</small></li>' in page
+    assert '<li class="corrected">Ben: draw 8♣ <small>(undone)</small></li>' in page
     # 8c is free again.
     assert 'value="8c" disabled' not in page
     page = act(client, sid, 1, "draw", ["8c"])
@@ -346,7 +350,7 @@ def test_nothing_to_undo(client):
     tok = token(client, f"/s/{sid}/hands/1")
     r = client.post(f"/s/{sid}/hands/1/undo", data={"csrf_token": tok, "client_id": "u"})
     page = client.get(r.headers["Location"]).data.decode()
-    assert "no action to undo [rule: nothing_to_undo]" in page
+    assert "no action to undo" in page and "(rule nothing_to_undo)" in page
 
 
 def play_caught_hand(client, sid) -> str:

@@ -29,7 +29,7 @@ from flask import (
     url_for,
 )
 
-from ..rules.cards import UNKNOWN
+from ..rules.cards import UNKNOWN, action_words, pretty
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
 from ..service import access, hands, sessions
 from ..service.errors import RefereeError, RuleViolation, StaleSeq
@@ -48,6 +48,9 @@ pin_limiter = forms.RateLimiter(limit=5, window=60.0)
 bp.add_app_template_global(forms.csrf_token, "csrf_token")
 bp.add_app_template_global(forms.card_label, "card_label")
 bp.add_app_template_global(forms.card_colour, "card_colour")
+# Cards written with suit symbols wherever a page writes a log line.
+bp.add_app_template_filter(pretty, "pretty")
+bp.add_app_template_filter(action_words, "action_words")
 
 
 @bp.before_request
@@ -252,16 +255,29 @@ def _start_form(session_id, summary, values=None, error=None, status=200):
     ), status
 
 
+def _in_play(session_id: str):
+    """The hand in play, if any: the start-hand form waits until it is over."""
+    cur = g.summary.get("current")
+    if cur and not cur["complete"]:
+        flash(f"Hand {cur['hand']} is still in play: finish it (or void it) before "
+              "starting the next.", "error")
+        return redirect(url_for("tablet.hand", session_id=session_id, n=cur["hand"]), 303)
+    return None
+
+
 @bp.get("/s/<session_id>/hands/new")
 @unlocked
 def start_hand(session_id: str):
-    return _start_form(session_id, g.summary)
+    return _in_play(session_id) or _start_form(session_id, g.summary)
 
 
 @bp.post("/s/<session_id>/hands/new")
 @unlocked
 def start_hand_post(session_id: str):
     summary = g.summary
+    busy = _in_play(session_id)
+    if busy:
+        return busy
     rules = _rules(summary)
     setup = forms.setup_from_form(request.form, summary["players"], rules.upcard,
                                   rules.hand_size)
@@ -291,6 +307,7 @@ def hand(session_id: str, n: int):
     history = hands.history(get_db(), session_id, n)
     holders = _holders(state)
     actors = _actors(state, players)
+    verbs = {v for a in actors for v in a["verbs"]}
     return render_template(
         "hand.html",
         summary=summary,
@@ -300,17 +317,56 @@ def hand(session_id: str, n: int):
         players=players,
         actors=actors,
         # "??" is a card only a draw or a take may name.
-        unknown_tile=any(v in ("draw", "take") for a in actors for v in a["verbs"]),
+        unknown_tile=bool(verbs & {"draw", "take"}),
         grid=forms.card_grid(rules.deck, rules.jokers),
-        seen=_seen_cards(state, history, holders),
+        seen=_unpickable(state, history, holders, actors),
         holders=holders,
         mine=set(_known_of(state, state.get("to_act"))),
         history=history,
+        live_count=sum(not h["undone"] for h in history),
+        show_all=_show_all(state),
         client_id=forms.new_client_id(),
         standings=sessions.standings(get_db(), session_id) if state.get("complete") else None,
         # Only the newest hand can still be corrected; the service refuses the rest.
         current=(summary.get("current") or {}).get("hand") == n,
     )
+
+
+def _show_all(state: dict) -> list[str]:
+    """The shows the referee can log by itself (hands it knows entirely), for
+    one tap instead of one per player."""
+    if len(state.get("must_show") or ()) < 1:
+        return []
+    out = []
+    for text in state.get("legal") or ():
+        player, _, rest = text.rpartition(": ")
+        if rest.startswith("show") and player in state["must_show"]:
+            out.append(text)
+    return out if len(out) > 1 else []
+
+
+def _unpickable(state: dict, history: list[dict], holders: dict[str, str],
+                actors: list[dict]) -> set[str]:
+    """Cards the picker greys out, so a tap cannot name a card the referee knows
+    is elsewhere: seen and in nobody's hand (spreads, the pile), and those held
+    by someone who cannot act now. When the only actor's hand is known entirely
+    and nothing new comes into it (no draw), only their cards stay, and the
+    pile's top for a take. The engine still judges every pick."""
+    seen = _seen_cards(state, history, holders)
+    names = {a["name"] for a in actors}
+    seen |= {c for c, who in holders.items() if who not in names}
+    if len(actors) == 1 and "draw" not in actors[0]["verbs"]:
+        me = next((p for p in state["players"] if p["name"] == actors[0]["name"]), None)
+        if me and not me["unknown"]:
+            keep = set(me["known"])
+            if "take" in actors[0]["verbs"] and state.get("top"):
+                keep.add(state["top"])
+            return ALL_CARDS - keep
+    return seen
+
+
+ALL_CARDS = frozenset(r + s for r in "A23456789TJQK" for s in "cdhs") | \
+    frozenset(f"X{k}" for k in range(1, 5))
 
 
 def _actors(state: dict, players: list[str]) -> list[dict]:
@@ -367,21 +423,45 @@ def hand_seq(session_id: str, n: int):
 @bp.post("/s/<session_id>/hands/<int:n>/act")
 @unlocked
 def act(session_id: str, n: int):
+    """Log the tapped action. One that ends play (money moves) is first shown
+    with what it settles, and logged on the second tap (``confirm``)."""
     state = _state(session_id, n)
     players = [p["name"] for p in state["players"]]
     target = url_for("tablet.hand", session_id=session_id, n=n)
-    try:
-        text = forms.action_from_form(request.form, players, state.get("legal") or [])
-    except FormError as err:
-        flash(str(err), "error")
-        return redirect(target, 303)
+    if request.form.get("act") == "all:show":
+        texts = [t for t in request.form.getlist("show") if t in (state.get("legal") or ())]
+        if not texts:
+            flash("Nothing to show: the hand has moved on.", "error")
+            return redirect(target, 303)
+    else:
+        try:
+            texts = [forms.action_from_form(request.form, players, state.get("legal") or [])]
+        except FormError as err:
+            flash(str(err), "error")
+            return redirect(target, 303)
     client_id = request.form.get("client_id") or forms.new_client_id()
     seq = request.form.get("expected_seq", "")
     expected = int(seq) if seq.isdigit() else None
+    if not request.form.get("confirm"):
+        try:
+            preview = hands.preview_actions(get_db(), session_id, n, texts)
+        except RefereeError:
+            preview = None  # posted below: the refusal is logged and said there
+        if preview and preview["ends"]:
+            return render_template("confirm.html", summary=g.summary, session_id=session_id,
+                                   n=n, preview=preview, form=request.form, texts=texts,
+                                   client_id=client_id, expected_seq=seq, back=target)
+    logged = []
     try:
-        hands.post_action(get_db(), session_id, n, text, client_id, expected)
+        for k, text in enumerate(texts):
+            hands.post_action(get_db(), session_id, n, text,
+                              client_id if k == 0 else f"{client_id}-{k}",
+                              None if expected is None else expected + k)
+            logged.append(text)
     except (RuleViolation, StaleSeq) as err:  # NotFound: the 404 page
-        flash_refusal(err, text)
+        flash_refusal(err, texts[len(logged)])
+    if logged:
+        flash("; ".join("\u2713 " + action_words(t) for t in logged) + ".", "ok")
     return redirect(target, 303)
 
 

@@ -43,7 +43,7 @@ document.addEventListener("DOMContentLoaded", () => {
         // Offline for a moment: the next poll tries again.
       }
     };
-    setInterval(poll, 4000);
+    setInterval(poll, 1000);
   }
 
   // Dealing: a card picked for one player (or the upcard) cannot be dealt again.
