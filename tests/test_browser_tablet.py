@@ -136,6 +136,14 @@ def tap(pg, seat: int, verb: str, cards=(), spread: str | None = None) -> None:
     with pg.expect_navigation():
         pg.locator(f"button[name=act][value='{seat}:{verb}']").click()
     assert before is not None
+    confirm(pg)
+
+
+def confirm(pg) -> None:
+    """The second tap an action that ends play asks for, after its settlement."""
+    if pg.locator("#confirm-yes").count():
+        with pg.expect_navigation():
+            pg.locator("#confirm-yes").click()
 
 
 def text(pg, selector: str) -> str:

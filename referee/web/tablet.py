@@ -212,9 +212,14 @@ def unlock_post(session_id: str):
 @bp.get("/s/<session_id>")
 @unlocked
 def session_page(session_id: str):
+    # The page stays the same size all night: the newest hands, older ones paged.
+    per_page = 10
+    pages = max(1, -(-g.summary["hands"] // per_page))
+    page = min(max(request.args.get("page", 1, type=int), 1), pages)
     return render_template("session.html", summary=g.summary, session_id=session_id,
                            standings=sessions.standings(get_db(), session_id),
-                           rule_changes=_rule_changes(g.summary))
+                           rule_changes=_rule_changes(g.summary), page=page,
+                           per_page=per_page)
 
 
 @bp.get("/s/<session_id>/standings")
