@@ -26,7 +26,8 @@ def test_schema_and_pragmas(db):
     assert db.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
     assert db["events"].strict
     assert [m.name for m in storage.migrations.applied(db)] == ["m001_initial",
-                                                               "m002_replies_refused"]
+                                                               "m002_replies_refused",
+                                                               "m003_table_events"]
     # migrating again is a no-op
     again = storage.connect(db_key_path(db))
     assert storage.migrations.pending(again) == []

@@ -190,8 +190,9 @@ class LogSchema(Schema):
 
 
 LOG = LogSchema()
-# The service does not yet act on a hand's own events (a later step): until
-# it does, a hand started through the API may not carry them.
+# A hand started through the API does not carry the table's own events: each
+# has its own request (void, accept, dispute; the stake from the next hand
+# on), so that each is one event in the chain, checked when it happens.
 HAND_SETUP = HandSchema(exclude=("actions", *HAND_FIELDS))
 
 

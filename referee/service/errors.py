@@ -11,13 +11,18 @@ from __future__ import annotations
 from ..rules.errors import IllegalAction, MalformedInput, RefereeError, RulesError, RuleViolation
 
 __all__ = [
-    "IllegalAction", "Locked", "MalformedInput", "NotFound", "ReadOnly", "RefereeError",
+    "Closed", "IllegalAction", "Locked", "MalformedInput", "NotFound", "ReadOnly", "RefereeError",
     "Refused", "RuleViolation", "RulesError", "StaleSeq",
 ]
 
 
 class NotFound(RefereeError):
     """No such session or hand."""
+
+
+class Closed(RefereeError):
+    """The host has closed the table: it takes no more hands, actions, corrections
+    or events (``table_closed``); its settlement is final."""
 
 
 class StaleSeq(RefereeError):

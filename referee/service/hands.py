@@ -29,17 +29,17 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..ledger.money import fmt, parse_stake, quantum_for
-from ..ledger.results import settle_hand
+from ..ledger.results import settle_hand, void_result
 from ..record import load_hand_setup
 from ..replay import side_bet_outcomes, start_on
 from ..rules.actions import parse_action
 from ..rules.cards import parse_card
-from ..rules.hand import Hand
+from ..rules.hand import VOID, Hand
 from ..rules.options import HouseRules, resolve
 from ..rules.table import Table
 from . import cache, storage
 from .cache import Live
-from .errors import NotFound, RefereeError, Refused, RuleViolation, StaleSeq
+from .errors import Closed, NotFound, RefereeError, Refused, RuleViolation, StaleSeq
 
 
 def session_row(db: Database, sid: str) -> dict:
@@ -56,11 +56,28 @@ def quantum(rules: HouseRules, stake: Decimal, currency: str | None) -> Decimal:
     return quantum_for(stake, currency, rules.payment_amounts())
 
 
+def session_quantum(row: dict, rules: HouseRules) -> Decimal:
+    """The session's quantum as stored (an import's hands may have their own
+    stakes with more places), else from its stake."""
+    if row.get("quantum"):
+        return Decimal(row["quantum"])
+    return quantum(rules, parse_stake(row["stake"]), row["currency"])
+
+
+def check_open(live: Live) -> None:
+    """Refuse anything sent to a closed table."""
+    if live.closed:
+        raise Closed("table_closed", f"the table was closed at {live.closed}: it takes "
+                     "nothing more, and its settlement is final")
+
+
 def hand_result(hand: Hand, stake: Decimal, places: Decimal, setup: dict) -> dict:
     """A complete hand's result: the tonk-result/1 entry, the payments in words, and
     the exact nets (totals are summed before rounding, as the replay does). Side
     bets are stored as they came out; their pots are carried in ``standings``."""
     multiplier = setup.get("stake_multiplier", 1)
+    if "stake" in setup:  # the table changed the stake: this hand's own
+        stake = parse_stake(setup["stake"])
     r = settle_hand(hand, stake, multiplier)
     out = r.to_json(places)
     push_ups = hand.rules.scoring == "push_ups"
@@ -74,6 +91,19 @@ def hand_result(hand: Hand, stake: Decimal, places: Decimal, setup: dict) -> dic
     out["multiplier"] = multiplier
     out["net_exact"] = {q: str(v) for q, v in r.net.items()}
     out["side_bets"] = [o.to_json() for o in side_bet_outcomes(hand, setup)]
+    return out
+
+
+def void_hand_result(hand: Hand, reason: str, places: Decimal) -> dict:
+    """A void hand's stored result: the result line (outcome ``void``, its
+    reason, nets of 0) and what ``standings`` reads of a complete hand."""
+    r = void_result(hand, reason)
+    out = r.to_json(places)
+    out["story"] = list(r.settlement.story)
+    out["payments"] = []
+    out["multiplier"] = 1
+    out["net_exact"] = {q: "0" for q in hand.players}
+    out["side_bets"] = []
     return out
 
 
@@ -95,20 +125,24 @@ def _build(db: Database, sid: str) -> Live:
     players = row["players"]
     everyone = row["everyone"]
     rows = storage.newest_hands(db, sid, 2)
-    live = Live(sid, rules, stake, quantum(rules, stake, row["currency"]), players, everyone,
-                Table(rules, players))
+    live = Live(sid, rules, stake, session_quantum(row, rules), players, everyone,
+                Table(rules, players), closed=row["header"].get("closed"),
+                next_stake=row["next_stake"], next_seats=row["next_seats"])
     if not rows:
         return live
     newest = rows[0]
     if len(rows) > 1:
         last = rows[1]
         live.table = Table.resume(rules, players, started=last["n"], last_seats=last["seats"],
-                                  last_dealer=last["dealer"], everyone=everyone)
+                                  last_dealer=last["dealer"], everyone=everyone,
+                                  last_void="void" in last["setup"])
     n, setup = newest["n"], newest["setup"]
     hand = start_on(live.table, setup)
     actions = storage.live_actions(storage.hand_events(db, sid, n))
     for ev in actions:
         hand.apply(ev["payload"]["action"])
+    if "void" in setup:
+        hand.phase = VOID
     live.n, live.version, live.hand, live.setup = n, newest["last_event"], hand, setup
     live.action_ids = [ev["id"] for ev in actions]
     return live
@@ -142,6 +176,15 @@ def _state(sid: str, setup: dict, hand: Hand, result: dict | None, *,
     state["session"] = sid
     state["seq"] = len(hand.actions)
     state["stake_multiplier"] = setup.get("stake_multiplier", 1)
+    for key in ("stake", "void", "accepted", "disputes"):
+        if key in setup:
+            state[key] = setup[key]
+    if hand.phase == VOID:  # nothing more to do in it
+        state["verbs"] = {}
+        if legal:
+            state["legal"] = []
+        state["result"] = result
+        return state
     state["verbs"] = hand.verbs()
     if legal:
         state["legal"] = [str(a) for a in hand.legal_actions()]
@@ -172,12 +215,15 @@ def hand_state(db: Database, sid: str, n: int) -> dict:
     for ev in storage.live_actions(storage.hand_events(db, sid, n)):
         hand.apply(ev["payload"]["action"])
     hand.finish_declarations()  # a later hand has started
+    if "void" in setup:
+        hand.phase = VOID
     return _state(sid, setup, hand, row["result"])
 
 
 def _current_state(db: Database, live: Live) -> dict:
     hand = live.hand
-    result = _hand_row(db, live.sid, live.n)["result"] if hand.is_complete else None
+    result = _hand_row(db, live.sid, live.n)["result"] \
+        if hand.is_complete or hand.phase == VOID else None
     return _state(live.sid, live.setup, hand, result)
 
 
@@ -202,8 +248,8 @@ def suggest_dealer(db: Database, sid: str) -> str:
     with cache.lock(db, sid):
         live = _live(db, sid)
         if live.hand is None:
-            return live.players[0]
-        seats = live.hand.players
+            return (live.next_seats or live.players)[0]
+        seats = live.next_seats or live.hand.players
         return live.table.expected_dealer(seats) or seats[0]
 
 
@@ -360,8 +406,9 @@ def post_action(db: Database, sid: str, n: int, action_text: str, client_id: str
 
     def plan(live: Live) -> _Plan:
         try:
+            check_open(live)
             hand = _check_current(live, n)
-        except RuleViolation as err:
+        except (RuleViolation, Closed) as err:
             return _Plan(error=err)
         seq = len(hand.actions)
         try:
@@ -399,6 +446,23 @@ def post_action(db: Database, sid: str, n: int, action_text: str, client_id: str
     return _write(db, sid, client_id, plan)
 
 
+def _check_undo_events(setup: dict, n: int, actions: int) -> None:
+    """An undo may not take away what the table's events stand on: the hand's
+    accepted result, or an action a dispute names (the log would then name an
+    action that is not there)."""
+    if setup.get("void"):
+        raise RuleViolation("hand_void", "the hand is void: nothing in it can be undone",
+                            hand=n)
+    if setup.get("accepted"):
+        raise RuleViolation("undo_accepted", f"{', '.join(setup['accepted'])} accepted this "
+                            "hand's result, so its actions stand; note a dispute instead",
+                            hand=n)
+    if any(d["action"] == actions for d in setup.get("disputes", ())):
+        raise RuleViolation("undo_disputed", f"action {actions} is disputed and the dispute "
+                            "names it: it stays in the record (note the correction as a "
+                            "dispute of the whole hand)", hand=n, action=actions)
+
+
 def undo(db: Database, sid: str, n: int, client_id: str | None = None,
          expected_seq: int | None = None) -> dict:
     """Cancel the hand's last action with a correction event (the original stays
@@ -407,12 +471,14 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
 
     def plan(live: Live) -> _Plan:
         try:
+            check_open(live)
             hand = _check_current(live, n)
             if not hand.actions:
                 raise RuleViolation("nothing_to_undo", "the hand has no action to undo",
                                     hand=n)
             _check_seq(n, len(hand.actions), expected_seq)
-        except (RuleViolation, StaleSeq) as err:
+            _check_undo_events(live.setup, n, len(hand.actions))
+        except (RuleViolation, StaleSeq, Closed) as err:
             return _Plan(error=err)
         cancelled = str(hand.actions[-1])
         cancels = live.action_ids[-1]
@@ -439,15 +505,28 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
     return _write(db, sid, client_id, plan)
 
 
+def _with_pending(live: Live, setup: dict) -> dict:
+    """The hand's setup with what the table's events left for it: the stake
+    changed from this hand on (written on every later hand, as the log format
+    wants it), and the seats after a player left (listed on this hand)."""
+    if live.next_stake is not None and "stake" not in setup:
+        setup = {**setup, "stake": live.next_stake}
+    if live.next_seats is not None and "players" not in setup:
+        setup = {**setup, "players": list(live.next_seats)}
+    return setup
+
+
 def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None) -> dict:
     """Start the session's next hand; returns its state. Raises ``RefereeError``
     (a setup the rules refuse, or one that cannot be read)."""
     seen = _answered(db, sid, client_id)
     if seen:
         return seen
-    setup = load_hand_setup(setup)
+    given = load_hand_setup(setup)
 
     def plan(live: Live) -> _Plan:
+        check_open(live)
+        setup = _with_pending(live, given)
         # Started on the cached table itself: a refusal or a failed commit drops
         # the cache (``_write``), so nothing of it stays visible.
         table = live.table
@@ -468,6 +547,8 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
                                 hand.dealer, len(hand.actions), event["id"], None)
             if table.everyone != live.everyone:
                 storage.set_everyone(w, sid, table.everyone)
+            if live.next_seats is not None:  # listed on this hand: the table moves on
+                storage.set_next(w, sid, stake=live.next_stake, seats=None)
             if client_id:
                 storage.store_reply(w, sid, client_id, False, state_json)
 
@@ -475,6 +556,7 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
             live.everyone = list(table.everyone)
             live.n, live.version, live.hand, live.setup = hand.number, event["id"], hand, setup
             live.action_ids, live.state = [], None
+            live.next_seats = None
 
         return _Plan(state, None, job, after_commit, touched=True)
 

@@ -13,15 +13,24 @@ from decimal import Decimal
 
 from sqlite_utils import Database
 
-from ..ledger.money import fmt, parse_stake
-from ..ledger.settlement import settle_up
+from ..ledger.money import fmt
+from ..ledger.results import result_doc, settle_session
 from ..ledger.side_bets import Pots, SideBetOutcome
 from ..record import FORMAT, dump_log, load_log
 from ..replay import replay
+from ..replay.sequential import session_money
+from ..rules.hand import VOID
 from ..rules.options import resolve
 from . import access, cache, storage
 from .errors import MalformedInput
-from .hands import hand_result, live_state, quantum, session_row, suggest_dealer
+from .hands import (
+    hand_result,
+    live_state,
+    session_quantum,
+    session_row,
+    suggest_dealer,
+    void_hand_result,
+)
 
 RESULT_KEYS = ("hand", "dealer", "outcome", "winners", "counts", "net")
 
@@ -33,11 +42,42 @@ class SessionInfo:
     audit_token: str
 
 
-def create_session(db: Database, header: dict, pin: str | None = None) -> SessionInfo:
-    """A new session from a ``tonk-log/1`` header (a document with hands is an import)."""
-    if isinstance(header, dict) and "format" not in header:
-        header = {"format": FORMAT, **header}
+def create_session(db: Database, header: dict, pin: str | None = None, *,
+                   brought_forward_from: str | None = None,
+                   brought_forward_token: str | None = None) -> SessionInfo:
+    """A new session from a ``tonk-log/1`` header (a document with hands is an
+    import). The table opens now: ``started`` is recorded unless given.
+    ``brought_forward_from``: an earlier session (read with its table or audit
+    token) whose unpaid balances among this table's players are carried in
+    (``carried_balances``)."""
+    if isinstance(header, dict):
+        header = dict(header)
+        if "format" not in header:
+            header = {"format": FORMAT, **header}
+        header.setdefault("started", storage.now_seconds())
+        if brought_forward_from is not None:
+            if "brought_forward" in header:
+                raise MalformedInput("malformed", "brought_forward is given twice: as "
+                                     "balances and as brought_forward_from")
+            access.authorize(db, brought_forward_from, brought_forward_token, write=False)
+            header["brought_forward"] = carried_balances(
+                db, brought_forward_from, header.get("players") or [])
     return import_log(db, header, pin)
+
+
+def carried_balances(db: Database, earlier: str, players: list[str]) -> dict[str, str]:
+    """What the earlier session still owes, carried to a table of ``players``:
+    the fewest transfers that settle its balances, kept where both payer and
+    payee sit at the new table (a debt to or from someone absent stays owed in
+    the earlier session's papers, where it is). The result sums to zero."""
+    result = standings(db, earlier)["result"]
+    carried: dict[str, Decimal] = {}
+    for t in result["transfers"]:
+        if t["from"] in players and t["to"] in players:
+            amount = Decimal(t["amount"])
+            carried[t["from"]] = carried.get(t["from"], Decimal(0)) - amount
+            carried[t["to"]] = carried.get(t["to"], Decimal(0)) + amount
+    return {p: str(carried[p]) for p in players if p in carried}
 
 
 def import_log(db: Database, doc: dict, pin: str | None = None) -> SessionInfo:
@@ -52,12 +92,13 @@ def import_log(db: Database, doc: dict, pin: str | None = None) -> SessionInfo:
         header["hands"] = []
     sid = secrets.token_hex(6)
     info = SessionInfo(sid, access.new_token(), access.new_token())
-    q = quantum(rules, stake, log.get("currency"))
+    q = played.quantum
     with storage.write(db):
         storage.insert_session(db, sid, log, header, rules.to_json(), played.table.everyone,
                                access.hash_pin(pin) if pin else None,
                                access.token_hash(info.table_token),
                                access.token_hash(info.audit_token))
+        storage.set_quantum(db, sid, str(q))
         storage.append_event(db, sid, None, "session", header)
         for given, hand in zip(log.get("hands", []), played.table.hands, strict=True):
             setup = {k: v for k, v in given.items() if k != "actions"}
@@ -67,7 +108,9 @@ def import_log(db: Database, doc: dict, pin: str | None = None) -> SessionInfo:
                 last = storage.append_event(
                     db, sid, hand.number, "action", {"action": str(action), "text": text})["id"]
             result = None
-            if hand.is_complete:
+            if hand.phase == VOID:
+                result = void_hand_result(hand, given["void"], q)
+            elif hand.is_complete:
                 result = hand_result(hand, stake, q, given)
             storage.insert_hand(db, sid, hand.number, setup, "actions" in given,
                                 list(hand.players), hand.dealer, len(hand.actions), last,
@@ -106,12 +149,13 @@ def standings(db: Database, sid: str) -> dict:
     # The rules as stored, fully expanded: a later change of a preset never
     # changes an old session.
     rules = resolve(row["rules_expanded"])
-    q = quantum(rules, parse_stake(row["stake"]), row["currency"])
+    q = session_quantum(row, rules)
     everyone = row["everyone"]
     totals = {p: Decimal(0) for p in everyone}
     hands = []
     pots = Pots()
-    for r in storage.complete_results(db, sid):
+    results = storage.complete_results(db, sid)
+    for r in results:
         if r.get("side_bets"):
             won, r["side_bet_story"] = pots.settle(
                 SideBetOutcome.from_json(o) for o in r["side_bets"])
@@ -120,20 +164,35 @@ def standings(db: Database, sid: str) -> dict:
             r["net"] = {p: fmt(v, q) for p, v in exact.items()}
         for p, v in r["net_exact"].items():
             totals[p] = totals.get(p, Decimal(0)) + Decimal(v)
-        hands.append({**{k: r[k] for k in RESULT_KEYS},
+        hands.append({**_result_line(r),
                       "totals": {p: fmt(v, q) for p, v in totals.items()}})
     push_ups = rules.scoring == "push_ups"
-    transfers = [] if push_ups else settle_up(totals, everyone)
-    result = {
-        "format": "tonk-result/1",
-        "hands": [{k: h[k] for k in RESULT_KEYS} for h in hands],
-        "totals": {p: fmt(v, q) for p, v in totals.items()},
-        "transfers": [{"from": t.payer, "to": t.payee, "amount": fmt(t.amount, q)}
-                      for t in transfers],
-    }
+    header = row["header"]
+    money = session_money(header)
+    nets = [{p: Decimal(v) for p, v in r["net_exact"].items()} for r in results]
+    totals, balances, transfers = settle_session(everyone, nets, push_ups, money)
+    bq = q
+    if money is not None:
+        from ..ledger.balances import balance_quantum
+
+        bq = balance_quantum(q, money.amounts())
+    result = result_doc([_result_line(h) for h in hands], totals, transfers, q,
+                        balances=balances, bq=bq, closed=header.get("closed"))
     return {"players": everyone, "hands": hands, "totals": result["totals"],
             "transfers": result["transfers"], "push_ups": push_ups,
-            "currency": row["currency"], "result": result}
+            "currency": row["currency"], "result": result,
+            "balances": result.get("balances"), "closed": header.get("closed"),
+            "brought_forward": header.get("brought_forward"),
+            "payments": header.get("payments")}
+
+
+def _result_line(r: dict) -> dict:
+    """A hand's ``tonk-result/1`` line (a void hand's reason after its outcome)."""
+    line = {k: r[k] for k in RESULT_KEYS}
+    if "reason" in r:
+        line = {"hand": r["hand"], "dealer": r["dealer"], "outcome": r["outcome"],
+                "reason": r["reason"], **line}
+    return line
 
 
 def session_summary(db: Database, sid: str) -> dict:
@@ -146,11 +205,21 @@ def session_summary(db: Database, sid: str) -> dict:
             current = {"hand": live.n, "phase": hand.phase, "to_act": hand.to_act,
                        "complete": hand.is_complete, "seq": len(hand.actions),
                        "dealer": hand.dealer, "players": list(hand.players)}
+    header = row["header"]
+    money = standings(db, sid)
     return {
         "id": sid,
         "created": row["created"],
         "table": row["table_name"],
-        "started": row["started"],
+        "started": header.get("started"),
+        "closed": header.get("closed"),
+        "language": header.get("language", "en"),
+        "next_stake": live.next_stake or row["stake"],
+        "next_seats": live.next_seats,
+        "brought_forward": header.get("brought_forward"),
+        "payments": header.get("payments"),
+        "balances": money["balances"],
+        "transfers": money["transfers"],
         "currency": row["currency"],
         "stake": row["stake"],
         "rules_source": row["rules_source"],

@@ -89,7 +89,7 @@ def m001_initial(db: Database) -> None:
             "session_id": str,
             "hand": int,
             "seq": int,  # the session's event number, from 1
-            "kind": str,  # session | hand_start | action | correction | refusal
+            "kind": str,  # referee.service.kinds.EventKind
             "payload": str,  # canonical JSON
             "client_id": str,
             "created": str,
@@ -125,8 +125,23 @@ def m002_replies_refused(db: Database) -> None:
     db.execute("UPDATE replies SET refused = (refused <> 201)")
 
 
+@migrations()
+def m003_table_events(db: Database) -> None:
+    # What the table's own events leave pending for the hands to come, and the
+    # places every amount is written with (a hand's own stake may need more
+    # than the session's stake: the replay's quantum, kept as it was imported).
+    db.execute("ALTER TABLE sessions ADD COLUMN quantum TEXT")
+    db.execute("ALTER TABLE sessions ADD COLUMN next_stake TEXT")
+    db.execute("ALTER TABLE sessions ADD COLUMN next_seats TEXT")  # JSON
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def now_seconds() -> str:
+    """A time for the log (``started``, ``closed``, a payment's ``at``): UTC, to the second."""
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def canonical(data: Any) -> str:
@@ -250,7 +265,49 @@ def hand_events(db: Database, session_id: str, n: int, *,
         f"AND kind IN ({', '.join('?' * len(kinds))}) ORDER BY seq",
         (session_id, n, *kinds),
     ).fetchall()
-    return [{"id": r[0], "seq": r[1], "kind": r[2], "payload": json.loads(r[3])} for r in rows]
+    return _rename_payloads(
+        [{"id": r[0], "seq": r[1], "kind": r[2], "payload": json.loads(r[3])} for r in rows],
+        renames(db, session_id))
+
+
+def events_of_kinds(db: Database, session_id: str, kinds: tuple[str, ...]) -> list[dict]:
+    """The session's events of ``kinds`` in order (the table's own events, for
+    the papers: who accepted when, what was disputed)."""
+    rows = db.conn.execute(
+        "SELECT id, seq, hand, kind, payload, created FROM events WHERE session_id = ? "
+        f"AND kind IN ({', '.join('?' * len(kinds))}) ORDER BY seq", (session_id, *kinds),
+    ).fetchall()
+    return [{"id": r[0], "seq": r[1], "hand": r[2], "kind": r[3], "payload": json.loads(r[4]),
+             "created": r[5]} for r in rows]
+
+
+def renames(db: Database, session_id: str) -> list[tuple[int, str, str]]:
+    """The session's name corrections in order: (seq, old, new). Session-level
+    events only (``hand`` null): a short walk of the index."""
+    return [(seq, p["old"], p["new"]) for seq, p in (
+        (r[0], json.loads(r[1])) for r in db.conn.execute(
+            "SELECT seq, payload FROM events WHERE session_id = ? AND hand IS NULL AND "
+            "kind = 'rename' ORDER BY seq", (session_id,)))]
+
+
+def renamed_text(text: str, seq: int, names: list[tuple[int, str, str]]) -> str:
+    """An action's text as the table now names its player: the payloads stay
+    as they were chained; the corrections after the action apply to it."""
+    for at, old, new in names:
+        if at > seq and text.startswith(old + ":"):
+            text = new + text[len(old):]
+    return text
+
+
+def _rename_payloads(events: list[dict], names: list[tuple[int, str, str]]) -> list[dict]:
+    if not names:
+        return events
+    for ev in events:
+        payload = ev["payload"]
+        for key in ("action", "text"):
+            if isinstance(payload.get(key), str):
+                payload[key] = renamed_text(payload[key], ev["seq"], names)
+    return events
 
 
 def live_actions(events: list[dict]) -> list[dict]:
@@ -438,7 +495,37 @@ def session_row(db: Database, sid: str) -> dict | None:
     if row is not None:
         for key in _SESSION_JSON:
             row[key] = json.loads(row[key])
+        row["next_seats"] = json.loads(row["next_seats"]) if row["next_seats"] else None
     return row
+
+
+def set_header(db: Database, sid: str, header: dict) -> None:
+    """The session's header after a table event (closed, payments, ...)."""
+    db.conn.execute("UPDATE sessions SET header = ? WHERE id = ?", (json.dumps(header), sid))
+
+
+def set_quantum(db: Database, sid: str, quantum: str) -> None:
+    db.conn.execute("UPDATE sessions SET quantum = ? WHERE id = ?", (quantum, sid))
+
+
+def set_next(db: Database, sid: str, *, stake: str | None, seats: list[str] | None) -> None:
+    """What the next hand takes from the table's events: its stake (None: the
+    session's) and its seats (None: the last hand's)."""
+    db.conn.execute("UPDATE sessions SET next_stake = ?, next_seats = ? WHERE id = ?",
+                    (stake, json.dumps(seats) if seats is not None else None, sid))
+
+
+def set_hand(db: Database, sid: str, n: int, setup: dict, last_event: int,
+             result: dict | None = None, *, void: bool = False) -> None:
+    """A hand's setup after an event about it (void, accepted, disputes); a
+    void hand gets its void result."""
+    if void:
+        db.conn.execute("UPDATE hands SET setup = ?, last_event = ?, status = 'void', "
+                        "result = ? WHERE session_id = ? AND n = ?",
+                        (json.dumps(setup), last_event, json.dumps(result), sid, n))
+    else:
+        db.conn.execute("UPDATE hands SET setup = ?, last_event = MAX(last_event, ?) "
+                        "WHERE session_id = ? AND n = ?", (json.dumps(setup), last_event, sid, n))
 
 
 def session_token_hashes(db: Database, sid: str) -> tuple[str, str] | None:
@@ -484,12 +571,18 @@ def insert_hand(db: Database, sid: str, n: int, setup: dict, actions_key: bool,
         "INSERT INTO hands (session_id, n, setup, actions_key, seats, dealer, status, seq, "
         "last_event, result) VALUES (?,?,?,?,?,?,?,?,?,?)",
         (sid, n, json.dumps(setup), int(actions_key), json.dumps(seats), dealer,
-         "complete" if result else "open", seq, last_event,
+         _status(result), seq, last_event,
          json.dumps(result) if result else None),
     )
     db.conn.executemany(
         "INSERT INTO seats (session_id, hand, position, name) VALUES (?, ?, ?, ?)",
         [(sid, n, i, name) for i, name in enumerate(seats)])
+
+
+def _status(result: dict | None) -> str:
+    if not result:
+        return "open"
+    return "void" if result.get("outcome") == "void" else "complete"
 
 
 def update_hand(db: Database, sid: str, n: int, seq: int, last_event: int,
@@ -548,18 +641,69 @@ def hand_setups(db: Database, sid: str) -> list[tuple[int, dict, bool]]:
 def session_actions(db: Database, sid: str) -> dict[int, list[dict]]:
     """Every hand's actions and corrections, in order, by hand."""
     events: dict[int, list[dict]] = {}
-    for ev_id, hand, kind, payload in db.conn.execute(
-            "SELECT id, hand, kind, payload FROM events WHERE session_id = ? AND kind IN "
+    names = renames(db, sid)
+    for ev_id, seq, hand, kind, payload in db.conn.execute(
+            "SELECT id, seq, hand, kind, payload FROM events WHERE session_id = ? AND kind IN "
             "('action', 'correction') ORDER BY seq", (sid,)):
-        events.setdefault(hand, []).append({"id": ev_id, "kind": kind,
+        events.setdefault(hand, []).append({"id": ev_id, "seq": seq, "kind": kind,
                                             "payload": json.loads(payload)})
+    if names:
+        for evs in events.values():
+            _rename_payloads(evs, names)
     return events
 
 
+# Keys whose values are never a player's name (a name may be any text).
+_NOT_NAMES = frozenset(("kind", "note", "reason", "outcome", "stakes", "amount", "at",
+                        "action", "stake", "upcard", "format", "rules", "table", "currency",
+                        "started", "closed", "language", "story", "multiplier"))
+
+
+def _renamed(data: Any, old: str, new: str) -> Any:
+    if isinstance(data, str):
+        return new if data == old else data
+    if isinstance(data, list):
+        return [_renamed(v, old, new) for v in data]
+    if isinstance(data, dict):
+        return {(new if k == old else k): (v if k in _NOT_NAMES else _renamed(v, old, new))
+                for k, v in data.items()}
+    return data
+
+
+def rename_player(db: Database, sid: str, old: str, new: str) -> None:
+    """Write a corrected name into the session's derived rows: the header, the
+    seats, every hand's setup and result (the events keep the old one)."""
+    import re
+
+    word = re.compile(rf"(?<!\w){re.escape(old)}(?!\w)")
+    row = db.conn.execute("SELECT header, players, everyone, next_seats FROM sessions "
+                          "WHERE id = ?", (sid,)).fetchone()
+    values = [json.dumps(_renamed(json.loads(v), old, new)) if v else v for v in row]
+    db.conn.execute("UPDATE sessions SET header = ?, players = ?, everyone = ?, "
+                    "next_seats = ? WHERE id = ?", (*values, sid))
+    for n, setup, seats, dealer, result in db.conn.execute(
+            "SELECT n, setup, seats, dealer, result FROM hands WHERE session_id = ?",
+            (sid,)).fetchall():
+        r = json.loads(result) if result else None
+        if r is not None:
+            story = [word.sub(new, line) for line in r.get("story", ())]
+            r = _renamed(r, old, new)
+            r["story"] = story
+        db.conn.execute(
+            "UPDATE hands SET setup = ?, seats = ?, dealer = ?, result = ? "
+            "WHERE session_id = ? AND n = ?",
+            (json.dumps(_renamed(json.loads(setup), old, new)),
+             json.dumps(_renamed(json.loads(seats), old, new)), new if dealer == old else dealer,
+             json.dumps(r) if r is not None else None, sid, n))
+    db.conn.execute("UPDATE seats SET name = ? WHERE session_id = ? AND name = ?",
+                    (new, sid, old))
+
+
 def complete_results(db: Database, sid: str) -> list[dict]:
-    """The stored results of the session's complete hands, in order."""
+    """The stored results of the session's complete and void hands, in order."""
     return [json.loads(r[0]) for r in db.conn.execute(
-        "SELECT result FROM hands WHERE session_id = ? AND status = 'complete' ORDER BY n",
+        "SELECT result FROM hands WHERE session_id = ? AND status IN ('complete', 'void') "
+        "ORDER BY n",
         (sid,))]
 
 

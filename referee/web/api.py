@@ -15,7 +15,7 @@ from flask import Blueprint, Response, current_app, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from ..record.schemas import HandSchema, LogSchema
-from ..service import access, hands, sessions
+from ..service import access, hands, sessions, table_events
 from .db import get_db
 from .errors import ApiError
 
@@ -144,6 +144,68 @@ class ResultSchema(Schema):
     transfers = fields.List(fields.Nested(TransferSchema))
 
 
+# ---- the table's own events (log-format.md): one request each
+
+class _EventRequest(Schema):
+    class Meta:
+        unknown = RAISE
+
+    client_id = fields.String(validate=validate.Length(min=1, max=100), metadata={
+        "description": "a fresh key per request: a retry with the same key gets the "
+                       "first answer"})
+
+
+_NAME = {"validate": validate.Length(min=1, max=40), "metadata": {"example": "Ann"}}
+_AMOUNT = {"validate": validate.Regexp(r"^\s*[0-9]{1,9}(\.[0-9]{1,6})?\s*$"),
+           "metadata": {"example": "0.75", "description": "a decimal greater than 0"}}
+
+
+class VoidRequestSchema(_EventRequest):
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=200),
+                           metadata={"example": "misdeal"})
+
+
+class AcceptRequestSchema(_EventRequest):
+    player = fields.String(required=True, **_NAME)
+
+
+class DisputeRequestSchema(_EventRequest):
+    by = fields.String(required=True, **_NAME)
+    note = fields.String(required=True, validate=validate.Length(min=1, max=500),
+                         metadata={"example": "I discarded the 9h, not the 9d"})
+    action = fields.Integer(load_default=None, allow_none=True, strict=True,
+                            validate=validate.Range(min=1, max=100_000),
+                            metadata={"description": "the action's number in the hand, "
+                                      "from 1; null: the hand as a whole"})
+
+
+class StakeRequestSchema(_EventRequest):
+    stake = fields.String(required=True, **_AMOUNT)
+
+
+class LeaveRequestSchema(_EventRequest):
+    player = fields.String(required=True, **_NAME)
+
+
+class PaymentRequestSchema(_EventRequest):
+    from_ = fields.String(required=True, data_key="from", **_NAME)
+    to = fields.String(required=True, **_NAME)
+    amount = fields.String(required=True, **_AMOUNT)
+    at = fields.String(validate=validate.Length(min=10, max=40), metadata={
+        "description": "ISO 8601 with a UTC offset; the service's clock if left out"})
+    note = fields.String(validate=validate.Length(min=1, max=500))
+
+
+class RenameRequestSchema(_EventRequest):
+    name = fields.String(required=True, **_NAME, )
+
+
+class EventAnswerSchema(Schema):
+    event = fields.String(required=True, metadata={
+        "description": "void, accept, dispute, stake, leave, payment, close or rename"})
+    hand = fields.Integer(allow_none=True, required=True)
+
+
 class HandSetupSchema(HandSchema):
     class Meta(HandSchema.Meta):
         exclude = ("actions",)
@@ -152,6 +214,14 @@ class HandSetupSchema(HandSchema):
 _ACTION = ActionRequestSchema()
 _UNDO = UndoRequestSchema()
 _CREATED = SessionCreatedSchema()
+_VOID = VoidRequestSchema()
+_ACCEPT = AcceptRequestSchema()
+_DISPUTE = DisputeRequestSchema()
+_STAKE = StakeRequestSchema()
+_LEAVE = LeaveRequestSchema()
+_PAYMENT = PaymentRequestSchema()
+_CLOSE = _EventRequest()
+_RENAME = RenameRequestSchema()
 
 
 # ---------------------------------------------------------------- requests
@@ -218,8 +288,17 @@ def _created(state: dict) -> Response:
 def create_session():
     _host_key()
     doc = _body()
-    info = sessions.import_log(get_db(), doc) if "hands" in doc else \
-        sessions.create_session(get_db(), doc)
+    if "hands" in doc:
+        info = sessions.import_log(get_db(), doc)
+    else:
+        earlier = doc.pop("brought_forward_from", None)
+        token = doc.pop("brought_forward_token", None)
+        if earlier is not None and not (isinstance(earlier, str) and
+                                        isinstance(token, (str, type(None)))):
+            raise ApiError(400, "bad_request", "brought_forward_from is a session's id, "
+                           "brought_forward_token its table or audit token")
+        info = sessions.create_session(get_db(), doc, brought_forward_from=earlier,
+                                       brought_forward_token=token)
     return _CREATED.dump(info), 201
 
 
@@ -277,6 +356,68 @@ def undo(sid: str, n: int):
                                body.get("expected_seq")))
 
 
+@bp.post("/sessions/<sid>/hands/<int:n>/void")
+@token_required(write=True)
+def void_hand(sid: str, n: int):
+    body = _body(_VOID)
+    return _created(table_events.void(get_db(), sid, n, body["reason"], body.get("client_id")))
+
+
+@bp.post("/sessions/<sid>/hands/<int:n>/accept")
+@token_required(write=True)
+def accept_result(sid: str, n: int):
+    body = _body(_ACCEPT)
+    return _created(table_events.accept(get_db(), sid, n, body["player"],
+                                        body.get("client_id")))
+
+
+@bp.post("/sessions/<sid>/hands/<int:n>/disputes")
+@token_required(write=True)
+def dispute(sid: str, n: int):
+    body = _body(_DISPUTE)
+    return _created(table_events.dispute(get_db(), sid, n, body["by"], body["note"],
+                                         body["action"], body.get("client_id")))
+
+
+@bp.post("/sessions/<sid>/stake")
+@token_required(write=True)
+def change_stake(sid: str):
+    body = _body(_STAKE)
+    return _created(table_events.change_stake(get_db(), sid, body["stake"],
+                                              body.get("client_id")))
+
+
+@bp.post("/sessions/<sid>/leave")
+@token_required(write=True)
+def leave(sid: str):
+    body = _body(_LEAVE)
+    return _created(table_events.leave(get_db(), sid, body["player"], body.get("client_id")))
+
+
+@bp.post("/sessions/<sid>/payments")
+@token_required(write=True)
+def record_payment(sid: str):
+    body = _body(_PAYMENT)
+    return _created(table_events.record_payment(
+        get_db(), sid, body["from_"], body["to"], body["amount"], at=body.get("at"),
+        note=body.get("note"), client_id=body.get("client_id")))
+
+
+@bp.post("/sessions/<sid>/close")
+@token_required(write=True)
+def close(sid: str):
+    body = _body(_CLOSE)
+    return _created(table_events.close(get_db(), sid, body.get("client_id")))
+
+
+@bp.post("/sessions/<sid>/players/<name>")
+@token_required(write=True)
+def rename(sid: str, name: str):
+    body = _body(_RENAME)
+    return _created(table_events.rename(get_db(), sid, name, body["name"],
+                                        body.get("client_id")))
+
+
 @bp.get("/openapi.json")
 def openapi():
     spec = current_app.extensions.get("referee_openapi")
@@ -315,7 +456,14 @@ def build_spec() -> dict:
                          ("ActionRequest", ActionRequestSchema), ("UndoRequest",
                          UndoRequestSchema), ("HandState", HandStateSchema),
                          ("Result", ResultSchema), ("Log", LogSchema),
-                         ("HandSetup", HandSetupSchema)]:
+                         ("HandSetup", HandSetupSchema), ("VoidRequest", VoidRequestSchema),
+                         ("AcceptRequest", AcceptRequestSchema),
+                         ("DisputeRequest", DisputeRequestSchema),
+                         ("StakeRequest", StakeRequestSchema),
+                         ("LeaveRequest", LeaveRequestSchema),
+                         ("PaymentRequest", PaymentRequestSchema),
+                         ("CloseRequest", _EventRequest), ("RenameRequest", RenameRequestSchema),
+                         ("EventAnswer", EventAnswerSchema)]:
         spec.components.schema(name, schema=schema)
     sid = {"name": "sid", "in": "path", "required": True, "schema": {"type": "string"}}
     n = {"name": "n", "in": "path", "required": True,
@@ -364,4 +512,28 @@ def build_spec() -> dict:
                  "the history)", "security": auth, "requestBody": body("UndoRequest"),
                  "responses": {**_ok(201, "HandState", "the state without it"),
                                **_errors(400, 401, 403, 404, 409, 422)}}})
+    events = [
+        ("/hands/{n}/void", [sid, n], "VoidRequest", "Void the hand in play (a misdeal...): "
+         "it pays nothing and the same dealer deals again"),
+        ("/hands/{n}/accept", [sid, n], "AcceptRequest", "A player accepts the hand's result "
+         "(on their own device, or the host for them)"),
+        ("/hands/{n}/disputes", [sid, n], "DisputeRequest", "Dispute an action (or the whole "
+         "hand): a note for the record"),
+        ("/stake", [sid], "StakeRequest", "Change the stake from the next hand on"),
+        ("/leave", [sid], "LeaveRequest", "A player leaves (the hand in play is void if they "
+         "are seated in it; the next hand lists the seats)"),
+        ("/payments", [sid], "PaymentRequest", "Record money handed over at the table"),
+        ("/close", [sid], "CloseRequest", "Close the table: it takes nothing more, and its "
+         "settlement is final"),
+        ("/players/{name}", [sid, {"name": "name", "in": "path", "required": True,
+                                   "schema": {"type": "string", "minLength": 1,
+                                              "maxLength": 40}}],
+         "RenameRequest", "Correct a player's name (the export writes it everywhere)"),
+    ]
+    for tail, params, request_schema, summary in events:
+        spec.path(f"/api/sessions/{{sid}}{tail}", parameters=params, operations={"post": {
+            "summary": summary, "security": auth, "requestBody": body(request_schema),
+            "responses": {**_ok(201, "EventAnswer", "recorded: the event as kept (a retry "
+                                "with the same client_id gets this again)"),
+                          **_errors(400, 401, 403, 404, 409, 422)}}})
     return spec.to_dict()

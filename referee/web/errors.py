@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ..rules.cards import pretty
 from ..service.errors import (
+    Closed,
     Locked,
     MalformedInput,
     NotFound,
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 STATUSES: tuple[tuple[type[RefereeError], int], ...] = (
     (NotFound, 404),
     (StaleSeq, 409),
+    (Closed, 409),  # the table no longer takes anything: not a rule of the game
     (ReadOnly, 403),
     (Locked, 401),
     (MalformedInput, 400),

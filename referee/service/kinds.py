@@ -1,0 +1,30 @@
+"""The kinds of event in a session's hash chain, stated once.
+
+Every event is appended by ``storage.append_event`` (hash-chained alike);
+the first five are play, the rest are the table's own events
+(``log-format.md``, "The table's own events").
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class EventKind(StrEnum):
+    SESSION = "session"  # the header as created or imported
+    HAND_START = "hand_start"
+    ACTION = "action"
+    CORRECTION = "correction"  # an undo
+    REFUSAL = "refusal"  # an action the rules refused, kept for the audit
+    VOID = "void"  # the hand in play cancelled, with a reason
+    STAKE = "stake"  # the stake from the next hand on
+    LEAVE = "leave"  # a player gets up (voiding the hand in play if seated in it)
+    ACCEPT = "accept"  # a player confirms a hand's result
+    DISPUTE = "dispute"  # an objection to an action or a hand, for the record
+    PAYMENT = "payment"  # money handed over at the table
+    CLOSE = "close"  # the host closes the table
+    RENAME = "rename"  # a player's name corrected
+
+
+TABLE_EVENTS = (EventKind.VOID, EventKind.STAKE, EventKind.LEAVE, EventKind.ACCEPT,
+                EventKind.DISPUTE, EventKind.PAYMENT, EventKind.CLOSE, EventKind.RENAME)

@@ -1,0 +1,366 @@
+"""The table's own events at a live table: void the hand in play, change the
+stake, let a player leave, accept a result, dispute an action, record a
+payment, close the table, correct a player's name.
+
+Each is one event of its kind (``kinds.EventKind``) appended to the
+session's hash chain by ``storage.append_event``, like an action, and
+written into the session's derived rows (the header, the hand's setup) so
+that the export is the ``tonk-log/1`` document ``referee replay`` reads the
+same way. The checks are the engine's (``referee.rules.events``,
+``referee.record.events``): the service and the replay refuse alike, with
+the same codes and words. A refusal changes nothing and is not logged (an
+event is not a move of the game: there is nothing for an audit to weigh).
+
+Every function takes plain arguments and returns the event as recorded
+(``{"event": kind, "hand": n or None, ...}``); a known ``client_id`` gets
+that first answer again.
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database
+
+from ..ledger.money import parse_stake
+from ..record.events import (
+    Unreadable,
+    check_hand_stake,
+    check_payments,
+    check_session_money,
+    check_void,
+)
+from ..record.events import check_disputes as check_dispute_shape
+from ..replay import check_log_end
+from ..rules.errors import MalformedInput, RuleViolation
+from ..rules.events import check_accepted, check_disputes, void_hand
+from ..rules.hand import VOID, Hand
+from ..rules.table import check_name
+from . import cache, storage
+from .cache import Live
+from .errors import NotFound
+from .hands import (
+    _answered,
+    _check_current,
+    _hand_row,
+    _new_hand,
+    _Plan,
+    _write,
+    check_open,
+    quantum,
+    session_row,
+    void_hand_result,
+)
+from .kinds import EventKind
+
+
+def _malformed(err: Unreadable, field: str, hand: int | None = None) -> MalformedInput:
+    return MalformedInput("malformed", f"{field}: {err.text}", hand=hand)
+
+
+def _event(db: Database, sid: str, kind: EventKind, client_id: str | None, check) -> dict:
+    """One event under the session's lock: ``check(live)`` refuses (raises) or
+    returns ``(hand, payload, rows, after)``: the event's hand (None: the
+    session's), its payload, ``rows(w, event_id)`` writing the derived rows
+    inside the transaction, and ``after(event_id)`` moving the cache on once
+    committed. The event is chained after the session's newest event as the
+    cache knows it, and the newest hand's version moves on with it, so that
+    every process sees the session changed."""
+    seen = _answered(db, sid, client_id)
+    if seen:
+        return seen
+
+    def plan(live: Live) -> _Plan:
+        check_open(live)
+        hand_n, payload, rows, after = check(live)
+        answer = {"event": str(kind), "hand": hand_n, **payload}
+        answer_json = storage.to_json(answer)
+        event: dict = {}
+
+        def job(w: Database) -> None:
+            if live.n:
+                event.update(storage.append_event(w, sid, hand_n, str(kind), payload,
+                                                  client_id, after=live.version))
+                storage.touch_hand(w, sid, live.n, event["id"])
+            else:
+                if storage.current_version(w, sid) != (0, 0):
+                    raise storage.Moved(sid)
+                event.update(storage.append_event(w, sid, hand_n, str(kind), payload,
+                                                  client_id))
+            rows(w, event["id"])
+            if client_id:
+                storage.store_reply(w, sid, client_id, False, answer_json)
+
+        def after_commit() -> None:
+            if live.n:
+                live.version, live.state = event["id"], None
+            if after is not None:
+                after(event["id"])
+
+        return _Plan(answer, None, job, after_commit, touched=True)
+
+    return _write(db, sid, client_id, plan, check=True)
+
+
+def _header(db: Database, sid: str) -> dict:
+    return session_row(db, sid)["header"]
+
+
+def _played(db: Database, live: Live, n: int) -> tuple[Hand, dict, int]:
+    """Hand ``n`` as played (the current one from the cache, an earlier one
+    rebuilt from its events), its setup, and its number of actions."""
+    if n == live.n and live.hand is not None:
+        return live.hand, live.setup, len(live.hand.actions)
+    if n < 1 or n > live.n:
+        raise NotFound("no_hand", f"session {live.sid} has no hand {n}", hand=n)
+    row = _hand_row(db, live.sid, n)
+    hand = _new_hand(live.rules, n, row["seats"], row["setup"])
+    actions = storage.live_actions(storage.hand_events(db, live.sid, n))
+    for ev in actions:
+        hand.apply(ev["payload"]["action"])
+    hand.finish_declarations()  # a later hand has started
+    if "void" in row["setup"]:
+        hand.phase = VOID
+    return hand, row["setup"], len(actions)
+
+
+# ---------------------------------------------------------------- hand events
+
+def void(db: Database, sid: str, n: int, reason: str, client_id: str | None = None) -> dict:
+    """Cancel hand ``n``, the hand in play (a misdeal, a card exposed): it pays
+    nothing and the same dealer deals again. Refused once its play has ended
+    (``void_after_end``), for an earlier hand (``hand_over``) or a reason
+    that is not 1-200 characters (``malformed``)."""
+
+    def check(live: Live):
+        try:
+            check_void(reason)
+        except Unreadable as err:
+            raise _malformed(err, "reason", n) from None
+        return _void_current(live, n, reason, "reason")
+
+    return _event(db, sid, EventKind.VOID, client_id, check)
+
+
+def _void_current(live: Live, n: int, reason: str, key: str, extra: dict | None = None):
+    hand = _check_current(live, n)
+    if hand.phase == VOID:
+        raise RuleViolation("hand_void", "the hand is already void", hand=n)
+    void_hand(hand)  # raises void_after_end before changing anything; the cached
+    # hand is void from here on, and dropped if the write fails (``touched``)
+    result = void_hand_result(hand, reason, live.quantum)
+    setup = {**live.setup, "void": reason}
+
+    def rows(w: Database, event_id: int) -> None:
+        storage.set_hand(w, live.sid, n, setup, event_id, result, void=True)
+        if extra:
+            storage.set_next(w, live.sid, stake=live.next_stake, seats=extra["seats"])
+
+    def after(_event_id: int) -> None:
+        live.setup = setup
+        if extra:
+            live.next_seats = extra["seats"]
+
+    payload = {key: reason} if not extra else extra["payload"]
+    return n, payload, rows, after
+
+
+def accept(db: Database, sid: str, n: int, player: str, client_id: str | None = None) -> dict:
+    """``player`` confirms hand ``n``'s result (on their own device, or the host
+    for them). Refused before the result is complete or on a void hand
+    (``accept_in_play``), for someone not seated in the hand
+    (``accept_not_seated``), or a second time (``accept_twice``)."""
+
+    def check(live: Live):
+        hand, setup, _ = _played(db, live, n)
+        accepted = [*setup.get("accepted", ()), player]
+        check_accepted(hand, accepted)
+        return _hand_event(live, n, {**setup, "accepted": accepted}, {"player": player})
+
+    return _event(db, sid, EventKind.ACCEPT, client_id, check)
+
+
+def dispute(db: Database, sid: str, n: int, by: str, note: str, action: int | None = None,
+            client_id: str | None = None) -> dict:
+    """``by`` objects to action ``action`` of hand ``n`` (numbered from 1 among
+    the actions in force; None: the hand as a whole), with a note of 1-500
+    characters. Kept for the record; it changes no result. Refused for an
+    action the hand does not have (``dispute_no_action``) or someone not
+    seated in it (``dispute_not_seated``)."""
+
+    def check(live: Live):
+        entry = {"action": action, "by": by, "note": note}
+        try:
+            check_dispute_shape([entry])
+        except Unreadable as err:
+            raise _malformed(err, "dispute", n) from None
+        hand, setup, actions = _played(db, live, n)
+        check_disputes(hand, [entry], actions)
+        return _hand_event(live, n, {**setup, "disputes": [*setup.get("disputes", ()), entry]},
+                           entry)
+
+    return _event(db, sid, EventKind.DISPUTE, client_id, check)
+
+
+def _hand_event(live: Live, n: int, setup: dict, payload: dict):
+    def rows(w: Database, event_id: int) -> None:
+        storage.set_hand(w, live.sid, n, setup, event_id)
+
+    def after(_event_id: int) -> None:
+        if n == live.n:
+            live.setup = setup
+
+    return n, payload, rows, after
+
+
+# ---------------------------------------------------------------- session events
+
+def change_stake(db: Database, sid: str, stake: str, client_id: str | None = None) -> dict:
+    """The stake from the next hand on (the hand in play keeps its own); each
+    later hand's log carries it. Refused for a stake that is not a decimal
+    greater than 0 (``malformed``), or one that needs more decimal places
+    than the session's amounts are written with (``stake_places``)."""
+
+    def check(live: Live):
+        try:
+            check_hand_stake(stake)
+        except Unreadable as err:
+            raise _malformed(err, "stake") from None
+        value = parse_stake(stake)
+        if quantum(live.rules, value, None) < live.quantum and \
+                live.rules.scoring != "push_ups":
+            raise MalformedInput("stake_places", f"a stake of {stake} needs more decimal "
+                                 f"places than this table's amounts ({live.quantum}): "
+                                 "choose a rounder stake")
+        written = str(stake).strip()
+        pending = None if value == live.stake else written
+
+        def rows(w: Database, _event_id: int) -> None:
+            storage.set_next(w, live.sid, stake=pending, seats=live.next_seats)
+
+        def after(_event_id: int) -> None:
+            live.next_stake = pending
+
+        return None, {"stake": written, "from_hand": live.n + 1}, rows, after
+
+    return _event(db, sid, EventKind.STAKE, client_id, check)
+
+
+def leave(db: Database, sid: str, player: str, client_id: str | None = None) -> dict:
+    """``player`` gets up: the next hand is dealt without them (its log lists
+    the seats). If they are seated in the hand in play, it is void ("Ann left
+    the table"), refused like any void once its play has ended
+    (``void_after_end``: finish the hand first). Refused for someone not
+    seated (``not_seated``) or the last two (``too_few_players``)."""
+
+    def check(live: Live):
+        hand = live.hand
+        if hand is None:
+            seats = list(live.next_seats or live.players)
+        else:
+            seats = list(live.next_seats or hand.players)
+        if player not in seats:
+            raise RuleViolation("not_seated", f"{player} is not seated at this table")
+        if len(seats) <= 2:
+            raise RuleViolation("too_few_players", f"{player} cannot leave: a hand needs two "
+                                "players (close the table instead)")
+        rest = [q for q in seats if q != player]
+        payload = {"player": player, "seats": rest}
+        in_play = hand is not None and hand.phase != VOID and not hand.is_complete
+        if in_play and player in hand.players:
+            reason = f"{player} left the table"
+            payload["void"] = reason
+            return _void_current(live, live.n, reason, "void",
+                                 {"seats": rest, "payload": payload})
+
+        def rows(w: Database, _event_id: int) -> None:
+            storage.set_next(w, live.sid, stake=live.next_stake, seats=rest)
+
+        def after(_event_id: int) -> None:
+            live.next_seats = rest
+
+        return None, payload, rows, after
+
+    return _event(db, sid, EventKind.LEAVE, client_id, check)
+
+
+def record_payment(db: Database, sid: str, payer: str, payee: str, amount: str, *,
+                   at: str | None = None, note: str | None = None,
+                   client_id: str | None = None) -> dict:
+    """Money handed over at the table (``at``: when; the service's clock if not
+    given). Refused: to oneself (``payment_to_self``), an amount that is not
+    a decimal greater than 0 (``payment_amount``), a name not of the session
+    (``unknown_player``), a time or note that cannot be read (``malformed``)."""
+
+    def check(live: Live):
+        payment = {"from": payer, "to": payee, "amount": amount,
+                   "at": at or storage.now_seconds()}
+        if note is not None:
+            payment["note"] = note
+        try:
+            check_payments([payment])
+        except Unreadable as err:
+            raise _malformed(err, "payment") from None
+        check_session_money({"players": list(live.everyone), "payments": [payment]})
+        payment["amount"] = str(amount).strip()
+        return None, payment, *_header_change(
+            live, lambda h: {**h, "payments": [*h.get("payments", ()), payment]})
+
+    return _event(db, sid, EventKind.PAYMENT, client_id, check)
+
+
+def close(db: Database, sid: str, client_id: str | None = None) -> dict:
+    """The host closes the table: it takes nothing more (``table_closed``) and
+    its settlement is final. Refused while the last hand is still in play
+    (``closed_in_play``: void it or finish it)."""
+
+    def check(live: Live):
+        if live.hand is not None:
+            check_log_end(live.table, closed=True)
+        when = storage.now_seconds()
+        rows, _ = _header_change(live, lambda h: {**h, "closed": when})
+
+        def closed(_event_id: int) -> None:
+            live.closed = when
+
+        return None, {"closed": when}, rows, closed
+
+    return _event(db, sid, EventKind.CLOSE, client_id, check)
+
+
+def _header_change(live: Live, change):
+    """The derived rows of a session-level event: the header, changed."""
+    box: dict = {}
+
+    def rows(w: Database, _event_id: int) -> None:
+        box["header"] = change(storage.session_row(w, live.sid)["header"])
+        storage.set_header(w, live.sid, box["header"])
+
+    return rows, None
+
+
+# ---------------------------------------------------------------- names
+
+def rename(db: Database, sid: str, old: str, new: str, client_id: str | None = None) -> dict:
+    """Correct a player's name ("Bne" -> "Ben"): kept as an event; the export
+    then writes the corrected name everywhere. Refused for a name that is not
+    a player's (``unknown_player``), a new name not valid (``bad_name``) or
+    already of the session (``name_taken``: two players would become one)."""
+
+    def check(live: Live):
+        if old not in live.everyone:
+            raise MalformedInput("unknown_player", f"{old} is not a player of this session")
+        why = check_name(new)
+        if why:
+            raise MalformedInput("bad_name", why)
+        if new in live.everyone:
+            raise RuleViolation("name_taken", f"{new} is already a player of this session: "
+                                "choose another name")
+
+        def rows(w: Database, _event_id: int) -> None:
+            storage.rename_player(w, live.sid, old, new)
+
+        def after(_event_id: int) -> None:
+            cache.drop(db, live.sid)  # every name in it: rebuilt from the rows
+
+        return None, {"old": old, "new": new}, rows, after
+
+    return _event(db, sid, EventKind.RENAME, client_id, check)

@@ -1,0 +1,479 @@
+"""The table's own events at a live table, through the API: each one
+recorded, hash-chained, exported, and replayed by ``referee replay`` to the
+service's own result; one test per refusal, each changing nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.record import load_log
+from referee.replay import replay
+from referee.service import storage
+from referee.web.db import get_db
+from tests.test_api import Game, assert_error, bearer
+
+
+def post(g, tail, body, token=None):
+    return g.client.post(g.url(tail), json=body, headers=bearer(token or g.table))
+
+
+def log_of(g):
+    return g.client.get(g.url("/log"), headers=bearer(g.audit)).get_json()
+
+
+def result_of(g):
+    return g.client.get(g.url("/result"), headers=bearer(g.audit)).get_json()
+
+
+def assert_replays(g):
+    """The export replays (``referee replay``) to the service's own result, and
+    imports back to the same log."""
+    doc = log_of(g)
+    played = replay(load_log(doc), allow_open_last_hand=True)
+    assert result_of(g) == played.result().to_json()
+    r = g.client.post("/api/sessions", json=doc)
+    assert r.status_code == 201, r.get_json()
+    t = r.get_json()
+    again = g.client.get(f"/api/sessions/{t['id']}/log", headers=bearer(t["audit_token"]))
+    assert again.get_json() == doc
+    return doc
+
+
+def unchanged(g):
+    """What a refusal must leave as it was: the log and the chain's end."""
+    with g.client.application.app_context():
+        return log_of(g), storage.final_hash(get_db(), g.sid)
+
+
+def refused(g, tail, body, status, code):
+    before = unchanged(g)
+    r = post(g, tail, body)
+    err = assert_error(r, status, code)
+    assert unchanged(g) == before
+    return err
+
+
+def void_local(g):
+    from referee.rules.hand import VOID
+
+    g.sim.hand.phase = VOID
+
+
+# ------------------------------------------------------------------ void
+
+def test_void_then_same_dealer_deals_again(client):
+    g = Game(client)
+    first = g.start()
+    g.play(2)
+    r = post(g, f"/hands/{g.n}/void", {"reason": "misdeal", "client_id": "v1"})
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json() == {"event": "void", "hand": 1, "reason": "misdeal"}
+    # a retry gets the first answer
+    assert post(g, f"/hands/{g.n}/void", {"reason": "misdeal", "client_id": "v1"}).get_json() \
+        == r.get_json()
+    void_local(g)
+    second = g.start()
+    assert second["dealer"] == first["dealer"]
+    g.finish_hand()
+    doc = assert_replays(g)
+    assert doc["hands"][0]["void"] == "misdeal"
+    assert result_of(g)["hands"][0]["outcome"] == "void"
+    state = client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json()
+    assert state["void"] == "misdeal" and state["result"]["outcome"] == "void"
+
+
+def test_void_after_end_is_refused(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    refused(g, f"/hands/{g.n}/void", {"reason": "misdeal"}, 422, "void_after_end")
+
+
+def test_void_of_an_earlier_hand_is_refused(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    g.start()
+    refused(g, "/hands/1/void", {"reason": "misdeal"}, 422, "hand_over")
+
+
+def test_void_reason_is_bounded(client):
+    g = Game(client)
+    g.start()
+    refused(g, f"/hands/{g.n}/void", {"reason": "x" * 201}, 400, "bad_request")
+
+
+def test_void_hand_takes_no_action(client):
+    g = Game(client)
+    g.start()
+    post(g, f"/hands/{g.n}/void", {"reason": "card exposed in the deal"})
+    before = unchanged(g)
+    assert g.post(g.sim.next_action()).status_code == 422
+    # the refusal is kept in the history like any refused action, the log is not changed
+    assert unchanged(g)[0] == before[0]
+
+
+# ------------------------------------------------------------------ accept
+
+def test_accept_each_player(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    for name in ("Ben", "Ann"):
+        r = post(g, "/hands/1/accept", {"player": name})
+        assert r.status_code == 201, r.get_json()
+    assert log_of(g)["hands"][0]["accepted"] == ["Ben", "Ann"]
+    g.start()  # an earlier hand may still be accepted
+    assert post(g, "/hands/1/accept", {"player": "Cy"}).status_code == 201
+    assert_replays(g)
+
+
+def test_accept_in_play_is_refused(client):
+    g = Game(client)
+    g.start()
+    g.play(1)
+    refused(g, "/hands/1/accept", {"player": "Ann"}, 422, "accept_in_play")
+
+
+def test_accept_not_seated_is_refused(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    refused(g, "/hands/1/accept", {"player": "Zed"}, 422, "accept_not_seated")
+
+
+def test_accept_twice_is_refused(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    post(g, "/hands/1/accept", {"player": "Ann"})
+    refused(g, "/hands/1/accept", {"player": "Ann"}, 422, "accept_twice")
+
+
+def test_undo_of_an_accepted_hand_is_refused(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    post(g, "/hands/1/accept", {"player": "Ann"})
+    refused(g, "/hands/1/undo", {"client_id": "u1"}, 422, "undo_accepted")
+
+
+# ------------------------------------------------------------------ disputes
+
+def test_dispute_an_action_and_the_hand(client):
+    g = Game(client)
+    g.start()
+    g.play(3)
+    r = post(g, "/hands/1/disputes", {"action": 2, "by": "Cy", "note": "it was the 9h"})
+    assert r.status_code == 201, r.get_json()
+    assert post(g, "/hands/1/disputes", {"by": "Ann", "note": "slow play"}).status_code == 201
+    g.finish_hand()
+    doc = assert_replays(g)
+    assert doc["hands"][0]["disputes"] == [
+        {"action": 2, "by": "Cy", "note": "it was the 9h"},
+        {"action": None, "by": "Ann", "note": "slow play"}]
+
+
+def test_dispute_no_action_is_refused(client):
+    g = Game(client)
+    g.start()
+    g.play(2)
+    refused(g, "/hands/1/disputes", {"action": 3, "by": "Cy", "note": "x"}, 422,
+            "dispute_no_action")
+
+
+def test_dispute_not_seated_is_refused(client):
+    g = Game(client)
+    g.start()
+    g.play(2)
+    refused(g, "/hands/1/disputes", {"action": 1, "by": "Zed", "note": "x"}, 422,
+            "dispute_not_seated")
+
+
+def test_undo_of_a_disputed_action_is_refused(client):
+    g = Game(client)
+    g.start()
+    g.play(2)
+    post(g, "/hands/1/disputes", {"action": 2, "by": "Cy", "note": "no"})
+    refused(g, "/hands/1/undo", {"client_id": "u1"}, 422, "undo_disputed")
+
+
+# ------------------------------------------------------------------ stake
+
+def test_stake_changes_from_the_next_hand_on(client):
+    g = Game(client)
+    g.start()
+    r = post(g, "/stake", {"stake": "0.50"})
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["from_hand"] == 2
+    g.finish_hand()
+    g.start()
+    g.finish_hand()
+    g.start()
+    g.finish_hand()
+    doc = assert_replays(g)
+    assert "stake" not in doc["hands"][0]
+    assert doc["hands"][1]["stake"] == doc["hands"][2]["stake"] == "0.50"
+
+
+def test_stake_must_be_positive(client):
+    g = Game(client)
+    refused(g, "/stake", {"stake": "0"}, 400, "malformed")
+
+
+def test_stake_needing_more_places_is_refused(client):
+    g = Game(client)
+    refused(g, "/stake", {"stake": "0.125"}, 400, "stake_places")
+
+
+# ------------------------------------------------------------------ leave
+
+def test_leave_mid_hand_voids_it_and_the_next_hand_lists_the_seats(client):
+    g = Game(client)
+    g.start()
+    g.play(1)
+    r = post(g, "/leave", {"player": "Cy"})
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["void"] == "Cy left the table"
+    summary = client.get(g.url(), headers=bearer(g.audit)).get_json()
+    assert summary["next_seats"] == ["Ann", "Ben"]
+    r = post(g, "/hands", {"dealer": summary["next_dealer"]})
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["dealer"] == log_of(g)["hands"][0]["dealer"] or \
+        log_of(g)["hands"][0]["dealer"] == "Cy"
+    doc = assert_replays(g)
+    assert doc["hands"][1]["players"] == ["Ann", "Ben"]
+    assert doc["hands"][0]["void"] == "Cy left the table"
+
+
+def test_leave_between_hands(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    r = post(g, "/leave", {"player": "Ann"})
+    assert r.status_code == 201 and "void" not in r.get_json()
+    summary = client.get(g.url(), headers=bearer(g.audit)).get_json()
+    assert post(g, "/hands", {"dealer": summary["next_dealer"]}).status_code == 201
+    assert log_of(g)["hands"][1]["players"] == ["Ben", "Cy"]
+
+
+def test_leave_not_seated_is_refused(client):
+    g = Game(client)
+    refused(g, "/leave", {"player": "Zed"}, 422, "not_seated")
+
+
+def test_leave_of_the_last_two_is_refused(client):
+    g = Game(client)
+    post(g, "/leave", {"player": "Cy"})
+    refused(g, "/leave", {"player": "Ben"}, 422, "too_few_players")
+
+
+def test_leave_after_the_play_ended_is_refused(client):
+    g = Game(client)
+    g.start()
+    while not (g.sim.hand.must_show or g.sim.hand.is_complete):
+        g.play()
+    if g.sim.hand.is_complete:
+        pytest.skip("this deal needs no show")
+    seated = g.sim.hand.players[0]
+    refused(g, "/leave", {"player": seated}, 422, "void_after_end")
+
+
+# ------------------------------------------------------------------ payments
+
+def test_payments_and_balances(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    totals = result_of(g)["totals"]
+    loser = min(totals, key=lambda p: float(totals[p]))
+    winner = max(totals, key=lambda p: float(totals[p]))
+    r = post(g, "/payments", {"from": loser, "to": winner, "amount": "0.25", "note": "cash"})
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["at"].endswith("Z")
+    result = result_of(g)
+    assert "balances" in result
+    assert float(result["balances"][loser]) == float(totals[loser]) + 0.25
+    assert_replays(g)
+
+
+def test_payment_to_self_is_refused(client):
+    g = Game(client)
+    refused(g, "/payments", {"from": "Ann", "to": "Ann", "amount": "1"}, 400,
+            "payment_to_self")
+
+
+def test_payment_amount_is_refused(client):
+    g = Game(client)
+    refused(g, "/payments", {"from": "Ann", "to": "Ben", "amount": "0"}, 400,
+            "payment_amount")
+
+
+def test_payment_unknown_player_is_refused(client):
+    g = Game(client)
+    refused(g, "/payments", {"from": "Ann", "to": "Zed", "amount": "1"}, 400,
+            "unknown_player")
+
+
+def test_payment_time_must_have_an_offset(client):
+    g = Game(client)
+    refused(g, "/payments", {"from": "Ann", "to": "Ben", "amount": "1",
+                             "at": "2026-11-21T23:50:00"}, 400, "malformed")
+
+
+# ------------------------------------------------------------------ close
+
+def test_close_then_nothing_more(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    r = post(g, "/close", {})
+    assert r.status_code == 201, r.get_json()
+    closed = r.get_json()["closed"]
+    assert result_of(g)["closed"] == closed
+    assert client.get(g.url(), headers=bearer(g.audit)).get_json()["closed"] == closed
+    for tail, body in [("/hands", g.sim.next_setup()), ("/stake", {"stake": "1"}),
+                       ("/payments", {"from": "Ann", "to": "Ben", "amount": "1"}),
+                       ("/hands/1/accept", {"player": "Ann"}), ("/close", {}),
+                       ("/hands/1/undo", {"client_id": "u"})]:
+        refused(g, tail, body, 409, "table_closed")
+    assert_replays(g)
+
+
+def test_close_in_play_is_refused(client):
+    g = Game(client)
+    g.start()
+    g.play(1)
+    refused(g, "/close", {}, 422, "closed_in_play")
+
+
+def test_close_after_a_void_hand(client):
+    g = Game(client)
+    g.start()
+    post(g, f"/hands/{g.n}/void", {"reason": "misdeal"})
+    assert post(g, "/close", {}).status_code == 201
+    assert_replays(g)
+
+
+# ------------------------------------------------------------------ new table
+
+def test_started_is_recorded_and_language_kept(client):
+    header = {"stake": "1", "rules": "pagat", "players": ["Ann", "Ben"], "language": "de"}
+    t = client.post("/api/sessions", json=header).get_json()
+    doc = client.get(f"/api/sessions/{t['id']}/log", headers=bearer(t["audit_token"])).get_json()
+    assert doc["language"] == "de"
+    assert doc["started"].endswith("Z") and "T" in doc["started"]
+
+
+def test_balances_brought_forward_from_an_earlier_table(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    owed = result_of(g)["transfers"]
+    header = {"stake": "0.25", "currency": "USD", "rules": "pagat",
+              "players": ["Ann", "Ben", "Cy"], "brought_forward_from": g.sid,
+              "brought_forward_token": g.audit}
+    r = client.post("/api/sessions", json=header)
+    assert r.status_code == 201, r.get_json()
+    t = r.get_json()
+    doc = client.get(f"/api/sessions/{t['id']}/log", headers=bearer(t["audit_token"])).get_json()
+    carried = doc["brought_forward"]
+    for transfer in owed:
+        assert float(carried[transfer["from"]]) < 0 < float(carried[transfer["to"]])
+    result = client.get(f"/api/sessions/{t['id']}/result",
+                        headers=bearer(t["audit_token"])).get_json()
+    assert result["transfers"] == owed
+
+
+def test_brought_forward_drops_debts_of_the_absent(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    owed = result_of(g)["transfers"]
+    stay = ["Ann", "Ben", "Dee"]
+    header = {"stake": "0.25", "currency": "USD", "rules": "pagat", "players": stay,
+              "brought_forward_from": g.sid, "brought_forward_token": g.table}
+    t = client.post("/api/sessions", json=header).get_json()
+    doc = client.get(f"/api/sessions/{t['id']}/log", headers=bearer(t["audit_token"])).get_json()
+    kept = [x for x in owed if x["from"] in stay and x["to"] in stay]
+    assert sum(float(v) for v in doc["brought_forward"].values()) == 0
+    assert len([v for v in doc["brought_forward"].values() if float(v) < 0]) <= len(kept)
+
+
+def test_brought_forward_needs_the_earlier_token(client):
+    g = Game(client)
+    header = {"stake": "1", "rules": "pagat", "players": ["Ann", "Ben"],
+              "brought_forward_from": g.sid, "brought_forward_token": "wrong"}
+    assert_error(client.post("/api/sessions", json=header), 401, "unauthorized")
+
+
+# ------------------------------------------------------------------ chain
+
+def test_every_event_is_in_the_chain(client):
+    g = Game(client)
+    g.start()
+    g.play(1)
+    post(g, "/hands/1/disputes", {"action": 1, "by": "Ann", "note": "hm"})
+    post(g, "/hands/1/void", {"reason": "misdeal"})
+    post(g, "/stake", {"stake": "0.50"})
+    post(g, "/payments", {"from": "Ann", "to": "Ben", "amount": "1"})
+    post(g, "/close", {})
+    with client.application.app_context():
+        db = get_db()
+        kinds = [r[0] for r in db.conn.execute(
+            "SELECT kind FROM events WHERE session_id = ? ORDER BY seq", (g.sid,))]
+        assert kinds[-5:] == ["dispute", "void", "stake", "payment", "close"]
+        assert storage.verify_chain(db)[g.sid] is None
+
+
+def test_openapi_describes_the_events(client):
+    spec = client.get("/api/openapi.json").get_json()
+    for tail in ("/hands/{n}/void", "/hands/{n}/accept", "/hands/{n}/disputes", "/stake",
+                 "/leave", "/payments", "/close", "/players/{name}"):
+        assert f"/api/sessions/{{sid}}{tail}" in spec["paths"]
+    assert spec["components"]["schemas"]["VoidRequest"]["properties"]["reason"]["maxLength"] \
+        == 200
+
+
+# ------------------------------------------------------------------ names
+
+def test_rename_writes_the_corrected_name_everywhere(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    g.start()
+    g.play(2)
+    r = post(g, "/players/Ben", {"name": "Benny", "client_id": "r1"})
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json() == {"event": "rename", "hand": None, "old": "Ben", "new": "Benny"}
+    doc = log_of(g)
+    text = str(doc)
+    assert "'Ben'" not in text and "Ben:" not in text
+    assert doc["players"] == ["Ann", "Benny", "Cy"]
+    assert "Benny" in result_of(g)["totals"]
+    # play goes on under the corrected name
+    g.sim = None
+    state = client.get(g.url(f"/hands/{g.n}"), headers=bearer(g.audit)).get_json()
+    if state["legal"]:
+        action = state["legal"][0]
+        r = client.post(g.url(f"/hands/{g.n}/actions"), headers=bearer(g.table),
+                        json={"action": action, "client_id": "x1",
+                              "expected_seq": state["seq"]})
+        assert r.status_code == 201, r.get_json()
+    doc = log_of(g)
+    replay(load_log(doc), allow_open_last_hand=True)
+
+
+def test_rename_to_a_seated_name_is_refused(client):
+    g = Game(client)
+    refused(g, "/players/Ben", {"name": "Ann"}, 422, "name_taken")
+
+
+def test_rename_to_an_invalid_name_is_refused(client):
+    g = Game(client)
+    refused(g, "/players/Ben", {"name": "Be:n"}, 400, "bad_name")
+
+
+def test_rename_of_an_unknown_player_is_refused(client):
+    g = Game(client)
+    refused(g, "/players/Zed", {"name": "Zoe"}, 400, "unknown_player")
