@@ -225,7 +225,7 @@ def test_a_refused_action_an_undo_and_a_tonk_out(server, page):
     assert "Undone: Ben: take" in text(page, ".flash-ok")
     assert text(page, "#seq") == "0"
     assert text(page, "#top") == "3♦"
-    page.locator("#history summary").click()
+    page.locator("#history > summary").click()
     assert "Ben: take (undone)" in text(page, "#history")
     shot(page, "09-tablet-undone", full_page=False)
 

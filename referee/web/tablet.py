@@ -31,7 +31,7 @@ from flask import (
 
 from ..rules.cards import UNKNOWN, action_words, pretty
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
-from ..service import access, hands, sessions
+from ..service import access, hands, sessions, table_events
 from ..service.errors import RefereeError, RuleViolation, StaleSeq
 from . import forms
 from .db import get_db
@@ -263,7 +263,7 @@ def _start_form(session_id, summary, values=None, error=None, status=200):
 def _in_play(session_id: str):
     """The hand in play, if any: the start-hand form waits until it is over."""
     cur = g.summary.get("current")
-    if cur and not cur["complete"]:
+    if cur and not cur["complete"] and cur["phase"] != "void":
         flash(f"Hand {cur['hand']} is still in play: finish it (or void it) before "
               "starting the next.", "error")
         return redirect(url_for("tablet.hand", session_id=session_id, n=cur["hand"]), 303)
@@ -485,3 +485,109 @@ def undo(session_id: str, n: int):
         flash(f"Undone: {undone or 'the last action'}. It stays in the history, marked "
               "as undone.", "ok")
     return redirect(url_for("tablet.hand", session_id=session_id, n=n), 303)
+
+
+# ------------------------------------------------------------------ the table's own events
+
+
+@bp.get("/s/<session_id>/manage")
+@unlocked
+def manage(session_id: str):
+    return render_template("manage.html", summary=g.summary, session_id=session_id,
+                           client_id=forms.new_client_id())
+
+
+def _event_post(session_id: str, target: str, done: str, call) -> object:
+    """One table event from a form: the service call, then a line saying what
+    was kept (or the refusal as a sentence) on the page the form came from."""
+    try:
+        call(get_db())
+    except RefereeError as err:
+        flash_refusal(err, done)
+    else:
+        flash("\u2713 " + done + ".", "ok")
+    return redirect(target, 303)
+
+
+def _cid() -> str:
+    return request.form.get("client_id") or forms.new_client_id()
+
+
+@bp.post("/s/<session_id>/manage/rename")
+@unlocked
+def rename_post(session_id: str):
+    old, new = request.form.get("old", ""), request.form.get("new", "").strip()
+    return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
+                       f"{old} is now called {new}",
+                       lambda db: table_events.rename(db, session_id, old, new, _cid()))
+
+
+@bp.post("/s/<session_id>/manage/stake")
+@unlocked
+def stake_post(session_id: str):
+    stake = request.form.get("stake", "").strip()
+    return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
+                       f"The stake is {stake} from the next hand on",
+                       lambda db: table_events.change_stake(db, session_id, stake, _cid()))
+
+
+@bp.post("/s/<session_id>/manage/payment")
+@unlocked
+def payment_post(session_id: str):
+    payer, payee = request.form.get("from", ""), request.form.get("to", "")
+    amount = request.form.get("amount", "").strip()
+    return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
+                       f"{payer} paid {payee} {amount}",
+                       lambda db: table_events.record_payment(db, session_id, payer, payee,
+                                                              amount, client_id=_cid()))
+
+
+@bp.post("/s/<session_id>/manage/leave")
+@unlocked
+def leave_post(session_id: str):
+    player = request.form.get("player", "")
+    return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
+                       f"{player} has left the table",
+                       lambda db: table_events.leave(db, session_id, player, _cid()))
+
+
+@bp.post("/s/<session_id>/manage/close")
+@unlocked
+def close_post(session_id: str):
+    target = url_for("tablet.session_page", session_id=session_id)
+    # Closing makes the settlement final: the box is the second tap, without JS too.
+    if not request.form.get("sure"):
+        flash("Tick the box to say the night is over, then tap Close the table.", "error")
+        return redirect(url_for("tablet.manage", session_id=session_id), 303)
+    return _event_post(session_id, target, "The table is closed: its settlement is final",
+                       lambda db: table_events.close(db, session_id, _cid()))
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/void")
+@unlocked
+def void_post(session_id: str, n: int):
+    reason = request.form.get("reason", "").strip() or "voided at the table"
+    return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
+                       f"Hand {n} is void ({reason}): it pays nothing",
+                       lambda db: table_events.void(db, session_id, n, reason, _cid()))
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/accept")
+@unlocked
+def accept_post(session_id: str, n: int):
+    player = request.form.get("player", "")
+    return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
+                       f"{player} accepts the result of hand {n}",
+                       lambda db: table_events.accept(db, session_id, n, player, _cid()))
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/dispute")
+@unlocked
+def dispute_post(session_id: str, n: int):
+    by, note = request.form.get("by", ""), request.form.get("note", "").strip()
+    raw = request.form.get("action", "")
+    action = int(raw) if raw.isdigit() else None
+    return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
+                       f"{by}'s dispute is kept with hand {n}",
+                       lambda db: table_events.dispute(db, session_id, n, by, note, action,
+                                                       _cid()))
