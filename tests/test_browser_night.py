@@ -216,10 +216,11 @@ def test_a_whole_night(server, browser):
     pg.goto(f"{base}/reports/{sid}/")
     check(pg, "reports")
     pg.goto(f"{base}/reports/{sid}/whatif")
-    pg.select_option("#preset", "baton_rouge" if pg.locator(
-        "#preset option[value=baton_rouge]").count() else "pagat")
-    pg.select_option("#hand", "1")
+    pg.locator(".whatif-form summary").click()
+    pg.select_option("#opt_caught", '"double_to_all"')
     post_form(pg, ".whatif-form")
+    # Per player, per hand: what each would have got, and the difference.
+    assert pg.locator("table.whatif tbody tr").count() == 4  # 3 hands and the total
     check(pg, "whatif")
     pg.goto(f"{base}/reports/{sid}/hands/1/audit?step=3")
     assert "K♠" in text(pg, "main")
