@@ -63,8 +63,11 @@ class Tapper:
         self.taps += 1
         t0 = time.perf_counter()
         if navigates:
-            with self.page.expect_navigation(wait_until="load"):
-                self.page.locator(selector).first.click()
+            # The next page, loaded or swapped in by tablet.js: a new rendering.
+            old = self.page.locator("main").get_attribute("data-render")
+            self.page.locator(selector).first.click()
+            self.page.wait_for_selector(f"main[data-render]:not([data-render='{old}'])")
+            self.page.wait_for_load_state("load")
         else:
             self.page.locator(selector).first.click()
         return time.perf_counter() - t0

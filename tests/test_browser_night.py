@@ -21,6 +21,7 @@ from tests.test_browser_tablet import (
     confirm,
     create_table,
     deal,
+    submit,
     tap,
     text,
 )
@@ -64,8 +65,7 @@ def tap_check(pg, seat: int, verb: str, cards=(), name: str | None = None) -> st
     (checked) before the second tap; returns its text."""
     for card in cards:
         pg.locator(f"#act label.tile:has(input[name='card'][value='{card}'])").click()
-    with pg.expect_navigation():
-        pg.locator(f"button[name=act][value='{seat}:{verb}']").click()
+    submit(pg, f"button[name=act][value='{seat}:{verb}']")
     assert pg.locator("#confirm").count(), "a money-moving tap was not confirmed"
     said = text(pg, "#confirm")
     if name:
@@ -144,8 +144,7 @@ def test_a_whole_night(server, browser):
     assert "Ann drops" in said and "settles once" in said
     # After the drop the referee knows every hand: one tap shows them all,
     # confirmed with who pays whom.
-    with pg.expect_navigation():
-        pg.locator("#show-all").click()
+    submit(pg, "#show-all")
     said = text(pg, "#confirm")
     assert "Caught" in said or "caught" in said
     assert "Ann pays Ben" in said
@@ -190,8 +189,7 @@ def test_a_whole_night(server, browser):
     pg.wait_for_url(re.compile(r".*/hands/3$"))
     to_act = text(pg, "#to-act")
     tap_check(pg, players.index(to_act), "drop")
-    with pg.expect_navigation():
-        pg.locator("#show-all").click()
+    submit(pg, "#show-all")
     confirm(pg)
     assert f"{to_act} pays" in text(pg, "#result")
 

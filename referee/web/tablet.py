@@ -71,6 +71,9 @@ pin_limiter = forms.RateLimiter(limit=5, window=60.0)
 bp.add_app_template_global(forms.csrf_token, "csrf_token")
 bp.add_app_template_global(forms.card_label, "card_label")
 bp.add_app_template_global(forms.card_colour, "card_colour")
+# Each rendering's own id: a browser test (and bench/tablet.py) sees the page
+# change whether it was loaded or swapped in by tablet.js.
+bp.add_app_template_global(forms.new_client_id, "render_id")
 # Cards written with suit symbols wherever a page writes a log line.
 bp.add_app_template_filter(pretty, "pretty")
 bp.add_app_template_filter(action_words, "action_words")
@@ -490,6 +493,13 @@ def act(session_id: str, n: int):
         flash_refusal(err, texts[len(logged)])
     if logged:
         flash("; ".join("\u2713 " + action_words(t) for t in logged) + ".", "ok")
+    if request.headers.get("X-Tablet-Swap"):
+        # tablet.js swaps the answer in: the hand page itself, without the
+        # redirect's second request (a reload of it is a plain GET anyway).
+        page = current_app.make_response(hand(session_id, n=n))
+        page.headers["X-Hand-Page"] = target
+        page.headers["Cache-Control"] = "no-store"
+        return page
     return redirect(target, 303)
 
 
