@@ -54,7 +54,7 @@ def test_settlement_hand_table_and_rules(settlement_pdf):
 
 def test_settlement_metadata(settlement_pdf):
     meta = pdf_reader(settlement_pdf).metadata
-    assert meta.title == "Tonk settlement: Café Zoë, table 3, 2026-11-21T20:00:00Z"
+    assert meta.title == "Tonk settlement: Café Zoë, table 3, 2026-11-21 20:00 UTC"
     assert meta.author == "Tonk referee"
     assert "José, Jürgen, Zoë, Łukasz" in meta.subject
 

@@ -4,12 +4,19 @@ service's own result; one test per refusal, each changing nothing."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from referee.record import load_log
 from referee.replay import replay
+from referee.reports.audit import audit_hand, render_audit
+from referee.reports.settlement import render_settlement
+from referee.reports.whatif import what_if
 from referee.service import storage
 from referee.web.db import get_db
+from tests.reports_fixtures import pdf_text
 from tests.test_api import Game, assert_error, bearer
 
 
@@ -477,3 +484,111 @@ def test_rename_to_an_invalid_name_is_refused(client):
 def test_rename_of_an_unknown_player_is_refused(client):
     g = Game(client)
     refused(g, "/players/Zed", {"name": "Zoe"}, 400, "unknown_player")
+
+
+# ------------------------------------------------------------------ papers and what-if
+
+NIGHT = Path(__file__).resolve().parents[1] / "sample_logs" / "evt_night_through_the_service.json"
+
+
+def night():
+    return json.loads(NIGHT.read_text())
+
+
+def test_settlement_pdf_tells_the_whole_night():
+    text = pdf_text(render_settlement(replay(load_log(night()))))
+    for words in ("(final)", "Opened 2026-11-21 20:00 UTC", "Closed 2026-11-22 01:30 UTC",
+                  "Payments made", "Ann paid Cy 0.50 USD", "Brought forward", "Balances",
+                  "Still owed", "Ann pays Cy 1.00 USD", "Ben pays Cy 2.50 USD",
+                  "Hand 2 (dealt by Ben): misdeal", "from hand 3: 0.50 USD",
+                  "Hands 3–4: stake 0.50"):
+        assert words in text, words
+    assert "date not recorded" not in text
+
+
+def test_settlement_pdf_before_closing_is_provisional():
+    doc = night()
+    del doc["closed"]
+    text = pdf_text(render_settlement(replay(load_log(doc))))
+    assert "(provisional)" in text and "has not been closed" in text
+
+
+def test_audit_pdf_shows_disputes_and_acceptance():
+    doc = night()
+    text = pdf_text(render_audit(audit_hand(doc, 2)))
+    assert "disputed by Cy" in text and "I discarded the 9h, not the 9d" in text
+    assert "Void misdeal" in text and "nobody pays" in text
+    text = pdf_text(render_audit(audit_hand(doc, 3)))
+    assert "Accepted by Cy" in text
+    assert "Ben disputes the hand as a whole" in text
+    assert "0.50 USD" in text
+
+
+def test_whatif_keeps_void_hands_void_and_each_hands_stake():
+    doc = night()
+    w = what_if(doc, {"drop_pays": 2})
+    assert w.error is None
+    by = {h.number: h for h in w.hands}
+    assert by[2].old.outcome == by[2].new.outcome == "void"
+    assert all(v == 0 for v in by[2].new.net.values())
+    # the same hand at the session's stake settles for half as much
+    for h in doc["hands"]:
+        h.pop("stake", None)
+    half = {h.number: h for h in what_if(doc, {"drop_pays": 2}).hands}
+    for p, v in by[3].new.net.items():
+        assert v == 2 * half[3].new.net[p]
+
+
+def test_void_twice_is_refused(client):
+    g = Game(client)
+    g.start()
+    post(g, f"/hands/{g.n}/void", {"reason": "misdeal"})
+    refused(g, f"/hands/{g.n}/void", {"reason": "misdeal"}, 422, "hand_void")
+
+
+def test_undo_in_a_void_hand_is_refused(client):
+    g = Game(client)
+    g.start()
+    g.play(1)
+    post(g, f"/hands/{g.n}/void", {"reason": "misdeal"})
+    refused(g, f"/hands/{g.n}/undo", {"client_id": "u1"}, 422, "hand_void")
+
+
+def test_brought_forward_given_twice_is_refused(client):
+    g = Game(client)
+    header = {"stake": "1", "rules": "pagat", "players": ["Ann", "Ben"],
+              "brought_forward": {"Ann": "1", "Ben": "-1"},
+              "brought_forward_from": g.sid, "brought_forward_token": g.audit}
+    assert_error(client.post("/api/sessions", json=header), 400, "malformed")
+
+
+def test_cli_import_export_keeps_every_event(tmp_path, capsys):
+    from referee.cli import main
+
+    db = tmp_path / "db.sqlite3"
+    assert main(["import", str(NIGHT), "--db", str(db)]) == 0
+    sid = capsys.readouterr().out.strip()
+    assert main(["export", sid, "--db", str(db)]) == 0
+    assert json.loads(capsys.readouterr().out) == night()
+    assert main(["verify", "--db", str(db)]) == 0
+
+
+def test_stored_session_papers_show_the_events(client):
+    g = Game(client)
+    g.start()
+    g.play(2)
+    post(g, "/hands/1/disputes", {"action": 1, "by": "Ben", "note": "wrong card named"})
+    g.finish_hand()
+    post(g, "/hands/1/accept", {"player": "Cy"})
+    post(g, "/payments", {"from": "Ann", "to": "Ben", "amount": "0.25"})
+    r = client.get(f"/reports/{g.sid}/hands/1/audit.pdf?token={g.audit}")
+    assert r.status_code == 200
+    text = pdf_text(r.data)
+    assert "disputed by Ben" in text and "Accepted by Cy" in text
+    r = client.get(f"/reports/{g.sid}/settlement.pdf?token={g.audit}")
+    text = pdf_text(r.data)
+    assert "(provisional)" in text and "Ann paid Ben 0.25 USD" in text
+    assert "date not recorded" not in text and "Opened" in text
+    post(g, "/close", {})
+    text = pdf_text(client.get(f"/reports/{g.sid}/settlement.pdf?token={g.audit}").data)
+    assert "(final)" in text

@@ -29,12 +29,12 @@ from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, Table, TableStyle
 
 from ..ledger.money import fmt
-from ..ledger.results import HandResult, settle_hand
+from ..ledger.results import HandResult, settle_hand, void_result
 from ..replay import Session, open_session, start_hand
 from ..rules.actions import parse_action
 from ..rules.cards import card_label, pretty
 from ..rules.errors import MalformedInput, RefereeError
-from ..rules.hand import Hand
+from ..rules.hand import VOID, Hand
 from .common import (
     document,
     esc,
@@ -64,6 +64,7 @@ class Step:
     replaces: int | None = None
     replaced_by: int | None = None  # seq of the event that later took this one out
     note: str | None = None
+    disputes: list[dict] = field(default_factory=list)  # the log's disputes of this action
 
     def to_json(self) -> dict:
         return {
@@ -83,6 +84,7 @@ class HandAudit:
     result: HandResult | None
     fault: RefereeError | None = None
     actions_in_force: list[str] = field(default_factory=list)
+    steps_in_force: list[Step] = field(default_factory=list)  # one per action in force
 
     @property
     def quantum(self) -> Decimal:
@@ -98,7 +100,7 @@ class HandAudit:
         if r is None:
             return []
         push_ups = self.session.rules.scoring == "push_ups"
-        per = self.session.stake * r.multiplier
+        per = self.session.hand_stake(self.setup) * r.multiplier
         out = []
         for p in r.settlement.payments:
             text = f"{p.payer} pays {p.payee} {_stakes(p.stakes)}"
@@ -174,6 +176,8 @@ def audit_hand(log: dict, number: int, events: list[dict] | None = None) -> Hand
     for setup in hands[:number - 1]:
         hand = start_hand(session, setup)
         hand.apply_all(setup.get("actions", ()))
+        if "void" in setup:  # the same dealer deals the next hand
+            hand.phase = VOID
     setup = hands[number - 1]
     hand = start_hand(session, setup)
     if events is None:
@@ -186,9 +190,23 @@ def audit_hand(log: dict, number: int, events: list[dict] | None = None) -> Hand
     _step_through(audit, session, setup, events)
     final = audit.hand
     final.finish_declarations()
-    if audit.fault is None and final.is_complete:
-        audit.result = settle_hand(final, session.stake, setup.get("stake_multiplier", 1))
+    if audit.fault is None and "void" in setup:
+        final.phase = VOID
+        audit.result = void_result(final, setup["void"])
+    elif audit.fault is None and final.is_complete:
+        audit.result = settle_hand(final, session.hand_stake(setup),
+                                   setup.get("stake_multiplier", 1))
+    _place_disputes(audit)
     return audit
+
+
+def _place_disputes(audit: HandAudit) -> None:
+    """Each dispute of an action beside that action's step (the log numbers
+    the actions in force from 1)."""
+    for d in audit.setup.get("disputes", ()):
+        k = d.get("action")
+        if k is not None and 1 <= k <= len(audit.steps_in_force):
+            audit.steps_in_force[k - 1].disputes.append(d)
 
 
 def _step_through(audit: HandAudit, session: Session, setup: dict, events: list[dict]) -> None:
@@ -199,6 +217,7 @@ def _step_through(audit: HandAudit, session: Session, setup: dict, events: list[
     # the hand from the deal with these, so the state is what the table had.
     in_force: list[tuple[int | None, str]] = []
     by_seq: dict[int, Step] = {}
+    forced: list[Step] = []  # the steps of the actions in force, in their order
     hand = initial
     for i, ev in enumerate(events, 1):
         seq, text, status = ev.get("seq"), ev.get("action"), ev["status"]
@@ -224,9 +243,12 @@ def _step_through(audit: HandAudit, session: Session, setup: dict, events: list[
             in_force.append((seq, text))
             step = Step(i, seq, text, "accepted", hand.snapshot())
             steps.append(step)
+            forced.append(step)
         else:  # corrected
             target = ev.get("replaces")
             before = len(in_force)
+            forced = [f for (s, _a), f in zip(in_force, forced, strict=True)
+                      if s != target or s is None]
             in_force = [(s, a) for s, a in in_force if s != target or s is None]
             if len(in_force) == before:
                 steps.append(Step(i, seq, text, "fault", hand.snapshot(), "bad_correction",
@@ -253,10 +275,13 @@ def _step_through(audit: HandAudit, session: Session, setup: dict, events: list[
                 continue
             steps.append(Step(i, seq, text, "corrected", hand.snapshot(), ev.get("code"),
                               ev.get("message"), target))
+            if text:
+                forced.append(steps[-1])
         if seq is not None:
             by_seq[seq] = steps[-1]
     audit.hand = hand
     audit.actions_in_force = [a for _s, a in in_force]
+    audit.steps_in_force = forced
 
 
 def start_hand_copy(session: Session, setup: dict, number: int) -> Hand:
@@ -333,6 +358,51 @@ STATUS_COLOURS = {
 }
 
 
+DISPUTED = colors.HexColor("#E8EEFB")
+
+
+def _when(value: str | None) -> str | None:
+    from .settlement import _when as when
+
+    return when(value)
+
+
+def _event_rows(setup: dict) -> list[tuple[str, str]]:
+    """The hand's own events in the audit's heading: void, and who accepted."""
+    rows = []
+    if "void" in setup:
+        rows.append(("Void", f"{setup['void']}: the hand was cancelled, nobody pays"))
+    accepted = setup.get("accepted")
+    if accepted:
+        rows.append(("Accepted by", ", ".join(accepted) + " (in the order they confirmed)"))
+    elif "void" not in setup:
+        rows.append(("Accepted by", "nobody has confirmed the result"))
+    return rows
+
+
+def _disputes_block(audit: HandAudit) -> list:
+    """Every dispute of the hand: those of one action are also shown beside
+    it in the table above; those of the whole hand only here."""
+    disputes = audit.setup.get("disputes") or []
+    if not disputes:
+        return []
+    st = styles()
+    out: list = [Paragraph("Disputes", st["h2"]), Paragraph(
+        "Objections kept for the record. A dispute changes no result: the table settles it "
+        "by a correction (shown above) or lets the record stand.", st["small"])]
+    for d in disputes:
+        k = d.get("action")
+        if k is None:
+            what = "the hand as a whole"
+        elif k <= len(audit.actions_in_force):
+            what = f"action {k} ({esc(audit.actions_in_force[k - 1])})"
+        else:
+            what = f"action {k}"
+        out.append(Paragraph(f"<b>{esc(d['by'])}</b> disputes {what}: “{esc(d['note'])}”",
+                             st["bullet"], bulletText="•"))
+    return out
+
+
 def render_audit(audit: HandAudit, *, final_hash: str | None = None,
                  date: str | None = None, table: str | None = None) -> bytes:
     register_fonts()
@@ -340,7 +410,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
     session, hand, setup = audit.session, audit.hand, audit.setup
     log = session.log
     table_name = table or log.get("table") or "Tonk table"
-    when = date or log.get("started") or "date not recorded"
+    when = date or _when(log.get("started")) or "date not recorded"
     hash_label, hash_value = hash_line(log, final_hash)
     buf = io.BytesIO()
     doc = document(buf, title=f"Tonk hand audit: {table_name}, hand {audit.number}",
@@ -350,13 +420,16 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
     story: list = [Paragraph(f"Hand audit: {esc(table_name)}, hand {audit.number}",
                              st["title"])]
     mult = setup.get("stake_multiplier", 1)
-    stake = f"{log['stake']} {audit.unit}" + (f" × {mult}" if mult != 1 else "")
+    own = f" (this hand's; the session's is {log['stake']})" if "stake" in setup else ""
+    stake = f"{setup.get('stake', log['stake'])} {audit.unit}" + \
+        (f" × {mult}" if mult != 1 else "") + own
     intro, rule_lines = rules_in_words(session.rules)
     info = [
         ("Date", when),
         ("Seats", ", ".join(hand.players) + f" (dealer {hand.dealer})"),
         ("Stake", stake),
         ("Rules", intro),
+        *_event_rows(setup),
         (hash_label, hash_value),
     ]
     t = Table([[Paragraph(esc(k), st["head"]), Paragraph(esc(v), st["body"])] for k, v in info],
@@ -375,6 +448,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
         "earlier action out (and may put another in its place), and both stay on record.",
         st["small"]))
     story.append(_steps_table(audit, width))
+    story.extend(_disputes_block(audit))
 
     story.append(Paragraph("The result", st["h2"]))
     if audit.fault is not None:
@@ -421,6 +495,8 @@ def _steps_table(audit: HandAudit, width: float) -> Table:
                         f"{esc(step.message or '')}")
         if step.note:
             what.append(f"<i>{esc(step.note)}</i>")
+        for d in step.disputes:
+            what.append(f"<b>disputed by {esc(d['by'])}</b>: “{esc(d['note'])}”")
         rows.append([
             str(step.index) if step.index else "",
             "" if step.seq is None else str(step.seq),
@@ -428,6 +504,8 @@ def _steps_table(audit: HandAudit, width: float) -> Table:
             Paragraph("<br/>".join(describe_state(step.state)), st["cell"]),
         ])
         colour = STATUS_COLOURS.get(step.status)
+        if colour is None and step.disputes:
+            colour = DISPUTED
         if colour is None and step.replaced_by is not None:
             colour = colors.HexColor("#EEEEEE")
         if colour is not None:

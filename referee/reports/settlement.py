@@ -52,6 +52,7 @@ OUTCOME_WORDS = {
     "caught": "caught",
     "stock_out": "stock out",
     "dead": "dead",
+    "void": "void",
 }
 ROW_HEIGHT = 11
 # Below this many points per player column the hand table goes landscape.
@@ -80,7 +81,8 @@ def render_settlement(
     push_ups = session.rules.scoring == "push_ups"
     players = list(result.players)
     table_name = table or log.get("table") or "Tonk table"
-    when = date or log.get("started") or "date not recorded"
+    when = date or _when(log.get("started")) or "date not recorded"
+    final = "closed" in log
 
     hash_label, hash_value = hash_line(log, final_hash)
     pagesize = A4
@@ -94,15 +96,18 @@ def render_settlement(
                    f"{', '.join(players)}", kind="settlement", pagesize=pagesize)
     width = doc.width
     story: list = []
-    story.append(Paragraph(f"Settlement: {esc(table_name)}", st["title"]))
+    story.append(Paragraph(f"Settlement: {esc(table_name)} "
+                           f"({'final' if final else 'provisional'})", st["title"]))
 
     stake_text = f"{log['stake']} {unit}"
     info = [
         ["Table", table_name],
-        ["Date", when],
+        *([] if log.get("started") and not date else [["Date", when]]),
+        *_night_rows(log),
         ["Players", ", ".join(players)],
-        ["Stake", stake_text + ("" if not push_ups else " (scores, lowest is best)")],
-        ["Hands", str(len(result.hands))],
+        ["Stake", stake_text + ("" if not push_ups else " (scores, lowest is best)")
+         + _stake_changes(log, unit)],
+        ["Hands", _hands_count(result)],
         [hash_label, hash_value],
     ]
     story.append(_info_table(info, width))
@@ -116,11 +121,20 @@ def render_settlement(
     story.append(Paragraph("Final totals" if not push_ups else "Final scores", st["h2"]))
     story.append(_totals_table(result, players, q, unit, width))
 
-    story.append(Paragraph("Settling up", st["h2"]))
+    if result.balances is not None:
+        story.extend(_money_section(log, result, players, unit, width))
+    story.append(Paragraph("Settling up" if result.balances is None else "Still owed",
+                           st["h2"]))
+    if result.balances is not None:
+        tq = result.balance_quantum
+        story.append(Paragraph("The fewest payments that clear the balances above.",
+                               st["small"]))
+    else:
+        tq = q
     if result.transfers:
         for t in result.transfers:
             story.append(Paragraph(
-                f"<b>{esc(t.payer)}</b> pays <b>{esc(t.payee)}</b> {fmt(t.amount, q)} "
+                f"<b>{esc(t.payer)}</b> pays <b>{esc(t.payee)}</b> {fmt(t.amount, tq)} "
                 f"{esc(unit)}", st["bullet"], bulletText="•"))
     elif push_ups:
         low = min(result.totals.values(), default=Decimal(0))
@@ -139,7 +153,9 @@ def render_settlement(
     signed = [
         Paragraph("Signatures", st["h2"]),
         Paragraph("We agree that the totals and payments above settle this session, "
-                  f"identified by its {esc(hash_label.lower())} {hash_value[:16]}….",
+                  f"identified by its {esc(hash_label.lower())} {hash_value[:16]}…."
+                  + ("" if final else " <b>Provisional</b>: the table was still open when "
+                     "this was printed; hands or payments may follow."),
                   st["body"]),
         _signatures(players, width),
     ]
@@ -156,10 +172,141 @@ def render_settlement(
             "Each player's column gives the hand's net for that player, and in brackets "
             "the count left in their hand at the end (where it is known).", st["small"]))
         story.append(_hands_table(result, players, q, width))
+        story.extend(_void_and_stake_notes(log, result))
 
     page = footer(f"{table_name} · {when} · {hash_label.lower()} {hash_value[:16]}…")
     doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()
+
+
+# ---------------------------------------------------------------- the night's events
+
+def _when(value: str | None) -> str | None:
+    """An ISO 8601 time as people read it: "2026-11-21 20:00 UTC"."""
+    if not value:
+        return None
+    from datetime import UTC, datetime
+
+    try:
+        t = datetime.fromisoformat(value)
+    except ValueError:
+        return value  # an older log's free text, as written
+    if t.tzinfo is None:
+        return value
+    return t.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _night_rows(log: dict) -> list[list[str]]:
+    """When the table opened and closed, and whether this paper is final."""
+    rows = []
+    if log.get("started"):
+        rows.append(["Opened", _when(log["started"])])
+    if log.get("closed"):
+        rows.append(["Closed", f"{_when(log['closed'])}: this settlement is final"])
+    else:
+        rows.append(["Status", "provisional: the table has not been closed"])
+    return rows
+
+
+def _stake_changes(log: dict, unit: str) -> str:
+    """Where the table changed the stake: the hands and the stake they had."""
+    base = str(log["stake"])
+    changes, current = [], base
+    for i, h in enumerate(log.get("hands", ()), 1):
+        stake = str(h.get("stake", base))
+        if stake != current:
+            changes.append(f"from hand {i}: {stake} {unit}")
+            current = stake
+    return ("; " + "; ".join(changes)) if changes else ""
+
+
+def _hands_count(result) -> str:
+    void = sum(1 for h in result.hands if h.reason is not None)
+    played = len(result.hands) - void
+    return f"{played}" + (f" played, {void} void" if void else "")
+
+
+def _money_section(log: dict, result, players: list[str], unit: str, width: float) -> list:
+    """Balances brought forward, payments made at the table, and what each
+    player stands at: brought forward + hands + paid - received."""
+    st = styles()
+    bq = result.balance_quantum
+    money = result.money
+    out: list = []
+    if money.payments:
+        out.append(Paragraph("Payments made", st["h2"]))
+        for i, (payer, payee, amount) in enumerate(money.payments):
+            given = (log.get("payments") or [{}] * (i + 1))[i]
+            extra = []
+            if given.get("at"):
+                extra.append(_when(given["at"]))
+            if given.get("note"):
+                extra.append(esc(given["note"]))
+            tail = f" ({', '.join(extra)})" if extra else ""
+            out.append(Paragraph(f"<b>{esc(payer)}</b> paid <b>{esc(payee)}</b> "
+                                 f"{fmt(amount, bq)} {esc(unit)}{tail}", st["bullet"],
+                                 bulletText="•"))
+    out.append(Paragraph("Balances", st["h2"]))
+    paid = dict.fromkeys(players, Decimal(0))
+    received = dict.fromkeys(players, Decimal(0))
+    for payer, payee, amount in money.payments:
+        paid[payer] += amount
+        received[payee] += amount
+    head = ["Player", "Brought forward", "Hands", "Paid", "Received", "Balance"]
+    data = [[Paragraph(esc(h), st["head"] if i == 0 else st["head_right"])
+             for i, h in enumerate(head)]]
+    for p in players:
+        data.append([Paragraph(esc(p), st["body"]),
+                     fmt(money.brought_forward.get(p, Decimal(0)), bq),
+                     fmt(result.totals[p], bq), fmt(paid[p], bq), fmt(received[p], bq),
+                     fmt(result.balances[p], bq)])
+    name_w = min(60 * mm, width * 0.3)
+    t = Table(data, colWidths=[name_w] + [min(26 * mm, (width - name_w) / 5)] * 5,
+              hAlign="LEFT", repeatRows=1)
+    t.setStyle(TableStyle([
+        ("FONT", (0, 1), (-1, -1), FONT, 9),
+        ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#F2F2F2")]),
+        ("TOPPADDING", (0, 0), (-1, -1), 1),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]))
+    out.append(t)
+    out.append(Paragraph("A balance is what the player is owed (negative: owes): brought "
+                         "forward, plus the hands, plus what they paid, less what they "
+                         "received.", st["small"]))
+    return out
+
+
+def _void_and_stake_notes(log: dict, result) -> list:
+    """Under the hand table: the void hands with their reasons, and each hand
+    whose stake was not the session's."""
+    st = styles()
+    out: list = []
+    void = [h for h in result.hands if h.reason is not None]
+    if void:
+        out.append(Paragraph("Void hands (nobody paid; the same dealer dealt again)",
+                             st["h2"]))
+        for h in void:
+            out.append(Paragraph(f"Hand {h.number} (dealt by {esc(h.dealer)}): "
+                                 f"{esc(h.reason)}", st["bullet"], bulletText="•"))
+    base = str(log["stake"])
+    own = [(i, str(h["stake"])) for i, h in enumerate(log.get("hands", ()), 1)
+           if "stake" in h and str(h["stake"]) != base]
+    if own:
+        out.append(Paragraph("Hands at another stake", st["h2"]))
+        runs: list[list] = []
+        for i, stake in own:
+            if runs and runs[-1][1] == i - 1 and runs[-1][2] == stake:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i, stake])
+        for first, last, stake in runs:
+            span = f"Hand {first}" if first == last else f"Hands {first}–{last}"
+            out.append(Paragraph(f"{span}: stake {esc(stake)} (the session's: {esc(base)})",
+                                 st["bullet"], bulletText="•"))
+    return out
 
 
 def _info_table(rows: list[list[str]], width: float) -> Table:
@@ -305,6 +452,8 @@ def _hands_table(result, players: list[str], q, width: float) -> Table:
     pad = 6
     for h in result.hands:
         winners = ", ".join(h.winners) if h.winners else "–"
+        if h.reason is not None:
+            winners = h.reason
         row = [
             str(h.number),
             clip(h.dealer, cw[1] - pad),

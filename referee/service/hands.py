@@ -153,7 +153,10 @@ def _live(db: Database, sid: str, *, check: bool = True) -> Live:
     Without ``check`` the cache is trusted (a write checks it in its
     transaction instead). Call with the session's lock held."""
     live = cache.get(db, sid)
-    if live is not None and (not check or
+    # Before the first hand the version is (0, 0) whatever the table's events
+    # changed (a stake, a seat, a close) in another process: such a state is
+    # rebuilt, which costs one row.
+    if live is not None and (not check or live.n and
                              (live.n, live.version) == storage.current_version(db, sid)):
         return live
     live = _build(db, sid)

@@ -206,7 +206,6 @@ def session_summary(db: Database, sid: str) -> dict:
                        "complete": hand.is_complete, "seq": len(hand.actions),
                        "dealer": hand.dealer, "players": list(hand.players)}
     header = row["header"]
-    money = standings(db, sid)
     return {
         "id": sid,
         "created": row["created"],
@@ -218,8 +217,6 @@ def session_summary(db: Database, sid: str) -> dict:
         "next_seats": live.next_seats,
         "brought_forward": header.get("brought_forward"),
         "payments": header.get("payments"),
-        "balances": money["balances"],
-        "transfers": money["transfers"],
         "currency": row["currency"],
         "stake": row["stake"],
         "rules_source": row["rules_source"],
@@ -231,6 +228,14 @@ def session_summary(db: Database, sid: str) -> dict:
         "next_dealer": suggest_dealer(db, sid),
         "has_pin": bool(row["pin_hash"]),
     }
+
+
+def money_summary(db: Database, sid: str) -> dict:
+    """Where the money stands: the balances (None unless something was brought
+    forward or paid) and the transfers still owed. Reads every settled hand,
+    so it is not part of ``session_summary``, which every tablet page reads."""
+    s = standings(db, sid)
+    return {"totals": s["totals"], "balances": s["balances"], "transfers": s["transfers"]}
 
 
 def list_sessions(db: Database) -> list[dict]:

@@ -305,7 +305,8 @@ def create_session():
 @bp.get("/sessions/<sid>")
 @token_required(write=False)
 def session_summary(sid: str):
-    return sessions.session_summary(get_db(), sid)
+    db = get_db()
+    return {**sessions.session_summary(db, sid), **sessions.money_summary(db, sid)}
 
 
 @bp.get("/sessions/<sid>/log")
