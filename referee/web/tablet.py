@@ -527,6 +527,7 @@ def undo(session_id: str, n: int):
 @unlocked
 def manage(session_id: str):
     return render_template("manage.html", summary=g.summary, session_id=session_id,
+                           money=sessions.money_summary(get_db(), session_id),
                            client_id=forms.new_client_id())
 
 
