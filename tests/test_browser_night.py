@@ -39,6 +39,12 @@ PHONE = {"width": 390, "height": 844}
 AXE_SIZES = [(1024, 768), (390, 844)]
 
 _axe = axe_sync.Axe()
+# Buttons, button links and card tiles shown and smaller than 44 x 44 px.
+SMALL_TARGETS = """Array.from(document.querySelectorAll('button, a.button, .tile > span'))
+  .filter(e => e.offsetParent !== null)
+  .map(e => [e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 43.5 || r.height < 43.5)
+  .map(([t, r]) => `${t} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
 
 
 def check(pg, name: str) -> None:
@@ -49,6 +55,8 @@ def check(pg, name: str) -> None:
         pg.set_viewport_size({"width": w, "height": h})
         wide = pg.evaluate("document.documentElement.scrollWidth")
         assert wide <= w, f"{name} scrolls sideways at {w}x{h}: {wide} px wide"
+        small = pg.evaluate(SMALL_TARGETS)
+        assert not small, f"{name} at {w}x{h}: targets under 44 px: {small[:5]}"
         if (w, h) in AXE_SIZES:
             found = _axe.run(pg).response["violations"]
             bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
