@@ -1,6 +1,7 @@
 """Kill the server (SIGKILL) during a burst of actions from several tablets:
 every acknowledged action must be in the log after a restart, nothing
-half-applied, and the hash chain must verify."""
+half-applied, and the hash chain must verify, with every receipt (a
+session's head) taken before the kill still in it."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 from referee.devtools.loadgen import Client, Tablet, free_port, start_server
 from referee.replay import replay
-from referee.service import cache, storage
+from referee.service import cache, storage, trust
 
 
 @pytest.mark.slow
@@ -33,7 +34,24 @@ def test_sigkill_mid_burst_loses_no_acknowledged_action(tmp_path):
             except Exception:
                 return  # the server died under us: what was acknowledged counts
 
+    receipts: list[tuple[str, str]] = []  # (session, head) as a phone would keep them
+    watcher = Client("127.0.0.1", port, timeout=5)
+
+    def take_receipts() -> None:
+        while not stop.is_set():
+            for t in tablets:
+                try:
+                    status, summary = watcher.request(
+                        "GET", f"/api/sessions/{t.sid}",
+                        headers={"Authorization": f"Bearer {t.client.token}"})
+                except Exception:
+                    return
+                if status == 200:
+                    receipts.append((t.sid, summary["head"]))
+            time.sleep(0.05)
+
     threads = [threading.Thread(target=burst, args=(t,)) for t in tablets]
+    threads.append(threading.Thread(target=take_receipts))
     try:
         for th in threads:
             th.start()
@@ -65,3 +83,7 @@ def test_sigkill_mid_burst_loses_no_acknowledged_action(tmp_path):
     cache.forget()
     db = storage.connect(db_path)
     assert all(fault is None for fault in storage.verify_chain(db).values())
+    assert all(not faults for faults in trust.verify_all(db).values())
+    assert len(receipts) > 6
+    for sid, head in receipts[:: max(1, len(receipts) // 40)] + receipts[-6:]:
+        assert trust.verify_session(db, sid, head) == [], (sid, head)

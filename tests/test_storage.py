@@ -27,7 +27,8 @@ def test_schema_and_pragmas(db):
     assert db["events"].strict
     assert [m.name for m in storage.migrations.applied(db)] == ["m001_initial",
                                                                "m002_replies_refused",
-                                                               "m003_table_events"]
+                                                               "m003_table_events",
+                                                               "m004_chain_v2"]
     # migrating again is a no-op
     again = storage.connect(db_key_path(db))
     assert storage.migrations.pending(again) == []
@@ -65,6 +66,7 @@ def test_chain_verifies_and_names_the_tampered_event(db, tmp_path, capsys):
 
     class Args:
         db = str(tmp_path / "s.sqlite3")
+        log = session = head = None
     assert cmd_verify(Args) == 1
     out = capsys.readouterr().out
     assert f"session {bad.id}: event 5" in out

@@ -205,6 +205,27 @@ def test_undo_of_a_disputed_action_is_refused(client):
     refused(g, "/hands/1/undo", {"client_id": "u1"}, 422, "undo_disputed")
 
 
+def test_a_client_id_used_for_another_kind_of_request_is_refused(client):
+    # Its first answer (a hand's state, or another event) says nothing about
+    # this request: a retry must be the same request.
+    g = Game(client)
+    g.start()
+    text = g.sim.next_action()
+    r = g.post(text, client_id="same")
+    assert r.status_code == 201, r.get_json()
+    g.sim.accepted(text)
+    g.seq += 1
+    refused(g, "/hands/1/disputes", {"by": "Cy", "note": "no", "client_id": "same"}, 422,
+            "client_id_reused")
+    assert post(g, "/hands/1/disputes",
+                {"by": "Cy", "note": "no", "client_id": "d1"}).status_code == 201
+    refused(g, "/hands/1/void", {"reason": "misdeal", "client_id": "d1"}, 422,
+            "client_id_reused")
+    before = unchanged(g)
+    assert_error(g.post(g.sim.next_action(), client_id="d1"), 422, "client_id_reused")
+    assert unchanged(g) == before
+
+
 # ------------------------------------------------------------------ stake
 
 def test_stake_changes_from_the_next_hand_on(client):
@@ -431,6 +452,34 @@ def test_every_event_is_in_the_chain(client):
             "SELECT kind FROM events WHERE session_id = ? ORDER BY seq", (g.sid,))]
         assert kinds[-5:] == ["dispute", "void", "stake", "payment", "close"]
         assert storage.verify_chain(db)[g.sid] is None
+
+
+def test_verify_holds_after_every_kind_of_event(client):
+    # `referee verify` replays the chain and compares every derived row: each
+    # event kind must leave rows that its own replay gives back.
+    from referee.service.trust import verify_all
+
+    def ok(g, tail, body):
+        r = post(g, tail, body)
+        assert r.status_code == 201, r.get_json()
+
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    ok(g, "/hands/1/accept", {"player": "Ann"})
+    ok(g, "/hands/1/disputes", {"action": 1, "by": "Cy", "note": "hm"})
+    ok(g, "/stake", {"stake": "0.50"})
+    g.start()
+    ok(g, "/players/Ben", {"name": "Benny"})
+    ok(g, "/hands/2/void", {"reason": "misdeal"})
+    ok(g, "/payments", {"from": "Ann", "to": "Cy", "amount": "0.25", "note": "cash"})
+    with client.application.app_context():
+        assert verify_all(get_db())[g.sid] == []
+    ok(g, "/leave", {"player": "Cy"})
+    ok(g, "/close", {})
+    with client.application.app_context():
+        assert verify_all(get_db())[g.sid] == []
+    assert_replays(g)
 
 
 def test_openapi_describes_the_events(client):

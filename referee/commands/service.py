@@ -31,9 +31,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("export", help="print a stored session's log")
     p.add_argument("id")
     p.add_argument("--db", metavar="PATH")
+    p.add_argument("--chain", action="store_true", help="add the receipt: the head and the "
+                   "events that hash to it, for 'referee verify LOG'")
     p.set_defaults(func=cmd_export)
-    p = sub.add_parser("verify", help="check every stored session's hash chain")
+    p = sub.add_parser("verify", help="check every stored session's hash chain and what is "
+                       "read from it; or a receipt's head; or an exported log")
+    p.add_argument("log", nargs="?", help="an exported tonk-log/1 file carrying its head")
     p.add_argument("--db", metavar="PATH")
+    p.add_argument("--session", metavar="ID", help="check this session only")
+    p.add_argument("--head", metavar="HASH", help="a receipt: the session's chain must "
+                   "still hold this 64-hex hash (needs --session)")
     p.set_defaults(func=cmd_verify)
 
 
@@ -55,8 +62,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ..web import create_app
 
     path = _db_path(args)
-    return run_server(create_app({"DATABASE": path}), args.host, args.port, args.threads,
-                      path)
+    try:
+        app = create_app({"DATABASE": path})
+    except RefereeError as err:
+        return fail(err)
+    return run_server(app, args.host, args.port, args.threads, path)
 
 
 def run_server(app, host: str, port: int, threads: int, path: str) -> int:
@@ -101,24 +111,75 @@ def cmd_export(args: argparse.Namespace) -> int:
     from ..service import sessions
 
     try:
-        doc = sessions.get_log(_open(args), args.id)
+        db = _open(args)
+        doc = sessions.export_with_chain(db, args.id) if getattr(args, "chain", False) \
+            else sessions.get_log(db, args.id)
     except RefereeError as err:
         return fail(err)
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     return 0
 
 
-def cmd_verify(args: argparse.Namespace) -> int:
-    from ..service import storage
+def _bad_input(message: str) -> int:
+    print(f"malformed input: {message}", file=sys.stderr)
+    return 2
 
-    report = storage.verify_chain(_open(args))
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Exit 0 intact, 1 a fault found, 2 a question that cannot be asked (no
+    database, not a database, a malformed head): a broken chain and a mistyped
+    path must not read alike."""
+    import sqlite3
+
+    from ..service import trust
+
+    if args.log is not None:
+        return _verify_log(args.log)
+    if args.head is not None and (args.session is None or not trust.HEAD.fullmatch(args.head)):
+        return _bad_input("--head takes the 64 lower-case hex digits of a receipt, with "
+                          "--session")
+    path = _db_path(args)
+    if not os.path.exists(path):
+        return _bad_input(f"no database at {path}")
+    try:
+        db = _open(args)
+        if args.session is not None:
+            report = {args.session: trust.verify_session(db, args.session, args.head)}
+        else:
+            report = trust.verify_all(db)
+    except sqlite3.DatabaseError as err:
+        return _bad_input(f"{path} is not a referee database ({err})")
+    except RefereeError as err:
+        return fail(err)
     bad = 0
-    for sid, fault in report.items():
-        if fault is None:
-            continue
-        bad += 1
-        print(f"session {sid}: event {fault['seq']} (id {fault['id']}, {fault['kind']}, "
-              f"hand {fault['hand']}): {fault['reason']}")
-    print(f"{len(report)} session(s) checked, {bad} with a broken chain",
+    for sid, faults in report.items():
+        if faults:
+            bad += 1
+            for fault in faults:
+                print(f"session {sid}: {fault}")
+    print(f"{len(report)} session(s) checked, {bad} with a fault",
           file=sys.stderr if not bad else sys.stdout)
     return 1 if bad else 0
+
+
+def _verify_log(path: str) -> int:
+    from ..record import load_log, parse_json
+    from ..record.chain import LogChainError, verify_log
+    from ..service.errors import MalformedInput
+
+    try:
+        try:
+            with open(path, "rb") as f:
+                doc = parse_json(f.read())
+        except OSError as err:
+            raise MalformedInput("malformed_log", f"cannot read {path}: {err.strerror}") \
+                from None
+        load_log(doc)  # the play itself must be a log
+        head = verify_log(doc)
+    except LogChainError as err:
+        print(f"log {path}: {err}")
+        return 1
+    except RefereeError as err:
+        return fail(err)
+    print(f"log {path}: intact, head {head}")
+    return 0

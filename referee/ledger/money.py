@@ -6,9 +6,30 @@ from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
+# The bounds of every stake and multiplier, stated once: the log's schema, the
+# API's OpenAPI document and docs/decisions.md are derived from them. Beyond
+# them amounts stop being money (1e26 overflowed the decimal context of a
+# hand's settlement and left the table unable to finish a hand).
+MAX_STAKE = Decimal(1_000_000)
+STAKE_PLACES = 4
+MAX_MULTIPLIER = 100
+# Amounts written by the table itself (balances brought forward, payments):
+# far beyond any table, and within the 28 digits Decimal keeps exactly.
+MAX_AMOUNT = Decimal(10**12)
+
+
+def amount_fault(d: Decimal) -> str | None:
+    """Why an amount written in a log is out of bounds (None: it is not)."""
+    if abs(d) > MAX_AMOUNT:
+        return f"an amount is at most {MAX_AMOUNT} in size, not {d}"
+    if _places(d) > STAKE_PLACES:
+        return f"an amount has at most {STAKE_PLACES} decimal places, not {d}"
+    return None
+
 
 def parse_stake(value: object) -> Decimal:
-    """A session's base stake (decimal string or number, greater than 0)."""
+    """A stake (decimal string or number, greater than 0, at most ``MAX_STAKE``
+    with at most ``STAKE_PLACES`` decimal places)."""
     if isinstance(value, bool) or not isinstance(value, (str, int, float, Decimal)):
         raise ValueError(f"stake must be a decimal number like \"0.25\", not {value!r}")
     try:
@@ -17,6 +38,10 @@ def parse_stake(value: object) -> Decimal:
         raise ValueError(f"stake must be a decimal number like \"0.25\", not {value!r}") from None
     if not d.is_finite() or d <= 0:
         raise ValueError(f"stake must be greater than 0, not {value!r}")
+    if d > MAX_STAKE:
+        raise ValueError(f"stake must be at most {MAX_STAKE}, not {value!r}")
+    if _places(d) > STAKE_PLACES:
+        raise ValueError(f"stake has at most {STAKE_PLACES} decimal places, not {value!r}")
     return d
 
 

@@ -19,16 +19,56 @@ TYPE_CHECKING = False  # typing is not imported at run time: a replay starts fas
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["FORMAT", "dump_log", "load_hand_setup", "load_log", "parse_log_text",
-           "read_log_file", "write_log"]
+__all__ = ["FORMAT", "MAX_DEPTH", "check_document", "dump_log", "load_hand_setup", "load_log",
+           "parse_json", "parse_log_text", "read_log_file", "write_log"]
+
+
+# The deepest JSON the referee reads: a log is 5 levels deep; the slack is for
+# the rules' objects. Deeper documents are refused before anything recurses.
+MAX_DEPTH = 32
+
+
+def _where(path: list) -> str:
+    return ".".join(str(p) for p in path) or "the document"
+
+
+def check_document(doc: Any, path: list | None = None) -> None:
+    """Refuse a decoded document nested deeper than ``MAX_DEPTH`` or holding
+    text that is not valid Unicode (a lone surrogate, which JSON can escape
+    but nothing can print), naming where."""
+    stack: list[tuple[Any, list]] = [(doc, path or [])]
+    while stack:
+        value, path = stack.pop()
+        if len(path) > MAX_DEPTH:
+            raise MalformedInput("malformed_log", f"{_where(path[:3])}...: the document is "
+                                 f"nested more than {MAX_DEPTH} deep")
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise MalformedInput("malformed_log", f"{_where(path)}: the text is not valid "
+                                     "Unicode (a lone surrogate)") from None
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                stack.append((key, path))
+                stack.append((item, [*path, key]))
+        elif isinstance(value, list):
+            stack.extend((item, [*path, i + 1]) for i, item in enumerate(value))
 
 
 def load_log(doc: Any) -> dict:
     """Check a decoded ``tonk-log/1`` document's shape; returns it as data."""
     if not isinstance(doc, dict):
         raise MalformedInput("malformed_log", "a session log is a JSON object")
+    if "head" in doc or "chain" in doc:
+        # An export's receipt (referee.record.chain): for `referee verify LOG`,
+        # not part of the play.
+        doc = {k: v for k, v in doc.items() if k not in ("head", "chain")}
     log = _plain_log(doc)
+    if log is not None and isinstance(log.get("rules"), dict):
+        check_document(log["rules"], ["rules"])  # the one field of a plain log of any depth
     if log is None:
+        check_document(doc)
         from .schemas import load_checked
 
         log = load_checked(doc)
@@ -49,12 +89,24 @@ def load_hand_setup(doc: Any) -> dict:
     return load(doc)
 
 
-def parse_log_text(text: str | bytes) -> dict:
+def parse_json(text: str | bytes, what: str = "the log") -> Any:
+    """JSON text as data, or ``MalformedInput``; text escaping a surrogate is
+    walked for a lone one (only then: a long log's every string is not)."""
     try:
         doc = json.loads(text)
     except (ValueError, UnicodeDecodeError) as err:
-        raise MalformedInput("malformed_log", f"the log is not valid JSON: {err}") from None
-    return load_log(doc)
+        raise MalformedInput("malformed_log", f"{what} is not valid JSON: {err}") from None
+    except RecursionError:
+        raise MalformedInput("malformed_log", f"{what} is nested more than {MAX_DEPTH} "
+                             "deep") from None
+    raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    if b"\\ud" in raw or b"\\uD" in raw:
+        check_document(doc)
+    return doc
+
+
+def parse_log_text(text: str | bytes) -> dict:
+    return load_log(parse_json(text))
 
 
 def read_log_file(path: str) -> dict:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
+from ..ledger.money import amount_fault, parse_stake
 from ..rules.errors import MalformedInput
 
 LANGUAGES = ("en", "de", "fr", "pt")
@@ -94,8 +95,11 @@ def check_brought_forward(value: object) -> None:
     if type(value) is not dict:
         raise Unreadable('must be an object of player: amount, like {"Ann": "-3.50"}')
     for name, amount in value.items():
-        if decimal_of(amount) is None:
+        d = decimal_of(amount)
+        if d is None:
             raise Unreadable(f"must be a decimal amount like \"-3.50\", not {amount!r}", name)
+        if amount_fault(d):
+            raise Unreadable(amount_fault(d), name)
 
 
 def check_payments(value: object) -> None:
@@ -114,7 +118,11 @@ def check_payments(value: object) -> None:
         for key in ("from", "to"):
             if type(payment[key]) is not str:
                 raise Unreadable("must be a player's name", i, key)
-        # The amount's value is judged with the session (payment_amount).
+        # The amount's value is judged with the session (payment_amount); its
+        # size here, with the shape: beyond the bounds nothing can settle it.
+        d = decimal_of(payment["amount"])
+        if d is not None and amount_fault(d):
+            raise Unreadable(amount_fault(d), i, "amount")
         if "at" in payment:
             _time(payment["at"], i, "at")
         if "note" in payment:
@@ -126,6 +134,10 @@ def check_hand_stake(value: object) -> None:
     if d is None or d <= 0:
         raise Unreadable(f"a hand's stake is a decimal greater than 0, like \"0.50\", "
                          f"not {value!r}")
+    try:
+        parse_stake(value)
+    except ValueError as err:
+        raise Unreadable(str(err)) from None
 
 
 def check_void(value: object) -> None:

@@ -7,7 +7,8 @@ module, never the other way round); ``referee.record`` picks between the two.
 
 from __future__ import annotations
 
-from ..ledger.money import parse_stake
+from ..ledger.money import MAX_MULTIPLIER, parse_stake
+from ..rules.options import MAX_PLAYERS
 from ..rules.table import check_name
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
@@ -60,7 +61,7 @@ def _plain_hand(hand: Any) -> dict | None:
     if type(actions) is not list or not _all_text(actions):
         return None
     multiplier = hand.get("stake_multiplier", 1)
-    if type(multiplier) is not int or multiplier < 1:
+    if type(multiplier) is not int or not 1 <= multiplier <= MAX_MULTIPLIER:
         return None
     # A copy, as the schema makes; its fields keep their order (a hand's
     # fields are read by name, and written back in the schema's order).
@@ -93,11 +94,12 @@ def _plain_log(doc: dict) -> dict | None:
         return None
     if type(doc.get("format")) is not str or doc["format"] != FORMAT:
         return None
-    if "table" in doc and type(doc["table"]) is not str:
+    if "table" in doc and (type(doc["table"]) is not str or not 1 <= len(doc["table"]) <= 200):
         return None
     if any(key in doc for key in _SESSION_EVENTS) and not _events_readable(doc, hand=False):
         return None
-    if doc.get("currency") is not None and type(doc["currency"]) is not str:
+    currency = doc.get("currency")
+    if currency is not None and (type(currency) is not str or not 1 <= len(currency) <= 16):
         return None
     stake = doc.get("stake")
     if type(stake) not in (str, int, float):
@@ -109,7 +111,7 @@ def _plain_log(doc: dict) -> dict | None:
     if type(doc.get("rules")) not in (str, dict):
         return None
     players = doc.get("players")
-    if type(players) is not list or len(players) < 2 \
+    if type(players) is not list or not 2 <= len(players) <= MAX_PLAYERS \
             or not all(type(p) is str and not check_name(p) for p in players) \
             or len(set(players)) != len(players):
         return None

@@ -11,7 +11,9 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from ..ledger.money import MAX_AMOUNT, MAX_MULTIPLIER, MAX_STAKE, STAKE_PLACES
 from ..rules.errors import MalformedInput
+from ..rules.options import MAX_PLAYERS, PRESETS
 from ..rules.table import check_name
 from .events import (
     HAND_CHECKS,
@@ -23,9 +25,74 @@ from .events import (
 )
 from .reading import FORMAT, _plain_hand
 
+# ------------------------------------------------- the OpenAPI document's types
+# Derived from the same bounds the fields check (referee.ledger.money, the
+# rules' deck), so the API's description can never be looser than the server.
+
+_STAKE_DIGITS = len(str(int(MAX_STAKE))) - 1  # 1,000,000: up to 999,999 written out
+STAKE_OPENAPI = {"oneOf": [
+    {"type": "string", "example": "0.25",
+     "pattern": rf"^(0\.[0-9]{{0,{STAKE_PLACES - 1}}}[1-9]|"
+                rf"[1-9][0-9]{{0,{_STAKE_DIGITS - 1}}}(\.[0-9]{{1,{STAKE_PLACES}}})?)$"},
+    {"type": "integer", "minimum": 1, "maximum": int(MAX_STAKE)},
+]}
+AMOUNT_OPENAPI = {"type": "string", "example": "-3.50",
+                  "pattern": rf"^-?[0-9]{{1,{len(str(int(MAX_AMOUNT))) - 1}}}"
+                             rf"(\.[0-9]{{1,{STAKE_PLACES}}})?$"}
+_NAME_CHAR = r"[^:\x00-\x1f\x7f-\x9f]"
+_NAME_EDGE = r"[^:\x00-\x1f\x7f-\x9f\s]"
+NAME_OPENAPI = {"type": "string", "minLength": 1, "maxLength": 40,
+                "pattern": rf"^{_NAME_EDGE}({_NAME_CHAR}*{_NAME_EDGE})?$"}
+CARD_OPENAPI = {"type": "string", "example": "Ks",
+                "pattern": r"^(([A2-9TJQKatjqk]|10)[cdhsCDHS]|[Xx][1-4]|\?\?)$"}
+TIME_OPENAPI = {"type": "string", "format": "date-time", "example": "2026-11-21T20:00:00Z"}
+NOTE_OPENAPI = {"type": "string", "minLength": 1, "maxLength": 500}
+RULES_OPENAPI = {"oneOf": [
+    {"type": "string", "enum": list(PRESETS)},
+    {"type": "object", "maxProperties": 64,
+     "properties": {"preset": {"type": "string", "enum": list(PRESETS)}},
+     "additionalProperties": {"oneOf": [
+         {"type": "boolean"}, {"type": "string", "maxLength": 40},
+         {"type": "number", "minimum": -1000, "maximum": 1000},
+         {"type": "array", "maxItems": 20,
+          "items": {"oneOf": [{"type": "string", "maxLength": 40},
+                              {"type": "integer", "minimum": -1000, "maximum": 1000}]}}]}},
+]}
+DEAL_OPENAPI = {"type": "object", "maxProperties": MAX_PLAYERS,
+                "additionalProperties": {"type": "array", "maxItems": 7,
+                                         "items": CARD_OPENAPI}}
+ACTIONS_OPENAPI = {"type": "array", "items": {"type": "string", "minLength": 1,
+                                              "maxLength": 500}}
+EVENTS_OPENAPI = {
+    "language": {"type": "string", "enum": ["en", "de", "fr", "pt"]},
+    "started": TIME_OPENAPI,
+    "closed": TIME_OPENAPI,
+    "brought_forward": {"type": "object", "maxProperties": MAX_PLAYERS,
+                        "additionalProperties": AMOUNT_OPENAPI},
+    "payments": {"type": "array", "items": {
+        "type": "object", "required": ["from", "to", "amount"], "additionalProperties": False,
+        "properties": {"from": NAME_OPENAPI, "to": NAME_OPENAPI, "amount": AMOUNT_OPENAPI,
+                       "at": TIME_OPENAPI, "note": NOTE_OPENAPI}}},
+    "stake": STAKE_OPENAPI,
+    "void": {"type": "string", "minLength": 1, "maxLength": 200},
+    "accepted": {"type": "array", "maxItems": MAX_PLAYERS, "items": NAME_OPENAPI},
+    "disputes": {"type": "array", "items": {
+        "type": "object", "required": ["action", "by", "note"], "additionalProperties": False,
+        "properties": {"action": {"type": "integer", "minimum": 1, "nullable": True},
+                       "by": NAME_OPENAPI, "note": NOTE_OPENAPI}}},
+}
+
+
+def _typed(openapi: dict, kwargs: dict) -> dict:
+    """``kwargs`` with ``openapi`` as the field's metadata (apispec copies it)."""
+    return {**kwargs, "metadata": {**openapi, **kwargs.get("metadata", {})}}
+
 
 class StakeField(fields.Field):
     """A decimal string or number, kept as the log wrote it."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**_typed(STAKE_OPENAPI, kwargs))
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
@@ -45,6 +112,9 @@ class StakeField(fields.Field):
 class RulesField(fields.Field):
     """A preset name or an object of options (checked by the rules engine)."""
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**_typed(RULES_OPENAPI, kwargs))
+
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, (str, dict)):
             raise ValidationError('must be a preset name or an object like {"preset": "pagat"}')
@@ -55,6 +125,9 @@ class RulesField(fields.Field):
 
 
 class NameField(fields.String):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**_typed(NAME_OPENAPI, kwargs))
+
     def _deserialize(self, value, attr, data, **kwargs):
         value = super()._deserialize(value, attr, data, **kwargs)
         why = check_name(value)
@@ -69,7 +142,7 @@ class TextListField(fields.Field):
     reading the log slower than replaying it."""
 
     def __init__(self, what: str, **kwargs) -> None:
-        super().__init__(**kwargs)
+        super().__init__(**_typed(ACTIONS_OPENAPI, kwargs))
         self.what = what
 
     def _deserialize(self, value, attr, data, **kwargs):
@@ -86,6 +159,9 @@ class TextListField(fields.Field):
 
 class DealField(fields.Field):
     """``{player: [cards]}``; the cards are read by the rules engine."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**_typed(DEAL_OPENAPI, kwargs))
 
     def _deserialize(self, value, attr, data, **kwargs):
         if type(value) is not dict:
@@ -104,7 +180,8 @@ class EventField(fields.Field):
     checks it (``referee.record.events``) and kept as the log wrote it."""
 
     def __init__(self, check, **kwargs) -> None:
-        super().__init__(**kwargs)
+        name = next(k for k, v in {**SESSION_CHECKS, **HAND_CHECKS}.items() if v is check)
+        super().__init__(**_typed(EVENTS_OPENAPI[name], kwargs))
         self.check = check
 
     def _deserialize(self, value, attr, data, **kwargs):
@@ -125,7 +202,8 @@ class SideBetSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(["suit_high", "first_spread"]))
     suit = fields.String(validate=validate.OneOf(["c", "d", "h", "s"]))
     stake = StakeField(required=True)
-    players = fields.List(fields.String(), required=True, validate=validate.Length(min=2))
+    players = fields.List(fields.String(metadata=NAME_OPENAPI), required=True,
+                          validate=validate.Length(min=2, max=MAX_PLAYERS))
 
     @validates_schema
     def _suit(self, data, **kwargs):
@@ -138,12 +216,14 @@ class HandSchema(Schema):
         unknown = RAISE
         ordered = True
 
-    dealer = fields.String(required=True)
-    players = fields.List(NameField())
+    dealer = fields.String(required=True, metadata=NAME_OPENAPI)
+    players = fields.List(NameField(), validate=validate.Length(min=2, max=MAX_PLAYERS),
+                          metadata={"uniqueItems": True})
     deal = DealField()
-    upcard = fields.String()
+    upcard = fields.String(metadata=CARD_OPENAPI)
     stake = EventField(HAND_CHECKS["stake"])
-    stake_multiplier = fields.Integer(strict=True, validate=validate.Range(min=1))
+    stake_multiplier = fields.Integer(strict=True,
+                                      validate=validate.Range(min=1, max=MAX_MULTIPLIER))
     side_bets = fields.List(fields.Nested(SideBetSchema))
     actions = TextListField("actions like \"Ben: draw 4c\"")
     void = EventField(HAND_CHECKS["void"])
@@ -170,14 +250,16 @@ class LogSchema(Schema):
         ordered = True
 
     format = fields.String(required=True, validate=validate.Equal(FORMAT))
-    table = fields.String()
+    table = fields.String(validate=validate.Length(min=1, max=200))
     language = EventField(SESSION_CHECKS["language"])
     started = EventField(SESSION_CHECKS["started"])
     closed = EventField(SESSION_CHECKS["closed"])
-    currency = fields.String(allow_none=True)
+    currency = fields.String(allow_none=True, validate=validate.Length(min=1, max=16))
     stake = StakeField(required=True)
     rules = RulesField(required=True)
-    players = fields.List(NameField(), required=True, validate=validate.Length(min=2))
+    players = fields.List(NameField(), required=True,
+                          validate=validate.Length(min=2, max=MAX_PLAYERS),
+                          metadata={"uniqueItems": True})
     brought_forward = EventField(SESSION_CHECKS["brought_forward"])
     hands = HandsField(fields.Nested(HandSchema))
     payments = EventField(SESSION_CHECKS["payments"])

@@ -40,6 +40,7 @@ from .common import (
     esc,
     footer,
     hash_line,
+    receipt,
     register_fonts,
     rules_in_words,
     styles,
@@ -462,6 +463,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
         story.append(KeepTogether(_result_block(audit, width)))
     page = footer(f"{table_name} · hand {audit.number} · {hash_label.lower()} "
                   f"{hash_value[:16]}…")
+    story += receipt(final_hash)
     doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()
 

@@ -115,6 +115,36 @@ def hash_line(log: dict, final_hash: str | None) -> tuple[str, str]:
     return "Log fingerprint (SHA-256)", log_fingerprint(log)
 
 
+def receipt(head: str | None) -> list:
+    """The stored session's receipt at the end of a paper: its head (the hash
+    of its newest event) written out and as a QR code, so a phone can keep it
+    and ``referee verify --head`` can check the record against it later.
+    Nothing for a log settled from a file (it has no chain)."""
+    if not head:
+        return []
+    import segno
+    from reportlab.graphics.shapes import Drawing, Rect
+    from reportlab.platypus import KeepTogether, Paragraph, Table
+
+    matrix = segno.make_qr(head, error="m").matrix
+    cell = 0.9 * mm
+    border = 2
+    size = (len(matrix) + 2 * border) * cell
+    qr = Drawing(size, size)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                qr.add(Rect((x + border) * cell, size - (y + border + 1) * cell, cell, cell,
+                            fillColor=colors.black, strokeColor=None, strokeWidth=0))
+    st = styles()
+    words = Paragraph("<b>Receipt.</b> The head of this session's record, the hash of its "
+                      f"newest event: <font size=7>{head}</font>. Keep it (photograph the "
+                      "code); <i>referee verify --session ID --head HASH</i> shows later "
+                      "whether the record still holds it, unchanged.", st["small"])
+    return [KeepTogether([Table([[qr, words]], colWidths=[size + 4 * mm, None],
+                                style=[("VALIGN", (0, 0), (-1, -1), "MIDDLE")])])]
+
+
 def log_fingerprint(log: dict) -> str:
     """SHA-256 of the log in a canonical JSON form: what identifies a session
     settled from a file, where there is no event chain."""

@@ -37,6 +37,7 @@ from .common import (
     esc,
     footer,
     hash_line,
+    receipt,
     register_fonts,
     rules_in_words,
     styles,
@@ -175,6 +176,7 @@ def render_settlement(
         story.extend(_void_and_stake_notes(log, result))
 
     page = footer(f"{table_name} · {when} · {hash_label.lower()} {hash_value[:16]}…")
+    story += receipt(final_hash)
     doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()
 

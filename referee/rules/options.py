@@ -326,6 +326,11 @@ _PAGAT_DEAL_WINS = (
 )
 
 
+# The most players any rules deal to: 52 cards and 4 jokers, 5 cards each.
+# A schema's bound; each session is held to its own rules' ``max_players``.
+MAX_PLAYERS = (52 + 4) // 5
+
+
 @dataclass(frozen=True)
 class HouseRules:
     """A table's house rules. Defaults are the standard game (preset ``pagat``)."""
@@ -461,6 +466,11 @@ class HouseRules:
             deuces_wild=self.deuces_wild,
             court_high=self.court_values == "11-12-13",
         )
+
+    @cached_property
+    def max_players(self) -> int:
+        """The most players one deck deals a hand to (and turns an upcard)."""
+        return (self.deck_info.size - (1 if self.upcard else 0)) // self.hand_size
 
     def caught_amount(self, players: int) -> Decimal:
         if self.caught_pays == "2n":
@@ -614,7 +624,7 @@ def resolve(rules: Any) -> HouseRules:
         raise RulesError("bad_rules", 'rules must be a preset name or an object like '
                          '{"preset": "pagat", "upcard": false}')
     preset = rules.get("preset", "pagat")
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:  # a list or object is no name
         raise RulesError("unknown_preset", f"unknown preset {json.dumps(preset)}; the presets "
                          f"are {', '.join(PRESETS)}")
     unknown = [k for k in rules if k != "preset" and k not in _CHECKS]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .errors import RuleViolation
+from .errors import MalformedInput, RuleViolation
 from .hand import VOID, Hand
 from .options import HouseRules
 
@@ -29,6 +29,14 @@ class Table:
     passes left after every hand and newcomers sit at the dealer's right."""
 
     def __init__(self, rules: HouseRules, players: Sequence[str]) -> None:
+        # At the table's opening, not at its first deal: a session that can
+        # never deal a hand must not be created.
+        if len(players) > rules.max_players:
+            raise MalformedInput(
+                "too_many_players",
+                f"players: at most {rules.max_players} players can be dealt "
+                f"{rules.hand_size} cards each from a {rules.deck_info.size}-card deck, "
+                f"not {len(players)}")
         self.rules = rules
         self.players = tuple(players)
         self.hands: list[Hand] = []

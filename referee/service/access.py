@@ -6,11 +6,29 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
+from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
 from . import cache, storage
-from .errors import Locked, NotFound, ReadOnly
+from .errors import Locked, NotFound, ReadOnly, TooManyTries
+
+# Wrong tries at a table's PIN (or, for a table without one, its token on the
+# unlock page): counted in the database per table, whoever and wherever they
+# come from, so a restart, a second server process or another address does
+# not start afresh. After FREE_TRIES the wait doubles from FIRST_WAIT, up to
+# a day: a 4-digit PIN then takes years, not hours.
+FREE_TRIES = 5
+FIRST_WAIT = 60.0
+LONGEST_WAIT = 86_400.0
+
+
+def wait_after(tries: int) -> float:
+    """The wait earned by ``tries`` tries since the last success."""
+    if tries < FREE_TRIES:
+        return 0.0
+    return min(FIRST_WAIT * 2 ** min(tries - FREE_TRIES, 32), LONGEST_WAIT)
 
 
 def new_token() -> str:
@@ -42,6 +60,27 @@ def check_pin(db: Database, sid: str, pin: str) -> bool:
     _, salt, digest = stored.split("$")
     got = hashlib.scrypt(pin.encode(), salt=bytes.fromhex(salt), n=2**14, r=8, p=1)
     return hmac.compare_digest(got.hex(), digest)
+
+
+def unlock(db: Database, sid: str, secret: str, *, now: float | None = None) -> bool:
+    """Whether ``secret`` unlocks the session: its PIN, or its table token when
+    it has no PIN (a table imported through the API). Every try is counted
+    before it is checked; raises ``TooManyTries`` while the table waits."""
+    has = has_pin(db, sid)
+    now = time.time() if now is None else now
+    until = storage.run_write(
+        db, lambda w: storage.claim_attempt(w, sid, "unlock", now, wait_after))
+    if until:
+        when = datetime.fromtimestamp(until, UTC).strftime("%H:%M:%S UTC")
+        raise TooManyTries(
+            "too_many_tries",
+            f"Too many wrong {'PINs' if has else 'tokens'} for this table: try again at "
+            f"{when} (in {max(1, int(until - now + 0.999))} seconds).", until=until)
+    ok = check_pin(db, sid, secret) if has else \
+        token_role(db, sid, secret.strip()) == "table"
+    if ok:
+        storage.run_write(db, lambda w: storage.clear_attempts(w, sid, "unlock"))
+    return ok
 
 
 def has_pin(db: Database, sid: str) -> bool:

@@ -12,7 +12,7 @@ from ..rules.errors import IllegalAction, MalformedInput, RefereeError, RulesErr
 
 __all__ = [
     "Closed", "IllegalAction", "Locked", "MalformedInput", "NotFound", "ReadOnly", "RefereeError",
-    "Refused", "RuleViolation", "RulesError", "StaleSeq",
+    "Refused", "RuleViolation", "RulesError", "StaleSeq", "TooManyTries",
 ]
 
 
@@ -31,6 +31,22 @@ class StaleSeq(RefereeError):
 
 class Locked(RefereeError):
     """The request has no credential for this session, or a wrong one."""
+
+
+class TooManyTries(Locked):
+    """Too many wrong PINs or tokens for this session: no try is checked
+    until ``until`` (epoch seconds)."""
+
+    def __init__(self, code: str, message: str, *, until: float) -> None:
+        super().__init__(code, message)
+        self.until = until
+
+    def __reduce__(self):
+        return (_too_many, (self.code, self.message, self.until))
+
+
+def _too_many(code: str, message: str, until: float) -> TooManyTries:
+    return TooManyTries(code, message, until=until)
 
 
 class ReadOnly(Locked):

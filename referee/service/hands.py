@@ -258,8 +258,15 @@ def suggest_dealer(db: Database, sid: str) -> str:
 
 # ---------------------------------------------------------------- writes
 
-def _answered(db: Database, sid: str, client_id: str | None) -> dict | None:
-    """The first answer to ``client_id`` again: its state, or its refusal raised."""
+_ANY = object()
+
+
+def _answered(db: Database, sid: str, client_id: str | None,
+              event: str | None | object = _ANY) -> dict | None:
+    """The first answer to ``client_id`` again: its state, or its refusal raised.
+    ``event``: the kind of request now (None: a hand's action, undo or start);
+    a client_id first used for another kind is refused, since its first
+    answer says nothing about this request."""
     if not client_id:
         return None
     seen = storage.reply(db, sid, client_id)
@@ -268,6 +275,9 @@ def _answered(db: Database, sid: str, client_id: str | None) -> dict | None:
     refused, body = seen
     if refused:
         raise Refused.from_dict(body["error"])
+    if event is not _ANY and body.get("event") != event:
+        raise RuleViolation("client_id_reused", "that client_id was already used for another "
+                            "kind of request: send a fresh one")
     return body
 
 
@@ -317,7 +327,7 @@ _RETRIES = 5
 
 
 def _write(db: Database, sid: str, client_id: str | None, plan, *,
-           check: bool = False) -> dict:
+           check: bool = False, kind: str | None = None) -> dict:
     """A write under the session's lock.
 
     ``plan(live)`` checks the request against the cached state and prepares
@@ -344,7 +354,7 @@ def _write(db: Database, sid: str, client_id: str | None, plan, *,
                     raise
                 continue  # a refusal is only given on the database's state
             if p.job is None:
-                seen = _answered(db, sid, client_id)
+                seen = _answered(db, sid, client_id, kind)
                 if seen:
                     return seen
                 if not checked and (live.n, live.version) != storage.current_version(db, sid):
@@ -358,7 +368,7 @@ def _write(db: Database, sid: str, client_id: str | None, plan, *,
                 continue
             except sqlite3.IntegrityError:
                 cache.drop(db, sid)
-                seen = _answered(db, sid, client_id)
+                seen = _answered(db, sid, client_id, kind)
                 if seen:
                     return seen
                 raise
@@ -522,7 +532,7 @@ def _with_pending(live: Live, setup: dict) -> dict:
 def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None) -> dict:
     """Start the session's next hand; returns its state. Raises ``RefereeError``
     (a setup the rules refuse, or one that cannot be read)."""
-    seen = _answered(db, sid, client_id)
+    seen = _answered(db, sid, client_id, None)
     if seen:
         return seen
     given = load_hand_setup(setup)

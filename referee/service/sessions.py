@@ -99,7 +99,10 @@ def import_log(db: Database, doc: dict, pin: str | None = None) -> SessionInfo:
                                access.token_hash(info.table_token),
                                access.token_hash(info.audit_token))
         storage.set_quantum(db, sid, str(q))
-        storage.append_event(db, sid, None, "session", header)
+        # The chain carries what money is computed from: the header as given
+        # and the rules as expanded, which the session's row is checked against.
+        storage.append_event(db, sid, None, "session",
+                             {"header": header, "rules_expanded": rules.to_json()})
         for given, hand in zip(log.get("hands", []), played.table.hands, strict=True):
             setup = {k: v for k, v in given.items() if k != "actions"}
             ev = storage.append_event(db, sid, hand.number, "hand_start", setup)
@@ -136,6 +139,16 @@ def get_log(db: Database, sid: str, *, expanded: bool = False) -> dict:
             h["actions"] = texts
         doc["hands"].append(h)
     return dump_log(doc)
+
+
+def export_with_chain(db: Database, sid: str) -> dict:
+    """The session's log with its receipt: ``head`` and the events that hash
+    to it (``referee.record.chain``), so ``referee verify LOG`` can check the
+    file offline."""
+    from ..record.chain import export_fields
+
+    doc = get_log(db, sid)
+    return {**doc, **export_fields(sid, storage.chain_events(db, sid))}
 
 
 def get_result(db: Database, sid: str) -> dict:
@@ -227,6 +240,7 @@ def session_summary(db: Database, sid: str) -> dict:
         "current": current,
         "next_dealer": suggest_dealer(db, sid),
         "has_pin": bool(row["pin_hash"]),
+        "head": storage.final_hash(db, sid),
     }
 
 

@@ -14,7 +14,6 @@ could not upgrade.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import queue
 import sqlite3
@@ -28,8 +27,10 @@ from typing import Any
 
 from sqlite_utils import Database, Migrations
 
+from ..record.chain import CHAIN, GENESIS, canonical, event_hash
+from .errors import MalformedInput
+
 BUSY_TIMEOUT_MS = 10_000
-GENESIS = "0" * 64
 
 migrations = Migrations("referee")
 
@@ -135,6 +136,25 @@ def m003_table_events(db: Database) -> None:
     db.execute("ALTER TABLE sessions ADD COLUMN next_seats TEXT")  # JSON
 
 
+@migrations()
+def m004_chain_v2(db: Database) -> None:
+    # Chain format 2 hashes every column of an event that the service reads
+    # (its id too: a correction points at an id) and links a session's first
+    # event to the database's newest event before it. Existing events keep
+    # format 1 and their hashes: re-hashing them now would vouch for whatever
+    # the file holds today, which is exactly what a chain must not do.
+    db.execute("ALTER TABLE events ADD COLUMN chain INTEGER NOT NULL DEFAULT 1")
+    # Wrong PINs and tokens, per session and kind, whoever tries and from
+    # whichever process: a limit kept in memory forgets on a restart.
+    db["attempts"].create(
+        {"session_id": str, "kind": str, "failures": int, "last": float,
+         "locked_until": float},
+        pk=("session_id", "kind"),
+        not_null={"failures", "last", "locked_until"},
+        strict=True,
+    )
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -142,10 +162,6 @@ def now() -> str:
 def now_seconds() -> str:
     """A time for the log (``started``, ``closed``, a payment's ``at``): UTC, to the second."""
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-def canonical(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 # One lock per database file: threads of one process queue here instead of
@@ -176,16 +192,24 @@ def connect(path: str | Path) -> Database:
     """Open (and create or migrate) the database at ``path``."""
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000,
-                           isolation_level=None, check_same_thread=False)
-    db = Database(conn, strict=True)
-    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    db.execute("PRAGMA journal_mode = WAL")
-    db.execute("PRAGMA synchronous = FULL")
-    db.execute("PRAGMA foreign_keys = ON")
-    if migrations.pending(db):
-        with write(db):
-            migrations.apply(db)
+    try:
+        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000,
+                               isolation_level=None, check_same_thread=False)
+        db = Database(conn, strict=True)
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = FULL")
+        db.execute("PRAGMA foreign_keys = ON")
+        if migrations.pending(db):
+            with write(db):
+                migrations.apply(db)
+    except sqlite3.DatabaseError as err:
+        # A file that is not a database (or a folder): the caller's input, not a
+        # failure of ours. A busy or failing disk stays an OperationalError.
+        if type(err) is not sqlite3.DatabaseError and "unable to open" not in str(err):
+            raise
+        raise MalformedInput("not_a_database",
+                             f"{path} is not a referee database ({err})") from None
     return db
 
 
@@ -201,19 +225,6 @@ def write(db: Database) -> Iterator[Database]:
                 db.conn.execute("ROLLBACK")
             raise
         db.conn.execute("COMMIT")
-
-
-def event_hash(prev_hash: str, row: dict) -> str:
-    body = canonical({
-        "session_id": row["session_id"],
-        "hand": row["hand"],
-        "seq": row["seq"],
-        "kind": row["kind"],
-        "payload": row["payload"],
-        "client_id": row["client_id"],
-        "created": row["created"],
-    })
-    return hashlib.sha256((prev_hash + "\n" + body).encode()).hexdigest()
 
 
 class Moved(Exception):
@@ -233,8 +244,18 @@ def append_event(db: Database, session_id: str, hand: int | None, kind: str, pay
     ).fetchone()
     if after is not None and (last is None or last[2] != after):
         raise Moved(session_id)
-    seq, prev = (last[0] + 1, last[1]) if last else (1, GENESIS)
+    # Ids are given here, one more than the newest (the write lock is held), so
+    # that they are dense: a deleted event or session leaves a hole verify sees.
+    newest = db.conn.execute(f"SELECT id, hash FROM {table} ORDER BY id DESC LIMIT 1"
+                             ).fetchone()
+    new_id = newest[0] + 1 if newest else 1
+    if last:
+        seq, prev = last[0] + 1, last[1]
+    else:  # a session's first event hangs on the database's newest one
+        seq, prev = 1, newest[1] if newest else GENESIS
     row = {
+        "id": new_id,
+        "chain": CHAIN,
         "session_id": session_id,
         "hand": hand,
         "seq": seq,
@@ -245,13 +266,12 @@ def append_event(db: Database, session_id: str, hand: int | None, kind: str, pay
         "prev_hash": prev,
     }
     row["hash"] = event_hash(prev, row)
-    cur = db.conn.execute(
-        f"INSERT INTO {table} (session_id, hand, seq, kind, payload, client_id, created, "
-        "prev_hash, hash) VALUES (:session_id, :hand, :seq, :kind, :payload, :client_id, "
-        ":created, :prev_hash, :hash)",
+    db.conn.execute(
+        f"INSERT INTO {table} (id, chain, session_id, hand, seq, kind, payload, client_id, "
+        "created, prev_hash, hash) VALUES (:id, :chain, :session_id, :hand, :seq, :kind, "
+        ":payload, :client_id, :created, :prev_hash, :hash)",
         row,
     )
-    row["id"] = cur.lastrowid
     return row
 
 
@@ -259,6 +279,8 @@ def hand_events(db: Database, session_id: str, n: int, *,
                 refusals: bool = False) -> list[dict]:
     """The hand's actions and corrections in order (and the refused attempts,
     with ``refusals``: the audit shows them)."""
+    if not _fits(n):
+        return []
     kinds = ("action", "correction", "refusal") if refusals else ("action", "correction")
     rows = db.conn.execute(
         "SELECT id, seq, kind, payload FROM events WHERE session_id = ? AND hand = ? "
@@ -322,37 +344,111 @@ def live_actions(events: list[dict]) -> list[dict]:
     return live
 
 
+def _fault(row: dict, why: str) -> dict:
+    return {"id": row["id"], "seq": row["seq"], "kind": row["kind"], "hand": row["hand"],
+            "reason": why}
+
+
+def session_ids(db: Database) -> list[str]:
+    return [r[0] for r in db.conn.execute("SELECT id FROM sessions ORDER BY created, id")]
+
+
+def chain_events(db: Database, sid: str) -> list[dict]:
+    """The session's events as stored, every column, in order."""
+    cur = db.conn.execute(
+        "SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
+        "prev_hash, hash FROM events WHERE session_id = ? ORDER BY seq", (sid,))
+    keys = [d[0] for d in cur.description]
+    return [dict(zip(keys, values, strict=True)) for values in cur]
+
+
+def _hash_of(db: Database, event_id: int) -> str | None:
+    row = db.conn.execute("SELECT hash FROM events WHERE id = ?", (event_id,)).fetchone()
+    return row[0] if row else None
+
+
+def verify_session_chain(db: Database, sid: str, head: str | None = None) -> dict | None:
+    """The first fault of the session's chain (None: intact). With ``head``
+    (a receipt), the chain must also still hold that hash."""
+    prev = GENESIS
+    expected_seq = 1
+    prev_chain = 1
+    first_new = db.conn.execute("SELECT min(id) FROM events WHERE chain >= ?",
+                                (CHAIN,)).fetchone()[0]
+    seen_head = head is None
+    ids: dict[int, dict] = {}
+    for row in chain_events(db, sid):
+        why = None
+        if row["seq"] != expected_seq:
+            why = f"event {expected_seq} is missing (next is {row['seq']})"
+        elif expected_seq == 1 and row["chain"] < 2:
+            if row["prev_hash"] != GENESIS:
+                why = "its prev_hash does not match the previous event's hash"
+        elif expected_seq == 1:
+            # Format 2 links the first event to the event stored just before it.
+            before = _hash_of(db, row["id"] - 1) if row["id"] > 1 else GENESIS
+            if before is None:
+                why = f"event id {row['id'] - 1}, stored before this session, is missing"
+            elif row["prev_hash"] != before:
+                why = "its prev_hash does not match the event stored before it"
+        elif expected_seq > 1 and row["prev_hash"] != prev:
+            why = "its prev_hash does not match the previous event's hash"
+        if why is None and row["chain"] < prev_chain:
+            why = "it is hashed with an older chain format than the event before it"
+        if why is None and row["chain"] < CHAIN and first_new is not None \
+                and row["id"] > first_new:
+            # Format 1 ended at the migration: an older event after a newer
+            # one is a downgrade, which would drop the ids and rules from the hash.
+            why = "it is hashed with an older chain format than events stored before it"
+        if why is None and event_hash(row["prev_hash"], row) != row["hash"]:
+            why = "its hash does not match its contents"
+        if why is None and row["kind"] == "correction":
+            target = ids.get(json.loads(row["payload"]).get("cancels"))
+            if target is None or target["kind"] != "action" or target["hand"] != row["hand"]:
+                why = "it cancels an event that is not an earlier action of its hand"
+        if why is None and row["chain"] >= 2 and row["id"] > 1 \
+                and _hash_of(db, row["id"] - 1) is None:
+            why = f"event id {row['id'] - 1} is missing"
+        if why:
+            return _fault(row, why)
+        ids[row["id"]] = row
+        prev, prev_chain = row["hash"], row["chain"]
+        expected_seq += 1
+        seen_head = seen_head or row["hash"] == head
+    if expected_seq == 1:
+        return {"id": None, "seq": 1, "kind": None, "hand": None,
+                "reason": "the session has no events"}
+    if not seen_head:
+        return {"id": None, "seq": None, "kind": None, "hand": None,
+                "reason": f"the receipt's head {head} is not in the chain: events were "
+                          "deleted or the chain was written again"}
+    return None
+
+
 def verify_chain(db: Database) -> dict[str, dict | None]:
     """For each session, the first event whose hash does not match (None: intact)."""
-    out: dict[str, dict | None] = {}
-    ids = [r[0] for r in db.conn.execute("SELECT id FROM sessions ORDER BY created, id")]
-    for sid in ids:
-        out[sid] = None
-        prev = GENESIS
-        expected_seq = 1
-        cur = db.conn.execute(
-            "SELECT id, session_id, hand, seq, kind, payload, client_id, created, prev_hash, "
-            "hash FROM events WHERE session_id = ? ORDER BY seq", (sid,))
-        keys = [d[0] for d in cur.description]
-        for values in cur:
-            row = dict(zip(keys, values, strict=True))
-            why = None
-            if row["seq"] != expected_seq:
-                why = f"event {expected_seq} is missing (next is {row['seq']})"
-            elif row["prev_hash"] != prev:
-                why = "its prev_hash does not match the previous event's hash"
-            elif event_hash(prev, row) != row["hash"]:
-                why = "its hash does not match its contents"
-            if why:
-                out[sid] = {"id": row["id"], "seq": row["seq"], "kind": row["kind"],
-                            "hand": row["hand"], "reason": why}
-                break
-            prev = row["hash"]
-            expected_seq += 1
-        if out[sid] is None and expected_seq == 1:
-            out[sid] = {"id": None, "seq": 1, "kind": None, "hand": None,
-                        "reason": "the session has no events"}
-    return out
+    return {sid: verify_session_chain(db, sid) for sid in session_ids(db)}
+
+
+def orphan_sessions(db: Database) -> list[str]:
+    return [r[0] for r in db.conn.execute(
+        "SELECT DISTINCT session_id FROM events WHERE session_id NOT IN "
+        "(SELECT id FROM sessions) ORDER BY session_id")]
+
+
+def all_hand_rows(db: Database, sid: str) -> list[dict]:
+    """Every hand's row, its JSON columns read."""
+    cur = db.conn.execute("SELECT * FROM hands WHERE session_id = ? ORDER BY n", (sid,))
+    keys = [d[0] for d in cur.description]
+    return [_hand(dict(zip(keys, values, strict=True))) for values in cur.fetchall()]
+
+
+def seat_rows(db: Database, sid: str) -> dict[int, list[str]]:
+    seats: dict[int, list[str]] = {}
+    for hand, name in db.conn.execute("SELECT hand, name FROM seats WHERE session_id = ? "
+                                      "ORDER BY hand, position", (sid,)):
+        seats.setdefault(hand, []).append(name)
+    return seats
 
 
 class GroupCommitter:
@@ -610,8 +706,16 @@ def _hand(row: dict | None) -> dict | None:
     return row
 
 
+def _fits(n: int) -> bool:
+    """A number SQLite can hold: a hand number from a URL may be any size, and
+    none beyond this is stored."""
+    return -(2**63) <= n < 2**63
+
+
 def hand_row(db: Database, sid: str, n: int) -> dict | None:
     """Hand ``n``'s row, its JSON columns read."""
+    if not _fits(n):
+        return None
     return _hand(_row(db.conn.execute("SELECT * FROM hands WHERE session_id = ? AND n = ?",
                                       (sid, n))))
 
@@ -659,13 +763,14 @@ _NOT_NAMES = frozenset(("kind", "note", "reason", "outcome", "stakes", "amount",
                         "started", "closed", "language", "story", "multiplier"))
 
 
-def _renamed(data: Any, old: str, new: str) -> Any:
+def renamed(data: Any, old: str, new: str) -> Any:
+    """``data`` with the name ``old`` written ``new`` (a corrected name)."""
     if isinstance(data, str):
         return new if data == old else data
     if isinstance(data, list):
-        return [_renamed(v, old, new) for v in data]
+        return [renamed(v, old, new) for v in data]
     if isinstance(data, dict):
-        return {(new if k == old else k): (v if k in _NOT_NAMES else _renamed(v, old, new))
+        return {(new if k == old else k): (v if k in _NOT_NAMES else renamed(v, old, new))
                 for k, v in data.items()}
     return data
 
@@ -678,7 +783,7 @@ def rename_player(db: Database, sid: str, old: str, new: str) -> None:
     word = re.compile(rf"(?<!\w){re.escape(old)}(?!\w)")
     row = db.conn.execute("SELECT header, players, everyone, next_seats FROM sessions "
                           "WHERE id = ?", (sid,)).fetchone()
-    values = [json.dumps(_renamed(json.loads(v), old, new)) if v else v for v in row]
+    values = [json.dumps(renamed(json.loads(v), old, new)) if v else v for v in row]
     db.conn.execute("UPDATE sessions SET header = ?, players = ?, everyone = ?, "
                     "next_seats = ? WHERE id = ?", (*values, sid))
     for n, setup, seats, dealer, result in db.conn.execute(
@@ -687,13 +792,13 @@ def rename_player(db: Database, sid: str, old: str, new: str) -> None:
         r = json.loads(result) if result else None
         if r is not None:
             story = [word.sub(new, line) for line in r.get("story", ())]
-            r = _renamed(r, old, new)
+            r = renamed(r, old, new)
             r["story"] = story
         db.conn.execute(
             "UPDATE hands SET setup = ?, seats = ?, dealer = ?, result = ? "
             "WHERE session_id = ? AND n = ?",
-            (json.dumps(_renamed(json.loads(setup), old, new)),
-             json.dumps(_renamed(json.loads(seats), old, new)), new if dealer == old else dealer,
+            (json.dumps(renamed(json.loads(setup), old, new)),
+             json.dumps(renamed(json.loads(seats), old, new)), new if dealer == old else dealer,
              json.dumps(r) if r is not None else None, sid, n))
     db.conn.execute("UPDATE seats SET name = ? WHERE session_id = ? AND name = ?",
                     (new, sid, old))
@@ -712,6 +817,31 @@ def final_hash(db: Database, sid: str) -> str | None:
     row = db.conn.execute("SELECT hash FROM events WHERE session_id = ? ORDER BY seq DESC "
                           "LIMIT 1", (sid,)).fetchone()
     return row[0] if row else None
+
+
+def claim_attempt(db: Database, sid: str, kind: str, now: float,
+                  wait_after: Callable[[int], float]) -> float:
+    """Count one try at a session's secret before it is checked (so parallel
+    tries from many processes are all counted); 0 if it may go ahead, else the
+    time (epoch seconds) until which the session refuses tries.
+    ``wait_after(failures)``: the wait that many tries earn."""
+    row = db.conn.execute("SELECT failures, locked_until FROM attempts WHERE session_id = ? "
+                          "AND kind = ?", (sid, kind)).fetchone()
+    failures, until = row if row else (0, 0.0)
+    if until > now:
+        return until
+    failures += 1
+    db.conn.execute(
+        "INSERT INTO attempts (session_id, kind, failures, last, locked_until) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, kind) DO UPDATE SET "
+        "failures = excluded.failures, last = excluded.last, "
+        "locked_until = excluded.locked_until",
+        (sid, kind, failures, now, now + wait_after(failures)))
+    return 0.0
+
+
+def clear_attempts(db: Database, sid: str, kind: str) -> None:
+    db.conn.execute("DELETE FROM attempts WHERE session_id = ? AND kind = ?", (sid, kind))
 
 
 def reply(db: Database, sid: str, client_id: str) -> tuple[bool, dict] | None:

@@ -64,7 +64,7 @@ def _event(db: Database, sid: str, kind: EventKind, client_id: str | None, check
     committed. The event is chained after the session's newest event as the
     cache knows it, and the newest hand's version moves on with it, so that
     every process sees the session changed."""
-    seen = _answered(db, sid, client_id)
+    seen = _answered(db, sid, client_id, str(kind))
     if seen:
         return seen
 
@@ -97,7 +97,7 @@ def _event(db: Database, sid: str, kind: EventKind, client_id: str | None, check
 
         return _Plan(answer, None, job, after_commit, touched=True)
 
-    return _write(db, sid, client_id, plan, check=True)
+    return _write(db, sid, client_id, plan, check=True, kind=str(kind))
 
 
 def _header(db: Database, sid: str) -> dict:

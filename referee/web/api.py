@@ -14,8 +14,10 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Response, current_app, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from ..record import check_document, parse_json
 from ..record.schemas import HandSchema, LogSchema
 from ..service import access, hands, sessions, table_events
+from ..service.errors import MalformedInput
 from .db import get_db
 from .errors import ApiError
 
@@ -85,6 +87,7 @@ class HandResultSchema(Schema):
     hand = fields.Integer()
     dealer = fields.String()
     outcome = fields.String()
+    reason = fields.String(metadata={"description": "a void hand: why it was cancelled"})
     winners = fields.List(fields.String())
     counts = fields.Dict(keys=fields.String(), values=fields.Integer())
     net = fields.Dict(keys=fields.String(), values=fields.String())
@@ -141,7 +144,11 @@ class ResultSchema(Schema):
     format = fields.String(metadata={"example": "tonk-result/1"})
     hands = fields.List(fields.Nested(HandResultSchema))
     totals = fields.Dict(keys=fields.String(), values=fields.String())
+    balances = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "with brought-forward balances or payments: what each player is "
+                       "owed (negative: owes); transfers then settle these"})
     transfers = fields.List(fields.Nested(TransferSchema))
+    closed = fields.String(metadata={"description": "when the host closed the table"})
 
 
 # ---- the table's own events (log-format.md): one request each
@@ -201,9 +208,28 @@ class RenameRequestSchema(_EventRequest):
 
 
 class EventAnswerSchema(Schema):
+    """The event as recorded: its kind, its hand, and what it says (each kind
+    its own fields)."""
+
     event = fields.String(required=True, metadata={
         "description": "void, accept, dispute, stake, leave, payment, close or rename"})
     hand = fields.Integer(allow_none=True, required=True)
+    reason = fields.String(metadata={"description": "void: why the hand was cancelled"})
+    void = fields.String(metadata={"description": "leave: the hand voided as the player left"})
+    player = fields.String(metadata={"description": "accept, leave: who"})
+    seats = fields.List(fields.String(), metadata={"description": "leave: the seats left"})
+    action = fields.Integer(allow_none=True, metadata={"description": "dispute: the action"})
+    by = fields.String(metadata={"description": "dispute: who objects"})
+    note = fields.String(metadata={"description": "dispute, payment: the note"})
+    stake = fields.String(metadata={"description": "stake: the new stake"})
+    from_hand = fields.Integer(metadata={"description": "stake: the first hand it applies to"})
+    from_ = fields.String(data_key="from", metadata={"description": "payment: who paid"})
+    to = fields.String(metadata={"description": "payment: who was paid"})
+    amount = fields.String(metadata={"description": "payment: how much"})
+    at = fields.String(metadata={"description": "payment: when"})
+    closed = fields.String(metadata={"description": "close: when"})
+    old = fields.String(metadata={"description": "rename: the name as it was"})
+    new = fields.String(metadata={"description": "rename: the name from now on"})
 
 
 class HandSetupSchema(HandSchema):
@@ -227,7 +253,15 @@ _RENAME = RenameRequestSchema()
 # ---------------------------------------------------------------- requests
 
 def _body(schema: Schema | None = None) -> dict:
-    data = request.get_json(silent=True)
+    data = None
+    if request.is_json:
+        # Parsed here, not by request.get_json: its parser lets a deep
+        # document's RecursionError through, and keeps lone surrogates.
+        try:
+            data = parse_json(request.get_data(), "the body")
+            check_document(data)
+        except MalformedInput as err:
+            raise ApiError(400, "bad_request", err.message) from None
     if not isinstance(data, dict):
         raise ApiError(400, "bad_request", "the body must be a JSON object "
                        "(Content-Type: application/json)")

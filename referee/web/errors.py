@@ -24,6 +24,7 @@ from ..service.errors import (
     ReadOnly,
     RefereeError,
     StaleSeq,
+    TooManyTries,
 )
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,7 @@ STATUSES: tuple[tuple[type[RefereeError], int], ...] = (
     (NotFound, 404),
     (StaleSeq, 409),
     (Closed, 409),  # the table no longer takes anything: not a rule of the game
+    (TooManyTries, 429),
     (ReadOnly, 403),
     (Locked, 401),
     (MalformedInput, 400),

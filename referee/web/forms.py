@@ -16,6 +16,7 @@ import time
 import uuid
 from collections import deque
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import abort, request, session
 
@@ -108,6 +109,24 @@ class RateLimiter:
     def reset_all(self) -> None:
         with self._lock:
             self._hits.clear()
+
+
+def local_path(target: str) -> str | None:
+    """``target`` if it is a path of this site, else None. Browsers drop tabs
+    and newlines from a URL and read a backslash as a slash, so ``/\t/evil``
+    and ``/\\evil`` lead off the site: any such character refuses the target."""
+    if not target.startswith("/") or target.startswith("//"):
+        return None
+    if any(c in target for c in "\\") or any(ord(c) < 0x21 or ord(c) == 0x7F for c in target):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return None
+    return target
+
+
+def unlocked_ids() -> list[str]:
+    return list(session.get("unlocked", []))
 
 
 def is_unlocked(session_id: str) -> bool:

@@ -34,7 +34,7 @@ from flask import (
 from ..rules.cards import UNKNOWN, action_words, pretty
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
 from ..service import access, hands, sessions, table_events
-from ..service.errors import RefereeError, RuleViolation, StaleSeq
+from ..service.errors import RefereeError, RuleViolation, StaleSeq, TooManyTries
 from . import forms
 from .db import get_db
 from .errors import PAGES, error_page, flash_refusal
@@ -131,7 +131,11 @@ def unlocked(view):
 
 @bp.get("/")
 def home():
-    return render_template("home.html", sessions=sessions.list_sessions(get_db()))
+    # Only the tables this device has unlocked: the list of every table and
+    # its players is nobody else's business. Others open by their id.
+    mine = set(forms.unlocked_ids())
+    return render_template("home.html", sessions=[
+        s for s in sessions.list_sessions(get_db()) if s["id"] in mine])
 
 
 @bp.post("/open")
@@ -189,10 +193,6 @@ def create_post():
 # ------------------------------------------------------------------ unlock
 
 
-def _limit_key(session_id: str) -> tuple[str, str]:
-    return (session_id, request.remote_addr or "?")
-
-
 @bp.get("/s/<session_id>/unlock")
 def unlock(session_id: str):
     summary = _summary(session_id)
@@ -207,29 +207,21 @@ def unlock_post(session_id: str):
     nxt = request.form.get("next", "")
     db = get_db()
     has_pin = access.has_pin(db, session_id)
-    key = _limit_key(session_id)
-    wait = pin_limiter.retry_after(key)
-    if wait:
-        error = (f"Too many wrong {'PINs' if has_pin else 'tokens'} for this table. "
-                 f"Wait {wait} seconds, then try again (5 tries a minute).")
+
+    def again(error: str, status: int):
         return render_template("unlock.html", summary=summary, session_id=session_id,
-                               next=nxt, error=error, has_pin=has_pin), 429
-    pin_limiter.hit(key)
-    secret = request.form.get("pin", "")
-    # A table imported through the API has no PIN: its table token unlocks it.
-    ok = (access.check_pin(db, session_id, secret) if has_pin
-          else access.token_role(db, session_id, secret.strip()) == "table")
+                               next=nxt, error=error, has_pin=has_pin), status
+
+    try:
+        ok = access.unlock(db, session_id, request.form.get("pin", ""))
+    except TooManyTries as err:
+        return again(err.message, 429)
     if not ok:
-        error = "That PIN is not this table's." if has_pin else \
-            "That is not this table's token."
-        return render_template("unlock.html", summary=summary, session_id=session_id,
-                               next=nxt, error=error, has_pin=has_pin), 403
-    pin_limiter.reset(key)
+        return again("That PIN is not this table's." if has_pin else
+                     "That is not this table's token.", 403)
     forms.mark_unlocked(session_id)
-    # Only a path on this site: an unlock link must not bounce the tablet elsewhere.
-    if not (nxt.startswith("/") and not nxt.startswith("//")):
-        nxt = url_for("tablet.session_page", session_id=session_id)
-    return redirect(nxt, 303)
+    return redirect(forms.local_path(nxt) or
+                    url_for("tablet.session_page", session_id=session_id), 303)
 
 
 # ------------------------------------------------------------------ session

@@ -1,0 +1,116 @@
+"""The hash chain of a stored session, as data: how an event is hashed, and
+an exported log's chain checked offline (``referee verify LOG``).
+
+A ``tonk-log/1`` document does not hold what the chain hashes (each event's
+id, time and client key, the refused tries, the undone actions), so the head
+cannot be recomputed from the play alone. ``referee export ID --chain`` adds
+two optional top-level fields: ``head`` (the receipt) and ``chain`` (the
+session's events as stored). ``verify_log`` recomputes the chain from
+``chain.start`` to ``head`` and checks that the log's header and hands are
+exactly what those events say. Readers of the log ignore both fields.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from ..rules.errors import MalformedInput
+
+GENESIS = "0" * 64
+CHAIN = 2  # the format new events are hashed with
+EXPORT_FIELDS = ("head", "chain")  # an export's receipt, ignored by every reader of the play
+
+
+def canonical(data) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def event_hash(prev_hash: str, row: dict) -> str:
+    """An event's hash over the previous one and every column that matters.
+    Generic over kinds: a new kind of event is covered with no change here."""
+    fields = ("session_id", "hand", "seq", "kind", "payload", "client_id", "created")
+    if row.get("chain", 1) >= 2:
+        fields = ("chain", "id", *fields)
+    body = canonical({k: row[k] for k in fields})
+    return hashlib.sha256((prev_hash + "\n" + body).encode()).hexdigest()
+
+
+class LogChainError(Exception):
+    """The log's events do not hash to its head, or its play is not theirs."""
+
+
+_EVENT_KEYS = {"id", "chain", "hand", "seq", "kind", "payload", "client_id", "created"}
+
+
+def export_fields(session_id: str, rows: list[dict]) -> dict:
+    """``head`` and ``chain`` for an export, from the session's stored events."""
+    return {"head": rows[-1]["hash"], "chain": {
+        "session": session_id, "start": rows[0]["prev_hash"],
+        "events": [{k: row[k] for k in sorted(_EVENT_KEYS)} for row in rows]}}
+
+
+def _shape(doc: dict) -> tuple[str, str, str, list[dict]]:
+    head, chain = doc.get("head"), doc.get("chain")
+    if head is None and chain is None:
+        raise MalformedInput("no_head", "this log carries no head to verify: export it with "
+                             "'referee export ID --chain'")
+    if not isinstance(head, str) or not isinstance(chain, dict) \
+            or not isinstance(chain.get("session"), str) \
+            or not isinstance(chain.get("start"), str) \
+            or not isinstance(chain.get("events"), list) or not chain["events"] \
+            or not all(isinstance(ev, dict) and set(ev) == _EVENT_KEYS
+                       for ev in chain["events"]):
+        raise MalformedInput("malformed_log", "head: and chain: are not an export's receipt "
+                             "(a hash, and the session's events)")
+    return head, chain["session"], chain["start"], chain["events"]
+
+
+def verify_log(doc: dict) -> str:
+    """The log's head, if its chain hashes to it and its play is the chain's;
+    else ``LogChainError`` saying where they part."""
+    head, session_id, prev, events = _shape(doc)
+    for expected, ev in enumerate(events, 1):
+        if ev["seq"] != expected:
+            raise LogChainError(f"event {expected} is missing from the chain")
+        if not isinstance(ev["payload"], str):
+            raise MalformedInput("malformed_log", f"chain.events.{expected}.payload: must be "
+                                 "the event's JSON text")
+        prev = event_hash(prev, {**ev, "session_id": session_id})
+    if prev != head:
+        raise LogChainError(f"the chain hashes to {prev}, not to the log's head {head}")
+    _same_play(doc, events)
+    return head
+
+
+def _same_play(doc: dict, events: list[dict]) -> None:
+    first = events[0]
+    if first["kind"] != "session":
+        raise LogChainError("the chain does not open with the session's header")
+    payload = json.loads(first["payload"])
+    header = payload["header"] if first["chain"] >= 2 else payload
+    given = {k: v for k, v in doc.items() if k not in ("hands", *EXPORT_FIELDS)}
+    if canonical({k: v for k, v in header.items() if k != "hands"}) != canonical(given):
+        raise LogChainError("the log's header is not the one its chain holds")
+    hands: list[dict] = []
+    live: list[tuple[int, str]] = []
+    for ev in events[1:]:
+        payload = json.loads(ev["payload"])
+        if ev["kind"] == "hand_start":
+            hands.append({"setup": payload, "actions": []})
+            live = []
+        elif ev["kind"] == "action" and hands:
+            live.append((ev["id"], payload["text"]))
+            hands[-1]["actions"] = [text for _, text in live]
+        elif ev["kind"] == "correction" and hands:
+            live = [(i, text) for i, text in live if i != payload["cancels"]]
+            hands[-1]["actions"] = [text for _, text in live]
+    played = doc.get("hands", [])
+    if len(played) != len(hands):
+        raise LogChainError(f"the log has {len(played)} hands, its chain {len(hands)}")
+    for n, (mine, theirs) in enumerate(zip(played, hands, strict=True), 1):
+        setup = {k: v for k, v in mine.items() if k != "actions"}
+        if canonical(setup) != canonical(theirs["setup"]):
+            raise LogChainError(f"hand {n}'s setup is not the one its chain holds")
+        if mine.get("actions", []) != theirs["actions"]:
+            raise LogChainError(f"hand {n}'s actions are not the ones its chain holds")

@@ -1,0 +1,189 @@
+"""What ``referee verify`` checks beyond the hashes: that everything money is
+read from agrees with the chain.
+
+The chain (``storage.verify_session_chain``) proves the events are the ones
+written. The service also reads derived rows (the session's stake, currency,
+players and expanded rules; each hand's setup, seats, count of actions and
+stored result); an edit there would change a settlement without touching an
+event. So each derived row is checked against the events it came from, and
+every stored result against a fresh replay of the chain's log.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from sqlite_utils import Database
+
+from ..record import load_log
+from ..replay import replay
+from ..rules.errors import RefereeError
+from ..rules.hand import VOID
+from . import storage
+from .hands import hand_result, session_quantum, void_hand_result
+from .kinds import EventKind
+
+HEAD = re.compile(r"[0-9a-f]{64}")
+
+
+def _canon(data) -> str:
+    return storage.canonical(data)
+
+
+def _session_faults(row: dict, events: list[dict]) -> list[str]:
+    first = events[0]
+    if first["kind"] != "session":
+        return ["the chain does not open with the session's header"]
+    if first["chain"] < 2:
+        return []  # format 1 did not hash the expanded rules: only the events are vouched for
+    payload = json.loads(first["payload"])
+    header = payload.get("header", {})
+    players = header.get("players")
+    # The table's own events change the header as the service wrote them
+    # (``table_events``): payments and closing add to it, a corrected name
+    # renames it; the stake and seats they change belong to the hands.
+    for ev in events[1:]:
+        if ev["hand"] is not None:
+            continue
+        said = json.loads(ev["payload"])
+        if ev["kind"] == EventKind.PAYMENT:
+            header = {**header, "payments": [*header.get("payments", ()), said]}
+        elif ev["kind"] == EventKind.CLOSE:
+            header = {**header, "closed": said["closed"]}
+        elif ev["kind"] == EventKind.RENAME:
+            header = storage.renamed(header, said["old"], said["new"])
+            players = storage.renamed(players, said["old"], said["new"])
+    columns = {
+        "header": header,
+        "rules_expanded": payload.get("rules_expanded"),
+        "rules_source": header.get("rules"),
+        "players": players,
+        "stake": str(header.get("stake")),
+        "currency": header.get("currency"),
+        "table_name": header.get("table"),
+        "started": header.get("started"),
+    }
+    return [f"the session's {name} differs from its chain" for name, value in columns.items()
+            if _canon(row[name]) != _canon(value)]
+
+
+def _expected_setups(events: list[dict]) -> tuple[dict[int, dict], dict[int, int]]:
+    """Each hand's setup as the chain says it is now, and the id of the newest
+    event that touched each hand's row: its own events, and every event logged
+    while it was the newest hand (the service moves the newest hand's version
+    on with each table event, so every process sees the session changed)."""
+    setups: dict[int, dict] = {}
+    newest: dict[int, int] = {}
+    current = None
+    for ev in events:
+        said = json.loads(ev["payload"])
+        n = ev["hand"]
+        if ev["kind"] == "hand_start":
+            setups[n] = said
+            current = n
+        elif n in setups:
+            setup = setups[n]
+            if ev["kind"] == EventKind.VOID:
+                setups[n] = {**setup, "void": said["reason"]}
+            elif ev["kind"] == EventKind.LEAVE and "void" in said:
+                setups[n] = {**setup, "void": said["void"]}
+            elif ev["kind"] == EventKind.ACCEPT:
+                setups[n] = {**setup, "accepted": [*setup.get("accepted", ()), said["player"]]}
+            elif ev["kind"] == EventKind.DISPUTE:
+                entry = {k: said[k] for k in ("action", "by", "note")}
+                setups[n] = {**setup, "disputes": [*setup.get("disputes", ()), entry]}
+        elif n is None and ev["kind"] == EventKind.RENAME:
+            setups = {k: storage.renamed(v, said["old"], said["new"]) for k, v in setups.items()}
+        if n is not None and n in setups:
+            newest[n] = ev["id"]
+        if current is not None:
+            newest[current] = ev["id"]
+    return setups, newest
+
+
+def _hand_faults(db: Database, sid: str, events: list[dict]) -> list[str]:
+    faults = []
+    by_hand: dict[int, list[dict]] = {}
+    for ev in events:
+        if ev["hand"] is not None:
+            by_hand.setdefault(ev["hand"], []).append(ev)
+    setups, newest = _expected_setups(events)
+    rows = {r["n"]: r for r in storage.all_hand_rows(db, sid)}
+    for n in sorted(set(by_hand) | set(rows)):
+        row, evs = rows.get(n), by_hand.get(n, [])
+        if row is None or n not in setups:
+            faults.append(f"hand {n} is in the {'events' if row is None else 'hands'} only")
+            continue
+        if _canon(row["setup"]) != _canon(setups[n]):
+            faults.append(f"hand {n}'s stored setup differs from its chain")
+        if row["last_event"] != newest[n]:
+            faults.append(f"hand {n}'s newest event {row['last_event']} is not the chain's "
+                          f"({newest[n]}): events were removed or added")
+        decoded = [{"id": ev["id"], "kind": ev["kind"], "payload": json.loads(ev["payload"])}
+                   for ev in evs if ev["kind"] in ("action", "correction")]
+        if row["seq"] != len(storage.live_actions(decoded)):
+            faults.append(f"hand {n}'s count of actions differs from its chain")
+    return faults
+
+
+def _result_faults(db: Database, sid: str, row: dict) -> list[str]:
+    from .sessions import get_log
+
+    try:
+        log = load_log(get_log(db, sid, expanded=True))
+        played = replay(log, allow_open_last_hand=True)
+    except RefereeError as err:
+        return [f"the chain's log does not replay: {err.message}"]
+    # The places the session's amounts are written with, as the service keeps
+    # them (a hand's own stake may need more than the session's).
+    q = session_quantum(row, played.rules)
+    faults = []
+    stored = {r["n"]: r for r in storage.all_hand_rows(db, sid)}
+    for given, hand in zip(log.get("hands", []), played.table.hands, strict=False):
+        have = stored.get(hand.number)
+        if hand.phase == VOID:
+            want = void_hand_result(hand, given["void"], q)
+        else:
+            want = hand_result(hand, played.stake, q, given) if hand.is_complete else None
+        got = have["result"] if have else None
+        if _canon(want) != _canon(got):
+            faults.append(f"hand {hand.number}'s stored result differs from the replay of "
+                          "its chain")
+        if have and _canon(have["seats"]) != _canon(list(hand.players)):
+            faults.append(f"hand {hand.number}'s stored seats differ from its chain")
+        if have and have["dealer"] != hand.dealer:
+            faults.append(f"hand {hand.number}'s stored dealer differs from its chain")
+    seats = storage.seat_rows(db, sid)
+    if seats.get(0) != row["players"]:
+        faults.append("the session's stored seats differ from its chain")
+    for n, have in stored.items():
+        if seats.get(n) != have["seats"]:
+            faults.append(f"hand {n}'s seat rows differ from its chain")
+    if _canon(row["everyone"]) != _canon(list(played.table.everyone)):
+        faults.append("the session's list of everyone seated differs from its chain")
+    return faults
+
+
+def verify_session(db: Database, sid: str, head: str | None = None) -> list[str]:
+    """Every reason the stored session cannot be trusted (empty: it can).
+    ``head``: a receipt's hash, which the chain must still hold."""
+    row = storage.session_row(db, sid)
+    if row is None:
+        return [f"there is no session {sid!r}"]
+    fault = storage.verify_session_chain(db, sid, head)
+    if fault is not None:
+        where = "" if fault["seq"] is None else (
+            f"event {fault['seq']} (id {fault['id']}, {fault['kind']}, hand {fault['hand']}): ")
+        return [where + fault["reason"]]
+    events = storage.chain_events(db, sid)
+    faults = _session_faults(row, events) + _hand_faults(db, sid, events)
+    return faults or _result_faults(db, sid, row)
+
+
+def verify_all(db: Database) -> dict[str, list[str]]:
+    """Each stored session's faults, and any events whose session is gone."""
+    out = {sid: verify_session(db, sid) for sid in storage.session_ids(db)}
+    for sid in storage.orphan_sessions(db):
+        out[sid] = ["the session's events are stored but the session is not"]
+    return out

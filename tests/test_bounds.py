@@ -1,0 +1,136 @@
+"""Every input bounded, every refusal clear: one test per class of hostile
+input, through the CLI (exit 2, the field named, no traceback) and the API
+(400 with the usual error shape, never 500)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main
+from referee.ledger.money import MAX_MULTIPLIER, MAX_STAKE, STAKE_PLACES
+
+from .test_api import assert_error, bearer
+
+BASE = json.loads((Path(__file__).resolve().parents[1] / "sample_logs" /
+                   "pagat_basic.json").read_text())
+
+
+def variant(change) -> dict:
+    doc = json.loads(json.dumps(BASE))
+    change(doc)
+    return doc
+
+
+def _set(path, value):
+    def change(doc):
+        *first, last = path
+        for key in first:
+            doc = doc[key]
+        doc[last] = value
+    return change
+
+
+CASES = {
+    "huge stake": (_set(["stake"], "1e26"), "stake"),
+    "huge stake number": (_set(["stake"], 1e26), "stake"),
+    "stake over the bound": (_set(["stake"], str(MAX_STAKE + 1)), "stake"),
+    "stake with too many places": (_set(["stake"], "0." + "0" * STAKE_PLACES + "1"), "stake"),
+    "huge multiplier": (_set(["hands", 0, "stake_multiplier"], 10**30), "stake_multiplier"),
+    "multiplier over the bound": (_set(["hands", 0, "stake_multiplier"], MAX_MULTIPLIER + 1),
+                                  "stake_multiplier"),
+    "eleven players": (_set(["players"], [f"P{i}" for i in range(11)]), "players"),
+    "500 players": (_set(["players"], [f"P{i}" for i in range(500)]), "players"),
+    "started yesterday": (_set(["started"], "yesterday"), "started"),
+    "lone surrogate": (_set(["hands", 0, "actions", 0], "Ben: draw \ud800"), "actions"),
+    "surrogate name": (_set(["table"], "\udfff"), "table"),
+    "deep rules": (_set(["rules"], {"preset": "pagat", "x": json.loads("[" * 60 + "]" * 60)}),
+                   "rules"),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_cli_refuses_with_exit_2_naming_the_field(name, tmp_path, capsys):
+    change, field = CASES[name]
+    log = tmp_path / "log.json"
+    log.write_text(json.dumps(variant(change)))
+    for argv in (["replay", str(log), "--json"], ["replay", str(log)],
+                 ["settle", str(log), "--pdf", str(tmp_path / "o.pdf")],
+                 ["audit", str(log), "--hand", "1", "--pdf", str(tmp_path / "o.pdf")],
+                 ["import", str(log), "--db", str(tmp_path / "db.sqlite3")]):
+        assert main(argv) == 2, argv
+        out = capsys.readouterr()
+        assert field in out.out + out.err
+        assert "Traceback" not in out.err
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_api_refuses_with_400(client, name):
+    change, field = CASES[name]
+    r = client.post("/api/sessions", data=json.dumps(variant(change)),
+                    content_type="application/json")
+    assert field in assert_error(r, 400)["message"]
+
+
+def test_a_deep_document_is_refused(client, tmp_path, capsys):
+    deep = "[" * 100_000 + "]" * 100_000
+    r = client.post("/api/sessions", data=deep, content_type="application/json")
+    assert "nested" in assert_error(r, 400, "bad_request")["message"]
+    log = tmp_path / "deep.json"
+    log.write_text(deep)
+    assert main(["replay", str(log), "--json"]) == 2
+    assert "nested" in capsys.readouterr().out
+
+
+def test_a_hand_started_beyond_the_bounds_is_refused(client):
+    r = client.post("/api/sessions", json={"stake": "1", "rules": "pagat",
+                                           "players": ["Ann", "Ben"]})
+    t = r.get_json()
+    h = bearer(t["table_token"])
+    r = client.post(f"/api/sessions/{t['id']}/hands", headers=h,
+                    json={"dealer": "Ann", "upcard": "7d", "stake_multiplier": 10**30})
+    assert "stake_multiplier" in assert_error(r, 400)["message"]
+    assert client.get(f"/api/sessions/{t['id']}/hands/{10**30}", headers=h).status_code == 404
+
+
+def test_the_most_players_the_deck_allows_is_accepted(client):
+    r = client.post("/api/sessions", json={"stake": "1000000", "rules": "pagat",
+                                           "players": [f"P{i}" for i in range(10)]})
+    assert r.status_code == 201
+    r = client.post("/api/sessions", json={"stake": "1", "rules": "seattle",
+                                           "players": [f"P{i}" for i in range(8)]})
+    assert "players" in assert_error(r, 400, "too_many_players")["message"]
+
+
+def test_verify_on_a_file_that_is_not_a_database(tmp_path, capsys):
+    junk = tmp_path / "junk"
+    junk.write_text("hello" * 1000)
+    assert main(["verify", "--db", str(junk)]) == 2
+    assert "not a referee database" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("change,field", [
+    (_set(["payments"], [{"from": "Ann", "to": "Ben", "amount": "1e26"}]), "amount"),
+    (_set(["payments"], [{"from": "Ann", "to": "Ben", "amount": "0.000000000001"}]), "amount"),
+    (_set(["brought_forward"], {"Ann": "-1e40", "Ben": "1e40"}), "brought_forward"),
+    (_set(["hands", 0, "stake"], "1e26"), "stake"),
+])
+def test_the_tables_own_amounts_are_bounded(change, field, tmp_path, capsys):
+    log = tmp_path / "log.json"
+    log.write_text(json.dumps(variant(change)))
+    assert main(["replay", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert field in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["export", "zzz"], ["import", "sample_logs/pagat_basic.json"],
+                                  ["settle", "zzz", "--pdf", "-"], ["verify"],
+                                  ["serve"]])
+def test_a_file_that_is_not_a_database_is_refused_plainly(argv, tmp_path, capsys):
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_text("hello" * 1000)
+    assert main([*argv, "--db", str(junk)]) == 2
+    err = capsys.readouterr().err
+    assert "not a referee database" in err and "Traceback" not in err

@@ -1,0 +1,103 @@
+"""Locks that hold: wrong PINs counted in the database per table (surviving
+a restart, shared by a second process), unlock links that only lead within
+the site, and a home page that lists only the tables this device unlocked."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from referee.service import access, storage
+from referee.service.errors import TooManyTries
+from referee.web import create_app
+
+from .conftest import TEST_CONFIG
+from .test_tablet import PIN, create, token
+
+
+def wrong_tries(client, sid, k=5):
+    tok = token(client, f"/s/{sid}/unlock")
+    for _ in range(k):
+        r = client.post(f"/s/{sid}/unlock", data={"csrf_token": tok, "pin": "0000"})
+        assert r.status_code == 403
+
+
+def right_pin(client, sid):
+    tok = token(client, f"/s/{sid}/unlock")
+    return client.post(f"/s/{sid}/unlock", data={"csrf_token": tok, "pin": PIN})
+
+
+def test_the_limit_survives_a_restart(app, client):
+    sid = create(client)
+    wrong_tries(app.test_client(), sid)
+    restarted = create_app({**TEST_CONFIG, "DATABASE": app.config["DATABASE"]})
+    r = right_pin(restarted.test_client(), sid)
+    assert r.status_code == 429
+    assert "try again at" in r.data.decode()
+
+
+def test_the_limit_is_shared_by_a_second_process(app, client):
+    sid = create(client)
+    wrong_tries(app.test_client(), sid)
+    code = ("import sys; from referee.service import access, storage; "
+            "from referee.service.errors import TooManyTries\n"
+            f"db = storage.connect({app.config['DATABASE']!r})\n"
+            "try:\n"
+            f"    access.unlock(db, {sid!r}, {PIN!r})\n"
+            "except TooManyTries:\n"
+            "    sys.exit(7)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert done.returncode == 7, done.stderr.decode()
+
+
+def test_the_wait_grows_and_ends(app, client):
+    sid = create(client)
+    db = storage.connect(app.config["DATABASE"])
+    t = 1_000_000.0
+    for _ in range(access.FREE_TRIES):
+        assert access.unlock(db, sid, "0000", now=t) is False
+    waits = []
+    for _ in range(3):
+        with pytest.raises(TooManyTries) as caught:
+            access.unlock(db, sid, PIN, now=t)
+        waits.append(caught.value.until - t)
+        t = caught.value.until  # the wait is over: one more wrong try
+        assert access.unlock(db, sid, "0000", now=t) is False
+    assert waits[0] == access.FIRST_WAIT and waits[1] > waits[0]
+    t += access.LONGEST_WAIT
+    assert access.unlock(db, sid, PIN, now=t) is True
+    assert access.unlock(db, sid, "0000", now=t) is False  # counting starts again
+
+
+@pytest.mark.parametrize("target", ["/\t/evil.example", "/\n/evil.example", "/\\evil.example",
+                                    "//evil.example", "https://evil.example/", "/\r/x",
+                                    "javascript:alert(1)", " /x"])
+def test_unlock_follows_only_a_path_of_this_site(app, client, target):
+    sid = create(client)
+    other = app.test_client()
+    tok = token(other, f"/s/{sid}/unlock")
+    r = other.post(f"/s/{sid}/unlock", data={"csrf_token": tok, "pin": PIN, "next": target})
+    assert r.status_code == 303
+    assert r.headers["Location"] == f"/s/{sid}"
+
+
+def test_unlock_follows_a_path_of_this_site(app, client):
+    sid = create(client)
+    other = app.test_client()
+    tok = token(other, f"/s/{sid}/unlock")
+    r = other.post(f"/s/{sid}/unlock",
+                   data={"csrf_token": tok, "pin": PIN, "next": f"/s/{sid}/hands/new"})
+    assert r.headers["Location"] == f"/s/{sid}/hands/new"
+
+
+def test_home_lists_only_the_tables_this_device_unlocked(app, client):
+    mine = create(client, table="Mine")
+    stranger = app.test_client()
+    theirs = create(stranger, players=("Zed", "Yul"), table="Theirs")
+    page = client.get("/").data.decode()
+    assert f"/s/{mine}" in page and f"/s/{theirs}" not in page and "Zed" not in page
+    fresh = app.test_client().get("/").data.decode()
+    assert f"/s/{mine}" not in fresh and "Ann" not in fresh
+    assert 'name="session_id"' in fresh  # open a table by its id

@@ -1,0 +1,294 @@
+"""Tampering with a stored session, as someone holding the database file would:
+every change to what money is computed from fails ``referee verify``, and a
+receipt's head catches what only a rewrite of the whole chain could hide."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from referee.cli import main
+from referee.service import cache, storage, trust
+
+from .test_api import Game, bearer
+
+
+def played(client, hands=2, undo=True):
+    """A session played live through the API: hands, actions, an undo."""
+    g = Game(client, seed=3)
+    for _ in range(hands):
+        g.start()
+        g.finish_hand()
+    g.start()
+    g.play(2)
+    if undo:
+        r = client.post(g.url(f"/hands/{g.n}/undo"),
+                        json={"expected_seq": g.seq, "client_id": "u1"},
+                        headers=bearer(g.table))
+        assert r.status_code == 201, r.get_json()
+    return g
+
+
+def raw(app):
+    """The database as an attacker gets it: the append-only guards dropped."""
+    conn = sqlite3.connect(app.config["DATABASE"], isolation_level=None)
+    conn.execute("DROP TRIGGER IF EXISTS events_no_update")
+    conn.execute("DROP TRIGGER IF EXISTS events_no_delete")
+    return conn
+
+
+def verify(app, *extra):
+    cache.forget()
+    return main(["verify", "--db", app.config["DATABASE"], *extra])
+
+
+def head_of(client, g):
+    return client.get(g.url(), headers=bearer(g.audit)).get_json()["head"]
+
+
+def test_an_untouched_live_session_verifies_with_its_head(app, client):
+    g = played(client)
+    head = head_of(client, g)
+    assert len(head) == 64
+    assert verify(app) == 0
+    assert verify(app, "--session", g.sid, "--head", head) == 0
+    assert trust.verify_all(storage.connect(app.config["DATABASE"])) == {g.sid: []}
+
+
+def test_edited_expanded_rules_fail(app, client):
+    played(client)
+    conn = raw(app)
+    rules = json.loads(conn.execute("SELECT rules_expanded FROM sessions").fetchone()[0])
+    key = next(k for k, v in rules.items() if isinstance(v, int) and not isinstance(v, bool))
+    rules[key] += 1
+    conn.execute("UPDATE sessions SET rules_expanded = ?", [json.dumps(rules)])
+    assert verify(app) == 1
+
+
+@pytest.mark.parametrize("column,value", [("stake", "3.5"), ("currency", "EUR"),
+                                          ("players", '["Ann","Ben","Zed"]')])
+def test_edited_session_columns_fail(app, client, column, value):
+    played(client, hands=1)
+    raw(app).execute(f"UPDATE sessions SET {column} = ?", [value])
+    assert verify(app) == 1
+
+
+def test_edited_hand_result_fails(app, client):
+    played(client)
+    conn = raw(app)
+    n, result = conn.execute("SELECT n, result FROM hands WHERE result IS NOT NULL "
+                             "ORDER BY n LIMIT 1").fetchone()
+    result = json.loads(result)
+    name = next(iter(result["net"]))
+    result["net"][name] = "999.00"
+    conn.execute("UPDATE hands SET result = ? WHERE n = ?", [json.dumps(result), n])
+    assert verify(app) == 1
+
+
+def test_edited_hand_setup_fails(app, client):
+    played(client)
+    conn = raw(app)
+    setup = json.loads(conn.execute("SELECT setup FROM hands WHERE n = 1").fetchone()[0])
+    setup["stake_multiplier"] = 5
+    conn.execute("UPDATE hands SET setup = ? WHERE n = 1", [json.dumps(setup)])
+    assert verify(app) == 1
+
+
+def test_swapped_event_ids_fail(app, client):
+    played(client)
+    conn = raw(app)
+    a, b = [r[0] for r in conn.execute("SELECT id FROM events WHERE kind = 'action' "
+                                       "ORDER BY id DESC LIMIT 2")]
+    conn.execute("UPDATE events SET id = -1 WHERE id = ?", [a])
+    conn.execute("UPDATE events SET id = ? WHERE id = ?", [a, b])
+    conn.execute("UPDATE events SET id = ? WHERE id = -1", [b])
+    assert verify(app) == 1
+
+
+def test_retargeted_correction_fails(app, client):
+    played(client)
+    conn = raw(app)
+    ev_id, payload = conn.execute("SELECT id, payload FROM events WHERE kind = 'correction'"
+                                  ).fetchone()
+    payload = json.loads(payload)
+    payload["cancels"] -= 1
+    conn.execute("UPDATE events SET payload = ? WHERE id = ?",
+                 [storage.canonical(payload), ev_id])
+    assert verify(app) == 1
+
+
+def test_deleted_last_event_fails_and_fails_its_receipt(app, client):
+    g = played(client)
+    head = head_of(client, g)
+    raw(app).execute("DELETE FROM events WHERE id = (SELECT max(id) FROM events)")
+    assert verify(app) == 1
+    assert verify(app, "--session", g.sid, "--head", head) == 1
+
+
+def test_deleted_session_fails(app, client):
+    first = played(client, hands=1)
+    head = head_of(client, first)
+    second = played(client, hands=1)
+    conn = raw(app)
+    for table in ("events", "seats", "hands", "replies", "sessions"):
+        conn.execute(f"DELETE FROM {table} WHERE {'id' if table == 'sessions' else 'session_id'}"
+                     " = ?", [first.sid])
+    assert verify(app) == 1  # the next session hangs on the deleted one's last event
+    assert verify(app, "--session", first.sid, "--head", head) == 1
+    assert second.sid != first.sid
+
+
+def test_rewritten_chain_fails_against_an_earlier_receipt(app, client):
+    g = played(client)
+    head = head_of(client, g)
+    conn = raw(app)
+    rows = conn.execute("SELECT * FROM events WHERE session_id = ? ORDER BY seq",
+                        [g.sid]).fetchall()
+    cols = [d[0] for d in conn.execute("SELECT * FROM events LIMIT 0").description]
+    prev = None
+    for values in rows:
+        ev = dict(zip(cols, values, strict=True))
+        if prev is not None:
+            ev["prev_hash"] = prev
+        if ev["kind"] == "action" and prev is not None and "edited" not in locals():
+            edited = True
+            payload = json.loads(ev["payload"])
+            payload["text"] = payload["text"] + " "
+            ev["payload"] = storage.canonical(payload)
+        ev["hash"] = storage.event_hash(ev["prev_hash"], ev)
+        conn.execute("UPDATE events SET payload = ?, prev_hash = ?, hash = ? WHERE id = ?",
+                     [ev["payload"], ev["prev_hash"], ev["hash"], ev["id"]])
+        prev = ev["hash"]
+    assert verify(app) == 0  # a perfect rewrite: only a receipt taken before can tell
+    assert verify(app, "--session", g.sid, "--head", head) == 1
+
+
+def test_verify_refuses_questions_it_cannot_answer(app, client, tmp_path, capsys):
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"not a database at all" * 100)
+    assert main(["verify", "--db", str(junk)]) == 2
+    assert main(["verify", "--db", str(tmp_path / "none.sqlite3")]) == 2
+    g = played(client, hands=1)
+    assert verify(app, "--session", g.sid, "--head", "xyz") == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def _pdf_text(data: bytes) -> str:
+    import io
+
+    from pypdf import PdfReader
+
+    return "".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def test_the_receipt_is_on_the_pages_and_papers(app, client):
+    g = played(client, hands=1, undo=False)
+    head = head_of(client, g)
+    tok = f"?token={g.audit}"
+    settlement = client.get(f"/reports/{g.sid}/settlement.pdf{tok}")
+    audit = client.get(f"/reports/{g.sid}/hands/1/audit.pdf{tok}")
+    for pdf in (settlement, audit):
+        assert pdf.status_code == 200
+        assert head in _pdf_text(pdf.data).replace("\n", "")
+    tablet = app.test_client()
+    with tablet.session_transaction() as s:
+        s["unlocked"] = [g.sid]
+    for page in (f"/s/{g.sid}/hands/1", f"/s/{g.sid}/standings"):
+        r = tablet.get(page)
+        assert r.status_code == 200 and head in r.data.decode(), page
+
+
+def test_the_qr_code_reads_back_the_head():
+    from referee.reports.common import receipt
+
+    head = "ab" * 32
+    table = receipt(head)[0]._content[0]
+    drawing = table._cellvalues[0][0]
+    assert len(drawing.contents) > 200  # the dark modules of a version-4 code
+    assert receipt(None) == []
+
+
+def _export(app, sid, tmp_path, capsys):
+    assert main(["export", sid, "--db", app.config["DATABASE"], "--chain"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(doc))
+    return doc, path
+
+
+def test_an_exported_log_carries_its_head_and_verifies_offline(app, client, tmp_path,
+                                                                capsys):
+    g = played(client)
+    doc, path = _export(app, g.sid, tmp_path, capsys)
+    assert doc["head"] == head_of(client, g)
+    assert main(["verify", str(path)]) == 0
+    assert doc["head"] in capsys.readouterr().out
+    assert main(["replay", str(path), "--json"]) in (0, 1)  # readers ignore the receipt
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("tamper", ["action", "stake", "head", "event", "drop_last"])
+def test_a_tampered_export_fails_offline(app, client, tmp_path, capsys, tamper):
+    g = played(client)
+    doc, path = _export(app, g.sid, tmp_path, capsys)
+    if tamper == "action":
+        doc["hands"][0]["actions"][-1] = doc["hands"][0]["actions"][-2]
+    elif tamper == "stake":
+        doc["stake"] = "3.50"
+    elif tamper == "head":
+        doc["head"] = "0" * 64
+    elif tamper == "event":
+        ev = next(e for e in doc["chain"]["events"] if e["kind"] == "action")
+        ev["created"] = "2000-01-01T00:00:00.000Z"
+    else:
+        doc["chain"]["events"].pop()
+    path.write_text(json.dumps(doc))
+    assert main(["verify", str(path)]) == 1
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_plain_log_has_no_head_to_verify(tmp_path, capsys):
+    assert main(["verify", "sample_logs/pagat_basic.json"]) == 2
+    assert "no head" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "tonk-log/1", "head": 5, "chain": []}')
+    assert main(["verify", str(bad)]) == 2
+
+
+def test_a_chain_downgraded_to_format_1_fails(app, client):
+    first = played(client, hands=1, undo=False)
+    played(client, hands=1, undo=False)
+    conn = raw(app)
+    # Rewrite the second session's chain in format 1 (no ids, no rules hashed)
+    # after editing its rules: without the guard, only a receipt would tell.
+    sid = conn.execute("SELECT id FROM sessions WHERE id <> ?", [first.sid]).fetchone()[0]
+    cols = [d[0] for d in conn.execute("SELECT * FROM events LIMIT 0").description]
+    prev = storage.GENESIS
+    for values in conn.execute("SELECT * FROM events WHERE session_id = ? ORDER BY seq",
+                               [sid]).fetchall():
+        ev = {**dict(zip(cols, values, strict=True)), "chain": 1, "prev_hash": prev}
+        ev["hash"] = storage.event_hash(prev, ev)
+        conn.execute("UPDATE events SET chain = 1, prev_hash = ?, hash = ? WHERE id = ?",
+                     [ev["prev_hash"], ev["hash"], ev["id"]])
+        prev = ev["hash"]
+    assert verify(app) == 1
+
+
+def test_sessions_stored_before_the_migration_still_verify(app, client):
+    old = played(client, hands=1, undo=False)
+    conn = raw(app)
+    # As format 1 wrote them: no ids in the hash, the first event on genesis.
+    cols = [d[0] for d in conn.execute("SELECT * FROM events LIMIT 0").description]
+    prev = storage.GENESIS
+    for values in conn.execute("SELECT * FROM events WHERE session_id = ? ORDER BY seq",
+                               [old.sid]).fetchall():
+        ev = {**dict(zip(cols, values, strict=True)), "chain": 1, "prev_hash": prev}
+        ev["hash"] = storage.event_hash(prev, ev)
+        conn.execute("UPDATE events SET chain = 1, prev_hash = ?, hash = ? WHERE id = ?",
+                     [ev["prev_hash"], ev["hash"], ev["id"]])
+        prev = ev["hash"]
+    new = played(client, hands=1)
+    assert verify(app) == 0
+    assert verify(app, "--session", new.sid, "--head", head_of(client, new)) == 0
