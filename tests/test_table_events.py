@@ -197,12 +197,28 @@ def test_dispute_not_seated_is_refused(client):
             "dispute_not_seated")
 
 
-def test_undo_of_a_disputed_action_is_refused(client):
+def test_undo_settles_a_dispute_and_the_objection_stays(client):
+    # The spec: "the table settles it by a correction (the service's undo)".
+    from referee.service.trust import verify_all
+
     g = Game(client)
     g.start()
     g.play(2)
-    post(g, "/hands/1/disputes", {"action": 2, "by": "Cy", "note": "no"})
-    refused(g, "/hands/1/undo", {"client_id": "u1"}, 422, "undo_disputed")
+    second = log_of(g)["hands"][0]["actions"][1]
+    assert post(g, "/hands/1/disputes", {"action": 2, "by": "Cy", "note": "no"}).status_code \
+        == 201
+    assert post(g, "/hands/1/disputes", {"action": 1, "by": "Ann", "note": "ok"}).status_code \
+        == 201
+    r = g.client.post(g.url("/hands/1/undo"), json={"client_id": "u1", "expected_seq": 2},
+                      headers=bearer(g.table))
+    assert r.status_code == 201, r.get_json()
+    disputes = log_of(g)["hands"][0]["disputes"]
+    assert disputes == [
+        {"action": None, "by": "Cy", "note": f"[on action 2, {second}, since undone] no"},
+        {"action": 1, "by": "Ann", "note": "ok"}]
+    with client.application.app_context():
+        assert verify_all(get_db())[g.sid] == []
+    assert_replays(g)
 
 
 def test_a_client_id_used_for_another_kind_of_request_is_refused(client):

@@ -68,6 +68,23 @@ def check_disputes(hand: Hand, disputes: Sequence[dict], actions: int) -> None:
                                 "cannot dispute it", hand=hand.number, action=action)
 
 
+def disputes_after_undo(disputes: Sequence[dict], number: int, text: str) -> list[dict]:
+    """The disputes once action ``number`` (``text``) is undone: a dispute of
+    it is how the table settles one (the spec: "by a correction"), so the
+    objection stays, as a dispute of the whole hand that says which action it
+    was about (the log may only name actions still in force)."""
+    out = []
+    for d in disputes:
+        if d["action"] == number:
+            said = f"[on action {number}, {text}, since undone] "
+            note = said + d["note"]
+            if len(note) > 500:
+                note = note[:499] + "…"
+            d = {"action": None, "by": d["by"], "note": note}
+        out.append(d)
+    return out
+
+
 def judge_events(hand: Hand, setup: dict) -> None:
     """A hand's ``void``, ``accepted`` and ``disputes``, after its actions."""
     if "void" in setup:

@@ -34,6 +34,7 @@ from ..record import load_hand_setup
 from ..replay import side_bet_outcomes, start_on
 from ..rules.actions import parse_action
 from ..rules.cards import parse_card
+from ..rules.events import disputes_after_undo
 from ..rules.hand import VOID, Hand
 from ..rules.options import HouseRules, resolve
 from ..rules.table import Table
@@ -461,8 +462,8 @@ def post_action(db: Database, sid: str, n: int, action_text: str, client_id: str
 
 def _check_undo_events(setup: dict, n: int, actions: int) -> None:
     """An undo may not take away what the table's events stand on: the hand's
-    accepted result, or an action a dispute names (the log would then name an
-    action that is not there)."""
+    accepted result. (A disputed action may be undone: that is how a table
+    settles the dispute; see ``disputes_after_undo``.)"""
     if setup.get("void"):
         raise RuleViolation("hand_void", "the hand is void: nothing in it can be undone",
                             hand=n)
@@ -470,10 +471,6 @@ def _check_undo_events(setup: dict, n: int, actions: int) -> None:
         raise RuleViolation("undo_accepted", f"{', '.join(setup['accepted'])} accepted this "
                             "hand's result, so its actions stand; note a dispute instead",
                             hand=n)
-    if any(d["action"] == actions for d in setup.get("disputes", ())):
-        raise RuleViolation("undo_disputed", f"action {actions} is disputed and the dispute "
-                            "names it: it stays in the record (note the correction as a "
-                            "dispute of the whole hand)", hand=n, action=actions)
 
 
 def undo(db: Database, sid: str, n: int, client_id: str | None = None,
@@ -495,10 +492,14 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
             return _Plan(error=err)
         cancelled = str(hand.actions[-1])
         cancels = live.action_ids[-1]
-        work = _new_hand(live.rules, n, list(hand.players), live.setup)
+        setup = live.setup
+        if any(d["action"] == len(hand.actions) for d in setup.get("disputes", ())):
+            setup = {**setup, "disputes": disputes_after_undo(
+                setup["disputes"], len(hand.actions), cancelled)}
+        work = _new_hand(live.rules, n, list(hand.players), setup)
         for action in hand.actions[:-1]:
             work.apply(action)
-        state = _state(sid, live.setup, work, None, legal=False)
+        state = _state(sid, setup, work, None, legal=False)
         state_json = storage.to_json(state)
         event: dict = {}
 
@@ -507,10 +508,13 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
                                               {"cancels": cancels, "action": cancelled},
                                               client_id, after=live.version))
             _store_hand(w, live, work, event["id"], None, client_id, state_json)
+            if setup is not live.setup:
+                storage.set_hand(w, sid, n, setup, event["id"])
 
         def after_commit() -> None:
             live.table.hands[-1] = work
             live.hand, live.version, live.state = work, event["id"], None
+            live.setup = setup
             live.action_ids.pop()
 
         return _Plan(state, None, job, after_commit)

@@ -19,6 +19,7 @@ from sqlite_utils import Database
 from ..record import load_log
 from ..replay import replay
 from ..rules.errors import RefereeError
+from ..rules.events import disputes_after_undo
 from ..rules.hand import VOID
 from . import storage
 from .hands import hand_result, session_quantum, void_hand_result
@@ -75,16 +76,25 @@ def _expected_setups(events: list[dict]) -> tuple[dict[int, dict], dict[int, int
     on with each table event, so every process sees the session changed)."""
     setups: dict[int, dict] = {}
     newest: dict[int, int] = {}
+    in_force: dict[int, int] = {}  # each hand's actions not undone
     current = None
     for ev in events:
         said = json.loads(ev["payload"])
         n = ev["hand"]
         if ev["kind"] == "hand_start":
             setups[n] = said
+            in_force[n] = 0
             current = n
         elif n in setups:
             setup = setups[n]
-            if ev["kind"] == EventKind.VOID:
+            if ev["kind"] == "action":
+                in_force[n] += 1
+            elif ev["kind"] == "correction":
+                if setup.get("disputes"):
+                    setups[n] = {**setup, "disputes": disputes_after_undo(
+                        setup["disputes"], in_force[n], said["action"])}
+                in_force[n] -= 1
+            elif ev["kind"] == EventKind.VOID:
                 setups[n] = {**setup, "void": said["reason"]}
             elif ev["kind"] == EventKind.LEAVE and "void" in said:
                 setups[n] = {**setup, "void": said["void"]}
