@@ -391,3 +391,12 @@ def test_currencies_are_never_added(weeks, club_app, capsys):
     assert cli_main(["ledger", "--db", path]) == 2
     assert "several_currencies" in capsys.readouterr().err
     assert cli_main(["ledger", "--db", path, "--currency", "points", "--json"]) == 0
+
+
+def test_a_linked_table_s_export_still_verifies_offline(weeks, club_app, tmp_path, capsys):
+    path = club_app.config["DATABASE"]
+    week2 = weeks["made"][1]["id"]
+    assert cli_main(["export", week2, "--db", path, "--chain"]) == 0
+    log = tmp_path / "week2.json"
+    log.write_text(capsys.readouterr().out)
+    assert cli_main(["verify", str(log)]) == 0
