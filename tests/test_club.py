@@ -400,3 +400,21 @@ def test_a_linked_table_s_export_still_verifies_offline(weeks, club_app, tmp_pat
     log = tmp_path / "week2.json"
     log.write_text(capsys.readouterr().out)
     assert cli_main(["verify", str(log)]) == 0
+
+
+def test_the_club_s_events_are_append_only_and_chained(weeks):
+    import sqlite3
+
+    client = weeks["client"]
+    _merge(client)
+    with client.application.app_context():
+        db = get_db()
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"), storage.write(db):
+            db.conn.execute("DELETE FROM club_events")
+        # An edit that slips past the trigger (dropped, say) breaks the hash.
+        with storage.write(db):
+            db.conn.execute("DROP TRIGGER club_events_no_update")
+            db.conn.execute("UPDATE club_events SET payload = "
+                            "'{\"into\":\"Cy\",\"spelling\":\"Bne\"}'")
+        assert trust.verify_all(db)[storage.CLUB] == [
+            "club event 1: its hash does not match its contents"]
