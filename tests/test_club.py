@@ -136,6 +136,9 @@ def _expected_stats(logs, merged=True):
                 c["tonk_outs"] += int(h.outcome == "tonk_out" and p in h.winners)
                 c["deal_wins"] += int(h.outcome == "deal_win" and p in h.winners)
                 c["money"] += v
+                if h.outcome in ("drop_won", "caught", "stock_out") and p in h.counts:
+                    c["shows"] += 1
+                    c["show_total"] += h.counts[p]
     return stats
 
 
@@ -284,6 +287,9 @@ def test_season_statistics_against_an_independent_count(weeks):
             c["drops"], c["drops_won"], c["caught"])
         assert (st["tonk_outs"], st["deal_wins"]) == (c["tonk_outs"], c["deal_wins"])
         assert Decimal(st["won"]) + Decimal(st["lost"]) == c["money"]
+        if c["shows"]:
+            assert Decimal(st["average_show"]) == (
+                Decimal(c["show_total"]) / c["shows"]).quantize(Decimal("0.01"))
     assert season["head_to_head"]["players"] == ["Ann", "Ben"]
     # The running balance ends where the ledger stands.
     ledger = client.get("/api/club/ledger", headers=KEY).get_json()["balances"]
@@ -418,3 +424,25 @@ def test_the_club_s_events_are_append_only_and_chained(weeks):
                             "'{\"into\":\"Cy\",\"spelling\":\"Bne\"}'")
         assert trust.verify_all(db)[storage.CLUB] == [
             "club event 1: its hash does not match its contents"]
+
+
+def test_mark_paid_and_undo_from_the_pages(weeks):
+    client = weeks["client"]
+    token = _csrf(client)
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": token})
+    done = _merge(client)
+    led = client.get("/api/club/ledger", headers=KEY).get_json()
+    t = next((t for t in led["transfers"] if {t["from"], t["to"]} <= {"Ann", "Ben", "Dee"}),
+             None)
+    if t is not None:
+        r = client.post("/club/paid", data={**t, "currency": "USD", "csrf_token": token})
+        assert r.status_code == 302
+        assert "Recorded" in client.get("/club").get_data(as_text=True)
+    r = client.post("/club/undo", data={"event": str(done["event"]), "csrf_token": token})
+    assert r.status_code == 302
+    assert "Bne" in client.get("/api/club/ledger", headers=KEY).get_json()["balances"]
+    # Undone twice: there is nothing left to undo.
+    r = client.post("/club/undo", data={"event": str(done["event"]), "csrf_token": token})
+    assert r.status_code == 422
+    # A form from elsewhere (no CSRF token) is refused.
+    assert client.post("/club/merge", data={"spelling": "Bne", "into": "Ben"}).status_code == 400
