@@ -125,6 +125,11 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
             storage.insert_hand(db, sid, hand.number, setup, "actions" in given,
                                 list(hand.players), hand.dealer, len(hand.actions), last,
                                 result)
+        # A table whose log raised the stake plays on at it: the hands started
+        # here carry the last hand's stake, as the tablet's stake change does.
+        last_stake = log["hands"][-1].get("stake") if log.get("hands") else None
+        if last_stake is not None:
+            storage.set_next(db, sid, stake=str(last_stake), seats=None)
     return info
 
 
