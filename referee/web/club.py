@@ -133,7 +133,7 @@ def _name(key: str) -> str | None:
 
 # ---------------------------------------------------------------- API
 
-class TransferSchema(Schema):
+class ClubTransferSchema(Schema):
     from_ = fields.String(data_key="from", required=True)
     to = fields.String(required=True)
     amount = fields.String(required=True)
@@ -143,7 +143,7 @@ class LedgerSchema(Schema):
     currency = fields.String(required=True)
     balances = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
                            metadata={"description": "positive: the club owes them"})
-    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+    transfers = fields.List(fields.Nested(ClubTransferSchema), required=True)
 
 
 class PlayerSeasonSchema(Schema):
