@@ -28,7 +28,8 @@ def test_schema_and_pragmas(db):
     assert [m.name for m in storage.migrations.applied(db)] == ["m001_initial",
                                                                "m002_replies_refused",
                                                                "m003_table_events",
-                                                               "m004_chain_v2"]
+                                                               "m004_chain_v2",
+                                                               "m006_running_totals"]
     # migrating again is a no-op
     again = storage.connect(db_key_path(db))
     assert storage.migrations.pending(again) == []

@@ -21,7 +21,7 @@ from ..replay import replay
 from ..rules.errors import RefereeError
 from ..rules.events import disputes_after_undo
 from ..rules.hand import VOID
-from . import storage
+from . import storage, totals
 from .hands import hand_result, session_quantum, void_hand_result
 from .kinds import EventKind
 
@@ -150,6 +150,7 @@ def _result_faults(db: Database, sid: str, row: dict) -> list[str]:
     q = session_quantum(row, played.rules)
     faults = []
     stored = {r["n"]: r for r in storage.all_hand_rows(db, sid)}
+    running = None
     for given, hand in zip(log.get("hands", []), played.table.hands, strict=False):
         have = stored.get(hand.number)
         if hand.phase == VOID:
@@ -160,6 +161,12 @@ def _result_faults(db: Database, sid: str, row: dict) -> list[str]:
         if _canon(want) != _canon(got):
             faults.append(f"hand {hand.number}'s stored result differs from the replay of "
                           "its chain")
+        # The pages read the totals from these rows alone: they must be the replay's.
+        after = totals.step(running, want)
+        if have and _canon(after) != _canon(have.get("running")):
+            faults.append(f"hand {hand.number}'s stored running totals differ from the "
+                          "replay of its chain")
+        running = after if after is not None else running
         if have and _canon(have["seats"]) != _canon(list(hand.players)):
             faults.append(f"hand {hand.number}'s stored seats differ from its chain")
         if have and have["dealer"] != hand.dealer:

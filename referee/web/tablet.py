@@ -209,8 +209,10 @@ def session_page(session_id: str):
 @bp.get("/s/<session_id>/standings")
 @unlocked
 def standings(session_id: str):
+    page = request.args.get("page", 1, type=int)
     return render_template("standings.html", summary=g.summary, session_id=session_id,
-                           standings=sessions.standings(get_db(), session_id))
+                           standings=sessions.standings_page(get_db(), session_id,
+                                                             min(max(page, 1), 2**62)))
 
 
 def _rule_changes(summary: dict) -> list[tuple[str, object]]:
