@@ -19,6 +19,7 @@ from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
 from reportlab.platypus import (
     CondPageBreak,
+    Flowable,
     KeepTogether,
     PageBreak,
     Paragraph,
@@ -439,7 +440,7 @@ def _player_column(width: float, players: int) -> float:
     return min(64.0, (width - sum(_FIXED) - _MIN_WINNERS) / max(players, 1))
 
 
-def _hands_table(result, players: list[str], q, width: float) -> Table:
+def _hands_table(result, players: list[str], q, width: float) -> Flowable:
     st = styles()
     col_w = _player_column(width, len(players))
     winners_w = width - sum(_FIXED) - col_w * len(players)
@@ -469,8 +470,50 @@ def _hands_table(result, players: list[str], q, width: float) -> Table:
     # Fixed widths and heights spare reportlab measuring every cell: a
     # thousand-hand table renders in a fraction of the time.
     header_h = max(_wrapped_height(header[i], cw[i]) for i in range(len(header)))
+    return _PagedRows(rows[0], rows[1:], lambda part, odd: _hands_part(
+        [rows[0], *part], cw, header_h, odd), header_h)
+
+
+class _PagedRows(Flowable):
+    """The hands table one page at a time: each split makes a table of the
+    rows that fit and keeps the rest as row indices. One reportlab Table of
+    10,000 rows is split page after page into a new table of every row
+    left, which made the 10,000-hand PDF take 7 s."""
+
+    def __init__(self, header, rows, make, header_h: float, start: int = 0) -> None:
+        super().__init__()
+        self.header, self.rows, self.make = header, rows, make
+        self.header_h, self.start = header_h, start
+        self.hAlign = "LEFT"
+
+    def _height(self, count: int) -> float:
+        return self.header_h + ROW_HEIGHT * count
+
+    def wrap(self, avail_width, avail_height):
+        self._table = None
+        self.width, self.height = avail_width, self._height(len(self.rows) - self.start)
+        return self.width, self.height
+
+    def split(self, avail_width, avail_height):
+        fit = int((avail_height - self.header_h) // ROW_HEIGHT)
+        if fit < 1:
+            return []
+        end = self.start + fit
+        return [self.make(self.rows[self.start:end], self.start % 2),
+                _PagedRows(self.header, self.rows, self.make, self.header_h, end)]
+
+    def draw(self):
+        table = self.make(self.rows[self.start:], self.start % 2)
+        table.wrapOn(self.canv, self.width, self.height)
+        table.drawOn(self.canv, 0, 0)
+
+
+def _hands_part(rows: list, cw: list[float], header_h: float, odd: int) -> Table:
+    """The hands table's header and ``rows``; ``odd``: the first row is an
+    odd one of the whole table (the shading goes on across pages)."""
     t = Table(rows, colWidths=cw, rowHeights=[header_h] + [ROW_HEIGHT] * (len(rows) - 1),
-              repeatRows=1, hAlign="LEFT")
+              hAlign="LEFT")
+    shades = [colors.white, colors.HexColor("#F2F2F2")]
     t.setStyle(TableStyle([
         ("FONT", (0, 1), (-1, -1), FONT, 7.5),
         ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
@@ -482,6 +525,6 @@ def _hands_table(result, players: list[str], q, width: float) -> Table:
         ("LEFTPADDING", (0, 0), (-1, -1), 3),
         ("RIGHTPADDING", (0, 0), (-1, -1), 3),
         ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
-        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#F2F2F2")]),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), shades[odd:] + shades[:odd]),
     ]))
     return t
