@@ -18,7 +18,10 @@ def stored(app):
 
 def test_reports_need_a_token_when_the_table_has_a_pin(app, stored):
     client = app.test_client()
-    assert client.get(f"/reports/{stored.id}/").status_code == 403
+    r = client.get(f"/reports/{stored.id}/")
+    # A locked tablet is led to the unlock page, which brings it back here.
+    assert r.status_code == 303
+    assert f"/s/{stored.id}/unlock?next=/reports/{stored.id}/" in r.headers["Location"]
     assert client.get(f"/reports/{stored.id}/?token=wrong").status_code == 403
     assert client.get("/reports/nosuch/").status_code == 404
     r = client.get(f"/reports/{stored.id}/?token={stored.audit_token}")
@@ -47,7 +50,7 @@ def test_auditor_steps_through_a_hand(app, stored):
     first = client.get(base).get_data(as_text=True)
     assert "The deal" in first and "next ›" in first
     third = client.get(base + "&step=2").get_data(as_text=True)
-    assert "Jürgen: spread 3c 3d 3h" in third and "S1 (Jürgen) 3c 3d 3h" in third
+    assert "Jürgen: spread 3♣ 3♦ 3♥" in third and "S1 (Jürgen) 3♣ 3♦ 3♥" in third
     last = client.get(base + "&step=99").get_data(as_text=True)
     assert "Jürgen is caught" in last and "next ›" not in last
 

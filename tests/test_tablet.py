@@ -88,6 +88,9 @@ def act(client, sid, who: int, verb: str, cards=(), spread=None, n=1, client_id=
     if spread:
         data["spread"] = spread
     r = client.post(f"/s/{sid}/hands/{n}/act", data=data)
+    if r.status_code == 200 and 'id="confirm-yes"' in r.data.decode():
+        # An action that ends play asks for a second tap, showing what it settles.
+        r = client.post(f"/s/{sid}/hands/{n}/act", data={**data, "confirm": "1"})
     assert r.status_code == 303
     return client.get(r.headers["Location"]).data.decode()
 
@@ -290,10 +293,11 @@ def test_a_refused_action_names_the_rule_and_changes_nothing(client):
     page = act(client, sid, 1, "spread", ["Qs", "4c", "8c"])
     (kind, text), = flashes(page)
     assert kind == "error"
-    assert "Qs 4c 8c is neither a book" in text and "invalid_spread" in text
+    assert "Qs 4c 8c is neither a book" in text and "Ben: spread Q♠ 4♣ 8♣" in text
+    assert '<small class="code">(rule invalid_spread)</small>' in page
     # The receipt moves on: the refused try is kept in the record.
-    strip = re.compile(r'name="(client_id|csrf_token)" value="[^"]*"|<p class="flash.*?</p>'
-                       r'|<p class="muted receipt">.*?</p>', re.S)
+    strip = re.compile(r'name="(client_id|csrf_token)" value="[^"]*"|data-render="[^"]*"|'
+                       r'<p class="flash.*?</p>|<p class="muted receipt">.*?</p>', re.S)
     def same(p):
         return re.sub(r"\s+", " ", strip.sub("", p))
 
@@ -334,7 +338,7 @@ def test_undo_keeps_the_original_in_the_history(client):
     assert ("ok", "Undone: Ben: draw 8c. It stays in the history, marked as undone.") \
         in flashes(page)
     assert seq_of(page) == 0 and 'id="stock">36<' in page
-    assert '<li class="corrected">Ben: draw 8c <small>(undone)</small></li>' in page
+    assert '<li class="corrected">Ben: draw 8♣ <small>(undone)</small></li>' in page
     # 8c is free again.
     assert 'value="8c" disabled' not in page
     page = act(client, sid, 1, "draw", ["8c"])
@@ -347,7 +351,7 @@ def test_nothing_to_undo(client):
     tok = token(client, f"/s/{sid}/hands/1")
     r = client.post(f"/s/{sid}/hands/1/undo", data={"csrf_token": tok, "client_id": "u"})
     page = client.get(r.headers["Location"]).data.decode()
-    assert "no action to undo [rule: nothing_to_undo]" in page
+    assert "no action to undo" in page and "(rule nothing_to_undo)" in page
 
 
 def play_caught_hand(client, sid) -> str:
@@ -532,3 +536,63 @@ def test_an_imported_table_without_pin_unlocks_with_its_table_token(client, app)
     ok = client.post(f"/s/{info.id}/unlock", data={"csrf_token": token, "pin": info.table_token})
     assert ok.status_code == 303
     assert client.get(f"/s/{info.id}").status_code == 200
+
+
+def test_a_drop_asks_for_a_second_tap_and_a_settled_hand_has_no_undo(client):
+    sid = create(client)
+    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
+    for who, verb, cards in ((1, "draw", ["8c"]), (1, "spread", ["Ks", "Kh", "Kd"]),
+                             (1, "discard", ["Qs"]), (2, "take", []), (2, "discard", ["Jh"])):
+        act(client, sid, who, verb, cards)
+    page = hand_page(client, sid)
+    data = {"csrf_token": form_value(page, "csrf_token"),
+            "client_id": form_value(page, "client_id"),
+            "expected_seq": form_value(page, "expected_seq"), "act": "0:drop"}
+    r = client.post(f"/s/{sid}/hands/1/act", data=data)
+    # The first tap only shows what the drop would do: nothing is logged.
+    assert r.status_code == 200 and 'id="confirm-yes"' in r.data.decode()
+    assert "Ann drops" in r.data.decode()
+    assert seq_of(hand_page(client, sid)) == 5
+    r = client.post(f"/s/{sid}/hands/1/act", data={**data, "confirm": "1"})
+    assert r.status_code == 303 and seq_of(hand_page(client, sid)) == 6
+    # Every hand is known: one tap (and its confirmation) shows them all.
+    page = hand_page(client, sid)
+    assert 'id="show-all"' in page
+    shows = re.findall(r'name="show" value="([^"]+)"', page)
+    data = {"csrf_token": form_value(page, "csrf_token"),
+            "client_id": form_value(page, "client_id"),
+            "expected_seq": "6", "act": "all:show", "show": shows}
+    r = client.post(f"/s/{sid}/hands/1/act", data=data)
+    assert "Ann pays Ben" in r.data.decode() and 'id="confirm-yes"' in r.data.decode()
+    r = client.post(f"/s/{sid}/hands/1/act", data={**data, "confirm": "1"})
+    page = client.get(r.headers["Location"]).data.decode()
+    assert 'id="result"' in page and 'id="undo"' not in page
+    assert "✓ Ann shows" in page and "A♠" in page
+
+
+def test_a_tap_swapped_in_by_tablet_js_gets_the_hand_page_itself(client):
+    sid = create(client)
+    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
+    page = hand_page(client, sid)
+    r = client.post(f"/s/{sid}/hands/1/act", headers={"X-Tablet-Swap": "1"}, data={
+        "csrf_token": form_value(page, "csrf_token"), "client_id": form_value(page, "client_id"),
+        "expected_seq": "0", "act": "1:draw", "card": ["8c"]})
+    assert r.status_code == 200 and r.headers["X-Hand-Page"] == f"/s/{sid}/hands/1"
+    assert "✓ Ben draws 8♣." in r.data.decode() and 'id="seq">1<' in r.data.decode()
+
+
+def test_the_start_form_waits_for_the_hand_in_play(client):
+    sid = create(client)
+    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
+    r = client.get(f"/s/{sid}/hands/new")
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/s/{sid}/hands/1")
+
+
+def test_cards_in_words():
+    from referee.rules.cards import action_words, pretty
+
+    assert pretty("Ben: hit S1 7c") == "Ben: hit S1 7♣"
+    assert pretty("Ks: show Th Xa") == "Ks: show 10♥ Xa"
+    assert action_words("Ben: discard 9d") == "Ben discards 9♦"
+    assert action_words("Ben: hit S2 7c") == "Ben hits S2 with 7♣"
+    assert action_words("Cy: draw") == "Cy draws (card not seen)"

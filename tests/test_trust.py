@@ -292,3 +292,65 @@ def test_sessions_stored_before_the_migration_still_verify(app, client):
     new = played(client, hands=1)
     assert verify(app) == 0
     assert verify(app, "--session", new.sid, "--head", head_of(client, new)) == 0
+
+
+def _night(client):
+    """A session with the table's own events: a stake change, a payment, an
+    acceptance, a dispute."""
+    g = Game(client, seed=3)
+    g.start()
+    g.finish_hand()
+    for tail, body in [("/hands/1/accept", {"player": "Ann"}),
+                       ("/hands/1/disputes", {"action": 1, "by": "Cy", "note": "hm"}),
+                       ("/stake", {"stake": "0.50"}),
+                       ("/payments", {"from": "Ann", "to": "Ben", "amount": "0.25"})]:
+        r = client.post(g.url(tail), json=body, headers=bearer(g.table))
+        assert r.status_code == 201, r.get_json()
+    return g
+
+
+@pytest.mark.parametrize("tamper", [
+    # a payment that was never made, or made bigger
+    "UPDATE sessions SET header = json_set(header, '$.payments[0].amount', '25')",
+    # who accepted, and what was disputed
+    "UPDATE hands SET setup = json_set(setup, '$.accepted[0]', 'Cy') WHERE n = 1",
+    "UPDATE hands SET setup = json_remove(setup, '$.disputes') WHERE n = 1",
+    # the stake the next hand will be dealt at
+    "UPDATE sessions SET next_stake = '5.00'",
+])
+def test_edited_table_events_fail(app, client, tamper):
+    _night(client)
+    assert verify(app) == 0
+    raw(app).execute(tamper)
+    assert verify(app) == 1
+
+
+def test_a_hand_dealt_at_a_tampered_stake_fails(app, client):
+    g = _night(client)
+    raw(app).execute("UPDATE sessions SET next_stake = '5.00'")
+    cache.forget()
+    g.start()  # dealt at the tampered stake, and that start is chained
+    conn = storage.connect(app.config["DATABASE"])
+    assert any("stake is not the one the table set" in f
+               for f in trust.verify_all(conn)[g.sid])
+    assert verify(app) == 1
+
+
+def test_an_imported_table_plays_on_at_its_last_stake(app, client):
+    from pathlib import Path
+
+    doc = json.loads((Path(__file__).parents[1] / "sample_logs" /
+                      "ev_stake_change.json").read_text())
+    r = client.post("/api/sessions", json=doc)
+    assert r.status_code == 201, r.get_json()
+    sid, token = r.get_json()["id"], r.get_json()["table_token"]
+    last = doc["hands"][-1]
+    assert "stake" in last
+    from referee.service import sessions
+
+    assert token
+    with app.app_context():
+        from referee.web.db import get_db
+
+        assert sessions.session_summary(get_db(), sid)["next_stake"] == last["stake"]
+    assert verify(app) == 0

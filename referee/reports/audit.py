@@ -32,6 +32,7 @@ from ..ledger.money import fmt
 from ..ledger.results import HandResult, settle_hand, void_result
 from ..replay import Session, open_session, start_hand
 from ..rules.actions import parse_action
+from ..rules.cards import card_label, pretty
 from ..rules.errors import MalformedInput, RefereeError
 from ..rules.hand import VOID, Hand
 from .common import (
@@ -317,7 +318,7 @@ def describe_state(state: dict) -> list[str]:
     """The public state in short lines: hands, pile, spreads, waits, who acts."""
     lines = []
     for p in state["players"]:
-        known = " ".join(p["known"])
+        known = " ".join(map(card_label, p["known"]))
         hidden = p["unknown"]
         cards = known + (f" +{hidden} unknown" if hidden and known else
                          f"{hidden} unknown" if hidden else "")
@@ -327,13 +328,14 @@ def describe_state(state: dict) -> list[str]:
         wait = f", waits {p['waiting']}" if p["waiting"] else ""
         shown = ", shown" if p["shown"] else ""
         lines.append(f"<b>{esc(p['name'])}</b>: {esc(cards)}{count}{wait}{shown}")
-    top = state["top"] or "empty"
+    top = card_label(state["top"]) or "empty"
     n = state["pile"]
     cards = "1 card" if n == 1 else f"{n} cards"
     lines.append(f"Discard pile: top {top} ({cards}); stock {state['stock']}")
     if state["spreads"]:
         lines.append("Spreads: " + "; ".join(
-            f"{s['id']} ({esc(s['owner'])}) {' '.join(s['cards'])}" for s in state["spreads"]))
+            f"{s['id']} ({esc(s['owner'])}) {' '.join(map(card_label, s['cards']))}"
+            for s in state["spreads"]))
     if state["to_act"]:
         lines.append(f"Next: {esc(state['to_act'])}")
     elif state["must_show"]:
@@ -481,7 +483,7 @@ def _steps_table(audit: HandAudit, width: float) -> Table:
     ]
     for step in audit.steps:
         r = len(rows)
-        what = [f"<b>{esc(step.action)}</b>" if step.action else
+        what = [f"<b>{esc(pretty(step.action))}</b>" if step.action else
                 ("<i>the deal</i>" if step.status == "setup" else "<i>(undo)</i>")]
         if step.status != "setup":
             what.append(STATUS_WORDS.get(step.status, step.status))

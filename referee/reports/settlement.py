@@ -391,7 +391,11 @@ def _chart(result, players: list[str], width: float, unit: str) -> Drawing:
     plot.joinedLines = 1
     xa, ya = plot.xValueAxis, plot.yValueAxis
     xa.valueMin = 0
-    xa.valueMax = max(1, hands[-1].number if hands else 1)
+    xa.valueMax = last = max(1, hands[-1].number if hands else 1)
+    # Ticks at whole hands only (reportlab's own steps give 0.5, printed "0 0 1").
+    tick = next(t for t in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10**9)
+                if last / t <= 10)
+    xa.valueSteps = list(range(0, last + 1, tick))
     for axis in (xa, ya):
         axis.labels.fontName = FONT
         axis.labels.fontSize = 7

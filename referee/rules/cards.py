@@ -139,3 +139,54 @@ class Deck:
 
     def describe(self) -> str:
         return f"{self.size}-card deck"
+
+
+# ---------------------------------------------------------------- in words
+
+SUIT_SYMBOLS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
+_RANK_LABELS = {"T": "10"}
+
+
+def card_label(card: str | None) -> str:
+    """``Th`` as a person reads it: ``10♥`` (a joker ``Joker 1``, unknown ``??``)."""
+    if not card:
+        return ""
+    if card == UNKNOWN:
+        return UNKNOWN
+    if card[0] == "X":
+        return "Joker " + card[1:]
+    if len(card) != 2 or card[1] not in SUIT_SYMBOLS:
+        return card
+    return _RANK_LABELS.get(card[0], card[0]) + SUIT_SYMBOLS[card[1]]
+
+
+def pretty(text: str) -> str:
+    """A log line with every card written as a person reads it: ``hit S1 7c``
+    -> ``hit S1 7♣``. Words that are not cards (names, verbs, spreads) stay;
+    a name that happens to spell a card keeps its place before the colon."""
+    head, colon, rest = text.rpartition(": ") if ": " in text else ("", "", text)
+    words = [card_label(w) if w in _SPELLINGS and w != UNKNOWN else w
+             for w in rest.split(" ")]
+    return head + colon + " ".join(words)
+
+
+_VERB_WORDS = {"draw": "draws", "take": "takes", "drop": "drops", "spread": "spreads",
+               "hit": "hits", "discard": "discards", "show": "shows",
+               "declare": "declares", "slap": "slaps"}
+
+
+def action_words(text: str) -> str:
+    """An action as a sentence for the table: ``Ben: hit S1 7c`` -> ``Ben hits
+    S1 with 7♣``; ``Ben: draw`` -> ``Ben draws (card not seen)``."""
+    player, _, rest = text.rpartition(": ")
+    verb, *args = rest.split()
+    spread = args.pop(0) if args and args[0][:1] == "S" and args[0][1:].isdigit() else None
+    cards = " ".join(card_label(c) for c in args)
+    out = f"{player} {_VERB_WORDS.get(verb, verb)}"
+    if verb == "draw" and (not args or args == [UNKNOWN]):
+        return out + " (card not seen)"
+    if spread and cards:
+        return f"{out} {cards} on {spread}" if verb == "slap" else f"{out} {spread} with {cards}"
+    if spread:
+        return f"{out} on {spread}"
+    return f"{out} {cards}" if cards else out

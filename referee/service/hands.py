@@ -582,3 +582,38 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
         return _Plan(state, None, job, after_commit, touched=True)
 
     return _write(db, sid, client_id, plan, check=True)
+
+
+def preview_actions(db: Database, sid: str, n: int, texts: list[str]) -> dict:
+    """What logging ``texts`` in order would do, without storing anything: the
+    actions applied to a copy of the live hand and, when that completes it,
+    settled as ``post_action`` would. ``ends`` says whether play ends on them
+    (a drop, the last card laid, a declaration, the stock running out, or the
+    last show): the tablet asks for a second tap before such money moves.
+    Raises the engine's ``RefereeError`` for an action the rules refuse (not
+    kept: the tablet posts it, and the refusal is logged there)."""
+    with cache.lock(db, sid):
+        live = _live(db, sid)
+        hand = _check_current(live, n)
+        work = _new_hand(live.rules, n, list(hand.players), live.setup)
+        for action in hand.actions:
+            work.apply(action)
+        playing, complete = hand.to_act is not None, hand.is_complete
+        done = []
+        for text in texts:
+            try:
+                action = work.verify(parse_action(text))
+            except RefereeError as err:
+                err.at(hand=n, action=len(work.actions) + 1, action_text=str(text))
+                raise
+            work.apply(action)
+            done.append(str(action))
+        stake, places, setup = live.stake, live.quantum, live.setup
+    ends = (playing and work.to_act is None) or (work.is_complete and not complete)
+    return {
+        "actions": done,
+        "ends": ends,
+        "complete": work.is_complete,
+        "must_show": sorted(work.must_show, key=work.players.index),
+        "result": hand_result(work, stake, places, setup) if work.is_complete else None,
+    }

@@ -16,6 +16,7 @@ from sqlite_utils import Database
 from ..ledger.money import fmt
 from ..ledger.results import result_doc, settle_session
 from ..record import FORMAT, dump_log, load_log
+from ..record.chain import canonical_action
 from ..replay import replay
 from ..replay.sequential import session_money
 from ..rules.hand import VOID
@@ -100,13 +101,13 @@ def import_log(db: Database, doc: dict, pin: str | None = None) -> SessionInfo:
         storage.set_quantum(db, sid, str(q))
         # The chain carries what money is computed from: the header as given
         # and the rules as expanded, which the session's row is checked against.
-        events: list[tuple[int | None, str, dict]] = [
+        events: list[tuple[int | None, str, dict | str]] = [
             (None, "session", {"header": header, "rules_expanded": rules.to_json()})]
         hands = []
         for given, hand in zip(log.get("hands", []), played.table.hands, strict=True):
             setup = {k: v for k, v in given.items() if k != "actions"}
             events.append((hand.number, "hand_start", setup))
-            events.extend((hand.number, "action", {"action": str(action), "text": text})
+            events.extend((hand.number, "action", canonical_action(str(action), text))
                           for text, action in zip(given.get("actions", []), hand.actions,
                                                   strict=True))
             result = None
@@ -122,6 +123,11 @@ def import_log(db: Database, doc: dict, pin: str | None = None) -> SessionInfo:
         running = totals.chain(None, [(h[0], h[7]) for h in hands])
         storage.insert_hands(db, sid, [(*h[:6], first + h[6], h[7], r)
                                        for h, (_, r) in zip(hands, running, strict=True)])
+        # A table whose log raised the stake plays on at it: the hands started
+        # here carry the last hand's stake, as the tablet's stake change does.
+        last_stake = log["hands"][-1].get("stake") if log.get("hands") else None
+        if last_stake is not None:
+            storage.set_next(db, sid, stake=str(last_stake), seats=None)
     return info
 
 
@@ -215,6 +221,16 @@ def standings_page(db: Database, sid: str, page: int = 1, per_page: int = 50) ->
     st = standings(db, sid, offset=offset, limit=top - offset)
     st.update(page=page, pages=pages, per_page=per_page)
     return st
+
+
+def settled_lines(db: Database, sid: str, first: int, last: int) -> dict[int, dict]:
+    """The standings lines of the settled hands numbered ``first`` to ``last``,
+    by number (a page of the session's hands)."""
+    row = session_row(db, sid)
+    q = session_quantum(row, resolve(row["rules_expanded"]))
+    first, last = max(first, -(2**63)), min(last, 2**63 - 1)
+    return {n: _standing_line(n, r, row["everyone"], q)
+            for n, r in storage.running_between(db, sid, first, last)}
 
 
 def reports_index(db: Database, sid: str, page: int = 1, per_page: int = 50) -> dict:

@@ -27,7 +27,7 @@ from typing import Any
 
 from sqlite_utils import Database, Migrations
 
-from ..record.chain import CHAIN, GENESIS, canonical, event_hash
+from ..record.chain import CHAIN, GENESIS, canonical, event_hash, event_hash_v2
 from .errors import MalformedInput
 
 BUSY_TIMEOUT_MS = 10_000
@@ -290,6 +290,7 @@ def append_event(db: Database, session_id: str, hand: int | None, kind: str, pay
 def append_events(db: Database, session_id: str,
                   events: list[tuple[int | None, str, Any]]) -> list[dict]:
     """Append a new session's events ``(hand, kind, payload)`` in one go
+    (``payload``: data, or its canonical text already)
     (inside a ``write`` transaction): the rows ``append_event`` would write
     one by one, hashed the same way, inserted with one ``executemany``. An
     import of 10,000 hands spent most of its time in the two selects and the
@@ -302,11 +303,14 @@ def append_events(db: Database, session_id: str,
     new_id, prev = (newest[0] + 1, newest[1]) if newest else (1, GENESIS)
     created = now()
     rows = []
+    assert CHAIN == 2, "event_hash_v2 writes format 2"
     for seq, (hand, kind, payload) in enumerate(events, 1):
+        text = payload if isinstance(payload, str) else canonical(payload)
         row = {"id": new_id, "chain": CHAIN, "session_id": session_id, "hand": hand,
-               "seq": seq, "kind": kind, "payload": canonical(payload), "client_id": None,
+               "seq": seq, "kind": kind, "payload": text, "client_id": None,
                "created": created, "prev_hash": prev}
-        row["hash"] = prev = event_hash(prev, row)
+        row["hash"] = prev = event_hash_v2(prev, new_id, session_id, hand, seq, kind, text,
+                                           None, created)
         rows.append(row)
         new_id += 1
     db.conn.executemany(
@@ -780,6 +784,13 @@ def running_rows(db: Database, sid: str, *, offset: int = 0,
     return [(n, json.loads(r)) for n, r in db.conn.execute(
         "SELECT n, running FROM hands WHERE session_id = ? AND running IS NOT NULL "
         "ORDER BY n LIMIT ? OFFSET ?", (sid, limit, offset))]
+
+
+def running_between(db: Database, sid: str, first: int, last: int) -> list[tuple[int, dict]]:
+    """The running rows of the settled hands numbered ``first`` to ``last``."""
+    return [(n, json.loads(r)) for n, r in db.conn.execute(
+        "SELECT n, running FROM hands WHERE session_id = ? AND n BETWEEN ? AND ? AND "
+        "running IS NOT NULL ORDER BY n", (sid, first, last))]
 
 
 def newest_running(db: Database, sid: str) -> dict | None:

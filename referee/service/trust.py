@@ -65,8 +65,33 @@ def _session_faults(row: dict, events: list[dict]) -> list[str]:
         "table_name": header.get("table"),
         "started": header.get("started"),
     }
-    return [f"the session's {name} differs from its chain" for name, value in columns.items()
-            if _canon(row[name]) != _canon(value)]
+    faults = [f"the session's {name} differs from its chain" for name, value in columns.items()
+              if _canon(row[name]) != _canon(value)]
+    stake, seats = _expected_next(events)
+    if _canon(row["next_stake"]) != _canon(stake):
+        faults.append("the stake for the next hand differs from its chain")
+    if _canon(row["next_seats"]) != _canon(seats):
+        faults.append("the seats for the next hand differ from its chain")
+    return faults
+
+
+def _expected_next(events: list[dict]) -> tuple[str | None, list | None]:
+    """What the table's events leave pending for the next hand: the stake (the
+    last stake change, else the last imported hand's own) and the seats after
+    someone left (until a hand is dealt with them)."""
+    changed = imported = seats = None
+    for ev in events:
+        said = json.loads(ev["payload"])
+        if ev["kind"] == "hand_start":
+            imported = None if said.get("stake") is None else str(said["stake"])
+            seats = None
+        elif ev["kind"] == EventKind.STAKE:
+            changed = said["stake"]
+        elif ev["kind"] == EventKind.LEAVE:
+            seats = said["seats"]
+        elif ev["kind"] == EventKind.RENAME and seats is not None:
+            seats = storage.renamed(seats, said["old"], said["new"])
+    return (changed if changed is not None else imported), seats
 
 
 def _expected_setups(events: list[dict]) -> tuple[dict[int, dict], dict[int, int]]:
@@ -112,14 +137,24 @@ def _expected_setups(events: list[dict]) -> tuple[dict[int, dict], dict[int, int
     return setups, newest
 
 
-def _hand_faults(db: Database, sid: str, events: list[dict]) -> list[str]:
+def _hand_faults(db: Database, sid: str, events: list[dict],
+                 hand_rows: list[dict]) -> list[str]:
     faults = []
     by_hand: dict[int, list[dict]] = {}
     for ev in events:
         if ev["hand"] is not None:
             by_hand.setdefault(ev["hand"], []).append(ev)
     setups, newest = _expected_setups(events)
-    rows = {r["n"]: r for r in storage.all_hand_rows(db, sid)}
+    changed = None
+    for ev in events:
+        if ev["kind"] == EventKind.STAKE:
+            changed = json.loads(ev["payload"])["stake"]
+        elif ev["kind"] == "hand_start" and changed is not None:
+            # A hand's start cannot name its stake (the table changes it by an
+            # event), so it must carry the one the table set.
+            if json.loads(ev["payload"]).get("stake") != changed:
+                faults.append(f"hand {ev['hand']}'s stake is not the one the table set")
+    rows = {r["n"]: r for r in hand_rows}
     for n in sorted(set(by_hand) | set(rows)):
         row, evs = rows.get(n), by_hand.get(n, [])
         if row is None or n not in setups:
@@ -137,7 +172,7 @@ def _hand_faults(db: Database, sid: str, events: list[dict]) -> list[str]:
     return faults
 
 
-def _result_faults(db: Database, sid: str, row: dict) -> list[str]:
+def _result_faults(db: Database, sid: str, row: dict, hand_rows: list[dict]) -> list[str]:
     from .sessions import get_log
 
     try:
@@ -149,7 +184,7 @@ def _result_faults(db: Database, sid: str, row: dict) -> list[str]:
     # them (a hand's own stake may need more than the session's).
     q = session_quantum(row, played.rules)
     faults = []
-    stored = {r["n"]: r for r in storage.all_hand_rows(db, sid)}
+    stored = {r["n"]: r for r in hand_rows}
     running = None
     for given, hand in zip(log.get("hands", []), played.table.hands, strict=False):
         have = stored.get(hand.number)
@@ -194,8 +229,9 @@ def verify_session(db: Database, sid: str, head: str | None = None) -> list[str]
             f"event {fault['seq']} (id {fault['id']}, {fault['kind']}, hand {fault['hand']}): ")
         return [where + fault["reason"]]
     events = storage.chain_events(db, sid)
-    faults = _session_faults(row, events) + _hand_faults(db, sid, events)
-    return faults or _result_faults(db, sid, row)
+    hand_rows = storage.all_hand_rows(db, sid)  # read once: 10,000 rows took 0.9 s
+    faults = _session_faults(row, events) + _hand_faults(db, sid, events, hand_rows)
+    return faults or _result_faults(db, sid, row, hand_rows)
 
 
 def verify_all(db: Database) -> dict[str, list[str]]:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, flash, jsonify, render_template, request
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from ..rules.cards import pretty
 from ..service.errors import (
     Closed,
     Locked,
@@ -89,8 +91,13 @@ def flash_refusal(err: RefereeError, text: str) -> None:
         flash("Not logged: the hand changed since this screen was loaded (another tablet "
               f"logged an action). Check the table below and tap again. ({text})", "error")
     else:
-        flash(f"Refused: {err.message}" + (f" [rule: {err.code}]" if err.code else ""),
-              "error")
+        # The sentence for the table; the rule's code in small print, for a dispute.
+        sentence = getattr(err, "sentence", None) or err.message
+        words = sentence[:1].upper() + sentence[1:]
+        code = Markup(' <small class="code">(rule {})</small>').format(err.code) \
+            if err.code else ""
+        flash(Markup("Not logged: {} \u2014 {}.").format(pretty(text), words.rstrip("."))
+              + code, "error")
 
 
 def _api(path: str) -> bool:

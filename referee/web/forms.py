@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from flask import abort, request, session
 
-from ..rules.cards import JOKERS, RANKS, SUITS, UNKNOWN
+from ..rules.cards import JOKERS, RANKS, SUITS, UNKNOWN, card_label  # noqa: F401 (templates)
 from ..rules.options import (
     OPTION_ALLOWED,
     OPTION_DEFAULTS,
@@ -150,21 +150,6 @@ def card_grid(deck: int = 52, jokers: int = 0) -> dict:
         "suits": list(SUITS),
         "jokers": list(JOKERS[:jokers]),
     }
-
-
-SUIT_SYMBOLS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
-RANK_LABELS = {"T": "10"}
-
-
-def card_label(card: str | None) -> str:
-    """``Th`` as a person reads it: ``10♥``."""
-    if not card:
-        return ""
-    if card == UNKNOWN:
-        return "??"
-    if card[0] == "X":
-        return "Joker " + card[1]
-    return RANK_LABELS.get(card[0], card[0]) + SUIT_SYMBOLS.get(card[1], card[1])
 
 
 def card_colour(card: str | None) -> str:

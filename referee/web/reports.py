@@ -8,15 +8,26 @@ travels in the query string so that a link can be handed to an auditor.
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, render_template, request, url_for
+import re
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from ..replay import replay
 from ..reports.audit import audit_hand, describe_state, render_audit
+from ..reports.common import rules_in_words, unit_of
 from ..reports.settlement import OUTCOME_WORDS, render_settlement
 from ..reports.stored import load_stored
-from ..reports.whatif import format_whatif, what_if
+from ..reports.whatif import what_if
 from ..rules.errors import RefereeError
-from ..rules.options import PRESET_SOURCES
+from ..rules.options import OPTION_NAMES, PRESET_SOURCES
 from ..service import access, sessions
 from ..service.errors import NotFound
 from . import forms
@@ -39,7 +50,14 @@ def _allowed(sid: str) -> str | None:
             return None
     except NotFound:
         abort(404)
-    abort(403)
+    here = request.full_path.rstrip("?")
+    unlock = url_for("tablet.unlock", session_id=sid, next=here)
+    if not token:
+        # A tablet that has not unlocked the table: to the PIN page and back here.
+        abort(redirect(unlock, 303))
+    abort(current_app.response_class(render_template(
+        "error.html", title="Locked", message="This link's token is not this table's. "
+        "Unlock the table with its PIN instead.", link=(unlock, "Unlock the table")), 403))
 
 
 def _stored(sid: str):
@@ -126,17 +144,46 @@ def audit_view(sid: str, n: int):
         final_hash=stored.final_hash, outcomes=OUTCOME_WORDS)
 
 
+def _whatif_rules(args) -> str | dict | None:
+    """The rules to compare with, from the page's controls: a preset from the
+    list and single options changed with selects (``rules``, a preset name or
+    JSON, still works for links made before)."""
+    if args.get("rules", "").strip():
+        return args["rules"].strip()
+    rules: dict = {}
+    if args.get("preset"):
+        rules["preset"] = args["preset"]
+    for name in OPTION_NAMES:
+        raw = args.get(f"opt_{name}", "")
+        if raw.strip():
+            rules[name] = forms.parse_option_value(name, raw)
+    return rules or None
+
+
+def _plain_lines(rules) -> list[str]:
+    intro, lines = rules_in_words(rules)
+    return [intro] + [re.sub(r"<[^>]+>", "", line) for line in lines]
+
+
 @bp.get("/<sid>/whatif")
 def whatif_view(sid: str):
     token = _allowed(sid)
     stored = _stored(sid)
-    rules = request.args.get("rules", "").strip()
     hand = request.args.get("hand", type=int)
-    text = error = None
-    if rules:
-        try:
-            text = format_whatif(what_if(stored.log, rules, hand=hand))
-        except RefereeError as err:
-            error = err.message
-    return render_template("reports/whatif.html", sid=sid, token=token, rules=rules,
-                           hand=hand, text=text, error=error, presets=PRESET_SOURCES)
+    comparison = error = None
+    try:
+        rules = _whatif_rules(request.args)
+        if rules is not None:
+            w = what_if(stored.log, rules, hand=hand)
+            comparison = {"doc": w.to_json(), "old": _plain_lines(w.old_rules),
+                          "new": _plain_lines(w.new_rules) if w.new_rules else [],
+                          "error": w.error, "unit": unit_of(stored.log, w.old_rules),
+                          "players": w.players}
+    except (RefereeError, forms.FormError) as err:
+        error = getattr(err, "message", None) or str(err)
+    return render_template("reports/whatif.html", sid=sid, token=token, hand=hand,
+                           args=request.args, comparison=comparison, error=error,
+                           presets=PRESET_SOURCES, options=forms.option_fields(),
+                           hands=len(stored.log.get("hands", [])), outcomes=OUTCOME_WORDS,
+                           options_open=any(k.startswith("opt_") and v
+                                            for k, v in request.args.items()))

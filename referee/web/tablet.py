@@ -14,7 +14,9 @@ A new page: a template in ``templates/``, a view here under ``@unlocked``
 from __future__ import annotations
 
 import functools
+import hashlib
 import hmac
+from pathlib import Path
 
 from flask import (
     Blueprint,
@@ -29,16 +31,37 @@ from flask import (
     url_for,
 )
 
-from ..rules.cards import UNKNOWN
+from ..rules.cards import UNKNOWN, action_words, pretty
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
-from ..service import access, hands, sessions
+from ..service import access, hands, sessions, table_events
 from ..service.errors import RefereeError, RuleViolation, StaleSeq, TooManyTries
 from . import forms
 from .db import get_db
 from .errors import PAGES, error_page, flash_refusal
 from .forms import FormError
 
-bp = Blueprint("tablet", __name__, static_folder="static", static_url_path="/tablet-static")
+
+class _Blueprint(Blueprint):
+    # The pages name their CSS and JS with the file's version (``asset``), so
+    # a browser keeps them a year instead of asking again on every tap: each
+    # tap's page load was two conditional requests longer.
+    def get_send_file_max_age(self, filename: str | None) -> int | None:
+        return 365 * 24 * 3600
+
+
+bp = _Blueprint("tablet", __name__, static_folder="static", static_url_path="/tablet-static")
+
+
+@functools.cache
+def _version(filename: str) -> str:
+    path = Path(bp.static_folder) / filename
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+@bp.app_template_global("asset")
+def asset(filename: str) -> str:
+    """A static file's URL with its content's hash (a new file, a new URL)."""
+    return url_for("tablet.static", filename=filename, v=_version(filename))
 
 # One limiter for the whole process: 5 PIN attempts a minute per table and client.
 pin_limiter = forms.RateLimiter(limit=5, window=60.0)
@@ -48,6 +71,12 @@ pin_limiter = forms.RateLimiter(limit=5, window=60.0)
 bp.add_app_template_global(forms.csrf_token, "csrf_token")
 bp.add_app_template_global(forms.card_label, "card_label")
 bp.add_app_template_global(forms.card_colour, "card_colour")
+# Each rendering's own id: a browser test (and bench/tablet.py) sees the page
+# change whether it was loaded or swapped in by tablet.js.
+bp.add_app_template_global(forms.new_client_id, "render_id")
+# Cards written with suit symbols wherever a page writes a log line.
+bp.add_app_template_filter(pretty, "pretty")
+bp.add_app_template_filter(action_words, "action_words")
 
 
 @bp.before_request
@@ -198,12 +227,26 @@ def unlock_post(session_id: str):
 # ------------------------------------------------------------------ session
 
 
+STANDINGS_LAST = 5  # hands of the standings shown on the session and hand pages
+
+
 @bp.get("/s/<session_id>")
 @unlocked
 def session_page(session_id: str):
+    # The page stays the same size all night: the newest hands, older ones paged.
+    per_page = 10
+    pages = max(1, -(-g.summary["hands"] // per_page))
+    page = min(max(request.args.get("page", 1, type=int), 1), pages)
+    top = g.summary["hands"] - (page - 1) * per_page
+    db = get_db()
+    # Only this page's hands and the newest standings are read: the running
+    # totals stand in for every hand before them.
     return render_template("session.html", summary=g.summary, session_id=session_id,
-                           standings=sessions.standings(get_db(), session_id),
-                           rule_changes=_rule_changes(g.summary))
+                           standings=sessions.standings(db, session_id, newest=STANDINGS_LAST),
+                           settled=sessions.settled_lines(db, session_id,
+                                                          top - per_page + 1, top),
+                           rule_changes=_rule_changes(g.summary), page=page,
+                           per_page=per_page)
 
 
 @bp.get("/s/<session_id>/standings")
@@ -246,16 +289,29 @@ def _start_form(session_id, summary, values=None, error=None, status=200):
     ), status
 
 
+def _in_play(session_id: str):
+    """The hand in play, if any: the start-hand form waits until it is over."""
+    cur = g.summary.get("current")
+    if cur and not cur["complete"] and cur["phase"] != "void":
+        flash(f"Hand {cur['hand']} is still in play: finish it (or void it) before "
+              "starting the next.", "error")
+        return redirect(url_for("tablet.hand", session_id=session_id, n=cur["hand"]), 303)
+    return None
+
+
 @bp.get("/s/<session_id>/hands/new")
 @unlocked
 def start_hand(session_id: str):
-    return _start_form(session_id, g.summary)
+    return _in_play(session_id) or _start_form(session_id, g.summary)
 
 
 @bp.post("/s/<session_id>/hands/new")
 @unlocked
 def start_hand_post(session_id: str):
     summary = g.summary
+    busy = _in_play(session_id)
+    if busy:
+        return busy
     rules = _rules(summary)
     setup = forms.setup_from_form(request.form, summary["players"], rules.upcard,
                                   rules.hand_size)
@@ -285,6 +341,7 @@ def hand(session_id: str, n: int):
     history = hands.history(get_db(), session_id, n)
     holders = _holders(state)
     actors = _actors(state, players)
+    verbs = {v for a in actors for v in a["verbs"]}
     return render_template(
         "hand.html",
         summary=summary,
@@ -294,17 +351,57 @@ def hand(session_id: str, n: int):
         players=players,
         actors=actors,
         # "??" is a card only a draw or a take may name.
-        unknown_tile=any(v in ("draw", "take") for a in actors for v in a["verbs"]),
+        unknown_tile=bool(verbs & {"draw", "take"}),
         grid=forms.card_grid(rules.deck, rules.jokers),
-        seen=_seen_cards(state, history, holders),
+        seen=_unpickable(state, history, holders, actors),
         holders=holders,
         mine=set(_known_of(state, state.get("to_act"))),
         history=history,
+        live_count=sum(not h["undone"] for h in history),
+        show_all=_show_all(state),
         client_id=forms.new_client_id(),
-        standings=sessions.standings(get_db(), session_id) if state.get("complete") else None,
+        standings=sessions.standings(get_db(), session_id, newest=STANDINGS_LAST)
+        if state.get("complete") else None,
         # Only the newest hand can still be corrected; the service refuses the rest.
         current=(summary.get("current") or {}).get("hand") == n,
     )
+
+
+def _show_all(state: dict) -> list[str]:
+    """The shows the referee can log by itself (hands it knows entirely), for
+    one tap instead of one per player."""
+    if len(state.get("must_show") or ()) < 1:
+        return []
+    out = []
+    for text in state.get("legal") or ():
+        player, _, rest = text.rpartition(": ")
+        if rest.startswith("show") and player in state["must_show"]:
+            out.append(text)
+    return out if len(out) > 1 else []
+
+
+def _unpickable(state: dict, history: list[dict], holders: dict[str, str],
+                actors: list[dict]) -> set[str]:
+    """Cards the picker greys out, so a tap cannot name a card the referee knows
+    is elsewhere: seen and in nobody's hand (spreads, the pile), and those held
+    by someone who cannot act now. When the only actor's hand is known entirely
+    and nothing new comes into it (no draw), only their cards stay, and the
+    pile's top for a take. The engine still judges every pick."""
+    seen = _seen_cards(state, history, holders)
+    names = {a["name"] for a in actors}
+    seen |= {c for c, who in holders.items() if who not in names}
+    if len(actors) == 1 and "draw" not in actors[0]["verbs"]:
+        me = next((p for p in state["players"] if p["name"] == actors[0]["name"]), None)
+        if me and not me["unknown"]:
+            keep = set(me["known"])
+            if "take" in actors[0]["verbs"] and state.get("top"):
+                keep.add(state["top"])
+            return ALL_CARDS - keep
+    return seen
+
+
+ALL_CARDS = frozenset(r + s for r in "A23456789TJQK" for s in "cdhs") | \
+    frozenset(f"X{k}" for k in range(1, 5))
 
 
 def _actors(state: dict, players: list[str]) -> list[dict]:
@@ -361,21 +458,52 @@ def hand_seq(session_id: str, n: int):
 @bp.post("/s/<session_id>/hands/<int:n>/act")
 @unlocked
 def act(session_id: str, n: int):
+    """Log the tapped action. One that ends play (money moves) is first shown
+    with what it settles, and logged on the second tap (``confirm``)."""
     state = _state(session_id, n)
     players = [p["name"] for p in state["players"]]
     target = url_for("tablet.hand", session_id=session_id, n=n)
-    try:
-        text = forms.action_from_form(request.form, players, state.get("legal") or [])
-    except FormError as err:
-        flash(str(err), "error")
-        return redirect(target, 303)
+    if request.form.get("act") == "all:show":
+        texts = [t for t in request.form.getlist("show") if t in (state.get("legal") or ())]
+        if not texts:
+            flash("Nothing to show: the hand has moved on.", "error")
+            return redirect(target, 303)
+    else:
+        try:
+            texts = [forms.action_from_form(request.form, players, state.get("legal") or [])]
+        except FormError as err:
+            flash(str(err), "error")
+            return redirect(target, 303)
     client_id = request.form.get("client_id") or forms.new_client_id()
     seq = request.form.get("expected_seq", "")
     expected = int(seq) if seq.isdigit() else None
+    if not request.form.get("confirm"):
+        try:
+            preview = hands.preview_actions(get_db(), session_id, n, texts)
+        except RefereeError:
+            preview = None  # posted below: the refusal is logged and said there
+        if preview and preview["ends"]:
+            return render_template("confirm.html", summary=g.summary, session_id=session_id,
+                                   n=n, preview=preview, form=request.form, texts=texts,
+                                   client_id=client_id, expected_seq=seq, back=target)
+    logged = []
     try:
-        hands.post_action(get_db(), session_id, n, text, client_id, expected)
+        for k, text in enumerate(texts):
+            hands.post_action(get_db(), session_id, n, text,
+                              client_id if k == 0 else f"{client_id}-{k}",
+                              None if expected is None else expected + k)
+            logged.append(text)
     except (RuleViolation, StaleSeq) as err:  # NotFound: the 404 page
-        flash_refusal(err, text)
+        flash_refusal(err, texts[len(logged)])
+    if logged:
+        flash("; ".join("\u2713 " + action_words(t) for t in logged) + ".", "ok")
+    if request.headers.get("X-Tablet-Swap"):
+        # tablet.js swaps the answer in: the hand page itself, without the
+        # redirect's second request (a reload of it is a plain GET anyway).
+        page = current_app.make_response(hand(session_id, n=n))
+        page.headers["X-Hand-Page"] = target
+        page.headers["Cache-Control"] = "no-store"
+        return page
     return redirect(target, 303)
 
 
@@ -394,3 +522,110 @@ def undo(session_id: str, n: int):
         flash(f"Undone: {undone or 'the last action'}. It stays in the history, marked "
               "as undone.", "ok")
     return redirect(url_for("tablet.hand", session_id=session_id, n=n), 303)
+
+
+# ------------------------------------------------------------------ the table's own events
+
+
+@bp.get("/s/<session_id>/manage")
+@unlocked
+def manage(session_id: str):
+    return render_template("manage.html", summary=g.summary, session_id=session_id,
+                           money=sessions.money_summary(get_db(), session_id),
+                           client_id=forms.new_client_id())
+
+
+def _event_post(session_id: str, target: str, done: str, call) -> object:
+    """One table event from a form: the service call, then a line saying what
+    was kept (or the refusal as a sentence) on the page the form came from."""
+    try:
+        call(get_db())
+    except RefereeError as err:
+        flash_refusal(err, done)
+    else:
+        flash("\u2713 " + done + ".", "ok")
+    return redirect(target, 303)
+
+
+def _cid() -> str:
+    return request.form.get("client_id") or forms.new_client_id()
+
+
+@bp.post("/s/<session_id>/manage/rename")
+@unlocked
+def rename_post(session_id: str):
+    old, new = request.form.get("old", ""), request.form.get("new", "").strip()
+    return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
+                       f"{old} is now called {new}",
+                       lambda db: table_events.rename(db, session_id, old, new, _cid()))
+
+
+@bp.post("/s/<session_id>/manage/stake")
+@unlocked
+def stake_post(session_id: str):
+    stake = request.form.get("stake", "").strip()
+    return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
+                       f"The stake is {stake} from the next hand on",
+                       lambda db: table_events.change_stake(db, session_id, stake, _cid()))
+
+
+@bp.post("/s/<session_id>/manage/payment")
+@unlocked
+def payment_post(session_id: str):
+    payer, payee = request.form.get("from", ""), request.form.get("to", "")
+    amount = request.form.get("amount", "").strip()
+    return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
+                       f"{payer} paid {payee} {amount}",
+                       lambda db: table_events.record_payment(db, session_id, payer, payee,
+                                                              amount, client_id=_cid()))
+
+
+@bp.post("/s/<session_id>/manage/leave")
+@unlocked
+def leave_post(session_id: str):
+    player = request.form.get("player", "")
+    return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
+                       f"{player} has left the table",
+                       lambda db: table_events.leave(db, session_id, player, _cid()))
+
+
+@bp.post("/s/<session_id>/manage/close")
+@unlocked
+def close_post(session_id: str):
+    target = url_for("tablet.session_page", session_id=session_id)
+    # Closing makes the settlement final: the box is the second tap, without JS too.
+    if not request.form.get("sure"):
+        flash("Tick the box to say the night is over, then tap Close the table.", "error")
+        return redirect(url_for("tablet.manage", session_id=session_id), 303)
+    return _event_post(session_id, target, "The table is closed: its settlement is final",
+                       lambda db: table_events.close(db, session_id, _cid()))
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/void")
+@unlocked
+def void_post(session_id: str, n: int):
+    reason = request.form.get("reason", "").strip() or "voided at the table"
+    return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
+                       f"Hand {n} is void ({reason}): it pays nothing",
+                       lambda db: table_events.void(db, session_id, n, reason, _cid()))
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/accept")
+@unlocked
+def accept_post(session_id: str, n: int):
+    player = request.form.get("player", "")
+    return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
+                       f"{player} accepts the result of hand {n}",
+                       lambda db: table_events.accept(db, session_id, n, player, _cid()))
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/dispute")
+@unlocked
+def dispute_post(session_id: str, n: int):
+    by, note = request.form.get("by", ""), request.form.get("note", "").strip()
+    raw = request.form.get("action", "")
+    action = int(raw) if raw.isdigit() else None
+    return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
+                       f"{by}'s dispute is kept with hand {n}",
+                       lambda db: table_events.dispute(db, session_id, n, by, note, action,
+                                                       _cid()))

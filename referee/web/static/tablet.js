@@ -1,51 +1,85 @@
 // Niceties only: every page works without this file.
 "use strict";
 
-document.addEventListener("DOMContentLoaded", () => {
+// A tap on the hand's action bar is posted by fetch and the answer swapped
+// in, instead of a full page load: on a tablet a navigation costs more than
+// the server's whole answer (see docs/decisions.md, "Tap time"). An answer
+// that is not the hand page again (the confirm step of an action that ends
+// play) is fetched once more by the ordinary form post, so it gets its own
+// page and URL.
+const swapped = async (form, body) => {
+  const answer = await fetch(form.action, {
+    method: "POST", body, credentials: "same-origin", headers: {"X-Tablet-Swap": "1"},
+  });
+  const url = answer.headers.get("X-Hand-Page");
+  if (!answer.ok || !url) return false;
+  const doc = new DOMParser().parseFromString(await answer.text(), "text/html");
+  if (!doc.querySelector("main")) return false;
+  document.title = doc.title;
+  document.body.replaceWith(document.adoptNode(doc.body));
+  history.replaceState(null, "", url);
+  setUp();
+  return true;
+};
+
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || form.method !== "post") return;
+  if (form.dataset.native) return;  // the fallback post below: let it through
+  const question = form.dataset.confirm;
+  if (question && !window.confirm(question)) {
+    event.preventDefault();
+    return;
+  }
   // A second tap while the first is on its way is dropped here; the server's
   // client_id check is what guarantees one action even when this is skipped.
-  for (const form of document.querySelectorAll("form[method=post]")) {
-    form.addEventListener("submit", (event) => {
-      const question = form.dataset.confirm;
-      if (question && !window.confirm(question)) {
-        event.preventDefault();
-        return;
-      }
-      if (form.dataset.sent) {
-        event.preventDefault();
-        return;
-      }
-      form.dataset.sent = "1";
-      // Disable after the browser has read the tapped button's value.
-      setTimeout(() => {
-        for (const b of form.querySelectorAll("button")) b.disabled = true;
-      }, 0);
+  if (form.dataset.sent) {
+    event.preventDefault();
+    return;
+  }
+  form.dataset.sent = "1";
+  const submitter = event.submitter;
+  if (form.id === "act" && window.fetch && window.DOMParser) {
+    event.preventDefault();
+    // Read before the buttons are disabled: a disabled button sends no value.
+    const body = new FormData(form, submitter);
+    for (const b of form.querySelectorAll("button")) b.disabled = true;
+    swapped(form, body).catch(() => false).then((done) => {
+      if (done) return;
+      for (const b of form.querySelectorAll("button")) b.disabled = false;
+      form.dataset.native = "1";
+      form.requestSubmit(submitter);
     });
+    return;
   }
+  // Disable after the browser has read the tapped button's value.
+  setTimeout(() => {
+    for (const b of form.querySelectorAll("button")) b.disabled = true;
+  }, 0);
+});
 
-  // Several tablets at one table: when another logs an action, reload this
-  // screen (or, with cards half picked, say so) instead of waiting for a 409.
+// Several tablets at one table: when another logs an action, reload this
+// screen (or, with cards half picked, say so) instead of waiting for a 409.
+// One timer for the page's life: it reads the hand shown now (swapped in or not).
+const poll = async () => {
   const layout = document.querySelector(".hand-layout[data-poll]");
-  if (layout) {
-    const seen = layout.dataset.seq;
-    const poll = async () => {
-      try {
-        const answer = await fetch(layout.dataset.poll, {credentials: "same-origin"});
-        if (!answer.ok) return;
-        const state = await answer.json();
-        if (String(state.seq) === seen) return;
-        if (document.querySelector("#act input:checked")) {
-          document.getElementById("moved").hidden = false;
-        } else {
-          window.location.reload();
-        }
-      } catch (err) {
-        // Offline for a moment: the next poll tries again.
-      }
-    };
-    setInterval(poll, 4000);
+  if (!layout || document.hidden) return;
+  try {
+    const answer = await fetch(layout.dataset.poll, {credentials: "same-origin"});
+    if (!answer.ok) return;
+    const state = await answer.json();
+    if (!layout.isConnected || String(state.seq) === layout.dataset.seq) return;
+    if (document.querySelector("#act input:checked")) {
+      document.getElementById("moved").hidden = false;
+    } else {
+      window.location.reload();
+    }
+  } catch (err) {
+    // Offline for a moment: the next poll tries again.
   }
+};
 
+const setUp = () => {
   // Dealing: a card picked for one player (or the upcard) cannot be dealt again.
   const deal = document.querySelector("form.deal-form");
   if (deal) {
@@ -62,4 +96,9 @@ document.addEventListener("DOMContentLoaded", () => {
     deal.addEventListener("change", refresh);
     refresh();
   }
+};
+
+document.addEventListener("DOMContentLoaded", () => {
+  setUp();
+  setInterval(poll, 1000);
 });

@@ -1,0 +1,186 @@
+"""Tap-to-updated-page time on the tablet (run by hand, not a test).
+
+Headless Chromium (Debian's, /usr/bin/chromium) taps through a 100-action
+hand on ``referee serve``'s app (waitress, a temporary database): two
+players whose cards are known, each turn a take of the pile's top and a
+discard, so the hand never runs out of stock and its page carries the whole
+history. Each action is timed from the tap that submits it to the new page's
+``load``. The floor is a reload of the same page (the page load without the
+action). Then the taps of one ordinary turn are counted (draw, discard) with
+the drawn card known and unknown.
+
+    .venv/bin/python bench/tablet.py [--actions 100]
+
+Target: a median under 150 ms here; taps per turn no more than 4 (known) and
+3 (unknown).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+PIN = "2468"
+DEAL = {"Ann": ["2c", "4d", "6h", "8s", "Tc"], "Ben": ["3c", "5d", "7h", "9s", "Jc"]}
+UPCARD = "Kd"
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, max(0, round(p / 100 * len(values)) - 1))]
+
+
+def start_server(db: Path) -> str:
+    from waitress import create_server
+
+    from referee.web import create_app
+
+    app = create_app({"DATABASE": str(db), "SECRET_KEY": "bench"})
+    srv = create_server(app, host="127.0.0.1", port=0, threads=4)
+    threading.Thread(target=srv.run, daemon=True).start()
+    return f"http://127.0.0.1:{srv.effective_port}"
+
+
+class Tapper:
+    """Clicks, counted: a tap is one click of a person's finger."""
+
+    def __init__(self, page) -> None:
+        self.page, self.taps = page, 0
+
+    def tap(self, selector: str, *, navigates: bool = False) -> float:
+        self.taps += 1
+        t0 = time.perf_counter()
+        if navigates:
+            # The next page, loaded or swapped in by tablet.js: a new rendering.
+            old = self.page.locator("main").get_attribute("data-render")
+            self.page.locator(selector).first.click()
+            self.page.wait_for_selector(f"main[data-render]:not([data-render='{old}'])")
+            self.page.wait_for_load_state("load")
+        else:
+            self.page.locator(selector).first.click()
+        return time.perf_counter() - t0
+
+    def card(self, card: str) -> None:
+        self.tap(f"#act label.tile:has(input[name='card'][value='{card}'])")
+
+    def act(self, seat: int, verb: str) -> float:
+        took = self.tap(f"button[name=act][value='{seat}:{verb}']", navigates=True)
+        if self.page.locator("#confirm-yes").count():  # ends play: the second tap
+            took += self.tap("#confirm-yes", navigates=True)
+        return took
+
+
+def open_table(page, base: str, players: list[str]) -> str:
+    page.goto(base + "/new")
+    for i, name in enumerate(players, 1):
+        page.fill(f"input[name=player{i}]", name)
+    page.fill("input[name=pin]", PIN)
+    page.fill("input[name=pin2]", PIN)
+    with page.expect_navigation():
+        page.locator("form button[type=submit]").last.click()
+    return page.url.rsplit("/", 1)[1]
+
+
+def deal(page, base: str, sid: str, cards: dict, players: list[str], upcard: str) -> None:
+    page.goto(f"{base}/s/{sid}/hands/new")
+    page.locator("summary", has_text="Upcard").click()
+    page.locator(f"form.deal-form label.tile:has(input[name='upcard'][value='{upcard}'])") \
+        .click()
+    for name, hand in cards.items():
+        i = players.index(name)
+        page.locator("summary", has_text=f"Cards dealt to {name} (").click()
+        for c in hand:
+            page.locator(f"form.deal-form label.tile:has(input[name='deal{i}'][value='{c}'])") \
+                .click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Deal: start the hand").click()
+
+
+def long_hand(t: Tapper, actions: int) -> tuple[list[float], list[float]]:
+    """Take the top and discard the lowest other card, turn after turn."""
+    hands = {p: list(c) for p, c in DEAL.items()}
+    order = ["Ben", "Ann"]  # Ann deals, Ben plays first
+    seats = {"Ann": 0, "Ben": 1}
+    top, timed, floor = UPCARD, [], []
+    turn = 0
+    while len(timed) < actions:
+        p = order[turn % 2]
+        timed.append(t.act(seats[p], "take"))
+        hands[p].append(top)
+        out = next(c for c in sorted(hands[p], key=lambda c: "A23456789TJQK".index(c[0]))
+                   if c != top)
+        hands[p].remove(out)
+        t.card(out)
+        timed.append(t.act(seats[p], "discard"))
+        top = out
+        turn += 1
+        t0 = time.perf_counter()
+        t.page.reload(wait_until="load")
+        floor.append(time.perf_counter() - t0)
+    return timed[:actions], floor
+
+
+def taps_per_turn(t: Tapper, base: str, sid: str, players: list[str]) -> tuple[int, int]:
+    """An ordinary turn (draw, discard) with the drawn card known, then unknown."""
+    deal(t.page, base, sid, {}, players, "Qd")
+    known = t.taps
+    t.card("8c")
+    t.act(1, "draw")
+    t.card("8c")
+    t.act(1, "discard")
+    known = t.taps - known
+    unknown = t.taps
+    t.act(0, "draw")
+    t.card("9c")
+    t.act(0, "discard")
+    return known, t.taps - unknown
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--actions", type=int, default=100)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        base = start_server(Path(tmp) / "bench.sqlite3")
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.set_default_timeout(15_000)
+        players = ["Ann", "Ben"]
+        sid = open_table(page, base, players)
+        deal(page, base, sid, DEAL, players, UPCARD)
+        assert re.search(r"/hands/1$", page.url), page.url
+        t = Tapper(page)
+        timed, floor = long_hand(t, args.actions)
+        refused = page.locator(".flash-error").count()
+        known, unknown = taps_per_turn(t, base, open_table(page, base, players), players)
+        browser.close()
+    ms = [x * 1000 for x in timed]
+    fl = [x * 1000 for x in floor]
+    med, p95, floor_med = statistics.median(ms), pct(ms, 95), statistics.median(fl)
+    print(f"tap to updated page over a {len(ms)}-action hand: median {med:.0f} ms, "
+          f"p95 {pct(ms, 95):.0f} ms, max {max(ms):.0f} ms")
+    print(f"floor (a reload of the same page): median {floor_med:.0f} ms; "
+          f"ratio {med / floor_med:.2f}x (p95 {p95 / floor_med:.2f}x)")
+    print(f"taps per ordinary turn: {known} with the drawn card known, {unknown} unknown")
+    print(f"target: median < 150 ms: {'met' if med < 150 else 'MISSED'}; "
+          f"taps <= 4 / 3: {'met' if known <= 4 and unknown <= 3 else 'MISSED'}")
+    if refused:
+        print("warning: the last page shows a refusal", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
