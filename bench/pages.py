@@ -77,10 +77,22 @@ def line(name: str, short: tuple[float, float], long: tuple[float, float], limit
           f"{'ok' if ratio_med <= limit else 'OVER'} (<= {limit}x)")
 
 
+def import_figures(post, long_log: dict, hands: int, repeat: int) -> None:
+    imp = timed(lambda: post(long_log), max(2, repeat // 2))
+    floor = timed(lambda: replay(load_log(json.loads(json.dumps(long_log)))),
+                  max(2, repeat // 2))
+    print(f"import {hands} hands: best {imp[0]:.2f} s ({hands / imp[0]:.0f} hands/s), "
+          f"median {imp[1]:.2f} s ({hands / imp[1]:.0f} hands/s); replay in process "
+          f"{floor[0]:.2f} s: ratio {imp[0] / floor[0]:.1f}x (med {imp[1] / floor[1]:.1f}x); "
+          f"{'ok' if hands / imp[1] >= 5000 else 'UNDER'} (>= 5000 hands/s)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hands", type=int, default=10_000)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--pages-only", action="store_true",
+                    help="time the reads only (no import, verify or PDF figures)")
     args = ap.parse_args()
     short_log, long_log = log_of(10), log_of(args.hands)
     tmp = Path(tempfile.mkdtemp(prefix="tonk-pages-"))
@@ -95,13 +107,8 @@ def main() -> None:
 
     hands = len(long_log["hands"])
     # Import: the whole request, each run a new session in the same database.
-    imp = timed(lambda: post(long_log), max(2, args.repeat // 2))
-    floor = timed(lambda: replay(load_log(json.loads(json.dumps(long_log)))),
-                  max(2, args.repeat // 2))
-    print(f"import {hands} hands: best {imp[0]:.2f} s ({hands / imp[0]:.0f} hands/s), "
-          f"median {imp[1]:.2f} s ({hands / imp[1]:.0f} hands/s); replay in process "
-          f"{floor[0]:.2f} s: ratio {imp[0] / floor[0]:.1f}x (med {imp[1] / floor[1]:.1f}x); "
-          f"{'ok' if hands / imp[1] >= 5000 else 'UNDER'} (>= 5000 hands/s)")
+    if not args.pages_only:
+        import_figures(post, long_log, hands, args.repeat)
 
     made = {"short": post(short_log), "long": post(long_log)}
     for info in made.values():
@@ -127,6 +134,8 @@ def main() -> None:
         short_fn(), long_fn()  # warm: templates compiled, caches filled
         line(name, timed(short_fn, args.repeat * 4), timed(long_fn, args.repeat), 2.0)
 
+    if args.pages_only:
+        return
     db = storage.connect(tmp / "bench.sqlite3")
     sid = made["long"]["id"]
 

@@ -55,6 +55,7 @@ def assert_running_right(db, sid: str) -> None:
     assert [{k: h[k] for k in ("hand", "net", "totals")} for h in got["hands"]] == want
     if want:
         assert got["totals"] == want[-1]["totals"]
+    assert storage.settled_count(db, sid) == storage.counted_settled(db, sid) == len(want)
     stored = [(n, r) for n, r in storage.results_from(db, sid, 1)]
     assert [(n, json.loads(json.dumps(r))) for n, r in totals.chain(None, stored)] == \
         [(n, r["running"]) for n, r in ((h["n"], h) for h in storage.all_hand_rows(db, sid))]
@@ -128,6 +129,15 @@ def test_a_tampered_running_total_fails_verify(app, client):
     assert any("running totals" in f for f in trust.verify_session(db, g.sid))
 
 
+def test_a_tampered_count_of_settled_hands_fails_verify(app, client):
+    g = Game(client, seed=6)
+    g.start()
+    g.finish_hand()
+    assert verify(app) == 0
+    raw(app).execute("UPDATE sessions SET settled = settled + 1")
+    assert verify(app) == 1
+
+
 def test_standings_read_a_page(app, client):
     log = random_session(11, hands=30)
     r = client.post("/api/sessions", json=log)
@@ -190,5 +200,5 @@ def test_the_standings_page_and_the_reports_index_are_paged(client):
     index = client.get(f"/reports/{sid}/").get_data(as_text=True)
     assert f"/reports/{sid}/hands/{settled[-1]['hand']}/audit" in index
     assert f"/reports/{sid}/hands/{settled[0]['hand']}/audit\"" not in index
-    older = client.get(f"/reports/{sid}/?page=3").get_data(as_text=True)
+    older = client.get(f"/reports/{sid}/?page=99").get_data(as_text=True)
     assert f"/reports/{sid}/hands/{settled[0]['hand']}/audit" in older

@@ -163,17 +163,18 @@ def export_with_chain(db: Database, sid: str) -> dict:
 
 def get_result(db: Database, sid: str) -> dict:
     """``tonk-result/1`` of the session's complete hands, from their stored results."""
-    return standings(db, sid)["result"]
+    return standings(db, sid, running_totals=False)["result"]
 
 
 def standings(db: Database, sid: str, *, offset: int = 0, limit: int | None = None,
-              newest: int | None = None) -> dict:
+              newest: int | None = None, running_totals: bool = True) -> dict:
     """Each settled hand's nets with the running totals after it, and the
     settle-up. ``offset``/``limit``: only those settled hands (in order of
     hands; ``result`` lists the same ones), ``newest``: the newest so many;
     read from their running rows (``referee.service.totals``) without
     touching the others: the totals are the newest hand's, ``settled`` says
-    how many hands are settled in all."""
+    how many hands are settled in all. ``running_totals``: each line with
+    the totals after it (the result document has none)."""
     row = session_row(db, sid)
     if newest is not None:
         limit = max(newest, 0)
@@ -183,7 +184,7 @@ def standings(db: Database, sid: str, *, offset: int = 0, limit: int | None = No
     rules = resolve(row["rules_expanded"])
     q = session_quantum(row, rules)
     everyone = row["everyone"]
-    hands = [_standing_line(n, r, everyone, q) for n, r in storage.running_rows(
+    hands = [_standing_line(n, r, everyone, q, running_totals) for n, r in storage.running_rows(
         db, sid, offset=max(offset, 0), limit=-1 if limit is None else max(limit, 0))]
     newest = storage.newest_running(db, sid)
     push_ups = rules.scoring == "push_ups"
@@ -209,7 +210,7 @@ def standings(db: Database, sid: str, *, offset: int = 0, limit: int | None = No
             else len(hands), "offset": max(offset, 0)}
 
 
-def standings_page(db: Database, sid: str, page: int = 1, per_page: int = 50) -> dict:
+def standings_page(db: Database, sid: str, page: int = 1, per_page: int = 20) -> dict:
     """``standings`` of one page of settled hands, page 1 the newest (each page
     in order of hands), with ``page``, ``pages`` and ``per_page``: what a page
     shows stays the same size however long the session."""
@@ -233,7 +234,7 @@ def settled_lines(db: Database, sid: str, first: int, last: int) -> dict[int, di
             for n, r in storage.running_between(db, sid, first, last)}
 
 
-def reports_index(db: Database, sid: str, page: int = 1, per_page: int = 50) -> dict:
+def reports_index(db: Database, sid: str, page: int = 1, per_page: int = 20) -> dict:
     """What the reports index lists: the session's header, one page of its
     settled hands (number, dealer, outcome, winners) and its head, from the
     stored rows (it replayed the whole log: 4.5 s at 10,000 hands)."""
@@ -249,13 +250,16 @@ def reports_index(db: Database, sid: str, page: int = 1, per_page: int = 50) -> 
     }
 
 
-def _standing_line(n: int, running: dict, everyone: list[str], q) -> dict:
+def _standing_line(n: int, running: dict, everyone: list[str], q,
+                   running_totals: bool = True) -> dict:
     """A settled hand's standings line from its running row: the result line,
     its nets after the side-bet pots and the totals after it (everyone who
     ever sat, 0 before they came)."""
     line = dict(running["line"])
     if "net" not in line:  # side bets moved money: the nets as the pots left them
         line["net"] = {p: fmt(Decimal(v), q) for p, v in running["net_exact"].items()}
+    if not running_totals:  # the result document has no totals per hand
+        return line
     after = running["totals"]
     totals = {p: fmt(Decimal(after.get(p, "0")), q) for p in everyone}
     totals.update((p, fmt(Decimal(v), q)) for p, v in after.items() if p not in totals)

@@ -212,6 +212,8 @@ def _result_faults(db: Database, sid: str, row: dict, hand_rows: list[dict]) -> 
     for n, have in stored.items():
         if seats.get(n) != have["seats"]:
             faults.append(f"hand {n}'s seat rows differ from its chain")
+    if storage.settled_count(db, sid) != storage.counted_settled(db, sid):
+        faults.append("the session's count of settled hands differs from its hands")
     if _canon(row["everyone"]) != _canon(list(played.table.everyone)):
         faults.append("the session's list of everyone seated differs from its chain")
     return faults
