@@ -29,7 +29,8 @@ def test_schema_and_pragmas(db):
                                                                "m002_replies_refused",
                                                                "m003_table_events",
                                                                "m004_chain_v2",
-                                                               "m005_club"]
+                                                               "m005_club",
+                                                               "m006_running_totals"]
     # migrating again is a no-op
     again = storage.connect(db_key_path(db))
     assert storage.migrations.pending(again) == []

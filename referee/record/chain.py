@@ -22,8 +22,18 @@ CHAIN = 2  # the format new events are hashed with
 EXPORT_FIELDS = ("head", "chain")  # an export's receipt, ignored by every reader of the play
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_STRING = json.encoder.encode_basestring  # a str as canonical() writes it
+
+
 def canonical(data) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(data)
+
+
+def canonical_action(action: str, text: str) -> str:
+    """``canonical({"action": action, "text": text})``, written directly: most
+    of a long import's events are actions."""
+    return f'{{"action":{_STRING(action)},"text":{_STRING(text)}}}'
 
 
 def event_hash(prev_hash: str, row: dict) -> str:
@@ -33,6 +43,19 @@ def event_hash(prev_hash: str, row: dict) -> str:
     if row.get("chain", 1) >= 2:
         fields = ("chain", "id", *fields)
     body = canonical({k: row[k] for k in fields})
+    return hashlib.sha256((prev_hash + "\n" + body).encode()).hexdigest()
+
+
+def event_hash_v2(prev_hash: str, id: int, session_id: str, hand: int | None, seq: int,
+                  kind: str, payload: str, client_id: str | None, created: str) -> str:
+    """``event_hash`` of a format 2 row, its canonical body written directly
+    (keys in sorted order, as ``canonical`` sorts them): a batched import
+    hashes 140,000 events, and building a dict and sorting it for each was
+    half of that."""
+    body = (f'{{"chain":2,"client_id":{"null" if client_id is None else _STRING(client_id)},'
+            f'"created":{_STRING(created)},"hand":{"null" if hand is None else int(hand)},'
+            f'"id":{int(id)},"kind":{_STRING(kind)},"payload":{_STRING(payload)},'
+            f'"seq":{int(seq)},"session_id":{_STRING(session_id)}}}')
     return hashlib.sha256((prev_hash + "\n" + body).encode()).hexdigest()
 
 

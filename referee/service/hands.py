@@ -298,10 +298,14 @@ def _check_seq(n: int, seq: int, expected_seq: int | None) -> None:
 
 
 def _store_hand(w: Database, live: Live, hand: Hand, event_id: int, result: dict | None,
-                client_id: str | None, state_json: str) -> None:
-    """Store the hand's new derived row (and the reply) inside the transaction."""
+                client_id: str | None, state_json: str, *, undo: bool = False) -> None:
+    """Store the hand's new derived rows (and the reply) inside the transaction:
+    an action that settles it, or an undo that may reopen it, moves the
+    running totals too."""
     storage.update_hand(w, live.sid, hand.number, len(hand.actions), event_id,
                         storage.to_json(result) if result else None)
+    if result is not None or undo:
+        storage.refresh_running(w, live.sid, hand.number)
     if client_id:
         storage.store_reply(w, live.sid, client_id, False, state_json)
 
@@ -507,7 +511,7 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
             event.update(storage.append_event(w, sid, n, "correction",
                                               {"cancels": cancels, "action": cancelled},
                                               client_id, after=live.version))
-            _store_hand(w, live, work, event["id"], None, client_id, state_json)
+            _store_hand(w, live, work, event["id"], None, client_id, state_json, undo=True)
             if setup is not live.setup:
                 storage.set_hand(w, sid, n, setup, event["id"])
 

@@ -15,13 +15,13 @@ from sqlite_utils import Database
 
 from ..ledger.money import fmt
 from ..ledger.results import result_doc, settle_session
-from ..ledger.side_bets import Pots, SideBetOutcome
 from ..record import FORMAT, dump_log, load_log
+from ..record.chain import canonical_action
 from ..replay import replay
 from ..replay.sequential import session_money
 from ..rules.hand import VOID
 from ..rules.options import resolve
-from . import access, cache, storage
+from . import access, cache, storage, totals
 from .errors import MalformedInput
 from .hands import (
     hand_result,
@@ -109,22 +109,27 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
             # In the chain, so verify vouches for what the club's ledger leaves out.
             opening["brought_forward_from"] = brought_forward_from
             storage.set_brought_forward_from(db, sid, brought_forward_from)
-        storage.append_event(db, sid, None, "session", opening)
+        events: list[tuple[int | None, str, dict | str]] = [(None, "session", opening)]
+        hands = []
         for given, hand in zip(log.get("hands", []), played.table.hands, strict=True):
             setup = {k: v for k, v in given.items() if k != "actions"}
-            ev = storage.append_event(db, sid, hand.number, "hand_start", setup)
-            last = ev["id"]
-            for text, action in zip(given.get("actions", []), hand.actions, strict=True):
-                last = storage.append_event(
-                    db, sid, hand.number, "action", {"action": str(action), "text": text})["id"]
+            events.append((hand.number, "hand_start", setup))
+            events.extend((hand.number, "action", canonical_action(str(action), text))
+                          for text, action in zip(given.get("actions", []), hand.actions,
+                                                  strict=True))
             result = None
             if hand.phase == VOID:
                 result = void_hand_result(hand, given["void"], q)
             elif hand.is_complete:
                 result = hand_result(hand, stake, q, given)
-            storage.insert_hand(db, sid, hand.number, setup, "actions" in given,
-                                list(hand.players), hand.dealer, len(hand.actions), last,
-                                result)
+            # The hand's newest event: its last, counted before it is written.
+            hands.append((hand.number, setup, "actions" in given, list(hand.players),
+                          hand.dealer, len(hand.actions), len(events), result))
+        rows = storage.append_events(db, sid, events)
+        first = rows[0]["id"] - 1
+        running = totals.chain(None, [(h[0], h[7]) for h in hands])
+        storage.insert_hands(db, sid, [(*h[:6], first + h[6], h[7], r)
+                                       for h, (_, r) in zip(hands, running, strict=True)])
         # A table whose log raised the stake plays on at it: the hands started
         # here carry the last hand's stake, as the tablet's stake change does.
         last_stake = log["hands"][-1].get("stake") if log.get("hands") else None
@@ -165,36 +170,35 @@ def export_with_chain(db: Database, sid: str) -> dict:
 
 def get_result(db: Database, sid: str) -> dict:
     """``tonk-result/1`` of the session's complete hands, from their stored results."""
-    return standings(db, sid)["result"]
+    return standings(db, sid, running_totals=False)["result"]
 
 
-def standings(db: Database, sid: str) -> dict:
-    """Each complete hand's nets with the running totals after it, and the settle-up."""
+def standings(db: Database, sid: str, *, offset: int = 0, limit: int | None = None,
+              newest: int | None = None, running_totals: bool = True) -> dict:
+    """Each settled hand's nets with the running totals after it, and the
+    settle-up. ``offset``/``limit``: only those settled hands (in order of
+    hands; ``result`` lists the same ones), ``newest``: the newest so many;
+    read from their running rows (``referee.service.totals``) without
+    touching the others: the totals are the newest hand's, ``settled`` says
+    how many hands are settled in all. ``running_totals``: each line with
+    the totals after it (the result document has none)."""
     row = session_row(db, sid)
+    if newest is not None:
+        limit = max(newest, 0)
+        offset = max(storage.settled_count(db, sid) - limit, 0)
     # The rules as stored, fully expanded: a later change of a preset never
     # changes an old session.
     rules = resolve(row["rules_expanded"])
     q = session_quantum(row, rules)
     everyone = row["everyone"]
-    totals = {p: Decimal(0) for p in everyone}
-    hands = []
-    pots = Pots()
-    results = storage.complete_results(db, sid)
-    for r in results:
-        if r.get("side_bets"):
-            won, r["side_bet_story"] = pots.settle(
-                SideBetOutcome.from_json(o) for o in r["side_bets"])
-            exact = {p: Decimal(v) + won.get(p, Decimal(0)) for p, v in r["net_exact"].items()}
-            r["net_exact"] = {p: str(v) for p, v in exact.items()}
-            r["net"] = {p: fmt(v, q) for p, v in exact.items()}
-        for p, v in r["net_exact"].items():
-            totals[p] = totals.get(p, Decimal(0)) + Decimal(v)
-        hands.append({**_result_line(r),
-                      "totals": {p: fmt(v, q) for p, v in totals.items()}})
+    hands = [_standing_line(n, r, everyone, q, running_totals) for n, r in storage.running_rows(
+        db, sid, offset=max(offset, 0), limit=-1 if limit is None else max(limit, 0))]
+    newest = storage.newest_running(db, sid)
     push_ups = rules.scoring == "push_ups"
     header = row["header"]
     money = session_money(header)
-    nets = [{p: Decimal(v) for p, v in r["net_exact"].items()} for r in results]
+    # The totals are exact sums: one net of them settles as the hands' nets did.
+    nets = [{p: Decimal(v) for p, v in newest["totals"].items()}] if newest else []
     totals, balances, transfers = settle_session(everyone, nets, push_ups, money)
     bq = q
     if money is not None:
@@ -208,7 +212,66 @@ def standings(db: Database, sid: str) -> dict:
             "currency": row["currency"], "result": result,
             "balances": result.get("balances"), "closed": header.get("closed"),
             "brought_forward": header.get("brought_forward"),
-            "payments": header.get("payments")}
+            "payments": header.get("payments"),
+            "settled": storage.settled_count(db, sid) if limit is not None or offset
+            else len(hands), "offset": max(offset, 0)}
+
+
+def standings_page(db: Database, sid: str, page: int = 1, per_page: int = 20) -> dict:
+    """``standings`` of one page of settled hands, page 1 the newest (each page
+    in order of hands), with ``page``, ``pages`` and ``per_page``: what a page
+    shows stays the same size however long the session."""
+    settled = storage.settled_count(db, sid)
+    pages = max(1, -(-settled // per_page))
+    page = min(max(page, 1), pages)
+    top = settled - (page - 1) * per_page
+    offset = max(top - per_page, 0)
+    st = standings(db, sid, offset=offset, limit=top - offset)
+    st.update(page=page, pages=pages, per_page=per_page)
+    return st
+
+
+def settled_lines(db: Database, sid: str, first: int, last: int) -> dict[int, dict]:
+    """The standings lines of the settled hands numbered ``first`` to ``last``,
+    by number (a page of the session's hands)."""
+    row = session_row(db, sid)
+    q = session_quantum(row, resolve(row["rules_expanded"]))
+    first, last = max(first, -(2**63)), min(last, 2**63 - 1)
+    return {n: _standing_line(n, r, row["everyone"], q)
+            for n, r in storage.running_between(db, sid, first, last)}
+
+
+def reports_index(db: Database, sid: str, page: int = 1, per_page: int = 20) -> dict:
+    """What the reports index lists: the session's header, one page of its
+    settled hands (number, dealer, outcome, winners) and its head, from the
+    stored rows (it replayed the whole log: 4.5 s at 10,000 hands)."""
+    header = session_row(db, sid)["header"]
+    st = standings_page(db, sid, page, per_page)
+    return {
+        "log": {k: header.get(k) for k in ("table", "players", "stake", "currency")},
+        "result": {"hands": [{"number": h["hand"], "dealer": h["dealer"],
+                              "outcome": h["outcome"], "winners": h["winners"]}
+                             for h in st["hands"]]},
+        "standings": st,
+        "head": storage.final_hash(db, sid),
+    }
+
+
+def _standing_line(n: int, running: dict, everyone: list[str], q,
+                   running_totals: bool = True) -> dict:
+    """A settled hand's standings line from its running row: the result line,
+    its nets after the side-bet pots and the totals after it (everyone who
+    ever sat, 0 before they came)."""
+    line = dict(running["line"])
+    if "net" not in line:  # side bets moved money: the nets as the pots left them
+        line["net"] = {p: fmt(Decimal(v), q) for p, v in running["net_exact"].items()}
+    if not running_totals:  # the result document has no totals per hand
+        return line
+    after = running["totals"]
+    totals = {p: fmt(Decimal(after.get(p, "0")), q) for p in everyone}
+    totals.update((p, fmt(Decimal(v), q)) for p, v in after.items() if p not in totals)
+    line["totals"] = totals
+    return line
 
 
 def _result_line(r: dict) -> dict:

@@ -151,6 +151,7 @@ def _void_current(live: Live, n: int, reason: str, key: str, extra: dict | None 
 
     def rows(w: Database, event_id: int) -> None:
         storage.set_hand(w, live.sid, n, setup, event_id, result, void=True)
+        storage.refresh_running(w, live.sid, n)
         if extra:
             storage.set_next(w, live.sid, stake=live.next_stake, seats=extra["seats"])
 
@@ -357,6 +358,7 @@ def rename(db: Database, sid: str, old: str, new: str, client_id: str | None = N
 
         def rows(w: Database, _event_id: int) -> None:
             storage.rename_player(w, live.sid, old, new)
+            storage.refresh_running(w, live.sid, 1)  # every name in them changes
 
         def after(_event_id: int) -> None:
             cache.drop(db, live.sid)  # every name in it: rebuilt from the rows

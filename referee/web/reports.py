@@ -28,12 +28,13 @@ from ..reports.stored import load_stored
 from ..reports.whatif import what_if
 from ..rules.errors import RefereeError
 from ..rules.options import OPTION_NAMES, PRESET_SOURCES
-from ..service import access
+from ..service import access, sessions
 from ..service.errors import NotFound
 from . import forms
 from .db import get_db
 
 bp = Blueprint("reports", __name__, url_prefix="/reports")
+INDEX_PAGE = 20  # hands listed per page of the reports index (2x a 10-hand page's time)
 
 
 def _allowed(sid: str) -> str | None:
@@ -81,15 +82,15 @@ def _error_page(err: RefereeError, status: int = 422):
 @bp.get("/<sid>/")
 def index(sid: str):
     token = _allowed(sid)
-    stored = _stored(sid)
+    page = min(max(request.args.get("page", 1, type=int), 1), 2**62)
     try:
-        session = replay(stored.log, allow_open_last_hand=True)
-    except RefereeError as err:
-        return _error_page(err)
-    result = session.result()
-    return render_template("reports/index.html", sid=sid, token=token, log=stored.log,
-                           result=result, final_hash=stored.final_hash,
-                           outcomes=OUTCOME_WORDS, presets=PRESET_SOURCES)
+        listed = sessions.reports_index(get_db(), sid, page, INDEX_PAGE)
+    except NotFound:
+        abort(404)
+    return render_template("reports/index.html", sid=sid, token=token, log=listed["log"],
+                           result=listed["result"], final_hash=listed["head"],
+                           standings=listed["standings"], outcomes=OUTCOME_WORDS,
+                           presets=PRESET_SOURCES)
 
 
 @bp.get("/<sid>/settlement.pdf")

@@ -227,6 +227,9 @@ def unlock_post(session_id: str):
 # ------------------------------------------------------------------ session
 
 
+STANDINGS_LAST = 5  # hands of the standings shown on the session and hand pages
+
+
 @bp.get("/s/<session_id>")
 @unlocked
 def session_page(session_id: str):
@@ -234,8 +237,14 @@ def session_page(session_id: str):
     per_page = 10
     pages = max(1, -(-g.summary["hands"] // per_page))
     page = min(max(request.args.get("page", 1, type=int), 1), pages)
+    top = g.summary["hands"] - (page - 1) * per_page
+    db = get_db()
+    # Only this page's hands and the newest standings are read: the running
+    # totals stand in for every hand before them.
     return render_template("session.html", summary=g.summary, session_id=session_id,
-                           standings=sessions.standings(get_db(), session_id),
+                           standings=sessions.standings(db, session_id, newest=STANDINGS_LAST),
+                           settled=sessions.settled_lines(db, session_id,
+                                                          top - per_page + 1, top),
                            rule_changes=_rule_changes(g.summary), page=page,
                            per_page=per_page)
 
@@ -243,8 +252,10 @@ def session_page(session_id: str):
 @bp.get("/s/<session_id>/standings")
 @unlocked
 def standings(session_id: str):
+    page = request.args.get("page", 1, type=int)
     return render_template("standings.html", summary=g.summary, session_id=session_id,
-                           standings=sessions.standings(get_db(), session_id))
+                           standings=sessions.standings_page(get_db(), session_id,
+                                                             min(max(page, 1), 2**62)))
 
 
 def _rule_changes(summary: dict) -> list[tuple[str, object]]:
@@ -349,7 +360,8 @@ def hand(session_id: str, n: int):
         live_count=sum(not h["undone"] for h in history),
         show_all=_show_all(state),
         client_id=forms.new_client_id(),
-        standings=sessions.standings(get_db(), session_id) if state.get("complete") else None,
+        standings=sessions.standings(get_db(), session_id, newest=STANDINGS_LAST)
+        if state.get("complete") else None,
         # Only the newest hand can still be corrected; the service refuses the rest.
         current=(summary.get("current") or {}).get("hand") == n,
     )
