@@ -200,3 +200,52 @@ def footer(text: str):
         canvas.restoreState()
 
     return draw
+
+
+def running_chart(lines: dict[str, list[tuple[float, float]]], width: float, height: float,
+                  legend_w: float, x_title: str):
+    """A running-balance chart: one line a player in the palette's colours
+    (dashed past it), a grid, the x axis titled, a legend on the right.
+    Returns the drawing and its plot, whose x axis the caller sets (hands or
+    sessions)."""
+    from reportlab.graphics.charts.legends import Legend
+    from reportlab.graphics.charts.lineplots import LinePlot
+    from reportlab.graphics.shapes import Drawing, String
+
+    names = list(lines)
+    d = Drawing(width, height)
+    plot = LinePlot()
+    plot.x, plot.y = 40, 28
+    plot.width = width - legend_w - plot.x - 10
+    plot.height = height - plot.y - 10
+    plot.data = [lines[p] for p in names]
+    for i in range(len(names)):
+        plot.lines[i].strokeColor = PALETTE[i % len(PALETTE)]
+        plot.lines[i].strokeWidth = 1.4
+        # Past the palette, dashes tell lines of the same colour apart.
+        if i >= len(PALETTE):
+            plot.lines[i].strokeDashArray = [3, 2]
+    plot.joinedLines = 1
+    for axis in (plot.xValueAxis, plot.yValueAxis):
+        axis.labels.fontName = FONT
+        axis.labels.fontSize = 7
+    plot.yValueAxis.visibleGrid = 1
+    plot.yValueAxis.gridStrokeColor = colors.HexColor("#DDDDDD")
+    plot.yValueAxis.gridStrokeWidth = 0.4
+    d.add(plot)
+    d.add(String(plot.x + plot.width / 2, 4, x_title, fontName=FONT, fontSize=7,
+                 textAnchor="middle"))
+    legend = Legend()
+    legend.x = plot.x + plot.width + 12
+    legend.y = plot.y + plot.height
+    legend.alignment = "right"
+    legend.fontName = FONT
+    legend.fontSize = 8
+    legend.dx = 10
+    legend.dy = 3
+    legend.deltay = 11
+    legend.columnMaximum = 14
+    legend.colorNamePairs = [(PALETTE[i % len(PALETTE)], clip(p, legend_w - 18, FONT, 8))
+                             for i, p in enumerate(names)]
+    d.add(legend)
+    return d, plot

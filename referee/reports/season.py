@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import io
 
-from reportlab.graphics.charts.legends import Legend
-from reportlab.graphics.charts.lineplots import LinePlot
-from reportlab.graphics.shapes import Drawing, String
+from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 
-from .common import FONT, FONT_BOLD, PALETTE, clip, document, esc, footer, styles
+from .common import FONT, FONT_BOLD, clip, document, esc, footer, running_chart, styles
 
 # Two-line headings: eleven columns share a portrait page.
 COLUMNS = ("Player", "Hands", "Wins", "Drops", "Drops\nwon (rate)", "Caught", "Tonk-\nouts",
@@ -87,40 +85,10 @@ def _chart(season: dict, width: float) -> Drawing:
         for p in people:
             last[p] = float(point["balances"].get(p, last[p]))
             lines[p].append((i, last[p]))
-    d = Drawing(width, height)
-    plot = LinePlot()
-    plot.x, plot.y = 40, 28
-    plot.width = width - legend_w - plot.x - 10
-    plot.height = height - plot.y - 10
-    plot.data = [lines[p] for p in people]
-    for i in range(len(people)):
-        plot.lines[i].strokeColor = PALETTE[i % len(PALETTE)]
-        plot.lines[i].strokeWidth = 1.4
-        if i >= len(PALETTE):
-            plot.lines[i].strokeDashArray = [3, 2]
-    plot.joinedLines = 1
-    xa, ya = plot.xValueAxis, plot.yValueAxis
+    d, plot = running_chart(lines, width, height, legend_w, "session")
+    xa = plot.xValueAxis
     xa.valueMin, xa.valueMax = 1, max(2, len(running))
     xa.valueSteps = list(range(1, len(running) + 1))
     xa.labelTextFormat = lambda v: running[int(v) - 1]["date"][5:] if 1 <= v <= len(
         running) else ""
-    for axis in (xa, ya):
-        axis.labels.fontName = FONT
-        axis.labels.fontSize = 7
-    ya.visibleGrid = 1
-    ya.gridStrokeColor = colors.HexColor("#DDDDDD")
-    d.add(plot)
-    d.add(String(plot.x + plot.width / 2, 4, "session", fontName=FONT, fontSize=7,
-                 textAnchor="middle"))
-    legend = Legend()
-    legend.x = plot.x + plot.width + 12
-    legend.y = plot.y + plot.height
-    legend.alignment = "right"
-    legend.fontName = FONT
-    legend.fontSize = 8
-    legend.deltay = 11
-    legend.columnMaximum = 14
-    legend.colorNamePairs = [(PALETTE[i % len(PALETTE)], clip(p, legend_w - 18, FONT, 8))
-                             for i, p in enumerate(people)]
-    d.add(legend)
     return d

@@ -11,8 +11,6 @@ from __future__ import annotations
 import io
 from decimal import Decimal
 
-from reportlab.graphics.charts.legends import Legend
-from reportlab.graphics.charts.lineplots import LinePlot
 from reportlab.graphics.shapes import Drawing, String
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
@@ -33,7 +31,6 @@ from ..replay import Session
 from .common import (
     FONT,
     MARGIN,
-    PALETTE,
     clip,
     document,
     esc,
@@ -42,6 +39,7 @@ from .common import (
     receipt,
     register_fonts,
     rules_in_words,
+    running_chart,
     styles,
     unit_of,
 )
@@ -364,7 +362,6 @@ def _signatures(players: list[str], width: float) -> Table:
 def _chart(result, players: list[str], width: float, unit: str) -> Drawing:
     height = 58 * mm
     legend_w = 42 * mm
-    d = Drawing(width, height)
     running = dict.fromkeys(players, Decimal(0))
     lines: dict[str, list[tuple[int, float]]] = {p: [(0, 0.0)] for p in players}
     hands = result.hands
@@ -377,19 +374,7 @@ def _chart(result, players: list[str], width: float, unit: str) -> Drawing:
         if i % step == 0 or i == len(hands) - 1:
             for p in players:
                 lines[p].append((h.number, float(running[p])))
-    plot = LinePlot()
-    plot.x = 40
-    plot.y = 28
-    plot.width = width - legend_w - plot.x - 10
-    plot.height = height - plot.y - 10
-    plot.data = [lines[p] for p in players]
-    for i in range(len(players)):
-        plot.lines[i].strokeColor = PALETTE[i % len(PALETTE)]
-        plot.lines[i].strokeWidth = 1.4
-        # Past the palette, dashes tell lines of the same colour apart.
-        if i >= len(PALETTE):
-            plot.lines[i].strokeDashArray = [3, 2]
-    plot.joinedLines = 1
+    d, plot = running_chart(lines, width, height, legend_w, "hand")
     xa, ya = plot.xValueAxis, plot.yValueAxis
     xa.valueMin = 0
     xa.valueMax = last = max(1, hands[-1].number if hands else 1)
@@ -397,33 +382,9 @@ def _chart(result, players: list[str], width: float, unit: str) -> Drawing:
     tick = next(t for t in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10**9)
                 if last / t <= 10)
     xa.valueSteps = list(range(0, last + 1, tick))
-    for axis in (xa, ya):
-        axis.labels.fontName = FONT
-        axis.labels.fontSize = 7
-    ya.labelTextFormat = lambda v: _axis_number(v)
-    ya.visibleGrid = 1
-    ya.gridStrokeColor = colors.HexColor("#DDDDDD")
-    ya.gridStrokeWidth = 0.4
     xa.labelTextFormat = lambda v: f"{v:.0f}"
-    d.add(plot)
-    d.add(String(plot.x + plot.width / 2, 4, "hand", fontName=FONT, fontSize=7,
-                 textAnchor="middle"))
+    ya.labelTextFormat = lambda v: _axis_number(v)
     d.add(String(plot.x - 34, plot.y + plot.height + 2, unit, fontName=FONT, fontSize=7))
-    legend = Legend()
-    legend.x = plot.x + plot.width + 12
-    legend.y = plot.y + plot.height
-    legend.alignment = "right"
-    legend.fontName = FONT
-    legend.fontSize = 8
-    legend.dx = 10
-    legend.dy = 3
-    legend.deltay = 11
-    legend.columnMaximum = 14
-    legend.colorNamePairs = [
-        (PALETTE[i % len(PALETTE)], clip(p, legend_w - 18, FONT, 8))
-        for i, p in enumerate(players)
-    ]
-    d.add(legend)
     return d
 
 
