@@ -596,3 +596,13 @@ def test_cards_in_words():
     assert action_words("Ben: discard 9d") == "Ben discards 9♦"
     assert action_words("Ben: hit S2 7c") == "Ben hits S2 with 7♣"
     assert action_words("Cy: draw") == "Cy draws (card not seen)"
+
+
+def test_the_payment_form_starts_on_two_different_players(client):
+    # A payment to oneself is refused: both lists starting on Ann helped nobody.
+    sid = create(client)
+    page = client.get(f"/s/{sid}/manage").get_data(as_text=True)
+    paid = re.search(r'id="from-who-paid".*?</select>', page, re.S).group(0)
+    to = re.search(r'id="to-to-whom".*?</select>', page, re.S).group(0)
+    assert "<option selected>Ann</option>" in paid
+    assert "<option selected>Ben</option>" in to
