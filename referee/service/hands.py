@@ -259,11 +259,8 @@ def suggest_dealer(db: Database, sid: str) -> str:
 
 # ---------------------------------------------------------------- writes
 
-_ANY = object()
-
-
 def _answered(db: Database, sid: str, client_id: str | None,
-              event: str | None | object = _ANY) -> dict | None:
+              event: str | None) -> dict | None:
     """The first answer to ``client_id`` again: its state, or its refusal raised.
     ``event``: the kind of request now (None: a hand's action, undo or start);
     a client_id first used for another kind is refused, since its first
@@ -276,7 +273,7 @@ def _answered(db: Database, sid: str, client_id: str | None,
     refused, body = seen
     if refused:
         raise Refused.from_dict(body["error"])
-    if event is not _ANY and body.get("event") != event:
+    if body.get("event") != event:
         raise RuleViolation("client_id_reused", "that client_id was already used for another "
                             "kind of request: send a fresh one")
     return body

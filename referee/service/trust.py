@@ -68,19 +68,23 @@ def _session_faults(row: dict, events: list[dict]) -> list[str]:
     }
     faults = [f"the session's {name} differs from its chain" for name, value in columns.items()
               if _canon(row[name]) != _canon(value)]
-    stake, seats = _expected_next(events)
+    stake, seats, wrong = _expected_next(events)
     if _canon(row["next_stake"]) != _canon(stake):
         faults.append("the stake for the next hand differs from its chain")
     if _canon(row["next_seats"]) != _canon(seats):
         faults.append("the seats for the next hand differ from its chain")
+    faults += [f"hand {n}'s stake is not the one the table set" for n in wrong]
     return faults
 
 
-def _expected_next(events: list[dict]) -> tuple[str | None, list | None]:
+def _expected_next(events: list[dict]) -> tuple[str | None, list | None, list[int]]:
     """What the table's events leave pending for the next hand: the stake (the
     last stake change, else the last imported hand's own) and the seats after
-    someone left (until a hand is dealt with them)."""
+    someone left (until a hand is dealt with them); and the hands started after
+    a stake change that do not carry it (a hand's start cannot name its stake:
+    the table changes it by an event, so it must carry the one the table set)."""
     changed = imported = seats = None
+    wrong: list[int] = []
     for ev in events:
         if ev["kind"] == "action" or ev["kind"] == "refusal":
             continue  # most events: nothing pending in them, not worth decoding
@@ -88,13 +92,15 @@ def _expected_next(events: list[dict]) -> tuple[str | None, list | None]:
         if ev["kind"] == "hand_start":
             imported = None if said.get("stake") is None else str(said["stake"])
             seats = None
+            if changed is not None and said.get("stake") != changed:
+                wrong.append(ev["hand"])
         elif ev["kind"] == EventKind.STAKE:
             changed = said["stake"]
         elif ev["kind"] == EventKind.LEAVE:
             seats = said["seats"]
         elif ev["kind"] == EventKind.RENAME and seats is not None:
             seats = storage.renamed(seats, said["old"], said["new"])
-    return (changed if changed is not None else imported), seats
+    return (changed if changed is not None else imported), seats, wrong
 
 
 def _expected_setups(events: list[dict]) -> tuple[dict[int, dict], dict[int, int]]:
@@ -150,15 +156,6 @@ def _hand_faults(db: Database, sid: str, events: list[dict],
         if ev["hand"] is not None:
             by_hand.setdefault(ev["hand"], []).append(ev)
     setups, newest = _expected_setups(events)
-    changed = None
-    for ev in events:
-        if ev["kind"] == EventKind.STAKE:
-            changed = json.loads(ev["payload"])["stake"]
-        elif ev["kind"] == "hand_start" and changed is not None:
-            # A hand's start cannot name its stake (the table changes it by an
-            # event), so it must carry the one the table set.
-            if json.loads(ev["payload"]).get("stake") != changed:
-                faults.append(f"hand {ev['hand']}'s stake is not the one the table set")
     rows = {r["n"]: r for r in hand_rows}
     for n in sorted(set(by_hand) | set(rows)):
         row, evs = rows.get(n), by_hand.get(n, [])
