@@ -102,19 +102,28 @@ def check_brought_forward(value: object) -> None:
             raise Unreadable(amount_fault(d), name)
 
 
-def check_payments(value: object) -> None:
+def _records(value: object, like: str, each: str, allowed, required):
+    """The items of a list of records (payments, disputes), each an object
+    with only ``allowed`` keys and every ``required`` one, as ``(i, item)``."""
     if type(value) is not list:
-        raise Unreadable('must be a list of payments like {"from": "Ann", "to": "Ben", '
-                         '"amount": "0.75"}')
-    for i, payment in enumerate(value):
-        if type(payment) is not dict:
-            raise Unreadable("a payment is an object with from, to and amount", i)
-        for key in payment:
-            if key not in _PAYMENT_KEYS:
+        raise Unreadable(like)
+    for i, item in enumerate(value):
+        if type(item) is not dict:
+            raise Unreadable(each, i)
+        for key in item:
+            if key not in allowed:
                 raise Unreadable(UNKNOWN_FIELD, i, key)
-        for key in ("from", "to", "amount"):
-            if key not in payment:
+        for key in required:
+            if key not in item:
                 raise Unreadable("missing data for required field", i, key)
+        yield i, item
+
+
+def check_payments(value: object) -> None:
+    for i, payment in _records(
+            value, 'must be a list of payments like {"from": "Ann", "to": "Ben", '
+            '"amount": "0.75"}', "a payment is an object with from, to and amount",
+            _PAYMENT_KEYS, ("from", "to", "amount")):
         for key in ("from", "to"):
             if type(payment[key]) is not str:
                 raise Unreadable("must be a player's name", i, key)
@@ -153,18 +162,9 @@ def check_accepted(value: object) -> None:
 
 
 def check_disputes(value: object) -> None:
-    if type(value) is not list:
-        raise Unreadable('must be a list of disputes like {"action": 7, "by": "Cy", '
-                         '"note": "..."}')
-    for i, dispute in enumerate(value):
-        if type(dispute) is not dict:
-            raise Unreadable("a dispute is an object with action, by and note", i)
-        for key in dispute:
-            if key not in _DISPUTE_KEYS:
-                raise Unreadable(UNKNOWN_FIELD, i, key)
-        for key in _DISPUTE_KEYS:
-            if key not in dispute:
-                raise Unreadable("missing data for required field", i, key)
+    for i, dispute in _records(
+            value, 'must be a list of disputes like {"action": 7, "by": "Cy", "note": "..."}',
+            "a dispute is an object with action, by and note", _DISPUTE_KEYS, _DISPUTE_KEYS):
         action = dispute["action"]
         if action is not None and type(action) is not int:
             raise Unreadable("must be an action's number, or null for the whole hand",
