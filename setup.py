@@ -12,7 +12,8 @@ setup(
     packages=[*find_packages(include=["referee", "referee.*"]), "referee.templates"],
     package_dir={"referee.templates": "templates"},
     package_data={
-        "referee": ["fonts/*.ttf", "fonts/*.txt", "web/static/*"],
+        "referee": ["fonts/*.ttf", "fonts/*.txt", "web/static/*",
+                    "translations/*/LC_MESSAGES/*.mo"],
         "referee.templates": ["*.html", "*/*.html"],
     },
 )

@@ -1,0 +1,103 @@
+"""The languages the referee speaks, and the one place a sentence is put into one.
+
+The engine and the ledger say what happened in codes and English sentence
+templates with named parameters (``"it is {turn}'s turn, not {player}'s"``);
+they never translate. Every shell (the tablet, the API, the command line, the
+papers) turns a template into the reader's language here, from the gettext
+catalogs in ``referee/translations`` (``LANG/LC_MESSAGES/messages.po``,
+compiled to ``.mo``; ``python -m referee.devtools.catalogs`` extracts,
+updates and compiles them). The game's own words follow ``docs/glossary.md``.
+
+English is the source language: its catalog is empty and a template is its
+own English sentence.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from functools import cache
+from pathlib import Path
+
+from babel import Locale, dates, numbers
+from babel.support import NullTranslations, Translations
+
+#: The table languages of the session log (``language``), in the order the
+#: language switch shows them. The first is the default.
+LANGUAGES = ("en", "de", "fr", "pt")
+DEFAULT = LANGUAGES[0]
+
+#: Each language's name in itself, for the switch.
+NAMES = {"en": "English", "de": "Deutsch", "fr": "Français", "pt": "Português"}
+
+#: The Babel locale whose number, money and date forms each language uses.
+LOCALES = {"en": "en_US", "de": "de_DE", "fr": "fr_FR", "pt": "pt_BR"}
+
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+
+
+def choose(*candidates: str | None) -> str:
+    """The first candidate that is a language we speak (``"de-AT"`` counts as
+    ``de``), else English."""
+    for candidate in candidates:
+        if not candidate:
+            continue
+        lang = str(candidate).strip().lower().replace("_", "-").split("-")[0]
+        if lang in LANGUAGES:
+            return lang
+    return DEFAULT
+
+
+@cache
+def translations(lang: str) -> NullTranslations:
+    """The compiled catalog of ``lang`` (an empty one for English)."""
+    lang = choose(lang)
+    if lang == DEFAULT:
+        return NullTranslations()
+    return Translations.load(str(TRANSLATIONS), [lang], domain="messages")
+
+
+def gettext(lang: str, template: str, /, **params: object) -> str:
+    """``template`` in ``lang``, with its named ``params`` filled in."""
+    text = translations(lang).gettext(template)
+    return text.format(**params) if params else text
+
+
+def ngettext(lang: str, singular: str, plural: str, n: int, /, **params: object) -> str:
+    """The singular or plural ``template`` in ``lang`` for ``n`` (also given to
+    the template as ``{n}``)."""
+    text = translations(lang).ngettext(singular, plural, n)
+    return text.format(n=n, **params)
+
+
+def N_(template: str) -> str:  # noqa: N802 - gettext's name for a marker
+    """Mark ``template`` for the catalogs without translating it (used where
+    the sentence is stated, translated later where it is read)."""
+    return template
+
+
+@cache
+def locale(lang: str) -> Locale:
+    return Locale.parse(LOCALES[choose(lang)])
+
+
+def number(value: Decimal | int | float, lang: str) -> str:
+    """A plain number in the language's form (``1.234,5`` in German)."""
+    return numbers.format_decimal(value, locale=locale(lang), decimal_quantization=False)
+
+
+def money(amount: Decimal, currency: str | None, lang: str) -> str:
+    """An amount of money in the language's form (``1.234,50 €`` in German);
+    without a currency, a plain number with two decimals."""
+    if currency:
+        return numbers.format_currency(amount, currency, locale=locale(lang))
+    return numbers.format_decimal(amount, format="#,##0.00", locale=locale(lang))
+
+
+def day(value: date | datetime | str, lang: str) -> str:
+    """A date in the language's medium form (``24.11.2026`` in German)."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if isinstance(value, datetime):
+        value = value.date()
+    return dates.format_date(value, format="medium", locale=locale(lang))
