@@ -12,7 +12,7 @@ from pathlib import Path
 from flask import Flask, request
 
 from ..service import storage
-from . import api, club, errors, reports, tablet
+from . import api, club, errors, lang, reports, tablet
 from .db import Handles
 
 
@@ -80,6 +80,7 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["GROUP_COMMIT"]:
         storage.enable_group_commit(path)
 
+    lang.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(tablet.bp)
     app.register_blueprint(reports.bp)
