@@ -45,7 +45,23 @@ class Live:
     next_seats: list[str] | None = None  # the next hand's seats after someone left
 
 
+@dataclass(frozen=True)
+class ResultText:
+    """A session's ``tonk-result/1`` text as of its event ``seq``: each
+    settled hand's line (``numbers[i]``'s is ``lines[i]``) and the whole text.
+    An entry is never changed: a newer one replaces it."""
+
+    seq: int
+    numbers: list[int]
+    lines: list[str]
+    text: str
+
+
+# A long session's text is a megabyte: fewer of them are kept than live states.
+RESULTS_SIZE = 32
+
 _cache: OrderedDict[tuple[str, str], Live] = OrderedDict()
+_results: OrderedDict[tuple[str, str], ResultText] = OrderedDict()
 _locks: dict[tuple[str, str], threading.RLock] = {}
 # A session's token hashes never change: kept here, so that checking a
 # request's token costs no query (and no copy of the session's row).
@@ -84,6 +100,27 @@ def drop(db: Database, sid: str) -> None:
         _cache.pop((db_key(db), sid), None)
 
 
+def result_text(db: Database, sid: str) -> ResultText | None:
+    key = (db_key(db), sid)
+    found = _results.get(key)
+    if found is not None:
+        with _guard:
+            if key in _results:
+                _results.move_to_end(key)
+    return found
+
+
+def keep_result_text(db: Database, sid: str, entry: ResultText) -> None:
+    with _guard:
+        key = (db_key(db), sid)
+        old = _results.get(key)
+        if old is None or old.seq <= entry.seq:  # a slower reader's older text stays out
+            _results[key] = entry
+            _results.move_to_end(key)
+        while len(_results) > RESULTS_SIZE:
+            _results.popitem(last=False)
+
+
 def token_hashes(db: Database, sid: str) -> tuple[str, str] | None:
     return _token_hashes.get((db_key(db), sid))
 
@@ -102,9 +139,12 @@ def forget(db: Database | None = None) -> None:
         if db is None:
             _cache.clear()
             _token_hashes.clear()
+            _results.clear()
             return
         key = db_key(db)
         for k in [k for k in _cache if k[0] == key]:
             del _cache[k]
         for k in [k for k in _token_hashes if k[0] == key]:
             del _token_hashes[k]
+        for k in [k for k in _results if k[0] == key]:
+            del _results[k]

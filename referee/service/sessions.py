@@ -7,6 +7,7 @@ Plain arguments in, plain data out; errors are raised
 
 from __future__ import annotations
 
+import bisect
 import secrets
 from dataclasses import dataclass
 from decimal import Decimal
@@ -17,6 +18,7 @@ from ..ledger.money import fmt
 from ..ledger.results import result_doc, settle_session
 from ..record import FORMAT, dump_log, load_log
 from ..record.chain import canonical_action
+from ..record.result_text import EncodedItems, item_line, result_json_text
 from ..replay import replay
 from ..replay.sequential import session_money
 from ..rules.hand import VOID
@@ -171,6 +173,45 @@ def export_with_chain(db: Database, sid: str) -> dict:
 def get_result(db: Database, sid: str) -> dict:
     """``tonk-result/1`` of the session's complete hands, from their stored results."""
     return standings(db, sid, running_totals=False)["result"]
+
+
+def result_text(db: Database, sid: str) -> str:
+    """``get_result`` as ``referee replay --json`` of the exported log writes
+    it, byte for byte, kept up to date as the session is written: a read
+    after no write costs one query (the newest event's number); after a
+    write, the hands from the lowest one the new events touched are read
+    again (at a live table, the newest), and the totals, balances and
+    transfers (one row, as the standings read them). The whole document
+    lists every hand, so building it from nothing grows with the night; a
+    process does that once per session (or after a corrected name)."""
+    seq = storage.newest_seq(db, sid)
+    kept = cache.result_text(db, sid)
+    if kept is not None and kept.seq == seq:
+        return kept.text
+    numbers: list[int] = []
+    lines: list[str] = []
+    first = 1
+    if kept is not None and kept.seq < seq:
+        touched, renamed = storage.touched_since(db, sid, kept.seq)
+        if not renamed:
+            first = kept.numbers[-1] + 1 if kept.numbers else 1
+            if touched is not None:
+                first = min(first, touched)
+            keep = bisect.bisect_left(kept.numbers, first)
+            numbers, lines = kept.numbers[:keep], kept.lines[:keep]
+    # The footer (totals, balances, transfers, closed) as the standings work it
+    # out, from the newest running row and the header: no hands read for it.
+    st = standings(db, sid, offset=0, limit=0, running_totals=False)
+    row = session_row(db, sid)
+    everyone, q = st["players"], session_quantum(row, resolve(row["rules_expanded"]))
+    for n, running in storage.running_between(db, sid, first, 2**63 - 1):
+        numbers.append(n)
+        lines.append(item_line(_result_line(_standing_line(n, running, everyone, q, False))))
+    doc = dict(st["result"])
+    doc["hands"] = EncodedItems(",\n".join(lines))
+    text = result_json_text(doc)
+    cache.keep_result_text(db, sid, cache.ResultText(seq, numbers, lines, text))
+    return text
 
 
 def standings(db: Database, sid: str, *, offset: int = 0, limit: int | None = None,

@@ -859,6 +859,29 @@ def newest_running(db: Database, sid: str) -> dict | None:
     return json.loads(row[0]) if row else None
 
 
+# ---------------------------------------------------------------- the result's text
+# What ``sessions.result_text`` needs to keep a session's result document up
+# to date without reading every hand again: the session's newest event, and
+# what the events after a known one touched.
+
+def newest_seq(db: Database, sid: str) -> int:
+    """The number of the session's newest event (0: none): every change to
+    what its result says is an event, so this says whether it changed."""
+    row = db.conn.execute("SELECT seq FROM events WHERE session_id = ? ORDER BY seq DESC "
+                          "LIMIT 1", (sid,)).fetchone()
+    return row[0] if row else 0
+
+
+def touched_since(db: Database, sid: str, seq: int) -> tuple[int | None, bool]:
+    """What the session's events after event ``seq`` touched: the lowest hand
+    number among them (None: none was about a hand), and whether one of them
+    corrected a name (which rewrites every hand)."""
+    row = db.conn.execute(
+        "SELECT min(hand), max(CASE WHEN kind = 'rename' THEN 1 ELSE 0 END) FROM events "
+        "WHERE session_id = ? AND seq > ?", (sid, seq)).fetchone()
+    return row[0], bool(row[1])
+
+
 def _status(result: dict | None) -> str:
     if not result:
         return "open"
