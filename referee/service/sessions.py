@@ -23,7 +23,7 @@ from ..replay import replay
 from ..replay.sequential import session_money
 from ..rules.hand import VOID
 from ..rules.options import resolve
-from . import access, cache, storage, totals
+from . import access, cache, collector, storage, totals
 from .errors import MalformedInput
 from .hands import (
     hand_result,
@@ -87,6 +87,12 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
     """Store a whole ``tonk-log/1`` document (its last hand may be still open).
     ``brought_forward_from``: the stored session its ``brought_forward`` came
     from (the club's ledger counts those debts there, not twice)."""
+    with collector.paused():
+        return _import_log(db, doc, pin, brought_forward_from)
+
+
+def _import_log(db: Database, doc: dict, pin: str | None,
+                brought_forward_from: str | None) -> SessionInfo:
     log = load_log(doc)
     played = replay(log, allow_open_last_hand=True)
     rules, stake = played.rules, played.stake
@@ -98,38 +104,44 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
     sid = secrets.token_hex(6)
     info = SessionInfo(sid, access.new_token(), access.new_token())
     q = played.quantum
+    # The chain carries what money is computed from: the header as given
+    # and the rules as expanded, which the session's row is checked against.
+    opening = {"header": header, "rules_expanded": rules.to_json()}
+    if brought_forward_from is not None:
+        # In the chain, so verify vouches for what the club's ledger leaves out.
+        opening["brought_forward_from"] = brought_forward_from
+    # Everything but the ids and hashes worked out before the write lock is
+    # taken, each event encoded once: an action's payload follows from its
+    # text alone, and a long log repeats a few thousand texts.
+    events: list[tuple[int | None, str, dict | str]] = [(None, "session", opening)]
+    payloads: dict[str, str] = {}
+    hands = []
+    for given, hand in zip(log.get("hands", []), played.table.hands, strict=True):
+        setup = {k: v for k, v in given.items() if k != "actions"}
+        events.append((hand.number, "hand_start", setup))
+        for text, action in zip(given.get("actions", []), hand.actions, strict=True):
+            payload = payloads.get(text)
+            if payload is None:
+                payload = payloads[text] = canonical_action(str(action), text)
+            events.append((hand.number, "action", payload))
+        result = None
+        if hand.phase == VOID:
+            result = void_hand_result(hand, given["void"], q)
+        elif hand.is_complete:
+            result = hand_result(hand, stake, q, given)
+        # The hand's newest event: its last, counted before it is written.
+        hands.append((hand.number, setup, "actions" in given, list(hand.players),
+                      hand.dealer, len(hand.actions), len(events), result))
+    running = totals.chain(None, [(h[0], h[7]) for h in hands])
     with storage.write(db):
         storage.insert_session(db, sid, log, header, rules.to_json(), played.table.everyone,
                                access.hash_pin(pin) if pin else None,
                                access.token_hash(info.table_token),
                                access.token_hash(info.audit_token))
         storage.set_quantum(db, sid, str(q))
-        # The chain carries what money is computed from: the header as given
-        # and the rules as expanded, which the session's row is checked against.
-        opening = {"header": header, "rules_expanded": rules.to_json()}
         if brought_forward_from is not None:
-            # In the chain, so verify vouches for what the club's ledger leaves out.
-            opening["brought_forward_from"] = brought_forward_from
             storage.set_brought_forward_from(db, sid, brought_forward_from)
-        events: list[tuple[int | None, str, dict | str]] = [(None, "session", opening)]
-        hands = []
-        for given, hand in zip(log.get("hands", []), played.table.hands, strict=True):
-            setup = {k: v for k, v in given.items() if k != "actions"}
-            events.append((hand.number, "hand_start", setup))
-            events.extend((hand.number, "action", canonical_action(str(action), text))
-                          for text, action in zip(given.get("actions", []), hand.actions,
-                                                  strict=True))
-            result = None
-            if hand.phase == VOID:
-                result = void_hand_result(hand, given["void"], q)
-            elif hand.is_complete:
-                result = hand_result(hand, stake, q, given)
-            # The hand's newest event: its last, counted before it is written.
-            hands.append((hand.number, setup, "actions" in given, list(hand.players),
-                          hand.dealer, len(hand.actions), len(events), result))
-        rows = storage.append_events(db, sid, events)
-        first = rows[0]["id"] - 1
-        running = totals.chain(None, [(h[0], h[7]) for h in hands])
+        first = storage.append_events(db, sid, events) - 1
         storage.insert_hands(db, sid, [(*h[:6], first + h[6], h[7], r)
                                        for h, (_, r) in zip(hands, running, strict=True)])
         # A table whose log raised the stake plays on at it: the hands started

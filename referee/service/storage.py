@@ -27,7 +27,7 @@ from typing import Any
 
 from sqlite_utils import Database, Migrations
 
-from ..record.chain import CHAIN, GENESIS, canonical, event_hash, event_hash_v2
+from ..record.chain import CHAIN, GENESIS, canonical, event_hash, event_hashes_v2
 from .errors import MalformedInput
 
 BUSY_TIMEOUT_MS = 10_000
@@ -323,13 +323,14 @@ def append_event(db: Database, session_id: str, hand: int | None, kind: str, pay
 
 
 def append_events(db: Database, session_id: str,
-                  events: list[tuple[int | None, str, Any]]) -> list[dict]:
+                  events: list[tuple[int | None, str, Any]]) -> int:
     """Append a new session's events ``(hand, kind, payload)`` in one go
     (``payload``: data, or its canonical text already)
     (inside a ``write`` transaction): the rows ``append_event`` would write
     one by one, hashed the same way, inserted with one ``executemany``. An
     import of 10,000 hands spent most of its time in the two selects and the
-    insert that each event costs there."""
+    insert that each event costs there. Returns the first event's id (the
+    others follow it)."""
     if db.conn.execute("SELECT 1 FROM events WHERE session_id = ? LIMIT 1",
                        (session_id,)).fetchone():
         raise ValueError(f"session {session_id} has events already")
@@ -337,22 +338,19 @@ def append_events(db: Database, session_id: str,
                              ).fetchone()
     new_id, prev = (newest[0] + 1, newest[1]) if newest else (1, GENESIS)
     created = now()
-    rows = []
-    assert CHAIN == 2, "event_hash_v2 writes format 2"
-    for seq, (hand, kind, payload) in enumerate(events, 1):
-        text = payload if isinstance(payload, str) else canonical(payload)
-        row = {"id": new_id, "chain": CHAIN, "session_id": session_id, "hand": hand,
-               "seq": seq, "kind": kind, "payload": text, "client_id": None,
-               "created": created, "prev_hash": prev}
-        row["hash"] = prev = event_hash_v2(prev, new_id, session_id, hand, seq, kind, text,
-                                           None, created)
-        rows.append(row)
-        new_id += 1
+    assert CHAIN == 2, "event_hashes_v2 writes format 2"
+    short = [(new_id + i, hand, i + 1, kind,
+              payload if isinstance(payload, str) else canonical(payload))
+             for i, (hand, kind, payload) in enumerate(events)]
+    hashes = event_hashes_v2(prev, session_id, created, short)
+    prevs = [prev, *hashes[:-1]]
     db.conn.executemany(
         "INSERT INTO events (id, chain, session_id, hand, seq, kind, payload, client_id, "
-        "created, prev_hash, hash) VALUES (:id, :chain, :session_id, :hand, :seq, :kind, "
-        ":payload, :client_id, :created, :prev_hash, :hash)", rows)
-    return rows
+        "created, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
+        [(id, CHAIN, session_id, hand, seq, kind, text, created, before, after)
+         for (id, hand, seq, kind, text), before, after in zip(short, prevs, hashes,
+                                                                strict=True)])
+    return new_id
 
 
 def hand_events(db: Database, session_id: str, n: int, *,

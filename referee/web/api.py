@@ -301,7 +301,7 @@ def _created(state: dict) -> Response:
 @bp.post("/sessions")
 def create_session():
     _host_key()
-    doc = _body()
+    doc = _body(log=True)  # a log or a header: load_log checks it (import_log)
     earlier = doc.pop("brought_forward_from", None)
     token = doc.pop("brought_forward_token", None)
     if earlier is not None and not (isinstance(earlier, str) and
