@@ -11,6 +11,7 @@ import sqlite3
 import pytest
 
 from referee.cli import main
+from referee.record.chain import event_hash, event_hash_v2, event_hashes_v2
 
 from .test_api import BAD, GOOD, assert_error
 
@@ -67,3 +68,21 @@ def test_a_hostile_import_is_refused_naming_the_field(app, client, tmp_path, cap
     out = capsys.readouterr()
     assert field in out.out + out.err and "Traceback" not in out.err
     assert not db.exists() or counts(db) == {t: 0 for t in TABLES}
+
+
+@pytest.mark.parametrize("client_id,hand", [(None, None), ("c1", 3), ('q"\\ü', 0)])
+def test_the_direct_hashes_are_the_generic_ones(client_id, hand):
+    """``event_hash_v2`` (verify) and ``event_hashes_v2`` (the import) write
+    the canonical body ``event_hash`` builds from a dict."""
+    row = {"id": 7, "chain": 2, "session_id": "s\u00e9", "hand": hand, "seq": 4,
+           "kind": "action", "payload": '{"action":"Ann: draw","text":"Ann: draw"}',
+           "client_id": client_id, "created": "2026-11-24T00:00:00.000Z"}
+    prev = "a" * 64
+    direct = event_hash_v2(prev, row["id"], row["session_id"], hand, row["seq"], row["kind"],
+                           row["payload"], client_id, row["created"])
+    assert direct == event_hash(prev, row)
+    if client_id is None:
+        second = {**row, "id": 8, "seq": 5, "kind": "hand_start", "payload": "{}"}
+        assert event_hashes_v2(prev, row["session_id"], row["created"], [
+            (r["id"], r["hand"], r["seq"], r["kind"], r["payload"]) for r in (row, second)]) \
+            == [direct, event_hash(direct, second)]

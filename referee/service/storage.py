@@ -27,7 +27,14 @@ from typing import Any
 
 from sqlite_utils import Database, Migrations
 
-from ..record.chain import CHAIN, GENESIS, canonical, event_hash, event_hashes_v2
+from ..record.chain import (
+    CHAIN,
+    GENESIS,
+    canonical,
+    event_hash,
+    event_hash_v2,
+    event_hashes_v2,
+)
 from .errors import MalformedInput
 
 BUSY_TIMEOUT_MS = 10_000
@@ -452,58 +459,69 @@ def _hash_of(db: Database, event_id: int) -> str | None:
     return row[0] if row else None
 
 
-def verify_session_chain(db: Database, sid: str, head: str | None = None) -> dict | None:
+def verify_session_chain(db: Database, sid: str, head: str | None = None, *,
+                         keep: list | None = None) -> dict | None:
     """The first fault of the session's chain (None: intact). With ``head``
-    (a receipt), the chain must also still hold that hash."""
+    (a receipt), the chain must also still hold that hash. ``keep``: a list
+    that gets every event read, in order, as ``sqlite3.Row`` (read by column
+    name), so that verify reads the events once for everything it checks."""
     prev = GENESIS
     expected_seq = 1
     prev_chain = 1
     first_new = db.conn.execute("SELECT min(id) FROM events WHERE chain >= ?",
                                 (CHAIN,)).fetchone()[0]
     seen_head = head is None
-    ids: dict[int, dict] = {}  # the actions, which a correction may cancel
+    ids: dict[int, tuple[str, int | None]] = {}  # the actions (kind, hand): a correction's target
     previous_id = None
-    for row in iter_chain_events(db, sid):
+    cur = db.conn.cursor()
+    cur.row_factory = sqlite3.Row
+    cur.execute("SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
+                "prev_hash, hash FROM events WHERE session_id = ? ORDER BY seq", (sid,))
+    for row in cur:
+        ev_id, chain, _, hand, seq, kind, payload, client_id, created, prev_hash, hash_ = row
         why = None
-        if row["seq"] != expected_seq:
-            why = f"event {expected_seq} is missing (next is {row['seq']})"
-        elif expected_seq == 1 and row["chain"] < 2:
-            if row["prev_hash"] != GENESIS:
+        if seq != expected_seq:
+            why = f"event {expected_seq} is missing (next is {seq})"
+        elif expected_seq == 1 and chain < 2:
+            if prev_hash != GENESIS:
                 why = "its prev_hash does not match the previous event's hash"
         elif expected_seq == 1:
             # Format 2 links the first event to the event stored just before it.
-            before = _hash_of(db, row["id"] - 1) if row["id"] > 1 else GENESIS
+            before = _hash_of(db, ev_id - 1) if ev_id > 1 else GENESIS
             if before is None:
-                why = f"event id {row['id'] - 1}, stored before this session, is missing"
-            elif row["prev_hash"] != before:
+                why = f"event id {ev_id - 1}, stored before this session, is missing"
+            elif prev_hash != before:
                 why = "its prev_hash does not match the event stored before it"
-        elif expected_seq > 1 and row["prev_hash"] != prev:
+        elif expected_seq > 1 and prev_hash != prev:
             why = "its prev_hash does not match the previous event's hash"
-        if why is None and row["chain"] < prev_chain:
+        if why is None and chain < prev_chain:
             why = "it is hashed with an older chain format than the event before it"
-        if why is None and row["chain"] < CHAIN and first_new is not None \
-                and row["id"] > first_new:
+        if why is None and chain < CHAIN and first_new is not None and ev_id > first_new:
             # Format 1 ended at the migration: an older event after a newer
             # one is a downgrade, which would drop the ids and rules from the hash.
             why = "it is hashed with an older chain format than events stored before it"
-        if why is None and event_hash(row["prev_hash"], row) != row["hash"]:
+        if why is None and (event_hash_v2(prev_hash, ev_id, sid, hand, seq, kind, payload,
+                                          client_id, created) if chain == 2
+                            else event_hash(prev_hash, dict(row))) != hash_:
             why = "its hash does not match its contents"
-        if why is None and row["kind"] == "correction":
-            target = ids.get(json.loads(row["payload"]).get("cancels"))
-            if target is None or target["kind"] != "action" or target["hand"] != row["hand"]:
+        if why is None and kind == "correction":
+            target = ids.get(json.loads(payload).get("cancels"))
+            if target is None or target[0] != "action" or target[1] != hand:
                 why = "it cancels an event that is not an earlier action of its hand"
         # Most events follow their session's previous one directly: only a
         # gap in the session's ids (another session wrote between) costs a select.
-        if why is None and row["chain"] >= 2 and row["id"] > 1 \
-                and previous_id != row["id"] - 1 and _hash_of(db, row["id"] - 1) is None:
-            why = f"event id {row['id'] - 1} is missing"
+        if why is None and chain >= 2 and ev_id > 1 \
+                and previous_id != ev_id - 1 and _hash_of(db, ev_id - 1) is None:
+            why = f"event id {ev_id - 1} is missing"
         if why:
-            return _fault(row, why)
-        if row["kind"] == "action":
-            ids[row["id"]] = row
-        prev, prev_chain, previous_id = row["hash"], row["chain"], row["id"]
+            return _fault(dict(row), why)
+        if kind == "action":
+            ids[ev_id] = (kind, hand)
+        if keep is not None:
+            keep.append(row)
+        prev, prev_chain, previous_id = hash_, chain, ev_id
         expected_seq += 1
-        seen_head = seen_head or row["hash"] == head
+        seen_head = seen_head or hash_ == head
     if expected_seq == 1:
         return {"id": None, "seq": 1, "kind": None, "hand": None,
                 "reason": "the session has no events"}
@@ -530,6 +548,15 @@ def all_hand_rows(db: Database, sid: str) -> list[dict]:
     cur = db.conn.execute("SELECT * FROM hands WHERE session_id = ? ORDER BY n", (sid,))
     keys = [d[0] for d in cur.description]
     return [_hand(dict(zip(keys, values, strict=True))) for values in cur.fetchall()]
+
+
+def hand_rows_as_stored(db: Database, sid: str) -> list[sqlite3.Row]:
+    """Every hand's row, its JSON columns as the text stored (verify compares
+    most of them as text, and decodes only what differs)."""
+    cur = db.conn.cursor()
+    cur.row_factory = sqlite3.Row
+    return cur.execute("SELECT n, setup, actions_key, seats, dealer, seq, last_event, result, "
+                       "running FROM hands WHERE session_id = ? ORDER BY n", (sid,)).fetchall()
 
 
 def seat_rows(db: Database, sid: str) -> dict[int, list[str]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -21,7 +22,7 @@ from ..replay import replay
 from ..rules.errors import RefereeError
 from ..rules.events import disputes_after_undo
 from ..rules.hand import VOID
-from . import storage, totals
+from . import collector, storage, totals
 from .hands import hand_result, session_quantum, void_hand_result
 from .kinds import EventKind
 
@@ -148,39 +149,86 @@ def _expected_setups(events: list[dict]) -> tuple[dict[int, dict], dict[int, int
     return setups, newest
 
 
-def _hand_faults(db: Database, sid: str, events: list[dict],
-                 hand_rows: list[dict]) -> list[str]:
+def _same(text: str | None, value) -> bool:
+    """Whether a stored JSON column holds ``value``: its text as the service
+    writes it (``json.dumps``) at once, else decoded and compared in canonical
+    form (keys in any order)."""
+    if text == json.dumps(value):
+        return True
+    return _canon(json.loads(text) if text is not None else None) == _canon(value)
+
+
+def _hand_faults(events: list, hand_rows: dict[int, Any], stored_setups: dict[int, dict],
+                 setups: dict[int, dict], newest: dict[int, int],
+                 live: dict[int, list[tuple[int, str]]]) -> list[str]:
     faults = []
-    by_hand: dict[int, list[dict]] = {}
-    for ev in events:
-        if ev["hand"] is not None:
-            by_hand.setdefault(ev["hand"], []).append(ev)
-    setups, newest = _expected_setups(events)
-    rows = {r["n"]: r for r in hand_rows}
-    for n in sorted(set(by_hand) | set(rows)):
-        row, evs = rows.get(n), by_hand.get(n, [])
+    with_events = {ev["hand"] for ev in events if ev["hand"] is not None}
+    for n in sorted(with_events | set(hand_rows)):
+        row = hand_rows.get(n)
         if row is None or n not in setups:
             faults.append(f"hand {n} is in the {'events' if row is None else 'hands'} only")
             continue
-        if _canon(row["setup"]) != _canon(setups[n]):
+        if _canon(stored_setups[n]) != _canon(setups[n]):
             faults.append(f"hand {n}'s stored setup differs from its chain")
         if row["last_event"] != newest[n]:
             faults.append(f"hand {n}'s newest event {row['last_event']} is not the chain's "
                           f"({newest[n]}): events were removed or added")
-        # Only a correction's payload is read (what it cancels).
-        decoded = [{"id": ev["id"], "kind": ev["kind"], "payload": json.loads(ev["payload"])
-                    if ev["kind"] == "correction" else None}
-                   for ev in evs if ev["kind"] in ("action", "correction")]
-        if row["seq"] != len(storage.live_actions(decoded)):
+        if row["seq"] != len(live.get(n, ())):
             faults.append(f"hand {n}'s count of actions differs from its chain")
     return faults
 
 
-def _result_faults(db: Database, sid: str, row: dict, hand_rows: list[dict]) -> list[str]:
-    from .sessions import get_log
+def _live_actions(events: list) -> dict[int, list[tuple[int, str]]]:
+    """Each hand's actions in force (an undo's correction takes its action
+    out), as (event id, text as the table now names its players). An
+    action's text is decoded once per distinct payload: a long log repeats
+    a few thousand."""
+    names = []
+    for ev in events:
+        if ev["hand"] is None and ev["kind"] == EventKind.RENAME:
+            said = json.loads(ev["payload"])
+            names.append((ev["seq"], said["old"], said["new"]))
+    texts: dict[str, str] = {}
+    live: dict[int, list[tuple[int, str]]] = {}
+    for ev in events:
+        kind = ev["kind"]
+        if kind == "action":
+            payload = ev["payload"]
+            text = texts.get(payload)
+            if text is None:
+                text = texts[payload] = json.loads(payload)["text"]
+            if names:
+                text = storage.renamed_text(text, ev["seq"], names)
+            live.setdefault(ev["hand"], []).append((ev["id"], text))
+        elif kind == "correction":
+            cancels = json.loads(ev["payload"])["cancels"]
+            live[ev["hand"]] = [a for a in live.get(ev["hand"], []) if a[0] != cancels]
+    return live
 
+
+def _chain_log(row: dict, hand_rows: dict[int, Any], stored_setups: dict[int, dict],
+               live: dict[int, list[tuple[int, str]]]) -> dict:
+    """The session's log as ``sessions.get_log(expanded=True)`` gives it,
+    from what verify has read already: the stored header and setups (checked
+    against the chain before this is read) and the actions in force."""
+    doc = dict(row["header"])
+    doc["rules"] = row["rules_expanded"]
+    if hand_rows:
+        doc["hands"] = []
+    for n, hand in hand_rows.items():
+        setup = dict(stored_setups[n])
+        actions = [text for _, text in live.get(n, ())]
+        if actions or hand["actions_key"]:
+            setup["actions"] = actions
+        doc["hands"].append(setup)
+    return doc
+
+
+def _result_faults(db: Database, sid: str, row: dict, hand_rows: dict[int, Any],
+                   stored_setups: dict[int, dict],
+                   live: dict[int, list[tuple[int, str]]]) -> list[str]:
     try:
-        log = load_log(get_log(db, sid, expanded=True))
+        log = load_log(_chain_log(row, hand_rows, stored_setups, live))
         played = replay(log, allow_open_last_hand=True)
     except RefereeError as err:
         return [f"the chain's log does not replay: {err.message}"]
@@ -188,33 +236,31 @@ def _result_faults(db: Database, sid: str, row: dict, hand_rows: list[dict]) -> 
     # them (a hand's own stake may need more than the session's).
     q = session_quantum(row, played.rules)
     faults = []
-    stored = {r["n"]: r for r in hand_rows}
     running = None
     for given, hand in zip(log.get("hands", []), played.table.hands, strict=False):
-        have = stored.get(hand.number)
+        have = hand_rows.get(hand.number)
         if hand.phase == VOID:
             want = void_hand_result(hand, given["void"], q)
         else:
             want = hand_result(hand, played.stake, q, given) if hand.is_complete else None
-        got = have["result"] if have else None
-        if _canon(want) != _canon(got):
+        if not _same(have["result"] if have else None, want):
             faults.append(f"hand {hand.number}'s stored result differs from the replay of "
                           "its chain")
         # The pages read the totals from these rows alone: they must be the replay's.
         after = totals.step(running, want)
-        if have and _canon(after) != _canon(have.get("running")):
+        if have and not _same(have["running"], after):
             faults.append(f"hand {hand.number}'s stored running totals differ from the "
                           "replay of its chain")
         running = after if after is not None else running
-        if have and _canon(have["seats"]) != _canon(list(hand.players)):
+        if have and not _same(have["seats"], list(hand.players)):
             faults.append(f"hand {hand.number}'s stored seats differ from its chain")
         if have and have["dealer"] != hand.dealer:
             faults.append(f"hand {hand.number}'s stored dealer differs from its chain")
     seats = storage.seat_rows(db, sid)
     if seats.get(0) != row["players"]:
         faults.append("the session's stored seats differ from its chain")
-    for n, have in stored.items():
-        if seats.get(n) != have["seats"]:
+    for n, have in hand_rows.items():
+        if not _same(have["seats"], seats.get(n)):
             faults.append(f"hand {n}'s seat rows differ from its chain")
     if storage.settled_count(db, sid) != storage.counted_settled(db, sid):
         faults.append("the session's count of settled hands differs from its hands")
@@ -225,19 +271,30 @@ def _result_faults(db: Database, sid: str, row: dict, hand_rows: list[dict]) -> 
 
 def verify_session(db: Database, sid: str, head: str | None = None) -> list[str]:
     """Every reason the stored session cannot be trusted (empty: it can).
-    ``head``: a receipt's hash, which the chain must still hold."""
-    row = storage.session_row(db, sid)
-    if row is None:
-        return [f"there is no session {sid!r}"]
-    fault = storage.verify_session_chain(db, sid, head)
-    if fault is not None:
-        where = "" if fault["seq"] is None else (
-            f"event {fault['seq']} (id {fault['id']}, {fault['kind']}, hand {fault['hand']}): ")
-        return [where + fault["reason"]]
-    events = storage.chain_events(db, sid)
-    hand_rows = storage.all_hand_rows(db, sid)  # read once: 10,000 rows took 0.9 s
-    faults = _session_faults(row, events) + _hand_faults(db, sid, events, hand_rows)
-    return faults or _result_faults(db, sid, row, hand_rows)
+    ``head``: a receipt's hash, which the chain must still hold.
+
+    The events are read once, by the chain's walk, which hashes each; every
+    other check and the replay work from those rows (a long session's verify
+    read and decoded every event three times). The hands' rows are read once,
+    their JSON compared as text where it is the text the service writes."""
+    with collector.paused():
+        row = storage.session_row(db, sid)
+        if row is None:
+            return [f"there is no session {sid!r}"]
+        events: list = []
+        fault = storage.verify_session_chain(db, sid, head, keep=events)
+        if fault is not None:
+            where = "" if fault["seq"] is None else (
+                f"event {fault['seq']} (id {fault['id']}, {fault['kind']}, "
+                f"hand {fault['hand']}): ")
+            return [where + fault["reason"]]
+        hand_rows = {r["n"]: r for r in storage.hand_rows_as_stored(db, sid)}
+        stored_setups = {n: json.loads(r["setup"]) for n, r in hand_rows.items()}
+        live = _live_actions(events)
+        setups, newest = _expected_setups(events)
+        faults = _session_faults(row, events) + _hand_faults(
+            events, hand_rows, stored_setups, setups, newest, live)
+        return faults or _result_faults(db, sid, row, hand_rows, stored_setups, live)
 
 
 def verify_all(db: Database) -> dict[str, list[str]]:
