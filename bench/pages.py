@@ -10,6 +10,8 @@ then times, best and median of R:
 - GET of the session page, the standings page, the reports index (as a
   browser that unlocked the table with its token), the API standings and
   result: each long figure over its 10-hand figure (target: at most 2x);
+  and the API result's first read in a process, built from every hand's
+  row (shown, no target: the service keeps it up to date from there);
 - the import: hands/s, and its ratio to a replay of the same log in process
   (target: 5,000 hands/s);
 - ``referee verify`` of the long session against its floor, reading every
@@ -42,7 +44,7 @@ from referee.record.chain import event_hash  # noqa: E402
 from referee.replay import replay  # noqa: E402
 from referee.reports.common import register_fonts  # noqa: E402
 from referee.reports.settlement import render_settlement  # noqa: E402
-from referee.service import storage, trust  # noqa: E402
+from referee.service import cache, storage, trust  # noqa: E402
 from referee.web import create_app  # noqa: E402
 
 
@@ -74,7 +76,8 @@ def line(name: str, short: tuple[float, float], long: tuple[float, float], limit
     print(f"{name:<18} 10 hands {short[0] * 1000:8.1f} ms (med {short[1] * 1000:8.1f})  "
           f"long {long[0] * 1000:9.1f} ms (med {long[1] * 1000:9.1f})  "
           f"ratio {ratio:6.1f}x (med {ratio_med:6.1f}x)  "
-          f"{'ok' if ratio_med <= limit else 'OVER'} (<= {limit}x)")
+          + (f"{'ok' if ratio_med <= limit else 'OVER'} (<= {limit}x)"
+             if limit != float("inf") else "(no target)"))
 
 
 def import_figures(post, long_log: dict, hands: int, repeat: int) -> None:
@@ -134,9 +137,24 @@ def main() -> None:
         short_fn(), long_fn()  # warm: templates compiled, caches filled
         line(name, timed(short_fn, args.repeat * 4), timed(long_fn, args.repeat), 2.0)
 
+    # The API result is kept up to date by the process that serves it; its
+    # first read in a process (or after a corrected name) builds it from
+    # every hand's row. Shown, not held to the target.
+    db = storage.connect(tmp / "bench.sqlite3")
+
+    def first_read(info):
+        get = reads["API result"](info)
+
+        def run():
+            cache.forget(db)
+            get()
+        return run
+    short_fn, long_fn = first_read(made["short"]), first_read(made["long"])
+    line("API result, 1st", timed(short_fn, args.repeat * 4), timed(long_fn, args.repeat),
+         float("inf"))
+
     if args.pages_only:
         return
-    db = storage.connect(tmp / "bench.sqlite3")
     sid = made["long"]["id"]
 
     def hash_every_event():
