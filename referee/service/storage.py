@@ -459,12 +459,28 @@ def _hash_of(db: Database, event_id: int) -> str | None:
     return row[0] if row else None
 
 
+def session_events(db: Database, sid: str) -> list[sqlite3.Row]:
+    """The session's events as stored, every column, in order, as
+    ``sqlite3.Row`` (read by column name or position)."""
+    cur = db.conn.cursor()
+    cur.row_factory = sqlite3.Row
+    return cur.execute(
+        "SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
+        "prev_hash, hash FROM events WHERE session_id = ? ORDER BY seq", (sid,)).fetchall()
+
+
+def db_file(db: Database) -> str | None:
+    """The database's file (None: in memory), for another process to open."""
+    key = db_key(db)
+    return None if key.startswith("memory:") else key
+
+
 def verify_session_chain(db: Database, sid: str, head: str | None = None, *,
-                         keep: list | None = None) -> dict | None:
+                         rows: list | None = None) -> dict | None:
     """The first fault of the session's chain (None: intact). With ``head``
-    (a receipt), the chain must also still hold that hash. ``keep``: a list
-    that gets every event read, in order, as ``sqlite3.Row`` (read by column
-    name), so that verify reads the events once for everything it checks."""
+    (a receipt), the chain must also still hold that hash. ``rows``: the
+    session's events as ``session_events`` read them (verify reads them once
+    for everything it checks), else they are read here."""
     prev = GENESIS
     expected_seq = 1
     prev_chain = 1
@@ -473,11 +489,9 @@ def verify_session_chain(db: Database, sid: str, head: str | None = None, *,
     seen_head = head is None
     ids: dict[int, tuple[str, int | None]] = {}  # the actions (kind, hand): a correction's target
     previous_id = None
-    cur = db.conn.cursor()
-    cur.row_factory = sqlite3.Row
-    cur.execute("SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
-                "prev_hash, hash FROM events WHERE session_id = ? ORDER BY seq", (sid,))
-    for row in cur:
+    if rows is None:
+        rows = session_events(db, sid)
+    for row in rows:
         ev_id, chain, _, hand, seq, kind, payload, client_id, created, prev_hash, hash_ = row
         why = None
         if seq != expected_seq:
@@ -517,8 +531,6 @@ def verify_session_chain(db: Database, sid: str, head: str | None = None, *,
             return _fault(dict(row), why)
         if kind == "action":
             ids[ev_id] = (kind, hand)
-        if keep is not None:
-            keep.append(row)
         prev, prev_chain, previous_id = hash_, chain, ev_id
         expected_seq += 1
         seen_head = seen_head or hash_ == head

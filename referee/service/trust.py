@@ -12,7 +12,10 @@ every stored result against a fresh replay of the chain's log.
 from __future__ import annotations
 
 import json
+import os
+import pickle
 import re
+from collections.abc import Callable
 from typing import Any
 
 from sqlite_utils import Database
@@ -269,32 +272,96 @@ def _result_faults(db: Database, sid: str, row: dict, hand_rows: dict[int, Any],
     return faults
 
 
+# From this many events on, the chain is hashed in a second process while
+# this one checks and replays everything else: both work from the rows read
+# once, and the hashing is a third of a long session's verify.
+BESIDE_EVENTS = 20_000
+
+
+def _chain_fault_text(fault: dict) -> str:
+    where = "" if fault["seq"] is None else (
+        f"event {fault['seq']} (id {fault['id']}, {fault['kind']}, hand {fault['hand']}): ")
+    return where + fault["reason"]
+
+
+def _beside(job: Callable[[], Any]) -> Callable[[], Any]:
+    """Start ``job`` in a forked process; the function returned waits for
+    it and gives its answer (or raises, if it failed)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: answers through the pipe, and never returns
+        try:
+            os.close(read)
+            try:
+                payload = ("ok", job())
+            except BaseException as err:  # reported by the parent, never lost
+                payload = ("crash", repr(err))
+            with os.fdopen(write, "wb") as out:
+                out.write(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+        finally:
+            os._exit(0)
+    os.close(write)
+
+    def wait() -> Any:
+        try:
+            with os.fdopen(read, "rb") as pipe:
+                data = pipe.read()
+        finally:
+            os.waitpid(pid, 0)  # whatever happened: no zombie
+        status, answer = pickle.loads(data) if data else ("crash", "no answer")
+        if status != "ok":
+            raise RuntimeError(f"verify's second process failed: {answer}")
+        return answer
+    return wait
+
+
 def verify_session(db: Database, sid: str, head: str | None = None) -> list[str]:
     """Every reason the stored session cannot be trusted (empty: it can).
     ``head``: a receipt's hash, which the chain must still hold.
 
-    The events are read once, by the chain's walk, which hashes each; every
-    other check and the replay work from those rows (a long session's verify
-    read and decoded every event three times). The hands' rows are read once,
-    their JSON compared as text where it is the text the service writes."""
+    The events are read once: the chain's walk hashes them, and every other
+    check and the replay work from the same rows (a long session's verify
+    read and decoded every event three times). The hands' rows are read
+    once, their JSON compared as text where it is the text the service
+    writes. A long session's chain is walked in a second process (forked: it
+    shares the rows read) beside the other checks; a fault of the chain is
+    the one reported, as when it is walked first."""
     with collector.paused():
         row = storage.session_row(db, sid)
         if row is None:
             return [f"there is no session {sid!r}"]
-        events: list = []
-        fault = storage.verify_session_chain(db, sid, head, keep=events)
+        events = storage.session_events(db, sid)
+        path = storage.db_file(db)
+        if path is not None and len(events) >= BESIDE_EVENTS and hasattr(os, "fork") \
+                and (os.cpu_count() or 1) >= 2:
+            chain_fault = _beside(lambda: storage.verify_session_chain(
+                storage.connect(path), sid, head, rows=events))
+            try:
+                faults, error = _stored_faults(db, sid, row, events), None
+            except Exception as err:  # a broken chain may hold anything
+                faults, error = [], err
+            fault = chain_fault()
+            if fault is not None:
+                return [_chain_fault_text(fault)]
+            if error is not None:
+                raise error
+            return faults
+        fault = storage.verify_session_chain(db, sid, head, rows=events)
         if fault is not None:
-            where = "" if fault["seq"] is None else (
-                f"event {fault['seq']} (id {fault['id']}, {fault['kind']}, "
-                f"hand {fault['hand']}): ")
-            return [where + fault["reason"]]
-        hand_rows = {r["n"]: r for r in storage.hand_rows_as_stored(db, sid)}
-        stored_setups = {n: json.loads(r["setup"]) for n, r in hand_rows.items()}
-        live = _live_actions(events)
-        setups, newest = _expected_setups(events)
-        faults = _session_faults(row, events) + _hand_faults(
-            events, hand_rows, stored_setups, setups, newest, live)
-        return faults or _result_faults(db, sid, row, hand_rows, stored_setups, live)
+            return [_chain_fault_text(fault)]
+        return _stored_faults(db, sid, row, events)
+
+
+def _stored_faults(db: Database, sid: str, row: dict, events: list) -> list[str]:
+    """What verify finds beyond the chain: the derived rows against the
+    events, and the stored results against a replay."""
+    hand_rows = {r["n"]: r for r in storage.hand_rows_as_stored(db, sid)}
+    stored_setups = {n: json.loads(r["setup"]) for n, r in hand_rows.items()}
+    live = _live_actions(events)
+    setups, newest = _expected_setups(events)
+    faults = _session_faults(row, events) + _hand_faults(
+        events, hand_rows, stored_setups, setups, newest, live)
+    return faults or _result_faults(db, sid, row, hand_rows, stored_setups, live)
 
 
 def verify_all(db: Database) -> dict[str, list[str]]:
