@@ -22,7 +22,7 @@ from referee.replay.sequential import replay_document
 from referee.service import club, storage, trust
 from referee.web.db import get_db
 from tests.reports_fixtures import pdf_text
-from tests.test_api import bearer
+from tests.test_api import assert_error, bearer
 
 KEY = {"X-Host-Key": "club-key"}
 WEEKS = ["2026-11-02", "2026-11-09", "2026-11-16", "2026-11-23"]
@@ -446,3 +446,78 @@ def test_mark_paid_and_undo_from_the_pages(weeks):
     assert r.status_code == 422
     # A form from elsewhere (no CSRF token) is refused.
     assert client.post("/club/merge", data={"spelling": "Bne", "into": "Ben"}).status_code == 400
+
+
+# ---------------------------------------------------------------- people through the API
+# The same merges, nicknames and undo as the pages, with the host key,
+# refusals in the API's error shape, each one a club event verify folds again.
+
+def _people(client) -> dict[str, dict]:
+    r = client.get("/api/club/people", headers=KEY)
+    assert r.status_code == 200, r.get_json()
+    return {p["name"]: p for p in r.get_json()["people"]}
+
+
+def test_merge_nickname_and_undo_through_the_api(weeks):
+    client = weeks["client"]
+    before = client.get("/api/club/ledger", headers=KEY).get_json()["balances"]
+    assert {"Ben", "Bne"} <= set(_people(client))
+    r = client.post("/api/club/merges", json={"spelling": "Bne", "into": "Ben"}, headers=KEY)
+    assert r.status_code == 201, r.get_json()
+    merged = r.get_json()
+    assert merged["kind"] == "merge" and merged["spelling"] == "Bne"
+    now = _people(client)
+    assert "Bne" not in now and now["Ben"]["spellings"] == ["Bne"]
+    assert now["Ben"]["sessions"] == 4
+    balances = client.get("/api/club/ledger", headers=KEY).get_json()["balances"]
+    assert Decimal(balances["Ben"]) == Decimal(before["Ben"]) + Decimal(before["Bne"])
+
+    r = client.post("/api/club/nicknames", json={"person": "Ben", "nickname": "Benji"},
+                    headers=KEY)
+    assert r.status_code == 201 and r.get_json()["nickname"] == "Benji"
+    assert _people(client)["Ben"]["nickname"] == "Benji"
+    r = client.post("/api/club/nicknames", json={"person": "Ben", "nickname": None},
+                    headers=KEY)
+    assert r.status_code == 201 and _people(client)["Ben"]["nickname"] is None
+
+    r = client.post("/api/club/undo", json={"event": merged["event"]}, headers=KEY)
+    assert r.status_code == 201 and r.get_json()["undoes"] == merged["event"]
+    assert client.get("/api/club/ledger", headers=KEY).get_json()["balances"] == before
+    assert "Bne" in _people(client)
+    with client.application.app_context():
+        assert trust.verify_all(get_db())[storage.CLUB] == []
+
+
+@pytest.mark.parametrize("path,body,status,code", [
+    ("/api/club/merges", {"spelling": "Zed", "into": "Ben"}, 422, "unknown_player"),
+    ("/api/club/merges", {"spelling": "Ben", "into": "Ben"}, 422, "same_person"),
+    ("/api/club/merges", {"spelling": "Cy", "into": "Ann"}, 422, "same_table"),
+    ("/api/club/merges", {"spelling": "Bne"}, 400, "bad_request"),
+    ("/api/club/merges", {"spelling": "Bne", "into": "Ben", "x": 1}, 400, "bad_request"),
+    ("/api/club/nicknames", {"person": "Zed", "nickname": "B"}, 422, "unknown_player"),
+    ("/api/club/nicknames", {"person": "Ben", "nickname": ""}, 400, "bad_request"),
+    ("/api/club/undo", {"event": 999}, 422, "nothing_to_undo"),
+    ("/api/club/undo", {"event": "1"}, 400, "bad_request"),
+])
+def test_refusals_change_nothing(weeks, path, body, status, code):
+    client = weeks["client"]
+    with client.application.app_context():
+        events = len(storage.club_events(get_db()))
+    r = client.post(path, json=body, headers=KEY)
+    assert_error(r, status, code)
+    with client.application.app_context():
+        assert len(storage.club_events(get_db())) == events
+
+
+def test_the_people_api_needs_the_host_key(weeks):
+    client = weeks["client"]
+    assert client.get("/api/club/people").status_code == 401
+    assert client.post("/api/club/merges", json={"spelling": "Bne", "into": "Ben"},
+                       headers={"X-Host-Key": "nope"}).status_code == 403
+
+
+def test_the_operations_are_in_the_openapi_document(client):
+    paths = client.get("/api/openapi.json").get_json()["paths"]
+    for path, method in [("/api/club/people", "get"), ("/api/club/merges", "post"),
+                         ("/api/club/nicknames", "post"), ("/api/club/undo", "post")]:
+        assert method in paths[path], path

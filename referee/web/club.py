@@ -204,6 +204,78 @@ class PaidSchema(Schema):
     currency = fields.String(required=True)
 
 
+class MergeSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    spelling = fields.String(required=True, validate=validate.Length(1, 40), metadata={
+        "description": "a name as it sits in some session"})
+    into = fields.String(required=True, validate=validate.Length(1, 40), metadata={
+        "description": "the person it is from now on"})
+
+
+class NicknameSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    person = fields.String(required=True, validate=validate.Length(1, 40))
+    nickname = fields.String(required=True, allow_none=True, validate=validate.Length(1, 40),
+                             metadata={"description": "null takes it away"})
+
+
+class UndoSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    event = fields.Integer(required=True, strict=True, metadata={
+        "description": "the merge's or nickname's event (its answer's event)"})
+
+
+class ClubEventSchema(Schema):
+    event = fields.Integer(required=True, metadata={"description": "the club event's id"})
+    kind = fields.String(required=True, validate=validate.OneOf(["merge", "nickname", "undo"]))
+    spelling = fields.String()
+    into = fields.String()
+    person = fields.String()
+    nickname = fields.String(allow_none=True)
+    undoes = fields.Integer()
+
+
+class PersonSchema(Schema):
+    name = fields.String(required=True)
+    nickname = fields.String(required=True, allow_none=True)
+    spellings = fields.List(fields.String(), required=True, metadata={
+        "description": "the other spellings merged into this person"})
+    sessions = fields.Integer(required=True)
+
+
+class PeopleSchema(Schema):
+    people = fields.List(fields.Nested(PersonSchema), required=True)
+
+
+@api.get("/people")
+def people():
+    return {"people": club.people(get_db())}
+
+
+@api.post("/merges")
+def merge_spellings():
+    doc = read_body(MergeSchema())
+    return club.merge(get_db(), doc["spelling"], doc["into"]), 201
+
+
+@api.post("/nicknames")
+def set_nickname():
+    doc = read_body(NicknameSchema())
+    return club.nickname(get_db(), doc["person"], doc["nickname"]), 201
+
+
+@api.post("/undo")
+def undo_event():
+    doc = read_body(UndoSchema())
+    return club.undo(get_db(), doc["event"]), 201
+
+
 @api.get("/ledger")
 def ledger():
     return club.ledger(get_db(), _currency())
@@ -225,7 +297,10 @@ def mark_paid():
 def document(spec, errors, ok) -> None:
     """The club's operations in the OpenAPI document (``api.build_spec``)."""
     for name, schema in [("ClubLedger", LedgerSchema), ("ClubSeason", SeasonSchema),
-                         ("MarkPaid", MarkPaidSchema), ("Paid", PaidSchema)]:
+                         ("MarkPaid", MarkPaidSchema), ("Paid", PaidSchema),
+                         ("Merge", MergeSchema), ("Nickname", NicknameSchema),
+                         ("ClubUndo", UndoSchema), ("ClubEvent", ClubEventSchema),
+                         ("People", PeopleSchema)]:
         spec.components.schema(name, schema=schema)
     host = [{"host": []}]
     currency = {"name": "currency", "in": "query", "required": False,
@@ -244,6 +319,24 @@ def document(spec, errors, ok) -> None:
                    "running balances, and head to head of a and b", "security": host,
         "parameters": [currency, *day, *names],
         "responses": {**ok(200, "ClubSeason", "the season"), **errors(400, 401, 403, 404)}}})
+    spec.path("/api/club/people", operations={"get": {
+        "summary": "Every person of the club: name, nickname, the spellings merged into "
+                   "them and how many sessions they sat in", "security": host,
+        "responses": {**ok(200, "People", "the people"), **errors(401, 403)}}})
+
+    def post(path: str, request_schema: str, summary: str) -> None:
+        spec.path(path, operations={"post": {
+            "summary": summary, "security": host,
+            "requestBody": {"required": True,
+                            "content": {"application/json": {"schema": request_schema}}},
+            "responses": {**ok(201, "ClubEvent", "recorded as a club event"),
+                          **errors(400, 401, 403, 413, 422)}}})
+    post("/api/club/merges", "Merge", "Two spellings are one person from now on, in every "
+         "session (refused for two names that sat at one table: unknown_player, "
+         "same_person, same_table)")
+    post("/api/club/nicknames", "Nickname", "A person's nickname (null takes it away)")
+    post("/api/club/undo", "ClubUndo", "Take back a merge or a nickname (nothing_to_undo "
+         "if it is neither, or undone already)")
     spec.path("/api/club/transfers", operations={"post": {
         "summary": "A club transfer paid: recorded as a payment at the newest open table "
                    "where both sit", "security": host,
