@@ -2,7 +2,9 @@
 a name fixed, a caught drop confirmed with what it settles, every known hand
 shown with one tap, acceptances, a void, a stake change, a second catch, a
 payment, closing, and both PDFs; another tablet sees each action without a
-reload. Every page is checked at the tablet and phone sizes of the issue: no
+reload; then the club's pages (the host key typed once): the ledger with a
+transfer marked paid at next week's table, a player's page and the season.
+Every page is checked at the tablet and phone sizes of the issue: no
 sideways scroll, and axe-core finds no serious or critical violation.
 
 Screenshots go to ``$TABLET_SHOTS`` (default /tmp/shots) as ``night-*``.
@@ -27,7 +29,29 @@ from tests.test_browser_tablet import (
 )
 
 pytestmark = tb.pytestmark
-server, browser = tb.server, tb.browser  # the same fixtures (a module's own server)
+browser = tb.browser  # the same fixture
+HOST_KEY = "night-host-key"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The tablet tests' server with a host key: the club's pages are open
+    to whoever types it, and opening a table needs it too."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from referee.web import create_app, tablet
+
+    tablet.pin_limiter.reset_all()
+    db = tmp_path_factory.mktemp("night") / "referee.sqlite3"
+    app = create_app({"DATABASE": str(db), "SECRET_KEY": "browser-tests",
+                      "REFEREE_HOST_KEY": HOST_KEY})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_port}"
+    srv.shutdown()
 
 sync_api = pytest.importorskip("playwright.sync_api")
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
@@ -100,7 +124,7 @@ def test_a_whole_night(server, browser):
 
     pg.goto(base + "/new")
     check(pg, "create")
-    sid = create_table(pg, base, players, table="Friday night")
+    sid = create_table(pg, base, players, table="Friday night", host_key=HOST_KEY)
     check(pg, "session-new")
 
     # The host fixes a typo in a name: kept as an event.
@@ -234,6 +258,32 @@ def test_a_whole_night(server, browser):
     for url in (f"/reports/{sid}/settlement.pdf", f"/reports/{sid}/hands/1/audit.pdf"):
         r = context.request.get(base + url)
         assert r.status == 200 and r.body()[:4] == b"%PDF", url
+
+    # Next week's table opens; the club's ledger says who owes whom across
+    # both, and a transfer marked paid is recorded at the open table.
+    week2 = create_table(pg, base, players, table="Next Friday", host_key=HOST_KEY)
+    pg.goto(f"{base}/club")
+    assert "/club/unlock" in pg.url
+    check(pg, "club-unlock")
+    pg.fill("input[name=host_key]", HOST_KEY)
+    post_form(pg, "main form")
+    assert pg.url.rstrip("/").endswith("/club")
+    check(pg, "club-ledger")
+    first = pg.locator("main ul.plain li", has=pg.locator("button", has_text="Mark paid")).first
+    owed = first.inner_text().split("\n")[0].strip()  # "Ann pays Ben 0.75"
+    payer, _, payee, amount = owed.split()[:4]
+    with pg.expect_navigation():
+        first.locator("button", has_text="Mark paid").click()
+    assert f"{payer} paid {payee} {amount} at table {week2}" in text(pg, ".flash-ok")
+    assert owed not in text(pg, "main")  # paid: no longer owed
+    check(pg, "club-ledger-paid")
+    pg.locator("main ul.plain a", has_text=payer).first.click()
+    pg.wait_for_url(re.compile(rf".*/club/people/{payer}$"))
+    assert "Friday night" in text(pg, "main") and "Next Friday" in text(pg, "main")
+    check(pg, "club-player")
+    pg.goto(f"{base}/club/season?a=Ann&b=Ben")
+    assert "Ann" in text(pg, "main") and "Ben" in text(pg, "main")
+    check(pg, "club-season")
     context.close()
     assert not errors, errors
 
@@ -241,7 +291,8 @@ def test_a_whole_night(server, browser):
 def check_fresh_device(chromium, base, host_page, players) -> None:
     """A device that never unlocked a table is led to the unlock page from a
     report link, and back to the report after the PIN."""
-    sid = create_table(host_page, base, ["Dee", "Eve"], table="Locked test")
+    sid = create_table(host_page, base, ["Dee", "Eve"], table="Locked test",
+                       host_key=HOST_KEY)
     fresh = chromium.new_context(viewport=PHONE)
     pg = fresh.new_page()
     pg.goto(f"{base}/reports/{sid}/")

@@ -90,7 +90,9 @@ def at_phone(pg, name: str) -> None:
     pg.set_viewport_size(TABLET)
 
 
-def create_table(pg, base: str, players, table="Back room", shots: bool = False) -> str:
+def create_table(pg, base: str, players, table="Back room", shots: bool = False,
+                 host_key: str | None = None) -> str:
+    """Open a table from the create page (``host_key``: a service that has one)."""
     pg.goto(base + "/new")
     if shots:
         pg.locator("summary", has_text="Change single rules").click()
@@ -103,6 +105,8 @@ def create_table(pg, base: str, players, table="Back room", shots: bool = False)
     pg.fill("input[name=currency]", "USD")
     pg.fill("input[name=pin]", PIN)
     pg.fill("input[name=pin2]", PIN)
+    if host_key is not None:
+        pg.fill("input[name=host_key]", host_key)
     pg.get_by_role("button", name="Open the table").click()
     pg.wait_for_url(re.compile(r".*/s/[0-9a-f]+$"))
     return pg.url.rsplit("/", 1)[1]
