@@ -161,9 +161,8 @@ def _same(text: str | None, value) -> bool:
     return _canon(json.loads(text) if text is not None else None) == _canon(value)
 
 
-def _hand_faults(events: list, hand_rows: dict[int, Any], stored_setups: dict[int, dict],
-                 setups: dict[int, dict], newest: dict[int, int],
-                 live: dict[int, list[tuple[int, str]]]) -> list[str]:
+def _hand_faults(events: list, hand_rows: dict[int, Any], setups: dict[int, dict],
+                 newest: dict[int, int], live: dict[int, list[tuple[int, str]]]) -> list[str]:
     faults = []
     with_events = {ev["hand"] for ev in events if ev["hand"] is not None}
     for n in sorted(with_events | set(hand_rows)):
@@ -171,7 +170,7 @@ def _hand_faults(events: list, hand_rows: dict[int, Any], stored_setups: dict[in
         if row is None or n not in setups:
             faults.append(f"hand {n} is in the {'events' if row is None else 'hands'} only")
             continue
-        if _canon(stored_setups[n]) != _canon(setups[n]):
+        if _canon(json.loads(row["setup"])) != _canon(setups[n]):
             faults.append(f"hand {n}'s stored setup differs from its chain")
         if row["last_event"] != newest[n]:
             faults.append(f"hand {n}'s newest event {row['last_event']} is not the chain's "
@@ -209,17 +208,18 @@ def _live_actions(events: list) -> dict[int, list[tuple[int, str]]]:
     return live
 
 
-def _chain_log(row: dict, hand_rows: dict[int, Any], stored_setups: dict[int, dict],
+def _chain_log(row: dict, hand_rows: dict[int, Any],
                live: dict[int, list[tuple[int, str]]]) -> dict:
     """The session's log as ``sessions.get_log(expanded=True)`` gives it,
     from what verify has read already: the stored header and setups (checked
-    against the chain before this is read) and the actions in force."""
+    against the chain too: the results are reported only if they hold) and
+    the actions in force."""
     doc = dict(row["header"])
     doc["rules"] = row["rules_expanded"]
     if hand_rows:
         doc["hands"] = []
     for n, hand in hand_rows.items():
-        setup = dict(stored_setups[n])
+        setup = json.loads(hand["setup"])
         actions = [text for _, text in live.get(n, ())]
         if actions or hand["actions_key"]:
             setup["actions"] = actions
@@ -227,11 +227,10 @@ def _chain_log(row: dict, hand_rows: dict[int, Any], stored_setups: dict[int, di
     return doc
 
 
-def _result_faults(db: Database, sid: str, row: dict, hand_rows: dict[int, Any],
-                   stored_setups: dict[int, dict],
-                   live: dict[int, list[tuple[int, str]]]) -> list[str]:
+def _result_faults(db: Database, sid: str, row: dict, events: list,
+                   hand_rows: dict[int, Any]) -> list[str]:
     try:
-        log = load_log(_chain_log(row, hand_rows, stored_setups, live))
+        log = load_log(_chain_log(row, hand_rows, _live_actions(events)))
         played = replay(log, allow_open_last_hand=True)
     except RefereeError as err:
         return [f"the chain's log does not replay: {err.message}"]
@@ -272,9 +271,10 @@ def _result_faults(db: Database, sid: str, row: dict, hand_rows: dict[int, Any],
     return faults
 
 
-# From this many events on, the chain is hashed in a second process while
-# this one checks and replays everything else: both work from the rows read
-# once, and the hashing is a third of a long session's verify.
+# From this many events on, the chain is hashed and the derived rows checked
+# against the events in a second process while this one replays and checks
+# the results: both work from the rows read once, and the hashing alone is a
+# third of a long session's verify.
 BESIDE_EVENTS = 20_000
 
 
@@ -317,51 +317,56 @@ def _beside(job: Callable[[], Any]) -> Callable[[], Any]:
 
 def verify_session(db: Database, sid: str, head: str | None = None) -> list[str]:
     """Every reason the stored session cannot be trusted (empty: it can).
-    ``head``: a receipt's hash, which the chain must still hold.
+    ``head``: a receipt's hash, which the chain must still hold. The faults
+    come in order of trust: the chain's first, else the derived rows' against
+    the events, else the stored results' against a replay.
 
-    The events are read once: the chain's walk hashes them, and every other
-    check and the replay work from the same rows (a long session's verify
-    read and decoded every event three times). The hands' rows are read
-    once, their JSON compared as text where it is the text the service
-    writes. A long session's chain is walked in a second process (forked: it
-    shares the rows read) beside the other checks; a fault of the chain is
-    the one reported, as when it is walked first."""
+    The events and the hands' rows are read once, and every check works from
+    those rows (a long session's verify read and decoded every event three
+    times); the hands' JSON is compared as the text the service writes. A
+    long session's chain is hashed, and its rows checked against the events,
+    in a second process (forked: it shares the rows read) while this one
+    replays and checks the results."""
     with collector.paused():
         row = storage.session_row(db, sid)
         if row is None:
             return [f"there is no session {sid!r}"]
         events = storage.session_events(db, sid)
+        hand_rows = {r["n"]: r for r in storage.hand_rows_as_stored(db, sid)}
         path = storage.db_file(db)
-        if path is not None and len(events) >= BESIDE_EVENTS and hasattr(os, "fork") \
-                and (os.cpu_count() or 1) >= 2:
-            chain_fault = _beside(lambda: storage.verify_session_chain(
-                storage.connect(path), sid, head, rows=events))
-            try:
-                faults, error = _stored_faults(db, sid, row, events), None
-            except Exception as err:  # a broken chain may hold anything
-                faults, error = [], err
-            fault = chain_fault()
+        if path is None or len(events) < BESIDE_EVENTS or not hasattr(os, "fork") \
+                or (os.cpu_count() or 1) < 2:
+            fault, faults = _chain_and_event_faults(db, sid, head, row, events, hand_rows)
             if fault is not None:
                 return [_chain_fault_text(fault)]
-            if error is not None:
-                raise error
-            return faults
-        fault = storage.verify_session_chain(db, sid, head, rows=events)
+            return faults or _result_faults(db, sid, row, events, hand_rows)
+        beside = _beside(lambda: _chain_and_event_faults(
+            storage.connect(path), sid, head, row, events, hand_rows))
+        try:
+            results, error = _result_faults(db, sid, row, events, hand_rows), None
+        except Exception as err:  # a broken chain or row may hold anything
+            results, error = [], err
+        fault, faults = beside()
         if fault is not None:
             return [_chain_fault_text(fault)]
-        return _stored_faults(db, sid, row, events)
+        if faults:
+            return faults
+        if error is not None:
+            raise error
+        return results
 
 
-def _stored_faults(db: Database, sid: str, row: dict, events: list) -> list[str]:
-    """What verify finds beyond the chain: the derived rows against the
-    events, and the stored results against a replay."""
-    hand_rows = {r["n"]: r for r in storage.hand_rows_as_stored(db, sid)}
-    stored_setups = {n: json.loads(r["setup"]) for n, r in hand_rows.items()}
-    live = _live_actions(events)
+def _chain_and_event_faults(db: Database, sid: str, head: str | None, row: dict,
+                            events: list, hand_rows: dict[int, Any]
+                            ) -> tuple[dict | None, list[str]]:
+    """The chain's first fault, else what differs between the derived rows
+    (the session's, the hands') and the events."""
+    fault = storage.verify_session_chain(db, sid, head, rows=events)
+    if fault is not None:
+        return fault, []
     setups, newest = _expected_setups(events)
-    faults = _session_faults(row, events) + _hand_faults(
-        events, hand_rows, stored_setups, setups, newest, live)
-    return faults or _result_faults(db, sid, row, hand_rows, stored_setups, live)
+    return None, _session_faults(row, events) + _hand_faults(
+        events, hand_rows, setups, newest, _live_actions(events))
 
 
 def verify_all(db: Database) -> dict[str, list[str]]:
