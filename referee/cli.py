@@ -10,6 +10,7 @@ import sys
 from importlib import import_module
 
 from .rules.errors import RefereeError
+from .rules.words import LANGUAGES
 
 # Modules that add their own subcommands: each has register(subparsers).
 EXTENSIONS = ("referee.commands.service", "referee.commands.reports", "referee.commands.club")
@@ -38,6 +39,7 @@ def _replay(args: argparse.Namespace) -> int:
     from .record import read_log_file
     from .replay import replay, replay_json_text
 
+    log = None
     try:
         log = read_log_file(args.log)
         if args.json:
@@ -47,13 +49,36 @@ def _replay(args: argparse.Namespace) -> int:
         session = replay(log)
         result = session.result()
     except RefereeError as err:
-        return fail(err, as_json=args.json)
-    print(format_report(session, result))
+        return fail(err, as_json=args.json, lang=args.lang or _log_language(log, args.log))
+    print(format_report(session, result, args.lang or log.get("language")))
     return 0
 
 
-def format_report(session, result) -> str:
+def _log_language(log: dict | None, path: str) -> str | None:
+    """The table's language of a log that was refused: as read, or (a log
+    whose shape was refused) as written, if it names one we speak."""
+    if log is None:
+        try:
+            with open(path, "rb") as f:
+                log = json.loads(f.read())
+        except (OSError, ValueError, RecursionError):
+            return None
+    named = log.get("language") if isinstance(log, dict) else None
+    return named if named in LANGUAGES else None
+
+
+def format_report(session, result, lang: str | None = None) -> str:
+    """The replay's report; each hand's payment story in ``lang`` (English if None)."""
     from .ledger.money import fmt, parse_stake
+
+    if lang and lang != "en":
+        from . import language
+
+        def story(h) -> list[str]:
+            return [language.say(words, lang) for words in h.settlement.words]
+    else:
+        def story(h) -> list[str]:
+            return h.settlement.story
 
     log = session.log
     q = result.quantum
@@ -80,7 +105,7 @@ def format_report(session, result) -> str:
             continue
         if "stake" in setup and parse_stake(setup["stake"]) != session.stake:
             lines.append(f"{'':>6}stake {setup['stake']} {unit} for this hand")
-        for sentence in h.settlement.story:
+        for sentence in story(h):
             lines.append(f"{'':>6}{sentence}")
     lines.append("")
     lines.append(f"{'':>4}  {'totals':<{width}}  {'':<10}  " +
@@ -174,6 +199,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a session log and settle it")
     p.add_argument("log", help="a tonk-log/1 file")
     p.add_argument("--json", action="store_true", help="print the tonk-result/1 document")
+    p.add_argument("--lang", choices=LANGUAGES,
+                   help="the language of the words (an error, the payments); default: the "
+                        "log's language, else English")
     p.set_defaults(func=cmd_replay, exit_at_once=True)
     p = sub.add_parser("rules", help="list the presets, or show one preset's options")
     p.add_argument("name", nargs="?")

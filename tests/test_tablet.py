@@ -443,7 +443,7 @@ def test_names_are_escaped_everywhere(client):
     for page in pages:
         assert XSS not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in pages[1]
-    assert "it is &lt;script&gt;alert(1)&lt;/script&gt;&#39;s turn" in refused
+    assert "It is &lt;script&gt;alert(1)&lt;/script&gt;&#39;s turn" in refused
     headers = client.get(f"/s/{sid}").headers
     assert "script-src 'self'" in headers["Content-Security-Policy"]
 

@@ -8,6 +8,7 @@ import os
 import sys
 
 from ..rules.errors import RefereeError
+from ..rules.words import N_
 from .errors import fail
 
 # os.path, not pathlib: this module is loaded by every ``referee`` command,
@@ -172,7 +173,8 @@ def _verify_log(path: str) -> int:
             with open(path, "rb") as f:
                 doc = parse_json(f.read())
         except OSError as err:
-            raise MalformedInput("malformed_log", f"cannot read {path}: {err.strerror}") \
+            raise MalformedInput("malformed_log", N_("cannot read {path}: {error}"),
+                                                  {"path": path, "error": err.strerror}) \
                 from None
         load_log(doc)  # the play itself must be a log
         head = verify_log(doc)

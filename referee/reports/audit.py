@@ -35,6 +35,7 @@ from ..rules.actions import parse_action
 from ..rules.cards import card_label, pretty
 from ..rules.errors import MalformedInput, RefereeError
 from ..rules.hand import VOID, Hand
+from ..rules.words import N_
 from .common import (
     document,
     esc,
@@ -171,8 +172,9 @@ def audit_hand(log: dict, number: int, events: list[dict] | None = None) -> Hand
     """
     hands = log.get("hands", [])
     if not 1 <= number <= len(hands):
-        raise MalformedInput("no_such_hand", f"the session has {len(hands)} hand(s); there is "
-                            f"no hand {number}")
+        raise MalformedInput("no_such_hand", N_("the session has {hands} hand(s); there is no "
+                                                "hand {number}"),
+                                             {"hands": len(hands), "number": number})
     session = open_session(log)
     for setup in hands[:number - 1]:
         hand = start_hand(session, setup)
@@ -185,8 +187,11 @@ def audit_hand(log: dict, number: int, events: list[dict] | None = None) -> Hand
         events = events_from_log(setup)
     for ev in events:
         if ev.get("status") not in STATUSES:
-            raise MalformedInput("bad_event", f"event {ev.get('seq')}: status must be one of "
-                                f"{', '.join(STATUSES)}, not {ev.get('status')!r}")
+            raise MalformedInput("bad_event", N_("event {seq}: status must be one of "
+                                                 "{statuses}, not {status}"),
+                                              {"seq": ev.get('seq'),
+                                               "statuses": ', '.join(STATUSES),
+                                               "status": repr(ev.get('status'))})
     audit = HandAudit(session, number, setup, hand, [], None)
     _step_through(audit, session, setup, events)
     final = audit.hand

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..rules.errors import MalformedInput
+from ..rules.words import N_
 
 
 @dataclass
@@ -37,7 +38,8 @@ def load_stored(db, session_id: str) -> StoredSession:
 
     if isinstance(db, (str, Path)):
         if not Path(db).is_file():
-            raise MalformedInput("no_database", f"there is no database at {db}")
+            raise MalformedInput("no_database", N_("there is no database at {path}"),
+                                                {"path": db})
         db = storage.connect(db)
     log = sessions.get_log(db, session_id, expanded=True)
     return StoredSession(log, final_hash(db, session_id), db, session_id)

@@ -22,6 +22,7 @@ from ..ledger.results import HandResult, SessionResult
 from ..replay import Session, replay
 from ..rules.errors import MalformedInput, RefereeError, RulesError
 from ..rules.options import HouseRules, resolve
+from ..rules.words import N_
 from .common import rules_in_words, unit_of
 
 ZERO = Decimal(0)
@@ -36,10 +37,10 @@ def parse_rules(text: str | dict, current: HouseRules | None = None) -> object:
         try:
             text = json.loads(stripped)
         except ValueError as err:
-            raise RulesError("bad_rules", f"--rules is neither a preset name nor a JSON "
-                             f"object: {err}") from None
+            raise RulesError("bad_rules", N_("--rules is neither a preset name nor a JSON "
+                                             "object: {error}"), {"error": err}) from None
     if not isinstance(text, dict):
-        raise RulesError("bad_rules", "rules must be a preset name or a JSON object")
+        raise RulesError("bad_rules", N_("rules must be a preset name or a JSON object"))
     if "preset" in text or current is None:
         return dict(text)
     return {**current.to_json(), **text}
@@ -151,8 +152,8 @@ def what_if(log: dict, rules: str | dict, *, hand: int | None = None) -> WhatIf:
     players = list(old_result.players)
     n_hands = len(log.get("hands", []))
     if hand is not None and not 1 <= hand <= n_hands:
-        raise MalformedInput("no_such_hand", f"the session has {n_hands} hand(s); there is no "
-                           f"hand {hand}")
+        raise MalformedInput("no_such_hand", N_("the session has {hands} hand(s); there is no "
+                                                "hand {hand}"), {"hands": n_hands, "hand": hand})
     new_value = parse_rules(rules, old_session.rules)
     try:
         new_rules = resolve(new_value)

@@ -21,6 +21,7 @@ from functools import cached_property
 from .cards import Deck
 from .catches import CATCH_SCHEMES
 from .errors import RulesError
+from .words import N_, Words
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
 if TYPE_CHECKING:
@@ -62,15 +63,16 @@ class DealWin:
             return not deck.court_high and count == self.number
         return count <= self.number
 
-    def describe(self) -> str:
+    def describe(self) -> Words:
         kind, n = self.kind, self.number
         what = {
-            "total": f"a dealt hand of exactly {n}",
-            "low": f"a dealt hand of {n} or fewer",
-            "five_faces": "five face cards dealt",
+            "total": N_("a dealt hand of exactly {n}"),
+            "low": N_("a dealt hand of {n} or fewer"),
+            "five_faces": N_("five face cards dealt"),
         }[kind]
-        when = " (claimed at the start of one's first turn)" if self.timing else ""
-        return f"{what}{when} pays {_fmt(self.pays)}"
+        template = N_("{what} (claimed at the start of one's first turn) pays {pays}") \
+            if self.timing else N_("{what} pays {pays}")
+        return Words(template, what=Words(what, n=n), pays=Decimal(_fmt(self.pays)))
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"when": self.when, "pays": _json_number(self.pays)}
@@ -95,10 +97,14 @@ def _json_number(d: Decimal) -> int | float:
 # are all read from them.
 
 
-def _bad(option: str, value: Any, expected: str) -> RulesError:
+_POSITIVE = Words(N_("a number greater than 0"))
+
+
+def _bad(option: str, value: Any, expected: Words | str) -> RulesError:
     return RulesError(
         "bad_option_value",
-        f"option {option} cannot be {json.dumps(value)}: expected {expected}",
+        N_("option {option} cannot be {value}: expected {expected}"),
+        {"option": option, "value": json.dumps(value), "expected": expected},
     )
 
 
@@ -139,7 +145,8 @@ class WholeNumber:
 
     def check(self, name: str, value: Any) -> int:
         if type(value) is not int or not self.lo <= value <= self.hi:
-            raise _bad(name, value, f"a whole number from {self.lo} to {self.hi}")
+            raise _bad(name, value, Words(N_("a whole number from {lo} to {hi}"),
+                                          lo=self.lo, hi=self.hi))
         return value
 
     def describe(self) -> str:
@@ -165,7 +172,7 @@ class Limit:
         if value is None:
             return None
         if type(value) is not int or value < 1:
-            raise _bad(name, value, "null or a whole number of at least 1")
+            raise _bad(name, value, Words(N_("null or a whole number of at least 1")))
         return value
 
     def describe(self) -> str:
@@ -193,13 +200,13 @@ class Amount:
         if value in self.words:
             return value
         if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
-            raise _bad(name, value, "a number greater than 0")
+            raise _bad(name, value, _POSITIVE)
         try:
             d = Decimal(str(value))
         except InvalidOperation:
-            raise _bad(name, value, "a number greater than 0") from None
+            raise _bad(name, value, _POSITIVE) from None
         if not d.is_finite() or d <= 0:
-            raise _bad(name, value, "a number greater than 0")
+            raise _bad(name, value, _POSITIVE)
         return d
 
     def describe(self) -> str:
@@ -219,26 +226,30 @@ class ClaimList:
 
     def check(self, name: str, value: Any) -> tuple[DealWin, ...]:
         if not isinstance(value, list):
-            raise _bad(name, value, 'a list of claims like {"when": "total:49", "pays": 2}')
+            raise _bad(name, value, Words(N_('a list of claims like {"when": "total:49", '
+                                              '"pays": 2}')))
         claims = []
         for i, claim in enumerate(value, 1):
             where = f"{name}[{i}]"
             if not isinstance(claim, dict):
-                raise _bad(where, claim, 'an object like {"when": "total:49", "pays": 2}')
+                raise _bad(where, claim, Words(N_('an object like {"when": "total:49", '
+                                                   '"pays": 2}')))
             unknown = sorted(set(claim) - {"when", "pays", "timing"})
             if unknown:
                 raise RulesError("unknown_option",
-                                 f"{where} has unknown field(s) {', '.join(unknown)}; "
-                                 "a claim has when, pays and optionally timing")
+                                 N_("{where} has unknown field(s) {options}; a claim has "
+                                    "when, pays and optionally timing"),
+                                 {"where": where, "options": ', '.join(unknown)})
             when = claim.get("when")
             if not isinstance(when, str) or not (when == "five_faces" or _WHEN.match(when)):
-                raise _bad(f"{where}.when", when, '"total:N", "low:N" or "five_faces"')
+                raise _bad(f"{where}.when", when, Words(N_('"total:N", "low:N" or "five_faces"')))
             if "pays" not in claim:
-                raise RulesError("bad_option_value", f"{where} needs pays (the stakes it wins)")
+                raise RulesError("bad_option_value", N_("{where} needs pays (the stakes it "
+                                                        "wins)"), {"where": where})
             pays = _CLAIM_PAYS.check(f"{where}.pays", claim["pays"])
             timing = claim.get("timing")
             if timing not in (None, "first_turn"):
-                raise _bad(f"{where}.timing", timing, '"first_turn" or nothing')
+                raise _bad(f"{where}.timing", timing, Words(N_('"first_turn" or nothing')))
             claims.append(DealWin(when, pays, timing))
         return tuple(claims)
 
@@ -621,16 +632,18 @@ def resolve(rules: Any) -> HouseRules:
     if isinstance(rules, str):
         rules = {"preset": rules}
     if not isinstance(rules, dict):
-        raise RulesError("bad_rules", 'rules must be a preset name or an object like '
-                         '{"preset": "pagat", "upcard": false}')
+        raise RulesError("bad_rules", N_("rules must be a preset name or an object like "
+                                         "{\"preset\": \"pagat\", \"upcard\": false}"))
     preset = rules.get("preset", "pagat")
     if not isinstance(preset, str) or preset not in PRESETS:  # a list or object is no name
-        raise RulesError("unknown_preset", f"unknown preset {json.dumps(preset)}; the presets "
-                         f"are {', '.join(PRESETS)}")
+        raise RulesError("unknown_preset", N_("unknown preset {preset}; the presets are "
+                                              "{presets}"),
+                         {"preset": json.dumps(preset), "presets": ", ".join(PRESETS)})
     unknown = [k for k in rules if k != "preset" and k not in _CHECKS]
     if unknown:
-        raise RulesError("unknown_option", f"unknown option{'s' if len(unknown) > 1 else ''} "
-                         f"{', '.join(unknown)} in rules")
+        raise RulesError("unknown_option", N_("unknown options {options} in rules")
+                         if len(unknown) > 1 else N_("unknown option {options} in rules"),
+                         {"options": ", ".join(unknown)})
     merged = {**PRESETS[preset], **{k: v for k, v in rules.items() if k != "preset"}}
     values = {name: _CHECKS[name](name, value) for name, value in merged.items()}
     return HouseRules(preset=preset, **values)

@@ -28,6 +28,7 @@ from typing import Any
 from sqlite_utils import Database, Migrations
 
 from ..record.chain import CHAIN, GENESIS, canonical, event_hash, event_hash_v2
+from ..rules.words import N_
 from .errors import MalformedInput
 
 BUSY_TIMEOUT_MS = 10_000
@@ -256,7 +257,8 @@ def connect(path: str | Path) -> Database:
         if type(err) is not sqlite3.DatabaseError and "unable to open" not in str(err):
             raise
         raise MalformedInput("not_a_database",
-                             f"{path} is not a referee database ({err})") from None
+                             N_("{path} is not a referee database ({error})"),
+                             {"path": path, "error": err}) from None
     return db
 
 

@@ -14,11 +14,12 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Response, current_app, request
 from marshmallow import RAISE, Schema, fields, validate
 
+from ..language import N_
 from ..record.schemas import HandSchema, LogSchema
 from ..service import access, hands, sessions, table_events
 from .bodies import read_body as _body
 from .db import get_db
-from .errors import ApiError
+from .errors import WRONG_HOST_KEY, ApiError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -284,10 +285,10 @@ def _host_key() -> None:
         return
     sent = request.headers.get("X-Host-Key") or _bearer()
     if not sent:
-        raise ApiError(401, "unauthorized", "creating a session needs the host key "
-                       "(X-Host-Key header)")
+        raise ApiError(401, "unauthorized", N_("creating a session needs the host key "
+                                               "(X-Host-Key header)"))
     if not hmac.compare_digest(sent.encode(), key.encode()):
-        raise ApiError(403, "forbidden", "the host key is wrong")
+        raise ApiError(403, "forbidden", WRONG_HOST_KEY)
 
 
 # ---------------------------------------------------------------- views
@@ -306,8 +307,9 @@ def create_session():
     token = doc.pop("brought_forward_token", None)
     if earlier is not None and not (isinstance(earlier, str) and
                                     isinstance(token, (str, type(None)))):
-        raise ApiError(400, "bad_request", "brought_forward_from is a session's id, "
-                       "brought_forward_token its table or audit token")
+        raise ApiError(400, "bad_request", N_("brought_forward_from is a session's id, "
+                                              "brought_forward_token its table or audit "
+                                              "token"))
     if "hands" in doc:
         # An import's brought_forward is written out; brought_forward_from only
         # says which stored session it came from (the club counts it there).

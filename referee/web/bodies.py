@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import request
 from marshmallow import Schema, ValidationError
 
+from ..language import N_
 from ..record import check_document, parse_json
 from ..service.errors import MalformedInput
 from .errors import ApiError
@@ -20,10 +21,10 @@ def read_body(schema: Schema | None = None) -> dict:
             data = parse_json(request.get_data(), "the body")
             check_document(data)
         except MalformedInput as err:
-            raise ApiError(400, "bad_request", err.message) from None
+            raise ApiError(400, "bad_request", err.template, err.params) from None
     if not isinstance(data, dict):
-        raise ApiError(400, "bad_request", "the body must be a JSON object "
-                       "(Content-Type: application/json)")
+        raise ApiError(400, "bad_request", N_("the body must be a JSON object "
+                                              "(Content-Type: application/json)"))
     if schema is None:
         return data
     try:
@@ -31,4 +32,6 @@ def read_body(schema: Schema | None = None) -> dict:
     except ValidationError as err:
         field, messages = next(iter(err.messages.items()))
         text = messages[0] if isinstance(messages, list) else str(messages)
-        raise ApiError(400, "bad_request", f"{field}: {text}") from None
+        # Marshmallow's words (or the log format's) after the field's name.
+        raise ApiError(400, "bad_request", N_("{field}: {problem}"),
+                       {"field": field, "problem": text}) from None

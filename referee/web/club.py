@@ -26,10 +26,11 @@ from flask import (
 )
 from marshmallow import RAISE, Schema, fields, validate
 
+from ..language import N_
 from ..service import club
 from .bodies import read_body
 from .db import get_db
-from .errors import ApiError, error_page
+from .errors import WRONG_HOST_KEY, ApiError, error_page
 from .forms import check_csrf
 
 api = Blueprint("club_api", __name__, url_prefix="/api/club")
@@ -50,17 +51,17 @@ def _right(sent: str | None) -> bool:
 @api.before_request
 def _api_guard() -> None:
     if not _key():
-        raise ApiError(403, "forbidden", "the club's pages are shut: this service has no "
-                       "host key (REFEREE_HOST_KEY)")
+        raise ApiError(403, "forbidden", N_("the club's pages are shut: this service has no "
+                                            "host key (REFEREE_HOST_KEY)"))
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     sent = request.headers.get("X-Host-Key") or (token.strip() if scheme.lower() == "bearer"
                                                  else None)
     if not sent:
-        raise ApiError(401, "unauthorized", "the club's pages need the host key "
-                       "(X-Host-Key header)")
+        raise ApiError(401, "unauthorized", N_("the club's pages need the host key "
+                                               "(X-Host-Key header)"))
     if not _right(sent):
-        raise ApiError(403, "forbidden", "the host key is wrong")
+        raise ApiError(403, "forbidden", WRONG_HOST_KEY)
 
 
 @pages.before_request
@@ -114,20 +115,21 @@ def _date(name: str) -> date | None:
 
 
 def _bad(name: str):
-    raise ApiError(400, "bad_request", f"{name}: a date as YYYY-MM-DD")
+    raise ApiError(400, "bad_request", N_("{field}: a date as YYYY-MM-DD"), {"field": name})
 
 
 def _currency() -> str | None:
     text = request.args.get("currency") or None
     if text is not None and not 1 <= len(text) <= 16:
-        raise ApiError(400, "bad_request", "currency: 1 to 16 characters")
+        raise ApiError(400, "bad_request", N_("currency: 1 to 16 characters"))
     return text
 
 
 def _name(key: str) -> str | None:
     text = request.args.get(key) or None
     if text is not None and len(text) > 40:
-        raise ApiError(400, "bad_request", f"{key}: a name of 1 to 40 characters")
+        raise ApiError(400, "bad_request", N_("{field}: a name of 1 to 40 characters"),
+                       {"field": key})
     return text
 
 

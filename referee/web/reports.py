@@ -32,6 +32,7 @@ from ..service import access, sessions
 from ..service.errors import NotFound
 from . import forms
 from .db import get_db
+from .errors import said
 
 bp = Blueprint("reports", __name__, url_prefix="/reports")
 INDEX_PAGE = 20  # hands listed per page of the reports index (2x a 10-hand page's time)
@@ -76,7 +77,7 @@ def _pdf(data: bytes, name: str):
 
 def _error_page(err: RefereeError, status: int = 422):
     return render_template("error.html", title="Cannot make this report",
-                           message=err.message), status
+                           message=said(err)), status
 
 
 @bp.get("/<sid>/")

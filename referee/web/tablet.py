@@ -37,7 +37,7 @@ from ..service import access, hands, sessions, table_events
 from ..service.errors import RefereeError, RuleViolation, StaleSeq, TooManyTries
 from . import forms
 from .db import get_db
-from .errors import PAGES, error_page, flash_refusal
+from .errors import PAGES, error_page, flash_refusal, said
 from .forms import FormError
 
 
@@ -183,7 +183,7 @@ def create_post():
         header, pin = forms.header_from_form(request.form)
         info = sessions.create_session(get_db(), header, pin)
     except (FormError, RefereeError) as err:
-        message = err.message if isinstance(err, RefereeError) else str(err)
+        message = said(err) if isinstance(err, RefereeError) else str(err)
         return _create_form(request.form, message, 422)
     forms.mark_unlocked(info.id)
     flash("The table is open. Keep the PIN: other tablets need it to join.", "ok")
@@ -215,7 +215,7 @@ def unlock_post(session_id: str):
     try:
         ok = access.unlock(db, session_id, request.form.get("pin", ""))
     except TooManyTries as err:
-        return again(err.message, 429)
+        return again(said(err), 429)
     if not ok:
         return again("That PIN is not this table's." if has_pin else
                      "That is not this table's token.", 403)
@@ -319,7 +319,7 @@ def start_hand_post(session_id: str):
         state = hands.start_hand(get_db(), session_id, setup,
                                 request.form.get("client_id") or None)
     except RefereeError as err:
-        return _start_form(session_id, summary, request.form, err.message, 422)
+        return _start_form(session_id, summary, request.form, said(err), 422)
     return redirect(url_for("tablet.hand", session_id=session_id, n=state["hand"]), 303)
 
 
