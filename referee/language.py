@@ -22,7 +22,7 @@ from pathlib import Path
 from babel import Locale, dates, numbers
 from babel.support import NullTranslations, Translations
 
-from .rules.words import LANGUAGES, Names, Phrases, Words
+from .rules.words import LANGUAGES, Names, Phrases, Words, from_plain
 
 DEFAULT = LANGUAGES[0]
 
@@ -80,6 +80,14 @@ def say(words: Words | str, lang: str) -> str:
     if isinstance(words, Words):
         return gettext(lang, words.template, **words.params)
     return str(words)
+
+
+def story(result: dict, lang: str) -> list[str]:
+    """A stored hand result's payment story in ``lang`` (a result stored
+    before the story kept its words is told in its English)."""
+    if "story_words" not in result or lang == DEFAULT:
+        return list(result.get("story", ()))
+    return [say(from_plain(words), lang) for words in result["story_words"]]
 
 
 def sentence(err, lang: str) -> str:

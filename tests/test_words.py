@@ -21,7 +21,9 @@ from referee.record import load_log, read_log_file
 from referee.replay import replay
 from referee.rules.errors import RefereeError
 from referee.rules.words import Names, Phrases, Words, params_from_plain, params_to_plain
+from referee.service import hands
 from referee.service.errors import Refused
+from referee.web.db import get_db
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
 LOGS = sorted(p for p in SAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
@@ -266,3 +268,21 @@ def test_api_errors_before_the_service_in_the_readers_language(client):
     body = r.get_json()["error"]
     assert r.status_code == 400 and body["code"] == "bad_request"
     assert body["message"] == "o corpo deve ser um objeto JSON (Content-Type: application/json)"
+
+
+def test_a_settled_hand_is_told_in_the_readers_language(app, client):
+    g, _, _ = _game(client)
+    g.finish_hand()
+    url = g.url(f"/hands/{g.n}")
+    auth = {"Authorization": f"Bearer {g.audit}"}
+    english = client.get(url, headers=auth).get_json()["result"]
+    french = client.get(url + "?lang=fr", headers=auth).get_json()["result"]
+    assert "story_words" not in english and "story_words" not in french
+    assert len(french["story"]) == len(english["story"]) > 0
+    assert french["story"] != english["story"]
+    assert {k: v for k, v in french.items() if k != "story"} == \
+        {k: v for k, v in english.items() if k != "story"}
+    with app.app_context():
+        stored = hands.hand_state(get_db(), g.sid, g.n)["result"]
+    assert english["story"] == stored["story"]
+    assert french["story"] == language.story(stored, "fr")

@@ -112,6 +112,15 @@ def english(template: str, params: dict) -> str:
 # back in whichever language the retry asks for: its parameters are written
 # as JSON with the kind of each value that is not plain text or a number.
 
+def to_plain(words: Words) -> dict:
+    """``words`` as plain JSON (``from_plain`` reads it back)."""
+    return _to_plain(words)
+
+
+def from_plain(plain: dict) -> Words:
+    return _from_plain(plain)
+
+
 def params_to_plain(params: dict) -> dict:
     return {str(name): _to_plain(value) for name, value in params.items()}
 

@@ -38,7 +38,7 @@ from ..rules.events import disputes_after_undo
 from ..rules.hand import VOID, Hand
 from ..rules.options import HouseRules, resolve
 from ..rules.table import Table
-from ..rules.words import N_
+from ..rules.words import N_, to_plain
 from . import cache, storage
 from .cache import Live
 from .errors import Closed, NotFound, RefereeError, Refused, RuleViolation, StaleSeq
@@ -75,7 +75,8 @@ def check_open(live: Live) -> None:
 
 
 def hand_result(hand: Hand, stake: Decimal, places: Decimal, setup: dict) -> dict:
-    """A complete hand's result: the tonk-result/1 entry, the payments in words, and
+    """A complete hand's result: the tonk-result/1 entry, the payments in words
+    (``story`` in English, ``story_words`` for ``referee.language.story``), and
     the exact nets (totals are summed before rounding, as the replay does). Side
     bets are stored as they came out; their pots are carried in ``standings``."""
     multiplier = setup.get("stake_multiplier", 1)
@@ -85,7 +86,9 @@ def hand_result(hand: Hand, stake: Decimal, places: Decimal, setup: dict) -> dic
     out = r.to_json(places)
     push_ups = hand.rules.scoring == "push_ups"
     per = Decimal(1) if push_ups else stake * multiplier
-    out["story"] = list(r.settlement.story)
+    said = r.settlement.words
+    out["story"] = [str(words) for words in said]
+    out["story_words"] = [to_plain(words) for words in said]
     out["payments"] = [
         {"from": p.payer, "to": p.payee, "stakes": format(p.stakes.normalize(), "f"),
          "amount": fmt(p.stakes * per, places), "reason": p.reason}
@@ -102,7 +105,9 @@ def void_hand_result(hand: Hand, reason: str, places: Decimal) -> dict:
     reason, nets of 0) and what ``standings`` reads of a complete hand."""
     r = void_result(hand, reason)
     out = r.to_json(places)
-    out["story"] = list(r.settlement.story)
+    said = r.settlement.words
+    out["story"] = [str(words) for words in said]
+    out["story_words"] = [to_plain(words) for words in said]
     out["payments"] = []
     out["multiplier"] = 1
     out["net_exact"] = {q: "0" for q in hand.players}

@@ -20,6 +20,7 @@ from ..service import access, hands, sessions, table_events
 from .bodies import read_body as _body
 from .db import get_db
 from .errors import WRONG_HOST_KEY, ApiError
+from .lang import told as _said
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -296,7 +297,7 @@ def _host_key() -> None:
 def _created(state: dict) -> Response:
     # json.dumps, not jsonify: the answer's text as the service stored it for
     # a retry (unsorted keys), the same bytes the first time and the next.
-    return Response(json.dumps(state), 201, mimetype="application/json")
+    return Response(json.dumps(_said(state)), 201, mimetype="application/json")
 
 
 @bp.post("/sessions")
@@ -358,13 +359,13 @@ def session_standings(sid: str):
 def start_hand(sid: str):
     setup = _body()
     client_id = request.headers.get("Idempotency-Key")
-    return hands.start_hand(get_db(), sid, setup, client_id), 201
+    return _said(hands.start_hand(get_db(), sid, setup, client_id)), 201
 
 
 @bp.get("/sessions/<sid>/hands/<int:n>")
 @token_required(write=False)
 def hand_state(sid: str, n: int):
-    return hands.hand_state(get_db(), sid, n)
+    return _said(hands.hand_state(get_db(), sid, n))
 
 
 @bp.post("/sessions/<sid>/hands/<int:n>/actions")

@@ -40,3 +40,16 @@ def init_app(app) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(language.TRANSLATIONS))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", language.DEFAULT)
     Babel(app, locale_selector=select)
+
+
+def told(state: dict) -> dict:
+    """A hand's state with its result's payment story in the reader's language
+    (``story``); the words it is told from (``story_words``) are the
+    service's, not the answer's."""
+    result = state.get("result") if isinstance(state, dict) else None
+    if not result or "story_words" not in result:
+        return state
+    story = language.story(result, current())
+    result = {k: v for k, v in result.items() if k != "story_words"}
+    result["story"] = story
+    return {**state, "result": result}

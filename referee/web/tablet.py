@@ -39,6 +39,7 @@ from . import forms
 from .db import get_db
 from .errors import PAGES, error_page, flash_refusal, said
 from .forms import FormError
+from .lang import told
 
 
 class _Blueprint(Blueprint):
@@ -327,8 +328,9 @@ def start_hand_post(session_id: str):
 
 
 def _state(session_id: str, n: int) -> dict:
-    """Hand ``n``'s state (``NotFound``, the 404 page, for an unknown hand)."""
-    return hands.hand_state(get_db(), session_id, n)
+    """Hand ``n``'s state (``NotFound``, the 404 page, for an unknown hand),
+    its payment story in the reader's language."""
+    return told(hands.hand_state(get_db(), session_id, n))
 
 
 @bp.get("/s/<session_id>/hands/<int:n>")
