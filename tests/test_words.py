@@ -286,3 +286,11 @@ def test_a_settled_hand_is_told_in_the_readers_language(app, client):
         stored = hands.hand_state(get_db(), g.sid, g.n)["result"]
     assert english["story"] == stored["story"]
     assert french["story"] == language.story(stored, "fr")
+
+
+def test_a_body_that_is_not_json_in_french(client):
+    r = client.post("/api/sessions", data="{", content_type="application/json",
+                    headers={"Accept-Language": "fr-CH, fr;q=0.9"})
+    body = r.get_json()["error"]
+    assert r.status_code == 400 and body["code"] == "bad_request"
+    assert body["message"].startswith("le corps de la requête n'est pas du JSON valide : ")

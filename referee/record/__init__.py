@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from ..rules.errors import MalformedInput
-from ..rules.words import N_
+from ..rules.words import N_, Words
 from .reading import FORMAT, _plain_log
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
@@ -92,14 +92,18 @@ def load_hand_setup(doc: Any) -> dict:
     return load(doc)
 
 
-def parse_json(text: str | bytes, what: str = "the log") -> Any:
+THE_LOG = Words(N_("the log"))
+THE_BODY = Words(N_("the body"))
+
+
+def parse_json(text: str | bytes, what: Words = THE_LOG) -> Any:
     """JSON text as data, or ``MalformedInput``; text escaping a surrogate is
     walked for a lone one (only then: a long log's every string is not)."""
     try:
         doc = json.loads(text)
     except (ValueError, UnicodeDecodeError) as err:
         raise MalformedInput("malformed_log", N_("{what} is not valid JSON: {error}"),
-                                              {"what": what, "error": err}) from None
+                                              {"what": what, "error": str(err)}) from None
     except RecursionError:
         raise MalformedInput("malformed_log", N_("{what} is nested more than {depth} deep"),
                                               {"what": what, "depth": MAX_DEPTH}) from None

@@ -7,7 +7,7 @@ from flask import request
 from marshmallow import Schema, ValidationError
 
 from ..language import N_
-from ..record import check_document, parse_json
+from ..record import THE_BODY, check_document, parse_json
 from ..service.errors import MalformedInput
 from .errors import ApiError
 
@@ -18,7 +18,7 @@ def read_body(schema: Schema | None = None) -> dict:
         # Parsed here, not by request.get_json: its parser lets a deep
         # document's RecursionError through, and keeps lone surrogates.
         try:
-            data = parse_json(request.get_data(), "the body")
+            data = parse_json(request.get_data(), THE_BODY)
             check_document(data)
         except MalformedInput as err:
             raise ApiError(400, "bad_request", err.template, err.params) from None
