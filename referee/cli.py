@@ -50,7 +50,7 @@ def _replay(args: argparse.Namespace) -> int:
         result = session.result()
     except RefereeError as err:
         return fail(err, as_json=args.json, lang=args.lang or _log_language(log, args.log))
-    print(format_report(session, result, args.lang or log.get("language")))
+    print(format_report(session, result))
     return 0
 
 
@@ -67,18 +67,8 @@ def _log_language(log: dict | None, path: str) -> str | None:
     return named if named in LANGUAGES else None
 
 
-def format_report(session, result, lang: str | None = None) -> str:
-    """The replay's report; each hand's payment story in ``lang`` (English if None)."""
+def format_report(session, result) -> str:
     from .ledger.money import fmt, parse_stake
-
-    if lang and lang != "en":
-        from . import language
-
-        def story(h) -> list[str]:
-            return [language.say(words, lang) for words in h.settlement.words]
-    else:
-        def story(h) -> list[str]:
-            return h.settlement.story
 
     log = session.log
     q = result.quantum
@@ -105,7 +95,7 @@ def format_report(session, result, lang: str | None = None) -> str:
             continue
         if "stake" in setup and parse_stake(setup["stake"]) != session.stake:
             lines.append(f"{'':>6}stake {setup['stake']} {unit} for this hand")
-        for sentence in story(h):
+        for sentence in h.settlement.story:
             lines.append(f"{'':>6}{sentence}")
     lines.append("")
     lines.append(f"{'':>4}  {'totals':<{width}}  {'':<10}  " +
@@ -200,8 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("log", help="a tonk-log/1 file")
     p.add_argument("--json", action="store_true", help="print the tonk-result/1 document")
     p.add_argument("--lang", choices=LANGUAGES,
-                   help="the language of the words (an error, the payments); default: the "
-                        "log's language, else English")
+                   help="the language of the report (default: the table's, from the log)")
     p.set_defaults(func=cmd_replay, exit_at_once=True)
     p = sub.add_parser("rules", help="list the presets, or show one preset's options")
     p.add_argument("name", nargs="?")

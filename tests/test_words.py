@@ -171,12 +171,6 @@ def test_replay_speaks_the_logs_language_unless_told(tmp_path, capsys):
     assert capsys.readouterr().err.startswith("fehlerhaftes Protokoll [malformed_log]: ")
 
 
-def test_replay_tells_the_payments_in_the_logs_language(capsys):
-    assert main(["replay", str(SAMPLES / "evt_language.json")]) == 0  # a German table
-    text = capsys.readouterr().out
-    assert "hat mit" in text and "hingelegt" in text and "Einsatz" in text
-
-
 # ------------------------------------------------------------------ payment stories
 
 STORY_WORDS = {
