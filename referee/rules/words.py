@@ -59,12 +59,6 @@ class Words:
     def __hash__(self) -> int:
         return hash(self.template)
 
-    def __add__(self, other: object) -> str:  # "sentence" + "." as before
-        return str(self) + other if isinstance(other, str) else NotImplemented
-
-    def __radd__(self, other: object) -> str:
-        return other + str(self) if isinstance(other, str) else NotImplemented
-
     def __bool__(self) -> bool:
         return bool(self.template)
 
