@@ -9,6 +9,7 @@ import os
 import sys
 from importlib import import_module
 
+from .language import LANGUAGES
 from .rules.errors import RefereeError
 
 # Modules that add their own subcommands: each has register(subparsers).
@@ -136,7 +137,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.markdown:
         from .commands.rules_doc import markdown
 
-        sys.stdout.write(markdown())
+        sys.stdout.write(markdown(args.lang or "en"))
         return 0
     if not args.name:
         print("Presets (referee rules NAME shows one in full):")
@@ -180,6 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="the preset's options as JSON")
     p.add_argument("--markdown", action="store_true",
                    help="the reference page of every option and preset (docs/house-rules.md)")
+    p.add_argument("--lang", choices=LANGUAGES, help="the language of the explanations")
     p.set_defaults(func=cmd_rules)
     for module in EXTENSIONS:
         try:
