@@ -49,78 +49,105 @@ def _replay(args: argparse.Namespace) -> int:
         result = session.result()
     except RefereeError as err:
         return fail(err, as_json=args.json)
-    print(format_report(session, result))
+    print(format_report(session, result, args.lang))
     return 0
 
 
-def format_report(session, result) -> str:
+def format_report(session, result, lang: str | None = None) -> str:
+    """The replay's report for a person, in ``lang`` (else the log's language).
+    English keeps plain decimals (``1.50``), as scripts have always read them."""
+    from . import language
     from .ledger.money import fmt, parse_stake
+    from .reports.words import decimal_text, paper_language, words
 
     log = session.log
+    lang = paper_language(log, lang)
+    _ = words(lang)
     q = result.quantum
-    unit = log.get("currency") or ("points" if session.rules.scoring != "push_ups" else "push-ups")
+
+    def num(value, quantum=q) -> str:
+        if lang == language.DEFAULT:
+            return fmt(value, quantum)
+        return decimal_text(value.quantize(quantum) or abs(value.quantize(quantum)),
+                            max(0, -quantum.as_tuple().exponent), lang)
+
+    def outcome(code: str) -> str:
+        from .reports.words import OUTCOME_WORDS
+
+        return language.gettext(lang, OUTCOME_WORDS[code]) if code in OUTCOME_WORDS else code
+
+    unit = log.get("currency") or (_("points") if session.rules.scoring != "push_ups"
+                                   else _("push-ups"))
     lines = []
-    title = log.get("table") or "Tonk session"
-    lines.append(f"{title}: {len(result.hands)} hand(s), rules {session.rules.preset}, "
-                 f"stake {log['stake']} {unit}")
-    for key in ("started", "closed"):
-        if key in log:
-            lines.append(f"{key.capitalize()} {log[key]}")
+    title = log.get("table") or _("Tonk session")
+    lines.append(_("{title}: {n} hand(s), rules {preset}, stake {stake} {unit}", title=title,
+                   n=len(result.hands), preset=session.rules.preset, stake=log["stake"],
+                   unit=unit))
+    if "started" in log:
+        lines.append(_("Started {time}", time=log["started"]))
+    if "closed" in log:
+        lines.append(_("Closed {time}", time=log["closed"]))
     players = result.players
     width = max(8, *(len(p) for p in players))
+    outcomes = [outcome(h.outcome) for h in result.hands]
+    ow = max(10, len(_("outcome")), *(len(o) for o in outcomes))
+    hw = max(4, len(_("hand")))
     lines.append("")
-    lines.append(f"{'hand':>4}  {'dealer':<{width}}  {'outcome':<10}  " +
+    lines.append(f"{_('hand'):>{hw}}  {_('dealer'):<{width}}  {_('outcome'):<{ow}}  " +
                  "  ".join(f"{p:>{width}}" for p in players))
     setups = log.get("hands", [])
-    for h in result.hands:
-        nets = "  ".join(f"{fmt(h.net[p], q) if p in h.net else '':>{width}}" for p in players)
-        lines.append(f"{h.number:>4}  {h.dealer:<{width}}  {h.outcome:<10}  {nets}")
+    indent = " " * (hw + 2)
+    for h, words_out in zip(result.hands, outcomes, strict=True):
+        nets = "  ".join(f"{num(h.net[p]) if p in h.net else '':>{width}}" for p in players)
+        lines.append(f"{h.number:>{hw}}  {h.dealer:<{width}}  {words_out:<{ow}}  {nets}")
         setup = setups[h.number - 1] if h.number <= len(setups) else {}
         if h.reason is not None:
-            lines.append(f"{'':>6}void: {h.reason} (nobody pays; the deal does not pass)")
+            lines.append(indent + _("void: {reason} (nobody pays; the deal does not pass)",
+                                    reason=h.reason))
             continue
         if "stake" in setup and parse_stake(setup["stake"]) != session.stake:
-            lines.append(f"{'':>6}stake {setup['stake']} {unit} for this hand")
+            lines.append(indent + _("stake {stake} {unit} for this hand", stake=setup["stake"],
+                                    unit=unit))
         for sentence in h.settlement.story:
-            lines.append(f"{'':>6}{sentence}")
+            lines.append(indent + language.gettext(lang, sentence))
     lines.append("")
-    lines.append(f"{'':>4}  {'totals':<{width}}  {'':<10}  " +
-                 "  ".join(f"{fmt(result.totals[p], q):>{width}}" for p in players))
+    lines.append(f"{'':>{hw}}  {_('totals'):<{width}}  {'':<{ow}}  " +
+                 "  ".join(f"{num(result.totals[p]):>{width}}" for p in players))
     lines.append("")
     if result.balances is not None:
-        lines.extend(_money_lines(log, result, unit))
+        lines.extend(_money_lines(log, result, unit, num, _))
         lines.append("")
     if result.transfers:
-        lines.append("Still owed:" if result.balances is not None else "To settle up:")
+        lines.append(_("Still owed:") if result.balances is not None else _("To settle up:"))
         for t in result.transfers:
-            amount = fmt(t.amount, q if result.balances is None else result.balance_quantum)
-            lines.append(f"  {t.payer} pays {t.payee} {amount} {unit}")
+            amount = num(t.amount, q if result.balances is None else result.balance_quantum)
+            lines.append("  " + _("{payer} pays {payee} {amount}", payer=t.payer,
+                                  payee=t.payee, amount=f"{amount} {unit}"))
     elif session.rules.scoring == "push_ups":
         low = min(result.totals.values(), default=0)
         best = [p for p in players if result.totals[p] == low]
-        lines.append(f"Push-up scores: lowest is best ({', '.join(best)}).")
+        lines.append(_("Push-up scores: lowest is best ({players}).", players=", ".join(best)))
     else:
-        lines.append("Nobody owes anything.")
+        lines.append(_("Nobody owes anything."))
     return "\n".join(lines)
 
 
-def _money_lines(log: dict, result, unit: str) -> list[str]:
+def _money_lines(log: dict, result, unit: str, num, _) -> list[str]:
     """Brought forward, the payments made at the table, and the balances."""
-    from .ledger.money import fmt
-
     bq = result.balance_quantum
     lines = []
     carried = result.money.brought_forward
     if carried:
-        lines.append("Brought forward: " + ", ".join(
-            f"{p} {fmt(carried[p], bq)}" for p in result.players if p in carried))
+        lines.append(_("Brought forward: {amounts}", amounts=", ".join(
+            f"{p} {num(carried[p], bq)}" for p in result.players if p in carried)))
     for (payer, payee, amount), doc in zip(result.money.payments, log.get("payments", []),
                                            strict=True):
         extra = [doc[k] for k in ("at", "note") if k in doc]
-        lines.append(f"Paid: {payer} pays {payee} {fmt(amount, bq)} {unit}"
+        lines.append(_("Paid: {payer} pays {payee} {amount}", payer=payer, payee=payee,
+                       amount=f"{num(amount, bq)} {unit}")
                      + (f" ({', '.join(extra)})" if extra else ""))
-    lines.append("Balances (brought forward + totals + paid - received): " + ", ".join(
-        f"{p} {fmt(v, bq)}" for p, v in result.balances.items()))
+    lines.append(_("Balances (brought forward + totals + paid - received): {amounts}",
+                   amounts=", ".join(f"{p} {num(v, bq)}" for p, v in result.balances.items())))
     return lines
 
 
@@ -175,6 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a session log and settle it")
     p.add_argument("log", help="a tonk-log/1 file")
     p.add_argument("--json", action="store_true", help="print the tonk-result/1 document")
+    p.add_argument("--lang", choices=LANGUAGES,
+                   help="the language of the report (default: the table's, from the log)")
     p.set_defaults(func=cmd_replay, exit_at_once=True)
     p = sub.add_parser("rules", help="list the presets, or show one preset's options")
     p.add_argument("name", nargs="?")

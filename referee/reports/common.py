@@ -21,7 +21,7 @@ from reportlab.platypus import SimpleDocTemplate
 
 from .. import language
 from ..rules.options import OPTION_DOCS, PRESET_SOURCES, HouseRules
-from .words import BEATERS, paper_language, plurals, words  # noqa: F401 - the papers' words
+from .words import BEATERS, decimal_text, paper_language, plurals, words  # noqa: F401
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 FONT = "DejaVuSans"
@@ -101,14 +101,10 @@ def amount(value: Decimal, quantum: Decimal, lang: str) -> str:
     """A number written to ``quantum``'s places in ``lang``'s form
     (``-1.234,50`` in German); ``-0`` as ``0``. ``language.number`` drops
     trailing zeros, which a column of money must keep."""
-    from babel import numbers
-
     q = Decimal(value).quantize(quantum)
     if q == 0:
         q = abs(q)
-    places = max(0, -quantum.as_tuple().exponent)
-    pattern = "#,##0" + ("." + "0" * places if places else "")
-    return numbers.format_decimal(q, format=pattern, locale=language.locale(lang))
+    return decimal_text(q, max(0, -quantum.as_tuple().exponent), lang)
 
 
 def cash(value: Decimal, quantum: Decimal, currency: str | None, unit: str, lang: str) -> str:
@@ -125,7 +121,6 @@ def cash(value: Decimal, quantum: Decimal, currency: str | None, unit: str, lang
 
 
 MARGIN = 15 * mm
-
 
 
 def document(buf, *, title: str, subject: str, kind: str, pagesize=A4) -> SimpleDocTemplate:

@@ -27,7 +27,6 @@ from reportlab.platypus import (
 )
 
 from .. import language
-from ..language import N_
 from ..replay import Session
 from .common import (
     FONT,
@@ -48,24 +47,8 @@ from .common import (
     unit_of,
     words,
 )
+from .words import OUTCOME_WORDS, outcome_words  # noqa: F401 - the web reads them here
 
-OUTCOME_WORDS = {
-    "deal_win": N_("deal win"),
-    "thrown_in": N_("thrown in"),
-    "tonk_out": N_("tonk out"),
-    "out": N_("out"),
-    "drop_won": N_("drop won"),
-    "caught": N_("caught"),
-    "stock_out": N_("stock out"),
-    "dead": N_("dead"),
-    "void": N_("void"),
-}
-
-
-def outcome_words(outcome: str, lang: str) -> str:
-    """A hand's outcome as the paper names it in ``lang``."""
-    return language.gettext(lang, OUTCOME_WORDS[outcome]) if outcome in OUTCOME_WORDS \
-        else outcome
 ROW_HEIGHT = 11
 # Below this many points per player column the hand table goes landscape.
 MIN_PLAYER_COLUMN = 52

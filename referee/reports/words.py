@@ -4,10 +4,31 @@ so the command line's text reports and the reference page use it too."""
 from __future__ import annotations
 
 from .. import language
+from ..language import N_
+
+#: The outcomes' names on the papers.
+OUTCOME_WORDS = {
+    "deal_win": N_("deal win"),
+    "thrown_in": N_("thrown in"),
+    "tonk_out": N_("tonk out"),
+    "out": N_("out"),
+    "drop_won": N_("drop won"),
+    "caught": N_("caught"),
+    "stock_out": N_("stock out"),
+    "dead": N_("dead"),
+    "void": N_("void"),
+}
+
+
+def outcome_words(outcome: str, lang: str) -> str:
+    """A hand's outcome as the paper names it in ``lang``."""
+    return language.gettext(lang, OUTCOME_WORDS[outcome]) if outcome in OUTCOME_WORDS \
+        else outcome
+
 
 #: What the catch schemes' words mean (the reference page and the sheet).
-BEATERS = language.N_("A beater is a non-dropper whose count is equal to or lower than the "
-                      "dropper's; the lowest are the non-droppers with the lowest count.")
+BEATERS = N_("A beater is a non-dropper whose count is equal to or lower than the "
+             "dropper's; the lowest are the non-droppers with the lowest count.")
 
 
 def words(lang: str):
@@ -38,3 +59,28 @@ def paper_language(log: dict, asked: str | None = None) -> str:
     ``language``, else English. Every way of choosing it ends here, so the
     same table's paper is the same bytes however its language was chosen."""
     return language.choose(asked, log.get("language"))
+
+
+def money_text(value: object, currency: str | None, lang: str) -> str:
+    """An amount the service wrote as a decimal string, in ``lang``'s form
+    with its places kept (``-1.234,50`` in German). English keeps the plain
+    decimal, as the club's text always printed it; the currency is named in
+    the heading."""
+    from decimal import Decimal, InvalidOperation
+
+    if lang == language.DEFAULT or value is None:
+        return str(value)
+    try:
+        d = Decimal(str(value))
+    except InvalidOperation:
+        return str(value)
+    return decimal_text(d, max(0, -d.as_tuple().exponent), lang)
+
+
+def decimal_text(value, places: int, lang: str) -> str:
+    """A decimal with exactly ``places`` places in ``lang``'s form
+    (``language.number`` drops trailing zeros, which money must keep)."""
+    from babel import numbers
+
+    pattern = "#,##0" + ("." + "0" * places if places else "")
+    return numbers.format_decimal(value, format=pattern, locale=language.locale(lang))
