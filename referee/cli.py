@@ -93,7 +93,8 @@ def format_report(session, result, lang: str | None = None) -> str:
     ow = max(10, len(_("outcome")), *(len(o) for o in outcomes))
     hw = max(4, len(_("hand")))
     lines.append("")
-    lines.append(f"{_('hand'):>{hw}}  {_('dealer'):<{width}}  {_('outcome'):<{ow}}  " +
+    hand, dealer, outcome_head, totals = _("hand"), _("dealer"), _("outcome"), _("totals")
+    lines.append(f"{hand:>{hw}}  {dealer:<{width}}  {outcome_head:<{ow}}  " +
                  "  ".join(f"{p:>{width}}" for p in players))
     setups = log.get("hands", [])
     indent = " " * (hw + 2)
@@ -111,7 +112,7 @@ def format_report(session, result, lang: str | None = None) -> str:
         for sentence in h.settlement.story:
             lines.append(indent + language.gettext(lang, sentence))
     lines.append("")
-    lines.append(f"{'':>{hw}}  {_('totals'):<{width}}  {'':<{ow}}  " +
+    lines.append(f"{'':>{hw}}  {totals:<{width}}  {'':<{ow}}  " +
                  "  ".join(f"{num(result.totals[p]):>{width}}" for p in players))
     lines.append("")
     if result.balances is not None:

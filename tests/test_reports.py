@@ -90,7 +90,7 @@ def test_settlement_rules_that_differ_are_listed():
                    "stock_out"):
         assert option in text
     assert "pay_beaters (standard: pagat)" in text
-    assert "five_faces pays 2" in text
+    assert "Dealt five face cards: 2 stakes" in text
 
 
 def test_settlement_from_a_log_file_prints_its_fingerprint():

@@ -48,6 +48,7 @@ from .common import (
     receipt,
     register_fonts,
     rules_in_words,
+    stakes_words,
     styles,
     unit_of,
     words,
@@ -148,9 +149,7 @@ class HandAudit:
 
 
 def _stakes(n: Decimal, lang: str = language.DEFAULT) -> str:
-    ngettext = plurals(lang)
-    return ngettext("{count} stake", "{count} stakes", 1 if n == 1 else 2,
-                    count=language.number(n.normalize(), lang))
+    return stakes_words(n, lang)
 
 
 def events_from_log(setup: dict) -> list[dict]:
@@ -534,8 +533,7 @@ def _steps_table(audit: HandAudit, width: float, lang: str) -> Table:
     for step in audit.steps:
         r = len(rows)
         what = [f"<b>{esc(pretty(step.action))}</b>" if step.action else
-                (f"<i>{_('the deal')}</i>" if step.status == "setup"
-                 else f"<i>{_('(undo)')}</i>")]
+                "<i>" + (_("the deal") if step.status == "setup" else _("(undo)")) + "</i>"]
         if step.status != "setup":
             status = STATUS_WORDS.get(step.status)
             what.append(language.gettext(lang, status) if status else step.status)
@@ -567,7 +565,7 @@ def _steps_table(audit: HandAudit, width: float, lang: str) -> Table:
         if colour is not None:
             style.append(("BACKGROUND", (0, r), (-1, r), colour))
     style.append(("FONT", (0, 1), (1, -1), "DejaVuSans", 7.5))
-    cw = [18, 34, 140, width - 192]
+    cw = [18, 42, 134, width - 194]
     t = Table(rows, colWidths=cw, repeatRows=1, hAlign="LEFT")
     t.setStyle(TableStyle(style))
     return t

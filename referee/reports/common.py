@@ -21,7 +21,15 @@ from reportlab.platypus import SimpleDocTemplate
 
 from .. import language
 from ..rules.options import OPTION_DOCS, PRESET_SOURCES, HouseRules
-from .words import BEATERS, decimal_text, paper_language, plurals, words  # noqa: F401
+from .words import (  # noqa: F401 - the papers' words, used through here
+    BEATERS,
+    claim_words,
+    decimal_text,
+    paper_language,
+    plurals,
+    stakes_words,
+    words,
+)
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 FONT = "DejaVuSans"
@@ -201,16 +209,10 @@ def value_words(value: object, lang: str = language.DEFAULT) -> str:
     if isinstance(value, list):
         if not value:
             return _("none")
-        parts = []
-        for claim in value:
-            if claim.get("timing"):
-                parts.append(_("{when} pays {pays} ({timing})", when=claim["when"],
-                               pays=language.number(claim["pays"], lang),
-                               timing=claim["timing"].replace("_", " ")))
-            else:
-                parts.append(_("{when} pays {pays}", when=claim["when"],
-                               pays=language.number(claim["pays"], lang)))
-        return "; ".join(parts)
+        return "; ".join(_("{when}: {stakes}",
+                           when=claim_words(claim["when"], claim.get("timing"), lang),
+                           stakes=stakes_words(Decimal(str(claim["pays"])), lang))
+                         for claim in value)
     if isinstance(value, (int, float, Decimal)):
         return language.number(value, lang)
     return str(value)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from decimal import Decimal
+from functools import cache
 
 from reportlab.graphics.shapes import Drawing, String
 from reportlab.lib import colors
@@ -87,7 +88,7 @@ def render_settlement(
     hash_label, hash_in_text, hash_value = hash_line(log, final_hash, lang)
     pagesize = A4
     usable = pagesize[0] - 2 * MARGIN
-    if _player_column(usable, len(players)) < MIN_PLAYER_COLUMN:
+    if _player_column(usable, len(players), lang) < MIN_PLAYER_COLUMN:
         pagesize = landscape(A4)
 
     buf = io.BytesIO()
@@ -215,6 +216,8 @@ def _stake(stake: object, unit: str, currency: str | None, lang: str) -> str:
     quantum = Decimal(1).scaleb(-places)
     if currency:
         return cash(value, quantum, currency, unit, lang)
+    if value == 1 and unit == words(lang)("points"):
+        return words(lang)("1 point")
     return f"{amount(value, quantum, lang)} {unit}"
 
 
@@ -441,19 +444,28 @@ def _axis_number(v: float, lang: str) -> str:
 
 # hand number, dealer, outcome, and the least the winners column may have
 _FIXED = (31, 62, 50)
+
+
+@cache
+def _fixed(lang: str) -> tuple[float, float, float]:
+    """The fixed columns in ``lang``: the outcome column as wide as its
+    longest outcome name there ("automatischer Gewinn")."""
+    widest = max(pdfmetrics.stringWidth(outcome_words(o, lang), FONT, _RowsBlock.SIZE)
+                 for o in OUTCOME_WORDS)
+    return _FIXED[0], _FIXED[1], max(_FIXED[2], widest + 7)
 _MIN_WINNERS = 78
 
 
-def _player_column(width: float, players: int) -> float:
-    return min(64.0, (width - sum(_FIXED) - _MIN_WINNERS) / max(players, 1))
+def _player_column(width: float, players: int, lang: str) -> float:
+    return min(64.0, (width - sum(_fixed(lang)) - _MIN_WINNERS) / max(players, 1))
 
 
 def _hands_table(result, players: list[str], q, width: float, lang: str) -> Flowable:
     _ = words(lang)
     st = styles()
-    col_w = _player_column(width, len(players))
-    winners_w = width - sum(_FIXED) - col_w * len(players)
-    cw = list(_FIXED) + [winners_w] + [col_w] * len(players)
+    col_w = _player_column(width, len(players), lang)
+    winners_w = width - sum(_fixed(lang)) - col_w * len(players)
+    cw = list(_fixed(lang)) + [winners_w] + [col_w] * len(players)
     header = [Paragraph(h, st["head"]) for h in (_("Hand"), _("Dealer"), _("Outcome"),
                                                   _("Winners"))]
     header += [Paragraph(esc(p), st["head_right"]) for p in players]

@@ -22,37 +22,24 @@ from ..rules.catches import CATCH_SCHEMES
 from .common import (
     BEATERS,
     cash,
+    claim_words,
     document,
     esc,
     paper_language,
-    plurals,
     qr_drawing,
     register_fonts,
     rules_in_words,
+    stakes_words,
     styles,
     unit_of,
     words,
 )
 
 
-def _claim_words(when: str, lang: str) -> str:
-    """A deal-win claim (``total:49``, ``low:13``, ``five_faces``) in words."""
-    _ = words(lang)
-    kind, _sep, number = when.partition(":")
-    if kind == "total":
-        return _("Dealt exactly {n} points", n=number)
-    if kind == "low":
-        return _("Dealt {n} points or fewer", n=number)
-    if kind == "five_faces":
-        return _("Dealt five face cards")
-    return when
-
-
 def payment_rows(log: dict, lang: str) -> list[tuple[str, str, str]]:
     """(ending, what it pays in stakes, the same at the table's stake) for
     every way a hand ends under the log's rules."""
     _ = words(lang)
-    ngettext = plurals(lang)
     session = open_session(log)
     rules, stake = session.rules, session.stake
     push_ups = rules.scoring == "push_ups"
@@ -61,8 +48,7 @@ def payment_rows(log: dict, lang: str) -> list[tuple[str, str, str]]:
     quantum = session.quantum
 
     def stakes(n: Decimal) -> str:
-        return ngettext("{count} stake", "{count} stakes", 1 if n == 1 else 2,
-                        count=language.number(n, lang))
+        return stakes_words(n, lang)
 
     def from_each(n: Decimal) -> str:
         if push_ups:
@@ -72,9 +58,7 @@ def payment_rows(log: dict, lang: str) -> list[tuple[str, str, str]]:
 
     rows = []
     for claim in rules.deal_wins:
-        ending = _claim_words(claim.when, lang)
-        if claim.timing == "first_turn":
-            ending += " " + _("(claimed at one's first turn)")
+        ending = claim_words(claim.when, claim.timing, lang)
         rows.append((ending, stakes(claim.pays), from_each(claim.pays)))
     rows.append((_("Tonk out"), stakes(rules.tonk_out_pays), from_each(rules.tonk_out_pays)))
     if rules.tonk_out_by_hits_pays is not None:

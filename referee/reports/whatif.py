@@ -213,8 +213,9 @@ def format_whatif(w: WhatIf, lang: str | None = None) -> str:
     kind_w = max(6, *(len(k) for k in kinds.values()))
     hand_w = max(4, len(_("hand")), len(_("all")))
     lines.append("")
-    head = f"{_('hand'):>{hand_w}}  {'':<{kind_w}}" + "".join(f"  {p:>{width}}"
-                                                             for p in players)
+    hand_head = _("hand")
+    head = f"{hand_head:>{hand_w}}  {'':<{kind_w}}" + "".join(f"  {p:>{width}}"
+                                                              for p in players)
     lines.append(head)
 
     def row(label: str, kind: str, nets: dict[str, Decimal], seated) -> str:

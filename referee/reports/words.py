@@ -84,3 +84,30 @@ def decimal_text(value, places: int, lang: str) -> str:
 
     pattern = "#,##0" + ("." + "0" * places if places else "")
     return numbers.format_decimal(value, format=pattern, locale=language.locale(lang))
+
+
+def claim_words(when: str, timing: str | None, lang: str) -> str:
+    """A deal-win claim (``total:49``, ``low:13``, ``five_faces``) in words."""
+    _ = words(lang)
+    kind, _sep, number = when.partition(":")
+    if kind == "total":
+        text = _("Dealt exactly {n} points", n=number)
+    elif kind == "low":
+        text = _("Dealt {n} points or fewer", n=number)
+    elif kind == "five_faces":
+        text = _("Dealt five face cards")
+    else:
+        text = when
+    if timing == "first_turn":
+        text += " " + _("(claimed at one's first turn)")
+    elif timing:
+        text += f" ({timing.replace('_', ' ')})"
+    return text
+
+
+def stakes_words(n, lang: str) -> str:
+    """``n`` stakes in words: "1 stake", "2 stakes" ("2 Einsätze")."""
+    ngettext = plurals(lang)
+    return ngettext("{count} stake", "{count} stakes", 1 if n == 1 else 2,
+                    count=language.number(n.normalize() if hasattr(n, "normalize") else n,
+                                          lang))
