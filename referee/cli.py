@@ -167,12 +167,17 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
         sys.stdout.write(markdown(args.lang or "en"))
         return 0
+    from . import language
+    from .reports.words import words
+
+    lang = args.lang or language.DEFAULT
+    _ = words(lang)
     if not args.name:
-        print("Presets (referee rules NAME shows one in full):")
+        print(_("Presets (referee rules NAME shows one in full):"))
         for name, source in PRESET_SOURCES.items():
-            diff = ", ".join(sorted(PRESETS[name])) or "the standard game"
-            print(f"  {name:<12} {source}: {diff}")
-        print(f"Catch schemes (option caught): {', '.join(CATCH_SCHEMES)}")
+            diff = ", ".join(sorted(PRESETS[name])) or _("the standard game")
+            print(f"  {name:<12} {language.gettext(lang, source)}: {diff}")
+        print(_("Catch schemes (option caught): {names}", names=", ".join(CATCH_SCHEMES)))
         return 0
     try:
         rules = resolve(args.name)
@@ -183,16 +188,18 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(rules.to_json())
         return 0
-    print(f"Preset {args.name} ({PRESET_SOURCES[args.name]}):")
+    print(_("Preset {preset} ({source}):", preset=args.name,
+            source=language.gettext(lang, PRESET_SOURCES[args.name])))
     data = rules.to_json()
     for name, doc in OPTION_DOCS.items():
         mark = "*" if name in PRESETS[args.name] else " "
-        print(f" {mark}{name} = {json.dumps(data[name])}\n     {doc}\n"
-              f"     values: {OPTION_VALUES[name]}")
-    print("(* differs from the standard game)")
-    print("Catch schemes (caught):")
+        print(f" {mark}{name} = {json.dumps(data[name])}\n     {language.gettext(lang, doc)}\n"
+              "     " + _("values: {values}",
+                           values=language.gettext(lang, OPTION_VALUES[name])))
+    print(_("(* differs from the standard game)"))
+    print(_("Catch schemes (caught):"))
     for scheme in CATCH_SCHEMES.values():
-        print(f"  {scheme.name:<20} {scheme.description}")
+        print(f"  {scheme.name:<20} {language.gettext(lang, scheme.description)}")
     return 0
 
 

@@ -204,3 +204,13 @@ def test_replay_report_in_the_tables_language(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Hand" in out and "Geber" in out and "hereingelegt" in out
     assert "Jürgen zahlt Zoë 1,75 EUR" in out
+
+
+def test_rules_command_in_a_language(capsys):
+    assert main(["rules", "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    assert "Vorlagen (referee rules NAME zeigt eine vollständig):" in out
+    assert "Fang-Regeln (Option caught): pagat" in out
+    assert main(["rules", "washington", "--lang", "pt"]) == 0
+    out = capsys.readouterr().out
+    assert "Predefinição washington" in out and "(* difere do jogo padrão)" in out
