@@ -58,7 +58,7 @@ def format_report(session, result, lang: str | None = None) -> str:
     English keeps plain decimals (``1.50``), as scripts have always read them."""
     from . import language
     from .ledger.money import fmt, parse_stake
-    from .reports.words import decimal_text, paper_language, words
+    from .reports.words import decimal_text, paper_language, story_in, words
 
     log = session.log
     lang = paper_language(log, lang)
@@ -109,8 +109,8 @@ def format_report(session, result, lang: str | None = None) -> str:
         if "stake" in setup and parse_stake(setup["stake"]) != session.stake:
             lines.append(indent + _("stake {stake} {unit} for this hand", stake=setup["stake"],
                                     unit=unit))
-        for sentence in h.settlement.story:
-            lines.append(indent + language.gettext(lang, sentence))
+        for sentence in story_in(h.settlement, lang):
+            lines.append(indent + sentence)
     lines.append("")
     lines.append(f"{'':>{hw}}  {totals:<{width}}  {'':<{ow}}  " +
                  "  ".join(f"{num(result.totals[p]):>{width}}" for p in players))

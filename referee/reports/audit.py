@@ -54,6 +54,7 @@ from .common import (
     words,
 )
 from .settlement import outcome_words
+from .words import error_in, story_in
 
 STATUSES = ("accepted", "refused", "corrected")
 
@@ -502,7 +503,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
     if audit.fault is not None:
         story.append(Paragraph(
             _("The hand cannot be settled: {message} [{code}].",
-              message=esc(language.gettext(lang, audit.fault.message)),
+              message=esc(error_in(audit.fault, lang)),
               code=esc(audit.fault.code)), st["body"]))
     elif audit.result is None:
         story.append(Paragraph(_("The hand is not finished, so it has no result yet."),
@@ -585,11 +586,8 @@ def _result_block(audit: HandAudit, width: float, lang: str) -> list:
     if counts:
         out.append(Paragraph(_("Counts at the end: {counts}.", counts=counts), st["body"]))
     out.append(Paragraph(_("The payment worked out"), st["h2"]))
-    for sentence in r.settlement.story:
-        # The ledger's sentences are English; the catalogs put them in the
-        # table's language (see docs/decisions.md, "Papers in the table's language").
-        out.append(Paragraph(esc(language.gettext(lang, sentence)), st["bullet"],
-                             bulletText="•"))
+    for sentence in story_in(r.settlement, lang):
+        out.append(Paragraph(esc(sentence), st["bullet"], bulletText="•"))
     lines = audit.payment_lines(lang)
     if lines:
         out.append(Paragraph(_("Payment by payment:"), st["body"]))

@@ -200,12 +200,12 @@ def format_whatif(w: WhatIf, lang: str | None = None) -> str:
         lines.append(_("Note: one side scores push-ups, the other stakes; the numbers are in "
                        "different units."))
     if w.error is not None:
-        from .. import language
+        from .words import error_in
 
         lines.append("")
         lines.append(_("The log is not legal under these rules, so it cannot be settled under "
                        "them:"))
-        lines.append(f"  [{w.error.code}] {language.gettext(lang, w.error.message)}")
+        lines.append(f"  [{w.error.code}] {error_in(w.error, lang)}")
         return "\n".join(lines)
     players = w.players
     width = max(8, *(len(p) for p in players))

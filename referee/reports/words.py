@@ -111,3 +111,17 @@ def stakes_words(n, lang: str) -> str:
     return ngettext("{count} stake", "{count} stakes", 1 if n == 1 else 2,
                     count=language.number(n.normalize() if hasattr(n, "normalize") else n,
                                           lang))
+
+
+# The engine's sentences on a paper. The engine states them in English; these
+# two are the one place a paper asks for them in its language, so how the
+# engine hands over its sentences is known here only.
+
+def story_in(settlement, lang: str) -> list[str]:
+    """A hand's payment worked out, sentence by sentence, in ``lang``."""
+    return [language.gettext(lang, sentence) for sentence in settlement.story]
+
+
+def error_in(err, lang: str) -> str:
+    """What a ``RefereeError`` says, in ``lang``."""
+    return language.gettext(lang, err.message)
