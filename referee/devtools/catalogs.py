@@ -46,6 +46,7 @@ def update() -> None:
         po = TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po"
         if po.exists():
             _pybabel("update", "-i", str(TEMPLATE), "-d", str(TRANSLATIONS), "-l", lang,
+                     # the header stays: it carries the charset and the plural rule
                      "--no-fuzzy-matching", "--ignore-obsolete")
         else:
             _pybabel("init", "-i", str(TEMPLATE), "-d", str(TRANSLATIONS), "-l", lang)
