@@ -214,3 +214,8 @@ def test_rules_command_in_a_language(capsys):
     assert main(["rules", "washington", "--lang", "pt"]) == 0
     out = capsys.readouterr().out
     assert "Predefinição washington" in out and "(* difere do jogo padrão)" in out
+
+
+def test_audit_payment_reasons_in_the_language():
+    text = pdf_text(render_audit(audit_hand(_log(), 1), lang="de"))
+    assert "(hereingelegt (pagat))" in text and "(niedrigste Punktzahl (pagat))" in text

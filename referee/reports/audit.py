@@ -54,7 +54,7 @@ from .common import (
     words,
 )
 from .settlement import outcome_words
-from .words import error_in, story_in
+from .words import error_in, reason_in, story_in
 
 STATUSES = ("accepted", "refused", "corrected")
 
@@ -116,7 +116,7 @@ class HandAudit:
         out = []
         for p in r.settlement.payments:
             stakes = _stakes(p.stakes, lang)
-            reason = language.gettext(lang, p.reason)
+            reason = reason_in(p.reason, lang)
             if push_ups:
                 out.append(_("{payer} pays {payee} {stakes} ({reason}).", payer=p.payer,
                              payee=p.payee, stakes=stakes, reason=reason))

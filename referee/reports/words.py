@@ -125,3 +125,31 @@ def story_in(settlement, lang: str) -> list[str]:
 def error_in(err, lang: str) -> str:
     """What a ``RefereeError`` says, in ``lang``."""
     return language.gettext(lang, err.message)
+
+
+#: The ledger's payment reasons (``Payment.reason``: a label, and in brackets
+#: a code such as the catch scheme or the deal-win claim), by label.
+REASONS = {
+    "deal win": N_("deal win"),
+    "tonk out": N_("tonk out"),
+    "out": N_("out"),
+    "drop won": N_("drop won"),
+    "caught": N_("caught"),
+    "lowest count": N_("lowest count"),
+    "stock out, lowest count": N_("stock out, lowest count"),
+}
+
+
+def reason_in(reason: str, lang: str) -> str:
+    """A payment's reason in ``lang``: its label translated, the code in
+    brackets kept (a deal-win claim said in words)."""
+    label, _sep, detail = reason.partition(" (")
+    if label not in REASONS:
+        return reason
+    text = language.gettext(lang, REASONS[label])
+    if not detail:
+        return text
+    detail = detail.removesuffix(")")
+    if label == "deal win":
+        return f"{text}: {claim_words(detail, None, lang)}"
+    return f"{text} ({detail})"
