@@ -219,3 +219,23 @@ def test_rules_command_in_a_language(capsys):
 def test_audit_payment_reasons_in_the_language():
     text = pdf_text(render_audit(audit_hand(_log(), 1), lang="de"))
     assert "(hereingelegt (pagat))" in text and "(niedrigste Punktzahl (pagat))" in text
+
+
+def test_the_papers_font_has_every_character_of_the_catalogs():
+    from decimal import Decimal
+
+    from babel.messages.pofile import read_po
+    from reportlab.pdfbase.ttfonts import TTFontFile
+
+    from referee.language import TRANSLATIONS, money
+    from referee.reports.common import FONT_DIR
+
+    cmap = TTFontFile(str(FONT_DIR / "DejaVuSans.ttf")).charToGlyph
+    for lang in OTHERS:
+        with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+            texts = [m.string for m in read_po(f) if m.id]
+        texts += [money(Decimal("-1234.5"), c, lang) for c in ("EUR", "USD", "GBP", "BRL")]
+        for text in texts:
+            for part in (text if isinstance(text, tuple) else (text,)):
+                missing = {ch for ch in part if ch != "\n" and ord(ch) not in cmap}
+                assert not missing, (lang, part)
