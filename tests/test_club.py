@@ -446,3 +446,21 @@ def test_mark_paid_and_undo_from_the_pages(weeks):
     assert r.status_code == 422
     # A form from elsewhere (no CSRF token) is refused.
     assert client.post("/club/merge", data={"spelling": "Bne", "into": "Ben"}).status_code == 400
+
+
+def test_season_pdf_and_text_in_another_language(weeks, club_app, tmp_path, capsys):
+    path = club_app.config["DATABASE"]
+    pdf = tmp_path / "saison.pdf"
+    assert cli_main(["season", "--db", path, "--from", WEEKS[0], "--to", WEEKS[3],
+                     "--pdf", str(pdf), "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    assert "4 Sitzung(en) in USD" in out
+    text = pdf_text(pdf.read_bytes())
+    assert "Die Saison" in text and "Laufender Saldo nach jeder Sitzung" in text
+    assert "The season" not in text and "Each player" not in text
+    assert cli_main(["ledger", "--db", path, "--lang", "fr"]) == 0
+    assert "Soldes (USD ; positif : le club leur doit)" in capsys.readouterr().out
+    client = weeks["client"]
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
+    r = client.get("/club/season.pdf?lang=pt")
+    assert r.status_code == 200 and "A temporada" in pdf_text(r.data)

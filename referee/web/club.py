@@ -348,7 +348,10 @@ def season_pdf():
     start, end = _range()
     data = club.season(get_db(), request.args.get("currency") or None, start, end,
                        request.args.get("a") or None, request.args.get("b") or None)
-    return _download(render_season(data), "application/pdf", "season.pdf")
+    from .lang import current
+
+    # The club's paper has no table, so it is in the reader's language.
+    return _download(render_season(data, current()), "application/pdf", "season.pdf")
 
 
 COLOURS = ("#1b6ca8", "#c0392b", "#27ae60", "#8e44ad", "#d35400", "#16a085", "#7f8c8d",

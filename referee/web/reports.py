@@ -102,8 +102,30 @@ def settlement_pdf(sid: str):
         session = replay(stored.log, allow_open_last_hand=True)
     except RefereeError as err:
         return _error_page(err)
-    return _pdf(render_settlement(session, final_hash=stored.final_hash),
-                f"settlement-{sid}.pdf")
+    return _pdf(render_settlement(session, final_hash=stored.final_hash,
+                                  lang=_paper_language()), f"settlement-{sid}.pdf")
+
+
+def _paper_language() -> str | None:
+    """The language asked for with ``?lang=``; None: the table's own. A paper
+    is the table's document, so neither the reader's cookie nor their
+    browser's language changes it."""
+    return request.args.get("lang") or None
+
+
+@bp.get("/<sid>/house-rules.pdf")
+def sheet_pdf(sid: str):
+    """The one-page house-rules sheet, its QR code linking to the table's page."""
+    from ..reports.sheet import render_sheet
+
+    _allowed(sid)
+    stored = _stored(sid)
+    url = url_for("tablet.session_page", session_id=sid, _external=True)
+    try:
+        data = render_sheet(stored.log, lang=_paper_language(), url=url)
+    except RefereeError as err:
+        return _error_page(err)
+    return _pdf(data, f"house-rules-{sid}.pdf")
 
 
 def _audit(sid: str, n: int):
@@ -118,7 +140,8 @@ def audit_pdf(sid: str, n: int):
         stored, audit = _audit(sid, n)
     except RefereeError as err:
         return _error_page(err, 404 if err.code == "no_such_hand" else 422)
-    return _pdf(render_audit(audit, final_hash=stored.final_hash), f"audit-{sid}-hand-{n}.pdf")
+    return _pdf(render_audit(audit, final_hash=stored.final_hash, lang=_paper_language()),
+                f"audit-{sid}-hand-{n}.pdf")
 
 
 @bp.get("/<sid>/hands/<int:n>/audit")
