@@ -15,6 +15,7 @@ from flask import Flask, flash, jsonify, render_template, request
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from ..language import N_
 from ..rules.cards import pretty
 from ..service.errors import (
     Closed,
@@ -26,6 +27,7 @@ from ..service.errors import (
     StaleSeq,
     TooManyTries,
 )
+from .lang import _, message, sentence
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +49,11 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
               500: "internal_error"}
 
 # The tablet's page for each kind of error: (title, sentence or None for the error's own).
+# English, marked: ``_`` puts them into the reader's language where a page is drawn.
 PAGES = {
-    404: ("Not found", "There is no such table or hand here."),
-    403: ("Locked", "Unlock this table with its PIN first."),
-    401: ("Locked", "Unlock this table with its PIN first."),
+    404: (N_("Not found"), N_("There is no such table or hand here.")),
+    403: (N_("Locked"), N_("Unlock this table with its PIN first.")),
+    401: (N_("Locked"), N_("Unlock this table with its PIN first.")),
 }
 
 
@@ -88,16 +91,17 @@ def error_page(title: str, message: str, status: int):
 def flash_refusal(err: RefereeError, text: str) -> None:
     """A tablet's action or undo that was not logged, said on the hand's screen."""
     if isinstance(err, StaleSeq):
-        flash("Not logged: the hand changed since this screen was loaded (another tablet "
-              f"logged an action). Check the table below and tap again. ({text})", "error")
+        flash(_("Not logged: the hand changed since this screen was loaded (another tablet "
+                "logged an action). Check the table below and tap again. ({action})",
+                action=text), "error")
     else:
         # The sentence for the table; the rule's code in small print, for a dispute.
-        sentence = getattr(err, "sentence", None) or err.message
-        words = sentence[:1].upper() + sentence[1:]
-        code = Markup(' <small class="code">(rule {})</small>').format(err.code) \
-            if err.code else ""
-        flash(Markup("Not logged: {} \u2014 {}.").format(pretty(text), words.rstrip("."))
-              + code, "error")
+        words = sentence(err)
+        words = words[:1].upper() + words[1:]
+        code = Markup(' <small class="code">({})</small>').format(
+            _("rule {code}", code=err.code)) if err.code else ""
+        flash(Markup("{} \u2014 {}.").format(_("Not logged: {action}", action=pretty(text)),
+                                              words.rstrip(".")) + code, "error")
 
 
 def _api(path: str) -> bool:
@@ -113,8 +117,8 @@ def register(app: Flask) -> None:
         status = status_for(err)
         if _api(request.path):
             return _json_error({"error": err.to_dict()}, status)
-        title, sentence = PAGES.get(status, ("Not accepted", None))
-        return error_page(title, sentence or err.message, status)
+        title, said = PAGES.get(status, (N_("Not accepted"), None))
+        return error_page(_(title), _(said) if said else message(err), status)
 
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):
@@ -125,7 +129,7 @@ def register(app: Flask) -> None:
         if not _api(request.path):
             return err
         code = err.code or 500
-        response, _ = _json_error(error_body(HTTP_CODES.get(code, f"http_{code}"),
+        response, _status = _json_error(error_body(HTTP_CODES.get(code, f"http_{code}"),
                                              err.description or err.name), code)
         valid = getattr(err, "valid_methods", None)
         if code == 405 and valid:
