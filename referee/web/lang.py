@@ -223,4 +223,7 @@ def init_app(app) -> None:
     app.add_template_filter(day, "day")
     app.add_template_filter(action_words, "action_words")
     app.add_template_filter(outcome, "outcome")
+    # A sentence the engine states in English (a preset's source), in the
+    # reader's language where the catalogs have it.
+    app.add_template_filter(_, "translated")
     app.add_template_filter(logged, "logged")

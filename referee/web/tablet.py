@@ -490,6 +490,7 @@ def act(session_id: str, n: int):
         except RefereeError:
             preview = None  # posted below: the refusal is logged and said there
         if preview and preview["ends"]:
+            g.lang_back = target  # the language switch leads to the hand, not to this post
             return render_template("confirm.html", summary=g.summary, session_id=session_id,
                                    n=n, preview=preview, form=request.form, texts=texts,
                                    client_id=client_id, expected_seq=seq, back=target)
