@@ -193,6 +193,7 @@ def create_post():
         message = _message(err) if isinstance(err, RefereeError) else str(err)
         return _create_form(request.form, message, 422)
     forms.mark_unlocked(info.id)
+    use_table_language(header.get("language"))  # the line is read on the table's page
     flash(_("The table is open. Keep the PIN: other tablets need it to join."), "ok")
     return redirect(url_for("tablet.session_page", session_id=info.id), 303)
 
