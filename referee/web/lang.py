@@ -71,16 +71,17 @@ def ngettext(singular: str, plural: str, n: int, /, **params: object) -> str:
 
 def message(err) -> str:
     """A refusal's whole message (where, then why) in the reader's language,
-    where the error can say it in one (``message_in``); else its English."""
-    say = getattr(err, "message_in", None)
-    return say(current()) if callable(say) else err.message
+    where ``referee.language`` can say an error's words (``message``); else
+    its English."""
+    say = getattr(language, "message", None)
+    return say(err, current()) if callable(say) else err.message
 
 
 def sentence(err) -> str:
     """A refusal's reason alone, for a page that already says where."""
-    say = getattr(err, "sentence_in", None)
+    say = getattr(language, "sentence", None)
     if callable(say):
-        return say(current())
+        return say(err, current())
     return getattr(err, "sentence", None) or err.message
 
 
