@@ -68,6 +68,10 @@ def test_a_german_table_played_by_tapping(server, browser):
         left = english_left(pg, english)
         assert not left, (where, left)
 
+    pg.goto(server + "/new?lang=de")
+    pg.locator("summary", has_text="Einzelne Regeln ändern").click()
+    look(pg, "de-create")
+    context.clear_cookies()  # forget the pick: the device asks for English
     pg.goto(server + "/new")
     assert pg.evaluate("document.documentElement.lang") == "en"
     assert pg.locator("#table-language").input_value() == "en"  # the device's language
@@ -82,6 +86,7 @@ def test_a_german_table_played_by_tapping(server, browser):
     pg.locator("form button[type=submit]").click()
     pg.wait_for_url(re.compile(r".*/s/[0-9a-f]+$"))
     german("session page")
+    look(pg, "de-session")
     assert "Der Tisch ist eröffnet" in text(pg, ".flash-ok")
     assert "Einsatz 0,25\u00a0€" in text(pg, "main")
 
@@ -117,8 +122,10 @@ def test_a_german_table_played_by_tapping(server, browser):
 
     pg.get_by_role("link", name="Zwischenstand").first.click()
     german("standings page")
+    look(pg, "de-standings")
     pg.goto(pg.url.replace("/standings", "/manage"))
     german("manage page")
+    look(pg, "de-manage")
 
     # A reader's own pick: Portuguese, from the switch, for this page and the next.
     with pg.expect_navigation():
