@@ -158,10 +158,15 @@ def number(value: Decimal | int | float, lang: str) -> str:
 
 def money(amount: Decimal, currency: str | None, lang: str) -> str:
     """An amount of money in the language's form (``1.234,50 €`` in German);
-    without a currency, a plain number with two decimals."""
-    if currency:
-        return numbers.format_currency(amount, currency, locale=locale(lang))
-    return numbers.format_decimal(amount, format="#,##0.00", locale=locale(lang))
+    without a currency, a plain number with two decimals. A currency that is
+    not an ISO code (chips, points) follows the number as written. Never
+    rounded: a share of a stake can have more than two decimals."""
+    if currency and numbers.is_currency(currency.upper()):
+        return numbers.format_currency(amount, currency.upper(), locale=locale(lang),
+                                       decimal_quantization=False)
+    plain = numbers.format_decimal(amount, format="#,##0.00", locale=locale(lang),
+                                   decimal_quantization=False)
+    return f"{plain} {currency}" if currency else plain
 
 
 def day(value: date | datetime | str, lang: str) -> str:

@@ -240,7 +240,7 @@ def test_a_refused_action_an_undo_and_a_tonk_out(server, page):
     tap(page, 1, "spread", ["3s", "3c", "3d"])
     result = text(page, "#result")
     assert "Tonk out: Ben wins." in result
-    assert "Ann pays Ben 0.50 USD" in result
+    assert "Ann pays Ben $0.50" in result
     shot(page, "10-tablet-tonk-out")
     at_phone(page, "10-phone-tonk-out")
 

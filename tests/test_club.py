@@ -341,7 +341,7 @@ def test_the_pages_and_the_season_pdf(weeks):
     assert "Bne is Ben" in client.get("/club").get_data(as_text=True)
     page = client.get("/club/season?a=Ann&b=Ben").get_data(as_text=True)
     assert "<svg" in page and "Ann against Ben" in page
-    assert "2026-11-23" in client.get("/club/people/Ben").get_data(as_text=True)
+    assert "Nov 23, 2026" in client.get("/club/people/Ben").get_data(as_text=True)
     r = client.get("/club/season.pdf")
     assert r.status_code == 200 and r.data.startswith(b"%PDF")
     text = pdf_text(r.data)

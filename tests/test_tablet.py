@@ -407,7 +407,7 @@ def test_a_tonk_out(client):
     act(client, sid, 1, "spread", ["5h", "6h", "7h"])
     page = act(client, sid, 1, "spread", ["3s", "3c", "3d"])
     assert "Tonk out" in page
-    assert "Ann pays Ben 0.50 USD" in page
+    assert "Ann pays Ben $0.50" in page
 
 
 def test_hit_needs_a_spread(client):

@@ -284,6 +284,12 @@ def _result_line(r: dict) -> dict:
     return line
 
 
+def table_language(db: Database, sid: str) -> str:
+    """The table's language (its log's ``language``), read alone: the reports'
+    pages need nothing else of the table to choose their words."""
+    return session_row(db, sid)["header"].get("language", "en")
+
+
 def session_summary(db: Database, sid: str) -> dict:
     row = session_row(db, sid)
     with cache.lock(db, sid):  # a write changes the cached hand in place

@@ -32,6 +32,7 @@ from .bodies import read_body
 from .db import get_db
 from .errors import WRONG_HOST_KEY, ApiError, error_page
 from .forms import check_csrf
+from .lang import _, money
 
 api = Blueprint("club_api", __name__, url_prefix="/api/club")
 pages = Blueprint("club", __name__, url_prefix="/club")
@@ -54,7 +55,7 @@ def _api_guard() -> None:
         raise ApiError(403, "forbidden", N_("the club's pages are shut: this service has no "
                                             "host key (REFEREE_HOST_KEY)"))
     header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
+    scheme, _sep, token = header.partition(" ")
     sent = request.headers.get("X-Host-Key") or (token.strip() if scheme.lower() == "bearer"
                                                  else None)
     if not sent:
@@ -71,8 +72,8 @@ def _page_guard():
     if request.endpoint == "club.unlock":
         return None
     if not _key():
-        return error_page("The club is shut", "This referee has no host key "
-                          "(REFEREE_HOST_KEY), so no one may see every table's money.", 403)
+        return error_page(_("The club is shut"), _("This referee has no host key "
+                          "(REFEREE_HOST_KEY), so no one may see every table's money."), 403)
     if not session.get("club"):
         return redirect(url_for("club.unlock", next=request.path))
     return None
@@ -87,7 +88,7 @@ def unlock():
         who = ("club-key", request.remote_addr or "?")
         wait = pin_limiter.retry_after(who)
         if wait:
-            error = f"Too many wrong host keys. Wait {wait} seconds."
+            error = _("Too many wrong host keys. Wait {seconds} seconds.", seconds=wait)
         elif _right(request.form.get("host_key")):
             session["club"] = True
             target = request.args.get("next", "")
@@ -97,7 +98,7 @@ def unlock():
             return redirect(target if ours else url_for("club.ledger_page"))
         else:
             pin_limiter.hit(who)
-            error = "The host key is wrong: ask the person who runs this referee."
+            error = _("The host key is wrong: ask the person who runs this referee.")
     return render_template("club_unlock.html", error=error,
                            shut=not _key()), 403 if error else 200
 
@@ -278,15 +279,17 @@ def paid():
     f = request.form
     done = club.mark_paid(get_db(), f.get("from", ""), f.get("to", ""), f.get("amount", ""),
                           f.get("currency") or None)
-    flash(f"Recorded: {done['from']} paid {done['to']} {done['amount']} at table "
-          f"{done['session']}.", "ok")
+    flash(_("Recorded: {payer} paid {payee} {amount} at table {table}.", payer=done["from"],
+            payee=done["to"], amount=money(done["amount"], done["currency"]),
+            table=done["session"]), "ok")
     return redirect(url_for("club.ledger_page", currency=done["currency"]))
 
 
 @pages.post("/merge")
 def merge():
     done = club.merge(get_db(), request.form.get("spelling", ""), request.form.get("into", ""))
-    flash(f"{done['spelling']} is {done['into']} from now on (undo below).", "ok")
+    flash(_("{spelling} is {name} from now on (undo below).", spelling=done["spelling"],
+            name=done["into"]), "ok")
     return redirect(url_for("club.ledger_page"))
 
 
@@ -294,7 +297,7 @@ def merge():
 def nickname():
     done = club.nickname(get_db(), request.form.get("person", ""),
                          request.form.get("nickname") or None)
-    flash(f"{done['person']}'s nickname is saved.", "ok")
+    flash(_("{name}'s nickname is saved.", name=done["person"]), "ok")
     return redirect(url_for("club.player_page", name=done["person"]))
 
 
@@ -305,7 +308,7 @@ def undo():
     except ValueError:
         event = 0
     club.undo(get_db(), event)
-    flash("Undone.", "ok")
+    flash(_("Undone."), "ok")
     return redirect(url_for("club.ledger_page"))
 
 

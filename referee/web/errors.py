@@ -29,7 +29,7 @@ from ..service.errors import (
     StaleSeq,
     TooManyTries,
 )
-from . import lang
+from .lang import _, current, message, sentence
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,7 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
               500: "internal_error"}
 
 # The tablet's page for each kind of error: (title, sentence or None for the error's own).
+# English, marked: ``_`` puts them into the reader's language where a page is drawn.
 PAGES = {
     404: (N_("Not found"), N_("There is no such table or hand here.")),
     403: (N_("Locked"), N_("Unlock this table with its PIN first.")),
@@ -83,11 +84,6 @@ def error_body(code: str, message: str, hand: int | None = None,
     return {"error": {"code": code, "message": message, "hand": hand, "action": action}}
 
 
-def said(err: RefereeError) -> str:
-    """The error's ``message`` (where, and the sentence) in the reader's language."""
-    return language.message(err, lang.current())
-
-
 def _json_error(body: dict, status: int):
     response = jsonify(body)
     if status == 401:
@@ -96,30 +92,25 @@ def _json_error(body: dict, status: int):
 
 
 def error_page(title: str, message: str, status: int):
-    """The error page; a title or message that is a template of the catalogs
-    (``PAGES``) is said in the reader's language."""
-    reader = lang.current()
-    return render_template("error.html", title=language.gettext(reader, title),
-                           message=language.gettext(reader, message)), status
+    """The error page; its callers say the title and message in the reader's
+    language."""
+    return render_template("error.html", title=title, message=message), status
 
 
 def flash_refusal(err: RefereeError, text: str) -> None:
     """A tablet's action or undo that was not logged, said on the hand's screen."""
-    reader = lang.current()
     if isinstance(err, StaleSeq):
-        flash(language.gettext(
-            reader, N_("Not logged: the hand changed since this screen was loaded (another "
-                       "tablet logged an action). Check the table below and tap again. "
-                       "({action})"), action=text), "error")
+        flash(_("Not logged: the hand changed since this screen was loaded (another tablet "
+                "logged an action). Check the table below and tap again. ({action})",
+                action=text), "error")
     else:
         # The sentence for the table; the rule's code in small print, for a dispute.
-        sentence = language.sentence(err, reader)
-        words = sentence[:1].upper() + sentence[1:]
+        words = sentence(err)
+        words = words[:1].upper() + words[1:]
         code = Markup(' <small class="code">({})</small>').format(
-            language.gettext(reader, N_("rule {code}"), code=err.code)) if err.code else ""
-        template = Markup(language.translations(reader).gettext(
-            N_("Not logged: {action} \u2014 {sentence}.")))
-        flash(template.format(action=pretty(text), sentence=words.rstrip(".")) + code, "error")
+            _("rule {code}", code=err.code)) if err.code else ""
+        flash(Markup("{} \u2014 {}.").format(_("Not logged: {action}", action=pretty(text)),
+                                              words.rstrip(".")) + code, "error")
 
 
 def _api(path: str) -> bool:
@@ -134,13 +125,13 @@ def register(app: Flask) -> None:
     def _domain(err: RefereeError):
         status = status_for(err)
         if _api(request.path):
-            return _json_error({"error": {**err.to_dict(), "message": said(err)}}, status)
-        title, sentence = PAGES.get(status, (NOT_ACCEPTED, None))
-        return error_page(title, sentence or said(err), status)
+            return _json_error({"error": {**err.to_dict(), "message": message(err)}}, status)
+        title, words = PAGES.get(status, (NOT_ACCEPTED, None))
+        return error_page(_(title), _(words) if words else message(err), status)
 
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):
-        message = language.gettext(lang.current(), err.template, **err.params)
+        message = language.gettext(current(), err.template, **err.params)
         return _json_error(error_body(err.code, message, err.hand, err.action), err.status)
 
     @app.errorhandler(HTTPException)
@@ -148,7 +139,7 @@ def register(app: Flask) -> None:
         if not _api(request.path):
             return err
         code = err.code or 500
-        response, _ = _json_error(error_body(HTTP_CODES.get(code, f"http_{code}"),
+        response, _status = _json_error(error_body(HTTP_CODES.get(code, f"http_{code}"),
                                              err.description or err.name), code)
         valid = getattr(err, "valid_methods", None)
         if code == 405 and valid:
@@ -161,5 +152,5 @@ def register(app: Flask) -> None:
         if not _api(request.path):
             return InternalServerError()
         return jsonify(error_body("internal_error", language.gettext(
-            lang.current(), N_("the referee failed on this request; nothing was logged by "
+            current(), N_("the referee failed on this request; nothing was logged by "
                                "it")))), 500
