@@ -218,10 +218,19 @@ def init_app(app) -> None:
     app.add_template_filter(day, "day")
     app.add_template_filter(action_words, "action_words")
     app.add_template_filter(outcome, "outcome")
+    app.add_template_filter(reason, "reason")
     # A sentence the engine states in English (a preset's source), in the
     # reader's language where the catalogs have it.
     app.add_template_filter(_, "translated")
     app.add_template_filter(logged, "logged")
+
+
+def reason(text: str) -> str:
+    """A payment's reason (``tonk out``, ``caught (pagat)``) in the reader's
+    language, as the papers say it."""
+    from ..reports.words import reason_in
+
+    return reason_in(text, current())
 
 
 def told(state: dict) -> dict:
