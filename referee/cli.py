@@ -90,12 +90,19 @@ def format_report(session, result, lang: str | None = None) -> str:
 
         return language.gettext(lang, OUTCOME_WORDS[code]) if code in OUTCOME_WORDS else code
 
+    def stake_text(text: str) -> str:
+        # as written in English (scripts read it); the locale's form otherwise
+        if lang == language.DEFAULT:
+            return text
+        value = parse_stake(text)
+        return decimal_text(value, max(0, -value.as_tuple().exponent), lang)
+
     unit = log.get("currency") or (_("points") if session.rules.scoring != "push_ups"
                                    else _("push-ups"))
     lines = []
     title = log.get("table") or _("Tonk session")
     lines.append(_("{title}: {n} hand(s), rules {preset}, stake {stake} {unit}", title=title,
-                   n=len(result.hands), preset=session.rules.preset, stake=log["stake"],
+                   n=len(result.hands), preset=session.rules.preset, stake=stake_text(log["stake"]),
                    unit=unit))
     if "started" in log:
         lines.append(_("Started {time}", time=log["started"]))
@@ -121,8 +128,8 @@ def format_report(session, result, lang: str | None = None) -> str:
                                     reason=h.reason))
             continue
         if "stake" in setup and parse_stake(setup["stake"]) != session.stake:
-            lines.append(indent + _("stake {stake} {unit} for this hand", stake=setup["stake"],
-                                    unit=unit))
+            lines.append(indent + _("stake {stake} {unit} for this hand",
+                                    stake=stake_text(setup["stake"]), unit=unit))
         for sentence in story_in(h.settlement, lang):
             lines.append(indent + sentence)
     lines.append("")
