@@ -13,8 +13,13 @@ from referee.service import access, storage
 from referee.service.errors import TooManyTries
 from referee.web import create_app
 
-from .conftest import TEST_CONFIG
+from .conftest import BOTH_BACKENDS, TEST_CONFIG
 from .test_tablet import PIN, create, token
+
+
+@pytest.fixture(params=BOTH_BACKENDS)
+def backend(request):
+    return request.param
 
 
 def wrong_tries(client, sid, k=5):
