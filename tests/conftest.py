@@ -41,8 +41,9 @@ BOTH_BACKENDS = ["sqlite", "postgresql"]
 
 @pytest.fixture
 def backend() -> str:
-    """The database the test runs on (a module may ask for both: BOTH_BACKENDS)."""
-    return "sqlite"
+    """The database the test runs on (a module may ask for both: BOTH_BACKENDS).
+    REFEREE_TEST_BACKEND=postgresql runs every other test's app on PostgreSQL too."""
+    return os.environ.get("REFEREE_TEST_BACKEND", "sqlite")
 
 
 @pytest.fixture(scope="session")

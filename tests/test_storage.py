@@ -51,9 +51,8 @@ def test_pragmas(tmp_path):
     assert db["events"].strict
 
 
-def test_postgresql_commits_are_durable(backend, db):
-    if backend != "postgresql":
-        pytest.skip("PostgreSQL's settings")
+def test_postgresql_commits_are_durable(pg_server):
+    db = storage.connect(pg_server)
     assert db.execute("SHOW synchronous_commit").fetchone()[0] == "on"
     assert db.execute("SHOW fsync").fetchone()[0] == "on"
 
