@@ -249,3 +249,27 @@ def test_group_commit_keeps_each_job_apart(database):
              if e["kind"] == "note"]
     assert sorted(notes) == [i for i in range(40) if i % 5]
     assert storage.verify_chain(db)[info.id] is None
+
+
+def test_verify_runs_on_a_read_only_replica(pg_server, capsys):
+    """``referee verify --db URL`` on a hot standby: a connection that may not
+    write (here: every transaction read-only) checks the chains and a receipt."""
+    from urllib.parse import quote
+
+    from referee.cli import main
+
+    from .conftest import new_pg_schema
+
+    url = new_pg_schema(pg_server)
+    db = storage.connect(url)
+    info = sessions.import_log(db, random_session(9, hands=2))
+    head = storage.final_hash(db, info.id)
+    # the schema's URL has its search_path in options: one more setting there
+    replica = url.replace("options=", f"options={quote('-c default_transaction_read_only=on ')}")
+    ro = storage.connect(replica)
+    with pytest.raises(Exception, match="read-only"):
+        ro.execute("INSERT INTO aliases (spelling, person) VALUES ('a', 'b')")
+    assert main(["verify", "--db", replica]) == 0
+    assert main(["verify", "--db", replica, "--session", info.id, "--head", head]) == 0
+    assert main(["verify", "--db", replica, "--session", info.id, "--head", "0" * 64]) == 1
+    assert "not in the chain" in capsys.readouterr().out
