@@ -110,8 +110,13 @@ def pool(url: str) -> Any:
     """This process's connection pool for ``url`` (opened on first use)."""
     found = _pools.get(url)
     if found is None:
+        import psycopg
         from psycopg_pool import ConnectionPool
 
+        try:  # one try first: a wrong URL or a server down says so at once
+            psycopg.connect(url, connect_timeout=10).close()
+        except psycopg.Error as err:
+            raise Unreachable(str(err).strip().splitlines()[0]) from None
         with _pools_guard:
             found = _pools.get(url)
             if found is None:
