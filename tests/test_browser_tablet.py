@@ -37,9 +37,8 @@ sync_api = pytest.importorskip("playwright.sync_api")
 def server(tmp_path_factory):
     from werkzeug.serving import make_server
 
-    from referee.web import create_app, tablet
+    from referee.web import create_app
 
-    tablet.pin_limiter.reset_all()
     db = tmp_path_factory.mktemp("browser") / "referee.sqlite3"
     app = create_app({"DATABASE": str(db), "SECRET_KEY": "browser-tests"})
     srv = make_server("127.0.0.1", 0, app, threaded=True)
