@@ -273,3 +273,15 @@ def test_verify_runs_on_a_read_only_replica(pg_server, capsys):
     assert main(["verify", "--db", replica, "--session", info.id, "--head", head]) == 0
     assert main(["verify", "--db", replica, "--session", info.id, "--head", "0" * 64]) == 1
     assert "not in the chain" in capsys.readouterr().out
+
+
+def test_placeholders_are_translated_for_psycopg():
+    from referee.service.pg import safe_url, translate
+
+    assert translate("SELECT a FROM t WHERE b = ? AND c = :name") == \
+        "SELECT a FROM t WHERE b = %s AND c = %(name)s"
+    # quoted text, casts and a literal % are left as they mean
+    assert translate("SELECT '?:x', x::int, 'it''s ?' FROM t WHERE y LIKE 'a%' AND z = ?") == \
+        "SELECT '?:x', x::int, 'it''s ?' FROM t WHERE y LIKE 'a%%' AND z = %s"
+    assert safe_url("postgresql://u:secret@h/db") == "postgresql://u:***@h/db"
+    assert safe_url("postgresql://u@h/db") == "postgresql://u@h/db"

@@ -63,7 +63,8 @@ _TOKEN = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|::|\?|(?<!:):([A-Za-z_]\w*)|%")
 @lru_cache(maxsize=1024)
 def translate(sql: str) -> str:
     """sqlite3's placeholders as psycopg's: ``?`` -> ``%s``, ``:name`` ->
-    ``%(name)s``, a literal ``%`` doubled; quoted text and ``::`` casts kept."""
+    ``%(name)s``, a literal ``%`` doubled (in quoted text too: psycopg reads
+    it there); ``?`` and ``:name`` in quoted text and ``::`` casts kept."""
     def one(m: re.Match) -> str:
         token = m.group(0)
         if token == "?":
@@ -72,7 +73,7 @@ def translate(sql: str) -> str:
             return "%%"
         if m.group(1):
             return f"%({m.group(1)})s"
-        return token
+        return token.replace("%", "%%")  # psycopg reads % inside quotes too
     return _TOKEN.sub(one, sql)
 
 
