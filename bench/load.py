@@ -154,9 +154,12 @@ def measure(tablets: list[Tablet], args: argparse.Namespace) -> dict:
         r, xs = run(tablets, count, "bench_insert")
         floor += xs
         floor_busy += len(xs) / r
-    return {"rate": len(lat) / busy, "floor_rate": len(floor) / floor_busy,
-            "p50": pct(lat, 50) * 1e3, "p99": pct(lat, 99) * 1e3,
-            "f50": pct(floor, 50) * 1e3, "f99": pct(floor, 99) * 1e3}
+    m = {"rate": len(lat) / busy, "floor_rate": len(floor) / floor_busy,
+         "p50": pct(lat, 50) * 1e3, "p99": pct(lat, 99) * 1e3,
+         "f50": pct(floor, 50) * 1e3, "f99": pct(floor, 99) * 1e3}
+    # The ratios of one run: actions and floor met the same weather.
+    m["p99_x"], m["rate_x"] = m["p99"] / m["f99"], m["rate"] / m["floor_rate"]
+    return m
 
 
 def show(m: dict, label: str) -> None:
@@ -164,8 +167,8 @@ def show(m: dict, label: str) -> None:
           f"p99 {m['p99']:6.2f} ms")
     print(f"  {'':7} floor   : {m['floor_rate']:7.0f} inserts/s  p50 {m['f50']:6.2f} ms  "
           f"p99 {m['f99']:6.2f} ms")
-    print(f"  {'':7} ratios  : p99 {m['p99'] / m['f99']:.2f} x floor (target <= 1.5), "
-          f"throughput {m['rate'] / m['floor_rate']:.2f} x floor; "
+    print(f"  {'':7} ratios  : p99 {m['p99_x']:.2f} x floor (target <= 1.5), "
+          f"throughput {m['rate_x']:.2f} x floor; "
           f"{'meets' if m['rate'] >= 300 else 'MISSES'} 300 actions/s")
 
 
@@ -223,11 +226,10 @@ def main() -> None:
             runs.append(measure(tablets, args))
             show(runs[-1], f"run {k + 1}")
         if args.repeat > 1:
-            best = {key: (max if key in ("rate", "floor_rate") else min)(
-                m[key] for m in runs) for key in runs[0]}
-            median = {key: statistics.median(m[key] for m in runs) for key in runs[0]}
-            show(best, "best")
-            show(median, "median")
+            # best: the run with the most actions/s, whole; median: of each
+            # figure and each run's ratio, apart
+            show(max(runs, key=lambda m: m["rate"]), "best")
+            show({key: statistics.median(m[key] for m in runs) for key in runs[0]}, "median")
         if args.no_long:
             return
 
