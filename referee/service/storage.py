@@ -826,11 +826,13 @@ def enable_group_commit(path: str | Path) -> GroupCommitter:
 
 
 def forget_group_commit(path: str | Path) -> None:
-    """Stop this process's group-committing writer for ``path``, if any."""
-    key = pg.safe_url(str(path)) if pg.is_url(path) else None
+    """Stop this process's group-committing writer for ``path`` (a file or a
+    URL), if it has one (the tests' throwaway databases)."""
+    key = pg.safe_url(str(path)) if pg.is_url(path) else str(Path(path).resolve())
     with _FILE_LOCKS_GUARD:
-        for k in [k for k in _committers if k == key or key is None and k == str(path)]:
-            _committers.pop(k).stop()
+        committer = _committers.pop(key, None)
+    if committer is not None:
+        committer.stop()
 
 
 def run_write(db: Database, job: Callable[[Database], Any]) -> Any:
