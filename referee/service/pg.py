@@ -141,10 +141,11 @@ def close_pool(url: str) -> None:
         found.close()
 
 
-def _errors() -> tuple[type, type, type]:
+def _errors() -> tuple[type, type]:
     import psycopg
 
-    return psycopg.IntegrityError, psycopg.DataError, psycopg.errors.NumericValueOutOfRange
+    # DataError: a NUL in text, a number out of BIGINT's range, ...
+    return psycopg.IntegrityError, psycopg.DataError
 
 
 class PgConnection:
@@ -160,7 +161,7 @@ class PgConnection:
         return self._held is not None
 
     def _run(self, conn: Any, sql: str, params: Any, many: bool) -> Rows:
-        integrity, data, _ = _errors()
+        integrity, data = _errors()
         try:
             if many:
                 with conn.cursor() as cur:
@@ -177,7 +178,7 @@ class PgConnection:
             raise NotStorable(str(err).splitlines()[0]) from err
 
     def execute(self, sql: str, params: Any = ()) -> Rows:
-        word = sql.strip().upper()
+        word = sql.strip().upper() if len(sql) < 12 else ""  # BEGIN, COMMIT, ROLLBACK
         if word == "BEGIN":
             if self._held is not None:
                 raise RuntimeError("a transaction is open on this handle already")
