@@ -661,3 +661,15 @@ def test_a_refusal_is_kept_in_the_history_once_and_the_audit_shows_it(client, ap
         audit = audit_hand(stored.log, 1, stored.hand_events(1))
     steps = [(s.status, s.code) for s in audit.steps if s.status != "deal"]
     assert ("refused", "out_of_turn") in steps and steps[-1][0] == "accepted"
+
+
+def test_text_the_database_cannot_hold_is_never_a_500(client):
+    """A NUL in a URL's session id is no session on either database; in a
+    table's name it is stored (SQLite) or refused with a sentence (PostgreSQL)."""
+    for path in ("/api/sessions/a%00b", "/api/sessions/a%00b/hands/1", "/s/a%00b"):
+        assert client.get(path).status_code == 404, path
+    r = client.post("/api/sessions", json={"players": ["Ann", "Ben"], "stake": "1",
+                                           "rules": "pagat", "table": "a\x00b"})
+    assert r.status_code in (201, 400)
+    if r.status_code == 400:
+        assert r.get_json()["error"]["code"] == "not_storable"

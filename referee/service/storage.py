@@ -863,8 +863,16 @@ def _row(cur: Any) -> dict | None:
 _SESSION_JSON = ("header", "rules_source", "rules_expanded", "players", "everyone")
 
 
+def _an_id(text: str) -> bool:
+    """Text that may be a stored id: a URL's may hold a NUL, which no id has
+    (PostgreSQL refuses it outright, where the session is simply not found)."""
+    return "\x00" not in text
+
+
 def session_row(db: Database, sid: str) -> dict | None:
     """The session's row, its JSON columns read."""
+    if not _an_id(sid):
+        return None
     row = _row(db.conn.execute("SELECT * FROM sessions WHERE id = ?", (sid,)))
     if row is not None:
         for key in _SESSION_JSON:
@@ -904,6 +912,8 @@ def set_hand(db: Database, sid: str, n: int, setup: dict, last_event: int,
 
 
 def session_token_hashes(db: Database, sid: str) -> tuple[str, str] | None:
+    if not _an_id(sid):
+        return None
     row = db.conn.execute("SELECT table_token_hash, audit_token_hash FROM sessions "
                           "WHERE id = ?", (sid,)).fetchone()
     return (row[0], row[1]) if row else None
