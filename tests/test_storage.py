@@ -285,3 +285,24 @@ def test_placeholders_are_translated_for_psycopg():
         "SELECT '?:x', x::int, 'it''s ?' FROM t WHERE y LIKE 'a%%' AND z = %s"
     assert safe_url("postgresql://u:secret@h/db") == "postgresql://u:***@h/db"
     assert safe_url("postgresql://u@h/db") == "postgresql://u@h/db"
+
+
+def test_servers_starting_together_migrate_once(pg_server):
+    """Three processes open a new PostgreSQL schema at once: each waits for
+    the write lock, one migrates, and every migration is applied once."""
+    import subprocess
+    import sys
+
+    from .conftest import new_pg_schema
+
+    url = new_pg_schema(pg_server)
+    code = f"from referee.service import storage; storage.connect({url!r})"
+    procs = [subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE)
+             for _ in range(3)]
+    for p in procs:
+        _, err = p.communicate(timeout=60)
+        assert p.returncode == 0, err.decode()
+    db = storage.connect(url)
+    assert storage.applied_migrations(db) == [fn.__name__ for fn in storage.MIGRATIONS]
+    rows = db.execute(f"SELECT count(*) FROM {storage.MIGRATIONS_TABLE}").fetchone()[0]
+    assert rows == len(storage.MIGRATIONS)
