@@ -24,6 +24,13 @@ from referee.web.db import get_db
 from tests.reports_fixtures import pdf_text
 from tests.test_api import bearer
 
+
+@pytest.fixture
+def backend():
+    """SQLite, whatever REFEREE_TEST_BACKEND says: some of these tests tamper
+    with the SQLite file itself."""
+    return "sqlite"
+
 KEY = {"X-Host-Key": "club-key"}
 WEEKS = ["2026-11-02", "2026-11-09", "2026-11-16", "2026-11-23"]
 SEATS = [["Ann", "Ben", "Cy"], ["Ann", "Ben", "Cy", "Dee"], ["Ann", "Bne", "Cy"]]

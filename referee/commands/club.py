@@ -17,7 +17,7 @@ from .service import _open
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("ledger", help="everyone's balance over every session, and who pays "
                        "whom now (the fewest transfers)")
-    p.add_argument("--db", metavar="PATH")
+    p.add_argument("--db", metavar="PATH_OR_URL")
     p.add_argument("--currency", help="the currency (needed when sessions use several)")
     p.add_argument("--json", action="store_true", help='{"balances": {...}, "transfers": '
                    "[...]} with decimal strings")
@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_ledger)
     p = sub.add_parser("season", help="each player's numbers over a date range; the season "
                        "PDF and every hand as CSV")
-    p.add_argument("--db", metavar="PATH")
+    p.add_argument("--db", metavar="PATH_OR_URL")
     p.add_argument("--currency")
     p.add_argument("--from", dest="start", metavar="YYYY-MM-DD", type=_day)
     p.add_argument("--to", dest="end", metavar="YYYY-MM-DD", type=_day)

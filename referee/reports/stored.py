@@ -32,12 +32,12 @@ def final_hash(db, session_id: str) -> str | None:
 
 
 def load_stored(db, session_id: str) -> StoredSession:
-    """``db`` is an open storage database or a path to one (which must exist:
-    a report never creates an empty database by mistake)."""
-    from ..service import sessions, storage
+    """``db`` is an open storage database, a path to one (which must exist:
+    a report never creates an empty database by mistake) or its URL."""
+    from ..service import pg, sessions, storage
 
     if isinstance(db, (str, Path)):
-        if not Path(db).is_file():
+        if not pg.is_url(db) and not Path(db).is_file():
             raise MalformedInput("no_database", N_("there is no database at {path}"),
                                                 {"path": db})
         db = storage.connect(db)

@@ -87,6 +87,26 @@ def unlock(db: Database, sid: str, secret: str, *, now: float | None = None) -> 
     return ok
 
 
+# Tries at the host key are rows of ``attempts`` too, under this name in place
+# of a session's id, one row per page and address: every app server counts them.
+HOST_KEY = "host key"
+
+
+def host_key_try(db: Database, place: str, address: str, *,
+                 now: float | None = None) -> int:
+    """Count one try at the host key from ``address`` on ``place`` (a page)
+    before it is checked: 0 if it may go ahead, else the seconds to wait."""
+    now = time.time() if now is None else now
+    until = storage.run_write(db, lambda w: storage.claim_attempt(
+        w, HOST_KEY, f"{place} {address}", now, wait_after))
+    return max(1, int(until - now + 0.999)) if until else 0
+
+
+def host_key_right(db: Database, place: str, address: str) -> None:
+    """The host key was right: the address's count starts again."""
+    storage.run_write(db, lambda w: storage.clear_attempts(w, HOST_KEY, f"{place} {address}"))
+
+
 def has_pin(db: Database, sid: str) -> bool:
     """Whether the session has a PIN (a table imported through the API has none).
     Raises ``NotFound``."""

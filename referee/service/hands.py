@@ -21,7 +21,6 @@ refused or failed action changes nothing.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -379,7 +378,7 @@ def _write(db: Database, sid: str, client_id: str | None, plan, *,
             except storage.Moved:
                 cache.drop(db, sid)
                 continue
-            except sqlite3.IntegrityError:
+            except storage.INTEGRITY_ERRORS:
                 cache.drop(db, sid)
                 seen = _answered(db, sid, client_id, kind)
                 if seen:

@@ -27,7 +27,7 @@ from flask import (
 from marshmallow import RAISE, Schema, fields, validate
 
 from ..language import N_
-from ..service import club
+from ..service import access, club
 from .bodies import read_body
 from .db import get_db
 from .errors import WRONG_HOST_KEY, ApiError, error_page
@@ -83,13 +83,12 @@ def _page_guard():
 def unlock():
     error = None
     if request.method == "POST":
-        from .tablet import pin_limiter
-
-        who = ("club-key", request.remote_addr or "?")
-        wait = pin_limiter.retry_after(who)
+        address = request.remote_addr or "?"
+        wait = access.host_key_try(get_db(), "club", address)
         if wait:
             error = _("Too many wrong host keys. Wait {seconds} seconds.", seconds=wait)
         elif _right(request.form.get("host_key")):
+            access.host_key_right(get_db(), "club", address)
             session["club"] = True
             target = request.args.get("next", "")
             # Only this blueprint's own pages: nothing else is a place to go.
@@ -97,7 +96,6 @@ def unlock():
                 c in target for c in "\\\t\n\r ")
             return redirect(target if ours else url_for("club.ledger_page"))
         else:
-            pin_limiter.hit(who)
             error = _("The host key is wrong: ask the person who runs this referee.")
     return render_template("club_unlock.html", error=error,
                            shut=not _key()), 403 if error else 200

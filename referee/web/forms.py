@@ -11,10 +11,7 @@ import hmac
 import json
 import re
 import secrets
-import threading
-import time
 import uuid
-from collections import deque
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -64,53 +61,6 @@ def new_client_id() -> str:
 # ------------------------------------------------------------------ PIN
 
 PIN_RE = re.compile(r"^[0-9]{4,12}$")
-
-
-class RateLimiter:
-    """At most ``limit`` attempts per ``window`` seconds for each key.
-
-    In memory: the server is one process (waitress threads), and a restart
-    forgetting the count is harmless next to a PIN stored hashed.
-    """
-
-    def __init__(self, limit: int = 5, window: float = 60.0, clock=time.monotonic) -> None:
-        self.limit = limit
-        self.window = window
-        self.clock = clock
-        self._hits: dict[Any, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def _recent(self, key: Any, now: float) -> deque[float]:
-        hits = self._hits.setdefault(key, deque())
-        while hits and hits[0] <= now - self.window:
-            hits.popleft()
-        return hits
-
-    def retry_after(self, key: Any) -> int:
-        """Seconds until another attempt is allowed (0: allowed now)."""
-        now = self.clock()
-        with self._lock:
-            hits = self._recent(key, now)
-            if len(hits) < self.limit:
-                return 0
-            return max(1, int(hits[0] + self.window - now + 0.999))
-
-    def hit(self, key: Any) -> None:
-        now = self.clock()
-        with self._lock:
-            self._recent(key, now).append(now)
-            if len(self._hits) > 10000:
-                # Forget idle keys so a stream of clients cannot grow the table forever.
-                for k in [k for k, v in self._hits.items() if not v]:
-                    del self._hits[k]
-
-    def reset(self, key: Any) -> None:
-        with self._lock:
-            self._hits.pop(key, None)
-
-    def reset_all(self) -> None:
-        with self._lock:
-            self._hits.clear()
 
 
 def local_path(target: str) -> str | None:

@@ -66,10 +66,6 @@ def asset(filename: str) -> str:
     """A static file's URL with its content's hash (a new file, a new URL)."""
     return url_for("tablet.static", filename=filename, v=_version(filename))
 
-# One limiter for the whole process: 5 PIN attempts a minute per table and client.
-pin_limiter = forms.RateLimiter(limit=5, window=60.0)
-
-
 # Globals rather than a context processor: imported macros see globals only.
 bp.add_app_template_global(forms.csrf_token, "csrf_token")
 bp.add_app_template_global(forms.card_label, "card_label")
@@ -176,16 +172,16 @@ def create():
 def create_post():
     host_key = current_app.config.get("REFEREE_HOST_KEY")
     if host_key:
-        key = ("host-key", request.remote_addr or "?")
-        wait = pin_limiter.retry_after(key)
+        address = request.remote_addr or "?"
+        wait = access.host_key_try(get_db(), "new table", address)
         if wait:
             return _create_form(request.form, _("Too many wrong host keys. Wait {seconds} "
                                                  "seconds.", seconds=wait), 429)
         sent = request.form.get("host_key", "")
         if not hmac.compare_digest(sent.encode(), host_key.encode()):
-            pin_limiter.hit(key)
             return _create_form(request.form, _("The host key is wrong: ask the person who "
                                                  "runs this referee."), 403)
+        access.host_key_right(get_db(), "new table", address)
     try:
         header, pin = forms.header_from_form(request.form)
         info = sessions.create_session(get_db(), header, pin)
