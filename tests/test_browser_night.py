@@ -231,7 +231,7 @@ def test_a_whole_night(server, browser):
     pg.select_option("#to-to-whom", "Ben")
     pg.fill("#pay-amount", "0.50")
     post_form(pg, "#payment-form")
-    assert "Ann paid Ben 0.50" in text(pg, ".flash-ok")
+    assert "Ann paid Ben $0.50" in text(pg, ".flash-ok")
     check(pg, "manage-paid")
     post_form(pg, "#close-form")  # without the box ticked: not closed
     assert "Tick the box" in text(pg, ".flash-error")
