@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from . import test_browser_tablet as tb
 from .test_browser_tablet import SHOTS, confirm, submit, tap, text
 from .test_languages_web import _english
@@ -162,8 +160,3 @@ def test_a_portuguese_hand_in_play_fits_the_tablet_and_the_phone(server, browser
     look(pg, "pt-hand")
     context.close()
 
-
-@pytest.fixture(autouse=True)
-def _fresh_pin_limits():
-    tb_tablet = pytest.importorskip("referee.web.tablet")
-    tb_tablet.pin_limiter.reset_all()

@@ -15,17 +15,9 @@ from babel.messages.pofile import read_po
 from referee.language import TRANSLATIONS
 from referee.service import sessions
 from referee.web import TEMPLATES
-from referee.web import tablet as tablet_module
 from referee.web.db import get_db
 
 from .test_tablet import PIN, act, create, flashes, form_value, hand_page, start, token
-
-
-@pytest.fixture(autouse=True)
-def _fresh_pin_limits():
-    tablet_module.pin_limiter.reset_all()
-    yield
-    tablet_module.pin_limiter.reset_all()
 
 
 def html_lang(page: str) -> str:
