@@ -4,15 +4,20 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # Browser tests drive Debian's Chromium (Playwright's own download cannot run
-# here); the PDF checks render pages with poppler's pdftoppm.
+# here); the PDF checks render pages with poppler's pdftoppm; the PostgreSQL
+# backend's tests need a server's binaries (a throwaway cluster is made below).
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium chromium-driver)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+if [ -z "${REFEREE_TEST_DATABASE_URL:-}" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+    && ! command -v initdb >/dev/null 2>&1; then
+  need+=(postgresql)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
   else
-    echo "note: ${need[*]} not installed; browser tests will be skipped" >&2
+    echo "note: ${need[*]} not installed; the tests that need them will be skipped" >&2
   fi
 fi
 
@@ -22,4 +27,17 @@ fi
 .venv/bin/python -m compileall -q referee  # as the README's set-up does
 
 .venv/bin/ruff check referee tests bench
+
+# A PostgreSQL cluster of its own for this run (a unix socket in a temporary
+# directory, no port taken), stopped and removed when the run ends. A server
+# given in REFEREE_TEST_DATABASE_URL is used instead.
+if [ -z "${REFEREE_TEST_DATABASE_URL:-}" ]; then
+  pg_dir=$(mktemp -d /tmp/referee-pg.XXXXXX)
+  trap 'tests/pg_cluster.sh stop "$pg_dir"' EXIT
+  if url=$(tests/pg_cluster.sh start "$pg_dir"); then
+    export REFEREE_TEST_DATABASE_URL="$url"
+  else
+    echo "note: no PostgreSQL server could be started; its tests will be skipped" >&2
+  fi
+fi
 .venv/bin/python -m pytest -q "$@"

@@ -6,7 +6,7 @@ insert (into a table shaped like ``events``) through the same
 group-committing writer, on the same server. It lives here, not in
 ``referee``, so that no user's request can reach it.
 
-    .venv/bin/python bench/floor.py --db PATH --port PORT [--threads 8]
+    .venv/bin/python bench/floor.py --db PATH_OR_URL --port PORT [--threads 8]
 """
 
 from __future__ import annotations
@@ -42,7 +42,10 @@ def create_bench_table(path: str) -> None:
     """A table shaped and indexed like ``events``, for the floor's insert."""
     db = storage.connect(path)
     with storage.write(db):
-        if not db["bench_events"].exists():
+        if storage.is_pg(db):
+            db.conn.execute("CREATE TABLE IF NOT EXISTS bench_events "
+                            "(LIKE events INCLUDING DEFAULTS INCLUDING INDEXES)")
+        elif not db["bench_events"].exists():
             for (sql,) in db.conn.execute(
                     "SELECT sql FROM sqlite_master WHERE tbl_name = 'events' AND sql IS NOT "
                     "NULL AND type IN ('table', 'index') ORDER BY type DESC").fetchall():

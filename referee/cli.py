@@ -10,6 +10,7 @@ import sys
 from importlib import import_module
 
 from .rules.errors import RefereeError
+from .rules.words import LANGUAGES
 
 # Modules that add their own subcommands: each has register(subparsers).
 EXTENSIONS = ("referee.commands.service", "referee.commands.reports", "referee.commands.club")
@@ -38,6 +39,7 @@ def _replay(args: argparse.Namespace) -> int:
     from .record import read_log_file
     from .replay import replay, replay_json_text
 
+    log = None
     try:
         log = read_log_file(args.log)
         if args.json:
@@ -47,79 +49,127 @@ def _replay(args: argparse.Namespace) -> int:
         session = replay(log)
         result = session.result()
     except RefereeError as err:
-        return fail(err, as_json=args.json)
-    print(format_report(session, result))
+        return fail(err, as_json=args.json, lang=args.lang or _log_language(log, args.log))
+    print(format_report(session, result, args.lang))
     return 0
 
 
-def format_report(session, result) -> str:
+def _log_language(log: dict | None, path: str) -> str | None:
+    """The table's language of a log that was refused: as read, or (a log
+    whose shape was refused) as written, if it names one we speak."""
+    if log is None:
+        try:
+            with open(path, "rb") as f:
+                log = json.loads(f.read())
+        except (OSError, ValueError, RecursionError):
+            return None
+    named = log.get("language") if isinstance(log, dict) else None
+    return named if named in LANGUAGES else None
+
+
+def format_report(session, result, lang: str | None = None) -> str:
+    """The replay's report for a person, in ``lang`` (else the log's language).
+    English keeps plain decimals (``1.50``), as scripts have always read them."""
+    from . import language
     from .ledger.money import fmt, parse_stake
+    from .reports.words import decimal_text, paper_language, story_in, words
 
     log = session.log
+    lang = paper_language(log, lang)
+    _ = words(lang)
     q = result.quantum
-    unit = log.get("currency") or ("points" if session.rules.scoring != "push_ups" else "push-ups")
+
+    def num(value, quantum=q) -> str:
+        if lang == language.DEFAULT:
+            return fmt(value, quantum)
+        return decimal_text(value.quantize(quantum) or abs(value.quantize(quantum)),
+                            max(0, -quantum.as_tuple().exponent), lang)
+
+    def outcome(code: str) -> str:
+        from .reports.words import OUTCOME_WORDS
+
+        return language.gettext(lang, OUTCOME_WORDS[code]) if code in OUTCOME_WORDS else code
+
+    def stake_text(text: str) -> str:
+        # as written in English (scripts read it); the locale's form otherwise
+        if lang == language.DEFAULT:
+            return text
+        value = parse_stake(text)
+        return decimal_text(value, max(0, -value.as_tuple().exponent), lang)
+
+    unit = log.get("currency") or (_("points") if session.rules.scoring != "push_ups"
+                                   else _("push-ups"))
     lines = []
-    title = log.get("table") or "Tonk session"
-    lines.append(f"{title}: {len(result.hands)} hand(s), rules {session.rules.preset}, "
-                 f"stake {log['stake']} {unit}")
-    for key in ("started", "closed"):
-        if key in log:
-            lines.append(f"{key.capitalize()} {log[key]}")
+    title = log.get("table") or _("Tonk session")
+    lines.append(_("{title}: {n} hand(s), rules {preset}, stake {stake} {unit}", title=title,
+                   n=len(result.hands), preset=session.rules.preset, stake=stake_text(log["stake"]),
+                   unit=unit))
+    if "started" in log:
+        lines.append(_("Started {time}", time=log["started"]))
+    if "closed" in log:
+        lines.append(_("Closed {time}", time=log["closed"]))
     players = result.players
     width = max(8, *(len(p) for p in players))
+    outcomes = [outcome(h.outcome) for h in result.hands]
+    ow = max(10, len(_("outcome")), *(len(o) for o in outcomes))
+    hw = max(4, len(_("hand")))
     lines.append("")
-    lines.append(f"{'hand':>4}  {'dealer':<{width}}  {'outcome':<10}  " +
+    hand, dealer, outcome_head, totals = _("hand"), _("dealer"), _("outcome"), _("totals")
+    lines.append(f"{hand:>{hw}}  {dealer:<{width}}  {outcome_head:<{ow}}  " +
                  "  ".join(f"{p:>{width}}" for p in players))
     setups = log.get("hands", [])
-    for h in result.hands:
-        nets = "  ".join(f"{fmt(h.net[p], q) if p in h.net else '':>{width}}" for p in players)
-        lines.append(f"{h.number:>4}  {h.dealer:<{width}}  {h.outcome:<10}  {nets}")
+    indent = " " * (hw + 2)
+    for h, words_out in zip(result.hands, outcomes, strict=True):
+        nets = "  ".join(f"{num(h.net[p]) if p in h.net else '':>{width}}" for p in players)
+        lines.append(f"{h.number:>{hw}}  {h.dealer:<{width}}  {words_out:<{ow}}  {nets}")
         setup = setups[h.number - 1] if h.number <= len(setups) else {}
         if h.reason is not None:
-            lines.append(f"{'':>6}void: {h.reason} (nobody pays; the deal does not pass)")
+            lines.append(indent + _("void: {reason} (nobody pays; the deal does not pass)",
+                                    reason=h.reason))
             continue
         if "stake" in setup and parse_stake(setup["stake"]) != session.stake:
-            lines.append(f"{'':>6}stake {setup['stake']} {unit} for this hand")
-        for sentence in h.settlement.story:
-            lines.append(f"{'':>6}{sentence}")
+            lines.append(indent + _("stake {stake} {unit} for this hand",
+                                    stake=stake_text(setup["stake"]), unit=unit))
+        for sentence in story_in(h.settlement, lang):
+            lines.append(indent + sentence)
     lines.append("")
-    lines.append(f"{'':>4}  {'totals':<{width}}  {'':<10}  " +
-                 "  ".join(f"{fmt(result.totals[p], q):>{width}}" for p in players))
+    lines.append(f"{'':>{hw}}  {totals:<{width}}  {'':<{ow}}  " +
+                 "  ".join(f"{num(result.totals[p]):>{width}}" for p in players))
     lines.append("")
     if result.balances is not None:
-        lines.extend(_money_lines(log, result, unit))
+        lines.extend(_money_lines(log, result, unit, num, _))
         lines.append("")
     if result.transfers:
-        lines.append("Still owed:" if result.balances is not None else "To settle up:")
+        lines.append(_("Still owed:") if result.balances is not None else _("To settle up:"))
         for t in result.transfers:
-            amount = fmt(t.amount, q if result.balances is None else result.balance_quantum)
-            lines.append(f"  {t.payer} pays {t.payee} {amount} {unit}")
+            amount = num(t.amount, q if result.balances is None else result.balance_quantum)
+            lines.append("  " + _("{payer} pays {payee} {amount}", payer=t.payer,
+                                  payee=t.payee, amount=f"{amount} {unit}"))
     elif session.rules.scoring == "push_ups":
         low = min(result.totals.values(), default=0)
         best = [p for p in players if result.totals[p] == low]
-        lines.append(f"Push-up scores: lowest is best ({', '.join(best)}).")
+        lines.append(_("Push-up scores: lowest is best ({players}).", players=", ".join(best)))
     else:
-        lines.append("Nobody owes anything.")
+        lines.append(_("Nobody owes anything."))
     return "\n".join(lines)
 
 
-def _money_lines(log: dict, result, unit: str) -> list[str]:
+def _money_lines(log: dict, result, unit: str, num, _) -> list[str]:
     """Brought forward, the payments made at the table, and the balances."""
-    from .ledger.money import fmt
-
     bq = result.balance_quantum
     lines = []
     carried = result.money.brought_forward
     if carried:
-        lines.append("Brought forward: " + ", ".join(
-            f"{p} {fmt(carried[p], bq)}" for p in result.players if p in carried))
+        lines.append(_("Brought forward: {amounts}", amounts=", ".join(
+            f"{p} {num(carried[p], bq)}" for p in result.players if p in carried)))
     for (payer, payee, amount), doc in zip(result.money.payments, log.get("payments", []),
                                            strict=True):
         extra = [doc[k] for k in ("at", "note") if k in doc]
-        lines.append(f"Paid: {payer} pays {payee} {fmt(amount, bq)} {unit}"
+        lines.append(_("Paid: {payer} pays {payee} {amount}", payer=payer, payee=payee,
+                       amount=f"{num(amount, bq)} {unit}")
                      + (f" ({', '.join(extra)})" if extra else ""))
-    lines.append("Balances (brought forward + totals + paid - received): " + ", ".join(
-        f"{p} {fmt(v, bq)}" for p, v in result.balances.items()))
+    lines.append(_("Balances (brought forward + totals + paid - received): {amounts}",
+                   amounts=", ".join(f"{p} {num(v, bq)}" for p, v in result.balances.items())))
     return lines
 
 
@@ -136,14 +186,19 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.markdown:
         from .commands.rules_doc import markdown
 
-        sys.stdout.write(markdown())
+        sys.stdout.write(markdown(args.lang or "en"))
         return 0
+    from . import language
+    from .reports.words import words
+
+    lang = args.lang or language.DEFAULT
+    _ = words(lang)
     if not args.name:
-        print("Presets (referee rules NAME shows one in full):")
+        print(_("Presets (referee rules NAME shows one in full):"))
         for name, source in PRESET_SOURCES.items():
-            diff = ", ".join(sorted(PRESETS[name])) or "the standard game"
-            print(f"  {name:<12} {source}: {diff}")
-        print(f"Catch schemes (option caught): {', '.join(CATCH_SCHEMES)}")
+            diff = ", ".join(sorted(PRESETS[name])) or _("the standard game")
+            print(f"  {name:<12} {language.gettext(lang, source)}: {diff}")
+        print(_("Catch schemes (option caught): {names}", names=", ".join(CATCH_SCHEMES)))
         return 0
     try:
         rules = resolve(args.name)
@@ -154,16 +209,18 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(rules.to_json())
         return 0
-    print(f"Preset {args.name} ({PRESET_SOURCES[args.name]}):")
+    print(_("Preset {preset} ({source}):", preset=args.name,
+            source=language.gettext(lang, PRESET_SOURCES[args.name])))
     data = rules.to_json()
     for name, doc in OPTION_DOCS.items():
         mark = "*" if name in PRESETS[args.name] else " "
-        print(f" {mark}{name} = {json.dumps(data[name])}\n     {doc}\n"
-              f"     values: {OPTION_VALUES[name]}")
-    print("(* differs from the standard game)")
-    print("Catch schemes (caught):")
+        print(f" {mark}{name} = {json.dumps(data[name])}\n     {language.gettext(lang, doc)}\n"
+              "     " + _("values: {values}",
+                           values=language.gettext(lang, OPTION_VALUES[name])))
+    print(_("(* differs from the standard game)"))
+    print(_("Catch schemes (caught):"))
     for scheme in CATCH_SCHEMES.values():
-        print(f"  {scheme.name:<20} {scheme.description}")
+        print(f"  {scheme.name:<20} {language.gettext(lang, scheme.description)}")
     return 0
 
 
@@ -174,12 +231,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a session log and settle it")
     p.add_argument("log", help="a tonk-log/1 file")
     p.add_argument("--json", action="store_true", help="print the tonk-result/1 document")
+    p.add_argument("--lang", choices=LANGUAGES,
+                   help="the language of the report (default: the table's, from the log)")
     p.set_defaults(func=cmd_replay, exit_at_once=True)
     p = sub.add_parser("rules", help="list the presets, or show one preset's options")
     p.add_argument("name", nargs="?")
     p.add_argument("--json", action="store_true", help="the preset's options as JSON")
     p.add_argument("--markdown", action="store_true",
                    help="the reference page of every option and preset (docs/house-rules.md)")
+    p.add_argument("--lang", choices=LANGUAGES, help="the language of the explanations")
     p.set_defaults(func=cmd_rules)
     for module in EXTENSIONS:
         try:

@@ -22,9 +22,8 @@ from pathlib import Path
 from babel import Locale, dates, numbers
 from babel.support import NullTranslations, Translations
 
-#: The table languages of the session log (``language``), in the order the
-#: language switch shows them. The first is the default.
-LANGUAGES = ("en", "de", "fr", "pt")
+from .rules.words import LANGUAGES, Names, Phrases, Words, from_plain
+
 DEFAULT = LANGUAGES[0]
 
 #: Each language's name in itself, for the switch.
@@ -58,16 +57,87 @@ def translations(lang: str) -> NullTranslations:
 
 
 def gettext(lang: str, template: str, /, **params: object) -> str:
-    """``template`` in ``lang``, with its named ``params`` filled in."""
+    """``template`` in ``lang``, with its named ``params`` filled in: a
+    ``Words`` parameter is put into ``lang`` too, ``Names`` are joined with
+    its "and", a ``Decimal`` is written in its number form (in English as the
+    engine writes it, the words the result format and the tests read)."""
+    lang = choose(lang)
     text = translations(lang).gettext(template)
-    return text.format(**params) if params else text
+    return text.format(**_in(lang, params)) if params else text
 
 
 def ngettext(lang: str, singular: str, plural: str, n: int, /, **params: object) -> str:
     """The singular or plural ``template`` in ``lang`` for ``n`` (also given to
     the template as ``{n}``)."""
+    lang = choose(lang)
     text = translations(lang).ngettext(singular, plural, n)
-    return text.format(n=n, **params)
+    return text.format(n=n, **_in(lang, params))
+
+
+def say(words: Words | str, lang: str) -> str:
+    """A sentence of the engine (``referee.rules.words.Words``) in ``lang``;
+    plain text is shown as it is."""
+    if isinstance(words, Words):
+        return gettext(lang, words.template, **words.params)
+    return str(words)
+
+
+def story(result: dict, lang: str) -> list[str]:
+    """A stored hand result's payment story in ``lang`` (a result stored
+    before the story kept its words is told in its English)."""
+    if "story_words" not in result or lang == DEFAULT:
+        return list(result.get("story", ()))
+    return [say(from_plain(words), lang) for words in result["story_words"]]
+
+
+def sentence(err, lang: str) -> str:
+    """A ``RefereeError``'s sentence in ``lang`` (without where it happened)."""
+    if not getattr(err, "worded", True):  # a refusal stored in English only
+        return err.sentence
+    return gettext(lang, err.template, **err.params)
+
+
+def where(err, lang: str) -> str:
+    """Where a ``RefereeError`` happened in ``lang``: "hand 3, action 5 (Ann drop)"."""
+    parts = []
+    if err.hand is not None:
+        parts.append(gettext(lang, N_("hand {hand}"), hand=err.hand))
+    if err.action is not None:
+        parts.append(gettext(lang, N_("action {action}"), action=err.action))
+    text = ", ".join(parts)
+    if err.action_text:
+        text = f"{text} ({err.action_text})" if text else f"({err.action_text})"
+    return text
+
+
+def message(err, lang: str) -> str:
+    """A ``RefereeError``'s ``message`` in ``lang``: where, then the sentence
+    (in English exactly ``err.message``)."""
+    if not getattr(err, "worded", True):
+        return err.message
+    at = where(err, lang)
+    said = sentence(err, lang)
+    return f"{at}: {said}" if at else said
+
+
+def _in(lang: str, params: dict) -> dict:
+    return {name: _value(lang, value) for name, value in params.items()}
+
+
+def _value(lang: str, value: object) -> object:
+    if isinstance(value, Words):
+        return gettext(lang, value.template, **value.params)
+    if isinstance(value, Names):
+        items = [str(_value(lang, item)) for item in value]
+        if len(items) <= 1:
+            return "".join(items)
+        return gettext(lang, N_("{names} and {last}"), names=", ".join(items[:-1]),
+                       last=items[-1])
+    if isinstance(value, Phrases):
+        return "".join(str(_value(lang, item)) for item in value)
+    if isinstance(value, Decimal) and lang != DEFAULT:
+        return number(value, lang)
+    return value
 
 
 def N_(template: str) -> str:  # noqa: N802 - gettext's name for a marker
@@ -88,10 +158,15 @@ def number(value: Decimal | int | float, lang: str) -> str:
 
 def money(amount: Decimal, currency: str | None, lang: str) -> str:
     """An amount of money in the language's form (``1.234,50 €`` in German);
-    without a currency, a plain number with two decimals."""
-    if currency:
-        return numbers.format_currency(amount, currency, locale=locale(lang))
-    return numbers.format_decimal(amount, format="#,##0.00", locale=locale(lang))
+    without a currency, a plain number with two decimals. A currency that is
+    not an ISO code (chips, points) follows the number as written. Never
+    rounded: a share of a stake can have more than two decimals."""
+    if currency and numbers.is_currency(currency.upper()):
+        return numbers.format_currency(amount, currency.upper(), locale=locale(lang),
+                                       decimal_quantization=False)
+    plain = numbers.format_decimal(amount, format="#,##0.00", locale=locale(lang),
+                                   decimal_quantization=False)
+    return f"{plain} {currency}" if currency else plain
 
 
 def day(value: date | datetime | str, lang: str) -> str:

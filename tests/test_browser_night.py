@@ -34,17 +34,21 @@ HOST_KEY = "night-host-key"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(request, tmp_path_factory):
     """The tablet tests' server with a host key: the club's pages are open
     to whoever types it, and opening a table needs it too."""
+    import os
     import threading
 
     from werkzeug.serving import make_server
 
-    from referee.web import create_app, tablet
+    from referee.web import create_app
 
-    tablet.pin_limiter.reset_all()
+    from .conftest import new_pg_schema
+
     db = tmp_path_factory.mktemp("night") / "referee.sqlite3"
+    if os.environ.get("REFEREE_TEST_BACKEND") == "postgresql":  # as conftest's backend
+        db = new_pg_schema(request.getfixturevalue("pg_server"))
     app = create_app({"DATABASE": str(db), "SECRET_KEY": "browser-tests",
                       "REFEREE_HOST_KEY": HOST_KEY})
     srv = make_server("127.0.0.1", 0, app, threaded=True)
@@ -52,6 +56,7 @@ def server(tmp_path_factory):
     thread.start()
     yield f"http://127.0.0.1:{srv.server_port}"
     srv.shutdown()
+    thread.join(5)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
@@ -231,7 +236,7 @@ def test_a_whole_night(server, browser):
     pg.select_option("#to-to-whom", "Ben")
     pg.fill("#pay-amount", "0.50")
     post_form(pg, "#payment-form")
-    assert "Ann paid Ben 0.50" in text(pg, ".flash-ok")
+    assert "Ann paid Ben $0.50" in text(pg, ".flash-ok")
     check(pg, "manage-paid")
     post_form(pg, "#close-form")  # without the box ticked: not closed
     assert "Tick the box" in text(pg, ".flash-error")

@@ -34,13 +34,16 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(request, tmp_path_factory):
     from werkzeug.serving import make_server
 
-    from referee.web import create_app, tablet
+    from referee.web import create_app
 
-    tablet.pin_limiter.reset_all()
+    from .conftest import new_pg_schema
+
     db = tmp_path_factory.mktemp("browser") / "referee.sqlite3"
+    if os.environ.get("REFEREE_TEST_BACKEND") == "postgresql":  # as conftest's backend
+        db = new_pg_schema(request.getfixturevalue("pg_server"))
     app = create_app({"DATABASE": str(db), "SECRET_KEY": "browser-tests"})
     srv = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
@@ -244,7 +247,7 @@ def test_a_refused_action_an_undo_and_a_tonk_out(server, page):
     tap(page, 1, "spread", ["3s", "3c", "3d"])
     result = text(page, "#result")
     assert "Tonk out: Ben wins." in result
-    assert "Ann pays Ben 0.50 USD" in result
+    assert "Ann pays Ben $0.50" in result
     shot(page, "10-tablet-tonk-out")
     at_phone(page, "10-phone-tonk-out")
 

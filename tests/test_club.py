@@ -24,6 +24,13 @@ from referee.web.db import get_db
 from tests.reports_fixtures import pdf_text
 from tests.test_api import assert_error, bearer
 
+
+@pytest.fixture
+def backend():
+    """SQLite, whatever REFEREE_TEST_BACKEND says: some of these tests tamper
+    with the SQLite file itself."""
+    return "sqlite"
+
 KEY = {"X-Host-Key": "club-key"}
 WEEKS = ["2026-11-02", "2026-11-09", "2026-11-16", "2026-11-23"]
 SEATS = [["Ann", "Ben", "Cy"], ["Ann", "Ben", "Cy", "Dee"], ["Ann", "Bne", "Cy"]]
@@ -341,7 +348,7 @@ def test_the_pages_and_the_season_pdf(weeks):
     assert "Bne is Ben" in client.get("/club").get_data(as_text=True)
     page = client.get("/club/season?a=Ann&b=Ben").get_data(as_text=True)
     assert "<svg" in page and "Ann against Ben" in page
-    assert "2026-11-23" in client.get("/club/people/Ben").get_data(as_text=True)
+    assert "Nov 23, 2026" in client.get("/club/people/Ben").get_data(as_text=True)
     r = client.get("/club/season.pdf")
     assert r.status_code == 200 and r.data.startswith(b"%PDF")
     text = pdf_text(r.data)
@@ -521,3 +528,21 @@ def test_the_operations_are_in_the_openapi_document(client):
     for path, method in [("/api/club/people", "get"), ("/api/club/merges", "post"),
                          ("/api/club/nicknames", "post"), ("/api/club/undo", "post")]:
         assert method in paths[path], path
+
+
+def test_season_pdf_and_text_in_another_language(weeks, club_app, tmp_path, capsys):
+    path = club_app.config["DATABASE"]
+    pdf = tmp_path / "saison.pdf"
+    assert cli_main(["season", "--db", path, "--from", WEEKS[0], "--to", WEEKS[3],
+                     "--pdf", str(pdf), "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    assert "4 Sitzung(en) in USD" in out
+    text = pdf_text(pdf.read_bytes())
+    assert "Die Saison" in text and "Laufender Saldo nach jeder Sitzung" in text
+    assert "The season" not in text and "Each player" not in text
+    assert cli_main(["ledger", "--db", path, "--lang", "fr"]) == 0
+    assert "Soldes (USD ; positif : le club leur doit)" in capsys.readouterr().out
+    client = weeks["client"]
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
+    r = client.get("/club/season.pdf?lang=pt")
+    assert r.status_code == 200 and "A temporada" in pdf_text(r.data)

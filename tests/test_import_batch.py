@@ -6,12 +6,12 @@ the database exactly as it was, through the API and ``referee import``."""
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 
 from referee.cli import main
 from referee.record.chain import event_hash, event_hash_v2, event_hashes_v2
+from referee.service import storage
 
 from .test_api import BAD, GOOD, assert_error
 
@@ -19,11 +19,11 @@ TABLES = ("sessions", "events", "hands", "seats")
 
 
 def counts(path) -> dict[str, int]:
-    conn = sqlite3.connect(path)
+    db = storage.connect(str(path))  # either backend
     try:
-        return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
+        return {t: db.conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
     finally:
-        conn.close()
+        db.close()
 
 
 def base() -> dict:

@@ -13,8 +13,13 @@ from referee.service import access, storage
 from referee.service.errors import TooManyTries
 from referee.web import create_app
 
-from .conftest import TEST_CONFIG
+from .conftest import BOTH_BACKENDS, TEST_CONFIG
 from .test_tablet import PIN, create, token
+
+
+@pytest.fixture(params=BOTH_BACKENDS)
+def backend(request):
+    return request.param
 
 
 def wrong_tries(client, sid, k=5):
@@ -101,3 +106,30 @@ def test_home_lists_only_the_tables_this_device_unlocked(app, client):
     fresh = app.test_client().get("/").data.decode()
     assert f"/s/{mine}" not in fresh and "Ann" not in fresh
     assert 'name="session_id"' in fresh  # open a table by its id
+
+
+@pytest.mark.parametrize("page", ["/new", "/club/unlock"])
+def test_wrong_host_keys_are_counted_by_every_server(app, page):
+    """Wrong host keys from one address, on one app server, make a second
+    server (another app on the same database) wait too; the right key then
+    starts the count again."""
+    config = {**TEST_CONFIG, "DATABASE": app.config["DATABASE"], "REFEREE_HOST_KEY": "hostkey"}
+    first, second = create_app(config), create_app(config)
+
+    def attempt(server, key):
+        client = server.test_client()
+        data = {"csrf_token": token(client, page), "host_key": key}
+        if page == "/new":
+            data.update(stake="1", preset="pagat", pin=PIN, pin2=PIN, player1="Ann",
+                        player2="Ben")
+        return client.post(page, data=data, environ_base={"REMOTE_ADDR": "10.0.0.7"})
+
+    for _ in range(access.FREE_TRIES):
+        assert attempt(first, "nope").status_code == 403
+    r = attempt(second, "hostkey")
+    assert r.status_code in (403, 429) and "Too many wrong host keys" in r.data.decode()
+    db = storage.connect(app.config["DATABASE"])
+    storage.run_write(db, lambda w: storage.clear_attempts(
+        w, access.HOST_KEY, f"{'new table' if page == '/new' else 'club'} 10.0.0.7"))
+    assert attempt(second, "hostkey").status_code in (302, 303)
+    assert attempt(first, "nope").status_code == 403  # counting from the start again

@@ -31,15 +31,15 @@ def test_settlement_prints_names_totals_transfers_and_hash(settlement_pdf):
     for name in PLAYERS:
         assert name in text
     assert "Café Zoë, table 3" in text
-    assert "0.25 USD" in text
+    assert "$0.25" in text
     # Final totals, in the players' order.
     assert "José -0.75" in text
     assert "Jürgen -1.75" in text
     assert "Zoë 1.75" in text
     assert "Łukasz 0.75" in text
     # The fewest payments that settle up.
-    assert "José pays Łukasz 0.75 USD" in text
-    assert "Jürgen pays Zoë 1.75 USD" in text
+    assert "José pays Łukasz $0.75" in text
+    assert "Jürgen pays Zoë $1.75" in text
     assert HASH in text
 
 
@@ -90,7 +90,7 @@ def test_settlement_rules_that_differ_are_listed():
                    "stock_out"):
         assert option in text
     assert "pay_beaters (standard: pagat)" in text
-    assert "five_faces pays 2" in text
+    assert "Dealt five face cards: 2 stakes" in text
 
 
 def test_settlement_from_a_log_file_prints_its_fingerprint():
@@ -142,7 +142,7 @@ def test_audit_lists_every_action_and_the_story():
         assert pretty(action) in text, action
     assert "Jürgen dropped with 10; Zoë has 6 and Łukasz has 6, equal or lower; José has" in text
     assert "so Jürgen is caught (catch scheme pagat)." in text
-    assert "Jürgen pays Zoë 2 stakes = 0.50 USD (caught (pagat))." in text
+    assert "Jürgen pays Zoë 2 stakes = $0.50 (caught (pagat))." in text
     assert HASH in text
 
 
@@ -217,7 +217,7 @@ def test_cli_settle_and_audit(tmp_path):
     log = _write_log(tmp_path)
     out = tmp_path / "s.pdf"
     assert main(["settle", log, "--pdf", str(out)]) == 0
-    assert "Jürgen pays Zoë 1.75 USD" in pdf_text(out.read_bytes())
+    assert "Jürgen pays Zoë $1.75" in pdf_text(out.read_bytes())
     out = tmp_path / "a.pdf"
     assert main(["audit", log, "--hand", "2", "--pdf", str(out)]) == 0
     assert "Zoë dropped with 15" in pdf_text(out.read_bytes())
@@ -256,7 +256,7 @@ def test_cli_from_a_stored_session(tmp_path):
     out = tmp_path / "s.pdf"
     assert main(["settle", info.id, "--db", str(path), "--pdf", str(out)]) == 0
     text = pdf_text(out.read_bytes())
-    assert chain_end in text and "Jürgen pays Zoë 1.75 USD" in text
+    assert chain_end in text and "Jürgen pays Zoë $1.75" in text
 
     out = tmp_path / "a.pdf"
     assert main(["audit", info.id, "--db", str(path), "--hand", "2", "--pdf", str(out)]) == 0

@@ -37,7 +37,7 @@ def test_settlement_and_audit_pdfs(app, stored):
     r = client.get(f"/reports/{stored.id}/settlement.pdf{tok}")
     assert r.status_code == 200 and r.mimetype == "application/pdf"
     text = pdf_text(r.data)
-    assert "Jürgen pays Zoë 1.75 USD" in text and "Final event hash" in text
+    assert "Jürgen pays Zoë $1.75" in text and "Final event hash" in text
     r = client.get(f"/reports/{stored.id}/hands/1/audit.pdf{tok}")
     assert r.status_code == 200
     assert "Jürgen dropped with 10" in pdf_text(r.data)

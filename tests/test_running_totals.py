@@ -25,6 +25,13 @@ from referee.service import sessions, storage, totals, trust
 from .test_api import Game, bearer
 from .test_trust import raw, verify
 
+
+@pytest.fixture
+def backend():
+    """SQLite, whatever REFEREE_TEST_BACKEND says: some of these tests tamper
+    with the SQLite file itself."""
+    return "sqlite"
+
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
 
 

@@ -1,4 +1,5 @@
-"""Storage: migrations, pragmas, the append-only hash chain and its verification."""
+"""Storage: migrations, pragmas, the append-only hash chain and its verification,
+on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -12,32 +13,48 @@ from referee.devtools.simulate import random_session
 from referee.service import cache, hands, sessions, storage
 from referee.service.errors import StaleSeq
 
+from .conftest import BOTH_BACKENDS
+
+
+@pytest.fixture(params=BOTH_BACKENDS)
+def backend(request):
+    return request.param
+
 
 @pytest.fixture
-def db(tmp_path):
+def db(database):
     cache.forget()
-    return storage.connect(tmp_path / "s.sqlite3")
+    return storage.connect(database)
 
 
-def test_schema_and_pragmas(db):
-    assert {"sessions", "seats", "hands", "events", "replies"} <= set(db.table_names())
+def drop_guard(db, trigger):
+    """An attacker with the database: drop one of the append-only triggers."""
+    on = " ON events" if storage.is_pg(db) else ""
+    db.execute(f"DROP TRIGGER {trigger}{on}")
+
+
+def test_migrations_are_numbered_and_tracked(db, database):
+    assert {"sessions", "seats", "hands", "events", "replies"} <= set(storage.table_names(db))
+    assert storage.applied_migrations(db) == ["m001_initial", "m002_replies_refused",
+                                              "m003_table_events", "m004_chain_v2",
+                                              "m005_club", "m006_running_totals"]
+    assert [fn.__name__ for fn in storage.MIGRATIONS] == storage.applied_migrations(db)
+    # migrating again is a no-op
+    assert storage.pending_migrations(storage.connect(database)) == []
+
+
+def test_pragmas(tmp_path):
+    db = storage.connect(tmp_path / "s.sqlite3")
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert db.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
     assert db["events"].strict
-    assert [m.name for m in storage.migrations.applied(db)] == ["m001_initial",
-                                                               "m002_replies_refused",
-                                                               "m003_table_events",
-                                                               "m004_chain_v2",
-                                                               "m005_club",
-                                                               "m006_running_totals"]
-    # migrating again is a no-op
-    again = storage.connect(db_key_path(db))
-    assert storage.migrations.pending(again) == []
 
 
-def db_key_path(db):
-    return db.conn.execute("PRAGMA database_list").fetchone()[2]
+def test_postgresql_commits_are_durable(pg_server):
+    db = storage.connect(pg_server)
+    assert db.execute("SHOW synchronous_commit").fetchone()[0] == "on"
+    assert db.execute("SHOW fsync").fetchone()[0] == "on"
 
 
 def test_events_are_append_only(db):
@@ -46,15 +63,19 @@ def test_events_are_append_only(db):
         db.execute("UPDATE events SET payload = '{}' WHERE session_id = ?", [info.id])
     with pytest.raises(Exception, match="append-only"):
         db.execute("DELETE FROM events WHERE session_id = ?", [info.id])
+    if storage.is_pg(db):
+        with pytest.raises(Exception, match="append-only"):
+            db.execute("TRUNCATE events CASCADE")
+    assert storage.verify_chain(db)[info.id] is None
 
 
-def test_chain_verifies_and_names_the_tampered_event(db, tmp_path, capsys):
+def test_chain_verifies_and_names_the_tampered_event(db, database, capsys):
     good = sessions.import_log(db, random_session(2, hands=2))
     bad = sessions.import_log(db, random_session(3, hands=2))
     report = storage.verify_chain(db)
     assert report == {good.id: None, bad.id: None}
-    # an attacker with the file: drop the guard and edit the fifth event
-    db.execute("DROP TRIGGER events_no_update")
+    # an attacker with the database: drop the guard and edit the fifth event
+    drop_guard(db, "events_no_update")
     row = db.execute("SELECT id, payload FROM events WHERE session_id = ? AND seq = 5",
                      [bad.id]).fetchone()
     payload = json.loads(row[1])
@@ -67,7 +88,7 @@ def test_chain_verifies_and_names_the_tampered_event(db, tmp_path, capsys):
     assert "hash" in report[bad.id]["reason"]
 
     class Args:
-        db = str(tmp_path / "s.sqlite3")
+        db = database
         log = session = head = None
     assert cmd_verify(Args) == 1
     out = capsys.readouterr().out
@@ -76,7 +97,7 @@ def test_chain_verifies_and_names_the_tampered_event(db, tmp_path, capsys):
 
 def test_rehashed_edit_breaks_the_next_link(db):
     info = sessions.import_log(db, random_session(4, hands=1))
-    db.execute("DROP TRIGGER events_no_update")
+    drop_guard(db, "events_no_update")
     row = db.execute("SELECT * FROM events WHERE session_id = ? AND seq = 3",
                      [info.id]).fetchone()
     cols = [d[0] for d in db.execute("SELECT * FROM events LIMIT 0").description]
@@ -91,7 +112,7 @@ def test_rehashed_edit_breaks_the_next_link(db):
 
 def test_deleted_event_is_detected(db):
     info = sessions.import_log(db, random_session(5, hands=1))
-    db.execute("DROP TRIGGER events_no_delete")
+    drop_guard(db, "events_no_delete")
     db.execute("DELETE FROM events WHERE session_id = ? AND seq = 4", [info.id])
     fault = storage.verify_chain(db)[info.id]
     assert fault["seq"] == 5 and "missing" in fault["reason"]
@@ -107,9 +128,9 @@ def test_write_rolls_back_on_error(db):
     assert storage.verify_chain(db)[info.id] is None
 
 
-def test_threads_with_their_own_connections_never_interleave(tmp_path):
+def test_threads_with_their_own_connections_never_interleave(database):
     """Several writers on one session: every event lands, the chain is whole."""
-    path = tmp_path / "t.sqlite3"
+    path = database
     db = storage.connect(path)
     info = sessions.import_log(db, random_session(8, hands=1))
     errors = []
@@ -133,11 +154,11 @@ def test_threads_with_their_own_connections_never_interleave(tmp_path):
     assert db.execute("SELECT count(*) FROM events WHERE kind = 'note'").fetchone()[0] == 150
 
 
-def test_concurrent_posts_to_one_hand_log_each_seq_once(tmp_path):
+def test_concurrent_posts_to_one_hand_log_each_seq_once(database):
     """Two tablets race the same expected_seq: one wins, the other gets 409."""
     from referee.devtools.loadgen import SimTable
 
-    path = tmp_path / "r.sqlite3"
+    path = database
     db = storage.connect(path)
     sim = SimTable(3)
     info = sessions.create_session(db, sim.header())
@@ -194,3 +215,94 @@ def test_group_commit_checkpoints_beside_the_writer(tmp_path):
             break
     assert count == 20
     assert storage.verify_chain(storage.connect(path))[info.id] is None
+
+
+def test_group_commit_keeps_each_job_apart(database):
+    """Jobs from many threads share commits; a job that fails leaves nothing
+    behind (its savepoint rolled back), on either database."""
+    committer = storage.GroupCommitter(database)
+    db = storage.connect(database)
+    info = sessions.create_session(db, {"players": ["Ann", "Ben"], "stake": "1",
+                                        "rules": "pagat"})
+
+    def job(w, i):
+        storage.append_event(w, info.id, None, "note", {"i": i})
+        if i % 5 == 0:
+            raise ValueError(i)
+
+    failed = []
+
+    def submit(i):
+        try:
+            committer.submit(lambda w: job(w, i))
+        except ValueError:
+            failed.append(i)
+
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(40)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    committer.stop()
+    assert sorted(failed) == list(range(0, 40, 5))
+    notes = [json.loads(e["payload"])["i"] for e in storage.chain_events(db, info.id)
+             if e["kind"] == "note"]
+    assert sorted(notes) == [i for i in range(40) if i % 5]
+    assert storage.verify_chain(db)[info.id] is None
+
+
+def test_verify_runs_on_a_read_only_replica(pg_server, capsys):
+    """``referee verify --db URL`` on a hot standby: a connection that may not
+    write (here: every transaction read-only) checks the chains and a receipt."""
+    from urllib.parse import quote
+
+    from referee.cli import main
+
+    from .conftest import new_pg_schema
+
+    url = new_pg_schema(pg_server)
+    db = storage.connect(url)
+    info = sessions.import_log(db, random_session(9, hands=2))
+    head = storage.final_hash(db, info.id)
+    # the schema's URL has its search_path in options: one more setting there
+    replica = url.replace("options=", f"options={quote('-c default_transaction_read_only=on ')}")
+    ro = storage.connect(replica)
+    with pytest.raises(Exception, match="read-only"):
+        ro.execute("INSERT INTO aliases (spelling, person) VALUES ('a', 'b')")
+    assert main(["verify", "--db", replica]) == 0
+    assert main(["verify", "--db", replica, "--session", info.id, "--head", head]) == 0
+    assert main(["verify", "--db", replica, "--session", info.id, "--head", "0" * 64]) == 1
+    assert "not in the chain" in capsys.readouterr().out
+
+
+def test_placeholders_are_translated_for_psycopg():
+    from referee.service.pg import safe_url, translate
+
+    assert translate("SELECT a FROM t WHERE b = ? AND c = :name") == \
+        "SELECT a FROM t WHERE b = %s AND c = %(name)s"
+    # quoted text, casts and a literal % are left as they mean
+    assert translate("SELECT '?:x', x::int, 'it''s ?' FROM t WHERE y LIKE 'a%' AND z = ?") == \
+        "SELECT '?:x', x::int, 'it''s ?' FROM t WHERE y LIKE 'a%%' AND z = %s"
+    assert safe_url("postgresql://u:secret@h/db") == "postgresql://u:***@h/db"
+    assert safe_url("postgresql://u@h/db") == "postgresql://u@h/db"
+
+
+def test_servers_starting_together_migrate_once(pg_server):
+    """Three processes open a new PostgreSQL schema at once: each waits for
+    the write lock, one migrates, and every migration is applied once."""
+    import subprocess
+    import sys
+
+    from .conftest import new_pg_schema
+
+    url = new_pg_schema(pg_server)
+    code = f"from referee.service import storage; storage.connect({url!r})"
+    procs = [subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE)
+             for _ in range(3)]
+    for p in procs:
+        _, err = p.communicate(timeout=60)
+        assert p.returncode == 0, err.decode()
+    db = storage.connect(url)
+    assert storage.applied_migrations(db) == [fn.__name__ for fn in storage.MIGRATIONS]
+    rows = db.execute(f"SELECT count(*) FROM {storage.MIGRATIONS_TABLE}").fetchone()[0]
+    assert rows == len(storage.MIGRATIONS)

@@ -563,10 +563,10 @@ def night():
 def test_settlement_pdf_tells_the_whole_night():
     text = pdf_text(render_settlement(replay(load_log(night()))))
     for words in ("(final)", "Opened 2026-11-21 20:00 UTC", "Closed 2026-11-22 01:30 UTC",
-                  "Payments made", "Ann paid Cy 0.50 USD", "Brought forward", "Balances",
-                  "Still owed", "Ann pays Cy 1.00 USD", "Ben pays Cy 2.50 USD",
-                  "Hand 2 (dealt by Ben): misdeal", "from hand 3: 0.50 USD",
-                  "Hands 3–4: stake 0.50"):
+                  "Payments made", "Ann paid Cy $0.50", "Brought forward", "Balances",
+                  "Still owed", "Ann pays Cy $1.00", "Ben pays Cy $2.50",
+                  "Hand 2 (dealt by Ben): misdeal", "from hand 3: $0.50",
+                  "Hands 3–4: stake $0.50"):
         assert words in text, words
     assert "date not recorded" not in text
 
@@ -586,7 +586,7 @@ def test_audit_pdf_shows_disputes_and_acceptance():
     text = pdf_text(render_audit(audit_hand(doc, 3)))
     assert "Accepted by Cy" in text
     assert "Ben disputes the hand as a whole" in text
-    assert "0.50 USD" in text
+    assert "$0.50" in text
 
 
 def test_whatif_keeps_void_hands_void_and_each_hands_stake():
@@ -652,7 +652,7 @@ def test_stored_session_papers_show_the_events(client):
     assert "disputed by Ben" in text and "Accepted by Cy" in text
     r = client.get(f"/reports/{g.sid}/settlement.pdf?token={g.audit}")
     text = pdf_text(r.data)
-    assert "(provisional)" in text and "Ann paid Ben 0.25 USD" in text
+    assert "(provisional)" in text and "Ann paid Ben $0.25" in text
     assert "date not recorded" not in text and "Opened" in text
     post(g, "/close", {})
     text = pdf_text(client.get(f"/reports/{g.sid}/settlement.pdf?token={g.audit}").data)

@@ -15,6 +15,13 @@ from referee.service import cache, storage, trust
 from .test_api import Game, bearer
 
 
+@pytest.fixture
+def backend():
+    """SQLite, whatever REFEREE_TEST_BACKEND says: some of these tests tamper
+    with the SQLite file itself."""
+    return "sqlite"
+
+
 def played(client, hands=2, undo=True):
     """A session played live through the API: hands, actions, an undo."""
     g = Game(client, seed=3)

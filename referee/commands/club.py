@@ -8,6 +8,7 @@ import json
 import sys
 from datetime import date
 
+from ..language import DEFAULT, LANGUAGES
 from ..rules.errors import RefereeError
 from .errors import fail
 from .service import _open
@@ -16,21 +17,25 @@ from .service import _open
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("ledger", help="everyone's balance over every session, and who pays "
                        "whom now (the fewest transfers)")
-    p.add_argument("--db", metavar="PATH")
+    p.add_argument("--db", metavar="PATH_OR_URL")
     p.add_argument("--currency", help="the currency (needed when sessions use several)")
     p.add_argument("--json", action="store_true", help='{"balances": {...}, "transfers": '
                    "[...]} with decimal strings")
     p.add_argument("--csv", metavar="OUT", help="also write the ledger as CSV")
+    p.add_argument("--lang", choices=LANGUAGES, default=DEFAULT,
+                   help="the language of the text")
     p.set_defaults(func=cmd_ledger)
     p = sub.add_parser("season", help="each player's numbers over a date range; the season "
                        "PDF and every hand as CSV")
-    p.add_argument("--db", metavar="PATH")
+    p.add_argument("--db", metavar="PATH_OR_URL")
     p.add_argument("--currency")
     p.add_argument("--from", dest="start", metavar="YYYY-MM-DD", type=_day)
     p.add_argument("--to", dest="end", metavar="YYYY-MM-DD", type=_day)
     p.add_argument("--json", action="store_true")
     p.add_argument("--pdf", metavar="OUT", help="write the season PDF")
     p.add_argument("--csv", metavar="OUT", help="write every hand, one row per player")
+    p.add_argument("--lang", choices=LANGUAGES, default=DEFAULT,
+                   help="the language of the text and the PDF")
     p.set_defaults(func=cmd_season)
 
 
@@ -62,12 +67,17 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"balances": led["balances"], "transfers": led["transfers"]}))
         return 0
-    print(f"Balances ({led['currency']}; positive: the club owes them)")
+    from ..reports.words import money_text, words
+
+    _ = words(args.lang)
+    currency = led["currency"]
+    print(_("Balances ({currency}; positive: the club owes them)", currency=currency))
     for name, amount in led["balances"].items():
-        print(f"  {name}: {amount}")
-    print("Who pays whom now" if led["transfers"] else "Nobody owes anybody")
+        print(f"  {name}: {money_text(amount, currency, args.lang)}")
+    print(_("Who pays whom now") if led["transfers"] else _("Nobody owes anybody"))
     for t in led["transfers"]:
-        print(f"  {t['from']} pays {t['to']} {t['amount']}")
+        print("  " + _("{payer} pays {payee} {amount}", payer=t["from"], payee=t["to"],
+                       amount=money_text(t["amount"], currency, args.lang)))
     return 0
 
 
@@ -82,18 +92,29 @@ def cmd_season(args: argparse.Namespace) -> int:
         if args.pdf:
             from ..reports.season import render_season
 
-            _write(args.pdf, render_season(data))
+            _write(args.pdf, render_season(data, args.lang))
     except RefereeError as err:
         return fail(err)
     if args.json:
         print(json.dumps(data))
         return 0
-    print(f"{data['sessions']} session(s) in {data['currency']}, "
-          f"{data['from'] or 'the first'} to {data['to'] or 'the last'}")
+    from .. import language
+    from ..reports.words import money_text, words
+
+    lang = args.lang
+    _ = words(lang)
+    currency = data["currency"]
+    print(_("{n} session(s) in {currency}, {start} to {end}", n=data["sessions"],
+            currency=currency,
+            start=language.day(data["from"], lang) if data["from"] else _("the first"),
+            end=language.day(data["to"], lang) if data["to"] else _("the last")))
     for name, p in data["players"].items():
-        print(f"  {name}: {p['hands']} hands, {sum(p['wins'].values())} won, "
-              f"{p['drops']} drops ({p['drops_won']} won), caught {p['caught']}, "
-              f"won {p['won']}, lost {p['lost']}")
+        print("  " + _("{player}: {hands} hands, {wins} won, {drops} drops ({drops_won} won), "
+                       "caught {caught}, won {won}, lost {lost}", player=name,
+                       hands=p["hands"], wins=sum(p["wins"].values()), drops=p["drops"],
+                       drops_won=p["drops_won"], caught=p["caught"],
+                       won=money_text(p["won"], currency, lang),
+                       lost=money_text(p["lost"], currency, lang)))
     if args.pdf:
-        print(f"season PDF written to {args.pdf}", file=sys.stderr)
+        print(_("season PDF written to {path}", path=args.pdf), file=sys.stderr)
     return 0

@@ -3,7 +3,9 @@
 Every ``referee`` command that meets a ``RefereeError`` (the engine's, or the
 service's domain errors) ends here: the same sentence as the tablet and the
 API, after a word for its kind and its code; exit status 1 for a rule broken
-(or a session that is not there), 2 for input that cannot be read.
+(or a session that is not there), 2 for input that cannot be read. The words
+are in the language asked for (``--lang``, else the log's own, else English);
+the code is the same in every language.
 """
 
 from __future__ import annotations
@@ -11,15 +13,16 @@ from __future__ import annotations
 import json
 import sys
 
+from ..rules.words import N_
 from ..service.errors import Locked, MalformedInput, NotFound, RefereeError, RulesError
 
 # The first match wins: subclasses before their bases.
 KINDS: tuple[tuple[type[RefereeError], str], ...] = (
-    (NotFound, "not found"),
-    (Locked, "locked"),
-    (RulesError, "unknown rules"),
-    (MalformedInput, "malformed log"),
-    (RefereeError, "rule broken"),
+    (NotFound, N_("not found")),
+    (Locked, N_("locked")),
+    (RulesError, N_("unknown rules")),
+    (MalformedInput, N_("malformed log")),
+    (RefereeError, N_("rule broken")),
 )
 
 
@@ -27,12 +30,17 @@ def kind_of(err: RefereeError) -> str:
     return next(kind for cls, kind in KINDS if isinstance(err, cls))
 
 
-def fail(err: RefereeError, *, as_json: bool = False) -> int:
-    """Say what went wrong (on stdout as JSON with ``as_json``, else on stderr);
-    returns the command's exit status."""
+def fail(err: RefereeError, *, as_json: bool = False, lang: str | None = None) -> int:
+    """Say what went wrong (on stdout as JSON with ``as_json``, else on stderr),
+    in ``lang`` (English if None); returns the command's exit status."""
+    kind, message = kind_of(err), err.message
+    if lang and lang != "en":  # babel is imported only to speak another language
+        from .. import language
+
+        kind, message = language.gettext(lang, kind), language.message(err, lang)
     if as_json:
-        sys.stdout.write(json.dumps({"error": err.to_dict()}, indent=2, ensure_ascii=False)
-                         + "\n")
+        sys.stdout.write(json.dumps({"error": {**err.to_dict(), "message": message}},
+                                    indent=2, ensure_ascii=False) + "\n")
     else:
-        print(f"{kind_of(err)} [{err.code}]: {err.message}", file=sys.stderr)
+        print(f"{kind} [{err.code}]: {message}", file=sys.stderr)
     return 2 if err.exit_status == 2 else 1

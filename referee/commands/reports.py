@@ -13,9 +13,13 @@ import sys
 
 
 def _source(p: argparse.ArgumentParser) -> None:
+    from ..language import LANGUAGES
+
     p.add_argument("source", metavar="LOG_OR_SESSION",
                    help="a tonk-log/1 file, or with --db the id of a stored session")
     p.add_argument("--db", metavar="PATH", help="read the session from this service database")
+    p.add_argument("--lang", choices=LANGUAGES,
+                   help="the paper's language (default: the table's, from the log)")
 
 
 def _load(args: argparse.Namespace):
@@ -54,7 +58,8 @@ def cmd_settle(args: argparse.Namespace) -> int:
         session = replay(log)
     except RefereeError as err:
         return fail(err)
-    pdf = render_settlement(session, final_hash=final_hash, date=args.date, table=args.table)
+    pdf = render_settlement(session, final_hash=final_hash, date=args.date, table=args.table,
+                            lang=args.lang)
     return _write(args.pdf, pdf)
 
 
@@ -73,7 +78,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(audit.to_json(), indent=2, ensure_ascii=False) + "\n")
     if args.pdf:
         status = _write(args.pdf, render_audit(audit, final_hash=final_hash, date=args.date,
-                                               table=args.table))
+                                               table=args.table, lang=args.lang))
         if status:
             return status
     if not args.json and not args.pdf:
@@ -96,8 +101,25 @@ def cmd_whatif(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
-        print(format_whatif(result))
+        print(format_whatif(result, lang=args.lang))
     return result.error.exit_status if result.error else 0
+
+
+def cmd_sheet(args: argparse.Namespace) -> int:
+    from ..reports.sheet import render_sheet
+    from ..rules.errors import RefereeError
+    from .errors import fail
+
+    url = args.url
+    if url and args.db:
+        # A stored session's page is the service's address and /s/ID.
+        url = f"{url.rstrip('/')}/s/{args.source}"
+    try:
+        log, _hash, _stored = _load(args)
+        pdf = render_sheet(log, lang=args.lang, url=url)
+    except RefereeError as err:
+        return fail(err)
+    return _write(args.pdf, pdf)
 
 
 def register(sub) -> None:
@@ -116,6 +138,14 @@ def register(sub) -> None:
     p.add_argument("--date")
     p.add_argument("--table")
     p.set_defaults(func=cmd_audit)
+
+    p = sub.add_parser("sheet", help="the one-page house-rules sheet of a table, to print")
+    _source(p)
+    p.add_argument("--pdf", required=True, metavar="OUT", help="where to write it (- : stdout)")
+    p.add_argument("--url", metavar="URL",
+                   help="the table's page for the QR code; with --db, the service's address "
+                   "(the session's /s/ID is added)")
+    p.set_defaults(func=cmd_sheet)
 
     p = sub.add_parser("whatif", help="settle again under other rules and compare")
     _source(p)

@@ -8,6 +8,7 @@ import os
 import sys
 
 from ..rules.errors import RefereeError
+from ..rules.words import N_
 from .errors import fail
 
 # os.path, not pathlib: this module is loaded by every ``referee`` command,
@@ -21,23 +22,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="run the live-table service (tablet pages and JSON API)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--db", metavar="PATH", help=f"the database (default {DEFAULT_DB})")
+    p.add_argument("--db", metavar="PATH_OR_URL",
+                   help=f"the database: a file, or a postgresql:// URL (default: "
+                   f"REFEREE_DATABASE_URL, else {DEFAULT_DB})")
     p.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
     p.set_defaults(func=cmd_serve)
     p = sub.add_parser("import", help="store a session log; prints the new session's id")
     p.add_argument("log", help="a tonk-log/1 file")
-    p.add_argument("--db", metavar="PATH")
+    p.add_argument("--db", metavar="PATH_OR_URL")
     p.set_defaults(func=cmd_import)
     p = sub.add_parser("export", help="print a stored session's log")
     p.add_argument("id")
-    p.add_argument("--db", metavar="PATH")
+    p.add_argument("--db", metavar="PATH_OR_URL")
     p.add_argument("--chain", action="store_true", help="add the receipt: the head and the "
                    "events that hash to it, for 'referee verify LOG'")
     p.set_defaults(func=cmd_export)
     p = sub.add_parser("verify", help="check every stored session's hash chain and what is "
                        "read from it; or a receipt's head; or an exported log")
     p.add_argument("log", nargs="?", help="an exported tonk-log/1 file carrying its head")
-    p.add_argument("--db", metavar="PATH")
+    p.add_argument("--db", metavar="PATH_OR_URL")
     p.add_argument("--session", metavar="ID", help="check this session only")
     p.add_argument("--head", metavar="HASH", help="a receipt: the session's chain must "
                    "still hold this 64-hex hash (needs --session)")
@@ -45,14 +48,22 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _db_path(args: argparse.Namespace) -> str:
-    return str(args.db or DEFAULT_DB)
+    """``--db``, else the URL in REFEREE_DATABASE_URL, else the embedded file."""
+    return str(args.db or os.environ.get("REFEREE_DATABASE_URL") or DEFAULT_DB)
+
+
+def _missing(path: str) -> bool:
+    """No database file at ``path`` (a URL names a server, asked when opened)."""
+    from ..service import pg
+
+    return not pg.is_url(path) and not os.path.exists(path)
 
 
 def _open(args: argparse.Namespace, *, must_exist: bool = True):
     from ..service import storage
 
     path = _db_path(args)
-    if must_exist and not os.path.exists(path):
+    if must_exist and _missing(path):
         print(f"no database at {path}", file=sys.stderr)
         raise SystemExit(2)
     return storage.connect(path)
@@ -76,6 +87,8 @@ def run_server(app, host: str, port: int, threads: int, path: str) -> int:
 
     from waitress import create_server
 
+    from ..service.pg import safe_url
+
     # "Task queue depth is N" on every request that waits for a free thread:
     # normal with many tablets, and a flood in the log under load.
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
@@ -84,7 +97,7 @@ def run_server(app, host: str, port: int, threads: int, path: str) -> int:
                            ident="referee", connection_limit=200)
     shown = host if ":" not in host else f"[{host}]"
     print(f"Tonk referee serving on http://{shown}:{server.effective_port}/ "
-          f"(database {path})", flush=True)
+          f"(database {safe_url(path)})", flush=True)
     try:
         server.run()
     except KeyboardInterrupt:
@@ -139,7 +152,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return _bad_input("--head takes the 64 lower-case hex digits of a receipt, with "
                           "--session")
     path = _db_path(args)
-    if not os.path.exists(path):
+    if _missing(path):
         return _bad_input(f"no database at {path}")
     try:
         db = _open(args)
@@ -172,7 +185,8 @@ def _verify_log(path: str) -> int:
             with open(path, "rb") as f:
                 doc = parse_json(f.read())
         except OSError as err:
-            raise MalformedInput("malformed_log", f"cannot read {path}: {err.strerror}") \
+            raise MalformedInput("malformed_log", N_("cannot read {path}: {error}"),
+                                                  {"path": path, "error": err.strerror}) \
                 from None
         load_log(doc)  # the play itself must be a log
         head = verify_log(doc)

@@ -46,7 +46,8 @@ def update() -> None:
         po = TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po"
         if po.exists():
             _pybabel("update", "-i", str(TEMPLATE), "-d", str(TRANSLATIONS), "-l", lang,
-                     "--no-fuzzy-matching", "--omit-header", "--ignore-obsolete")
+                     # the header stays: it carries the charset and the plural rule
+                     "--no-fuzzy-matching", "--ignore-obsolete")
         else:
             _pybabel("init", "-i", str(TEMPLATE), "-d", str(TRANSLATIONS), "-l", lang)
 

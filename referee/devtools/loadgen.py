@@ -128,6 +128,28 @@ class Client:
             self.conn = None
 
 
+class Balanced(Client):
+    """A client that sends each request to the next of several servers in
+    turn, as a load balancer in front of app servers may: every request of a
+    tablet lands on another process than its last one."""
+
+    def __init__(self, host: str, ports: list[int], timeout: float = 30.0) -> None:
+        self.clients = [Client(host, port, timeout) for port in ports]
+        self.turn = 0
+        self.token: str | None = None
+
+    def request(self, method: str, path: str, body: object = None,
+                headers: dict | None = None) -> tuple[int, dict]:
+        client = self.clients[self.turn % len(self.clients)]
+        self.turn += 1
+        client.token = self.token
+        return client.request(method, path, body, headers)
+
+    def close(self) -> None:
+        for client in self.clients:
+            client.close()
+
+
 class Tablet:
     """A simulated tablet playing one session against a server."""
 

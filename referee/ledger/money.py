@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
+from ..rules.words import N_, Words
+
 # The bounds of every stake and multiplier, stated once: the log's schema, the
 # API's OpenAPI document and docs/decisions.md are derived from them. Beyond
 # them amounts stop being money (1e26 overflowed the decimal context of a
@@ -18,31 +20,39 @@ MAX_MULTIPLIER = 100
 MAX_AMOUNT = Decimal(10**12)
 
 
-def amount_fault(d: Decimal) -> str | None:
+def amount_fault(d: Decimal) -> Words | None:
     """Why an amount written in a log is out of bounds (None: it is not)."""
     if abs(d) > MAX_AMOUNT:
-        return f"an amount is at most {MAX_AMOUNT} in size, not {d}"
+        return Words(N_("an amount is at most {most} in size, not {amount}"), most=MAX_AMOUNT,
+                     amount=d)
     if _places(d) > STAKE_PLACES:
-        return f"an amount has at most {STAKE_PLACES} decimal places, not {d}"
+        return Words(N_("an amount has at most {places} decimal places, not {amount}"),
+                     places=STAKE_PLACES, amount=d)
     return None
 
 
 def parse_stake(value: object) -> Decimal:
     """A stake (decimal string or number, greater than 0, at most ``MAX_STAKE``
-    with at most ``STAKE_PLACES`` decimal places)."""
+    with at most ``STAKE_PLACES`` decimal places). A ``ValueError`` says why
+    not in its one argument, ``Words``."""
     if isinstance(value, bool) or not isinstance(value, (str, int, float, Decimal)):
-        raise ValueError(f"stake must be a decimal number like \"0.25\", not {value!r}")
+        raise ValueError(Words(_NOT_DECIMAL, value=repr(value)))
     try:
         d = Decimal(str(value).strip())
     except InvalidOperation:
-        raise ValueError(f"stake must be a decimal number like \"0.25\", not {value!r}") from None
+        raise ValueError(Words(_NOT_DECIMAL, value=repr(value))) from None
     if not d.is_finite() or d <= 0:
-        raise ValueError(f"stake must be greater than 0, not {value!r}")
+        raise ValueError(Words(N_("stake must be greater than 0, not {value}"), value=repr(value)))
     if d > MAX_STAKE:
-        raise ValueError(f"stake must be at most {MAX_STAKE}, not {value!r}")
+        raise ValueError(Words(N_("stake must be at most {most}, not {value}"), most=MAX_STAKE,
+                               value=repr(value)))
     if _places(d) > STAKE_PLACES:
-        raise ValueError(f"stake has at most {STAKE_PLACES} decimal places, not {value!r}")
+        raise ValueError(Words(N_("stake has at most {places} decimal places, not {value}"),
+                               places=STAKE_PLACES, value=repr(value)))
     return d
+
+
+_NOT_DECIMAL = N_('stake must be a decimal number like "0.25", not {value}')
 
 
 def _places(d: Decimal) -> int:

@@ -25,6 +25,7 @@ from ..rules.ending import (
     Outcome,
 )
 from ..rules.options import HouseRules
+from ..rules.words import N_, Phrases, Words
 
 ZERO = Decimal(0)
 ONE = Decimal(1)
@@ -45,15 +46,21 @@ class Settlement:
     winners: list[str]
     payments: list[Payment]
     # The payment worked out in words, a function per sentence: the sentences
-    # are written only when ``story`` is read (the audit, the tablet), not for
-    # each of the thousands of hands a replay settles.
-    tellers: list[Callable[[], str]] = field(compare=False, repr=False)
+    # are made only when ``story`` or ``words`` is read (the audit, the
+    # tablet), not for each of the thousands of hands a replay settles.
+    tellers: list[Callable[[], Words]] = field(compare=False, repr=False)
     counts: dict[str, int | None]
     net: dict[str, Decimal] = field(default_factory=dict)  # stakes, or push-up points
 
     @property
     def story(self) -> list[str]:
-        """The payment worked out in words, sentence by sentence."""
+        """The payment worked out in words, sentence by sentence, in English."""
+        return [str(tell()) for tell in self.tellers]
+
+    @property
+    def words(self) -> list[Words]:
+        """The same sentences, for a shell to say in a language
+        (``referee.language.say``)."""
         return [tell() for tell in self.tellers]
 
     @property
@@ -69,7 +76,7 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
     players = ending.players
     counts = ending.counts
     payments: list[Payment] = []
-    tellers: list[Callable[[], str]] = []  # see Settlement.tellers
+    tellers: list[Callable[[], Words]] = []  # see Settlement.tellers
     tell = tellers.append
 
     def pay(payer: str, payee: str, stakes: Decimal, reason: str) -> None:
@@ -78,12 +85,12 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
 
     if kind == THROWN_IN:
         outcome = Outcome.THROWN_IN
-        tell(lambda: ending.why or "The hand was thrown in: no payments.")
+        tell(lambda: ending.why or Words(N_("The hand was thrown in: no payments.")))
     elif kind == DEAL_WIN:
         outcome = Outcome.DEAL_WIN
         claimants = {c.player for c in ending.claims}
         if ending.why:
-            tell(lambda: ending.why + ".")
+            tell(lambda: Words(N_("{why}."), why=ending.why))
         for c in ending.claims:
             tell(partial(_deal_win_sentence, c, len(claimants) > 1))
             for q in players:
@@ -93,8 +100,10 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
         outcome = Outcome(kind)
         p = ending.player
         label = "tonk out" if kind == TONK_OUT else "out"
-        tell(lambda: f"{ending.why}: {label}, each other player pays {p} "
-             f"{plural(ending.pays)}.")
+        tell(lambda: Words(
+            N_("{why}: tonk out, each other player pays {player} {stakes}.") if kind == TONK_OUT
+            else N_("{why}: out, each other player pays {player} {stakes}."),
+            why=ending.why, player=p, stakes=plural(ending.pays)))
         for q in players:
             pay(q, p, ending.pays, label)
     elif kind == DROP:
@@ -115,10 +124,12 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
     return settlement
 
 
-def _deal_win_sentence(c, several_claimants: bool) -> str:
-    return (f"{c.player} was dealt {c.count}: {c.claim.describe()}; every "
-            f"{'non-claimant' if several_claimants else 'other player'} pays "
-            f"{c.player} {plural(c.claim.pays)}.")
+def _deal_win_sentence(c, several_claimants: bool) -> Words:
+    template = N_("{player} was dealt {count}: {claim}; every non-claimant pays {player} "
+                  "{stakes}.") if several_claimants else \
+        N_("{player} was dealt {count}: {claim}; every other player pays {player} {stakes}.")
+    return Words(template, player=c.player, count=c.count, claim=c.claim.describe(),
+                 stakes=plural(c.claim.pays))
 
 
 def _lowest(counts: dict[str, int | None], among: Iterable[str]) -> tuple[int, list[str]]:
@@ -134,20 +145,25 @@ def _settle_drop(ending: Ending, rules: HouseRules, pay, tell) -> Outcome:
     mine = counts[d]
     low = min(map(counts.__getitem__, others))
     if mine < low:
-        tell(lambda: f"{d} dropped with {mine}; every other count is higher "
-             f"(lowest {low}), so the drop wins: each other player pays {d} "
-             f"{plural(rules.drop_pays)}.")
+        tell(lambda: Words(N_("{player} dropped with {count}; every other count is higher "
+                              "(lowest {low}), so the drop wins: each other player pays "
+                              "{player} {stakes}."),
+                           player=d, count=mine, low=low, stakes=plural(rules.drop_pays)))
         for q in others:
             pay(q, d, rules.drop_pays, "drop won")
         return Outcome.DROP_WON
     lowest = [q for q in others if counts[q] == low]
     beaters = [q for q in others if counts[q] <= mine]
     scheme = CATCH_SCHEMES[rules.caught]
-    tell(lambda: f"{d} dropped with {mine}; "
-         + names(f"{q} has {counts[q]}" for q in beaters)
-         + ", equal or lower"
-         + "".join(f"; {q} has {counts[q]}" for q in others if q not in beaters)
-         + f"; so {d} is caught (catch scheme {scheme.name}).")
+    tell(lambda: Words(
+        N_("{player} dropped with {count}; {beaters}, equal or lower{others}; so {player} is "
+           "caught (catch scheme {scheme})."),
+        player=d, count=mine,
+        beaters=names(Words(N_("{player} has {count}"), player=q, count=counts[q])
+                      for q in beaters),
+        others=Phrases(Words(N_("; {player} has {count}"), player=q, count=counts[q])
+                       for q in others if q not in beaters),
+        scheme=scheme.name))
     catch = Catch(scheme.name, d, ending.dealer, players, others, beaters, lowest, low,
                   rules.caught_amount(len(players)))
     scheme.pays(catch, pay, tell)
@@ -158,22 +174,25 @@ def _settle_stock_out(ending: Ending, rules: HouseRules, pay, tell) -> Outcome:
     players, counts = ending.players, ending.counts
     who = ending.player
     if rules.stock_out == "dead":
-        tell(lambda: f"{who} wanted to draw from the empty stock; with these rules the hand "
-             "is then dead: no payments.")
+        tell(lambda: Words(N_("{player} wanted to draw from the empty stock; with these rules "
+                              "the hand is then dead: no payments."), player=who))
         return Outcome.DEAD
     low, lowest = _lowest(counts, players)
     if len(lowest) > 1 and rules.stock_out_tie == "dead":
-        tell(lambda: f"The stock ran out and {names(lowest)} tie for lowest with {low}; "
-             "with these rules the hand is dead: no payments.")
+        tell(lambda: Words(N_("The stock ran out and {lowest} tie for lowest with {low}; with "
+                              "these rules the hand is dead: no payments."),
+                           lowest=names(lowest), low=low))
         return Outcome.DEAD
     rest = [q for q in players if q not in lowest]
     for lo in lowest:
         for q in rest:
             pay(q, lo, rules.stock_out_pays, "stock out, lowest count")
-    tell(lambda: f"The stock ran out; {names(lowest)} "
-         f"{'has' if len(lowest) == 1 else 'share'} the lowest count ({low}) and "
-         f"collect{'s' if len(lowest) == 1 else ''} {plural(rules.stock_out_pays)} "
-         f"from each of {names(rest)}.")
+    tell(lambda: Words(
+        N_("The stock ran out; {lowest} has the lowest count ({low}) and collects {stakes} "
+           "from each of {rest}.") if len(lowest) == 1 else
+        N_("The stock ran out; {lowest} share the lowest count ({low}) and collect {stakes} "
+           "from each of {rest}."),
+        lowest=names(lowest), low=low, stakes=plural(rules.stock_out_pays), rest=names(rest)))
     return Outcome.STOCK_OUT
 
 
@@ -189,11 +208,12 @@ def _push_ups(s: Settlement) -> None:
             count = s.counts.get(q)
             net[q] = Decimal(count or 0) * factor
         losers = [q for q in s.players if q not in s.winners]
-        s.tellers.append(lambda: (
-            f"Push-ups: {names(s.winners) or 'nobody'} score 0; "
-            f"{names(losers)} go up by their counts"
-            + (" times two (a double win)." if factor == TWO else ".")
-        ))
+        s.tellers.append(lambda: Words(
+            N_("Push-ups: {winners} score 0; {losers} go up by their counts times two (a "
+               "double win).") if factor == TWO else
+            N_("Push-ups: {winners} score 0; {losers} go up by their counts."),
+            winners=names(s.winners) if s.winners else Words(N_("nobody")),
+            losers=names(losers)))
     s.net = net
 
 

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from ..rules.ending import Outcome
 from ..rules.hand import Hand
+from ..rules.words import N_, Words
 from .money import fmt
 from .payments import Settlement, settle_ending
 from .settlement import Transfer, settle_up
@@ -67,7 +68,8 @@ def void_result(hand: Hand, reason: str) -> HandResult:
     zero = Decimal(0)
     net = dict.fromkeys(hand.players, zero)
     settlement = Settlement(Outcome.VOID, hand.players, [], [],
-                            [lambda: f"The hand was void ({reason}): nobody pays."], {},
+                            [lambda: Words(N_("The hand was void ({reason}): nobody pays."),
+                                           reason=reason)], {},
                             dict(net))
     return HandResult(hand.number, hand.dealer, hand.players, Outcome.VOID, [], {}, net, settlement,
                       reason=reason)

@@ -26,6 +26,7 @@ from decimal import Decimal, InvalidOperation
 
 from ..rules.cards import SUIT_NAMES, UNKNOWN
 from ..rules.errors import RuleViolation
+from ..rules.words import N_, Words
 
 HIGH_ORDER = "A23456789TJQK"  # ace low: the king is the highest card of a suit
 KINDS = ("suit_high", "first_spread")
@@ -38,23 +39,23 @@ class SideBet:
     players: tuple[str, ...]
     suit: str | None = None
 
-    def describe(self) -> str:
+    def describe(self) -> Words:
         if self.kind == "suit_high":
-            return f"the highest {SUIT_NAMES[self.suit][:-1]} dealt"
-        return "the first to spread"
+            return Words(_HIGHEST[self.suit])
+        return Words(N_("the first to spread"))
 
 
 @dataclass(frozen=True)
 class SideBetOutcome:
     bet: SideBet
     winner: str | None
-    why: str
+    why: Words | str  # Words when judged, the stored English when read back
 
     def to_json(self) -> dict:
         """As stored with a hand's result (the pots are carried at session level)."""
         b = self.bet
         return {"kind": b.kind, "suit": b.suit, "stake": str(b.stake),
-                "players": list(b.players), "winner": self.winner, "why": self.why}
+                "players": list(b.players), "winner": self.winner, "why": str(self.why)}
 
     @classmethod
     def from_json(cls, data: Mapping) -> SideBetOutcome:
@@ -63,8 +64,8 @@ class SideBetOutcome:
         return cls(bet, data.get("winner"), data["why"])
 
 
-def _bad(sentence: str) -> RuleViolation:
-    return RuleViolation("bad_side_bet", sentence)
+def _bad(template: str, **params: object) -> RuleViolation:
+    return RuleViolation("bad_side_bet", template, params)
 
 
 def read_side_bets(raw: Iterable[Mapping], seats: Sequence[str], *,
@@ -74,28 +75,34 @@ def read_side_bets(raw: Iterable[Mapping], seats: Sequence[str], *,
     kinds = set()
     for i, entry in enumerate(raw, 1):
         if push_ups:
-            raise _bad("side bets are money and cannot be played with push-up scoring")
+            raise _bad(N_("side bets are money and cannot be played with push-up scoring"))
         kind = entry.get("kind")
         if kind not in KINDS:
-            raise _bad(f"side bet {i}: unknown kind {kind!r} (suit_high or first_spread)")
+            raise _bad(N_("side bet {number}: unknown kind {kind} (suit_high or first_spread)"),
+                       number=i, kind=repr(kind))
         if kind in kinds:
-            raise _bad(f"side bet {i}: the hand already has a {kind} bet")
+            raise _bad(N_("side bet {number}: the hand already has a {kind} bet"), number=i,
+                       kind=kind)
         kinds.add(kind)
         players = tuple(entry.get("players") or ())
         missing = [p for p in players if p not in seats]
         if missing:
-            raise _bad(f"side bet {i}: {', '.join(missing)} not seated in this hand")
+            raise _bad(N_("side bet {number}: {players} not seated in this hand"), number=i,
+                       players=", ".join(missing))
         if len(set(players)) != len(players) or len(players) < 2:
-            raise _bad(f"side bet {i}: a side bet needs two or more different players")
+            raise _bad(N_("side bet {number}: a side bet needs two or more different players"),
+                       number=i)
         try:
             stake = Decimal(str(entry.get("stake")))
         except InvalidOperation:
             stake = Decimal(0)
         if not stake.is_finite() or stake <= 0:
-            raise _bad(f"side bet {i}: the stake must be an amount greater than 0")
+            raise _bad(N_("side bet {number}: the stake must be an amount greater than 0"),
+                       number=i)
         suit = entry.get("suit")
         if kind == "suit_high" and suit not in SUIT_NAMES:
-            raise _bad(f"side bet {i}: a suit_high bet names a suit (c, d, h or s)")
+            raise _bad(N_("side bet {number}: a suit_high bet names a suit (c, d, h or s)"),
+                       number=i)
         bets.append(SideBet(kind, stake, players, suit if kind == "suit_high" else None))
     return bets
 
@@ -107,8 +114,8 @@ def check_deal_known(bets: Sequence[SideBet], deal: Mapping[str, Sequence[str]])
             continue
         unknown = [p for p in bet.players if p not in deal or UNKNOWN in deal[p]]
         if unknown:
-            raise _bad(f"the suit-high bet is judged from the dealt cards, so the deal of "
-                       f"{', '.join(unknown)} must be logged")
+            raise _bad(N_("the suit-high bet is judged from the dealt cards, so the deal of "
+                          "{players} must be logged"), players=", ".join(unknown))
 
 
 def judge(bet: SideBet, deal: Mapping[str, Sequence[str]],
@@ -121,13 +128,14 @@ def judge(bet: SideBet, deal: Mapping[str, Sequence[str]],
                     best, winner = HIGH_ORDER.index(card[0]), p
                     top = card
         if winner is None:
-            return SideBetOutcome(bet, None, f"nobody in the bet was dealt a "
-                                  f"{SUIT_NAMES[bet.suit][:-1]}")
-        return SideBetOutcome(bet, winner, f"{winner} was dealt {top}, {bet.describe()}")
+            return SideBetOutcome(bet, None, Words(_NOBODY[bet.suit]))
+        return SideBetOutcome(bet, winner, Words(N_("{player} was dealt {card}, {bet}"),
+                                                 player=winner, card=top, bet=bet.describe()))
     for owner in spread_owners:
         if owner in bet.players:
-            return SideBetOutcome(bet, owner, f"{owner} laid the first spread")
-    return SideBetOutcome(bet, None, "nobody in the bet laid a spread")
+            return SideBetOutcome(bet, owner, Words(N_("{player} laid the first spread"),
+                                                    player=owner))
+    return SideBetOutcome(bet, None, Words(N_("nobody in the bet laid a spread")))
 
 
 class Pots:
@@ -136,27 +144,42 @@ class Pots:
     def __init__(self) -> None:
         self.put_in: dict[str, dict[str, Decimal]] = {}
 
-    def settle(self, outcomes: Iterable[SideBetOutcome]) -> tuple[dict[str, Decimal], list[str]]:
+    def settle(self, outcomes: Iterable[SideBetOutcome]) -> tuple[dict[str, Decimal],
+                                                                  list[Words]]:
         """Nets (money) and sentences for one hand's side bets."""
         net: dict[str, Decimal] = {}
-        story: list[str] = []
+        story: list[Words] = []
         for o in outcomes:
             pot = self.put_in.setdefault(o.bet.kind, {})
             for p in o.bet.players:
                 pot[p] = pot.get(p, Decimal(0)) + o.bet.stake
             total = sum(pot.values())
-            label = f"Side bet ({o.bet.describe()})"
             if o.winner is None:
-                story.append(f"{label}: {o.why}; the pot of {_amount(total)} carries over.")
+                story.append(Words(N_("Side bet ({bet}): {why}; the pot of {pot} carries over."),
+                                   bet=o.bet.describe(), why=o.why, pot=_amount(total)))
                 continue
             for p, amount in pot.items():
                 if p != o.winner:
                     net[p] = net.get(p, Decimal(0)) - amount
                     net[o.winner] = net.get(o.winner, Decimal(0)) + amount
-            story.append(f"{label}: {o.why} and takes the pot of {_amount(total)}.")
+            story.append(Words(N_("Side bet ({bet}): {why} and takes the pot of {pot}."),
+                               bet=o.bet.describe(), why=o.why, pot=_amount(total)))
             pot.clear()
         return net, story
 
 
-def _amount(d: Decimal) -> str:
-    return format(d.normalize(), "f")
+def _amount(d: Decimal) -> Decimal:
+    """``d`` as the referee writes a pot (``1.5``, never ``1.50`` or ``1E+1``)."""
+    return Decimal(format(d.normalize(), "f"))
+
+
+# Each suit's phrases, whole: the suit's name takes its own article in French
+# and Portuguese.
+_HIGHEST = {
+    "c": N_("the highest club dealt"), "d": N_("the highest diamond dealt"),
+    "h": N_("the highest heart dealt"), "s": N_("the highest spade dealt"),
+}
+_NOBODY = {
+    "c": N_("nobody in the bet was dealt a club"), "d": N_("nobody in the bet was dealt a diamond"),
+    "h": N_("nobody in the bet was dealt a heart"), "s": N_("nobody in the bet was dealt a spade"),
+}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from ..rules.errors import MalformedInput
+from ..rules.words import N_, Words
 from .reading import FORMAT, _plain_log
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
@@ -40,14 +41,16 @@ def check_document(doc: Any, path: list | None = None) -> None:
     while stack:
         value, path = stack.pop()
         if len(path) > MAX_DEPTH:
-            raise MalformedInput("malformed_log", f"{_where(path[:3])}...: the document is "
-                                 f"nested more than {MAX_DEPTH} deep")
+            raise MalformedInput("malformed_log", N_("{where}...: the document is nested more "
+                                                     "than {depth} deep"),
+                                                  {"where": _where(path[:3]), "depth": MAX_DEPTH})
         if isinstance(value, str):
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError:
-                raise MalformedInput("malformed_log", f"{_where(path)}: the text is not valid "
-                                     "Unicode (a lone surrogate)") from None
+                raise MalformedInput("malformed_log", N_("{where}: the text is not valid "
+                                                         "Unicode (a lone surrogate)"),
+                                                      {"where": _where(path)}) from None
         elif isinstance(value, dict):
             for key, item in value.items():
                 stack.append((key, path))
@@ -59,7 +62,7 @@ def check_document(doc: Any, path: list | None = None) -> None:
 def load_log(doc: Any) -> dict:
     """Check a decoded ``tonk-log/1`` document's shape; returns it as data."""
     if not isinstance(doc, dict):
-        raise MalformedInput("malformed_log", "a session log is a JSON object")
+        raise MalformedInput("malformed_log", N_("a session log is a JSON object"))
     if "head" in doc or "chain" in doc:
         # An export's receipt (referee.record.chain): for `referee verify LOG`,
         # not part of the play.
@@ -83,22 +86,27 @@ def load_hand_setup(doc: Any) -> dict:
     """A hand's setup (``dealer``, ``deal``, ``upcard``, ``players``, ...),
     as the API takes it to start a hand."""
     if not isinstance(doc, dict):
-        raise MalformedInput("malformed_log", "a hand is a JSON object")
+        raise MalformedInput("malformed_log", N_("a hand is a JSON object"))
     from .schemas import load_hand_setup as load
 
     return load(doc)
 
 
-def parse_json(text: str | bytes, what: str = "the log") -> Any:
+THE_LOG = Words(N_("the log"))
+THE_BODY = Words(N_("the body"))
+
+
+def parse_json(text: str | bytes, what: Words = THE_LOG) -> Any:
     """JSON text as data, or ``MalformedInput``; text escaping a surrogate is
     walked for a lone one (only then: a long log's every string is not)."""
     try:
         doc = json.loads(text)
     except (ValueError, UnicodeDecodeError) as err:
-        raise MalformedInput("malformed_log", f"{what} is not valid JSON: {err}") from None
+        raise MalformedInput("malformed_log", N_("{what} is not valid JSON: {error}"),
+                                              {"what": what, "error": str(err)}) from None
     except RecursionError:
-        raise MalformedInput("malformed_log", f"{what} is nested more than {MAX_DEPTH} "
-                             "deep") from None
+        raise MalformedInput("malformed_log", N_("{what} is nested more than {depth} deep"),
+                                              {"what": what, "depth": MAX_DEPTH}) from None
     raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
     if b"\\ud" in raw or b"\\uD" in raw:
         check_document(doc)
@@ -114,7 +122,8 @@ def read_log_file(path: str) -> dict:
         with open(path, "rb") as f:
             text = f.read()
     except OSError as err:
-        raise MalformedInput("malformed_log", f"cannot read {path}: {err.strerror}") from None
+        raise MalformedInput("malformed_log", N_("cannot read {path}: {error}"),
+                                              {"path": path, "error": err.strerror}) from None
     return parse_log_text(text)
 
 

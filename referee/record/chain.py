@@ -16,6 +16,7 @@ import hashlib
 import json
 
 from ..rules.errors import MalformedInput
+from ..rules.words import N_
 
 GENESIS = "0" * 64
 CHAIN = 2  # the format new events are hashed with
@@ -99,16 +100,16 @@ def export_fields(session_id: str, rows: list[dict]) -> dict:
 def _shape(doc: dict) -> tuple[str, str, str, list[dict]]:
     head, chain = doc.get("head"), doc.get("chain")
     if head is None and chain is None:
-        raise MalformedInput("no_head", "this log carries no head to verify: export it with "
-                             "'referee export ID --chain'")
+        raise MalformedInput("no_head", N_("this log carries no head to verify: export it "
+                                           "with 'referee export ID --chain'"))
     if not isinstance(head, str) or not isinstance(chain, dict) \
             or not isinstance(chain.get("session"), str) \
             or not isinstance(chain.get("start"), str) \
             or not isinstance(chain.get("events"), list) or not chain["events"] \
             or not all(isinstance(ev, dict) and set(ev) == _EVENT_KEYS
                        for ev in chain["events"]):
-        raise MalformedInput("malformed_log", "head: and chain: are not an export's receipt "
-                             "(a hash, and the session's events)")
+        raise MalformedInput("malformed_log", N_("head: and chain: are not an export's "
+                                                 "receipt (a hash, and the session's events)"))
     return head, chain["session"], chain["start"], chain["events"]
 
 
@@ -120,8 +121,9 @@ def verify_log(doc: dict) -> str:
         if ev["seq"] != expected:
             raise LogChainError(f"event {expected} is missing from the chain")
         if not isinstance(ev["payload"], str):
-            raise MalformedInput("malformed_log", f"chain.events.{expected}.payload: must be "
-                                 "the event's JSON text")
+            raise MalformedInput("malformed_log", N_("chain.events.{expected}.payload: must "
+                                                     "be the event's JSON text"),
+                                                  {"expected": expected})
         prev = event_hash(prev, {**ev, "session_id": session_id})
     if prev != head:
         raise LogChainError(f"the chain hashes to {prev}, not to the log's head {head}")

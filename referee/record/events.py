@@ -17,26 +17,30 @@ from decimal import Decimal, InvalidOperation
 
 from ..ledger.money import amount_fault, parse_stake
 from ..rules.errors import MalformedInput
-
-LANGUAGES = ("en", "de", "fr", "pt")
+from ..rules.words import LANGUAGES, N_, Words
 
 #: Session-level fields; ``started`` is older, but is now held to the same format.
 SESSION_FIELDS = ("language", "started", "closed", "brought_forward", "payments")
 #: Hand-level fields.
 HAND_FIELDS = ("stake", "void", "accepted", "disputes")
 
-UNKNOWN_FIELD = "is not a field of the log format"
+UNKNOWN_FIELD = N_("is not a field of the log format")
 
 _PAYMENT_KEYS = frozenset(("from", "to", "amount", "at", "note"))
 _DISPUTE_KEYS = ("action", "by", "note")
+
+
+_NAME = N_("must be a player's name")
+_NOTE = Words(N_("a note"))
 
 
 class Unreadable(ValueError):
     """A value of an event field that cannot be read; ``path`` leads into it
     (list indexes and keys), for the schema to name the field."""
 
-    def __init__(self, text: str, *path: object) -> None:
-        super().__init__(text)
+    def __init__(self, text: str | Words, *path: object) -> None:
+        text = text if isinstance(text, Words) else Words(text)
+        super().__init__(str(text))
         self.text = text
         self.path = path
 
@@ -48,18 +52,19 @@ class Unreadable(ValueError):
         return out
 
 
-def _text(value: object, low: int, high: int, what: str, *path: object) -> None:
+def _text(value: object, low: int, high: int, what: Words, *path: object) -> None:
     if type(value) is not str:
-        raise Unreadable(f"{what} must be text", *path)
+        raise Unreadable(Words(N_("{what} must be text"), what=what), *path)
     if not low <= len(value) <= high:
-        raise Unreadable(f"{what} has {low} to {high} characters, not {len(value)}", *path)
+        raise Unreadable(Words(N_("{what} has {low} to {high} characters, not {length}"),
+                               what=what, low=low, high=high, length=len(value)), *path)
 
 
 def _time(value: object, *path: object) -> None:
     """ISO 8601, date and time, with a UTC offset (``Z`` or ``+01:00``): a
     time without one could be anybody's evening."""
     if type(value) is not str:
-        raise Unreadable("must be a time like \"2026-11-21T20:00:00Z\"", *path)
+        raise Unreadable(N_("must be a time like \"2026-11-21T20:00:00Z\""), *path)
     from datetime import datetime  # only logs that carry times pay for the import
 
     try:
@@ -67,8 +72,9 @@ def _time(value: object, *path: object) -> None:
     except ValueError:
         when = None
     if when is None or "T" not in value.upper() or when.tzinfo is None:
-        raise Unreadable(f"must be an ISO 8601 time with a UTC offset, like "
-                         f"\"2026-11-21T20:00:00Z\", not {value!r}", *path)
+        raise Unreadable(Words(N_("must be an ISO 8601 time with a UTC offset, like "
+                                  "\"2026-11-21T20:00:00Z\", not {value}"), value=repr(value)),
+                         *path)
 
 
 def decimal_of(value: object) -> Decimal | None:
@@ -84,7 +90,8 @@ def decimal_of(value: object) -> Decimal | None:
 
 def check_language(value: object) -> None:
     if value not in LANGUAGES or type(value) is not str:
-        raise Unreadable(f"must be one of {', '.join(LANGUAGES)}, not {value!r}")
+        raise Unreadable(Words(N_("must be one of {languages}, not {value}"),
+                               languages=", ".join(LANGUAGES), value=repr(value)))
 
 
 def check_time(value: object) -> None:
@@ -93,11 +100,12 @@ def check_time(value: object) -> None:
 
 def check_brought_forward(value: object) -> None:
     if type(value) is not dict:
-        raise Unreadable('must be an object of player: amount, like {"Ann": "-3.50"}')
+        raise Unreadable(N_('must be an object of player: amount, like {"Ann": "-3.50"}'))
     for name, amount in value.items():
         d = decimal_of(amount)
         if d is None:
-            raise Unreadable(f"must be a decimal amount like \"-3.50\", not {amount!r}", name)
+            raise Unreadable(Words(N_('must be a decimal amount like "-3.50", not {amount}'),
+                                   amount=repr(amount)), name)
         if amount_fault(d):
             raise Unreadable(amount_fault(d), name)
 
@@ -115,18 +123,18 @@ def _records(value: object, like: str, each: str, allowed, required):
                 raise Unreadable(UNKNOWN_FIELD, i, key)
         for key in required:
             if key not in item:
-                raise Unreadable("missing data for required field", i, key)
+                raise Unreadable(N_("missing data for required field"), i, key)
         yield i, item
 
 
 def check_payments(value: object) -> None:
     for i, payment in _records(
-            value, 'must be a list of payments like {"from": "Ann", "to": "Ben", '
-            '"amount": "0.75"}', "a payment is an object with from, to and amount",
+            value, N_('must be a list of payments like {"from": "Ann", "to": "Ben", '
+                      '"amount": "0.75"}'), N_("a payment is an object with from, to and amount"),
             _PAYMENT_KEYS, ("from", "to", "amount")):
         for key in ("from", "to"):
             if type(payment[key]) is not str:
-                raise Unreadable("must be a player's name", i, key)
+                raise Unreadable(_NAME, i, key)
         # The amount's value is judged with the session (payment_amount); its
         # size here, with the shape: beyond the bounds nothing can settle it.
         d = decimal_of(payment["amount"])
@@ -135,43 +143,43 @@ def check_payments(value: object) -> None:
         if "at" in payment:
             _time(payment["at"], i, "at")
         if "note" in payment:
-            _text(payment["note"], 1, 500, "a note", i, "note")
+            _text(payment["note"], 1, 500, _NOTE, i, "note")
 
 
 def check_hand_stake(value: object) -> None:
     d = decimal_of(value)
     if d is None or d <= 0:
-        raise Unreadable(f"a hand's stake is a decimal greater than 0, like \"0.50\", "
-                         f"not {value!r}")
+        raise Unreadable(Words(N_('a hand\'s stake is a decimal greater than 0, like "0.50", '
+                                  'not {value}'), value=repr(value)))
     try:
         parse_stake(value)
     except ValueError as err:
-        raise Unreadable(str(err)) from None
+        raise Unreadable(err.args[0]) from None
 
 
 def check_void(value: object) -> None:
-    _text(value, 1, 200, "the reason for a void")
+    _text(value, 1, 200, Words(N_("the reason for a void")))
 
 
 def check_accepted(value: object) -> None:
     if type(value) is not list:
-        raise Unreadable("must be a list of players' names")
+        raise Unreadable(N_("must be a list of players' names"))
     for i, name in enumerate(value):
         if type(name) is not str:
-            raise Unreadable("must be a player's name", i)
+            raise Unreadable(_NAME, i)
 
 
 def check_disputes(value: object) -> None:
     for i, dispute in _records(
-            value, 'must be a list of disputes like {"action": 7, "by": "Cy", "note": "..."}',
-            "a dispute is an object with action, by and note", _DISPUTE_KEYS, _DISPUTE_KEYS):
+            value, N_('must be a list of disputes like {"action": 7, "by": "Cy", "note": "..."}'),
+            N_("a dispute is an object with action, by and note"), _DISPUTE_KEYS, _DISPUTE_KEYS):
         action = dispute["action"]
         if action is not None and type(action) is not int:
-            raise Unreadable("must be an action's number, or null for the whole hand",
+            raise Unreadable(N_("must be an action's number, or null for the whole hand"),
                              i, "action")
         if type(dispute["by"]) is not str:
-            raise Unreadable("must be a player's name", i, "by")
-        _text(dispute["note"], 1, 500, "a note", i, "note")
+            raise Unreadable(_NAME, i, "by")
+        _text(dispute["note"], 1, 500, _NOTE, i, "note")
 
 
 SESSION_CHECKS = {
@@ -209,22 +217,29 @@ def check_session_money(log: dict) -> None:
     carried = log.get("brought_forward") or {}
     for name in carried:
         if name not in players:
-            raise MalformedInput("unknown_player", f"brought_forward names {name}, who is not "
-                                 "a player of this session")
+            raise MalformedInput("unknown_player", N_("brought_forward names {name}, who is "
+                                                      "not a player of this session"),
+                                                   {"name": name})
     total = sum((decimal_of(v) for v in carried.values()), Decimal(0))
     if total != 0:
-        raise MalformedInput("brought_forward_sum", "the balances brought forward must sum to "
-                             f"zero (what one owes another is owed to them), but sum to {total}")
+        raise MalformedInput("brought_forward_sum", N_("the balances brought forward must sum "
+                                                       "to zero (what one owes another is "
+                                                       "owed to them), but sum to {total}"),
+                                                    {"total": total})
     for i, payment in enumerate(log.get("payments") or (), 1):
         payer, payee, amount = payment["from"], payment["to"], payment["amount"]
         if payer == payee:
-            raise MalformedInput("payment_to_self", f"payment {i}: {payer} cannot pay "
-                                 "themselves")
+            raise MalformedInput("payment_to_self", N_("payment {number}: {payer} cannot pay "
+                                                       "themselves"),
+                                                    {"number": i, "payer": payer})
         d = decimal_of(amount)
         if d is None or d <= 0:
-            raise MalformedInput("payment_amount", f"payment {i}: the amount must be a decimal "
-                                 f"greater than 0, like \"0.75\", not {amount!r}")
+            raise MalformedInput("payment_amount", N_("payment {number}: the amount must be a "
+                                                      "decimal greater than 0, like \"0.75\", "
+                                                      "not {amount}"),
+                                                   {"number": i, "amount": repr(amount)})
         for name in (payer, payee):
             if name not in players:
-                raise MalformedInput("unknown_player", f"payment {i} names {name}, who is "
-                                     "not a player of this session")
+                raise MalformedInput("unknown_player", N_("payment {number} names {name}, who "
+                                                          "is not a player of this session"),
+                                                       {"number": i, "name": name})

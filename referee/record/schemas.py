@@ -15,6 +15,7 @@ from ..ledger.money import MAX_AMOUNT, MAX_MULTIPLIER, MAX_STAKE, STAKE_PLACES
 from ..rules.errors import MalformedInput
 from ..rules.options import MAX_PLAYERS, PRESETS
 from ..rules.table import check_name
+from ..rules.words import N_, Words
 from .events import (
     HAND_CHECKS,
     HAND_FIELDS,
@@ -96,13 +97,13 @@ class StakeField(fields.Field):
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            raise ValidationError('must be a decimal string or number, like "0.25"')
+            raise ValidationError(N_('must be a decimal string or number, like "0.25"'))
         from ..ledger.money import parse_stake
 
         try:
             parse_stake(value)
         except ValueError as err:
-            raise ValidationError(str(err)) from None
+            raise ValidationError([err.args[0]]) from None
         return value
 
     def _serialize(self, value, attr, obj, **kwargs):
@@ -117,7 +118,8 @@ class RulesField(fields.Field):
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, (str, dict)):
-            raise ValidationError('must be a preset name or an object like {"preset": "pagat"}')
+            raise ValidationError(N_('must be a preset name or an object like '
+                                     '{"preset": "pagat"}'))
         return value
 
     def _serialize(self, value, attr, obj, **kwargs):
@@ -132,7 +134,7 @@ class NameField(fields.String):
         value = super()._deserialize(value, attr, data, **kwargs)
         why = check_name(value)
         if why:
-            raise ValidationError(why)
+            raise ValidationError([why])
         return value
 
 
@@ -141,16 +143,17 @@ class TextListField(fields.Field):
     thousands of action strings, and marshmallow's per-item fields would make
     reading the log slower than replaying it."""
 
-    def __init__(self, what: str, **kwargs) -> None:
+    def __init__(self, what: Words, **kwargs) -> None:
         super().__init__(**_typed(ACTIONS_OPENAPI, kwargs))
         self.what = what
 
     def _deserialize(self, value, attr, data, **kwargs):
         if type(value) is not list:
-            raise ValidationError(f"must be a list of {self.what}")
+            raise ValidationError([Words(N_("must be a list of {what}"), what=self.what)])
         for i, item in enumerate(value):
             if type(item) is not str:
-                raise ValidationError({i: [f"not a valid string ({self.what})"]})
+                raise ValidationError({i: [Words(N_("not a valid string ({what})"),
+                                                 what=self.what)]})
         return value
 
     def _serialize(self, value, attr, obj, **kwargs):
@@ -165,10 +168,10 @@ class DealField(fields.Field):
 
     def _deserialize(self, value, attr, data, **kwargs):
         if type(value) is not dict:
-            raise ValidationError("must be an object of player: list of cards")
+            raise ValidationError(N_("must be an object of player: list of cards"))
         for player, cards in value.items():
             if type(cards) is not list or any(type(c) is not str for c in cards):
-                raise ValidationError({player: ["must be a list of cards like \"Ks\""]})
+                raise ValidationError({player: [N_('must be a list of cards like "Ks"')]})
         return value
 
     def _serialize(self, value, attr, obj, **kwargs):
@@ -208,7 +211,7 @@ class SideBetSchema(Schema):
     @validates_schema
     def _suit(self, data, **kwargs):
         if data.get("kind") == "suit_high" and "suit" not in data:
-            raise ValidationError("a suit_high bet names its suit", "suit")
+            raise ValidationError(N_("a suit_high bet names its suit"), "suit")
 
 
 class HandSchema(Schema):
@@ -225,7 +228,7 @@ class HandSchema(Schema):
     stake_multiplier = fields.Integer(strict=True,
                                       validate=validate.Range(min=1, max=MAX_MULTIPLIER))
     side_bets = fields.List(fields.Nested(SideBetSchema))
-    actions = TextListField("actions like \"Ben: draw 4c\"")
+    actions = TextListField(Words(N_('actions like "Ben: draw 4c"')))
     void = EventField(HAND_CHECKS["void"])
     accepted = EventField(HAND_CHECKS["accepted"])
     disputes = EventField(HAND_CHECKS["disputes"])
@@ -268,7 +271,8 @@ class LogSchema(Schema):
     def _unique_players(self, data, **kwargs):
         players = data.get("players") or []
         if len(set(players)) != len(players):
-            raise ValidationError("player names must be unique within the session", "players")
+            raise ValidationError(N_("player names must be unique within the session"),
+                                  "players")
 
 
 LOG = LogSchema()
@@ -280,17 +284,27 @@ HAND_SETUP = HandSchema(exclude=("actions", *HAND_FIELDS))
 
 
 
+# Marshmallow's messages that a log can meet, as _malformed writes them: marked
+# here so that the catalogs carry them.
+_MARSHMALLOW = (
+    N_("missing data for required field"), N_("field may not be null"),
+    N_("not a valid string"), N_("not a valid integer"), N_("not a valid boolean"),
+    N_("not a valid list"), N_("not a valid mapping type"), N_("invalid input type"),
+    N_("not a valid number"), N_("not a valid datetime"),
+)
+
+
 def _first_error(messages: Any, path: tuple = ()) -> tuple[tuple, str]:
     if isinstance(messages, dict):
         key = next(iter(messages))
         return _first_error(messages[key], path + (key,))
     if isinstance(messages, list) and messages:
-        return path, str(messages[0])
-    return path, str(messages)
+        return path, messages[0]
+    return path, messages
 
 
 def _malformed(err: ValidationError, prefix: tuple = ()) -> MalformedInput:
-    path, text = _first_error(err.messages)
+    path, said = _first_error(err.messages)
     path = prefix + path
     hand = action = None
     # A value of the table's own events that cannot be read is `malformed`
@@ -304,12 +318,16 @@ def _malformed(err: ValidationError, prefix: tuple = ()) -> MalformedInput:
             action = path[1] + 1
             path = path[2:]
     field = ".".join(str(p) for p in path if p != "_schema")
-    text = text.rstrip(".")
-    text = text[:1].lower() + text[1:]
-    if text == "Unknown field":
-        text = UNKNOWN_FIELD
-    code = "malformed" if event and text != UNKNOWN_FIELD else "malformed_log"
-    return MalformedInput(code, f"{field}: {text}" if field else text,
+    if not isinstance(said, Words):
+        # Marshmallow's own words ("Not a valid integer."), as the referee
+        # writes them; the common ones are in the catalogs (_MARSHMALLOW).
+        text = str(said).rstrip(".")
+        text = text[:1].lower() + text[1:]
+        said = Words(UNKNOWN_FIELD if text == "unknown field" else text)
+    code = "malformed" if event and said.template != UNKNOWN_FIELD else "malformed_log"
+    if not field:
+        return MalformedInput(code, said.template, said.params, hand=hand, action=action)
+    return MalformedInput(code, N_("{field}: {problem}"), {"field": field, "problem": said},
                           hand=hand, action=action)
 
 

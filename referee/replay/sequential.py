@@ -23,6 +23,7 @@ from ..rules.errors import MalformedInput, RefereeError, RuleViolation
 from ..rules.hand import VOID, Hand
 from ..rules.options import HouseRules, resolve
 from ..rules.table import Table, unfinished_reason
+from ..rules.words import N_
 
 
 @dataclass
@@ -172,13 +173,14 @@ def check_log_end(table: Table, *, closed: bool = False) -> None:
         if closed:
             raise RuleViolation(
                 "closed_in_play",
-                f"the session is closed but hand {last.number} is still in play "
-                f"({unfinished_reason(last)}): void it or finish it",
+                N_("the session is closed but hand {last} is still in play ({reason}): void "
+                   "it or finish it"), {"last": last.number, "reason": unfinished_reason(last)},
                 hand=last.number,
             )
         raise RuleViolation(
             "hand_unfinished",
-            f"the log ends but hand {last.number} is not finished ({unfinished_reason(last)})",
+            N_("the log ends but hand {last} is not finished ({reason})"),
+            {"last": last.number, "reason": unfinished_reason(last)},
             hand=last.number,
         )
 

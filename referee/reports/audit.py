@@ -28,25 +28,33 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, Table, TableStyle
 
-from ..ledger.money import fmt
+from .. import language
 from ..ledger.results import HandResult, settle_hand, void_result
 from ..replay import Session, open_session, start_hand
 from ..rules.actions import parse_action
 from ..rules.cards import card_label, pretty
 from ..rules.errors import MalformedInput, RefereeError
 from ..rules.hand import VOID, Hand
+from ..rules.words import N_
 from .common import (
+    amount,
+    cash,
     document,
     esc,
     footer,
     hash_line,
+    paper_language,
+    plurals,
     receipt,
     register_fonts,
     rules_in_words,
+    stakes_words,
     styles,
     unit_of,
+    words,
 )
-from .settlement import OUTCOME_WORDS
+from .settlement import outcome_words
+from .words import error_in, reason_in, story_in
 
 STATUSES = ("accepted", "refused", "corrected")
 
@@ -95,21 +103,34 @@ class HandAudit:
     def unit(self) -> str:
         return unit_of(self.session.log, self.session.rules)
 
-    def payment_lines(self) -> list[str]:
-        """Each payment in stakes and in money (or points)."""
+    def payment_lines(self, lang: str = language.DEFAULT) -> list[str]:
+        """Each payment in stakes and in money (or points), in ``lang``."""
         r = self.result
         if r is None:
             return []
+        _ = words(lang)
         push_ups = self.session.rules.scoring == "push_ups"
         per = self.session.hand_stake(self.setup) * r.multiplier
+        currency = self.session.log.get("currency")
+        unit = unit_of(self.session.log, self.session.rules, lang)
         out = []
         for p in r.settlement.payments:
-            text = f"{p.payer} pays {p.payee} {_stakes(p.stakes)}"
-            if not push_ups:
-                money = p.stakes * per
-                unit = "point" if self.unit == "points" and money == 1 else self.unit
-                text += f" = {fmt(money, self.quantum)} {unit}"
-            out.append(f"{text} ({p.reason}).")
+            stakes = _stakes(p.stakes, lang)
+            reason = reason_in(p.reason, lang)
+            if push_ups:
+                out.append(_("{payer} pays {payee} {stakes} ({reason}).", payer=p.payer,
+                             payee=p.payee, stakes=stakes, reason=reason))
+                continue
+            money = p.stakes * per
+            if currency:
+                value = cash(money, self.quantum, currency, unit, lang)
+            elif money == 1:
+                value = _("1 point")
+            else:
+                value = cash(money, self.quantum, None, unit, lang)
+            out.append(_("{payer} pays {payee} {stakes} = {amount} ({reason}).",
+                         payer=p.payer, payee=p.payee, stakes=stakes, amount=value,
+                         reason=reason))
         return out
 
     def to_json(self) -> dict:
@@ -128,9 +149,8 @@ class HandAudit:
         }
 
 
-def _stakes(n: Decimal) -> str:
-    text = format(n.normalize(), "f")
-    return f"{text} stake" if n == 1 else f"{text} stakes"
+def _stakes(n: Decimal, lang: str = language.DEFAULT) -> str:
+    return stakes_words(n, lang)
 
 
 def events_from_log(setup: dict) -> list[dict]:
@@ -171,8 +191,9 @@ def audit_hand(log: dict, number: int, events: list[dict] | None = None) -> Hand
     """
     hands = log.get("hands", [])
     if not 1 <= number <= len(hands):
-        raise MalformedInput("no_such_hand", f"the session has {len(hands)} hand(s); there is "
-                            f"no hand {number}")
+        raise MalformedInput("no_such_hand", N_("the session has {hands} hand(s); there is no "
+                                                "hand {number}"),
+                                             {"hands": len(hands), "number": number})
     session = open_session(log)
     for setup in hands[:number - 1]:
         hand = start_hand(session, setup)
@@ -185,8 +206,11 @@ def audit_hand(log: dict, number: int, events: list[dict] | None = None) -> Hand
         events = events_from_log(setup)
     for ev in events:
         if ev.get("status") not in STATUSES:
-            raise MalformedInput("bad_event", f"event {ev.get('seq')}: status must be one of "
-                                f"{', '.join(STATUSES)}, not {ev.get('status')!r}")
+            raise MalformedInput("bad_event", N_("event {seq}: status must be one of "
+                                                 "{statuses}, not {status}"),
+                                              {"seq": ev.get('seq'),
+                                               "statuses": ', '.join(STATUSES),
+                                               "status": repr(ev.get('status'))})
     audit = HandAudit(session, number, setup, hand, [], None)
     _step_through(audit, session, setup, events)
     final = audit.hand
@@ -314,43 +338,51 @@ def _recheck_refusal(hand: Hand, step: Step) -> None:
 # ------------------------------------------------------------------ the PDF
 
 
-def describe_state(state: dict) -> list[str]:
+def describe_state(state: dict, lang: str = language.DEFAULT) -> list[str]:
     """The public state in short lines: hands, pile, spreads, waits, who acts."""
+    _ = words(lang)
+    ngettext = plurals(lang)
     lines = []
     for p in state["players"]:
         known = " ".join(map(card_label, p["known"]))
         hidden = p["unknown"]
-        cards = known + (f" +{hidden} unknown" if hidden and known else
-                         f"{hidden} unknown" if hidden else "")
+        if hidden and known:
+            cards = _("{known} +{n} unknown", known=known, n=hidden)
+        elif hidden:
+            cards = _("{n} unknown", n=hidden)
+        else:
+            cards = known
         if not p["cards"]:
-            cards = "no cards"
-        count = f" (count {p['count']})" if p["count"] is not None and p["cards"] else ""
-        wait = f", waits {p['waiting']}" if p["waiting"] else ""
-        shown = ", shown" if p["shown"] else ""
+            cards = _("no cards")
+        count = (" " + _("(count {n})", n=p["count"])
+                 if p["count"] is not None and p["cards"] else "")
+        wait = ", " + _("waits {n}", n=p["waiting"]) if p["waiting"] else ""
+        shown = ", " + _("shown") if p["shown"] else ""
         lines.append(f"<b>{esc(p['name'])}</b>: {esc(cards)}{count}{wait}{shown}")
-    top = card_label(state["top"]) or "empty"
+    top = card_label(state["top"]) or _("empty")
     n = state["pile"]
-    cards = "1 card" if n == 1 else f"{n} cards"
-    lines.append(f"Discard pile: top {top} ({cards}); stock {state['stock']}")
+    cards = ngettext("{n} card", "{n} cards", n)
+    lines.append(_("Discard pile: top {top} ({cards}); stock {stock}", top=top, cards=cards,
+                   stock=state["stock"]))
     if state["spreads"]:
-        lines.append("Spreads: " + "; ".join(
+        lines.append(_("Spreads: {spreads}", spreads="; ".join(
             f"{s['id']} ({esc(s['owner'])}) {' '.join(map(card_label, s['cards']))}"
-            for s in state["spreads"]))
+            for s in state["spreads"])))
     if state["to_act"]:
-        lines.append(f"Next: {esc(state['to_act'])}")
+        lines.append(_("Next: {player}", player=esc(state["to_act"])))
     elif state["must_show"]:
-        lines.append("To show: " + esc(", ".join(state["must_show"])))
+        lines.append(_("To show: {players}", players=esc(", ".join(state["must_show"]))))
     elif state["complete"]:
-        lines.append("The hand is complete")
+        lines.append(_("The hand is complete"))
     return lines
 
 
 STATUS_WORDS = {
-    "setup": "deal",
-    "accepted": "accepted",
-    "refused": "refused",
-    "corrected": "correction",
-    "fault": "breaks a rule",
+    "setup": N_("deal"),
+    "accepted": N_("accepted"),
+    "refused": N_("refused"),
+    "corrected": N_("correction"),
+    "fault": N_("breaks a rule"),
 }
 STATUS_COLOURS = {
     "refused": colors.HexColor("#FDECEA"),
@@ -362,75 +394,95 @@ STATUS_COLOURS = {
 DISPUTED = colors.HexColor("#E8EEFB")
 
 
-def _when(value: str | None) -> str | None:
+def _when(value: str | None, lang: str) -> str | None:
     from .settlement import _when as when
 
-    return when(value)
+    return when(value, lang)
 
 
-def _event_rows(setup: dict) -> list[tuple[str, str]]:
+def _event_rows(setup: dict, lang: str) -> list[tuple[str, str]]:
     """The hand's own events in the audit's heading: void, and who accepted."""
+    _ = words(lang)
     rows = []
     if "void" in setup:
-        rows.append(("Void", f"{setup['void']}: the hand was cancelled, nobody pays"))
+        rows.append((_("Void"), _("{reason}: the hand was cancelled, nobody pays",
+                                  reason=setup["void"])))
     accepted = setup.get("accepted")
     if accepted:
-        rows.append(("Accepted by", ", ".join(accepted) + " (in the order they confirmed)"))
+        rows.append((_("Accepted by"), _("{players} (in the order they confirmed)",
+                                         players=", ".join(accepted))))
     elif "void" not in setup:
-        rows.append(("Accepted by", "nobody has confirmed the result"))
+        rows.append((_("Accepted by"), _("nobody has confirmed the result")))
     return rows
 
 
-def _disputes_block(audit: HandAudit) -> list:
+def _disputes_block(audit: HandAudit, lang: str) -> list:
     """Every dispute of the hand: those of one action are also shown beside
     it in the table above; those of the whole hand only here."""
     disputes = audit.setup.get("disputes") or []
     if not disputes:
         return []
+    _ = words(lang)
     st = styles()
-    out: list = [Paragraph("Disputes", st["h2"]), Paragraph(
-        "Objections kept for the record. A dispute changes no result: the table settles it "
-        "by a correction (shown above) or lets the record stand.", st["small"])]
+    out: list = [Paragraph(_("Disputes"), st["h2"]), Paragraph(
+        _("Objections kept for the record. A dispute changes no result: the table settles it "
+          "by a correction (shown above) or lets the record stand."), st["small"])]
     for d in disputes:
         k = d.get("action")
         if k is None:
-            what = "the hand as a whole"
+            what = _("the hand as a whole")
         elif k <= len(audit.actions_in_force):
-            what = f"action {k} ({esc(audit.actions_in_force[k - 1])})"
+            what = _("action {n} ({action})", n=k,
+                     action=esc(audit.actions_in_force[k - 1]))
         else:
-            what = f"action {k}"
-        out.append(Paragraph(f"<b>{esc(d['by'])}</b> disputes {what}: “{esc(d['note'])}”",
-                             st["bullet"], bulletText="•"))
+            what = _("action {n}", n=k)
+        out.append(Paragraph(_("{player} disputes {what}: “{note}”",
+                               player=f"<b>{esc(d['by'])}</b>", what=what,
+                               note=esc(d["note"])), st["bullet"], bulletText="•"))
     return out
 
 
 def render_audit(audit: HandAudit, *, final_hash: str | None = None,
-                 date: str | None = None, table: str | None = None) -> bytes:
+                 date: str | None = None, table: str | None = None,
+                 lang: str | None = None) -> bytes:
+    """The audit PDF of one hand, in ``lang`` (else the log's language)."""
     register_fonts()
     st = styles()
     session, hand, setup = audit.session, audit.hand, audit.setup
     log = session.log
-    table_name = table or log.get("table") or "Tonk table"
-    when = date or _when(log.get("started")) or "date not recorded"
-    hash_label, hash_value = hash_line(log, final_hash)
+    lang = paper_language(log, lang)
+    _ = words(lang)
+    unit = unit_of(log, session.rules, lang)
+    currency = log.get("currency") if session.rules.scoring != "push_ups" else None
+    table_name = table or log.get("table") or _("Tonk table")
+    when = date or _when(log.get("started"), lang) or _("date not recorded")
+    hash_label, hash_in_text, hash_value = hash_line(log, final_hash, lang)
     buf = io.BytesIO()
-    doc = document(buf, title=f"Tonk hand audit: {table_name}, hand {audit.number}",
-                   subject=f"Audit of hand {audit.number} ({', '.join(hand.players)})",
+    doc = document(buf, title=_("Tonk hand audit: {table}, hand {n}", table=table_name,
+                                n=audit.number),
+                   subject=_("Audit of hand {n} ({players})", n=audit.number,
+                             players=", ".join(hand.players)),
                    kind="audit")
     width = doc.width
-    story: list = [Paragraph(f"Hand audit: {esc(table_name)}, hand {audit.number}",
-                             st["title"])]
+    story: list = [Paragraph(_("Hand audit: {table}, hand {n}", table=esc(table_name),
+                               n=audit.number), st["title"])]
+    from .settlement import _stake
+
     mult = setup.get("stake_multiplier", 1)
-    own = f" (this hand's; the session's is {log['stake']})" if "stake" in setup else ""
-    stake = f"{setup.get('stake', log['stake'])} {audit.unit}" + \
-        (f" × {mult}" if mult != 1 else "") + own
-    intro, rule_lines = rules_in_words(session.rules)
+    stake = _stake(setup.get("stake", log["stake"]), unit, currency, lang)
+    if mult != 1:
+        stake += f" × {language.number(mult, lang)}"
+    if "stake" in setup:
+        stake += " " + _("(this hand's; the session's is {stake})",
+                         stake=_stake(log["stake"], unit, currency, lang))
+    intro, rule_lines = rules_in_words(session.rules, lang)
     info = [
-        ("Date", when),
-        ("Seats", ", ".join(hand.players) + f" (dealer {hand.dealer})"),
-        ("Stake", stake),
-        ("Rules", intro),
-        *_event_rows(setup),
+        (_("Date"), when),
+        (_("Seats"), _("{players} (dealer {dealer})", players=", ".join(hand.players),
+                       dealer=hand.dealer)),
+        (_("Stake"), stake),
+        (_("Rules"), intro),
+        *_event_rows(setup, lang),
         (hash_label, hash_value),
     ]
     t = Table([[Paragraph(esc(k), st["head"]), Paragraph(esc(v), st["body"])] for k, v in info],
@@ -442,35 +494,37 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
     for line in rule_lines:
         story.append(Paragraph(line, st["bullet"], bulletText="•"))
 
-    story.append(Paragraph("Action by action", st["h2"]))
+    story.append(Paragraph(_("Action by action"), st["h2"]))
     story.append(Paragraph(
-        "Each row is one event at the table, in order, with the public state once the "
-        "referee had dealt with it. A refused action changes nothing; a correction takes an "
-        "earlier action out (and may put another in its place), and both stay on record.",
+        _("Each row is one event at the table, in order, with the public state once the "
+          "referee had dealt with it. A refused action changes nothing; a correction takes an "
+          "earlier action out (and may put another in its place), and both stay on record."),
         st["small"]))
-    story.append(_steps_table(audit, width))
-    story.extend(_disputes_block(audit))
+    story.append(_steps_table(audit, width, lang))
+    story.extend(_disputes_block(audit, lang))
 
-    story.append(Paragraph("The result", st["h2"]))
+    story.append(Paragraph(_("The result"), st["h2"]))
     if audit.fault is not None:
         story.append(Paragraph(
-            f"The hand cannot be settled: {esc(audit.fault.message)} "
-            f"[{esc(audit.fault.code)}].", st["body"]))
+            _("The hand cannot be settled: {message} [{code}].",
+              message=esc(error_in(audit.fault, lang)),
+              code=esc(audit.fault.code)), st["body"]))
     elif audit.result is None:
-        story.append(Paragraph("The hand is not finished, so it has no result yet.",
+        story.append(Paragraph(_("The hand is not finished, so it has no result yet."),
                                st["body"]))
     else:
-        story.append(KeepTogether(_result_block(audit, width)))
-    page = footer(f"{table_name} · hand {audit.number} · {hash_label.lower()} "
-                  f"{hash_value[:16]}…")
-    story += receipt(final_hash)
+        story.append(KeepTogether(_result_block(audit, width, lang)))
+    page = footer(_("{table} · hand {n}", table=table_name, n=audit.number)
+                  + f" · {hash_in_text} {hash_value[:16]}…", lang)
+    story += receipt(final_hash, lang)
     doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()
 
 
-def _steps_table(audit: HandAudit, width: float) -> Table:
+def _steps_table(audit: HandAudit, width: float, lang: str) -> Table:
+    _ = words(lang)
     st = styles()
-    head = [Paragraph(h, st["head"]) for h in ("#", "Event", "Action", "State after")]
+    head = [Paragraph(h, st["head"]) for h in ("#", _("Event"), _("Action"), _("State after"))]
     rows = [head]
     style = [
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -484,26 +538,29 @@ def _steps_table(audit: HandAudit, width: float) -> Table:
     for step in audit.steps:
         r = len(rows)
         what = [f"<b>{esc(pretty(step.action))}</b>" if step.action else
-                ("<i>the deal</i>" if step.status == "setup" else "<i>(undo)</i>")]
+                "<i>" + (_("the deal") if step.status == "setup" else _("(undo)")) + "</i>"]
         if step.status != "setup":
-            what.append(STATUS_WORDS.get(step.status, step.status))
+            status = STATUS_WORDS.get(step.status)
+            what.append(language.gettext(lang, status) if status else step.status)
         if step.replaces is not None:
-            what.append(f"replaces event {step.replaces}")
+            what.append(_("replaces event {n}", n=step.replaces))
         if step.replaced_by is not None:
-            what.append(f"taken out by event {step.replaced_by}")
+            what.append(_("taken out by event {n}", n=step.replaced_by))
         if step.code or step.message:
-            rule = f"rule <b>{esc(step.code)}</b>" if step.code else ""
-            what.append(f"{rule}{': ' if rule and step.message else ''}"
-                        f"{esc(step.message or '')}")
+            rule = _("rule {code}", code=f"<b>{esc(step.code)}</b>") if step.code else ""
+            message = language.gettext(lang, step.message) if step.message else ""
+            what.append(f"{rule}{': ' if rule and message else ''}{esc(message)}")
         if step.note:
-            what.append(f"<i>{esc(step.note)}</i>")
+            what.append(f"<i>{esc(language.gettext(lang, step.note))}</i>")
         for d in step.disputes:
-            what.append(f"<b>disputed by {esc(d['by'])}</b>: “{esc(d['note'])}”")
+            what.append(_("{who}: “{note}”",
+                          who="<b>" + _("disputed by {player}", player=esc(d["by"])) + "</b>",
+                          note=esc(d["note"])))
         rows.append([
             str(step.index) if step.index else "",
             "" if step.seq is None else str(step.seq),
             Paragraph("<br/>".join(what), st["cell"]),
-            Paragraph("<br/>".join(describe_state(step.state)), st["cell"]),
+            Paragraph("<br/>".join(describe_state(step.state, lang)), st["cell"]),
         ])
         colour = STATUS_COLOURS.get(step.status)
         if colour is None and step.disputes:
@@ -513,35 +570,38 @@ def _steps_table(audit: HandAudit, width: float) -> Table:
         if colour is not None:
             style.append(("BACKGROUND", (0, r), (-1, r), colour))
     style.append(("FONT", (0, 1), (1, -1), "DejaVuSans", 7.5))
-    cw = [18, 34, 140, width - 192]
+    cw = [18, 42, 134, width - 194]
     t = Table(rows, colWidths=cw, repeatRows=1, hAlign="LEFT")
     t.setStyle(TableStyle(style))
     return t
 
 
-def _result_block(audit: HandAudit, width: float) -> list:
+def _result_block(audit: HandAudit, width: float, lang: str) -> list:
+    _ = words(lang)
     st = styles()
     r = audit.result
     q = audit.quantum
     out: list = []
-    winners = ", ".join(r.winners) if r.winners else "nobody"
-    out.append(Paragraph(f"Outcome: <b>{OUTCOME_WORDS.get(r.outcome, r.outcome)}</b>; "
-                         f"winners: {esc(winners)}.", st["body"]))
+    winners = ", ".join(r.winners) if r.winners else _("nobody")
+    out.append(Paragraph(_("Outcome: {outcome}; winners: {winners}.",
+                           outcome=f"<b>{esc(outcome_words(r.outcome, lang))}</b>",
+                           winners=esc(winners)), st["body"]))
     counts = ", ".join(f"{esc(p)} {r.counts[p]}" for p in r.players if p in r.counts)
     if counts:
-        out.append(Paragraph(f"Counts at the end: {counts}.", st["body"]))
-    out.append(Paragraph("The payment worked out", st["h2"]))
-    for sentence in r.settlement.story:
+        out.append(Paragraph(_("Counts at the end: {counts}.", counts=counts), st["body"]))
+    out.append(Paragraph(_("The payment worked out"), st["h2"]))
+    for sentence in story_in(r.settlement, lang):
         out.append(Paragraph(esc(sentence), st["bullet"], bulletText="•"))
-    lines = audit.payment_lines()
+    lines = audit.payment_lines(lang)
     if lines:
-        out.append(Paragraph("Payment by payment:", st["body"]))
+        out.append(Paragraph(_("Payment by payment:"), st["body"]))
         for line in lines:
             out.append(Paragraph(esc(line), st["bullet"], bulletText="–"))
-    data = [[Paragraph("Player", st["head"]), Paragraph(f"Net ({esc(audit.unit)})",
-                                                        st["head"])]]
+    unit = unit_of(audit.session.log, audit.session.rules, lang)
+    data = [[Paragraph(_("Player"), st["head"]), Paragraph(_("Net ({unit})", unit=esc(unit)),
+                                                           st["head"])]]
     for p in r.players:
-        data.append([Paragraph(esc(p), st["body"]), fmt(r.net.get(p, Decimal(0)), q)])
+        data.append([Paragraph(esc(p), st["body"]), amount(r.net.get(p, Decimal(0)), q, lang)])
     t = Table(data, colWidths=[70 * mm, 35 * mm], hAlign="LEFT")
     t.setStyle(TableStyle([
         ("FONT", (1, 1), (1, -1), "DejaVuSans", 9.5),
@@ -550,6 +610,6 @@ def _result_block(audit: HandAudit, width: float) -> list:
         ("TOPPADDING", (0, 0), (-1, -1), 1),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
     ]))
-    out.append(Paragraph("Net for the hand", st["h2"]))
+    out.append(Paragraph(_("Net for the hand"), st["h2"]))
     out.append(t)
     return out

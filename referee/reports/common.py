@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -18,7 +19,17 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import SimpleDocTemplate
 
+from .. import language
 from ..rules.options import OPTION_DOCS, PRESET_SOURCES, HouseRules
+from .words import (  # noqa: F401 - the papers' words, used through here
+    BEATERS,
+    claim_words,
+    decimal_text,
+    paper_language,
+    plurals,
+    stakes_words,
+    words,
+)
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 FONT = "DejaVuSans"
@@ -87,10 +98,34 @@ def clip(text: str, width: float, font: str = FONT, size: float = 7.5) -> str:
     return text + "…"
 
 
-def unit_of(log: dict, rules: HouseRules) -> str:
+def unit_of(log: dict, rules: HouseRules, lang: str = language.DEFAULT) -> str:
+    _ = words(lang)
     if rules.scoring == "push_ups":
-        return "push-up points"
-    return log.get("currency") or "points"
+        return _("push-up points")
+    return log.get("currency") or _("points")
+
+
+def amount(value: Decimal, quantum: Decimal, lang: str) -> str:
+    """A number written to ``quantum``'s places in ``lang``'s form
+    (``-1.234,50`` in German); ``-0`` as ``0``. ``language.number`` drops
+    trailing zeros, which a column of money must keep."""
+    q = Decimal(value).quantize(quantum)
+    if q == 0:
+        q = abs(q)
+    return decimal_text(q, max(0, -quantum.as_tuple().exponent), lang)
+
+
+def cash(value: Decimal, quantum: Decimal, currency: str | None, unit: str, lang: str) -> str:
+    """An amount in a sentence: money in the locale's form (``1,50 €``), or
+    the number and its unit (points)."""
+    if currency:
+        from babel import numbers
+
+        q = Decimal(value).quantize(quantum)
+        return numbers.format_currency(abs(q) if q == 0 else q, currency,
+                                       locale=language.locale(lang),
+                                       decimal_quantization=False)
+    return f"{amount(value, quantum, lang)} {unit}"
 
 
 MARGIN = 15 * mm
@@ -107,27 +142,24 @@ def document(buf, *, title: str, subject: str, kind: str, pagesize=A4) -> Simple
     )
 
 
-def hash_line(log: dict, final_hash: str | None) -> tuple[str, str]:
+def hash_line(log: dict, final_hash: str | None,
+              lang: str = language.DEFAULT) -> tuple[str, str, str]:
     """What identifies the session: its event chain's final hash when stored,
-    else a fingerprint of the log file."""
+    else a fingerprint of the log file. (label, the label inside a sentence,
+    the value)."""
+    _ = words(lang)
     if final_hash:
-        return "Final event hash", final_hash
-    return "Log fingerprint (SHA-256)", log_fingerprint(log)
+        return _("Final event hash"), _("final event hash"), final_hash
+    return (_("Log fingerprint (SHA-256)"), _("log fingerprint (SHA-256)"),
+            log_fingerprint(log))
 
 
-def receipt(head: str | None) -> list:
-    """The stored session's receipt at the end of a paper: its head (the hash
-    of its newest event) written out and as a QR code, so a phone can keep it
-    and ``referee verify --head`` can check the record against it later.
-    Nothing for a log settled from a file (it has no chain)."""
-    if not head:
-        return []
+def qr_drawing(text: str, cell: float = 0.9 * mm):
+    """``text`` as a QR code drawn in vector squares (sharp at any print size)."""
     import segno
     from reportlab.graphics.shapes import Drawing, Rect
-    from reportlab.platypus import KeepTogether, Paragraph, Table
 
-    matrix = segno.make_qr(head, error="m").matrix
-    cell = 0.9 * mm
+    matrix = segno.make_qr(text, error="m").matrix
     border = 2
     size = (len(matrix) + 2 * border) * cell
     qr = Drawing(size, size)
@@ -136,12 +168,27 @@ def receipt(head: str | None) -> list:
             if dark:
                 qr.add(Rect((x + border) * cell, size - (y + border + 1) * cell, cell, cell,
                             fillColor=colors.black, strokeColor=None, strokeWidth=0))
+    return qr
+
+
+def receipt(head: str | None, lang: str = language.DEFAULT) -> list:
+    """The stored session's receipt at the end of a paper: its head (the hash
+    of its newest event) written out and as a QR code, so a phone can keep it
+    and ``referee verify --head`` can check the record against it later.
+    Nothing for a log settled from a file (it has no chain)."""
+    if not head:
+        return []
+    from reportlab.platypus import KeepTogether, Paragraph, Table
+
+    _ = words(lang)
+    qr = qr_drawing(head)
     st = styles()
-    words = Paragraph("<b>Receipt.</b> The head of this session's record, the hash of its "
-                      f"newest event: <font size=7>{head}</font>. Keep it (photograph the "
-                      "code); <i>referee verify --session ID --head HASH</i> shows later "
-                      "whether the record still holds it, unchanged.", st["small"])
-    return [KeepTogether([Table([[qr, words]], colWidths=[size + 4 * mm, None],
+    text = Paragraph(_("<b>Receipt.</b> The head of this session's record, the hash of its "
+                       "newest event: {head}. Keep it (photograph the code); {command} shows "
+                       "later whether the record still holds it, unchanged.",
+                       head=f"<font size=7>{head}</font>",
+                       command="<i>referee verify --session ID --head HASH</i>"), st["small"])
+    return [KeepTogether([Table([[qr, text]], colWidths=[qr.width + 4 * mm, None],
                                 style=[("VALIGN", (0, 0), (-1, -1), "MIDDLE")])])]
 
 
@@ -152,51 +199,61 @@ def log_fingerprint(log: dict) -> str:
     return hashlib.sha256(data.encode()).hexdigest()
 
 
-def _value_words(value: object) -> str:
+def value_words(value: object, lang: str = language.DEFAULT) -> str:
+    """An option's value as a reader says it (yes/no, none, each deal win)."""
+    _ = words(lang)
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if value is None:
-        return "none"
+        return _("none")
     if isinstance(value, list):
         if not value:
-            return "none"
-        parts = []
-        for claim in value:
-            text = f"{claim['when']} pays {claim['pays']}"
-            if claim.get("timing"):
-                text += f" ({claim['timing'].replace('_', ' ')})"
-            parts.append(text)
-        return "; ".join(parts)
+            return _("none")
+        return "; ".join(_("{when}: {stakes}",
+                           when=claim_words(claim["when"], claim.get("timing"), lang),
+                           stakes=stakes_words(Decimal(str(claim["pays"])), lang))
+                         for claim in value)
+    if isinstance(value, (int, float, Decimal)):
+        return language.number(value, lang)
     return str(value)
 
 
-def rules_in_words(rules: HouseRules) -> tuple[str, list[str]]:
+def rules_in_words(rules: HouseRules, lang: str = language.DEFAULT) -> tuple[str, list[str]]:
     """A sentence naming the preset, and one line per option that differs from
     the standard game: what the option means, this table's value, the standard."""
+    _ = words(lang)
     source = PRESET_SOURCES.get(rules.preset, "")
-    intro = f"Preset {rules.preset}" + (f" ({source})" if source else "") + "."
+    if source:
+        intro = _("Preset {preset} ({source}).", preset=rules.preset,
+                  source=language.gettext(lang, source))
+    else:
+        intro = _("Preset {preset}.", preset=rules.preset)
     diffs = rules.differences()
     if not diffs:
-        intro += " Every option is as in the standard game."
+        intro += " " + _("Every option is as in the standard game.")
     else:
-        intro += " These options differ from the standard game:"
+        intro += " " + _("These options differ from the standard game:")
     lines = [
-        f"{OPTION_DOCS[name]} <i>{name}</i>: <b>{esc(_value_words(mine))}</b> "
-        f"(standard: {esc(_value_words(std))})"
+        _("{meaning} {option}: {value} (standard: {standard})",
+          meaning=esc(language.gettext(lang, OPTION_DOCS[name])), option=f"<i>{name}</i>",
+          value=f"<b>{esc(value_words(mine, lang))}</b>",
+          standard=esc(value_words(std, lang)))
         for name, mine, std in diffs
     ]
     return intro, lines
 
 
-def footer(text: str):
+def footer(text: str, lang: str = language.DEFAULT):
     """A page callback writing ``text`` and the page number at the foot."""
+    _ = words(lang)
 
     def draw(canvas, doc) -> None:
         canvas.saveState()
         canvas.setFont(FONT, 7)
         canvas.setFillColor(colors.grey)
         canvas.drawString(doc.leftMargin, 20, text)
-        canvas.drawRightString(doc.pagesize[0] - doc.rightMargin, 20, f"page {doc.page}")
+        canvas.drawRightString(doc.pagesize[0] - doc.rightMargin, 20,
+                               _("page {n}", n=doc.page))
         canvas.restoreState()
 
     return draw

@@ -11,28 +11,65 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 
-from .common import FONT, FONT_BOLD, clip, document, esc, footer, running_chart, styles
+from .. import language
+from ..language import N_
+from .common import (
+    FONT,
+    FONT_BOLD,
+    clip,
+    document,
+    esc,
+    footer,
+    running_chart,
+    styles,
+    words,
+)
+from .settlement import outcome_words
 
 # Two-line headings: eleven columns share a portrait page.
-COLUMNS = ("Player", "Hands", "Wins", "Drops", "Drops\nwon (rate)", "Caught", "Tonk-\nouts",
-           "Deal\nwins", "Average\nshow", "Won", "Lost")
+COLUMNS = (N_("Player"), N_("Hands"), N_("Wins"), N_("Drops"), N_("Drops\nwon (rate)"),
+           N_("Caught"), N_("Tonk-\nouts"), N_("Deal\nwins"), N_("Average\nshow"), N_("Won"),
+           N_("Lost"))
 
 
-def render_season(season: dict) -> bytes:
+def _number(value: object, lang: str) -> str:
+    """A figure of the season document (a decimal string, or a count) in
+    ``lang``'s form, keeping its places."""
+    from decimal import Decimal, InvalidOperation
+
+    from .common import amount
+
+    if value is None or value == "":
+        return ""
+    try:
+        d = Decimal(str(value))
+    except InvalidOperation:
+        return str(value)
+    return amount(d, Decimal(1).scaleb(min(0, d.as_tuple().exponent)), lang)
+
+
+def render_season(season: dict, lang: str = language.DEFAULT) -> bytes:
+    _ = words(lang)
     st = styles()
     buf = io.BytesIO()
-    span = f"{season['from'] or 'the first table'} to {season['to'] or 'the last'}"
-    doc = document(buf, title="Season", subject=f"The club's season, {span}", kind="season")
+    start = language.day(season["from"], lang) if season["from"] else _("the first table")
+    end = language.day(season["to"], lang) if season["to"] else _("the last")
+    span = _("{start} to {end}", start=start, end=end)
+    doc = document(buf, title=_("Season"), subject=_("The club's season, {span}", span=span),
+                   kind="season")
     width = doc.width
-    story = [Paragraph("The season", st["title"]),
-             Paragraph(esc(f"{span} · {season['sessions']} session(s) · amounts in "
-                           f"{season['currency']} (positive: won)"), st["body"])]
-    rows = [list(COLUMNS)]
+    story = [Paragraph(_("The season"), st["title"]),
+             Paragraph(esc(_("{span} · {n} session(s) · amounts in {currency} (positive: won)",
+                             span=span, n=season["sessions"], currency=season["currency"])),
+                       st["body"])]
+    rows = [[language.gettext(lang, c) for c in COLUMNS]]
     for name, p in season["players"].items():
-        rate = f"{p['drops_won']} ({p['drop_win_rate']})" if p["drops"] else "0"
+        rate = (f"{p['drops_won']} ({_number(p['drop_win_rate'], lang)})" if p["drops"]
+                else "0")
         rows.append([clip(name, 32 * mm), p["hands"], sum(p["wins"].values()), p["drops"],
                      rate, p["caught"], p["tonk_outs"], p["deal_wins"],
-                     p["average_show"] or "", p["won"], p["lost"]])
+                     _number(p["average_show"], lang), _number(p["won"], lang),
+                     _number(p["lost"], lang)])
     rest = (width - 34 * mm - 22 * mm) / (len(COLUMNS) - 2)
     widths = [34 * mm, rest, rest, rest, 22 * mm, *[rest] * (len(COLUMNS) - 5)]
     table = Table(rows, colWidths=widths, repeatRows=1)
@@ -44,8 +81,8 @@ def render_season(season: dict) -> bytes:
         ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#F2F2F2")]),
     ]))
-    story += [Paragraph("Each player", st["h2"]), table]
-    wins = [["Player", *(o.replace("_", " ") for o in _endings(season))]]
+    story += [Paragraph(_("Each player"), st["h2"]), table]
+    wins = [[_("Player"), *(outcome_words(o, lang) for o in _endings(season))]]
     for name, p in season["players"].items():
         wins.append([clip(name, 32 * mm), *(p["wins"][o] for o in _endings(season))])
     if len(wins) > 1:
@@ -53,18 +90,20 @@ def render_season(season: dict) -> bytes:
         t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8),
                                ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
                                ("ALIGN", (1, 0), (-1, -1), "RIGHT")]))
-        story += [Paragraph("Wins by ending", st["h2"]), t]
+        story += [Paragraph(_("Wins by ending"), st["h2"]), t]
     if season["running"]:
-        story += [Paragraph("Running balance after each session", st["h2"]),
-                  _chart(season, width), Spacer(1, 4)]
+        story += [Paragraph(_("Running balance after each session"), st["h2"]),
+                  _chart(season, width, lang), Spacer(1, 4)]
     h2h = season.get("head_to_head")
     if h2h:
         a, b = h2h["players"]
-        story += [Paragraph(esc(f"{a} against {b}"), st["h2"]),
-                  Paragraph(esc(f"{h2h['hands']} hand(s) together: {a} won {h2h['wins'][a]} "
-                                f"({h2h['net'][a]}), {b} won {h2h['wins'][b]} "
-                                f"({h2h['net'][b]})."), st["body"])]
-    page = footer(f"Tonk referee · season {span}")
+        story += [Paragraph(esc(_("{a} against {b}", a=a, b=b)), st["h2"]),
+                  Paragraph(esc(_("{n} hand(s) together: {a} won {wins_a} ({net_a}), {b} won "
+                                  "{wins_b} ({net_b}).", n=h2h["hands"], a=a, b=b,
+                                  wins_a=h2h["wins"][a], net_a=_number(h2h["net"][a], lang),
+                                  wins_b=h2h["wins"][b],
+                                  net_b=_number(h2h["net"][b], lang))), st["body"])]
+    page = footer(_("Tonk referee · season {span}", span=span), lang)
     doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()
 
@@ -74,7 +113,8 @@ def _endings(season: dict) -> list[str]:
     return list(first["wins"]) if first else []
 
 
-def _chart(season: dict, width: float) -> Drawing:
+def _chart(season: dict, width: float, lang: str) -> Drawing:
+    _ = words(lang)
     height = 62 * mm
     legend_w = 40 * mm
     running = season["running"]
@@ -85,7 +125,7 @@ def _chart(season: dict, width: float) -> Drawing:
         for p in people:
             last[p] = float(point["balances"].get(p, last[p]))
             lines[p].append((i, last[p]))
-    d, plot = running_chart(lines, width, height, legend_w, "session")
+    d, plot = running_chart(lines, width, height, legend_w, _("session"))
     xa = plot.xValueAxis
     xa.valueMin, xa.valueMax = 1, max(2, len(running))
     xa.valueSteps = list(range(1, len(running) + 1))

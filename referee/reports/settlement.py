@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from decimal import Decimal
+from functools import cache
 
 from reportlab.graphics.shapes import Drawing, String
 from reportlab.lib import colors
@@ -26,35 +27,29 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from ..ledger.money import fmt
+from .. import language
 from ..replay import Session
 from .common import (
     FONT,
     MARGIN,
+    amount,
+    cash,
     clip,
     document,
     esc,
     footer,
     hash_line,
+    paper_language,
     receipt,
     register_fonts,
     rules_in_words,
     running_chart,
     styles,
     unit_of,
+    words,
 )
+from .words import OUTCOME_WORDS, outcome_words  # noqa: F401 - the web reads them here
 
-OUTCOME_WORDS = {
-    "deal_win": "deal win",
-    "thrown_in": "thrown in",
-    "tonk_out": "tonk out",
-    "out": "out",
-    "drop_won": "drop won",
-    "caught": "caught",
-    "stock_out": "stock out",
-    "dead": "dead",
-    "void": "void",
-}
 ROW_HEIGHT = 11
 # Below this many points per player column the hand table goes landscape.
 MIN_PLAYER_COLUMN = 52
@@ -66,8 +61,10 @@ def render_settlement(
     final_hash: str | None = None,
     date: str | None = None,
     table: str | None = None,
+    lang: str | None = None,
 ) -> bytes:
-    """The settlement PDF of a replayed session, as bytes.
+    """The settlement PDF of a replayed session, as bytes, in ``lang`` (else
+    the log's language, else English).
 
     ``final_hash`` is the last event hash of the stored session's chain;
     without it (a session settled from a log file) the PDF prints the log's
@@ -76,115 +73,126 @@ def render_settlement(
     register_fonts()
     st = styles()
     log = session.log
+    lang = paper_language(log, lang)
+    _ = words(lang)
     result = session.result()
     q = result.quantum
-    unit = unit_of(log, session.rules)
+    unit = unit_of(log, session.rules, lang)
+    currency = log.get("currency") if session.rules.scoring != "push_ups" else None
     push_ups = session.rules.scoring == "push_ups"
     players = list(result.players)
-    table_name = table or log.get("table") or "Tonk table"
-    when = date or _when(log.get("started")) or "date not recorded"
+    table_name = table or log.get("table") or _("Tonk table")
+    when = date or _when(log.get("started"), lang) or _("date not recorded")
     final = "closed" in log
 
-    hash_label, hash_value = hash_line(log, final_hash)
+    hash_label, hash_in_text, hash_value = hash_line(log, final_hash, lang)
     pagesize = A4
     usable = pagesize[0] - 2 * MARGIN
-    if _player_column(usable, len(players)) < MIN_PLAYER_COLUMN:
+    if _player_column(usable, len(players), lang) < MIN_PLAYER_COLUMN:
         pagesize = landscape(A4)
 
     buf = io.BytesIO()
-    doc = document(buf, title=f"Tonk settlement: {table_name}, {when}",
-                   subject=f"Settlement of {len(result.hands)} hands between "
-                   f"{', '.join(players)}", kind="settlement", pagesize=pagesize)
+    doc = document(buf, title=_("Tonk settlement: {table}, {date}", table=table_name,
+                                date=when),
+                   subject=_("Settlement of {hands} hands between {players}",
+                             hands=len(result.hands), players=", ".join(players)),
+                   kind="settlement", pagesize=pagesize)
     width = doc.width
     story: list = []
-    story.append(Paragraph(f"Settlement: {esc(table_name)} "
-                           f"({'final' if final else 'provisional'})", st["title"]))
+    title = (_("Settlement: {table} (final)", table=esc(table_name)) if final
+             else _("Settlement: {table} (provisional)", table=esc(table_name)))
+    story.append(Paragraph(title, st["title"]))
 
-    stake_text = f"{log['stake']} {unit}"
+    stake_text = _stake(log["stake"], unit, currency, lang)
     info = [
-        ["Table", table_name],
-        *([] if log.get("started") and not date else [["Date", when]]),
-        *_night_rows(log),
-        ["Players", ", ".join(players)],
-        ["Stake", stake_text + ("" if not push_ups else " (scores, lowest is best)")
-         + _stake_changes(log, unit)],
-        ["Hands", _hands_count(result)],
+        [_("Table"), table_name],
+        *([] if log.get("started") and not date else [[_("Date"), when]]),
+        *_night_rows(log, lang),
+        [_("Players"), ", ".join(players)],
+        [_("Stake"), stake_text + ("" if not push_ups else " " + _("(scores, lowest is best)"))
+         + _stake_changes(log, unit, currency, lang)],
+        [_("Hands"), _hands_count(result, lang)],
         [hash_label, hash_value],
     ]
     story.append(_info_table(info, width))
 
-    story.append(Paragraph("Rules", st["h2"]))
-    intro, lines = rules_in_words(session.rules)
+    story.append(Paragraph(_("Rules"), st["h2"]))
+    intro, lines = rules_in_words(session.rules, lang)
     story.append(Paragraph(esc(intro), st["body"]))
     for line in lines:
         story.append(Paragraph(line, st["bullet"], bulletText="•"))
 
-    story.append(Paragraph("Final totals" if not push_ups else "Final scores", st["h2"]))
-    story.append(_totals_table(result, players, q, unit, width))
+    story.append(Paragraph(_("Final totals") if not push_ups else _("Final scores"), st["h2"]))
+    story.append(_totals_table(result, players, q, unit, width, lang))
 
     if result.balances is not None:
-        story.extend(_money_section(log, result, players, unit, width))
-    story.append(Paragraph("Settling up" if result.balances is None else "Still owed",
+        story.extend(_money_section(log, result, players, unit, currency, width, lang))
+    story.append(Paragraph(_("Settling up") if result.balances is None else _("Still owed"),
                            st["h2"]))
     if result.balances is not None:
         tq = result.balance_quantum
-        story.append(Paragraph("The fewest payments that clear the balances above.",
+        story.append(Paragraph(_("The fewest payments that clear the balances above."),
                                st["small"]))
     else:
         tq = q
     if result.transfers:
         for t in result.transfers:
             story.append(Paragraph(
-                f"<b>{esc(t.payer)}</b> pays <b>{esc(t.payee)}</b> {fmt(t.amount, tq)} "
-                f"{esc(unit)}", st["bullet"], bulletText="•"))
+                _("{payer} pays {payee} {amount}", payer=f"<b>{esc(t.payer)}</b>",
+                  payee=f"<b>{esc(t.payee)}</b>",
+                  amount=esc(cash(t.amount, tq, currency, unit, lang))),
+                st["bullet"], bulletText="•"))
     elif push_ups:
         low = min(result.totals.values(), default=Decimal(0))
         best = [p for p in players if result.totals[p] == low]
-        story.append(Paragraph("Push-up scores are compared, not paid: lowest is best ("
-                               f"{esc(', '.join(best))}).", st["body"]))
+        story.append(Paragraph(_("Push-up scores are compared, not paid: lowest is best "
+                                 "({players}).", players=esc(", ".join(best))), st["body"]))
     else:
-        story.append(Paragraph("Nobody owes anything.", st["body"]))
+        story.append(Paragraph(_("Nobody owes anything."), st["body"]))
 
     if result.hands:
         story.append(CondPageBreak(80 * mm))
-        story.append(Paragraph("Running totals" if not push_ups else "Running scores",
+        story.append(Paragraph(_("Running totals") if not push_ups else _("Running scores"),
                                st["h2"]))
-        story.append(_chart(result, players, width, unit))
+        story.append(_chart(result, players, width, unit, lang))
 
     signed = [
-        Paragraph("Signatures", st["h2"]),
-        Paragraph("We agree that the totals and payments above settle this session, "
-                  f"identified by its {esc(hash_label.lower())} {hash_value[:16]}…."
-                  + ("" if final else " <b>Provisional</b>: the table was still open when "
-                     "this was printed; hands or payments may follow."),
+        Paragraph(_("Signatures"), st["h2"]),
+        Paragraph(_("We agree that the totals and payments above settle this session, "
+                    "identified by its {what} {hash}….", what=esc(hash_in_text),
+                    hash=hash_value[:16])
+                  + ("" if final else " " + _("<b>Provisional</b>: the table was still open "
+                                              "when this was printed; hands or payments may "
+                                              "follow.")),
                   st["body"]),
-        _signatures(players, width),
+        _signatures(players, width, lang),
     ]
     if not final_hash:
-        signed.append(Paragraph("Settled from a log file, not a stored session: there is no "
-                                "event chain, so the fingerprint of the log identifies what "
-                                "was settled.", st["small"]))
+        signed.append(Paragraph(_("Settled from a log file, not a stored session: there is "
+                                  "no event chain, so the fingerprint of the log identifies "
+                                  "what was settled."), st["small"]))
     story.append(KeepTogether(signed))
 
     if result.hands:
         story.append(PageBreak())
-        story.append(Paragraph("Hand by hand", st["h2"]))
+        story.append(Paragraph(_("Hand by hand"), st["h2"]))
         story.append(Paragraph(
-            "Each player's column gives the hand's net for that player, and in brackets "
-            "the count left in their hand at the end (where it is known).", st["small"]))
-        story.append(_hands_table(result, players, q, width))
-        story.extend(_void_and_stake_notes(log, result))
+            _("Each player's column gives the hand's net for that player, and in brackets "
+              "the count left in their hand at the end (where it is known)."), st["small"]))
+        story.append(_hands_table(result, players, q, width, lang))
+        story.extend(_void_and_stake_notes(log, result, unit, currency, lang))
 
-    page = footer(f"{table_name} · {when} · {hash_label.lower()} {hash_value[:16]}…")
-    story += receipt(final_hash)
+    page = footer(f"{table_name} · {when} · {hash_in_text} {hash_value[:16]}…", lang)
+    story += receipt(final_hash, lang)
     doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()
 
 
 # ---------------------------------------------------------------- the night's events
 
-def _when(value: str | None) -> str | None:
-    """An ISO 8601 time as people read it: "2026-11-21 20:00 UTC"."""
+def _when(value: str | None, lang: str = language.DEFAULT) -> str | None:
+    """An ISO 8601 time as people read it: "2026-11-21 20:00 UTC" (the date
+    in the language's form: "21.11.2026 20:00 UTC")."""
     if not value:
         return None
     from datetime import UTC, datetime
@@ -195,73 +203,99 @@ def _when(value: str | None) -> str | None:
         return value  # an older log's free text, as written
     if t.tzinfo is None:
         return value
-    return t.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    t = t.astimezone(UTC)
+    if lang == language.DEFAULT:
+        return t.strftime("%Y-%m-%d %H:%M UTC")
+    return f"{language.day(t, lang)} {t:%H:%M} UTC"
 
 
-def _night_rows(log: dict) -> list[list[str]]:
+def _stake(stake: object, unit: str, currency: str | None, lang: str) -> str:
+    """A stake as the log gives it, in the language's form."""
+    value = Decimal(str(stake))
+    places = max(0, -value.as_tuple().exponent)
+    quantum = Decimal(1).scaleb(-places)
+    if currency:
+        return cash(value, quantum, currency, unit, lang)
+    if value == 1 and unit == words(lang)("points"):
+        return words(lang)("1 point")
+    return f"{amount(value, quantum, lang)} {unit}"
+
+
+def _night_rows(log: dict, lang: str) -> list[list[str]]:
     """When the table opened and closed, and whether this paper is final."""
+    _ = words(lang)
     rows = []
     if log.get("started"):
-        rows.append(["Opened", _when(log["started"])])
+        rows.append([_("Opened"), _when(log["started"], lang)])
     if log.get("closed"):
-        rows.append(["Closed", f"{_when(log['closed'])}: this settlement is final"])
+        rows.append([_("Closed"), _("{time}: this settlement is final",
+                                    time=_when(log["closed"], lang))])
     else:
-        rows.append(["Status", "provisional: the table has not been closed"])
+        rows.append([_("Status"), _("provisional: the table has not been closed")])
     return rows
 
 
-def _stake_changes(log: dict, unit: str) -> str:
+def _stake_changes(log: dict, unit: str, currency: str | None, lang: str) -> str:
     """Where the table changed the stake: the hands and the stake they had."""
+    _ = words(lang)
     base = str(log["stake"])
     changes, current = [], base
     for i, h in enumerate(log.get("hands", ()), 1):
         stake = str(h.get("stake", base))
         if stake != current:
-            changes.append(f"from hand {i}: {stake} {unit}")
+            changes.append(_("from hand {n}: {stake}", n=i,
+                             stake=_stake(stake, unit, currency, lang)))
             current = stake
     return ("; " + "; ".join(changes)) if changes else ""
 
 
-def _hands_count(result) -> str:
+def _hands_count(result, lang: str) -> str:
+    _ = words(lang)
     void = sum(1 for h in result.hands if h.reason is not None)
     played = len(result.hands) - void
-    return f"{played}" + (f" played, {void} void" if void else "")
+    if void:
+        return _("{played} played, {void} void", played=played, void=void)
+    return str(played)
 
 
-def _money_section(log: dict, result, players: list[str], unit: str, width: float) -> list:
+def _money_section(log: dict, result, players: list[str], unit: str, currency: str | None,
+                   width: float, lang: str) -> list:
     """Balances brought forward, payments made at the table, and what each
     player stands at: brought forward + hands + paid - received."""
+    _ = words(lang)
     st = styles()
     bq = result.balance_quantum
     money = result.money
     out: list = []
     if money.payments:
-        out.append(Paragraph("Payments made", st["h2"]))
-        for i, (payer, payee, amount) in enumerate(money.payments):
+        out.append(Paragraph(_("Payments made"), st["h2"]))
+        for i, (payer, payee, paid_amount) in enumerate(money.payments):
             given = (log.get("payments") or [{}] * (i + 1))[i]
             extra = []
             if given.get("at"):
-                extra.append(_when(given["at"]))
+                extra.append(esc(_when(given["at"], lang)))
             if given.get("note"):
                 extra.append(esc(given["note"]))
             tail = f" ({', '.join(extra)})" if extra else ""
-            out.append(Paragraph(f"<b>{esc(payer)}</b> paid <b>{esc(payee)}</b> "
-                                 f"{fmt(amount, bq)} {esc(unit)}{tail}", st["bullet"],
-                                 bulletText="•"))
-    out.append(Paragraph("Balances", st["h2"]))
+            out.append(Paragraph(_("{payer} paid {payee} {amount}",
+                                   payer=f"<b>{esc(payer)}</b>", payee=f"<b>{esc(payee)}</b>",
+                                   amount=esc(cash(paid_amount, bq, currency, unit, lang)))
+                                 + tail, st["bullet"], bulletText="•"))
+    out.append(Paragraph(_("Balances"), st["h2"]))
     paid = dict.fromkeys(players, Decimal(0))
     received = dict.fromkeys(players, Decimal(0))
-    for payer, payee, amount in money.payments:
-        paid[payer] += amount
-        received[payee] += amount
-    head = ["Player", "Brought forward", "Hands", "Paid", "Received", "Balance"]
+    for payer, payee, paid_amount in money.payments:
+        paid[payer] += paid_amount
+        received[payee] += paid_amount
+    head = [_("Player"), _("Brought forward"), _("Hands"), _("Paid"), _("Received"),
+            _("Balance")]
     data = [[Paragraph(esc(h), st["head"] if i == 0 else st["head_right"])
              for i, h in enumerate(head)]]
     for p in players:
         data.append([Paragraph(esc(p), st["body"]),
-                     fmt(money.brought_forward.get(p, Decimal(0)), bq),
-                     fmt(result.totals[p], bq), fmt(paid[p], bq), fmt(received[p], bq),
-                     fmt(result.balances[p], bq)])
+                     amount(money.brought_forward.get(p, Decimal(0)), bq, lang),
+                     amount(result.totals[p], bq, lang), amount(paid[p], bq, lang),
+                     amount(received[p], bq, lang), amount(result.balances[p], bq, lang)])
     name_w = min(60 * mm, width * 0.3)
     t = Table(data, colWidths=[name_w] + [min(26 * mm, (width - name_w) / 5)] * 5,
               hAlign="LEFT", repeatRows=1)
@@ -275,29 +309,32 @@ def _money_section(log: dict, result, players: list[str], unit: str, width: floa
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
     ]))
     out.append(t)
-    out.append(Paragraph("A balance is what the player is owed (negative: owes): brought "
-                         "forward, plus the hands, plus what they paid, less what they "
-                         "received.", st["small"]))
+    out.append(Paragraph(_("A balance is what the player is owed (negative: owes): brought "
+                           "forward, plus the hands, plus what they paid, less what they "
+                           "received."), st["small"]))
     return out
 
 
-def _void_and_stake_notes(log: dict, result) -> list:
+def _void_and_stake_notes(log: dict, result, unit: str, currency: str | None,
+                          lang: str) -> list:
     """Under the hand table: the void hands with their reasons, and each hand
     whose stake was not the session's."""
+    _ = words(lang)
     st = styles()
     out: list = []
     void = [h for h in result.hands if h.reason is not None]
     if void:
-        out.append(Paragraph("Void hands (nobody paid; the same dealer dealt again)",
+        out.append(Paragraph(_("Void hands (nobody paid; the same dealer dealt again)"),
                              st["h2"]))
         for h in void:
-            out.append(Paragraph(f"Hand {h.number} (dealt by {esc(h.dealer)}): "
-                                 f"{esc(h.reason)}", st["bullet"], bulletText="•"))
+            out.append(Paragraph(_("Hand {n} (dealt by {dealer}): {reason}", n=h.number,
+                                   dealer=esc(h.dealer), reason=esc(h.reason)),
+                                 st["bullet"], bulletText="•"))
     base = str(log["stake"])
     own = [(i, str(h["stake"])) for i, h in enumerate(log.get("hands", ()), 1)
            if "stake" in h and str(h["stake"]) != base]
     if own:
-        out.append(Paragraph("Hands at another stake", st["h2"]))
+        out.append(Paragraph(_("Hands at another stake"), st["h2"]))
         runs: list[list] = []
         for i, stake in own:
             if runs and runs[-1][1] == i - 1 and runs[-1][2] == stake:
@@ -305,8 +342,12 @@ def _void_and_stake_notes(log: dict, result) -> list:
             else:
                 runs.append([i, i, stake])
         for first, last, stake in runs:
-            span = f"Hand {first}" if first == last else f"Hands {first}–{last}"
-            out.append(Paragraph(f"{span}: stake {esc(stake)} (the session's: {esc(base)})",
+            span = (_("Hand {n}", n=first) if first == last
+                    else _("Hands {first}–{last}", first=first, last=last))
+            out.append(Paragraph(_("{hands}: stake {stake} (the session's: {base})",
+                                   hands=span,
+                                   stake=esc(_stake(stake, unit, currency, lang)),
+                                   base=esc(_stake(base, unit, currency, lang))),
                                  st["bullet"], bulletText="•"))
     return out
 
@@ -323,11 +364,13 @@ def _info_table(rows: list[list[str]], width: float) -> Table:
     return t
 
 
-def _totals_table(result, players, q, unit, width) -> Table:
+def _totals_table(result, players, q, unit, width, lang: str) -> Table:
+    _ = words(lang)
     st = styles()
-    data = [[Paragraph("Player", st["head"]), Paragraph(f"Total ({esc(unit)})", st["head"])]]
+    data = [[Paragraph(_("Player"), st["head"]),
+             Paragraph(_("Total ({unit})", unit=esc(unit)), st["head"])]]
     for p in players:
-        data.append([Paragraph(esc(p), st["body"]), fmt(result.totals[p], q)])
+        data.append([Paragraph(esc(p), st["body"]), amount(result.totals[p], q, lang)])
     t = Table(data, colWidths=[min(90 * mm, width * 0.6), 35 * mm], hAlign="LEFT",
               repeatRows=1)
     t.setStyle(TableStyle([
@@ -342,9 +385,10 @@ def _totals_table(result, players, q, unit, width) -> Table:
     return t
 
 
-def _signatures(players: list[str], width: float) -> Table:
+def _signatures(players: list[str], width: float, lang: str) -> Table:
+    _ = words(lang)
     st = styles()
-    data = [["", Paragraph("signature", st["small"]), "", Paragraph("date", st["small"])]]
+    data = [["", Paragraph(_("signature"), st["small"]), "", Paragraph(_("date"), st["small"])]]
     for p in players:
         data.append([Paragraph(esc(p), st["body"]), "", "", ""])
     name_w = min(60 * mm, width * 0.35)
@@ -359,7 +403,8 @@ def _signatures(players: list[str], width: float) -> Table:
     return t
 
 
-def _chart(result, players: list[str], width: float, unit: str) -> Drawing:
+def _chart(result, players: list[str], width: float, unit: str, lang: str) -> Drawing:
+    _ = words(lang)
     height = 58 * mm
     legend_w = 42 * mm
     running = dict.fromkeys(players, Decimal(0))
@@ -374,7 +419,7 @@ def _chart(result, players: list[str], width: float, unit: str) -> Drawing:
         if i % step == 0 or i == len(hands) - 1:
             for p in players:
                 lines[p].append((h.number, float(running[p])))
-    d, plot = running_chart(lines, width, height, legend_w, "hand")
+    d, plot = running_chart(lines, width, height, legend_w, _("hand"))
     xa, ya = plot.xValueAxis, plot.yValueAxis
     xa.valueMin = 0
     xa.valueMax = last = max(1, hands[-1].number if hands else 1)
@@ -383,7 +428,7 @@ def _chart(result, players: list[str], width: float, unit: str) -> Drawing:
                 if last / t <= 10)
     xa.valueSteps = list(range(0, last + 1, tick))
     xa.labelTextFormat = lambda v: f"{v:.0f}"
-    ya.labelTextFormat = lambda v: _axis_number(v)
+    ya.labelTextFormat = lambda v: _axis_number(v, lang)
     d.add(String(plot.x - 34, plot.y + plot.height + 2, unit, fontName=FONT, fontSize=7))
     return d
 
@@ -392,29 +437,42 @@ def _wrapped_height(para: Paragraph, width: float) -> float:
     return para.wrap(width - 6, 1000)[1] + 5
 
 
-def _axis_number(v: float) -> str:
+def _axis_number(v: float, lang: str) -> str:
     text = f"{v:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+    return "0" if text in ("-0", "") else language.number(Decimal(text), lang)
 
 
 # hand number, dealer, outcome, and the least the winners column may have
 _FIXED = (31, 62, 50)
+
+
+@cache
+def _fixed(lang: str) -> tuple[float, float, float]:
+    """The fixed columns in ``lang``: the outcome column as wide as its
+    longest outcome name there ("automatischer Gewinn")."""
+    widest = max(pdfmetrics.stringWidth(outcome_words(o, lang), FONT, _RowsBlock.SIZE)
+                 for o in OUTCOME_WORDS)
+    return _FIXED[0], _FIXED[1], max(_FIXED[2], widest + 7)
 _MIN_WINNERS = 78
 
 
-def _player_column(width: float, players: int) -> float:
-    return min(64.0, (width - sum(_FIXED) - _MIN_WINNERS) / max(players, 1))
+def _player_column(width: float, players: int, lang: str) -> float:
+    return min(64.0, (width - sum(_fixed(lang)) - _MIN_WINNERS) / max(players, 1))
 
 
-def _hands_table(result, players: list[str], q, width: float) -> Flowable:
+def _hands_table(result, players: list[str], q, width: float, lang: str) -> Flowable:
+    _ = words(lang)
     st = styles()
-    col_w = _player_column(width, len(players))
-    winners_w = width - sum(_FIXED) - col_w * len(players)
-    cw = list(_FIXED) + [winners_w] + [col_w] * len(players)
-    header = [Paragraph(h, st["head"]) for h in ("Hand", "Dealer", "Outcome", "Winners")]
+    col_w = _player_column(width, len(players), lang)
+    winners_w = width - sum(_fixed(lang)) - col_w * len(players)
+    cw = list(_fixed(lang)) + [winners_w] + [col_w] * len(players)
+    header = [Paragraph(h, st["head"]) for h in (_("Hand"), _("Dealer"), _("Outcome"),
+                                                  _("Winners"))]
     header += [Paragraph(esc(p), st["head_right"]) for p in players]
     rows = [header]
     pad = 6
+    # A night's nets take few values: each is written in the language's form once.
+    nets: dict[Decimal, str] = {}
     for h in result.hands:
         winners = ", ".join(h.winners) if h.winners else "–"
         if h.reason is not None:
@@ -422,7 +480,7 @@ def _hands_table(result, players: list[str], q, width: float) -> Flowable:
         row = [
             str(h.number),
             clip(h.dealer, cw[1] - pad),
-            OUTCOME_WORDS.get(h.outcome, h.outcome),
+            clip(outcome_words(h.outcome, lang), cw[2] - pad),
             clip(winners, cw[3] - pad),
         ]
         for p in players:
@@ -430,7 +488,11 @@ def _hands_table(result, players: list[str], q, width: float) -> Flowable:
                 row.append("")
                 continue
             count = h.counts.get(p)
-            cell = fmt(h.net[p], q) + (f" ({count})" if count is not None else "")
+            net = h.net[p]
+            text = nets.get(net)
+            if text is None:
+                text = nets[net] = amount(net, q, lang)
+            cell = text + (f" ({count})" if count is not None else "")
             row.append(clip(cell, col_w - pad))
         rows.append(row)
     # Fixed widths and heights spare reportlab measuring every cell: a

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..rules.errors import MalformedInput
+from ..rules.words import N_
 
 
 @dataclass
@@ -31,13 +32,14 @@ def final_hash(db, session_id: str) -> str | None:
 
 
 def load_stored(db, session_id: str) -> StoredSession:
-    """``db`` is an open storage database or a path to one (which must exist:
-    a report never creates an empty database by mistake)."""
-    from ..service import sessions, storage
+    """``db`` is an open storage database, a path to one (which must exist:
+    a report never creates an empty database by mistake) or its URL."""
+    from ..service import pg, sessions, storage
 
     if isinstance(db, (str, Path)):
-        if not Path(db).is_file():
-            raise MalformedInput("no_database", f"there is no database at {db}")
+        if not pg.is_url(db) and not Path(db).is_file():
+            raise MalformedInput("no_database", N_("there is no database at {path}"),
+                                                {"path": db})
         db = storage.connect(db)
     log = sessions.get_log(db, session_id, expanded=True)
     return StoredSession(log, final_hash(db, session_id), db, session_id)

@@ -22,7 +22,8 @@ from ..ledger.results import HandResult, SessionResult
 from ..replay import Session, replay
 from ..rules.errors import MalformedInput, RefereeError, RulesError
 from ..rules.options import HouseRules, resolve
-from .common import rules_in_words, unit_of
+from ..rules.words import N_
+from .common import amount, cash, paper_language, rules_in_words, unit_of, words
 
 ZERO = Decimal(0)
 
@@ -36,10 +37,10 @@ def parse_rules(text: str | dict, current: HouseRules | None = None) -> object:
         try:
             text = json.loads(stripped)
         except ValueError as err:
-            raise RulesError("bad_rules", f"--rules is neither a preset name nor a JSON "
-                             f"object: {err}") from None
+            raise RulesError("bad_rules", N_("--rules is neither a preset name nor a JSON "
+                                             "object: {error}"), {"error": err}) from None
     if not isinstance(text, dict):
-        raise RulesError("bad_rules", "rules must be a preset name or a JSON object")
+        raise RulesError("bad_rules", N_("rules must be a preset name or a JSON object"))
     if "preset" in text or current is None:
         return dict(text)
     return {**current.to_json(), **text}
@@ -151,8 +152,8 @@ def what_if(log: dict, rules: str | dict, *, hand: int | None = None) -> WhatIf:
     players = list(old_result.players)
     n_hands = len(log.get("hands", []))
     if hand is not None and not 1 <= hand <= n_hands:
-        raise MalformedInput("no_such_hand", f"the session has {n_hands} hand(s); there is no "
-                           f"hand {hand}")
+        raise MalformedInput("no_such_hand", N_("the session has {hands} hand(s); there is no "
+                                                "hand {hand}"), {"hands": n_hands, "hand": hand})
     new_value = parse_rules(rules, old_session.rules)
     try:
         new_rules = resolve(new_value)
@@ -179,55 +180,75 @@ def what_if(log: dict, rules: str | dict, *, hand: int | None = None) -> WhatIf:
     return out
 
 
-def format_whatif(w: WhatIf) -> str:
+def format_whatif(w: WhatIf, lang: str | None = None) -> str:
     """The comparison for a person: per hand and in total, old, new and the
-    difference for each player."""
+    difference for each player, in ``lang`` (else the log's language)."""
+    from .settlement import outcome_words
+
+    log = w.old_session.log
+    lang = paper_language(log, lang)
+    _ = words(lang)
     q = w.quantum
-    unit = unit_of(w.old_session.log, w.old_rules)
+    unit = unit_of(log, w.old_rules, lang)
+    currency = log.get("currency") if w.new_rules and w.new_rules.scoring != "push_ups" \
+        else None
     lines = []
-    old_intro, old_lines = rules_in_words(w.old_rules)
-    new_intro, new_lines = rules_in_words(w.new_rules) if w.new_rules else ("", [])
-    lines.append("Played under: " + _plain(old_intro, old_lines))
-    lines.append("Settled again under: " + _plain(new_intro, new_lines))
+    old_intro, old_lines = rules_in_words(w.old_rules, lang)
+    new_intro, new_lines = rules_in_words(w.new_rules, lang) if w.new_rules else ("", [])
+    lines.append(_("Played under:") + " " + _plain(old_intro, old_lines))
+    lines.append(_("Settled again under:") + " " + _plain(new_intro, new_lines))
     if w.new_rules and (w.old_rules.scoring == "push_ups") != (w.new_rules.scoring == "push_ups"):
-        lines.append("Note: one side scores push-ups, the other stakes; the numbers are in "
-                     "different units.")
+        lines.append(_("Note: one side scores push-ups, the other stakes; the numbers are in "
+                       "different units."))
     if w.error is not None:
+        from .words import error_in
+
         lines.append("")
-        lines.append("The log is not legal under these rules, so it cannot be settled under "
-                     "them:")
-        lines.append(f"  [{w.error.code}] {w.error.message}")
+        lines.append(_("The log is not legal under these rules, so it cannot be settled under "
+                       "them:"))
+        lines.append(f"  [{w.error.code}] {error_in(w.error, lang)}")
         return "\n".join(lines)
     players = w.players
     width = max(8, *(len(p) for p in players))
+    kinds = {"old": _("old"), "new": _("new"), "diff": _("diff")}
+    kind_w = max(6, *(len(k) for k in kinds.values()))
+    hand_w = max(4, len(_("hand")), len(_("all")))
     lines.append("")
-    head = f"{'hand':>4}  {'':<6}" + "".join(f"  {p:>{width}}" for p in players)
+    hand_head = _("hand")
+    head = f"{hand_head:>{hand_w}}  {'':<{kind_w}}" + "".join(f"  {p:>{width}}"
+                                                              for p in players)
     lines.append(head)
 
     def row(label: str, kind: str, nets: dict[str, Decimal], seated) -> str:
         cells = "".join(
-            f"  {(fmt(nets.get(p, ZERO), q) if p in seated else ''):>{width}}" for p in players)
-        return f"{label:>4}  {kind:<6}{cells}"
+            f"  {(amount(nets.get(p, ZERO), q, lang) if p in seated else ''):>{width}}"
+            for p in players)
+        return f"{label:>{hand_w}}  {kinds[kind]:<{kind_w}}{cells}"
 
     for h in w.hands:
         seated = set(h.old.players)
-        lines.append(row(str(h.number), "old", h.old.net, seated) + f"  {h.old.outcome}")
-        lines.append(row("", "new", h.new.net, seated) + f"  {h.new.outcome}")
+        lines.append(row(str(h.number), "old", h.old.net, seated)
+                     + f"  {outcome_words(h.old.outcome, lang)}")
+        lines.append(row("", "new", h.new.net, seated)
+                     + f"  {outcome_words(h.new.outcome, lang)}")
         diff = h.difference(list(h.old.players))
-        lines.append(row("", "diff", diff, seated) + ("" if h.changed else "  (no change)"))
+        lines.append(row("", "diff", diff, seated)
+                     + ("" if h.changed else "  " + _("(no change)")))
     everyone = set(players)
     lines.append("")
-    lines.append(row("all", "old", w.totals("old"), everyone))
+    lines.append(row(_("all"), "old", w.totals("old"), everyone))
     lines.append(row("", "new", w.totals("new"), everyone))
     lines.append(row("", "diff", w.total_difference(), everyone) + f"  ({unit})")
     if w.hand is None and w.new_result is not None:
         lines.append("")
         if w.new_result.transfers:
-            lines.append("Under the new rules, to settle up:")
+            lines.append(_("Under the new rules, to settle up:"))
             for t in w.new_result.transfers:
-                lines.append(f"  {t.payer} pays {t.payee} {fmt(t.amount, q)} {unit}")
+                lines.append("  " + _("{payer} pays {payee} {amount}", payer=t.payer,
+                                      payee=t.payee,
+                                      amount=cash(t.amount, q, currency, unit, lang)))
         else:
-            lines.append("Under the new rules nobody would owe anything.")
+            lines.append(_("Under the new rules nobody would owe anything."))
     return "\n".join(lines)
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .cards import UNKNOWN, parse_cards
 from .errors import MalformedInput
+from .words import N_, Words
 
 VERBS = ("declare", "draw", "take", "spread", "hit", "discard", "drop", "show", "slap")
 
@@ -52,42 +53,48 @@ class Action:
 def parse_action(text: str) -> Action:
     """The ``Action`` written as ``text``; raises ``MalformedInput`` if unreadable."""
     if not isinstance(text, str):
-        raise MalformedInput("bad_action", f"an action must be a string like 'Ben: draw 4c', "
-                             f"not {type(text).__name__}")
+        raise MalformedInput("bad_action", N_("an action must be a string like 'Ben: draw "
+                                              "4c', not {kind}"), {"kind": type(text).__name__})
     player, sep, rest = text.partition(":")
     player = player.strip()
     if not sep or not player:
-        raise MalformedInput("bad_action", f"{text!r} is not an action: write 'NAME: VERB "
-                             "CARDS', like 'Ben: draw 4c'")
+        raise MalformedInput("bad_action", N_("{text} is not an action: write 'NAME: VERB "
+                                              "CARDS', like 'Ben: draw 4c'"),
+                                           {"text": repr(text)})
     words = rest.split()
     if not words:
-        raise MalformedInput("bad_action", f"{text!r} names no verb (one of {', '.join(VERBS)})")
+        raise MalformedInput("bad_action", N_("{text} names no verb (one of {verbs})"),
+                                           {"text": repr(text), "verbs": ', '.join(VERBS)})
     verb = words[0].lower()
     if verb not in _ARITY:
-        raise MalformedInput("bad_action", f"unknown verb {words[0]!r}; the verbs are "
-                             f"{', '.join(VERBS)}")
+        raise MalformedInput("bad_action", N_("unknown verb {word}; the verbs are {verbs}"),
+                                           {"word": repr(words[0]), "verbs": ', '.join(VERBS)})
     lo, hi, needs_spread = _ARITY[verb]
     args = words[1:]
     spread = None
     if needs_spread:
         if not args or args[0][:1] not in "Ss" or not args[0][1:].isdigit() or \
                 int(args[0][1:]) < 1:
-            raise MalformedInput("bad_action", f"{verb} needs a spread number like S1, "
-                                 f"in {text!r}")
+            raise MalformedInput("bad_action", N_("{verb} needs a spread number like S1, in "
+                                                  "{text}"), {"verb": verb, "text": repr(text)})
         spread = int(args[0][1:])
         args = args[1:]
     if len(args) < lo or (hi is not None and len(args) > hi):
         if hi == lo:
-            want = f"{lo} card{'s' if lo != 1 else ''}" if lo else "no cards"
+            want = Words(N_("{lo} card") if lo == 1 else N_("{lo} cards"), lo=lo) if lo \
+                else Words(N_("no cards"))
         elif hi is None:
-            want = f"at least {lo} cards"
+            want = Words(N_("at least {lo} cards"), lo=lo)
         else:
-            want = f"{lo} to {hi} cards"
-        raise MalformedInput("bad_action", f"{verb} takes {want}, in {text!r}")
+            want = Words(N_("{lo} to {hi} cards"), lo=lo, hi=hi)
+        raise MalformedInput("bad_action", N_("{verb} takes {want}, in {text}"),
+                                           {"verb": verb, "want": want, "text": repr(text)})
     cards = parse_cards(args)
     if UNKNOWN in cards and verb not in _UNKNOWN_OK:
         if verb == "declare":
-            raise MalformedInput("bad_action", f"declare must show the dealt cards, in {text!r}")
-        raise MalformedInput("bad_action", f"{verb} must name its cards (?? is only for "
-                             f"draw and take), in {text!r}")
+            raise MalformedInput("bad_action", N_("declare must show the dealt cards, in "
+                                                  "{text}"), {"text": repr(text)})
+        raise MalformedInput("bad_action", N_("{verb} must name its cards (?? is only for "
+                                              "draw and take), in {text}"),
+                                           {"verb": verb, "text": repr(text)})
     return Action(player, verb, cards, spread)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from .errors import MalformedInput
+from .words import N_
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
@@ -45,8 +46,8 @@ def parse_card(text: str) -> str:
     except (KeyError, TypeError):
         raise MalformedInput(
             "bad_card",
-            f"{text!r} is not a card (write rank A 2-9 T J Q K and suit c d h s, "
-            "like 'Ts' or 'Ah'; jokers X1-X4; ?? for an unknown card)",
+            N_("{text} is not a card (write rank A 2-9 T J Q K and suit c d h s, like 'Ts' or "
+               "'Ah'; jokers X1-X4; ?? for an unknown card)"), {"text": repr(text)},
         ) from None
 
 

@@ -8,8 +8,8 @@ test table of ``tests/test_options.py``).
 
 A payment function reads the facts of the catch (a ``Catch``) and calls
 ``pay(payer, payee, stakes, reason)`` for each payment and ``tell(sentence)``
-with a function that words them: the sentences are written only when a
-person reads them.
+with a function that words them (``Words``, put into a language by the
+shell): the sentences are made only when a person reads them.
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from .words import N_, Names, Words
+
 ONE = Decimal(1)
 TWO = Decimal(2)
 
 Pay = Callable[[str, str, Decimal, str], None]
-Tell = Callable[[Callable[[], str]], None]
+Tell = Callable[[Callable[[], Words]], None]
 
 
 @dataclass(slots=True)
@@ -61,7 +63,7 @@ class Catch:
 @dataclass(frozen=True)
 class CatchScheme:
     name: str
-    description: str  # one line, as in rules.md
+    description: str  # one line, as in rules.md (an English template without parameters)
     pays: Callable[[Catch, Pay, Tell], None]
 
 
@@ -81,23 +83,28 @@ def catch_scheme(name: str, description: str):
 # ------------------------------------------------------------------ wording
 
 
-def plural(n: Decimal) -> str:
-    text = format(n.normalize(), "f")
-    return f"{text} stake" if n == ONE else f"{text} stakes"
+def plural(n: Decimal) -> Words:
+    """``n`` stakes, written as the referee writes them (``2``, ``0.5``)."""
+    amount = Decimal(format(n.normalize(), "f"))
+    return Words(N_("{n} stake") if n == ONE else N_("{n} stakes"), n=amount)
 
 
-def names(items: Iterable[str]) -> str:
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+def names(items: Iterable[str]) -> Names:
+    return Names(items)
 
 
-def pays_each(payer: str, stakes: Decimal, payees: Iterable[str]) -> str:
+def pays_each(payer: str, stakes: Decimal, payees: Iterable[str], *,
+              table: bool = False) -> Words:
+    """``payer`` pays ``stakes`` to each of ``payees``; ``table``: those are the
+    table's stakes."""
     payees = list(payees)
     if len(payees) == 1:
-        return f"{payer} pays {payees[0]} {plural(stakes)}."
-    return f"{payer} pays {plural(stakes)} to each of {names(payees)}."
+        template = N_("{payer} pays {payee} {stakes} (the table's stakes).") if table else \
+            N_("{payer} pays {payee} {stakes}.")
+        return Words(template, payer=payer, payee=payees[0], stakes=plural(stakes))
+    template = N_("{payer} pays {stakes} to each of {payees} (the table's stakes).") if table \
+        else N_("{payer} pays {stakes} to each of {payees}.")
+    return Words(template, payer=payer, stakes=plural(stakes), payees=names(payees))
 
 
 def _lowest_collect(c: Catch, pay: Pay, tell: Tell, payers: list[str]) -> None:
@@ -105,8 +112,11 @@ def _lowest_collect(c: Catch, pay: Pay, tell: Tell, payers: list[str]) -> None:
     for lo in c.lowest:
         for q in payers:
             pay(q, lo, ONE, f"lowest count ({c.scheme})")
-    tell(lambda: f"{names(c.lowest)}, lowest with {c.low}, "
-         f"collect{'s' if len(c.lowest) == 1 else ''} 1 stake from each of {names(payers)}.")
+    tell(lambda: Words(
+        N_("{lowest}, lowest with {low}, collects 1 stake from each of {payers}.")
+        if len(c.lowest) == 1 else
+        N_("{lowest}, lowest with {low}, collect 1 stake from each of {payers}."),
+        lowest=names(c.lowest), low=c.low, payers=names(payers)))
 
 
 def _to_beaters(c: Catch, pay: Pay, tell: Tell, each: Decimal) -> None:
@@ -118,16 +128,16 @@ def _to_beaters(c: Catch, pay: Pay, tell: Tell, each: Decimal) -> None:
 # ------------------------------------------------------------------ schemes
 
 
-@catch_scheme("pagat", "the dropper pays 2 to every beater; in addition each lowest collects "
-              "1 from every player not among the lowest, the dropper included")
+@catch_scheme("pagat", N_("the dropper pays 2 to every beater; in addition each lowest collects "
+              "1 from every player not among the lowest, the dropper included"))
 def _pagat(c: Catch, pay: Pay, tell: Tell) -> None:
     _to_beaters(c, pay, tell, TWO)
     _lowest_collect(c, pay, tell, c.not_lowest)
 
 
-@catch_scheme("double_to_beaters", "the dropper pays 2 to every beater; in addition each "
+@catch_scheme("double_to_beaters", N_("the dropper pays 2 to every beater; in addition each "
               "lowest collects 1 from every player who is neither the dropper nor among the "
-              "lowest (the dropper pays only the double)")
+              "lowest (the dropper pays only the double)"))
 def _double_to_beaters(c: Catch, pay: Pay, tell: Tell) -> None:
     _to_beaters(c, pay, tell, TWO)
     payers = [q for q in c.not_lowest if q != c.dropper]
@@ -135,55 +145,61 @@ def _double_to_beaters(c: Catch, pay: Pay, tell: Tell) -> None:
         _lowest_collect(c, pay, tell, payers)
 
 
-@catch_scheme("low_collects_double", "each lowest collects 1 from every player who is not "
-              "among the lowest, and 2 (not 1) from the dropper")
+@catch_scheme("low_collects_double", N_("each lowest collects 1 from every player who is not "
+              "among the lowest, and 2 (not 1) from the dropper"))
 def _low_collects_double(c: Catch, pay: Pay, tell: Tell) -> None:
     for lo in c.lowest:
         for q in c.not_lowest:
             pay(q, lo, TWO if q == c.dropper else ONE, c.reason)
-    verb = "collects" if len(c.lowest) == 1 else "collect"
-    tell(lambda: f"{names(c.lowest)}, lowest with {c.low}, {verb}"
-         f" 2 stakes from {c.dropper} and 1 from each other player not among the lowest.")
+    tell(lambda: Words(
+        N_("{lowest}, lowest with {low}, collects 2 stakes from {dropper} and 1 from each "
+           "other player not among the lowest.") if len(c.lowest) == 1 else
+        N_("{lowest}, lowest with {low}, collect 2 stakes from {dropper} and 1 from each "
+           "other player not among the lowest."),
+        lowest=names(c.lowest), low=c.low, dropper=c.dropper))
 
 
-@catch_scheme("dropper_pays_table", "the dropper pays each lowest n-1 stakes (n: the players "
-              "in the hand); nobody else pays")
+@catch_scheme("dropper_pays_table", N_("the dropper pays each lowest n-1 stakes (n: the players "
+              "in the hand); nobody else pays"))
 def _dropper_pays_table(c: Catch, pay: Pay, tell: Tell) -> None:
     amount = Decimal(len(c.players) - 1)
     for lo in c.lowest:
         pay(c.dropper, lo, amount, c.reason)
-    tell(lambda: pays_each(c.dropper, amount, c.lowest)[:-1] + " (the table's stakes).")
+    tell(lambda: pays_each(c.dropper, amount, c.lowest, table=True))
 
 
-@catch_scheme("single_to_beaters", "the dropper pays 1 to every beater; in addition each "
-              "lowest collects 1 from every player not among the lowest")
+@catch_scheme("single_to_beaters", N_("the dropper pays 1 to every beater; in addition each "
+              "lowest collects 1 from every player not among the lowest"))
 def _single_to_beaters(c: Catch, pay: Pay, tell: Tell) -> None:
     _to_beaters(c, pay, tell, ONE)
     _lowest_collect(c, pay, tell, c.not_lowest)
 
 
-@catch_scheme("double_to_all", "the dropper pays 2 to every other player")
+@catch_scheme("double_to_all", N_("the dropper pays 2 to every other player"))
 def _double_to_all(c: Catch, pay: Pay, tell: Tell) -> None:
     for q in c.others:
         pay(c.dropper, q, TWO, c.reason)
-    tell(lambda: f"{c.dropper} pays 2 stakes to every other player.")
+    tell(lambda: Words(N_("{dropper} pays 2 stakes to every other player."),
+                       dropper=c.dropper))
 
 
-@catch_scheme("five_to_low", "the dropper pays 5 to one lowest player and nobody else pays; "
-              "of several tied for lowest, the one nearest the dealer's left")
+@catch_scheme("five_to_low", N_("the dropper pays 5 to one lowest player and nobody else pays; "
+              "of several tied for lowest, the one nearest the dealer's left"))
 def _five_to_low(c: Catch, pay: Pay, tell: Tell) -> None:
     lo = min(c.lowest, key=c.left_of_dealer().index)
     pay(c.dropper, lo, Decimal(5), c.reason)
-    tie = " (nearest the dealer's left of those tied)" if len(c.lowest) > 1 else ""
-    tell(lambda: f"{c.dropper} pays 5 stakes to {lo}{tie}.")
+    tell(lambda: Words(
+        N_("{dropper} pays 5 stakes to {lowest} (nearest the dealer's left of those tied).")
+        if len(c.lowest) > 1 else N_("{dropper} pays 5 stakes to {lowest}."),
+        dropper=c.dropper, lowest=lo))
 
 
-@catch_scheme("pay_beaters", "the dropper pays caught_pays to every beater; nothing else")
+@catch_scheme("pay_beaters", N_("the dropper pays caught_pays to every beater; nothing else"))
 def _pay_beaters(c: Catch, pay: Pay, tell: Tell) -> None:
     _to_beaters(c, pay, tell, c.amount)
 
 
-@catch_scheme("pay_lowest", "the dropper pays caught_pays to each lowest; nothing else")
+@catch_scheme("pay_lowest", N_("the dropper pays caught_pays to each lowest; nothing else"))
 def _pay_lowest(c: Catch, pay: Pay, tell: Tell) -> None:
     for lo in c.lowest:
         pay(c.dropper, lo, c.amount, c.reason)

@@ -7,6 +7,7 @@ from decimal import Decimal
 from enum import StrEnum
 
 from .options import DealWin
+from .words import Words
 
 
 class EndingKind(StrEnum):
@@ -57,7 +58,7 @@ class Ending:
     dealer: str
     player: str | None = None  # who went out or dropped
     pays: Decimal | None = None  # stakes each other player pays (tonk out, out)
-    why: str = ""  # how that payment was decided, for the audit
+    why: Words | str = ""  # how that payment was decided, for the audit
     claims: tuple[Claim, ...] = ()
     counts: dict[str, int | None] = field(default_factory=dict)
 

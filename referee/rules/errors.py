@@ -2,11 +2,15 @@
 
 Every refusal carries a stable ``code`` (for programs), the hand and the
 action it concerns (both counted from 1, ``None`` where they do not apply),
-and a sentence a player can read. The tablet, the API and the CLI all show
-``message``, so a dispute reads the same everywhere.
+and a sentence a player can read: an English ``template`` with named
+``params`` (``referee.rules.words``), which the shells put into the reader's
+language (``referee.language.message``). ``message`` is the English
+sentence, the words of the result format and of stored answers.
 """
 
 from __future__ import annotations
+
+from .words import english
 
 
 class RefereeError(Exception):
@@ -18,23 +22,26 @@ class RefereeError(Exception):
     def __init__(
         self,
         code: str,
-        sentence: str,
+        template: str,
+        params: dict | None = None,
         *,
         hand: int | None = None,
         action: int | None = None,
         action_text: str | None = None,
     ) -> None:
-        super().__init__(sentence)
         self.code = code
-        self.sentence = sentence
+        self.template = template
+        self.params = params or {}
+        self.sentence = english(template, self.params)
+        super().__init__(self.sentence)
         self.hand = hand
         self.action = action
         self.action_text = action_text
 
     def __reduce__(self):
         # An error can cross to another process (the two-core replay) intact.
-        return (_rebuild, (type(self), self.code, self.sentence, self.hand, self.action,
-                           self.action_text))
+        return (_rebuild, (type(self), self.code, self.template, self.params, self.hand,
+                           self.action, self.action_text))
 
     def at(
         self, *, hand: int | None = None, action: int | None = None,
@@ -78,8 +85,8 @@ class RefereeError(Exception):
         }
 
 
-def _rebuild(cls, code, sentence, hand, action, action_text):
-    return cls(code, sentence, hand=hand, action=action, action_text=action_text)
+def _rebuild(cls, code, template, params, hand, action, action_text):
+    return cls(code, template, params, hand=hand, action=action, action_text=action_text)
 
 
 class RuleViolation(RefereeError):

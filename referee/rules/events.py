@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from .errors import RuleViolation
 from .hand import DECLARED, OVER, SHOWDOWN, VOID, Hand
+from .words import N_, Words
 
 # Phases in which the hand's play has ended: its result stands.
 _PLAY_ENDED = (DECLARED, SHOWDOWN, OVER)
@@ -22,9 +23,9 @@ def void_hand(hand: Hand) -> None:
     same dealer deals again. Refused once the play has ended, even with
     shows still to come: the result is then fixed, only not yet shown."""
     if hand.phase in _PLAY_ENDED:
-        how = "a deal win was declared" if hand.claims else "its play has ended"
-        raise RuleViolation("void_after_end", f"the hand cannot be void: {how}, so its "
-                            "result stands", hand=hand.number)
+        how = Words(N_("a deal win was declared") if hand.claims else N_("its play has ended"))
+        raise RuleViolation("void_after_end", N_("the hand cannot be void: {how}, so its "
+                                                 "result stands"), {"how": how}, hand=hand.number)
     hand.phase = VOID
 
 
@@ -35,21 +36,23 @@ def check_accepted(hand: Hand, names: Sequence[str]) -> None:
         return  # nobody has confirmed anything
     if not hand.is_complete:
         if hand.phase == VOID:
-            why = "it is void, so there is no result to accept"
+            why = Words(N_("it is void, so there is no result to accept"))
         elif hand.phase in _PLAY_ENDED:
-            why = "its result waits for shows still to come"
+            why = Words(N_("its result waits for shows still to come"))
         else:
-            why = "it is still in play"
-        raise RuleViolation("accept_in_play", f"the hand's result cannot be accepted: {why}",
+            why = Words(N_("it is still in play"))
+        raise RuleViolation("accept_in_play", N_("the hand's result cannot be accepted: {why}"),
+                                              {"why": why},
                             hand=hand.number)
     seen: set[str] = set()
     for name in names:
         if name not in hand.players:
-            raise RuleViolation("accept_not_seated", f"{name} is not seated in this hand, so "
-                                "cannot accept its result", hand=hand.number)
+            raise RuleViolation("accept_not_seated", N_("{name} is not seated in this hand, "
+                                                        "so cannot accept its result"),
+                                                     {"name": name}, hand=hand.number)
         if name in seen:
-            raise RuleViolation("accept_twice", f"{name} is listed twice as accepting the "
-                                "result", hand=hand.number)
+            raise RuleViolation("accept_twice", N_("{name} is listed twice as accepting the "
+                                                   "result"), {"name": name}, hand=hand.number)
         seen.add(name)
 
 
@@ -60,12 +63,15 @@ def check_disputes(hand: Hand, disputes: Sequence[dict], actions: int) -> None:
     for dispute in disputes:
         action, by = dispute["action"], dispute["by"]
         if action is not None and not 1 <= action <= actions:
-            has = f"its actions are 1 to {actions}" if actions else "it has no actions"
-            raise RuleViolation("dispute_no_action", f"a dispute by {by} names action {action}, "
-                                f"but {has}", hand=hand.number)
+            has = Words(N_("its actions are 1 to {actions}"), actions=actions) if actions \
+                else Words(N_("it has no actions"))
+            raise RuleViolation("dispute_no_action", N_("a dispute by {player} names action "
+                                                        "{action}, but {has}"),
+                                {"player": by, "action": action, "has": has}, hand=hand.number)
         if by not in hand.players:
-            raise RuleViolation("dispute_not_seated", f"{by} is not seated in this hand, so "
-                                "cannot dispute it", hand=hand.number, action=action)
+            raise RuleViolation("dispute_not_seated", N_("{player} is not seated in this "
+                                                         "hand, so cannot dispute it"),
+                                {"player": by}, hand=hand.number, action=action)
 
 
 def disputes_after_undo(disputes: Sequence[dict], number: int, text: str) -> list[dict]:

@@ -40,6 +40,7 @@ from .ending import (
 from .errors import IllegalAction, RefereeError, RuleViolation
 from .options import HouseRules
 from .spreads import holds_spread, is_book, is_run, is_spread
+from .words import N_, Words
 
 
 class Phase(StrEnum):
@@ -60,8 +61,19 @@ _ANY_TURN = frozenset(("declare", "slap", "show"))
 ONE = Decimal(1)
 
 
-def _illegal(code: str, sentence: str) -> IllegalAction:
-    return IllegalAction(code, sentence)
+# Where a card was seen: a template and its player (and spread), made into
+# words only for a refusal (a tuple costs a replay no more than the text did).
+Seen = tuple
+_UPCARD = (N_("the upcard"),)
+
+
+def _seen(where: Seen) -> Words:
+    template, *who = where
+    return Words(template, **dict(zip(("player", "spread")[:len(who)], who, strict=True)))
+
+
+def _illegal(code: str, template: str, params: dict | None = None) -> IllegalAction:
+    return IllegalAction(code, template, params)
 
 
 class Spread:
@@ -121,21 +133,23 @@ class Hand:
         self.dealer = dealer
         n = len(self.players)
         if n < 2:
-            raise RuleViolation("too_few_players", "a hand needs at least 2 players")
+            raise RuleViolation("too_few_players", N_("a hand needs at least 2 players"))
         if len(set(self.players)) != n:
-            raise RuleViolation("bad_seating", "a player cannot sit twice at the table")
+            raise RuleViolation("bad_seating", N_("a player cannot sit twice at the table"))
         if dealer not in self.players:
-            raise RuleViolation("wrong_dealer", f"the dealer {dealer} is not seated in this hand")
+            raise RuleViolation("wrong_dealer", N_("the dealer {dealer} is not seated in this "
+                                                   "hand"), {"dealer": dealer})
         size = rules.hand_size
         stock = self.deck.size - n * size - (1 if rules.upcard else 0)
         if stock < 0:
             raise RuleViolation(
                 "too_many_players",
-                f"{n} players cannot be dealt {size} cards each from a {self.deck.size}-card deck",
+                N_("{n} players cannot be dealt {size} cards each from a {deck}-card deck"),
+                {"n": n, "size": size, "deck": self.deck.size},
             )
         self.stock = stock
         # Where each seen card was seen, for the sentence that refuses a second sighting.
-        self.seen: dict[str, str] = {}
+        self.seen: dict[str, Seen] = {}  # each card's first sighting
         self.held: dict[str, list[str]] = {p: [] for p in self.players}
         zeros, falses, sizes = _per_player(self.players, size)
         self.unknown: dict[str, int] = sizes.copy()
@@ -144,12 +158,15 @@ class Hand:
             seen, deck_cards = self.seen, self.deck.cards
             for p, cards in deal.items():
                 if p not in self.held:
-                    raise RuleViolation("bad_deal", f"the deal names {p}, who is not seated")
+                    raise RuleViolation("bad_deal", N_("the deal names {player}, who is not "
+                                                       "seated"), {"player": p})
                 if len(cards) != size:
                     raise RuleViolation(
-                        "bad_deal", f"{p} is dealt {len(cards)} cards; the rules deal {size}"
+                        "bad_deal", N_("{player} is dealt {listed} cards; the rules deal "
+                                       "{size}"),
+                                    {"player": p, "listed": len(cards), "size": size}
                     )
-                where = f"dealt to {p}"
+                where = (N_("dealt to {player}"), p)
                 if UNKNOWN in cards:  # a partly known hand
                     mine = [card for card in cards if card != UNKNOWN]
                     self.unknown[p] = size - len(mine)
@@ -166,12 +183,12 @@ class Hand:
             card = UNKNOWN if upcard is None else upcard
             if card != UNKNOWN:
                 if card not in self.deck.cards or card in self.seen:  # only then word it
-                    self._check_new(card, "the upcard", code="bad_upcard")
-                self.seen[card] = "the upcard"
+                    self._check_new(card, _UPCARD, code="bad_upcard")
+                self.seen[card] = _UPCARD
             self.pile.append(card)
         elif upcard is not None:
             raise RuleViolation(
-                "bad_upcard", "these rules turn no upcard, but the hand names one"
+                "bad_upcard", N_("these rules turn no upcard, but the hand names one")
             )
         self.spreads: list[Spread] = []
         self.wait = zeros.copy()
@@ -263,22 +280,24 @@ class Hand:
             action = parse_action(action)
         p = action.player
         if p not in self.held:  # keyed by the seated players
-            raise _illegal("not_seated", f"{p} is not seated in this hand")
+            raise _illegal("not_seated", N_("{player} is not seated in this hand"),
+                                         {"player": p})
         verb = action.verb
         phase = self.phase
         # The turn's own actions in play, by table (one check per phase and verb).
         if (phase == START or phase == PLAY) and verb not in _ANY_TURN:
             if p != self.players[self.turn]:
-                raise _illegal("out_of_turn", f"it is {self.players[self.turn]}'s turn, not {p}'s")
+                raise _illegal("out_of_turn", N_("it is {turn}'s turn, not {player}'s"),
+                                              {"turn": self.players[self.turn], "player": p})
             if phase == START:
                 _START_CHECKS[verb](self, action)
             else:
                 _PLAY_CHECKS[verb](self, action)
             return action
         if phase == OVER:
-            raise _illegal("hand_over", "the hand is over; start the next hand")
+            raise _illegal("hand_over", N_("the hand is over; start the next hand"))
         if phase == VOID:
-            raise _illegal("hand_over", "the hand is void; the same dealer deals again")
+            raise _illegal("hand_over", N_("the hand is void; the same dealer deals again"))
         if verb == "declare":
             self._verify_declare(action)
         elif verb == "slap":
@@ -288,29 +307,34 @@ class Hand:
         elif phase == DECLARED:
             raise _illegal(
                 "hand_over",
-                "a deal win was declared, so the hand is not played"
-                + ("; the losers show their hands" if self.must_show else ""),
+                N_("a deal win was declared, so the hand is not played; the losers show their "
+                   "hands") if self.must_show else
+                N_("a deal win was declared, so the hand is not played"),
             )
         elif phase == SHOWDOWN:
-            raise _illegal("hand_over", "the play has ended; every player with cards shows them")
+            raise _illegal("hand_over", N_("the play has ended; every player with cards shows "
+                                           "them"))
         else:  # EXTRA_DISCARD
             if p != self.extra_by:
-                raise _illegal("out_of_turn", f"{self.extra_by} slapped and must discard one "
-                               "extra card first")
+                raise _illegal("out_of_turn", N_("{player} slapped and must discard one extra "
+                                                 "card first"), {"player": self.extra_by})
             if verb != "discard":
-                raise _illegal("must_discard", f"{p} slapped and must now discard one extra card")
+                raise _illegal("must_discard", N_("{player} slapped and must now discard one "
+                                                  "extra card"), {"player": p})
             self._verify_discard(action)
         return action
 
     def _must_draw_first(self, action: Action) -> None:
-        raise _illegal("must_draw_first", f"{action.player} must draw or take before they "
-                       f"{action.verb}")
+        raise _illegal("must_draw_first", N_("{player} must draw or take before they {verb}"),
+                                          {"player": action.player, "verb": action.verb})
 
     def _already_drew(self, action: Action) -> None:
         if action.verb == "drop":
-            raise _illegal("drop_after_draw", f"{action.player} has drawn already; a drop is "
-                           "only allowed at the start of a turn")
-        raise _illegal("already_drew", f"{action.player} has already drawn or taken this turn")
+            raise _illegal("drop_after_draw", N_("{player} has drawn already; a drop is only "
+                                                 "allowed at the start of a turn"),
+                                              {"player": action.player})
+        raise _illegal("already_drew", N_("{player} has already drawn or taken this turn"),
+                                       {"player": action.player})
 
     # The start of a turn: drop, draw or take (one check each, by verify's table).
 
@@ -320,33 +344,38 @@ class Hand:
         p = action.player
         if self.wait[p]:
             w = self.wait[p]
-            raise _illegal("drop_while_waiting", f"{p} may not drop: {p} must wait "
-                           f"{w} more turn{'s' if w > 1 else ''} (this one included)")
+            raise _illegal("drop_while_waiting", N_(
+                "{player} may not drop: {player} must wait {turns} more turn (this one "
+                "included)") if w == 1 else N_(
+                "{player} may not drop: {player} must wait {turns} more turns (this one "
+                "included)"), {"player": p, "turns": w})
 
     def _verify_draw(self, action: Action) -> None:
         if not self.play_started:
             self._verify_no_undeclared_claim()
         if action.cards and action.cards[0] != UNKNOWN:
             if self.stock == 0:
-                raise _illegal("stock_empty", "the stock is empty: a draw now ends the play "
-                               "(log it without a card)")
+                raise _illegal("stock_empty", N_("the stock is empty: a draw now ends the "
+                                                 "play (log it without a card)"))
             card = action.cards[0]
             if card not in self.deck.cards or card in self.seen:  # only then word it
-                self._check_new(card, f"drawn by {action.player}")
+                self._check_new(card, (N_("drawn by {player}"), action.player))
 
     def _verify_take(self, action: Action) -> None:
         if not self.play_started:
             self._verify_no_undeclared_claim()
         p = action.player
         if not self.pile:
-            raise _illegal("empty_discard_pile", "the discard pile is empty: draw from the stock")
+            raise _illegal("empty_discard_pile", N_("the discard pile is empty: draw from the "
+                                                    "stock"))
         card = action.card
         top = self.pile[-1]
         if card is not None and card != UNKNOWN:
             if top == UNKNOWN:
-                self._check_new(card, f"taken by {p}")
+                self._check_new(card, (N_("taken by {player}"), p))
             elif card != top:
-                raise _illegal("take_mismatch", f"the top of the discard pile is {top}, not {card}")
+                raise _illegal("take_mismatch", N_("the top of the discard pile is {top}, not "
+                                                   "{card}"), {"top": top, "card": card})
 
     def _take_is_usable(self, p: str) -> bool:
         """Under ``take_must_meld``, whether the top discard could be used by
@@ -384,9 +413,10 @@ class Hand:
             if best is not None:
                 raise _illegal(
                     "undeclared_deal_win",
-                    f"{q} was dealt {self.deck.count(self.held[q])} "
-                    f"({' '.join(self.held[q])}), a deal win "
-                    f"({best.claim.describe()}), and must declare it before play starts",
+                    N_("{player} was dealt {count} ({cards}), a deal win ({claim}), and must "
+                       "declare it before play starts"),
+                    {"player": q, "count": self.deck.count(self.held[q]),
+                     "cards": ' '.join(self.held[q]), "claim": best.claim.describe()},
                 )
 
     def _cards_from_hand(self, player: str, cards: Iterable[str]) -> None:
@@ -397,19 +427,23 @@ class Hand:
         used: set[str] = set()
         for card in cards:
             if card in used:
-                raise _illegal("duplicate_card", f"{card} is named twice")
+                raise _illegal("duplicate_card", N_("{card} is named twice"), {"card": card})
             used.add(card)
             if card in held:
                 continue
             if card not in self.deck.cards:
-                raise _illegal("card_not_in_deck", f"{card} is not in this {self.deck.size}-card "
-                               "deck")
+                raise _illegal("card_not_in_deck", N_("{card} is not in this {deck}-card deck"),
+                                                   {"card": card, "deck": self.deck.size})
             if card in self.seen:
-                raise _illegal("duplicate_card", f"{card} cannot be in {player}'s hand: it was "
-                               f"already seen ({self.seen[card]})")
+                raise _illegal("duplicate_card", N_("{card} cannot be in {player}'s hand: it "
+                                                    "was already seen ({seen})"),
+                                                 {"card": card, "player": player,
+                                                  "seen": _seen(self.seen[card])})
             if slots == 0:
-                raise _illegal("card_not_in_hand", f"{player} does not hold {card} (their hand "
-                               f"is {' '.join(sort_cards(held)) or 'empty'})")
+                raise _illegal("card_not_in_hand", N_("{player} does not hold {card} (their "
+                                                      "hand is {held})"),
+                               {"player": player, "card": card,
+                                "held": " ".join(sort_cards(held)) or Words(N_("empty"))})
             slots -= 1
 
     def _card_from_hand(self, player: str, card: str) -> None:
@@ -418,20 +452,24 @@ class Hand:
         if card not in self.held[player]:
             self._cards_from_hand(player, (card,))
 
-    def _check_new(self, card: str, what: str, code: str = "duplicate_card") -> None:
+    def _check_new(self, card: str, what: Seen, code: str = "duplicate_card") -> None:
         if card not in self.deck.cards:
             raise RuleViolation("card_not_in_deck",
-                                f"{card} is not in this {self.deck.size}-card deck")
+                                N_("{card} is not in this {deck}-card deck"),
+                                {"card": card, "deck": self.deck.size})
         if card in self.seen:
-            raise RuleViolation(code, f"{card} cannot be {what}: it was already seen "
-                                f"({self.seen[card]})")
+            raise RuleViolation(code, N_("{card} cannot be {what}: it was already seen "
+                                         "({seen})"),
+                                      {"card": card, "what": _seen(what),
+                                       "seen": _seen(self.seen[card])})
 
     def _verify_spread(self, action: Action) -> None:
         p, cards = action.player, action.cards
         self._cards_from_hand(p, cards)
         if not is_spread(cards, self.deck):
-            raise _illegal("invalid_spread", f"{' '.join(cards)} is neither a book (3 or 4 of a "
-                           "rank) nor a run (3 or more in sequence of one suit, ace low)")
+            raise _illegal("invalid_spread", N_("{cards} is neither a book (3 or 4 of a rank) "
+                                                "nor a run (3 or more in sequence of one "
+                                                "suit, ace low)"), {"cards": ' '.join(cards)})
         if len(cards) == self.card_count(p):
             self._verify_going_out(p)
 
@@ -439,17 +477,20 @@ class Hand:
         p, k = action.player, action.spread
         rules = self.rules
         if k > len(self.spreads):
-            raise _illegal("no_such_spread", f"there is no spread S{k} on the table "
-                           f"({len(self.spreads)} so far)")
+            raise _illegal("no_such_spread", N_("there is no spread S{spread} on the table "
+                                                "({spreads} so far)"),
+                                             {"spread": k, "spreads": len(self.spreads)})
         if rules.max_hits_per_turn is not None and self.this_turn.hits >= rules.max_hits_per_turn:
             limit = rules.max_hits_per_turn
-            raise _illegal("hit_limit", f"{p} may hit only {limit} time{'s' if limit > 1 else ''}"
-                           " a turn")
+            raise _illegal("hit_limit", N_("{player} may hit only {limit} time a turn")
+                           if limit == 1 else N_("{player} may hit only {limit} times a turn"),
+                           {"player": p, "limit": limit})
         card = action.cards[0]
         self._card_from_hand(p, card)
         spread = self.spreads[k - 1]
         if not self._extends(spread, card):
-            raise _illegal("illegal_hit", f"{card} does not extend S{k} ({spread})")
+            raise _illegal("illegal_hit", N_("{card} does not extend S{spread} ({cards})"),
+                                          {"card": card, "spread": k, "cards": spread})
         if self.card_count(p) == 1:
             self._verify_going_out(p)
         elif rules.hit_replaces_discard and rules.checks_turn_end:
@@ -478,52 +519,61 @@ class Hand:
         taken = self.this_turn.taken
         if rules.take_must_meld and taken not in (None, UNKNOWN) and \
                 taken not in self.this_turn.melded and taken not in melded_now:
-            raise _illegal("take_not_melded", f"{p} took {taken} from the discard pile and "
-                           "must spread or hit with it this turn")
+            raise _illegal("take_not_melded", N_("{player} took {card} from the discard pile "
+                                                 "and must spread or hit with it this turn"),
+                                              {"player": p, "card": taken})
         if rules.must_spread != "never":
             rest = list(self.held[p])
             for c in leaving:
                 if c in rest:
                     rest.remove(c)
             if holds_spread(rest, self.deck, aces_exempt=rules.must_spread == "except_aces"):
-                raise _illegal("held_spread", f"{p} may not end the turn holding a spread "
-                               f"({' '.join(sort_cards(rest))}): spreads must be laid down")
+                raise _illegal("held_spread", N_("{player} may not end the turn holding a "
+                                                 "spread ({cards}): spreads must be laid down"),
+                                              {"player": p, "cards": ' '.join(sort_cards(rest))})
 
     def _verify_going_out(self, p: str) -> None:
         if self.this_turn.out_blocked and self.phase == PLAY:
-            raise _illegal("going_out_blocked", f"{p} was hit since their last turn and may not "
-                           "go out this turn")
+            raise _illegal("going_out_blocked", N_("{player} was hit since their last turn "
+                                                   "and may not go out this turn"),
+                                                {"player": p})
 
     def _verify_slap(self, action: Action) -> None:
         k = action.spread
         if self.rules.slapping == "off":
-            raise _illegal("slap_not_allowed", "these rules do not allow slapping")
+            raise _illegal("slap_not_allowed", N_("these rules do not allow slapping"))
         if not self.slap_open or self.phase != START:
-            raise _illegal("slap_too_late", "only a discard may be slapped, before the next "
-                           "player draws or takes")
+            raise _illegal("slap_too_late", N_("only a discard may be slapped, before the "
+                                               "next player draws or takes"))
         if k > len(self.spreads):
-            raise _illegal("no_such_spread", f"there is no spread S{k} on the table")
+            raise _illegal("no_such_spread", N_("there is no spread S{spread} on the table"),
+                                             {"spread": k})
         card = self.pile[-1]
         if not self._extends(self.spreads[k - 1], card):
-            raise _illegal("illegal_slap", f"{card} does not extend S{k} ({self.spreads[k - 1]})")
+            raise _illegal("illegal_slap", N_("{card} does not extend S{spread} ({cards})"),
+                                           {"card": card, "spread": k,
+                                            "cards": self.spreads[k - 1]})
 
     def _verify_show(self, action: Action) -> None:
         p = action.player
         if p in self.shown:
-            raise _illegal("already_shown", f"{p} has already shown their hand")
+            raise _illegal("already_shown", N_("{player} has already shown their hand"),
+                                            {"player": p})
         if self.phase not in (SHOWDOWN, DECLARED) or (
             self.phase == DECLARED and p not in self.must_show
         ):
             if self.phase == DECLARED:
-                raise _illegal("show_not_needed", f"{p} need not show: "
-                               "only the losers show after a deal win in push-up scoring")
-            raise _illegal("show_too_early", "hands are shown only when the play has ended "
-                           "(after a drop or when the stock runs out)")
+                raise _illegal("show_not_needed", N_("{player} need not show: only the losers "
+                                                     "show after a deal win in push-up scoring"),
+                                                  {"player": p})
+            raise _illegal("show_too_early", N_("hands are shown only when the play has ended "
+                                                "(after a drop or when the stock runs out)"))
         if p not in self.must_show and self.card_count(p):
-            raise _illegal("show_not_needed", f"{p} need not show")
+            raise _illegal("show_not_needed", N_("{player} need not show"), {"player": p})
         held, cards = self.held[p], action.cards
         if self.unknown[p] or len(cards) != len(held) or not all(map(cards.__contains__, held)):
-            self._verify_reveal(p, cards, "show")  # words the fault (or checks new cards)
+            # Words the fault (or checks new cards).
+            self._verify_reveal(p, cards, Words(N_("the show")))
         # A shown hand is the hand as its last turn ended (nothing enters a hand
         # between turns), so it breaks must_spread only for a player who has
         # ended a turn; the check catches a spread hidden among cards the
@@ -533,20 +583,24 @@ class Hand:
         if ended > 0 and self.rules.must_spread != "never" and holds_spread(
             action.cards, self.deck, aces_exempt=self.rules.must_spread == "except_aces"
         ):
-            raise _illegal("held_spread", f"{p}'s hand holds a spread ({' '.join(action.cards)}),"
-                           " which the rules say must be laid down")
+            raise _illegal("held_spread", N_("{player}'s hand holds a spread ({cards}), which "
+                                             "the rules say must be laid down"),
+                                          {"player": p, "cards": ' '.join(action.cards)})
 
-    def _verify_reveal(self, p: str, cards: tuple[str, ...], what: str) -> None:
+    def _verify_reveal(self, p: str, cards: tuple[str, ...], what: Words) -> None:
         held = self.held[p]
         n = len(held) + self.unknown[p]
         if len(cards) != n:
-            raise _illegal("wrong_show", f"{p} holds {n} card{'s' if n != 1 else ''} but the "
-                           f"{what} lists {len(cards)}")
+            raise _illegal("wrong_show", N_("{player} holds {n} card but {what} lists {listed}")
+                           if n == 1 else N_("{player} holds {n} cards but {what} lists {listed}"),
+                           {"player": p, "n": n, "what": what, "listed": len(cards)})
         for card in held:
             if card not in cards:
                 missing = [c for c in held if c not in cards]
-                raise _illegal("wrong_show", f"{p}'s hand holds {' '.join(missing)}, which the "
-                               f"{what} leaves out")
+                raise _illegal("wrong_show", N_("{player}'s hand holds {cards}, which {what} "
+                                                "leaves out"),
+                                             {"player": p, "cards": ' '.join(missing),
+                                              "what": what})
         if self.unknown[p]:
             # Only cards for unknown slots need checking: a fully known hand's
             # n cards, all listed among n, are exactly the cards listed.
@@ -555,29 +609,35 @@ class Hand:
     def _verify_declare(self, action: Action) -> None:
         p = action.player
         if self.phase not in (START, DECLARED) or self.phase == START and self.this_turn.started:
-            raise _illegal("declare_too_late", "deal wins are declared before play starts")
+            raise _illegal("declare_too_late", N_("deal wins are declared before play starts"))
         if any(c.player == p for c in self.claims):
-            raise _illegal("already_declared", f"{p} has already declared")
+            raise _illegal("already_declared", N_("{player} has already declared"),
+                                               {"player": p})
         if self.shown:
-            raise _illegal("declare_too_late", "the losers have begun to show; no more claims")
+            raise _illegal("declare_too_late", N_("the losers have begun to show; no more "
+                                                  "claims"))
         first_turn = self.play_started
         if first_turn:
             if not any(c.timing for c in self.rules.deal_wins):
-                raise _illegal("declare_too_late", "deal wins are declared before play starts")
+                raise _illegal("declare_too_late", N_("deal wins are declared before play "
+                                                      "starts"))
             if p != self.players[self.turn] or self.turns[p]:
-                raise _illegal("declare_too_late", "the play has started: only a first-turn claim"
-                               " may be made, by the player to act at the start of their first "
-                               "turn")
+                raise _illegal("declare_too_late", N_("the play has started: only a "
+                                                      "first-turn claim may be made, by the "
+                                                      "player to act at the start of their "
+                                                      "first turn"))
             if self.spreads:
-                raise _illegal("declare_too_late", "a first-turn claim may only be made while no "
-                               "spread is on the table")
-        self._verify_reveal(p, action.cards, "declaration")
+                raise _illegal("declare_too_late", N_("a first-turn claim may only be made "
+                                                      "while no spread is on the table"))
+        self._verify_reveal(p, action.cards, Words(N_("the declaration")))
         claim = self._eligible_claim(p, action.cards)
         if claim is None:
             total = self.deck.count(action.cards)
-            raise _illegal("false_declaration", f"{p}'s hand {' '.join(action.cards)} counts "
-                           f"{total} and wins nothing on the deal under these rules"
-                           + (" at this moment" if self.rules.deal_wins else ""))
+            raise _illegal("false_declaration", N_(
+                "{player}'s hand {cards} counts {total} and wins nothing on the deal under "
+                "these rules at this moment") if self.rules.deal_wins else N_(
+                "{player}'s hand {cards} counts {total} and wins nothing on the deal under "
+                "these rules"), {"player": p, "cards": " ".join(action.cards), "total": total})
         if claim.claim.timing:
             # A first-turn claim ends the hand at once: claims held before play
             # must have been declared already.
@@ -629,7 +689,7 @@ class Hand:
         if self.wait[p]:
             self.wait[p] -= 1
 
-    def _take_from_hand(self, p: str, card: str, where: str) -> int:
+    def _take_from_hand(self, p: str, card: str, where: Seen) -> int:
         """Play ``card`` from ``p``'s hand; returns how many cards are left."""
         held = self.held[p]
         self.seen[card] = where
@@ -653,7 +713,7 @@ class Hand:
         else:
             card = cards[0]
             self.held[p].append(card)
-            self.seen[card] = f"drawn by {p}"
+            self.seen[card] = (N_("drawn by {player}"), p)
         self.phase = PLAY
 
     def _apply_take(self, action: Action) -> None:
@@ -663,7 +723,7 @@ class Hand:
         card = action.card
         if top == UNKNOWN and card is not None and card != UNKNOWN:
             top = card
-            self.seen[card] = f"taken by {p}"
+            self.seen[card] = (N_("taken by {player}"), p)
         if top == UNKNOWN:
             self.unknown[p] += 1
         else:
@@ -681,7 +741,7 @@ class Hand:
         p = action.player
         number = len(self.spreads) + 1
         for card in action.cards:
-            self._take_from_hand(p, card, f"spread by {p} in S{number}")
+            self._take_from_hand(p, card, (N_("spread by {player} in S{spread}"), p, number))
             self.this_turn.melded += (card,)
         self.spreads.append(Spread(number, p, list(action.cards)))
         self.this_turn.spreads += 1
@@ -691,7 +751,7 @@ class Hand:
 
     def _apply_hit(self, action: Action) -> None:
         p, k, card = action.player, action.spread, action.cards[0]
-        left = self._take_from_hand(p, card, f"hit on S{k} by {p}")
+        left = self._take_from_hand(p, card, (N_("hit on S{spread} by {player}"), p, k))
         self.this_turn.melded += (card,)
         self.spreads[k - 1].cards.append(card)
         self.this_turn.hits += 1
@@ -716,7 +776,7 @@ class Hand:
         # _take_from_hand and _pass_turn written out: most actions are
         # discards, and the two calls cost a replay 2% (measured).
         held = self.held[p]
-        self.seen[card] = f"discarded by {p}"
+        self.seen[card] = (N_("discarded by {player}"), p)
         if card in held:
             held.remove(card)
         else:
@@ -758,7 +818,7 @@ class Hand:
     def _apply_declare(self, action: Action) -> None:
         p = action.player
         claim = self._eligible_claim(p, action.cards)
-        self._reveal(p, action.cards, "declared")
+        self._reveal(p, action.cards, N_("declared by {player}"))
         self.claims.append(claim)
         if claim.claim.timing:
             self._begin_turn(p)
@@ -772,7 +832,7 @@ class Hand:
     def _apply_show(self, action: Action) -> None:
         p = action.player
         if self.unknown[p]:
-            self._reveal(p, action.cards, "shown")
+            self._reveal(p, action.cards, N_("shown by {player}"))
         else:  # a fully known hand: shown as listed
             self.held[p] = list(action.cards)
         self.shown[p] = action.cards
@@ -795,7 +855,7 @@ class Hand:
         held = self.held[p]
         for card in cards:
             if card not in held:
-                self.seen[card] = f"{what} by {p}"
+                self.seen[card] = (what, p)
         self.unknown[p] = 0
         self.held[p] = list(cards)
         if self.ending is not None:
@@ -816,7 +876,7 @@ class Hand:
             return False
         first_turn = self.turns[p] == 1
         if by_discard:
-            pays, why = rules.out_pays, f"{p}'s last card was the discard"
+            pays, why = rules.out_pays, Words(N_("{player}'s last card was the discard"), player=p)
             kind = OUT
         else:
             kind = TONK_OUT
@@ -826,20 +886,25 @@ class Hand:
         self._finish_with_ending()
         return True
 
-    def _tonk_out_pays(self, p: str, first_turn: bool) -> tuple[Decimal, str]:
+    def _tonk_out_pays(self, p: str, first_turn: bool) -> tuple[Decimal, Words]:
         rules = self.rules
         if (rules.first_turn_two_spreads_pays is not None and first_turn
                 and self.this_turn.spreads >= 2 and self.this_turn.hits == 0):
-            return rules.first_turn_two_spreads_pays, (
-                f"{p} went out in their first turn with two spreads of their own")
+            return rules.first_turn_two_spreads_pays, Words(
+                N_("{player} went out in their first turn with two spreads of their own"),
+                player=p)
         if rules.tonk_out_by_hits_pays is not None and self.this_turn.spreads == 0:
-            pays, why = rules.tonk_out_by_hits_pays, f"{p}'s last cards went by hits alone"
+            pays, why = rules.tonk_out_by_hits_pays, Words(
+                N_("{player}'s last cards went by hits alone"), player=p)
         else:
-            pays, why = rules.tonk_out_pays, f"{p} emptied their hand with no final discard"
+            pays, why = rules.tonk_out_pays, Words(
+                N_("{player} emptied their hand with no final discard"), player=p)
         if rules.tonk_out_double_first_turn_only and not first_turn and pays > ONE:
-            pays, why = ONE, why + ", after their first turn (a tonk out then pays 1)"
+            pays, why = ONE, Words(
+                N_("{why}, after their first turn (a tonk out then pays 1)"), why=why)
         if rules.tonk_out_double_lost_by_hitting and self.has_hit[p] and pays > ONE:
-            pays, why = ONE, why + ", having hit a spread this hand (so it pays 1)"
+            pays, why = ONE, Words(
+                N_("{why}, having hit a spread this hand (so it pays 1)"), why=why)
         return pays, why
 
     def _finish_with_ending(self) -> None:
@@ -879,27 +944,33 @@ class Hand:
         """Which of the declared claims are paid (``deal_win_conflict``)."""
         rules, claims = self.rules, self.claims
         paid: list[Claim] = list(claims)
-        why = ""
+        why: Words | str = ""
         if len(claims) > 1:
-            names = " and ".join(c.player for c in claims)
+            names: Words | str = claims[0].player
+            for c in claims[1:]:  # "A and B and C", said in each language
+                names = Words(N_("{names} and {last}"), names=names, last=c.player)
             if rules.deal_win_conflict == "void":
-                paid, why = [], f"{names} both hold deal wins, so the hand is thrown in"
+                paid, why = [], Words(N_("{players} both hold deal wins, so the hand is thrown "
+                                         "in"), players=names)
             elif rules.deal_win_conflict == "all_paid":
-                why = f"{names} hold deal wins and every claimant is paid"
+                why = Words(N_("{players} hold deal wins and every claimant is paid"),
+                            players=names)
             else:
                 def strength(c: Claim) -> tuple[int, int]:
                     return (c.rank, c.count if c.claim.kind == "low" else 0)
                 best = min(strength(c) for c in claims)
                 paid = [c for c in claims if strength(c) == best]
                 if len(paid) == 1:
-                    why = f"{paid[0].player}'s claim is the best, so only it is paid"
+                    why = Words(N_("{player}'s claim is the best, so only it is paid"),
+                                player=paid[0].player)
                 elif rules.deal_win_tie == "void":
-                    paid, why = [], "the best claims are equally good, so the hand is thrown in"
+                    paid, why = [], Words(N_("the best claims are equally good, so the hand is "
+                                             "thrown in"))
                 else:
                     order = Ending(DEAL_WIN, self.players, self.dealer).left_of_dealer()
                     paid = [min(paid, key=lambda c: order.index(c.player))]
-                    why = (f"the best claims tie; {paid[0].player}, nearest the dealer's left, "
-                           "is paid")
+                    why = Words(N_("the best claims tie; {player}, nearest the dealer's left, "
+                                   "is paid"), player=paid[0].player)
         kind = DEAL_WIN if paid else THROWN_IN
         return Ending(kind, self.players, self.dealer, claims=tuple(paid), why=why,
                       counts=self._known_counts())

@@ -21,6 +21,7 @@ from functools import cached_property
 from .cards import Deck
 from .catches import CATCH_SCHEMES
 from .errors import RulesError
+from .words import N_, Words
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
 if TYPE_CHECKING:
@@ -62,15 +63,16 @@ class DealWin:
             return not deck.court_high and count == self.number
         return count <= self.number
 
-    def describe(self) -> str:
+    def describe(self) -> Words:
         kind, n = self.kind, self.number
         what = {
-            "total": f"a dealt hand of exactly {n}",
-            "low": f"a dealt hand of {n} or fewer",
-            "five_faces": "five face cards dealt",
+            "total": N_("a dealt hand of exactly {n}"),
+            "low": N_("a dealt hand of {n} or fewer"),
+            "five_faces": N_("five face cards dealt"),
         }[kind]
-        when = " (claimed at the start of one's first turn)" if self.timing else ""
-        return f"{what}{when} pays {_fmt(self.pays)}"
+        template = N_("{what} (claimed at the start of one's first turn) pays {pays}") \
+            if self.timing else N_("{what} pays {pays}")
+        return Words(template, what=Words(what, n=n), pays=Decimal(_fmt(self.pays)))
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"when": self.when, "pays": _json_number(self.pays)}
@@ -95,10 +97,14 @@ def _json_number(d: Decimal) -> int | float:
 # are all read from them.
 
 
-def _bad(option: str, value: Any, expected: str) -> RulesError:
+_POSITIVE = Words(N_("a number greater than 0"))
+
+
+def _bad(option: str, value: Any, expected: Words | str) -> RulesError:
     return RulesError(
         "bad_option_value",
-        f"option {option} cannot be {json.dumps(value)}: expected {expected}",
+        N_("option {option} cannot be {value}: expected {expected}"),
+        {"option": option, "value": json.dumps(value), "expected": expected},
     )
 
 
@@ -139,7 +145,8 @@ class WholeNumber:
 
     def check(self, name: str, value: Any) -> int:
         if type(value) is not int or not self.lo <= value <= self.hi:
-            raise _bad(name, value, f"a whole number from {self.lo} to {self.hi}")
+            raise _bad(name, value, Words(N_("a whole number from {lo} to {hi}"),
+                                          lo=self.lo, hi=self.hi))
         return value
 
     def describe(self) -> str:
@@ -165,7 +172,7 @@ class Limit:
         if value is None:
             return None
         if type(value) is not int or value < 1:
-            raise _bad(name, value, "null or a whole number of at least 1")
+            raise _bad(name, value, Words(N_("null or a whole number of at least 1")))
         return value
 
     def describe(self) -> str:
@@ -193,13 +200,13 @@ class Amount:
         if value in self.words:
             return value
         if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
-            raise _bad(name, value, "a number greater than 0")
+            raise _bad(name, value, _POSITIVE)
         try:
             d = Decimal(str(value))
         except InvalidOperation:
-            raise _bad(name, value, "a number greater than 0") from None
+            raise _bad(name, value, _POSITIVE) from None
         if not d.is_finite() or d <= 0:
-            raise _bad(name, value, "a number greater than 0")
+            raise _bad(name, value, _POSITIVE)
         return d
 
     def describe(self) -> str:
@@ -219,26 +226,30 @@ class ClaimList:
 
     def check(self, name: str, value: Any) -> tuple[DealWin, ...]:
         if not isinstance(value, list):
-            raise _bad(name, value, 'a list of claims like {"when": "total:49", "pays": 2}')
+            raise _bad(name, value, Words(N_('a list of claims like {"when": "total:49", '
+                                              '"pays": 2}')))
         claims = []
         for i, claim in enumerate(value, 1):
             where = f"{name}[{i}]"
             if not isinstance(claim, dict):
-                raise _bad(where, claim, 'an object like {"when": "total:49", "pays": 2}')
+                raise _bad(where, claim, Words(N_('an object like {"when": "total:49", '
+                                                   '"pays": 2}')))
             unknown = sorted(set(claim) - {"when", "pays", "timing"})
             if unknown:
                 raise RulesError("unknown_option",
-                                 f"{where} has unknown field(s) {', '.join(unknown)}; "
-                                 "a claim has when, pays and optionally timing")
+                                 N_("{where} has unknown field(s) {options}; a claim has "
+                                    "when, pays and optionally timing"),
+                                 {"where": where, "options": ', '.join(unknown)})
             when = claim.get("when")
             if not isinstance(when, str) or not (when == "five_faces" or _WHEN.match(when)):
-                raise _bad(f"{where}.when", when, '"total:N", "low:N" or "five_faces"')
+                raise _bad(f"{where}.when", when, Words(N_('"total:N", "low:N" or "five_faces"')))
             if "pays" not in claim:
-                raise RulesError("bad_option_value", f"{where} needs pays (the stakes it wins)")
+                raise RulesError("bad_option_value", N_("{where} needs pays (the stakes it "
+                                                        "wins)"), {"where": where})
             pays = _CLAIM_PAYS.check(f"{where}.pays", claim["pays"])
             timing = claim.get("timing")
             if timing not in (None, "first_turn"):
-                raise _bad(f"{where}.timing", timing, '"first_turn" or nothing')
+                raise _bad(f"{where}.timing", timing, Words(N_('"first_turn" or nothing')))
             claims.append(DealWin(when, pays, timing))
         return tuple(claims)
 
@@ -335,105 +346,105 @@ MAX_PLAYERS = (52 + 4) // 5
 class HouseRules:
     """A table's house rules. Defaults are the standard game (preset ``pagat``)."""
 
-    preset: str = field(default="pagat", metadata={"doc": "The preset these rules start from."})
+    preset: str = field(default="pagat", metadata={"doc": N_("The preset these rules start from.")})
     # Deck and deal
-    deck: int = _opt(52, "Cards in the deck: 52, or 40 without 8s, 9s and 10s "
-                     "(then a 7 is next to the jack in runs).", Choice((52, 40)))
-    jokers: int = _opt(0, "Jokers added to the deck (X1 to X4).", WholeNumber(0, 4))
-    jokers_wild: bool = _opt(False, "Jokers are wild; otherwise a joker counts 0 and "
-                             "cannot be spread.", _YES_NO)
-    deuces_wild: bool = _opt(False, "The four 2s are wild in spreads.", _YES_NO)
-    court_values: str = _opt("10", "What J, Q and K count: 10 each, or 11, 12 and 13 "
-                             "(then deal wins on totals are not allowed).",
+    deck: int = _opt(52, N_("Cards in the deck: 52, or 40 without 8s, 9s and 10s "
+                     "(then a 7 is next to the jack in runs)."), Choice((52, 40)))
+    jokers: int = _opt(0, N_("Jokers added to the deck (X1 to X4)."), WholeNumber(0, 4))
+    jokers_wild: bool = _opt(False, N_("Jokers are wild; otherwise a joker counts 0 and "
+                             "cannot be spread."), _YES_NO)
+    deuces_wild: bool = _opt(False, N_("The four 2s are wild in spreads."), _YES_NO)
+    court_values: str = _opt("10", N_("What J, Q and K count: 10 each, or 11, 12 and 13 "
+                             "(then deal wins on totals are not allowed)."),
                              Choice(("10", "11-12-13")))
-    hand_size: int = _opt(5, "Cards dealt to each player.", Choice((5, 7)))
-    upcard: bool = _opt(True, "A card is turned up to start the discard pile; without "
-                        "it the first player must draw from the stock.", _NO_YES)
-    dealer_rotation: DealerRotation = _opt(DealerRotation.LEFT, "Who deals next: the player "
-                                           "left of the last dealer (checked), or anyone.",
+    hand_size: int = _opt(5, N_("Cards dealt to each player."), Choice((5, 7)))
+    upcard: bool = _opt(True, N_("A card is turned up to start the discard pile; without "
+                        "it the first player must draw from the stock."), _NO_YES)
+    dealer_rotation: DealerRotation = _opt(DealerRotation.LEFT, N_("Who deals next: the player "
+                                           "left of the last dealer (checked), or anyone."),
                                            _names(DealerRotation))
     # Spreads and the turn
-    book_extendable: bool = _opt(True, "A book of three may be hit with its fourth card.",
+    book_extendable: bool = _opt(True, N_("A book of three may be hit with its fourth card."),
                                  _NO_YES)
-    max_hits_per_turn: int | None = _opt(None, "Most hits a player may make in one turn "
-                                         "(none: no limit).", Limit())
-    hit_replaces_discard: bool = _opt(False, "A turn in which the player hit ends without "
-                                      "a discard.", _YES_NO)
-    take_must_meld: bool = _opt(False, "A card taken from the discard pile must be spread "
-                                "or hit in the same turn.", _YES_NO)
-    must_spread: MustSpread = _opt(MustSpread.NEVER, "A player may not end a turn (or show a "
+    max_hits_per_turn: int | None = _opt(None, N_("Most hits a player may make in one turn "
+                                         "(none: no limit)."), Limit())
+    hit_replaces_discard: bool = _opt(False, N_("A turn in which the player hit ends without "
+                                      "a discard."), _YES_NO)
+    take_must_meld: bool = _opt(False, N_("A card taken from the discard pile must be spread "
+                                "or hit in the same turn."), _YES_NO)
+    must_spread: MustSpread = _opt(MustSpread.NEVER, N_("A player may not end a turn (or show a "
                                    "hand) holding a spread; except_aces lets three aces be "
-                                   "held.", _names(MustSpread))
-    slapping: Slapping = _opt(Slapping.OFF, "A discard that could hit a spread may be slapped "
-                              "onto it by any player before the next player draws or takes.",
+                                   "held."), _names(MustSpread))
+    slapping: Slapping = _opt(Slapping.OFF, N_("A discard that could hit a spread may be slapped "
+                              "onto it by any player before the next player draws or takes."),
                               _names(Slapping))
     # Waiting
-    spread_wait: int = _opt(0, "Turns a player must wait before dropping, for each new "
-                            "spread they lay.", WholeNumber(0, 9, (0, 3)))
-    hit_wait: int = _opt(0, "Turns a spread's owner must wait before dropping each time "
-                         "another player hits that spread.", WholeNumber(0, 9, (0, 1, 3)))
-    self_hit_wait: int = _opt(0, "Turns a player must wait before dropping after hitting "
-                              "their own spread.", WholeNumber(0, 9, (0, 1)))
-    hit_wait_once_per_round: bool = _opt(False, "Hits received between two of one's turns "
-                                         "add the hit wait only once.", _YES_NO)
-    hit_blocks_going_out: bool = _opt(False, "A player hit by another since their last turn "
-                                      "may not go out (empty their hand) in their next turn.",
+    spread_wait: int = _opt(0, N_("Turns a player must wait before dropping, for each new "
+                            "spread they lay."), WholeNumber(0, 9, (0, 3)))
+    hit_wait: int = _opt(0, N_("Turns a spread's owner must wait before dropping each time "
+                         "another player hits that spread."), WholeNumber(0, 9, (0, 1, 3)))
+    self_hit_wait: int = _opt(0, N_("Turns a player must wait before dropping after hitting "
+                              "their own spread."), WholeNumber(0, 9, (0, 1)))
+    hit_wait_once_per_round: bool = _opt(False, N_("Hits received between two of one's turns "
+                                         "add the hit wait only once."), _YES_NO)
+    hit_blocks_going_out: bool = _opt(False, N_("A player hit by another since their last turn "
+                                      "may not go out (empty their hand) in their next turn."),
                                       _YES_NO)
     # Deal wins
-    deal_wins: tuple[DealWin, ...] = _opt(_PAGAT_DEAL_WINS, "Dealt hands that win at once, "
-                                          "best first, and what each pays.", ClaimList())
-    deal_win_conflict: DealWinConflict = _opt(DealWinConflict.VOID, "Two or more deal-win "
+    deal_wins: tuple[DealWin, ...] = _opt(_PAGAT_DEAL_WINS, N_("Dealt hands that win at once, "
+                                          "best first, and what each pays."), ClaimList())
+    deal_win_conflict: DealWinConflict = _opt(DealWinConflict.VOID, N_("Two or more deal-win "
                                               "claims: throw the hand in, pay every claimant, "
-                                              "or pay only the best claim.",
+                                              "or pay only the best claim."),
                                               _names(DealWinConflict))
-    deal_win_tie: DealWinTie = _opt(DealWinTie.VOID, "With the best claim paid, two equally "
+    deal_win_tie: DealWinTie = _opt(DealWinTie.VOID, N_("With the best claim paid, two equally "
                                     "good claims: throw the hand in, or pay the one nearest "
-                                    "the dealer's left.", _names(DealWinTie))
-    deal_win_declare: DealWinDeclare = _opt(DealWinDeclare.MUST, "A player dealt a winning "
+                                    "the dealer's left."), _names(DealWinTie))
+    deal_win_declare: DealWinDeclare = _opt(DealWinDeclare.MUST, N_("A player dealt a winning "
                                             "hand must declare it before play (checked where "
-                                            "the deal is known), or may.",
+                                            "the deal is known), or may."),
                                             _names(DealWinDeclare))
     # Going out
-    tonk_out_pays: Decimal = _opt(Decimal(2), "Stakes paid by each other player for a tonk "
-                                  "out (hand emptied with no final discard).", Amount((2, 1)))
-    tonk_out_by_hits_pays: Decimal | None = _opt(None, "A tonk out whose last cards went by "
+    tonk_out_pays: Decimal = _opt(Decimal(2), N_("Stakes paid by each other player for a tonk "
+                                  "out (hand emptied with no final discard)."), Amount((2, 1)))
+    tonk_out_by_hits_pays: Decimal | None = _opt(None, N_("A tonk out whose last cards went by "
                                                  "hits alone (no new spread that turn) pays "
-                                                 "this (none: as a tonk out).",
+                                                 "this (none: as a tonk out)."),
                                                  Amount((None, 1), optional=True))
-    tonk_out_double_first_turn_only: bool = _opt(False, "After the player's first turn a "
-                                                 "tonk out pays 1.", _YES_NO)
-    tonk_out_double_lost_by_hitting: bool = _opt(False, "A player who has hit a spread this "
-                                                 "hand is paid 1 for a tonk out.", _YES_NO)
-    first_turn_two_spreads_pays: Decimal | None = _opt(None, "Going out in one's first turn "
+    tonk_out_double_first_turn_only: bool = _opt(False, N_("After the player's first turn a "
+                                                 "tonk out pays 1."), _YES_NO)
+    tonk_out_double_lost_by_hitting: bool = _opt(False, N_("A player who has hit a spread this "
+                                                 "hand is paid 1 for a tonk out."), _YES_NO)
+    first_turn_two_spreads_pays: Decimal | None = _opt(None, N_("Going out in one's first turn "
                                                        "with two spreads of one's own (no hit, "
-                                                       "no discard) pays this.",
+                                                       "no discard) pays this."),
                                                        Amount((None, 4), optional=True))
-    out_pays: Decimal = _opt(Decimal(1), "Stakes paid by each other player when a player's "
-                             "last card is the discard.", Amount((1, 2)))
-    boobed: bool = _opt(False, "Once the stock holds no more cards than there are players, "
+    out_pays: Decimal = _opt(Decimal(1), N_("Stakes paid by each other player when a player's "
+                             "last card is the discard."), Amount((1, 2)))
+    boobed: bool = _opt(False, N_("Once the stock holds no more cards than there are players, "
                         "nobody may end the hand by going out; an empty hand counts 0 and "
-                        "may drop next turn.", _YES_NO)
+                        "may drop next turn."), _YES_NO)
     # Dropping and catches
-    drop_pays: Decimal = _opt(Decimal(1), "Stakes paid by each other player to a dropper "
-                              "whose count is strictly the lowest.", Amount((1,)))
-    caught: CatchName = _opt(CatchName.PAGAT, "Who pays what when the dropper is caught "
-                             "(another count equal or lower): one of the catch schemes.",
+    drop_pays: Decimal = _opt(Decimal(1), N_("Stakes paid by each other player to a dropper "
+                              "whose count is strictly the lowest."), Amount((1,)))
+    caught: CatchName = _opt(CatchName.PAGAT, N_("Who pays what when the dropper is caught "
+                             "(another count equal or lower): one of the catch schemes."),
                              _names(CatchName))
-    caught_pays: Decimal | str = _opt(Decimal(2), "The amount for the pay_beaters and "
+    caught_pays: Decimal | str = _opt(Decimal(2), N_("The amount for the pay_beaters and "
                                       "pay_lowest catch schemes; 2n is twice the number of "
-                                      "players.", Amount((2, 4, "2n"), words=("2n",)))
+                                      "players."), Amount((2, 4, "2n"), words=("2n",)))
     # Stock out
-    stock_out: StockOut = _opt(StockOut.LOW_WINS, "When the stock runs out: the lowest count "
-                               "wins, or the hand is dead.", _names(StockOut))
-    stock_out_pays: Decimal = _opt(Decimal(1), "Stakes paid to the lowest count by each "
-                                   "other player when the stock runs out.", Amount((1,)))
-    stock_out_tie: StockOutTie = _opt(StockOutTie.SHARE, "Several tie for lowest at a stock "
-                                      "out: each collects from the rest, or the hand is dead.",
+    stock_out: StockOut = _opt(StockOut.LOW_WINS, N_("When the stock runs out: the lowest count "
+                               "wins, or the hand is dead."), _names(StockOut))
+    stock_out_pays: Decimal = _opt(Decimal(1), N_("Stakes paid to the lowest count by each "
+                                   "other player when the stock runs out."), Amount((1,)))
+    stock_out_tie: StockOutTie = _opt(StockOutTie.SHARE, N_("Several tie for lowest at a stock "
+                                      "out: each collects from the rest, or the hand is dead."),
                                       _names(StockOutTie))
     # Scoring
-    scoring: Scoring = _opt(Scoring.STAKES, "Stakes paid in money or points, or push-ups: "
+    scoring: Scoring = _opt(Scoring.STAKES, N_("Stakes paid in money or points, or push-ups: "
                             "losers' scores go up by their counts and the lowest score is "
-                            "best.", _names(Scoring))
+                            "best."), _names(Scoring))
 
     # -------------------------------------------------------------- derived
 
@@ -534,8 +545,8 @@ OPTION_DEFAULTS: dict[str, Any] = {
 # ------------------------------------------------------------------ presets
 
 PRESET_SOURCES: dict[str, str] = {
-    "pagat": "the typical game",
-    "waiting": "many people play with waiting",
+    "pagat": N_("the typical game"),
+    "waiting": N_("many people play with waiting"),
     "seattle": "Eric Dee, Seattle",
     "baton_rouge": "Phil, Baton Rouge",
     "dc": "Scott Sauri, Washington DC",
@@ -621,16 +632,18 @@ def resolve(rules: Any) -> HouseRules:
     if isinstance(rules, str):
         rules = {"preset": rules}
     if not isinstance(rules, dict):
-        raise RulesError("bad_rules", 'rules must be a preset name or an object like '
-                         '{"preset": "pagat", "upcard": false}')
+        raise RulesError("bad_rules", N_("rules must be a preset name or an object like "
+                                         "{\"preset\": \"pagat\", \"upcard\": false}"))
     preset = rules.get("preset", "pagat")
     if not isinstance(preset, str) or preset not in PRESETS:  # a list or object is no name
-        raise RulesError("unknown_preset", f"unknown preset {json.dumps(preset)}; the presets "
-                         f"are {', '.join(PRESETS)}")
+        raise RulesError("unknown_preset", N_("unknown preset {preset}; the presets are "
+                                              "{presets}"),
+                         {"preset": json.dumps(preset), "presets": ", ".join(PRESETS)})
     unknown = [k for k in rules if k != "preset" and k not in _CHECKS]
     if unknown:
-        raise RulesError("unknown_option", f"unknown option{'s' if len(unknown) > 1 else ''} "
-                         f"{', '.join(unknown)} in rules")
+        raise RulesError("unknown_option", N_("unknown options {options} in rules")
+                         if len(unknown) > 1 else N_("unknown option {options} in rules"),
+                         {"options": ", ".join(unknown)})
     merged = {**PRESETS[preset], **{k: v for k, v in rules.items() if k != "preset"}}
     values = {name: _CHECKS[name](name, value) for name, value in merged.items()}
     return HouseRules(preset=preset, **values)

@@ -7,20 +7,27 @@ from collections.abc import Mapping, Sequence
 from .errors import MalformedInput, RuleViolation
 from .hand import VOID, Hand
 from .options import HouseRules
+from .words import N_, Words
+
+PLAYER_NAME = Words(N_("a player's name"))
+NICKNAME = Words(N_("a nickname"))
 
 
-def check_name(name: object) -> str | None:
-    """Why ``name`` cannot be a player's name, or None if it can."""
+def check_name(name: object, what: Words = PLAYER_NAME) -> Words | None:
+    """Why ``name`` cannot be a player's name (or ``what`` else), or None if it can."""
     if not isinstance(name, str):
-        return "a player's name must be text"
+        return Words(N_("{what} must be text"), what=what)
     if not 1 <= len(name) <= 40:
-        return f"a player's name has 1 to 40 characters ({name[:50]!r} has {len(name)})"
+        return Words(N_("{what} has 1 to 40 characters ({name} has {length})"), what=what,
+                     name=repr(name[:50]), length=len(name))
     if ":" in name:
-        return f"a player's name cannot contain ':' ({name!r})"
+        return Words(N_("{what} cannot contain ':' ({name})"), what=what, name=repr(name))
     if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in name):
-        return f"a player's name cannot contain control characters ({name!r})"
+        return Words(N_("{what} cannot contain control characters ({name})"), what=what,
+                     name=repr(name))
     if name != name.strip():
-        return f"a player's name cannot start or end with a space ({name!r})"
+        return Words(N_("{what} cannot start or end with a space ({name})"), what=what,
+                     name=repr(name))
     return None
 
 
@@ -34,9 +41,10 @@ class Table:
         if len(players) > rules.max_players:
             raise MalformedInput(
                 "too_many_players",
-                f"players: at most {rules.max_players} players can be dealt "
-                f"{rules.hand_size} cards each from a {rules.deck_info.size}-card deck, "
-                f"not {len(players)}")
+                N_("players: at most {most} players can be dealt {size} cards each from a "
+                   "{deck}-card deck, not {players}"),
+                {"most": rules.max_players, "size": rules.hand_size, "deck": rules.deck_info.size,
+                 "players": len(players)})
         self.rules = rules
         self.players = tuple(players)
         self.hands: list[Hand] = []
@@ -106,8 +114,8 @@ class Table:
                 if not last.is_complete and last.phase != VOID:
                     raise RuleViolation(
                         "hand_unfinished",
-                        f"hand {last.number} is not finished ({unfinished_reason(last)}) "
-                        f"but hand {number} starts",
+                        N_("hand {last} is not finished ({reason}) but hand {number} starts"),
+                        {"last": last.number, "reason": unfinished_reason(last), "number": number},
                     )
             seats = tuple(players) if players is not None else (
                 self.last_seats or self.players)
@@ -120,9 +128,11 @@ class Table:
                     if why:
                         raise RuleViolation("bad_seating", why)
                 if len(set(seats)) != len(seats):
-                    raise RuleViolation("bad_seating", "a player is seated twice in this hand")
+                    raise RuleViolation("bad_seating", N_("a player is seated twice in this "
+                                                          "hand"))
             if dealer not in seats:
-                raise RuleViolation("wrong_dealer", f"the dealer {dealer} is not seated")
+                raise RuleViolation("wrong_dealer", N_("the dealer {dealer} is not seated"),
+                                                    {"dealer": dealer})
             if self.last_seats is not None and not same_seats:
                 self._check_seating(seats, dealer)
             redeal = last.phase == VOID if last is not None else self.last_void
@@ -132,11 +142,15 @@ class Table:
                 expected = self.expected_dealer(seats)
             if self.rules.dealer_rotation == "left" and expected and dealer != expected:
                 if redeal:
-                    why = f"hand {number - 1} was void, so the deal does not pass"
+                    why = Words(N_("hand {hand} was void, so the deal does not pass"),
+                                hand=number - 1)
                 else:
-                    why = f"the deal passes to the left of {self.last_dealer}"
-                raise RuleViolation("wrong_dealer", f"{expected} deals this hand ({why}), "
-                                    f"not {dealer}")
+                    why = Words(N_("the deal passes to the left of {dealer}"),
+                                dealer=self.last_dealer)
+                raise RuleViolation("wrong_dealer", N_("{expected} deals this hand ({why}), "
+                                                       "not {dealer}"),
+                                                    {"expected": expected, "why": why,
+                                                     "dealer": dealer})
             hand = Hand(self.rules, seats, dealer, deal=deal, upcard=upcard, number=number)
         except RuleViolation as err:
             raise err.at(hand=number) from None
@@ -171,19 +185,21 @@ class Table:
         if not new:
             return
         if dealer in new:
-            raise RuleViolation("bad_seating", f"{dealer} has just joined and sits at the "
-                                "dealer's right, so cannot deal this hand")
+            raise RuleViolation("bad_seating", N_("{dealer} has just joined and sits at the "
+                                                  "dealer's right, so cannot deal this hand"),
+                                               {"dealer": dealer})
         i = seats.index(dealer)
         right = [seats[(i - step) % len(seats)] for step in range(1, len(new) + 1)]
         if set(right) != set(new):
-            raise RuleViolation("bad_seating", f"a newcomer sits at the dealer's right: "
-                                f"{', '.join(new)} must sit just before {dealer}")
+            raise RuleViolation("bad_seating", N_("a newcomer sits at the dealer's right: "
+                                                  "{newcomers} must sit just before {dealer}"),
+                                               {"newcomers": ', '.join(new), "dealer": dealer})
 
 
-def unfinished_reason(hand: Hand) -> str:
+def unfinished_reason(hand: Hand) -> Words:
     if hand.must_show:
-        return "waiting for " + ", ".join(sorted(hand.must_show, key=hand.players.index)) + \
-            " to show"
+        return Words(N_("waiting for {players} to show"),
+                     players=", ".join(sorted(hand.must_show, key=hand.players.index)))
     if hand.to_act:
-        return f"{hand.to_act} is to act"
-    return hand.phase
+        return Words(N_("{player} is to act"), player=hand.to_act)
+    return Words(str(hand.phase))  # the phase's code: the same in every language

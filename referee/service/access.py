@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
+from ..rules.words import N_
 from . import cache, storage
 from .errors import Locked, NotFound, ReadOnly, TooManyTries
 
@@ -48,7 +49,7 @@ def hash_pin(pin: str) -> str:
 def _pin_hash(db: Database, sid: str) -> str | None:
     row = storage.session_row(db, sid)
     if row is None:
-        raise NotFound("no_session", f"there is no session {sid!r}")
+        raise NotFound("no_session", N_("there is no session {session}"), {"session": repr(sid)})
     return row["pin_hash"]
 
 
@@ -74,13 +75,36 @@ def unlock(db: Database, sid: str, secret: str, *, now: float | None = None) -> 
         when = datetime.fromtimestamp(until, UTC).strftime("%H:%M:%S UTC")
         raise TooManyTries(
             "too_many_tries",
-            f"Too many wrong {'PINs' if has else 'tokens'} for this table: try again at "
-            f"{when} (in {max(1, int(until - now + 0.999))} seconds).", until=until)
+            N_("Too many wrong PINs for this table: try again at {when} (in {seconds} "
+               "seconds).") if has else
+            N_("Too many wrong tokens for this table: try again at {when} (in {seconds} "
+               "seconds)."),
+            {"when": when, "seconds": max(1, int(until - now + 0.999))}, until=until)
     ok = check_pin(db, sid, secret) if has else \
         token_role(db, sid, secret.strip()) == "table"
     if ok:
         storage.run_write(db, lambda w: storage.clear_attempts(w, sid, "unlock"))
     return ok
+
+
+# Tries at the host key are rows of ``attempts`` too, under this name in place
+# of a session's id, one row per page and address: every app server counts them.
+HOST_KEY = "host key"
+
+
+def host_key_try(db: Database, place: str, address: str, *,
+                 now: float | None = None) -> int:
+    """Count one try at the host key from ``address`` on ``place`` (a page)
+    before it is checked: 0 if it may go ahead, else the seconds to wait."""
+    now = time.time() if now is None else now
+    until = storage.run_write(db, lambda w: storage.claim_attempt(
+        w, HOST_KEY, f"{place} {address}", now, wait_after))
+    return max(1, int(until - now + 0.999)) if until else 0
+
+
+def host_key_right(db: Database, place: str, address: str) -> None:
+    """The host key was right: the address's count starts again."""
+    storage.run_write(db, lambda w: storage.clear_attempts(w, HOST_KEY, f"{place} {address}"))
 
 
 def has_pin(db: Database, sid: str) -> bool:
@@ -94,7 +118,8 @@ def _session_tokens(db: Database, sid: str) -> tuple[str, str]:
     if hashes is None:
         hashes = storage.session_token_hashes(db, sid)
         if hashes is None:
-            raise NotFound("no_session", f"there is no session {sid!r}")
+            raise NotFound("no_session", N_("there is no session {session}"),
+                                         {"session": repr(sid)})
         cache.keep_token_hashes(db, sid, hashes)
     return hashes
 
@@ -119,11 +144,13 @@ def authorize(db: Database, sid: str, token: str | None, *, write: bool) -> str:
     ``ReadOnly`` (the audit token, for a write)."""
     role = token_role(db, sid, token)
     if token is None:
-        raise Locked("unauthorized", "this needs 'Authorization: Bearer <token>' with the "
-                     "session's table token" + ("" if write else " or audit token"))
+        raise Locked("unauthorized", N_("this needs 'Authorization: Bearer <token>' with the "
+                                        "session's table token") if write else
+                     N_("this needs 'Authorization: Bearer <token>' with the session's table "
+                        "token or audit token"))
     if role is None:
-        raise Locked("unauthorized", "the token is not this session's")
+        raise Locked("unauthorized", N_("the token is not this session's"))
     if write and role != "table":
-        raise ReadOnly("forbidden", "the audit token is read-only; writes need the table "
-                       "token")
+        raise ReadOnly("forbidden", N_("the audit token is read-only; writes need the table "
+                                       "token"))
     return role

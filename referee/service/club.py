@@ -26,7 +26,9 @@ from sqlite_utils import Database
 from ..ledger import club as arithmetic
 from ..ledger.club import ClubSession, HandLine, plain
 from ..rules.errors import MalformedInput, RuleViolation
+from ..rules.table import NICKNAME as A_NICKNAME
 from ..rules.table import check_name
+from ..rules.words import N_
 from . import storage
 from .errors import NotFound
 from .sessions import get_log, standings
@@ -116,16 +118,19 @@ def merge(db: Database, spelling: str, into: str) -> dict:
         spellings = storage.aliases(db)
         for name in (spelling, into):
             if not isinstance(name, str) or name not in names:
-                raise RuleViolation("unknown_player", f"no session has a player {name!r}")
+                raise RuleViolation("unknown_player", N_("no session has a player {name}"),
+                                                      {"name": repr(name)})
         if person(spelling, spellings) == person(into, spellings):
-            raise RuleViolation("same_person", f"{spelling!r} is already {into!r}")
+            raise RuleViolation("same_person", N_("{spelling} is already {into}"),
+                                               {"spelling": repr(spelling), "into": repr(into)})
         a = {n for n in names if person(n, spellings) == person(spelling, spellings)}
         b = {n for n in names if person(n, spellings) == person(into, spellings)}
         for x in a:
             for y in b:
                 if names[x] & names[y]:
-                    raise RuleViolation("same_table", f"{x!r} and {y!r} sat at the same table: "
-                                        "they are two people")
+                    raise RuleViolation("same_table", N_("{x} and {y} sat at the same table: "
+                                                         "they are two people"),
+                                                      {"x": repr(x), "y": repr(y)})
 
     return _append(db, MERGE, {"spelling": spelling, "into": into}, check)
 
@@ -136,9 +141,10 @@ def nickname(db: Database, who: str, nick: str | None) -> dict:
     def check():
         spellings = storage.aliases(db)
         if who not in _names(db) or person(who, spellings) != who:
-            raise RuleViolation("unknown_player", f"{who!r} is not a person of the club")
-        if nick is not None and (why := check_name(nick)):
-            raise MalformedInput("bad_name", why.replace("a player's name", "a nickname"))
+            raise RuleViolation("unknown_player", N_("{who} is not a person of the club"),
+                                                  {"who": repr(who)})
+        if nick is not None and (why := check_name(nick, A_NICKNAME)):
+            raise MalformedInput("bad_name", why.template, why.params)
 
     return _append(db, NICKNAME, {"person": who, "nickname": nick}, check)
 
@@ -151,8 +157,8 @@ def undo(db: Database, event: int) -> dict:
         undone = {json.loads(ev["payload"])["undoes"] for ev in storage.club_events(db)
                   if ev["kind"] == UNDO}
         if kinds.get(event) not in (MERGE, NICKNAME) or event in undone:
-            raise RuleViolation("nothing_to_undo", f"club event {event} is not a merge or a "
-                                "nickname in force")
+            raise RuleViolation("nothing_to_undo", N_("club event {event} is not a merge or a "
+                                                      "nickname in force"), {"event": event})
 
     return _append(db, UNDO, {"undoes": event}, check)
 
@@ -197,12 +203,14 @@ def pick_currency(db: Database, currency: str | None) -> str:
     have = currencies(db)
     if currency is not None:
         if currency not in have and have:
-            raise NotFound("no_currency", f"no session is played in {currency!r} "
-                           f"(there are: {', '.join(have)})")
+            raise NotFound("no_currency", N_("no session is played in {currency} (there are: "
+                                             "{names})"),
+                                          {"currency": repr(currency), "names": ', '.join(have)})
         return currency
     if len(have) > 1:
-        raise MalformedInput("several_currencies", "sessions are played in "
-                             f"{', '.join(have)}: choose one currency")
+        raise MalformedInput("several_currencies", N_("sessions are played in {names}: choose "
+                                                      "one currency"),
+                                                   {"names": ', '.join(have)})
     return have[0] if have else POINTS
 
 
@@ -293,8 +301,9 @@ def mark_paid(db: Database, payer: str, payee: str, amount: str,
                            note="club settlement")
             return {"session": row["id"], "from": payer, "to": payee,
                     "amount": str(amount).strip(), "currency": currency}
-    raise RuleViolation("no_open_table", f"no open table in {currency} has both {payer} and "
-                        f"{payee}: record it at the next table they share")
+    raise RuleViolation("no_open_table", N_("no open table in {currency} has both {payer} and "
+                                            "{payee}: record it at the next table they share"),
+                                         {"currency": currency, "payer": payer, "payee": payee})
 
 
 def player(db: Database, name: str) -> dict:
@@ -304,7 +313,8 @@ def player(db: Database, name: str) -> dict:
     rows = [row for row in storage.club_session_rows(db)
             if any(person(n, spellings) == who for n in row["everyone"])]
     if not rows:
-        raise NotFound("unknown_player", f"no session has a player {name!r}")
+        raise NotFound("unknown_player", N_("no session has a player {name}"),
+                                         {"name": repr(name)})
     sessions = []
     for row in reversed(rows):
         names = [n for n in row["everyone"] if person(n, spellings) == who]
@@ -327,7 +337,7 @@ def season(db: Database, currency: str | None = None, start: date | None = None,
     """Each person's numbers over the date range, their running balance after
     each session (the chart), and head to head of ``a`` and ``b`` if given."""
     if start and end and start > end:
-        raise MalformedInput("bad_range", "the range ends before it starts")
+        raise MalformedInput("bad_range", N_("the range ends before it starts"))
     currency = pick_currency(db, currency)
     sessions = gather(db, currency, start, end)
     stats = arithmetic.season_stats(sessions)

@@ -9,6 +9,7 @@ words everywhere. Nothing here knows about HTTP.
 from __future__ import annotations
 
 from ..rules.errors import IllegalAction, MalformedInput, RefereeError, RulesError, RuleViolation
+from ..rules.words import params_from_plain, params_to_plain
 
 __all__ = [
     "Closed", "IllegalAction", "Locked", "MalformedInput", "NotFound", "ReadOnly", "RefereeError",
@@ -37,16 +38,17 @@ class TooManyTries(Locked):
     """Too many wrong PINs or tokens for this session: no try is checked
     until ``until`` (epoch seconds)."""
 
-    def __init__(self, code: str, message: str, *, until: float) -> None:
-        super().__init__(code, message)
+    def __init__(self, code: str, template: str, params: dict | None = None, *,
+                 until: float) -> None:
+        super().__init__(code, template, params)
         self.until = until
 
     def __reduce__(self):
-        return (_too_many, (self.code, self.message, self.until))
+        return (_too_many, (self.code, self.template, self.params, self.until))
 
 
-def _too_many(code: str, message: str, until: float) -> TooManyTries:
-    return TooManyTries(code, message, until=until)
+def _too_many(code: str, template: str, params: dict, until: float) -> TooManyTries:
+    return TooManyTries(code, template, params, until=until)
 
 
 class ReadOnly(Locked):
@@ -55,19 +57,46 @@ class ReadOnly(Locked):
 
 class Refused(RuleViolation):
     """A refusal told again, in its first words, to a retry of the same request
-    (its ``client_id``): the rules may have moved on since, the answer may not."""
+    (its ``client_id``): the rules may have moved on since, the answer may not.
 
-    def __init__(self, code: str, message: str, *, hand: int | None = None,
-                 action: int | None = None, action_text: str | None = None) -> None:
-        # ``message`` already says where (and ``action_text``): kept as it is.
-        super().__init__(code, message, hand=hand, action=action)
+    Stored with its template and parameters, so a retry reads it in its own
+    language; an answer stored before that (English only) keeps its one
+    ``message`` in every language."""
+
+    def __init__(self, code: str, template: str, params: dict | None = None, *,
+                 hand: int | None = None, action: int | None = None,
+                 action_text: str | None = None, message: str | None = None) -> None:
+        super().__init__(code, template, params, hand=hand, action=action,
+                         action_text=action_text)
         self._message = message
 
     @property
     def message(self) -> str:
-        return self._message
+        return self._message if self._message is not None else super().message
+
+    @property
+    def worded(self) -> bool:
+        """Whether the refusal can be said again in another language."""
+        return self._message is None
+
+    def to_stored(self) -> dict:
+        """``to_dict`` and what it takes to word the refusal again."""
+        if not self.worded:
+            return self.to_dict()
+        return {**self.to_dict(), "template": self.template,
+                "params": params_to_plain(self.params), "action_text": self.action_text}
+
+    @classmethod
+    def of(cls, err: RefereeError) -> Refused:
+        return cls(err.code, err.template, err.params, hand=err.hand, action=err.action,
+                   action_text=err.action_text)
 
     @classmethod
     def from_dict(cls, error: dict) -> Refused:
+        if "template" in error:
+            return cls(error["code"], error["template"], params_from_plain(error["params"]),
+                       hand=error["hand"], action=error["action"],
+                       action_text=error.get("action_text"))
+        # ``message`` already says where (and the action's text): kept as it is.
         return cls(error["code"], error["message"], hand=error["hand"],
-                   action=error["action"])
+                   action=error["action"], message=error["message"])

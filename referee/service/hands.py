@@ -21,7 +21,6 @@ refused or failed action changes nothing.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -38,6 +37,7 @@ from ..rules.events import disputes_after_undo
 from ..rules.hand import VOID, Hand
 from ..rules.options import HouseRules, resolve
 from ..rules.table import Table
+from ..rules.words import N_, to_plain
 from . import cache, storage
 from .cache import Live
 from .errors import Closed, NotFound, RefereeError, Refused, RuleViolation, StaleSeq
@@ -46,7 +46,7 @@ from .errors import Closed, NotFound, RefereeError, Refused, RuleViolation, Stal
 def session_row(db: Database, sid: str) -> dict:
     row = storage.session_row(db, sid)
     if row is None:
-        raise NotFound("no_session", f"there is no session {sid!r}")
+        raise NotFound("no_session", N_("there is no session {session}"), {"session": repr(sid)})
     return row
 
 
@@ -68,12 +68,14 @@ def session_quantum(row: dict, rules: HouseRules) -> Decimal:
 def check_open(live: Live) -> None:
     """Refuse anything sent to a closed table."""
     if live.closed:
-        raise Closed("table_closed", f"the table was closed at {live.closed}: it takes "
-                     "nothing more, and its settlement is final")
+        raise Closed("table_closed", N_("the table was closed at {closed}: it takes nothing "
+                                        "more, and its settlement is final"),
+                                     {"closed": live.closed})
 
 
 def hand_result(hand: Hand, stake: Decimal, places: Decimal, setup: dict) -> dict:
-    """A complete hand's result: the tonk-result/1 entry, the payments in words, and
+    """A complete hand's result: the tonk-result/1 entry, the payments in words
+    (``story`` in English, ``story_words`` for ``referee.language.story``), and
     the exact nets (totals are summed before rounding, as the replay does). Side
     bets are stored as they came out; their pots are carried in ``standings``."""
     multiplier = setup.get("stake_multiplier", 1)
@@ -83,7 +85,9 @@ def hand_result(hand: Hand, stake: Decimal, places: Decimal, setup: dict) -> dic
     out = r.to_json(places)
     push_ups = hand.rules.scoring == "push_ups"
     per = Decimal(1) if push_ups else stake * multiplier
-    out["story"] = list(r.settlement.story)
+    said = r.settlement.words
+    out["story"] = [str(words) for words in said]
+    out["story_words"] = [to_plain(words) for words in said]
     out["payments"] = [
         {"from": p.payer, "to": p.payee, "stakes": format(p.stakes.normalize(), "f"),
          "amount": fmt(p.stakes * per, places), "reason": p.reason}
@@ -100,7 +104,9 @@ def void_hand_result(hand: Hand, reason: str, places: Decimal) -> dict:
     reason, nets of 0) and what ``standings`` reads of a complete hand."""
     r = void_result(hand, reason)
     out = r.to_json(places)
-    out["story"] = list(r.settlement.story)
+    said = r.settlement.words
+    out["story"] = [str(words) for words in said]
+    out["story_words"] = [to_plain(words) for words in said]
     out["payments"] = []
     out["multiplier"] = 1
     out["net_exact"] = {q: "0" for q in hand.players}
@@ -200,7 +206,8 @@ def _state(sid: str, setup: dict, hand: Hand, result: dict | None, *,
 def _hand_row(db: Database, sid: str, n: int) -> dict:
     row = storage.hand_row(db, sid, n)
     if row is None:
-        raise NotFound("no_hand", f"session {sid} has no hand {n}", hand=n)
+        raise NotFound("no_hand", N_("session {session} has no hand {n}"),
+                                  {"session": sid, "n": n}, hand=n)
     return row
 
 
@@ -274,24 +281,27 @@ def _answered(db: Database, sid: str, client_id: str | None,
     if refused:
         raise Refused.from_dict(body["error"])
     if body.get("event") != event:
-        raise RuleViolation("client_id_reused", "that client_id was already used for another "
-                            "kind of request: send a fresh one")
+        raise RuleViolation("client_id_reused", N_("that client_id was already used for "
+                                                   "another kind of request: send a fresh one"))
     return body
 
 
 def _check_current(live: Live, n: int) -> Hand:
     if n < 1 or n > live.n or live.hand is None:
-        raise NotFound("no_hand", f"session {live.sid} has no hand {n}", hand=n)
+        raise NotFound("no_hand", N_("session {session} has no hand {n}"),
+                                  {"session": live.sid, "n": n}, hand=n)
     if n < live.n:
-        raise RuleViolation("hand_over", f"this hand is over: hand {live.n} has started",
+        raise RuleViolation("hand_over", N_("this hand is over: hand {hands} has started"),
+                                         {"hands": live.n},
                             hand=n)
     return live.hand
 
 
 def _check_seq(n: int, seq: int, expected_seq: int | None) -> None:
     if expected_seq is not None and expected_seq != seq:
-        raise StaleSeq("stale_seq", f"the hand has {seq} actions, not {expected_seq}: "
-                       "another action was logged since you looked; look again", hand=n)
+        raise StaleSeq("stale_seq", N_("the hand has {seq} actions, not {expected}: another "
+                                       "action was logged since you looked; look again"),
+                                    {"seq": seq, "expected": expected_seq}, hand=n)
 
 
 def _store_hand(w: Database, live: Live, hand: Hand, event_id: int, result: dict | None,
@@ -368,7 +378,7 @@ def _write(db: Database, sid: str, client_id: str | None, plan, *,
             except storage.Moved:
                 cache.drop(db, sid)
                 continue
-            except sqlite3.IntegrityError:
+            except storage.INTEGRITY_ERRORS:
                 cache.drop(db, sid)
                 seen = _answered(db, sid, client_id, kind)
                 if seen:
@@ -389,9 +399,9 @@ def _refusal(live: Live, n: int, text: str, err: RefereeError,
     """A refused action changes nothing in the hand, but the attempt is kept in
     the session's history (a ``refusal`` event with the rule that decided it),
     so a dispute can be told later what was tried and why it was refused."""
-    refused = Refused.from_dict(err.to_dict())
+    refused = Refused.of(err)
     refused.__cause__ = err
-    body_json = storage.to_json({"error": refused.to_dict()})
+    body_json = storage.to_json({"error": refused.to_stored()})
     event: dict = {}
 
     def job(w: Database) -> None:
@@ -466,11 +476,12 @@ def _check_undo_events(setup: dict, n: int, actions: int) -> None:
     accepted result. (A disputed action may be undone: that is how a table
     settles the dispute; see ``disputes_after_undo``.)"""
     if setup.get("void"):
-        raise RuleViolation("hand_void", "the hand is void: nothing in it can be undone",
+        raise RuleViolation("hand_void", N_("the hand is void: nothing in it can be undone"),
                             hand=n)
     if setup.get("accepted"):
-        raise RuleViolation("undo_accepted", f"{', '.join(setup['accepted'])} accepted this "
-                            "hand's result, so its actions stand; note a dispute instead",
+        raise RuleViolation("undo_accepted", N_("{names} accepted this hand's result, so its "
+                                                "actions stand; note a dispute instead"),
+                                             {"names": ', '.join(setup['accepted'])},
                             hand=n)
 
 
@@ -485,7 +496,7 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
             check_open(live)
             hand = _check_current(live, n)
             if not hand.actions:
-                raise RuleViolation("nothing_to_undo", "the hand has no action to undo",
+                raise RuleViolation("nothing_to_undo", N_("the hand has no action to undo"),
                                     hand=n)
             _check_seq(n, len(hand.actions), expected_seq)
             _check_undo_events(live.setup, n, len(hand.actions))

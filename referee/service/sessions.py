@@ -23,6 +23,7 @@ from ..replay import replay
 from ..replay.sequential import session_money
 from ..rules.hand import VOID
 from ..rules.options import resolve
+from ..rules.words import N_
 from . import access, cache, collector, storage, totals
 from .errors import MalformedInput
 from .hands import (
@@ -59,8 +60,8 @@ def create_session(db: Database, header: dict, pin: str | None = None, *,
         header.setdefault("started", storage.now_seconds())
         if brought_forward_from is not None:
             if "brought_forward" in header:
-                raise MalformedInput("malformed", "brought_forward is given twice: as "
-                                     "balances and as brought_forward_from")
+                raise MalformedInput("malformed", N_("brought_forward is given twice: as "
+                                                     "balances and as brought_forward_from"))
             access.authorize(db, brought_forward_from, brought_forward_token, write=False)
             header["brought_forward"] = carried_balances(
                 db, brought_forward_from, header.get("players") or [])
@@ -97,7 +98,7 @@ def _import_log(db: Database, doc: dict, pin: str | None,
     played = replay(log, allow_open_last_hand=True)
     rules, stake = played.rules, played.stake
     if pin is not None and not (isinstance(pin, str) and 4 <= len(pin) <= 64):
-        raise MalformedInput("bad_pin", "a PIN has 4 to 64 characters")
+        raise MalformedInput("bad_pin", N_("a PIN has 4 to 64 characters"))
     header = {k: v for k, v in log.items() if k != "hands"}
     if "hands" in log:
         header["hands"] = []
@@ -334,6 +335,12 @@ def _result_line(r: dict) -> dict:
         line = {"hand": r["hand"], "dealer": r["dealer"], "outcome": r["outcome"],
                 "reason": r["reason"], **line}
     return line
+
+
+def table_language(db: Database, sid: str) -> str:
+    """The table's language (its log's ``language``), read alone: the reports'
+    pages need nothing else of the table to choose their words."""
+    return session_row(db, sid)["header"].get("language", "en")
 
 
 def session_summary(db: Database, sid: str) -> dict:

@@ -1,4 +1,6 @@
-"""The service's SQLite storage (sqlite-utils): every SQL statement of the service.
+"""The service's storage: every SQL statement of the service, on SQLite
+(sqlite-utils, the embedded default) or PostgreSQL (a ``postgresql://`` URL:
+``referee.service.pg`` runs these same statements through psycopg).
 
 Events are append-only: an action, a correction (undo), a hand's start. Each
 event row carries a SHA-256 hash chained over the session's previous event,
@@ -10,6 +12,16 @@ Durability: WAL with ``synchronous=FULL`` makes a committed transaction
 survive a power cut or a killed process; every write takes the lock up front
 (``BEGIN IMMEDIATE``) so a transaction never fails half-way on a lock it
 could not upgrade.
+
+On PostgreSQL (several app processes, one database) the same guarantees hold
+by the same means: a write transaction first takes one transaction-level
+advisory lock (``WRITE_LOCK``), PostgreSQL's counterpart of ``BEGIN
+IMMEDIATE``, so writers queue across processes, ids stay dense and a
+session's newest event is re-read under the lock; triggers refuse updates
+and deletions of events; the unique keys on (session, seq) and (session,
+client_id) refuse a second winner; commits are durable
+(``synchronous_commit`` on, the server's default). Statements are written
+once, with ``?``; the few that differ are chosen by ``is_pg``.
 """
 
 from __future__ import annotations
@@ -35,15 +47,53 @@ from ..record.chain import (
     event_hash_v2,
     event_hashes_v2,
 )
+from ..rules.words import N_
+from . import pg
 from .errors import MalformedInput
 
 BUSY_TIMEOUT_MS = 10_000
+# PostgreSQL's write lock: one advisory lock (a key of the referee's own, in
+# the database's advisory lock space) held by every write transaction.
+WRITE_LOCK = 0x7265666572656531  # "referee1"
+
+# A key or constraint refused a row, on either database (a racing retry of a
+# client_id is noticed so).
+INTEGRITY_ERRORS = (sqlite3.IntegrityError, pg.IntegrityError)
 
 migrations = Migrations("referee")
+# Every migration in order, for PostgreSQL (sqlite-utils' Migrations keeps
+# SQLite's): the same functions, each writing its dialect's statements, and
+# the applied ones tracked in MIGRATIONS_TABLE.
+MIGRATIONS: list[Callable[[Any], None]] = []
+MIGRATIONS_TABLE = "referee_migrations"
 
 
-@migrations()
+def migration(fn: Callable[[Any], None]) -> Callable[[Any], None]:
+    MIGRATIONS.append(fn)
+    return migrations()(fn)
+
+
+def is_pg(db: Any) -> bool:
+    return getattr(db, "dialect", None) == "postgresql"
+
+
+_PG_APPEND_ONLY = (
+    "CREATE OR REPLACE FUNCTION referee_append_only() RETURNS trigger LANGUAGE plpgsql "
+    "AS $$ BEGIN RAISE EXCEPTION 'events are append-only'; END $$")
+
+
+def _pg_append_only(db: Any, table: str) -> None:
+    """PostgreSQL refuses edits, deletions and truncation of ``table``."""
+    db.execute(_PG_APPEND_ONLY)
+    for what, each in (("UPDATE", "ROW"), ("DELETE", "ROW"), ("TRUNCATE", "STATEMENT")):
+        db.execute(f"CREATE TRIGGER {table}_no_{what.lower()} BEFORE {what} ON {table} "
+                   f"FOR EACH {each} EXECUTE FUNCTION referee_append_only()")
+
+
+@migration
 def m001_initial(db: Database) -> None:
+    if is_pg(db):
+        return _m001_pg(db)
     db["sessions"].create(
         {
             "id": str,
@@ -125,15 +175,45 @@ def m001_initial(db: Database) -> None:
                "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END")
 
 
-@migrations()
+def _m001_pg(db: Any) -> None:
+    """m001's tables on PostgreSQL: the columns, keys and indexes sqlite-utils
+    makes of m001 on SQLite, with PostgreSQL's types."""
+    db.execute(
+        "CREATE TABLE sessions (id TEXT PRIMARY KEY, created TEXT NOT NULL, table_name TEXT, "
+        "started TEXT, currency TEXT, stake TEXT NOT NULL, header TEXT NOT NULL, "
+        "rules_source TEXT NOT NULL, rules_expanded TEXT NOT NULL, players TEXT NOT NULL, "
+        "everyone TEXT NOT NULL, pin_hash TEXT, table_token_hash TEXT NOT NULL, "
+        "audit_token_hash TEXT NOT NULL)")
+    db.execute(
+        "CREATE TABLE hands (session_id TEXT REFERENCES sessions (id), n BIGINT, "
+        "setup TEXT NOT NULL, actions_key BIGINT, seats TEXT NOT NULL, dealer TEXT NOT NULL, "
+        "status TEXT NOT NULL, seq BIGINT NOT NULL, last_event BIGINT NOT NULL, result TEXT, "
+        "PRIMARY KEY (session_id, n))")
+    db.execute(
+        "CREATE TABLE seats (session_id TEXT REFERENCES sessions (id), hand BIGINT, "
+        "position BIGINT, name TEXT NOT NULL, PRIMARY KEY (session_id, hand, position))")
+    db.execute(
+        "CREATE TABLE events (id BIGINT PRIMARY KEY, "
+        "session_id TEXT NOT NULL REFERENCES sessions (id), hand BIGINT, seq BIGINT NOT NULL, "
+        "kind TEXT NOT NULL, payload TEXT NOT NULL, client_id TEXT, created TEXT NOT NULL, "
+        "prev_hash TEXT NOT NULL, hash TEXT NOT NULL)")
+    db.execute("CREATE UNIQUE INDEX idx_events_session_id_seq ON events (session_id, seq)")
+    db.execute("CREATE INDEX idx_events_session_id_hand_seq ON events (session_id, hand, seq)")
+    db.execute(
+        "CREATE TABLE replies (session_id TEXT, client_id TEXT, status BIGINT NOT NULL, "
+        "body TEXT NOT NULL, PRIMARY KEY (session_id, client_id))")
+    _pg_append_only(db, "events")
+
+
+@migration
 def m002_replies_refused(db: Database) -> None:
     # A stored answer says whether it was a refusal, not the HTTP status it was
     # sent with: statuses are the web's business (referee/web/errors.py).
     db.execute("ALTER TABLE replies RENAME COLUMN status TO refused")
-    db.execute("UPDATE replies SET refused = (refused <> 201)")
+    db.execute("UPDATE replies SET refused = CASE WHEN refused <> 201 THEN 1 ELSE 0 END")
 
 
-@migrations()
+@migration
 def m003_table_events(db: Database) -> None:
     # What the table's own events leave pending for the hands to come, and the
     # places every amount is written with (a hand's own stake may need more
@@ -143,7 +223,7 @@ def m003_table_events(db: Database) -> None:
     db.execute("ALTER TABLE sessions ADD COLUMN next_seats TEXT")  # JSON
 
 
-@migrations()
+@migration
 def m004_chain_v2(db: Database) -> None:
     # Chain format 2 hashes every column of an event that the service reads
     # (its id too: a correction points at an id) and links a session's first
@@ -153,6 +233,11 @@ def m004_chain_v2(db: Database) -> None:
     db.execute("ALTER TABLE events ADD COLUMN chain INTEGER NOT NULL DEFAULT 1")
     # Wrong PINs and tokens, per session and kind, whoever tries and from
     # whichever process: a limit kept in memory forgets on a restart.
+    if is_pg(db):
+        db.execute("CREATE TABLE attempts (session_id TEXT, kind TEXT, failures BIGINT NOT NULL, "
+                   "last DOUBLE PRECISION NOT NULL, locked_until DOUBLE PRECISION NOT NULL, "
+                   "PRIMARY KEY (session_id, kind))")
+        return
     db["attempts"].create(
         {"session_id": str, "kind": str, "failures": int, "last": float,
          "locked_until": float},
@@ -162,11 +247,33 @@ def m004_chain_v2(db: Database) -> None:
     )
 
 
-@migrations()
+@migration
 def m005_club(db: Database) -> None:
     # The club's own events (a spelling merged into a person, a nickname, an
     # undo of either) have a chain of their own, hashed like a session's: they
     # belong to no table, and a session's chain must not change with them.
+    if is_pg(db):
+        _m005_pg(db)
+    else:
+        _m005_sqlite(db)
+    # Which session a table's brought-forward amounts came from (the club's
+    # ledger leaves them out: they were counted there).
+    db.execute("ALTER TABLE sessions ADD COLUMN brought_forward_from TEXT")
+
+
+def _m005_pg(db: Any) -> None:
+    db.execute(
+        "CREATE TABLE club_events (id BIGINT PRIMARY KEY, chain BIGINT NOT NULL, "
+        "session_id TEXT NOT NULL, hand BIGINT, seq BIGINT NOT NULL, kind TEXT NOT NULL, "
+        "payload TEXT NOT NULL, client_id TEXT, created TEXT NOT NULL, "
+        "prev_hash TEXT NOT NULL, hash TEXT NOT NULL)")
+    db.execute("CREATE UNIQUE INDEX idx_club_events_seq ON club_events (seq)")
+    _pg_append_only(db, "club_events")
+    db.execute("CREATE TABLE aliases (spelling TEXT PRIMARY KEY, person TEXT NOT NULL)")
+    db.execute("CREATE TABLE nicknames (person TEXT PRIMARY KEY, nickname TEXT NOT NULL)")
+
+
+def _m005_sqlite(db: Database) -> None:
     db["club_events"].create(
         {"id": int, "chain": int, "session_id": str, "hand": int, "seq": int, "kind": str,
          "payload": str, "client_id": str, "created": str, "prev_hash": str, "hash": str},
@@ -186,12 +293,9 @@ def m005_club(db: Database) -> None:
                          not_null={"person"}, strict=True)
     db["nicknames"].create({"person": str, "nickname": str}, pk="person",
                            not_null={"nickname"}, strict=True)
-    # Which session a table's brought-forward amounts came from (the club's
-    # ledger leaves them out: they were counted there).
-    db.execute("ALTER TABLE sessions ADD COLUMN brought_forward_from TEXT")
 
 
-@migrations()
+@migration
 def m006_running_totals(db: Database) -> None:
     # Each settled hand's running totals (referee.service.totals), written
     # with its result: the standings of a long session read one row for the
@@ -243,7 +347,10 @@ def _file_lock(db: Database) -> threading.Lock:
 
 
 def connect(path: str | Path) -> Database:
-    """Open (and create or migrate) the database at ``path``."""
+    """Open (and create or migrate) the database at ``path``: a file, or a
+    PostgreSQL URL (``postgresql://...``)."""
+    if pg.is_url(path):
+        return _connect_pg(str(path))
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -263,15 +370,74 @@ def connect(path: str | Path) -> Database:
         if type(err) is not sqlite3.DatabaseError and "unable to open" not in str(err):
             raise
         raise MalformedInput("not_a_database",
-                             f"{path} is not a referee database ({err})") from None
+                             N_("{path} is not a referee database ({error})"),
+                             {"path": path, "error": err}) from None
     return db
+
+
+def _connect_pg(url: str) -> Any:
+    try:
+        db = pg.PgDatabase(url)
+    except pg.Unreachable as err:
+        raise MalformedInput("no_database", N_("cannot reach the database at {url} ({why})"),
+                             {"url": pg.safe_url(url), "why": str(err)}) from None
+    if pending_migrations(db):
+        with write(db):  # under the write lock: processes starting together migrate once
+            done = _applied_pg(db)
+            for fn in MIGRATIONS:
+                if fn.__name__ not in done:
+                    fn(db)
+                    db.conn.execute(f"INSERT INTO {MIGRATIONS_TABLE} (name, applied) "
+                                    "VALUES (?, ?)", (fn.__name__, now()))
+    return db
+
+
+def _applied_pg(db: Any) -> set[str]:
+    db.conn.execute(f"CREATE TABLE IF NOT EXISTS {MIGRATIONS_TABLE} "
+                    "(name TEXT PRIMARY KEY, applied TEXT NOT NULL)")
+    return {r[0] for r in db.conn.execute(f"SELECT name FROM {MIGRATIONS_TABLE}")}
+
+
+def applied_migrations(db: Any) -> list[str]:
+    """The names of the migrations applied to the database, in order."""
+    if not is_pg(db):
+        return [m.name for m in migrations.applied(db)]
+    if db.conn.execute("SELECT to_regclass(?)", (MIGRATIONS_TABLE,)).fetchone()[0] is None:
+        return []
+    return [r[0] for r in db.conn.execute(f"SELECT name FROM {MIGRATIONS_TABLE} "
+                                          "ORDER BY applied, name")]
+
+
+def pending_migrations(db: Any) -> list[str]:
+    """The names of the migrations not yet applied, in order."""
+    if not is_pg(db):
+        return [m.name for m in migrations.pending(db)]
+    done = set(applied_migrations(db))
+    return [fn.__name__ for fn in MIGRATIONS if fn.__name__ not in done]
+
+
+def table_names(db: Any) -> list[str]:
+    if not is_pg(db):
+        return db.table_names()
+    return [r[0] for r in db.conn.execute(
+        "SELECT table_name FROM information_schema.tables "
+        "WHERE table_schema = current_schema() ORDER BY table_name")]
+
+
+def _begin_write(db: Any) -> None:
+    """Start a transaction that holds the database's write lock."""
+    if is_pg(db):
+        db.conn.execute("BEGIN")
+        db.conn.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
+    else:
+        db.conn.execute("BEGIN IMMEDIATE")
 
 
 @contextmanager
 def write(db: Database) -> Iterator[Database]:
     """A write transaction that holds the database's write lock from its start."""
     with _file_lock(db):
-        db.conn.execute("BEGIN IMMEDIATE")
+        _begin_write(db)
         try:
             yield db
         except BaseException:
@@ -459,18 +625,47 @@ def _hash_of(db: Database, event_id: int) -> str | None:
     return row[0] if row else None
 
 
-def session_events(db: Database, sid: str) -> list[sqlite3.Row]:
-    """The session's events as stored, every column, in order, as
-    ``sqlite3.Row`` (read by column name or position)."""
+class NamedRow(tuple):
+    """A row read by position or by column name, as ``sqlite3.Row`` is (on
+    PostgreSQL, whose rows come as plain tuples)."""
+
+    __slots__ = ()
+    names: dict[str, int] = {}
+
+    def __getitem__(self, key):
+        return tuple.__getitem__(self, self.names[key] if isinstance(key, str) else key)
+
+    def keys(self) -> list[str]:
+        return list(self.names)
+
+
+def _named_rows(db: Database, sql: str, params: tuple) -> list:
+    """A statement's rows, each read by position or column name: SQLite's own
+    ``sqlite3.Row`` (made in C: verify reads 140,000 at a time), else
+    ``NamedRow``."""
+    if is_pg(db):
+        cur = db.conn.execute(sql, params)
+        names = {d[0]: i for i, d in enumerate(cur.description)}
+        row = type("Row", (NamedRow,), {"__slots__": (), "names": names})
+        return [row(values) for values in cur.fetchall()]
     cur = db.conn.cursor()
     cur.row_factory = sqlite3.Row
-    return cur.execute(
-        "SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
-        "prev_hash, hash FROM events WHERE session_id = ? ORDER BY seq", (sid,)).fetchall()
+    return cur.execute(sql, params).fetchall()
+
+
+def session_events(db: Database, sid: str) -> list:
+    """The session's events as stored, every column, in order, each read by
+    column name or position (``_named_rows``)."""
+    return _named_rows(
+        db, "SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
+        "prev_hash, hash FROM events WHERE session_id = ? ORDER BY seq", (sid,))
 
 
 def db_file(db: Database) -> str | None:
-    """The database's file (None: in memory), for another process to open."""
+    """The SQLite database's file, for a forked process to open on its own
+    (None: in memory, or PostgreSQL, where verify does not fork)."""
+    if is_pg(db):
+        return None
     key = db_key(db)
     return None if key.startswith("memory:") else key
 
@@ -562,13 +757,12 @@ def all_hand_rows(db: Database, sid: str) -> list[dict]:
     return [_hand(dict(zip(keys, values, strict=True))) for values in cur.fetchall()]
 
 
-def hand_rows_as_stored(db: Database, sid: str) -> list[sqlite3.Row]:
+def hand_rows_as_stored(db: Database, sid: str) -> list:
     """Every hand's row, its JSON columns as the text stored (verify compares
-    most of them as text, and decodes only what differs)."""
-    cur = db.conn.cursor()
-    cur.row_factory = sqlite3.Row
-    return cur.execute("SELECT n, setup, actions_key, seats, dealer, seq, last_event, result, "
-                       "running FROM hands WHERE session_id = ? ORDER BY n", (sid,)).fetchall()
+    most of them as text, and decodes only what differs), each read by column
+    name (``_named_rows``)."""
+    return _named_rows(db, "SELECT n, setup, actions_key, seats, dealer, seq, last_event, "
+                       "result, running FROM hands WHERE session_id = ? ORDER BY n", (sid,))
 
 
 def seat_rows(db: Database, sid: str) -> dict[int, list[str]]:
@@ -599,14 +793,16 @@ class GroupCommitter:
 
     def __init__(self, path: str | Path) -> None:
         self.db = connect(path)
-        self.db.execute("PRAGMA wal_autocheckpoint = 0")
-        self.checkpoint_db = connect(path)
-        self.checkpoint_db.execute("PRAGMA wal_autocheckpoint = 0")
         self.wrote = threading.Event()
         self.commits = 0
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._run, name="referee-commit", daemon=True)
         self.thread.start()
+        if is_pg(self.db):
+            return  # PostgreSQL checkpoints in its own processes
+        self.db.execute("PRAGMA wal_autocheckpoint = 0")
+        self.checkpoint_db = connect(path)
+        self.checkpoint_db.execute("PRAGMA wal_autocheckpoint = 0")
         self.checkpointer = threading.Thread(target=self._checkpoints,
                                              name="referee-checkpoint", daemon=True)
         self.checkpointer.start()
@@ -625,14 +821,25 @@ class GroupCommitter:
         self.queue.put((job, future))
         return future.result()
 
+    def stop(self) -> None:
+        """End the writer thread once the jobs queued before are done."""
+        self.queue.put(None)
+
     def _run(self) -> None:
         while True:
-            batch = [self.queue.get()]
+            first = self.queue.get()
+            if first is None:
+                return
+            batch = [first]
             while len(batch) < self.MAX_BATCH:
                 try:
-                    batch.append(self.queue.get_nowait())
+                    job = self.queue.get_nowait()
                 except queue.Empty:
                     break
+                if job is None:
+                    self._commit(batch)
+                    return
+                batch.append(job)
             self._commit(batch)
 
     def _commit(self, batch: list) -> None:
@@ -640,7 +847,7 @@ class GroupCommitter:
         outcomes: list[tuple[bool, Any]] = []
         try:
             with _file_lock(self.db):
-                conn.execute("BEGIN IMMEDIATE")
+                _begin_write(self.db)
                 try:
                     for job, _ in batch:
                         conn.execute("SAVEPOINT job")
@@ -652,7 +859,7 @@ class GroupCommitter:
                         conn.execute("RELEASE job")
                     conn.execute("COMMIT")
                     self.commits += 1
-                    if self.commits >= self.CHECKPOINT_EVERY:
+                    if self.commits >= self.CHECKPOINT_EVERY and not is_pg(self.db):
                         self.commits = 0
                         self.wrote.set()
                 except BaseException:
@@ -685,6 +892,16 @@ def enable_group_commit(path: str | Path) -> GroupCommitter:
     return committer
 
 
+def forget_group_commit(path: str | Path) -> None:
+    """Stop this process's group-committing writer for ``path`` (a file or a
+    URL), if it has one (the tests' throwaway databases)."""
+    key = pg.safe_url(str(path)) if pg.is_url(path) else str(Path(path).resolve())
+    with _FILE_LOCKS_GUARD:
+        committer = _committers.pop(key, None)
+    if committer is not None:
+        committer.stop()
+
+
 def run_write(db: Database, job: Callable[[Database], Any]) -> Any:
     """Run ``job(db)`` in a write transaction and return its result once committed."""
     committer = _committers.get(db_key(db))
@@ -703,7 +920,7 @@ def to_json(data: Any) -> str:
     return json.dumps(data)
 
 
-def _row(cur: sqlite3.Cursor) -> dict | None:
+def _row(cur: Any) -> dict | None:
     values = cur.fetchone()
     if values is None:
         return None
@@ -713,8 +930,16 @@ def _row(cur: sqlite3.Cursor) -> dict | None:
 _SESSION_JSON = ("header", "rules_source", "rules_expanded", "players", "everyone")
 
 
+def _an_id(text: str) -> bool:
+    """Text that may be a stored id: a URL's may hold a NUL, which no id has
+    (PostgreSQL refuses it outright, where the session is simply not found)."""
+    return "\x00" not in text
+
+
 def session_row(db: Database, sid: str) -> dict | None:
     """The session's row, its JSON columns read."""
+    if not _an_id(sid):
+        return None
     row = _row(db.conn.execute("SELECT * FROM sessions WHERE id = ?", (sid,)))
     if row is not None:
         for key in _SESSION_JSON:
@@ -748,11 +973,14 @@ def set_hand(db: Database, sid: str, n: int, setup: dict, last_event: int,
                         "result = ? WHERE session_id = ? AND n = ?",
                         (json.dumps(setup), last_event, json.dumps(result), sid, n))
     else:
-        db.conn.execute("UPDATE hands SET setup = ?, last_event = MAX(last_event, ?) "
+        newer = "GREATEST" if is_pg(db) else "MAX"
+        db.conn.execute(f"UPDATE hands SET setup = ?, last_event = {newer}(last_event, ?) "
                         "WHERE session_id = ? AND n = ?", (json.dumps(setup), last_event, sid, n))
 
 
 def session_token_hashes(db: Database, sid: str) -> tuple[str, str] | None:
+    if not _an_id(sid):
+        return None
     row = db.conn.execute("SELECT table_token_hash, audit_token_hash FROM sessions "
                           "WHERE id = ?", (sid,)).fetchone()
     return (row[0], row[1]) if row else None
@@ -951,8 +1179,8 @@ def _hand(row: dict | None) -> dict | None:
 
 
 def _fits(n: int) -> bool:
-    """A number SQLite can hold: a hand number from a URL may be any size, and
-    none beyond this is stored."""
+    """A number the database can hold (SQLite's INTEGER, PostgreSQL's BIGINT):
+    a hand number from a URL may be any size, and none beyond this is stored."""
     return -(2**63) <= n < 2**63
 
 
@@ -1097,7 +1325,7 @@ def reply(db: Database, sid: str, client_id: str) -> tuple[bool, dict] | None:
 
 def store_reply(db: Database, sid: str, client_id: str, refused: bool, body_json: str) -> None:
     """Keep the first answer to ``client_id``; a second one breaks the key
-    (``sqlite3.IntegrityError``), which is how a racing retry is noticed."""
+    (one of ``INTEGRITY_ERRORS``), which is how a racing retry is noticed."""
     db.conn.execute("INSERT INTO replies (session_id, client_id, refused, body) "
                     "VALUES (?, ?, ?, ?)", (sid, client_id, int(refused), body_json))
 

@@ -34,6 +34,7 @@ from ..rules.errors import MalformedInput, RuleViolation
 from ..rules.events import check_accepted, check_disputes, void_hand
 from ..rules.hand import VOID, Hand
 from ..rules.table import check_name
+from ..rules.words import N_
 from . import cache, storage
 from .cache import Live
 from .errors import NotFound
@@ -53,7 +54,8 @@ from .kinds import EventKind
 
 
 def _malformed(err: Unreadable, field: str, hand: int | None = None) -> MalformedInput:
-    return MalformedInput("malformed", f"{field}: {err.text}", hand=hand)
+    return MalformedInput("malformed", N_("{field}: {problem}"),
+                                       {"field": field, "problem": err.text}, hand=hand)
 
 
 def _event(db: Database, sid: str, kind: EventKind, client_id: str | None, check) -> dict:
@@ -110,7 +112,8 @@ def _played(db: Database, live: Live, n: int) -> tuple[Hand, dict, int]:
     if n == live.n and live.hand is not None:
         return live.hand, live.setup, len(live.hand.actions)
     if n < 1 or n > live.n:
-        raise NotFound("no_hand", f"session {live.sid} has no hand {n}", hand=n)
+        raise NotFound("no_hand", N_("session {session} has no hand {n}"),
+                                  {"session": live.sid, "n": n}, hand=n)
     row = _hand_row(db, live.sid, n)
     hand = _new_hand(live.rules, n, row["seats"], row["setup"])
     actions = storage.live_actions(storage.hand_events(db, live.sid, n))
@@ -143,7 +146,7 @@ def void(db: Database, sid: str, n: int, reason: str, client_id: str | None = No
 def _void_current(live: Live, n: int, reason: str, key: str, extra: dict | None = None):
     hand = _check_current(live, n)
     if hand.phase == VOID:
-        raise RuleViolation("hand_void", "the hand is already void", hand=n)
+        raise RuleViolation("hand_void", N_("the hand is already void"), hand=n)
     void_hand(hand)  # raises void_after_end before changing anything; the cached
     # hand is void from here on, and dropped if the write fails (``touched``)
     result = void_hand_result(hand, reason, live.quantum)
@@ -228,9 +231,10 @@ def change_stake(db: Database, sid: str, stake: str, client_id: str | None = Non
         value = parse_stake(stake)
         if quantum(live.rules, value, None) < live.quantum and \
                 live.rules.scoring != "push_ups":
-            raise MalformedInput("stake_places", f"a stake of {stake} needs more decimal "
-                                 f"places than this table's amounts ({live.quantum}): "
-                                 "choose a rounder stake")
+            raise MalformedInput("stake_places", N_("a stake of {stake} needs more decimal "
+                                                    "places than this table's amounts "
+                                                    "({quantum}): choose a rounder stake"),
+                                                 {"stake": stake, "quantum": live.quantum})
         written = str(stake).strip()
         pending = None if value == live.stake else written
 
@@ -259,10 +263,12 @@ def leave(db: Database, sid: str, player: str, client_id: str | None = None) -> 
         else:
             seats = list(live.next_seats or hand.players)
         if player not in seats:
-            raise RuleViolation("not_seated", f"{player} is not seated at this table")
+            raise RuleViolation("not_seated", N_("{player} is not seated at this table"),
+                                              {"player": player})
         if len(seats) <= 2:
-            raise RuleViolation("too_few_players", f"{player} cannot leave: a hand needs two "
-                                "players (close the table instead)")
+            raise RuleViolation("too_few_players", N_("{player} cannot leave: a hand needs "
+                                                      "two players (close the table instead)"),
+                                                   {"player": player})
         rest = [q for q in seats if q != player]
         payload = {"player": player, "seats": rest}
         in_play = hand is not None and hand.phase != VOID and not hand.is_complete
@@ -348,13 +354,14 @@ def rename(db: Database, sid: str, old: str, new: str, client_id: str | None = N
 
     def check(live: Live):
         if old not in live.everyone:
-            raise MalformedInput("unknown_player", f"{old} is not a player of this session")
+            raise MalformedInput("unknown_player", N_("{old} is not a player of this session"),
+                                                   {"old": old})
         why = check_name(new)
         if why:
-            raise MalformedInput("bad_name", why)
+            raise MalformedInput("bad_name", why.template, why.params)
         if new in live.everyone:
-            raise RuleViolation("name_taken", f"{new} is already a player of this session: "
-                                "choose another name")
+            raise RuleViolation("name_taken", N_("{new} is already a player of this session: "
+                                                 "choose another name"), {"new": new})
 
         def rows(w: Database, _event_id: int) -> None:
             storage.rename_player(w, live.sid, old, new)

@@ -43,7 +43,7 @@ def step(before: dict | None, result: dict | None) -> dict | None:
                        for kind, pot in pots_in.items()}
         won, story = pots.settle(SideBetOutcome.from_json(o) for o in result["side_bets"])
         net = {p: str(Decimal(v) + won.get(p, Decimal(0))) for p, v in net.items()}
-        out["side_bet_story"] = story
+        out["side_bet_story"] = [str(sentence) for sentence in story]  # stored in English
         pots_in = {kind: {p: str(v) for p, v in pot.items()}
                    for kind, pot in pots.put_in.items() if pot}
     for p, v in net.items():

@@ -26,6 +26,7 @@ def _templates() -> Path:
 
 
 TEMPLATES = _templates()
+DATABASE_URL_ENV = "REFEREE_DATABASE_URL"
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -57,7 +58,10 @@ def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_path=os.path.abspath("instance"),
                 instance_relative_config=True, template_folder=str(TEMPLATES))
     app.config.from_mapping(
-        DATABASE=os.path.join(app.instance_path, "referee.sqlite3"),
+        # A PostgreSQL URL in REFEREE_DATABASE_URL (several app servers on one
+        # database), else the embedded SQLite file.
+        DATABASE=os.environ.get(DATABASE_URL_ENV)
+        or os.path.join(app.instance_path, "referee.sqlite3"),
         # An imported log of a long session is a few hundred kilobytes.
         MAX_CONTENT_LENGTH=8 * 1024 * 1024,
         REFEREE_HOST_KEY=os.environ.get("REFEREE_HOST_KEY") or None,
@@ -71,7 +75,10 @@ def create_app(config: dict | None = None) -> Flask:
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(instance)
+        # App servers behind one proxy sign the same cookies (a table unlocked
+        # on one is unlocked on all): they share REFEREE_SECRET_KEY.
+        app.config["SECRET_KEY"] = os.environ.get("REFEREE_SECRET_KEY") \
+            or _secret_key(instance)
 
     path = str(app.config["DATABASE"])
     handles = Handles(path)

@@ -14,11 +14,13 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Response, current_app, request
 from marshmallow import RAISE, Schema, fields, validate
 
+from ..language import N_
 from ..record.schemas import HandSchema, LogSchema
 from ..service import access, hands, sessions, table_events
 from .bodies import read_body as _body
 from .db import get_db
-from .errors import ApiError
+from .errors import WRONG_HOST_KEY, ApiError
+from .lang import told as _said
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -284,10 +286,10 @@ def _host_key() -> None:
         return
     sent = request.headers.get("X-Host-Key") or _bearer()
     if not sent:
-        raise ApiError(401, "unauthorized", "creating a session needs the host key "
-                       "(X-Host-Key header)")
+        raise ApiError(401, "unauthorized", N_("creating a session needs the host key "
+                                               "(X-Host-Key header)"))
     if not hmac.compare_digest(sent.encode(), key.encode()):
-        raise ApiError(403, "forbidden", "the host key is wrong")
+        raise ApiError(403, "forbidden", WRONG_HOST_KEY)
 
 
 # ---------------------------------------------------------------- views
@@ -295,7 +297,7 @@ def _host_key() -> None:
 def _created(state: dict) -> Response:
     # json.dumps, not jsonify: the answer's text as the service stored it for
     # a retry (unsorted keys), the same bytes the first time and the next.
-    return Response(json.dumps(state), 201, mimetype="application/json")
+    return Response(json.dumps(_said(state)), 201, mimetype="application/json")
 
 
 @bp.post("/sessions")
@@ -306,8 +308,9 @@ def create_session():
     token = doc.pop("brought_forward_token", None)
     if earlier is not None and not (isinstance(earlier, str) and
                                     isinstance(token, (str, type(None)))):
-        raise ApiError(400, "bad_request", "brought_forward_from is a session's id, "
-                       "brought_forward_token its table or audit token")
+        raise ApiError(400, "bad_request", N_("brought_forward_from is a session's id, "
+                                              "brought_forward_token its table or audit "
+                                              "token"))
     if "hands" in doc:
         # An import's brought_forward is written out; brought_forward_from only
         # says which stored session it came from (the club counts it there).
@@ -358,13 +361,13 @@ def session_standings(sid: str):
 def start_hand(sid: str):
     setup = _body()
     client_id = request.headers.get("Idempotency-Key")
-    return hands.start_hand(get_db(), sid, setup, client_id), 201
+    return _said(hands.start_hand(get_db(), sid, setup, client_id)), 201
 
 
 @bp.get("/sessions/<sid>/hands/<int:n>")
 @token_required(write=False)
 def hand_state(sid: str, n: int):
-    return hands.hand_state(get_db(), sid, n)
+    return _said(hands.hand_state(get_db(), sid, n))
 
 
 @bp.post("/sessions/<sid>/hands/<int:n>/actions")

@@ -6,7 +6,8 @@ from __future__ import annotations
 from flask import request
 from marshmallow import Schema, ValidationError
 
-from ..record import check_document, parse_json
+from ..language import N_
+from ..record import THE_BODY, check_document, parse_json
 from ..service.errors import MalformedInput
 from .errors import ApiError
 
@@ -20,14 +21,14 @@ def read_body(schema: Schema | None = None, *, log: bool = False) -> dict:
         # Parsed here, not by request.get_json: its parser lets a deep
         # document's RecursionError through, and keeps lone surrogates.
         try:
-            data = parse_json(request.get_data(), "the body")
+            data = parse_json(request.get_data(), THE_BODY)
             if not log:
                 check_document(data)
         except MalformedInput as err:
-            raise ApiError(400, "bad_request", err.message) from None
+            raise ApiError(400, "bad_request", err.template, err.params) from None
     if not isinstance(data, dict):
-        raise ApiError(400, "bad_request", "the body must be a JSON object "
-                       "(Content-Type: application/json)")
+        raise ApiError(400, "bad_request", N_("the body must be a JSON object "
+                                              "(Content-Type: application/json)"))
     if schema is None:
         return data
     try:
@@ -35,4 +36,6 @@ def read_body(schema: Schema | None = None, *, log: bool = False) -> dict:
     except ValidationError as err:
         field, messages = next(iter(err.messages.items()))
         text = messages[0] if isinstance(messages, list) else str(messages)
-        raise ApiError(400, "bad_request", f"{field}: {text}") from None
+        # Marshmallow's words (or the log format's) after the field's name.
+        raise ApiError(400, "bad_request", N_("{field}: {problem}"),
+                       {"field": field, "problem": text}) from None

@@ -26,11 +26,13 @@ from flask import (
 )
 from marshmallow import RAISE, Schema, fields, validate
 
-from ..service import club
+from ..language import N_
+from ..service import access, club
 from .bodies import read_body
 from .db import get_db
-from .errors import ApiError, error_page
+from .errors import WRONG_HOST_KEY, ApiError, error_page
 from .forms import check_csrf
+from .lang import _, money
 
 api = Blueprint("club_api", __name__, url_prefix="/api/club")
 pages = Blueprint("club", __name__, url_prefix="/club")
@@ -50,17 +52,17 @@ def _right(sent: str | None) -> bool:
 @api.before_request
 def _api_guard() -> None:
     if not _key():
-        raise ApiError(403, "forbidden", "the club's pages are shut: this service has no "
-                       "host key (REFEREE_HOST_KEY)")
+        raise ApiError(403, "forbidden", N_("the club's pages are shut: this service has no "
+                                            "host key (REFEREE_HOST_KEY)"))
     header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
+    scheme, _sep, token = header.partition(" ")
     sent = request.headers.get("X-Host-Key") or (token.strip() if scheme.lower() == "bearer"
                                                  else None)
     if not sent:
-        raise ApiError(401, "unauthorized", "the club's pages need the host key "
-                       "(X-Host-Key header)")
+        raise ApiError(401, "unauthorized", N_("the club's pages need the host key "
+                                               "(X-Host-Key header)"))
     if not _right(sent):
-        raise ApiError(403, "forbidden", "the host key is wrong")
+        raise ApiError(403, "forbidden", WRONG_HOST_KEY)
 
 
 @pages.before_request
@@ -70,8 +72,8 @@ def _page_guard():
     if request.endpoint == "club.unlock":
         return None
     if not _key():
-        return error_page("The club is shut", "This referee has no host key "
-                          "(REFEREE_HOST_KEY), so no one may see every table's money.", 403)
+        return error_page(_("The club is shut"), _("This referee has no host key "
+                          "(REFEREE_HOST_KEY), so no one may see every table's money."), 403)
     if not session.get("club"):
         return redirect(url_for("club.unlock", next=request.path))
     return None
@@ -81,13 +83,12 @@ def _page_guard():
 def unlock():
     error = None
     if request.method == "POST":
-        from .tablet import pin_limiter
-
-        who = ("club-key", request.remote_addr or "?")
-        wait = pin_limiter.retry_after(who)
+        address = request.remote_addr or "?"
+        wait = access.host_key_try(get_db(), "club", address)
         if wait:
-            error = f"Too many wrong host keys. Wait {wait} seconds."
+            error = _("Too many wrong host keys. Wait {seconds} seconds.", seconds=wait)
         elif _right(request.form.get("host_key")):
+            access.host_key_right(get_db(), "club", address)
             session["club"] = True
             target = request.args.get("next", "")
             # Only this blueprint's own pages: nothing else is a place to go.
@@ -95,8 +96,7 @@ def unlock():
                 c in target for c in "\\\t\n\r ")
             return redirect(target if ours else url_for("club.ledger_page"))
         else:
-            pin_limiter.hit(who)
-            error = "The host key is wrong: ask the person who runs this referee."
+            error = _("The host key is wrong: ask the person who runs this referee.")
     return render_template("club_unlock.html", error=error,
                            shut=not _key()), 403 if error else 200
 
@@ -114,20 +114,21 @@ def _date(name: str) -> date | None:
 
 
 def _bad(name: str):
-    raise ApiError(400, "bad_request", f"{name}: a date as YYYY-MM-DD")
+    raise ApiError(400, "bad_request", N_("{field}: a date as YYYY-MM-DD"), {"field": name})
 
 
 def _currency() -> str | None:
     text = request.args.get("currency") or None
     if text is not None and not 1 <= len(text) <= 16:
-        raise ApiError(400, "bad_request", "currency: 1 to 16 characters")
+        raise ApiError(400, "bad_request", N_("currency: 1 to 16 characters"))
     return text
 
 
 def _name(key: str) -> str | None:
     text = request.args.get(key) or None
     if text is not None and len(text) > 40:
-        raise ApiError(400, "bad_request", f"{key}: a name of 1 to 40 characters")
+        raise ApiError(400, "bad_request", N_("{field}: a name of 1 to 40 characters"),
+                       {"field": key})
     return text
 
 
@@ -369,15 +370,17 @@ def paid():
     f = request.form
     done = club.mark_paid(get_db(), f.get("from", ""), f.get("to", ""), f.get("amount", ""),
                           f.get("currency") or None)
-    flash(f"Recorded: {done['from']} paid {done['to']} {done['amount']} at table "
-          f"{done['session']}.", "ok")
+    flash(_("Recorded: {payer} paid {payee} {amount} at table {table}.", payer=done["from"],
+            payee=done["to"], amount=money(done["amount"], done["currency"]),
+            table=done["session"]), "ok")
     return redirect(url_for("club.ledger_page", currency=done["currency"]))
 
 
 @pages.post("/merge")
 def merge():
     done = club.merge(get_db(), request.form.get("spelling", ""), request.form.get("into", ""))
-    flash(f"{done['spelling']} is {done['into']} from now on (undo below).", "ok")
+    flash(_("{spelling} is {name} from now on (undo below).", spelling=done["spelling"],
+            name=done["into"]), "ok")
     return redirect(url_for("club.ledger_page"))
 
 
@@ -385,7 +388,7 @@ def merge():
 def nickname():
     done = club.nickname(get_db(), request.form.get("person", ""),
                          request.form.get("nickname") or None)
-    flash(f"{done['person']}'s nickname is saved.", "ok")
+    flash(_("{name}'s nickname is saved.", name=done["person"]), "ok")
     return redirect(url_for("club.player_page", name=done["person"]))
 
 
@@ -396,7 +399,7 @@ def undo():
     except ValueError:
         event = 0
     club.undo(get_db(), event)
-    flash("Undone.", "ok")
+    flash(_("Undone."), "ok")
     return redirect(url_for("club.ledger_page"))
 
 
@@ -439,7 +442,10 @@ def season_pdf():
     start, end = _range()
     data = club.season(get_db(), request.args.get("currency") or None, start, end,
                        request.args.get("a") or None, request.args.get("b") or None)
-    return _download(render_season(data), "application/pdf", "season.pdf")
+    from .lang import current
+
+    # The club's paper has no table, so it is in the reader's language.
+    return _download(render_season(data, current()), "application/pdf", "season.pdf")
 
 
 COLOURS = ("#1b6ca8", "#c0392b", "#27ae60", "#8e44ad", "#d35400", "#16a085", "#7f8c8d",

@@ -3,8 +3,9 @@
 A service function raises a domain error (``referee.service.errors``); here
 it becomes an HTTP status with the JSON error body under ``/api/``, and a
 page (or, after a tablet's form post, a flashed line) everywhere else. The
-words are the error's own ``message``, so the tablet, the API and the
-command line say the same thing.
+words are the error's own ``message`` in the reader's language
+(``referee.web.lang.current``), so the tablet, the API and the command line
+say the same thing; the ``code`` is the same in every language.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from flask import Flask, flash, jsonify, render_template, request
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from .. import language
+from ..language import N_
 from ..rules.cards import pretty
 from ..service.errors import (
     Closed,
@@ -26,6 +29,7 @@ from ..service.errors import (
     StaleSeq,
     TooManyTries,
 )
+from .lang import _, current, message, sentence
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +51,14 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
               500: "internal_error"}
 
 # The tablet's page for each kind of error: (title, sentence or None for the error's own).
+# English, marked: ``_`` puts them into the reader's language where a page is drawn.
 PAGES = {
-    404: ("Not found", "There is no such table or hand here."),
-    403: ("Locked", "Unlock this table with its PIN first."),
-    401: ("Locked", "Unlock this table with its PIN first."),
+    404: (N_("Not found"), N_("There is no such table or hand here.")),
+    403: (N_("Locked"), N_("Unlock this table with its PIN first.")),
+    401: (N_("Locked"), N_("Unlock this table with its PIN first.")),
 }
+NOT_ACCEPTED = N_("Not accepted")
+WRONG_HOST_KEY = N_("the host key is wrong")
 
 
 def status_for(err: RefereeError) -> int:
@@ -60,10 +67,13 @@ def status_for(err: RefereeError) -> int:
 
 class ApiError(Exception):
     """A request the API cannot read or may not make, before any service call
-    (a body that is not JSON, a wrong host key)."""
+    (a body that is not JSON, a wrong host key). ``template`` and ``params``
+    as a ``RefereeError``'s: the answer says it in the reader's language."""
 
-    def __init__(self, status: int, code: str, message: str, *, hand: int | None = None,
-                 action: int | None = None) -> None:
+    def __init__(self, status: int, code: str, template: str, params: dict | None = None, *,
+                 hand: int | None = None, action: int | None = None) -> None:
+        self.template, self.params = template, params or {}
+        message = template.format(**self.params) if self.params else template
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
         self.hand, self.action = hand, action
@@ -82,22 +92,25 @@ def _json_error(body: dict, status: int):
 
 
 def error_page(title: str, message: str, status: int):
+    """The error page; its callers say the title and message in the reader's
+    language."""
     return render_template("error.html", title=title, message=message), status
 
 
 def flash_refusal(err: RefereeError, text: str) -> None:
     """A tablet's action or undo that was not logged, said on the hand's screen."""
     if isinstance(err, StaleSeq):
-        flash("Not logged: the hand changed since this screen was loaded (another tablet "
-              f"logged an action). Check the table below and tap again. ({text})", "error")
+        flash(_("Not logged: the hand changed since this screen was loaded (another tablet "
+                "logged an action). Check the table below and tap again. ({action})",
+                action=text), "error")
     else:
         # The sentence for the table; the rule's code in small print, for a dispute.
-        sentence = getattr(err, "sentence", None) or err.message
-        words = sentence[:1].upper() + sentence[1:]
-        code = Markup(' <small class="code">(rule {})</small>').format(err.code) \
-            if err.code else ""
-        flash(Markup("Not logged: {} \u2014 {}.").format(pretty(text), words.rstrip("."))
-              + code, "error")
+        words = sentence(err)
+        words = words[:1].upper() + words[1:]
+        code = Markup(' <small class="code">({})</small>').format(
+            _("rule {code}", code=err.code)) if err.code else ""
+        flash(Markup("{} \u2014 {}.").format(_("Not logged: {action}", action=pretty(text)),
+                                              words.rstrip(".")) + code, "error")
 
 
 def _api(path: str) -> bool:
@@ -112,20 +125,21 @@ def register(app: Flask) -> None:
     def _domain(err: RefereeError):
         status = status_for(err)
         if _api(request.path):
-            return _json_error({"error": err.to_dict()}, status)
-        title, sentence = PAGES.get(status, ("Not accepted", None))
-        return error_page(title, sentence or err.message, status)
+            return _json_error({"error": {**err.to_dict(), "message": message(err)}}, status)
+        title, words = PAGES.get(status, (NOT_ACCEPTED, None))
+        return error_page(_(title), _(words) if words else message(err), status)
 
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):
-        return _json_error(error_body(err.code, err.message, err.hand, err.action), err.status)
+        message = language.gettext(current(), err.template, **err.params)
+        return _json_error(error_body(err.code, message, err.hand, err.action), err.status)
 
     @app.errorhandler(HTTPException)
     def _http_error(err: HTTPException):
         if not _api(request.path):
             return err
         code = err.code or 500
-        response, _ = _json_error(error_body(HTTP_CODES.get(code, f"http_{code}"),
+        response, _status = _json_error(error_body(HTTP_CODES.get(code, f"http_{code}"),
                                              err.description or err.name), code)
         valid = getattr(err, "valid_methods", None)
         if code == 405 and valid:
@@ -137,5 +151,6 @@ def register(app: Flask) -> None:
         log.exception("unhandled error on %s %s", request.method, request.path)
         if not _api(request.path):
             return InternalServerError()
-        return jsonify(error_body("internal_error", "the referee failed on this request; "
-                                  "nothing was logged by it")), 500
+        return jsonify(error_body("internal_error", language.gettext(
+            current(), N_("the referee failed on this request; nothing was logged by "
+                               "it")))), 500

@@ -11,15 +11,13 @@ import hmac
 import json
 import re
 import secrets
-import threading
-import time
 import uuid
-from collections import deque
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import abort, request, session
 
+from ..language import LANGUAGES, N_
 from ..rules.cards import JOKERS, RANKS, SUITS, UNKNOWN, card_label  # noqa: F401 (templates)
 from ..rules.options import (
     OPTION_ALLOWED,
@@ -28,6 +26,7 @@ from ..rules.options import (
     OPTION_NAMES,
     OPTION_VALUES,
 )
+from .lang import _
 
 # ------------------------------------------------------------------ CSRF
 
@@ -48,9 +47,9 @@ def check_csrf() -> None:
     expected = session.get("csrf")
     sent = request.form.get(CSRF_FIELD, "")
     if not expected or not sent or not hmac.compare_digest(expected, sent):
-        abort(400, description="This form has expired or did not come from this tablet "
-                               "(missing or wrong CSRF token). Go back, reload the page and "
-                               "try again.")
+        abort(400, description=_("This form has expired or did not come from this tablet "
+                                 "(missing or wrong CSRF token). Go back, reload the page "
+                                 "and try again."))
 
 
 def new_client_id() -> str:
@@ -62,53 +61,6 @@ def new_client_id() -> str:
 # ------------------------------------------------------------------ PIN
 
 PIN_RE = re.compile(r"^[0-9]{4,12}$")
-
-
-class RateLimiter:
-    """At most ``limit`` attempts per ``window`` seconds for each key.
-
-    In memory: the server is one process (waitress threads), and a restart
-    forgetting the count is harmless next to a PIN stored hashed.
-    """
-
-    def __init__(self, limit: int = 5, window: float = 60.0, clock=time.monotonic) -> None:
-        self.limit = limit
-        self.window = window
-        self.clock = clock
-        self._hits: dict[Any, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def _recent(self, key: Any, now: float) -> deque[float]:
-        hits = self._hits.setdefault(key, deque())
-        while hits and hits[0] <= now - self.window:
-            hits.popleft()
-        return hits
-
-    def retry_after(self, key: Any) -> int:
-        """Seconds until another attempt is allowed (0: allowed now)."""
-        now = self.clock()
-        with self._lock:
-            hits = self._recent(key, now)
-            if len(hits) < self.limit:
-                return 0
-            return max(1, int(hits[0] + self.window - now + 0.999))
-
-    def hit(self, key: Any) -> None:
-        now = self.clock()
-        with self._lock:
-            self._recent(key, now).append(now)
-            if len(self._hits) > 10000:
-                # Forget idle keys so a stream of clients cannot grow the table forever.
-                for k in [k for k, v in self._hits.items() if not v]:
-                    del self._hits[k]
-
-    def reset(self, key: Any) -> None:
-        with self._lock:
-            self._hits.pop(key, None)
-
-    def reset_all(self) -> None:
-        with self._lock:
-            self._hits.clear()
 
 
 def local_path(target: str) -> str | None:
@@ -161,29 +113,31 @@ def card_colour(card: str | None) -> str:
 # ------------------------------------------------------------------ session header
 
 GROUPS = {
-    "deck": "Deck and deal",
-    "book_extendable": "Spreads and the turn",
-    "spread_wait": "Waiting (when a player may not drop)",
-    "deal_wins": "Deal wins",
-    "tonk_out_pays": "Going out",
-    "drop_pays": "Dropping and catches",
-    "stock_out": "Stock out",
-    "scoring": "Scoring",
+    "deck": N_("Deck and deal"),
+    "book_extendable": N_("Spreads and the turn"),
+    "spread_wait": N_("Waiting (when a player may not drop)"),
+    "deal_wins": N_("Deal wins"),
+    "tonk_out_pays": N_("Going out"),
+    "drop_pays": N_("Dropping and catches"),
+    "stock_out": N_("Stock out"),
+    "scoring": N_("Scoring"),
 }
 
 MAX_SEATS = 8
 
 
 def option_fields() -> list[dict]:
-    """Every house-rule option, explained, with how the form asks for it."""
+    """Every house-rule option, explained, with how the form asks for it, in
+    the reader's language (the option's name and description are the
+    engine's English, translated where the catalogs have them)."""
     out = []
     for name in OPTION_NAMES:
         choices = OPTION_ALLOWED[name].choices
         out.append({
             "name": name,
-            "group": GROUPS.get(name),
-            "label": name.replace("_", " "),
-            "doc": OPTION_DOCS[name],
+            "group": _(GROUPS[name]) if name in GROUPS else None,
+            "label": _(name.replace("_", " ")),
+            "doc": _(OPTION_DOCS[name]),
             "allowed": OPTION_VALUES[name],
             "default": _plain(OPTION_DEFAULTS[name]),
             "choices": [(json.dumps(c), _plain(c)) for c in choices] if choices else None,
@@ -195,11 +149,11 @@ def _plain(value: Any) -> str:
     if isinstance(value, (list, dict)):
         return json.dumps(value)
     if value is True:
-        return "yes"
+        return _("yes")
     if value is False:
-        return "no"
+        return _("no")
     if value is None:
-        return "none"
+        return _("none")
     return str(value)
 
 
@@ -213,8 +167,9 @@ def parse_option_value(name: str, raw: str) -> Any:
         return json.loads(raw)
     except ValueError:
         if name == "deal_wins":
-            raise FormError(f"{name.replace('_', ' ')}: write a JSON list like "
-                            '[{"when": "total:49", "pays": 2}]') from None
+            raise FormError(_("{option}: write a JSON list like {example}",
+                              option=_(name.replace("_", " ")),
+                              example='[{"when": "total:49", "pays": 2}]')) from None
         # Bare words like 2n are meant as text.
         return raw
 
@@ -226,12 +181,12 @@ def header_from_form(form) -> tuple[dict, str]:
     players = [form.get(f"player{i}", "").strip() for i in range(1, MAX_SEATS + 1)]
     players = [p for p in players if p]
     if len(players) < 2:
-        raise FormError("Seat at least 2 players (names in seat order, clockwise).")
+        raise FormError(_("Seat at least 2 players (names in seat order, clockwise)."))
     pin = form.get("pin", "").strip()
     if not PIN_RE.match(pin):
-        raise FormError("The PIN is 4 to 12 digits.")
+        raise FormError(_("The PIN is 4 to 12 digits."))
     if form.get("pin2", pin).strip() != pin:
-        raise FormError("The two PINs differ; type the same PIN twice.")
+        raise FormError(_("The two PINs differ; type the same PIN twice."))
     rules: dict[str, Any] = {"preset": form.get("preset", "pagat")}
     for name in OPTION_NAMES:
         raw = form.get(f"opt_{name}", "")
@@ -246,6 +201,12 @@ def header_from_form(form) -> tuple[dict, str]:
     table = form.get("table", "").strip()
     if table:
         header["table"] = table
+    # The table's language: its pages' default and its papers' language.
+    chosen = form.get("language", "").strip()
+    if chosen:
+        if chosen not in LANGUAGES:
+            raise FormError(_("Choose the table's language from the list."))
+        header["language"] = chosen
     currency = form.get("currency", "").strip()
     if currency:
         header["currency"] = currency
@@ -271,6 +232,12 @@ def setup_from_form(form, players: list[str], upcard_rule: bool, hand_size: int)
     return setup
 
 
+_PICK_SPREAD = {
+    "hit": N_("Choose the spread to hit (tap S1, S2, ... on the table)."),
+    "slap": N_("Choose the spread to slap (tap S1, S2, ... on the table)."),
+}
+
+
 def action_from_form(form, players: list[str], legal: list[str]) -> str:
     """The log line for the button tapped, the cards picked and the spread chosen.
 
@@ -280,9 +247,9 @@ def action_from_form(form, players: list[str], legal: list[str]) -> str:
     action among the legal ones).
     """
     act = form.get("act", "")
-    seat, _, verb = act.partition(":")
+    seat, _sep, verb = act.partition(":")
     if not seat.isdigit() or int(seat) >= len(players) or not verb.isalpha():
-        raise FormError("Tap one of the action buttons.")
+        raise FormError(_("Tap one of the action buttons."))
     player = players[int(seat)]
     cards = [c for c in form.getlist("card") if c]
     spread = form.get("spread", "").strip()
@@ -294,7 +261,7 @@ def action_from_form(form, players: list[str], legal: list[str]) -> str:
     parts = [f"{player}: {verb}"]
     if verb in ("hit", "slap"):
         if not spread:
-            raise FormError(f"Choose the spread to {verb} (tap S1, S2, ... on the table).")
+            raise FormError(_(_PICK_SPREAD[verb]))
         parts.append(spread)
     parts.extend(cards)
     return " ".join(parts)

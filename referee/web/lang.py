@@ -1,19 +1,35 @@
-"""Which language a page or an API answer is in.
+"""Which language a page or an API answer is in, and the page's words in it.
 
-A reader's own choice comes first (``?lang=`` sets it, a cookie remembers it);
-then the table's language, for pages of a session; then the device's
-``Accept-Language``; then English. Flask-Babel asks ``select`` once a request,
-and every view, template and error handler reads the answer with ``current``.
+A reader's own choice comes first (``?lang=`` sets it, the ``lang`` cookie
+remembers it); then the table's language, for pages of a session
+(``use_table_language``); then the device's ``Accept-Language``; then
+English. Flask-Babel asks ``select`` once a request, and every view,
+template and error handler reads the answer with ``current``.
+
+Templates mark their words with Flask-Babel's ``_()`` (``%(name)s``
+placeholders); the views with ``_`` and ``ngettext`` below (``{name}``
+placeholders, as ``referee.language`` and the engine's templates use).
+Numbers, money and dates go through the ``num``, ``money`` and ``day``
+filters, in the reader's locale; form values and data attributes keep the
+plain machine form.
 """
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
+from urllib.parse import urlencode
+
 from flask import g, has_request_context, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, refresh
+from markupsafe import Markup
 
 from .. import language
+from ..language import N_
+from ..rules.cards import UNKNOWN, card_label, pretty
 
 COOKIE = "lang"
+#: A chosen language is remembered for a year.
+COOKIE_AGE = 365 * 24 * 3600
 
 
 def select() -> str:
@@ -36,7 +52,195 @@ def current() -> str:
     return language.choose(str(get_locale()))
 
 
+def use_table_language(table_language: str | None) -> None:
+    """A session's page: the table's language is the default of its readers
+    (their own pick still wins). Flask-Babel keeps the language it chose for
+    the request, so it is asked again."""
+    g.table_language = table_language
+    refresh()
+
+
+def _(template: str, /, **params: object) -> str:
+    """``template`` (English, ``{name}`` placeholders) in the reader's language."""
+    return language.gettext(current(), template, **params)
+
+
+def ngettext(singular: str, plural: str, n: int, /, **params: object) -> str:
+    return language.ngettext(current(), singular, plural, n, **params)
+
+
+def message(err) -> str:
+    """A refusal's whole message (where, then why) in the reader's language."""
+    return language.message(err, current())
+
+
+def sentence(err) -> str:
+    """A refusal's reason alone, for a page that already says where."""
+    return language.sentence(err, current())
+
+
+# ---------------------------------------------------------------- numbers
+
+def _decimal(value) -> Decimal | None:
+    try:
+        return Decimal(str(value).strip())
+    except (InvalidOperation, ValueError):
+        return None
+
+
+def money(value, currency: str | None = None) -> str:
+    """An amount as the reader writes money (``1.234,50 €``); text that is not
+    a number is shown as it came."""
+    amount = _decimal(value) if value not in (None, "") else None
+    if amount is None:
+        return "" if value is None else str(value)
+    return language.money(amount, currency or None, current())
+
+
+def num(value) -> str:
+    """A plain number (a count, a stake in points) in the reader's form."""
+    amount = _decimal(value) if value not in (None, "") else None
+    if amount is None:
+        return "" if value is None else str(value)
+    return language.number(amount, current())
+
+
+def day(value) -> str:
+    """A date (or the date of a timestamp) in the reader's form."""
+    if not value:
+        return ""
+    try:
+        return language.day(value, current())
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def outcome(code: str | None) -> str:
+    """How a hand ended, in words (the engine's English name, translated by
+    the catalogs where they have it)."""
+    if not code:
+        return ""
+    from ..reports.settlement import OUTCOME_WORDS
+
+    return _(OUTCOME_WORDS.get(code, code.replace("_", " ")))
+
+
+# ---------------------------------------------------------------- actions
+
+def action_words(text: str) -> str:
+    """A logged action as a sentence in the reader's language: ``Ben: hit S1
+    7c`` -> ``Ben hits S1 with 7♣`` (the log line itself stays as logged)."""
+    player, _sep, rest = text.rpartition(": ")
+    verb, *args = rest.split() or [""]
+    spread = args.pop(0) if args and args[0][:1] == "S" and args[0][1:].isdigit() else None
+    cards = " ".join(card_label(c) for c in args)
+    if verb == "draw" and (not args or args == [UNKNOWN]):
+        return _("{player} draws (card not seen)", player=player)
+    table = (_WITH_SPREAD_CARDS if cards else _WITH_SPREAD) if spread else \
+        (_WITH_CARDS if cards else _ALONE)
+    template = table.get(verb)
+    if template is None:  # not a verb of the game: the line as logged
+        return text
+    return _(template, player=player, cards=cards, spread=spread or "")
+
+
+def logged(text: str) -> Markup:
+    """A log line as a page shows it: as logged, cards as symbols (the
+    notation disputes and audits refer to, the same in every language); in a
+    language other than English, after the sentence it says in that language."""
+    line = pretty(text)
+    if current() == language.DEFAULT:
+        return Markup("{}").format(line)
+    return Markup('{} <small class="code">{}</small>').format(action_words(text), line)
+
+
+# One whole sentence for each verb: word order and the verb's form differ by
+# language. N_ marks them for the catalogs; ``_`` translates them when read.
+_ALONE = {
+    "draw": N_("{player} draws"),
+    "take": N_("{player} takes"),
+    "drop": N_("{player} drops"),
+    "show": N_("{player} shows"),
+    "declare": N_("{player} declares"),
+}
+_WITH_CARDS = {
+    "draw": N_("{player} draws {cards}"),
+    "take": N_("{player} takes {cards}"),
+    "spread": N_("{player} spreads {cards}"),
+    "discard": N_("{player} discards {cards}"),
+    "show": N_("{player} shows {cards}"),
+    "declare": N_("{player} declares {cards}"),
+}
+_WITH_SPREAD = {
+    "hit": N_("{player} hits {spread}"),
+    "slap": N_("{player} slaps on {spread}"),
+}
+_WITH_SPREAD_CARDS = {
+    "hit": N_("{player} hits {spread} with {cards}"),
+    "slap": N_("{player} slaps {cards} on {spread}"),
+}
+
+# ---------------------------------------------------------------- the switch
+
+def switch_links() -> list[dict]:
+    """The language switch: each language with the address of this page in
+    it (a page drawn by a form's post links to the page it came from,
+    ``g.lang_back``)."""
+    here = current()
+    path = g.get("lang_back") or request.path
+    args = [(k, v) for k, v in request.args.items(multi=True) if k != COOKIE] \
+        if request.method == "GET" and not g.get("lang_back") else []
+    return [{"code": code, "name": language.NAMES[code], "current": code == here,
+             "href": path + "?" + urlencode([*args, (COOKIE, code)])}
+            for code in language.LANGUAGES]
+
+
+def _remember(response):
+    """``?lang=`` on a page is the reader's pick: kept in the cookie, so
+    every later page (and the table's own language) yields to it."""
+    asked = request.args.get(COOKIE)
+    if asked in language.LANGUAGES and not request.path.startswith("/api/") \
+            and request.cookies.get(COOKIE) != asked:
+        response.set_cookie(COOKIE, asked, max_age=COOKIE_AGE, samesite="Lax",
+                            httponly=True, secure=request.is_secure)
+    return response
+
+
 def init_app(app) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(language.TRANSLATIONS))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", language.DEFAULT)
     Babel(app, locale_selector=select)
+    app.after_request(_remember)
+    app.add_template_global(current, "lang")
+    app.add_template_global(switch_links, "language_links")
+    app.add_template_filter(money, "money")
+    app.add_template_filter(num, "num")
+    app.add_template_filter(day, "day")
+    app.add_template_filter(action_words, "action_words")
+    app.add_template_filter(outcome, "outcome")
+    app.add_template_filter(reason, "reason")
+    # A sentence the engine states in English (a preset's source), in the
+    # reader's language where the catalogs have it.
+    app.add_template_filter(_, "translated")
+    app.add_template_filter(logged, "logged")
+
+
+def reason(text: str) -> str:
+    """A payment's reason (``tonk out``, ``caught (pagat)``) in the reader's
+    language, as the papers say it."""
+    from ..reports.words import reason_in
+
+    return reason_in(text, current())
+
+
+def told(state: dict) -> dict:
+    """A hand's state with its result's payment story in the reader's language
+    (``story``); the words it is told from (``story_words``) are the
+    service's, not the answer's."""
+    result = state.get("result") if isinstance(state, dict) else None
+    if not result or "story_words" not in result:
+        return state
+    story = language.story(result, current())
+    result = {k: v for k, v in result.items() if k != "story_words"}
+    result["story"] = story
+    return {**state, "result": result}

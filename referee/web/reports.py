@@ -20,6 +20,7 @@ from flask import (
     url_for,
 )
 
+from ..language import N_
 from ..replay import replay
 from ..reports.audit import audit_hand, describe_state, render_audit
 from ..reports.common import rules_in_words, unit_of
@@ -32,6 +33,8 @@ from ..service import access, sessions
 from ..service.errors import NotFound
 from . import forms
 from .db import get_db
+from .lang import _, use_table_language
+from .lang import message as _message
 
 bp = Blueprint("reports", __name__, url_prefix="/reports")
 INDEX_PAGE = 20  # hands listed per page of the reports index (2x a 10-hand page's time)
@@ -42,6 +45,7 @@ def _allowed(sid: str) -> str | None:
     db = get_db()
     token = request.args.get("token") or None
     try:
+        use_table_language(sessions.table_language(db, sid))
         role = access.token_role(db, sid, token) if token else None
         if role:
             return token
@@ -56,8 +60,9 @@ def _allowed(sid: str) -> str | None:
         # A tablet that has not unlocked the table: to the PIN page and back here.
         abort(redirect(unlock, 303))
     abort(current_app.response_class(render_template(
-        "error.html", title="Locked", message="This link's token is not this table's. "
-        "Unlock the table with its PIN instead.", link=(unlock, "Unlock the table")), 403))
+        "error.html", title=_("Locked"), message=_("This link's token is not this table's. "
+                                                   "Unlock the table with its PIN instead."),
+        link=(unlock, _("Unlock the table"))), 403))
 
 
 def _stored(sid: str):
@@ -75,8 +80,8 @@ def _pdf(data: bytes, name: str):
 
 
 def _error_page(err: RefereeError, status: int = 422):
-    return render_template("error.html", title="Cannot make this report",
-                           message=err.message), status
+    return render_template("error.html", title=_("Cannot make this report"),
+                           message=_message(err)), status
 
 
 @bp.get("/<sid>/")
@@ -101,8 +106,30 @@ def settlement_pdf(sid: str):
         session = replay(stored.log, allow_open_last_hand=True)
     except RefereeError as err:
         return _error_page(err)
-    return _pdf(render_settlement(session, final_hash=stored.final_hash),
-                f"settlement-{sid}.pdf")
+    return _pdf(render_settlement(session, final_hash=stored.final_hash,
+                                  lang=_paper_language()), f"settlement-{sid}.pdf")
+
+
+def _paper_language() -> str | None:
+    """The language asked for with ``?lang=``; None: the table's own. A paper
+    is the table's document, so neither the reader's cookie nor their
+    browser's language changes it."""
+    return request.args.get("lang") or None
+
+
+@bp.get("/<sid>/house-rules.pdf")
+def sheet_pdf(sid: str):
+    """The one-page house-rules sheet, its QR code linking to the table's page."""
+    from ..reports.sheet import render_sheet
+
+    _allowed(sid)
+    stored = _stored(sid)
+    url = url_for("tablet.session_page", session_id=sid, _external=True)
+    try:
+        data = render_sheet(stored.log, lang=_paper_language(), url=url)
+    except RefereeError as err:
+        return _error_page(err)
+    return _pdf(data, f"house-rules-{sid}.pdf")
 
 
 def _audit(sid: str, n: int):
@@ -117,7 +144,8 @@ def audit_pdf(sid: str, n: int):
         stored, audit = _audit(sid, n)
     except RefereeError as err:
         return _error_page(err, 404 if err.code == "no_such_hand" else 422)
-    return _pdf(render_audit(audit, final_hash=stored.final_hash), f"audit-{sid}-hand-{n}.pdf")
+    return _pdf(render_audit(audit, final_hash=stored.final_hash, lang=_paper_language()),
+                f"audit-{sid}-hand-{n}.pdf")
 
 
 @bp.get("/<sid>/hands/<int:n>/audit")
@@ -141,7 +169,18 @@ def audit_view(sid: str, n: int):
     return render_template(
         "reports/audit.html", sid=sid, n=n, token=token, audit=audit, step=step,
         step_no=step_no, last=last, state_lines=describe_state(step.state), link=link,
-        final_hash=stored.final_hash, outcomes=OUTCOME_WORDS)
+        final_hash=stored.final_hash, outcomes=OUTCOME_WORDS,
+        statuses={k: _(v) for k, v in STATUS_WORDS.items()})
+
+
+# The names of the audit's steps and of the units the papers write in English.
+STATUS_WORDS = {"accepted": N_("accepted"), "refused": N_("refused"),
+                "corrected": N_("corrected"), "fault": N_("fault"), "setup": N_("the deal")}
+UNITS = {"points": N_("points"), "push-up points": N_("push-up points")}
+
+
+def _unit(unit: str) -> str:
+    return _(UNITS[unit]) if unit in UNITS else unit
 
 
 def _whatif_rules(args) -> str | dict | None:
@@ -177,10 +216,10 @@ def whatif_view(sid: str):
             w = what_if(stored.log, rules, hand=hand)
             comparison = {"doc": w.to_json(), "old": _plain_lines(w.old_rules),
                           "new": _plain_lines(w.new_rules) if w.new_rules else [],
-                          "error": w.error, "unit": unit_of(stored.log, w.old_rules),
+                          "error": w.error, "unit": _unit(unit_of(stored.log, w.old_rules)),
                           "players": w.players}
     except (RefereeError, forms.FormError) as err:
-        error = getattr(err, "message", None) or str(err)
+        error = _message(err) if isinstance(err, RefereeError) else str(err)
     return render_template("reports/whatif.html", sid=sid, token=token, hand=hand,
                            args=request.args, comparison=comparison, error=error,
                            presets=PRESET_SOURCES, options=forms.option_fields(),

@@ -31,7 +31,8 @@ from flask import (
     url_for,
 )
 
-from ..rules.cards import UNKNOWN, action_words, pretty
+from ..language import NAMES
+from ..rules.cards import UNKNOWN, pretty
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
 from ..service import access, hands, sessions, table_events
 from ..service.errors import RefereeError, RuleViolation, StaleSeq, TooManyTries
@@ -39,6 +40,8 @@ from . import forms
 from .db import get_db
 from .errors import PAGES, error_page, flash_refusal
 from .forms import FormError
+from .lang import _, action_words, money, told, use_table_language
+from .lang import message as _message
 
 
 class _Blueprint(Blueprint):
@@ -63,10 +66,6 @@ def asset(filename: str) -> str:
     """A static file's URL with its content's hash (a new file, a new URL)."""
     return url_for("tablet.static", filename=filename, v=_version(filename))
 
-# One limiter for the whole process: 5 PIN attempts a minute per table and client.
-pin_limiter = forms.RateLimiter(limit=5, window=60.0)
-
-
 # Globals rather than a context processor: imported macros see globals only.
 bp.add_app_template_global(forms.csrf_token, "csrf_token")
 bp.add_app_template_global(forms.card_label, "card_label")
@@ -76,7 +75,6 @@ bp.add_app_template_global(forms.card_colour, "card_colour")
 bp.add_app_template_global(forms.new_client_id, "render_id")
 # Cards written with suit symbols wherever a page writes a log line.
 bp.add_app_template_filter(pretty, "pretty")
-bp.add_app_template_filter(action_words, "action_words")
 
 
 @bp.before_request
@@ -87,27 +85,31 @@ def _csrf() -> None:
 
 @bp.errorhandler(400)
 def _bad_request(err):
-    return error_page("Not accepted", err.description, 400)
+    return error_page(_("Not accepted"), err.description, 400)
 
 
 @bp.errorhandler(403)
 def _forbidden(err):
-    return error_page(*PAGES[403], 403)
+    return error_page(*map(_, PAGES[403]), 403)
 
 
 @bp.errorhandler(404)
 def _not_found(err):
-    return error_page(*PAGES[404], 404)
+    return error_page(*map(_, PAGES[404]), 404)
 
 
 @bp.errorhandler(405)
 def _wrong_method(err):
-    return error_page("Not here", "This page only takes a form; go back and tap again.", 405)
+    return error_page(_("Not here"), _("This page only takes a form; go back and tap again."),
+                      405)
 
 
 def _summary(session_id: str) -> dict:
-    """The table's summary (``NotFound``, the 404 page, for an unknown table)."""
-    return sessions.session_summary(get_db(), session_id)
+    """The table's summary (``NotFound``, the 404 page, for an unknown table).
+    Its language is the default of the page."""
+    summary = sessions.session_summary(get_db(), session_id)
+    use_table_language(summary.get("language"))
+    return summary
 
 
 def unlocked(view):
@@ -142,7 +144,7 @@ def home():
 def open_session():
     session_id = request.form.get("session_id", "").strip()
     if not session_id:
-        flash("Type the table's id (shown on its page and in its link).", "error")
+        flash(_("Type the table's id (shown on its page and in its link)."), "error")
         return redirect(url_for("tablet.home"))
     return redirect(url_for("tablet.session_page", session_id=session_id))
 
@@ -152,6 +154,7 @@ def _create_form(values=None, error=None, status=200):
         "create.html",
         options=forms.option_fields(),
         presets=[(name, PRESET_SOURCES[name], PRESETS[name]) for name in PRESETS],
+        languages=NAMES,
         seats=forms.MAX_SEATS,
         values=values or {},
         host_key=bool(current_app.config.get("REFEREE_HOST_KEY")),
@@ -169,24 +172,25 @@ def create():
 def create_post():
     host_key = current_app.config.get("REFEREE_HOST_KEY")
     if host_key:
-        key = ("host-key", request.remote_addr or "?")
-        wait = pin_limiter.retry_after(key)
+        address = request.remote_addr or "?"
+        wait = access.host_key_try(get_db(), "new table", address)
         if wait:
-            return _create_form(request.form, f"Too many wrong host keys. Wait {wait} seconds.",
-                                429)
+            return _create_form(request.form, _("Too many wrong host keys. Wait {seconds} "
+                                                 "seconds.", seconds=wait), 429)
         sent = request.form.get("host_key", "")
         if not hmac.compare_digest(sent.encode(), host_key.encode()):
-            pin_limiter.hit(key)
-            return _create_form(request.form, "The host key is wrong: ask the person who "
-                                "runs this referee.", 403)
+            return _create_form(request.form, _("The host key is wrong: ask the person who "
+                                                 "runs this referee."), 403)
+        access.host_key_right(get_db(), "new table", address)
     try:
         header, pin = forms.header_from_form(request.form)
         info = sessions.create_session(get_db(), header, pin)
     except (FormError, RefereeError) as err:
-        message = err.message if isinstance(err, RefereeError) else str(err)
+        message = _message(err) if isinstance(err, RefereeError) else str(err)
         return _create_form(request.form, message, 422)
     forms.mark_unlocked(info.id)
-    flash("The table is open. Keep the PIN: other tablets need it to join.", "ok")
+    use_table_language(header.get("language"))  # the line is read on the table's page
+    flash(_("The table is open. Keep the PIN: other tablets need it to join."), "ok")
     return redirect(url_for("tablet.session_page", session_id=info.id), 303)
 
 
@@ -215,10 +219,10 @@ def unlock_post(session_id: str):
     try:
         ok = access.unlock(db, session_id, request.form.get("pin", ""))
     except TooManyTries as err:
-        return again(err.message, 429)
+        return again(_message(err), 429)
     if not ok:
-        return again("That PIN is not this table's." if has_pin else
-                     "That is not this table's token.", 403)
+        return again(_("That PIN is not this table's.") if has_pin else
+                     _("That is not this table's token."), 403)
     forms.mark_unlocked(session_id)
     return redirect(forms.local_path(nxt) or
                     url_for("tablet.session_page", session_id=session_id), 303)
@@ -293,8 +297,8 @@ def _in_play(session_id: str):
     """The hand in play, if any: the start-hand form waits until it is over."""
     cur = g.summary.get("current")
     if cur and not cur["complete"] and cur["phase"] != "void":
-        flash(f"Hand {cur['hand']} is still in play: finish it (or void it) before "
-              "starting the next.", "error")
+        flash(_("Hand {n} is still in play: finish it (or void it) before starting the "
+                "next.", n=cur["hand"]), "error")
         return redirect(url_for("tablet.hand", session_id=session_id, n=cur["hand"]), 303)
     return None
 
@@ -319,7 +323,7 @@ def start_hand_post(session_id: str):
         state = hands.start_hand(get_db(), session_id, setup,
                                 request.form.get("client_id") or None)
     except RefereeError as err:
-        return _start_form(session_id, summary, request.form, err.message, 422)
+        return _start_form(session_id, summary, request.form, _message(err), 422)
     return redirect(url_for("tablet.hand", session_id=session_id, n=state["hand"]), 303)
 
 
@@ -327,8 +331,9 @@ def start_hand_post(session_id: str):
 
 
 def _state(session_id: str, n: int) -> dict:
-    """Hand ``n``'s state (``NotFound``, the 404 page, for an unknown hand)."""
-    return hands.hand_state(get_db(), session_id, n)
+    """Hand ``n``'s state (``NotFound``, the 404 page, for an unknown hand),
+    its payment story in the reader's language."""
+    return told(hands.hand_state(get_db(), session_id, n))
 
 
 @bp.get("/s/<session_id>/hands/<int:n>")
@@ -374,7 +379,7 @@ def _show_all(state: dict) -> list[str]:
         return []
     out = []
     for text in state.get("legal") or ():
-        player, _, rest = text.rpartition(": ")
+        player, _sep, rest = text.rpartition(": ")
         if rest.startswith("show") and player in state["must_show"]:
             out.append(text)
     return out if len(out) > 1 else []
@@ -466,7 +471,7 @@ def act(session_id: str, n: int):
     if request.form.get("act") == "all:show":
         texts = [t for t in request.form.getlist("show") if t in (state.get("legal") or ())]
         if not texts:
-            flash("Nothing to show: the hand has moved on.", "error")
+            flash(_("Nothing to show: the hand has moved on."), "error")
             return redirect(target, 303)
     else:
         try:
@@ -483,6 +488,7 @@ def act(session_id: str, n: int):
         except RefereeError:
             preview = None  # posted below: the refusal is logged and said there
         if preview and preview["ends"]:
+            g.lang_back = target  # the language switch leads to the hand, not to this post
             return render_template("confirm.html", summary=g.summary, session_id=session_id,
                                    n=n, preview=preview, form=request.form, texts=texts,
                                    client_id=client_id, expected_seq=seq, back=target)
@@ -519,8 +525,8 @@ def undo(session_id: str, n: int):
         flash_refusal(err, "undo")
     else:
         undone = hands.last_undone(get_db(), session_id, n)
-        flash(f"Undone: {undone or 'the last action'}. It stays in the history, marked "
-              "as undone.", "ok")
+        flash(_("Undone: {action}. It stays in the history, marked as undone.",
+                action=undone or _("the last action")), "ok")
     return redirect(url_for("tablet.hand", session_id=session_id, n=n), 303)
 
 
@@ -556,7 +562,7 @@ def _cid() -> str:
 def rename_post(session_id: str):
     old, new = request.form.get("old", ""), request.form.get("new", "").strip()
     return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
-                       f"{old} is now called {new}",
+                       _("{old} is now called {new}", old=old, new=new),
                        lambda db: table_events.rename(db, session_id, old, new, _cid()))
 
 
@@ -565,7 +571,7 @@ def rename_post(session_id: str):
 def stake_post(session_id: str):
     stake = request.form.get("stake", "").strip()
     return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
-                       f"The stake is {stake} from the next hand on",
+                       _("The stake is {stake} from the next hand on", stake=stake),
                        lambda db: table_events.change_stake(db, session_id, stake, _cid()))
 
 
@@ -575,7 +581,8 @@ def payment_post(session_id: str):
     payer, payee = request.form.get("from", ""), request.form.get("to", "")
     amount = request.form.get("amount", "").strip()
     return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
-                       f"{payer} paid {payee} {amount}",
+                       _("{payer} paid {payee} {amount}", payer=payer, payee=payee,
+                         amount=money(amount, g.summary.get("currency"))),
                        lambda db: table_events.record_payment(db, session_id, payer, payee,
                                                               amount, client_id=_cid()))
 
@@ -585,7 +592,7 @@ def payment_post(session_id: str):
 def leave_post(session_id: str):
     player = request.form.get("player", "")
     return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
-                       f"{player} has left the table",
+                       _("{player} has left the table", player=player),
                        lambda db: table_events.leave(db, session_id, player, _cid()))
 
 
@@ -595,18 +602,18 @@ def close_post(session_id: str):
     target = url_for("tablet.session_page", session_id=session_id)
     # Closing makes the settlement final: the box is the second tap, without JS too.
     if not request.form.get("sure"):
-        flash("Tick the box to say the night is over, then tap Close the table.", "error")
+        flash(_("Tick the box to say the night is over, then tap Close the table."), "error")
         return redirect(url_for("tablet.manage", session_id=session_id), 303)
-    return _event_post(session_id, target, "The table is closed: its settlement is final",
+    return _event_post(session_id, target, _("The table is closed: its settlement is final"),
                        lambda db: table_events.close(db, session_id, _cid()))
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/void")
 @unlocked
 def void_post(session_id: str, n: int):
-    reason = request.form.get("reason", "").strip() or "voided at the table"
+    reason = request.form.get("reason", "").strip() or _("voided at the table")
     return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
-                       f"Hand {n} is void ({reason}): it pays nothing",
+                       _("Hand {n} is void ({reason}): it pays nothing", n=n, reason=reason),
                        lambda db: table_events.void(db, session_id, n, reason, _cid()))
 
 
@@ -615,7 +622,7 @@ def void_post(session_id: str, n: int):
 def accept_post(session_id: str, n: int):
     player = request.form.get("player", "")
     return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
-                       f"{player} accepts the result of hand {n}",
+                       _("{player} accepts the result of hand {n}", player=player, n=n),
                        lambda db: table_events.accept(db, session_id, n, player, _cid()))
 
 
@@ -626,6 +633,6 @@ def dispute_post(session_id: str, n: int):
     raw = request.form.get("action", "")
     action = int(raw) if raw.isdigit() else None
     return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
-                       f"{by}'s dispute is kept with hand {n}",
+                       _("{player}'s dispute is kept with hand {n}", player=by, n=n),
                        lambda db: table_events.dispute(db, session_id, n, by, note, action,
                                                        _cid()))

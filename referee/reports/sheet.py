@@ -1,0 +1,145 @@
+"""The house-rules sheet: one page a table prints and keeps beside the cards.
+
+It names the preset, says in plain words every option that differs from the
+standard game, lists what each ending pays in stakes and in money at the
+table's stake ("a tonk out pays 2 stakes: 1,00 € from each other player"),
+and carries a QR code of the table's page. It is in the table's language and,
+like every paper, the same bytes for the same table and language.
+"""
+
+from __future__ import annotations
+
+import io
+from decimal import Decimal
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import Paragraph, Table, TableStyle
+
+from .. import language
+from ..replay import open_session
+from ..rules.catches import CATCH_SCHEMES
+from .common import (
+    BEATERS,
+    cash,
+    claim_words,
+    document,
+    esc,
+    paper_language,
+    qr_drawing,
+    register_fonts,
+    rules_in_words,
+    stakes_words,
+    styles,
+    unit_of,
+    words,
+)
+
+
+def payment_rows(log: dict, lang: str) -> list[tuple[str, str, str]]:
+    """(ending, what it pays in stakes, the same at the table's stake) for
+    every way a hand ends under the log's rules."""
+    _ = words(lang)
+    session = open_session(log)
+    rules, stake = session.rules, session.stake
+    push_ups = rules.scoring == "push_ups"
+    currency = None if push_ups else log.get("currency")
+    unit = unit_of(log, rules, lang)
+    quantum = session.quantum
+
+    def stakes(n: Decimal) -> str:
+        return stakes_words(n, lang)
+
+    def from_each(n: Decimal) -> str:
+        if push_ups:
+            return _("every loser's score goes up by their count")
+        return _("{amount} from each other player",
+                 amount=cash(n * stake, quantum, currency, unit, lang))
+
+    rows = []
+    for claim in rules.deal_wins:
+        ending = claim_words(claim.when, claim.timing, lang)
+        rows.append((ending, stakes(claim.pays), from_each(claim.pays)))
+    rows.append((_("Tonk out"), stakes(rules.tonk_out_pays), from_each(rules.tonk_out_pays)))
+    if rules.tonk_out_by_hits_pays is not None:
+        rows.append((_("Tonk out by hits alone"), stakes(rules.tonk_out_by_hits_pays),
+                     from_each(rules.tonk_out_by_hits_pays)))
+    if rules.first_turn_two_spreads_pays is not None:
+        rows.append((_("Out with two spreads in one's first turn"),
+                     stakes(rules.first_turn_two_spreads_pays),
+                     from_each(rules.first_turn_two_spreads_pays)))
+    rows.append((_("Out (last card discarded)"), stakes(rules.out_pays),
+                 from_each(rules.out_pays)))
+    rows.append((_("Drop won"), stakes(rules.drop_pays), from_each(rules.drop_pays)))
+    scheme = CATCH_SCHEMES[rules.caught]
+    caught = language.gettext(lang, scheme.description)
+    if rules.caught in ("pay_beaters", "pay_lowest"):
+        if rules.caught_pays == "2n":
+            caught += "; " + _("caught_pays is twice the number of players")
+        else:
+            caught += "; " + _("caught_pays is {stakes}", stakes=stakes(rules.caught_pays))
+    one = "" if push_ups else _("1 stake is {amount}",
+                                 amount=cash(stake, quantum, currency, unit, lang))
+    rows.append((_("Caught"), caught, one))
+    if rules.stock_out == "dead":
+        rows.append((_("Stock out"), _("the hand is dead: no payments"), ""))
+    else:
+        rows.append((_("Stock out"), stakes(rules.stock_out_pays),
+                     _("to the lowest count:") + " " + from_each(rules.stock_out_pays)))
+    return rows
+
+
+def render_sheet(log: dict, *, lang: str | None = None, url: str | None = None) -> bytes:
+    """The one-page house-rules sheet of the table of ``log`` in ``lang``
+    (else the log's language); ``url``, the table's page, is printed and
+    drawn as a QR code."""
+    register_fonts()
+    lang = paper_language(log, lang)
+    _ = words(lang)
+    st = styles()
+    session = open_session(log)
+    rules = session.rules
+    table_name = log.get("table") or _("Tonk table")
+    unit = unit_of(log, rules, lang)
+    push_ups = rules.scoring == "push_ups"
+    currency = None if push_ups else log.get("currency")
+    buf = io.BytesIO()
+    doc = document(buf, title=_("House rules: {table}", table=table_name),
+                   subject=_("The house rules of {table}", table=table_name), kind="sheet")
+    width = doc.width
+    story: list = [Paragraph(_("House rules: {table}", table=esc(table_name)), st["title"])]
+    stake = cash(session.stake, session.quantum, currency, unit, lang)
+    if push_ups:
+        stake_line = _("Scoring: push-ups (no money; the lowest score is best).")
+    else:
+        stake_line = _("Stake: {stake} (the amount 1 stake stands for).", stake=esc(stake))
+    story.append(Paragraph(stake_line, st["body"]))
+    intro, lines = rules_in_words(rules, lang)
+    story.append(Paragraph(esc(intro), st["body"]))
+    for line in lines:
+        story.append(Paragraph(line, st["bullet"], bulletText="•"))
+
+    story.append(Paragraph(_("What each ending pays"), st["h2"]))
+    head = [Paragraph(_("Ending"), st["head"]), Paragraph(_("Pays"), st["head"]),
+            Paragraph(_("At this table"), st["head"])]
+    data = [head] + [[Paragraph(esc(a), st["cell"]), Paragraph(esc(b), st["cell"]),
+                      Paragraph(esc(c), st["cell"])] for a, b, c in payment_rows(log, lang)]
+    t = Table(data, colWidths=[width * 0.3, width * 0.4, width * 0.3], hAlign="LEFT",
+              repeatRows=1)
+    t.setStyle(TableStyle([
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#F2F2F2")]),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+    ]))
+    story.append(t)
+    story.append(Paragraph(esc(language.gettext(lang, BEATERS)), st["small"]))
+    if url:
+        qr = qr_drawing(url, cell=0.7 * mm)
+        text = Paragraph(_("The table's page, with the standings and every hand: {url}",
+                           url=f"<font size=7>{esc(url)}</font>"), st["small"])
+        story.append(Table([[qr, text]], colWidths=[qr.width + 4 * mm, None], hAlign="LEFT",
+                           style=[("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+    doc.build(story)
+    return buf.getvalue()

@@ -1,0 +1,155 @@
+"""How a paper says its sentences in its language: without the PDF machinery,
+so the command line's text reports and the reference page use it too."""
+
+from __future__ import annotations
+
+from .. import language
+from ..language import N_
+
+#: The outcomes' names on the papers.
+OUTCOME_WORDS = {
+    "deal_win": N_("deal win"),
+    "thrown_in": N_("thrown in"),
+    "tonk_out": N_("tonk out"),
+    "out": N_("out"),
+    "drop_won": N_("drop won"),
+    "caught": N_("caught"),
+    "stock_out": N_("stock out"),
+    "dead": N_("dead"),
+    "void": N_("void"),
+}
+
+
+def outcome_words(outcome: str, lang: str) -> str:
+    """A hand's outcome as the paper names it in ``lang``."""
+    return language.gettext(lang, OUTCOME_WORDS[outcome]) if outcome in OUTCOME_WORDS \
+        else outcome
+
+
+#: What the catch schemes' words mean (the reference page and the sheet).
+BEATERS = N_("A beater is a non-dropper whose count is equal to or lower than the "
+             "dropper's; the lowest are the non-droppers with the lowest count.")
+
+
+def words(lang: str):
+    """The papers' ``_``: an English sentence in ``lang``, its ``{name}``
+    placeholders filled in (named ``_`` where it is used, so the catalog tool
+    finds the sentences)."""
+    lang = language.choose(lang)
+
+    def translate(template: str, /, **params: object) -> str:
+        return language.gettext(lang, template, **params)
+
+    return translate
+
+
+def plurals(lang: str):
+    """The papers' ``ngettext`` (named so where it is used, for the catalog
+    tool): the singular or plural sentence in ``lang`` for ``n``."""
+    lang = language.choose(lang)
+
+    def translate(singular: str, plural: str, n: int, /, **params: object) -> str:
+        return language.ngettext(lang, singular, plural, n, **params)
+
+    return translate
+
+
+def paper_language(log: dict, asked: str | None = None) -> str:
+    """The language of a table's paper: the one asked for, else the log's
+    ``language``, else English. Every way of choosing it ends here, so the
+    same table's paper is the same bytes however its language was chosen."""
+    return language.choose(asked, log.get("language"))
+
+
+def money_text(value: object, currency: str | None, lang: str) -> str:
+    """An amount the service wrote as a decimal string, in ``lang``'s form
+    with its places kept (``-1.234,50`` in German). English keeps the plain
+    decimal, as the club's text always printed it; the currency is named in
+    the heading."""
+    from decimal import Decimal, InvalidOperation
+
+    if lang == language.DEFAULT or value is None:
+        return str(value)
+    try:
+        d = Decimal(str(value))
+    except InvalidOperation:
+        return str(value)
+    return decimal_text(d, max(0, -d.as_tuple().exponent), lang)
+
+
+def decimal_text(value, places: int, lang: str) -> str:
+    """A decimal with exactly ``places`` places in ``lang``'s form
+    (``language.number`` drops trailing zeros, which money must keep)."""
+    from babel import numbers
+
+    pattern = "#,##0" + ("." + "0" * places if places else "")
+    return numbers.format_decimal(value, format=pattern, locale=language.locale(lang))
+
+
+def claim_words(when: str, timing: str | None, lang: str) -> str:
+    """A deal-win claim (``total:49``, ``low:13``, ``five_faces``) in words."""
+    _ = words(lang)
+    kind, _sep, number = when.partition(":")
+    if kind == "total":
+        text = _("Dealt exactly {n} points", n=number)
+    elif kind == "low":
+        text = _("Dealt {n} points or fewer", n=number)
+    elif kind == "five_faces":
+        text = _("Dealt five face cards")
+    else:
+        text = when
+    if timing == "first_turn":
+        text += " " + _("(claimed at one's first turn)")
+    elif timing:
+        text += f" ({timing.replace('_', ' ')})"
+    return text
+
+
+def stakes_words(n, lang: str) -> str:
+    """``n`` stakes in words: "1 stake", "2 stakes" ("2 Einsätze")."""
+    ngettext = plurals(lang)
+    return ngettext("{count} stake", "{count} stakes", 1 if n == 1 else 2,
+                    count=language.number(n.normalize() if hasattr(n, "normalize") else n,
+                                          lang))
+
+
+# The engine's sentences on a paper. The engine states them in English; these
+# two are the one place a paper asks for them in its language, so how the
+# engine hands over its sentences is known here only.
+
+def story_in(settlement, lang: str) -> list[str]:
+    """A hand's payment worked out, sentence by sentence, in ``lang``."""
+    return [language.say(w, lang) for w in settlement.words]
+
+
+def error_in(err, lang: str) -> str:
+    """What a ``RefereeError`` says, in ``lang``."""
+    return language.message(err, lang)
+
+
+#: The ledger's payment reasons (``Payment.reason``: a label, and in brackets
+#: a code such as the catch scheme or the deal-win claim), by label.
+REASONS = {
+    "deal win": N_("deal win"),
+    "tonk out": N_("tonk out"),
+    "out": N_("out"),
+    "drop won": N_("drop won"),
+    "caught": N_("caught"),
+    "lowest count": N_("lowest count"),
+    "stock out, lowest count": N_("stock out, lowest count"),
+}
+
+
+def reason_in(reason: str, lang: str) -> str:
+    """A payment's reason in ``lang``: its label translated, the code in
+    brackets kept (a deal-win claim said in words)."""
+    label, _sep, detail = reason.partition(" (")
+    if label not in REASONS:
+        return reason
+    text = language.gettext(lang, REASONS[label])
+    if not detail:
+        return text
+    detail = detail.removesuffix(")")
+    if label == "deal win":
+        return f"{text}: {claim_words(detail, None, lang)}"
+    return f"{text} ({detail})"

@@ -1,0 +1,150 @@
+"""Sentences the engine states without speaking any language yet.
+
+The engine and the ledger never translate (``referee.language`` does, in the
+shells). Where they say something to a person they state an English
+*template* with named parameters, marked with ``N_`` so that the catalog tool
+finds it (Babel extracts by the keyword's name, so this no-op marker serves as
+well as ``referee.language.N_`` without the core importing the shell), and
+keep the parameters as plain values:
+
+- text (names, cards, option names) and ints, shown as they are;
+- ``Decimal`` numbers (stakes), shown in the reader's number form;
+- ``Words``: a phrase of its own (``Words(N_("{n} stakes"), n=2)``), put into
+  the same language as the sentence around it;
+- ``Names``: a list of names (or phrases), joined with the language's "and";
+- ``Phrases``: phrases said one after the other.
+
+``str()`` of any of them is the English sentence, exactly as the referee has
+always written it (results, stored replies and tests read those words).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+#: The languages a sentence can be said in (the log's ``language``), in the
+#: order the language switch shows them; the first is the default. Here, not in
+#: ``referee.language``, so that reading a log or starting a replay need not
+#: import Babel.
+LANGUAGES = ("en", "de", "fr", "pt")
+
+
+def N_(template: str) -> str:  # noqa: N802 - gettext's name for a marker
+    """Mark ``template`` for the catalogs; it is translated where it is read."""
+    return template
+
+
+class Words:
+    """A sentence (or a phrase of one) as an English template and its parameters."""
+
+    __slots__ = ("template", "params")
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        self.template = template
+        self.params = params
+
+    def __str__(self) -> str:
+        return english(self.template, self.params)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        return f"Words({self.template!r}, **{self.params!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Words) and (self.template, self.params) == (
+            other.template, other.params)
+
+    def __hash__(self) -> int:
+        return hash(self.template)
+
+    def __bool__(self) -> bool:
+        return bool(self.template)
+
+
+class Names(tuple):
+    """Names said as a list: ``A, B and C`` in English."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return join_names(self, "and")
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+class Phrases(tuple):
+    """Phrases said one after another (``Words`` that carry their own
+    punctuation, like ``"; {player} has {count}"``)."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "".join(map(str, self))
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+def join_names(items, conjunction: str) -> str:
+    items = [str(item) for item in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
+
+
+def english(template: str, params: dict) -> str:
+    """``template`` with ``params`` filled in, in English. A template without
+    parameters is its own sentence (it may hold braces of its own)."""
+    return template.format(**params) if params else template
+
+
+# ---------------------------------------------------- stored as plain JSON
+# A refusal is stored (a retry is answered with its first words) and read
+# back in whichever language the retry asks for: its parameters are written
+# as JSON with the kind of each value that is not plain text or a number.
+
+def to_plain(words: Words) -> dict:
+    """``words`` as plain JSON (``from_plain`` reads it back)."""
+    return _to_plain(words)
+
+
+def from_plain(plain: dict) -> Words:
+    return _from_plain(plain)
+
+
+def params_to_plain(params: dict) -> dict:
+    return {str(name): _to_plain(value) for name, value in params.items()}
+
+
+def params_from_plain(plain: dict) -> dict:
+    return {name: _from_plain(value) for name, value in plain.items()}
+
+
+def _to_plain(value: object) -> object:
+    if isinstance(value, Words):
+        return {"words": value.template, "params": params_to_plain(value.params)}
+    if isinstance(value, Names):
+        return {"names": [_to_plain(name) for name in value]}
+    if isinstance(value, Phrases):
+        return {"phrases": [_to_plain(phrase) for phrase in value]}
+    if isinstance(value, Decimal):
+        return {"decimal": str(value)}
+    if isinstance(value, (str, int, float)) or value is None:
+        return value
+    return str(value)
+
+
+def _from_plain(value: object) -> object:
+    if isinstance(value, dict):
+        if "words" in value:
+            return Words(value["words"], **params_from_plain(value.get("params") or {}))
+        if "names" in value:
+            return Names(map(_from_plain, value["names"]))
+        if "phrases" in value:
+            return Phrases(map(_from_plain, value["phrases"]))
+        if "decimal" in value:
+            return Decimal(value["decimal"])
+    return value
