@@ -46,3 +46,28 @@ def error_of(log: dict) -> RefereeError:
 
 def hand_error(actions, **kw) -> RefereeError:
     return error_of(one_hand_log(actions, **kw))
+
+
+def serve_for_browser(request, tmp_path_factory, **config):
+    """A generator for a module's browser-test server: the app on a free port
+    of its own (on PostgreSQL under ``REFEREE_TEST_BACKEND``, as conftest's
+    backend), yielding its address and stopping it after the module."""
+    import os
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from referee.web import create_app
+
+    from .conftest import new_pg_schema
+
+    db = tmp_path_factory.mktemp("browser") / "referee.sqlite3"
+    if os.environ.get("REFEREE_TEST_BACKEND") == "postgresql":
+        db = new_pg_schema(request.getfixturevalue("pg_server"))
+    app = create_app({"DATABASE": str(db), "SECRET_KEY": "browser-tests", **config})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_port}"
+    srv.shutdown()
+    thread.join(5)

@@ -28,6 +28,8 @@ from tests.test_browser_tablet import (
     text,
 )
 
+from .helpers import serve_for_browser
+
 pytestmark = tb.pytestmark
 browser = tb.browser  # the same fixture
 HOST_KEY = "night-host-key"
@@ -37,26 +39,7 @@ HOST_KEY = "night-host-key"
 def server(request, tmp_path_factory):
     """The tablet tests' server with a host key: the club's pages are open
     to whoever types it, and opening a table needs it too."""
-    import os
-    import threading
-
-    from werkzeug.serving import make_server
-
-    from referee.web import create_app
-
-    from .conftest import new_pg_schema
-
-    db = tmp_path_factory.mktemp("night") / "referee.sqlite3"
-    if os.environ.get("REFEREE_TEST_BACKEND") == "postgresql":  # as conftest's backend
-        db = new_pg_schema(request.getfixturevalue("pg_server"))
-    app = create_app({"DATABASE": str(db), "SECRET_KEY": "browser-tests",
-                      "REFEREE_HOST_KEY": HOST_KEY})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
-    thread.join(5)
+    yield from serve_for_browser(request, tmp_path_factory, REFEREE_HOST_KEY=HOST_KEY)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 from pathlib import Path
 
 import pytest
+
+from .helpers import serve_for_browser
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -35,22 +36,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 @pytest.fixture(scope="module")
 def server(request, tmp_path_factory):
-    from werkzeug.serving import make_server
-
-    from referee.web import create_app
-
-    from .conftest import new_pg_schema
-
-    db = tmp_path_factory.mktemp("browser") / "referee.sqlite3"
-    if os.environ.get("REFEREE_TEST_BACKEND") == "postgresql":  # as conftest's backend
-        db = new_pg_schema(request.getfixturevalue("pg_server"))
-    app = create_app({"DATABASE": str(db), "SECRET_KEY": "browser-tests"})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
-    thread.join(5)
+    yield from serve_for_browser(request, tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
