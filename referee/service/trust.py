@@ -154,9 +154,9 @@ def _expected_setups(events: list[dict]) -> tuple[dict[int, dict], dict[int, int
 
 def _same(text: str | None, value) -> bool:
     """Whether a stored JSON column holds ``value``: its text as the service
-    writes it (``json.dumps``) at once, else decoded and compared in canonical
-    form (keys in any order)."""
-    if text == json.dumps(value):
+    writes it (``storage.to_json``) at once, else decoded and compared in
+    canonical form (keys in any order, or written by an older encoder)."""
+    if text == storage.to_json(value):
         return True
     return _canon(json.loads(text) if text is not None else None) == _canon(value)
 
