@@ -10,6 +10,7 @@ import json
 import pytest
 
 from referee.cli import main
+from referee.record import parse_json
 from referee.record.chain import event_hash, event_hash_v2, event_hashes_v2
 from referee.service import storage
 
@@ -86,3 +87,17 @@ def test_the_direct_hashes_are_the_generic_ones(client_id, hand):
         assert event_hashes_v2(prev, row["session_id"], row["created"], [
             (r["id"], r["hand"], r["seq"], r["kind"], r["payload"]) for r in (row, second)]) \
             == [direct, event_hash(direct, second)]
+
+
+@pytest.mark.parametrize("text", [
+    '{"stake_multiplier": 123456789012345678901234567890}',  # orjson: a float
+    '{"a": 18446744073709551615, "b": -9223372036854775808, "c": 0.1, "d": 1e400}',
+    '{"a": NaN, "b": -Infinity}', '{"a": 1, "a": 2}', '{"name": "Zo\\u00eb"}',
+])
+def test_the_body_reads_as_json_loads_reads_it(text):
+    """orjson reads the body where it can; whatever it would read otherwise
+    (an integer past 64 bits, NaN) is read by json.loads, as before."""
+    for given in (text, text.encode()):
+        got, want = parse_json(given), json.loads(text)
+        assert repr(got) == repr(want)
+        assert [type(v) for v in got.values()] == [type(v) for v in want.values()]

@@ -306,3 +306,14 @@ def test_servers_starting_together_migrate_once(pg_server):
     assert storage.applied_migrations(db) == [fn.__name__ for fn in storage.MIGRATIONS]
     rows = db.execute(f"SELECT count(*) FROM {storage.MIGRATIONS_TABLE}").fetchone()[0]
     assert rows == len(storage.MIGRATIONS)
+
+
+@pytest.mark.parametrize("value", [
+    {"hand": 1, "story": ["Ann wins", "Zoë pays"], "net": {"Ann": "1.50"}},
+    {"multiplier": 2**70},  # past 64 bits: orjson refuses it, json.dumps writes it
+    {"name": "\ud800"},  # a lone surrogate: likewise
+    {1: "a key that is not text"},
+])
+def test_json_columns_read_back_as_written(value):
+    text = storage.to_json(value)
+    assert json.loads(text) == json.loads(json.dumps(value))

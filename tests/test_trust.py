@@ -361,3 +361,26 @@ def test_an_imported_table_plays_on_at_its_last_stake(app, client):
 
         assert sessions.session_summary(get_db(), sid)["next_stake"] == last["stake"]
     assert verify(app) == 0
+
+
+def test_hand_rows_written_by_the_older_encoder_still_verify(app, client):
+    """Rows stored with json.dumps (spaces, ASCII escapes) before the columns
+    were written with orjson compare decoded: no fault, and an edit among
+    them is still found."""
+    played(client)
+    conn = raw(app)
+    for n, setup, seats, result, running in conn.execute(
+            "SELECT n, setup, seats, result, running FROM hands").fetchall():
+        conn.execute("UPDATE hands SET setup = ?, seats = ?, result = ?, running = ? "
+                     "WHERE n = ?", [json.dumps(json.loads(v)) if v else v
+                                     for v in (setup, seats, result, running)] + [n])
+    assert conn.execute("SELECT count(*) FROM hands WHERE result LIKE '%\": %'"
+                        ).fetchone()[0] > 0
+    assert verify(app) == 0
+    n, running = conn.execute("SELECT n, running FROM hands WHERE running IS NOT NULL "
+                              "ORDER BY n LIMIT 1").fetchone()
+    running = json.loads(running)
+    name = next(iter(running["totals"]))
+    running["totals"][name] = "999"
+    conn.execute("UPDATE hands SET running = ? WHERE n = ?", [json.dumps(running), n])
+    assert verify(app) == 1

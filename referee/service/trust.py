@@ -154,9 +154,9 @@ def _expected_setups(events: list[dict]) -> tuple[dict[int, dict], dict[int, int
 
 def _same(text: str | None, value) -> bool:
     """Whether a stored JSON column holds ``value``: its text as the service
-    writes it (``json.dumps``) at once, else decoded and compared in canonical
-    form (keys in any order)."""
-    if text == json.dumps(value):
+    writes it (``storage.to_json``) at once, else decoded and compared in
+    canonical form (keys in any order, or written by an older encoder)."""
+    if text == storage.to_json(value):
         return True
     return _canon(json.loads(text) if text is not None else None) == _canon(value)
 
@@ -180,6 +180,11 @@ def _hand_faults(events: list, hand_rows: dict[int, Any], setups: dict[int, dict
     return faults
 
 
+# The columns of ``storage.session_events`` read by position in the loops
+# over every event: a row's lookup by name cost a long verify a tenth of a second.
+_ID, _HAND, _SEQ, _KIND, _PAYLOAD = 0, 3, 4, 5, 6
+
+
 def _live_actions(events: list) -> dict[int, list[tuple[int, str]]]:
     """Each hand's actions in force (an undo's correction takes its action
     out), as (event id, text as the table now names its players). An
@@ -187,24 +192,30 @@ def _live_actions(events: list) -> dict[int, list[tuple[int, str]]]:
     a few thousand."""
     names = []
     for ev in events:
-        if ev["hand"] is None and ev["kind"] == EventKind.RENAME:
-            said = json.loads(ev["payload"])
-            names.append((ev["seq"], said["old"], said["new"]))
+        if ev[_HAND] is None and ev[_KIND] == EventKind.RENAME:
+            said = json.loads(ev[_PAYLOAD])
+            names.append((ev[_SEQ], said["old"], said["new"]))
     texts: dict[str, str] = {}
     live: dict[int, list[tuple[int, str]]] = {}
+    hand: list[tuple[int, str]] = []
+    at = None
     for ev in events:
-        kind = ev["kind"]
+        kind = ev[_KIND]
         if kind == "action":
-            payload = ev["payload"]
+            payload = ev[_PAYLOAD]
             text = texts.get(payload)
             if text is None:
                 text = texts[payload] = json.loads(payload)["text"]
             if names:
-                text = storage.renamed_text(text, ev["seq"], names)
-            live.setdefault(ev["hand"], []).append((ev["id"], text))
+                text = storage.renamed_text(text, ev[_SEQ], names)
+            if ev[_HAND] != at:  # a hand's actions come together, in order
+                at = ev[_HAND]
+                hand = live.setdefault(at, [])
+            hand.append((ev[_ID], text))
         elif kind == "correction":
-            cancels = json.loads(ev["payload"])["cancels"]
-            live[ev["hand"]] = [a for a in live.get(ev["hand"], []) if a[0] != cancels]
+            cancels = json.loads(ev[_PAYLOAD])["cancels"]
+            at = ev[_HAND]
+            hand = live[at] = [a for a in live.get(at, []) if a[0] != cancels]
     return live
 
 
