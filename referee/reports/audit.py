@@ -191,9 +191,11 @@ def audit_hand(log: dict, number: int, events: list[dict] | None = None) -> Hand
     """
     hands = log.get("hands", [])
     if not 1 <= number <= len(hands):
-        raise MalformedInput("no_such_hand", N_("the session has {hands} hand(s); there is no "
-                                                "hand {number}"),
-                                             {"hands": len(hands), "number": number})
+        raise MalformedInput("no_such_hand",
+                             N_("the session has {hands} hand; there is no hand {number}")
+                             if len(hands) == 1 else
+                             N_("the session has {hands} hands; there is no hand {number}"),
+                             {"hands": len(hands), "number": number})
     session = open_session(log)
     for setup in hands[:number - 1]:
         hand = start_hand(session, setup)

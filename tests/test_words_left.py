@@ -1,0 +1,141 @@
+"""English left behind in what a German, French or Portuguese reader takes
+home: the replay report of every sample log, `referee rules`, the house-rules
+reference pages, the club's text, and the API's words about a request body.
+Data-driven: every text in every language is read for English words and for
+the "(s)"-style plurals a translator cannot say ("2 Hand/Hände")."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from referee import language
+from referee.cli import main
+from referee.commands.rules_doc import markdown
+from referee.rules.options import OPTION_VALUES, PRESETS
+
+from .test_api import Game, bearer
+
+SAMPLES = sorted(p for p in (Path(__file__).resolve().parent.parent / "sample_logs").glob(
+    "*.json") if not p.name.endswith(".expected.json"))
+OTHERS = ("de", "fr", "pt")
+
+# English words that no sentence of the referee's in another language holds.
+# (Names, table names, notes, option names and values and the action notation
+# "Ben: draw 5♥" are the log's own and are taken out before looking.)
+ENGLISH = {"to", "or", "more", "values", "hand", "hands",
+           "stake", "stakes", "Started", "Closed", "Nobody", "owes", "totals",
+           "dealer", "outcome", "the", "must", "Missing", "Invalid", "Length", "Must", "Not",
+           "field", "valid", "number", "list", "of", "between", "and", "than"}
+# A plural left for the reader to choose: "hand(s)", "Hand/Hände", "sessão(ões)".
+CHOOSE = re.compile(r"[^\W\d_]+\((s|e|en|n|es|ões)\)|(?<![/\w])[A-Za-zÀ-ÿ]+/[A-Za-zÀ-ÿ]+(?![/\w])")
+
+
+def english_left(text: str, own: set[str] = frozenset()) -> list[str]:
+    """The English words and "(s)" plurals of ``text``, leaving out the log's
+    own words ``own`` (names, notes), its notation and code."""
+    text = re.sub(r"`[^`]*`|\b[a-z_]+(\.\w+)*\s?: |\"[^\"]*\"|"
+                  r"\w+: (draw|take|discard|spread|hit|drop|tonk|out|claim|slap|show|pass)\b"
+                  r"[^)\n]*|\w+_\w+|https?://\S+", " ", text)
+    left = [w for w in re.findall(r"[^\W\d_]+", text) if w in ENGLISH and w not in own]
+    return left + [m.group(0) for m in CHOOSE.finditer(text)]
+
+
+def _own_words(path: Path) -> set[str]:
+    import json
+
+    try:
+        doc = json.loads(path.read_text())
+    except ValueError:
+        return set()
+    own = set()
+
+    def walk(value, key=""):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, k)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        elif isinstance(value, str) and key not in ("actions", "deal", "upcard", "rules"):
+            own.update(re.findall(r"[^\W\d_]+", value))
+    if isinstance(doc, dict):
+        walk({k: v for k, v in doc.items() if k not in ("hands",)})
+        for hand in doc.get("hands", []) if isinstance(doc.get("hands"), list) else []:
+            walk(hand)
+    return own
+
+
+def test_the_check_sees_what_it_looks_for():
+    assert english_left("Kitchen table: 4 Hand/Hände, Regeln pagat") == ["Hand/Hände"]
+    assert english_left("4 main(s), mise 0,25 USD") == ["main(s)"]
+    assert english_left("Werte: 0 to 4") == ["to"]
+    assert english_left("Ben: draw 5♥ · `spread_wait` 0 bis 9 · Ann, Ben") == []
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_replay_report_of_every_sample_log_has_no_english_left(path, lang, capsys):
+    main(["replay", str(path), "--lang", lang])
+    out = capsys.readouterr()
+    said = out.out + out.err
+    assert not english_left(said, _own_words(path)), said
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_rules_and_the_reference_page_have_no_english_left(lang, capsys):
+    for name in [None, *PRESETS]:
+        main(["rules", *([name] if name else []), "--lang", lang])
+    said = capsys.readouterr().out
+    # The preset's sources that are people and places are their own names.
+    own = {"Eric", "Dee", "Seattle", "Phil", "Baton", "Rouge", "Scott", "Sauri", "Washington",
+           "DC", "Sean", "Newark", "NJ", "Hank", "Hebhoe", "Rushville", "IN", "Mike", "Foulds",
+           "Chicago", "Lenie", "Lepape", "State", "Tony", "Jacobs", "null", "true", "false"}
+    assert not english_left(said, own), english_left(said, own)
+    assert not english_left(markdown(lang), own), english_left(markdown(lang), own)
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_options_values_are_said_in_the_language(lang):
+    for name, values in OPTION_VALUES.items():
+        said = language.say(values, lang)
+        assert not english_left(said, {"null"}), (name, said)
+    assert language.say(OPTION_VALUES["jokers"], "en") == "0 to 4"
+    assert language.say(OPTION_VALUES["jokers"], "de") == "0 bis 4"
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_club_text_has_no_english_left(app, lang, capsys, tmp_path):
+    db = tmp_path / "club.sqlite3"
+    main(["import", str(SAMPLES[0]), "--db", str(db)])
+    capsys.readouterr()
+    main(["season", "--db", str(db), "--lang", lang])
+    main(["ledger", "--db", str(db), "--lang", lang])
+    out = capsys.readouterr()
+    said = out.out + out.err
+    assert not english_left(said, _own_words(SAMPLES[0])), said
+
+
+# Bodies marshmallow refuses, each a different one of its messages.
+BODIES = [({}, "reason"), ({"reason": ""}, "reason"), ({"reason": 5}, "reason"),
+          ({"reason": "x", "client_id": "x" * 101}, "client_id"),
+          ({"reason": "x", "surprise": 1}, "surprise")]
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize(("body", "field"), BODIES)
+def test_the_apis_words_about_a_request_body_are_the_readers(client, lang, body, field):
+    g = Game(client)
+    english = client.post(g.url("/hands/1/void"), json=body, headers=bearer(g.table))
+    said = client.post(g.url("/hands/1/void"), json=body,
+                       headers={**bearer(g.table), "Accept-Language": lang})
+    assert english.status_code == said.status_code == 400
+    english, said = english.get_json()["error"], said.get_json()["error"]
+    assert english["code"] == said["code"] == "bad_request"
+    assert english["message"].startswith(f"{field}: ") and english["message"][-1] == "."
+    # French puts a space before the colon
+    problem = re.match(rf"{field} ?: (.+)", said["message"]).group(1)
+    assert problem != english["message"].removeprefix(f"{field}: ")
+    assert not english_left(problem), said["message"]
