@@ -14,7 +14,7 @@ import pytest
 from referee import language
 from referee.cli import main
 from referee.commands.rules_doc import markdown
-from referee.rules.options import OPTION_VALUES, PRESETS
+from referee.rules.options import OPTION_ALLOWED, OPTION_VALUES, PRESETS
 
 from .test_api import Game, bearer
 
@@ -28,7 +28,8 @@ OTHERS = ("de", "fr", "pt")
 ENGLISH = {"to", "or", "more", "values", "hand", "hands",
            "stake", "stakes", "Started", "Closed", "Nobody", "owes", "totals",
            "dealer", "outcome", "the", "must", "Missing", "Invalid", "Length", "Must", "Not",
-           "field", "valid", "number", "list", "of", "between", "and", "than"}
+           "field", "valid", "number", "list", "of", "between", "and", "than", "every", "other",
+           "each", "nobody", "with", "dropped", "is", "when", "who"}
 # A plural left for the reader to choose: "hand(s)", "Hand/Hände", "sessão(ões)".
 CHOOSE = re.compile(r"[^\W\d_]+\((s|e|en|n|es|ões)\)|(?<![/\w])[A-Za-zÀ-ÿ]+/[A-Za-zÀ-ÿ]+(?![/\w])")
 
@@ -139,3 +140,59 @@ def test_the_apis_words_about_a_request_body_are_the_readers(client, lang, body,
     problem = re.match(rf"{field} ?: (.+)", said["message"]).group(1)
     assert problem != english["message"].removeprefix(f"{field}: ")
     assert not english_left(problem), said["message"]
+
+
+# A night at the table: drops won and caught, a deal win, a tonk, a void hand,
+# a dispute, payments, side bets, a closed table; each imported in the language.
+NIGHT = ["pagat_basic.json", "dc_low_deal.json", "ev_disputes.json", "ev_closed_after_void.json",
+         "ev_brought_forward_payments.json", "ev_accepted.json", "opt_side_bets.json",
+         "pagat_catch_tie.json"]
+
+
+# The house rules' names and values as the forms list them: the log's notation.
+NOTATION = {w for name, allowed in OPTION_ALLOWED.items()
+            for w in re.findall(r"[^\W\d_]+", f"{name} {allowed.choices or ''}")}
+
+
+def _pages(sid: str, hands: int) -> list[str]:
+    return [f"/s/{sid}", f"/s/{sid}/manage", f"/s/{sid}/standings", f"/reports/{sid}/",
+            f"/reports/{sid}/whatif", f"/reports/{sid}/whatif?rules=chicago",
+            *(f"/s/{sid}/hands/{n}" for n in range(1, hands + 1)),
+            *(f"/reports/{sid}/hands/{n}/audit" for n in range(1, hands + 1))]
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_page_of_a_played_night_has_no_english_left(app, client, lang):
+    import json
+
+    from referee.service import sessions
+    from referee.web.db import get_db
+
+    from .test_languages_web import visible
+    from .test_tablet import token
+
+    app.config["REFEREE_HOST_KEY"] = "club-key"
+    found = {}
+    for name in NIGHT:
+        path = SAMPLES[0].parent / name
+        log = {**json.loads(path.read_text()), "language": lang}
+        with app.app_context():
+            info = sessions.import_log(get_db(), log)
+        form = client.get(f"/s/{info.id}/unlock").get_data(as_text=True)
+        csrf = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+        client.post(f"/s/{info.id}/unlock", data={"csrf_token": csrf, "pin": info.table_token})
+        own = _own_words(path) | NOTATION
+        for page in _pages(info.id, len(log.get("hands", []))):
+            r = client.get(page)
+            assert r.status_code == 200, page
+            left = english_left(visible(r.get_data(as_text=True)), own)
+            if left:
+                found[f"{name} {page.replace(info.id, 'ID')}"] = left
+    client.get(f"/?lang={lang}")
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": token(client)})
+    for page in ["/club", "/club/season", "/new", "/"]:
+        r = client.get(page)
+        left = english_left(visible(r.get_data(as_text=True)), {"Ann", "Ben", "Cy"} | NOTATION)
+        if left:
+            found[page] = left
+    assert found == {}
