@@ -122,12 +122,7 @@ class HandAudit:
                              payee=p.payee, stakes=stakes, reason=reason))
                 continue
             money = p.stakes * per
-            if currency:
-                value = cash(money, self.quantum, currency, unit, lang)
-            elif money == 1:
-                value = _("1 point")
-            else:
-                value = cash(money, self.quantum, None, unit, lang)
+            value = cash(money, self.quantum, currency, unit, lang)
             out.append(_("{payer} pays {payee} {stakes} = {amount} ({reason}).",
                          payer=p.payer, payee=p.payee, stakes=stakes, amount=value,
                          reason=reason))

@@ -196,11 +196,7 @@ def _stake(stake: object, unit: str, currency: str | None, lang: str) -> str:
     value = Decimal(str(stake))
     places = max(0, -value.as_tuple().exponent)
     quantum = Decimal(1).scaleb(-places)
-    if currency:
-        return cash(value, quantum, currency, unit, lang)
-    if value == 1 and unit == words(lang)("points"):
-        return words(lang)("1 point")
-    return f"{amount(value, quantum, lang)} {unit}"
+    return cash(value, quantum, currency, unit, lang)
 
 
 def _night_rows(log: dict, lang: str) -> list[list[str]]:

@@ -169,7 +169,7 @@ def audit_view(sid: str, n: int):
 
     return render_template(
         "reports/audit.html", sid=sid, n=n, token=token, audit=audit, step=step,
-        step_no=step_no, last=last, state_lines=describe_state(step.state), link=link,
+        step_no=step_no, last=last, state_lines=describe_state(step.state, current()), link=link,
         final_hash=stored.final_hash, outcomes=OUTCOME_WORDS,
         story=[say(words) for words in audit.result.settlement.words] if audit.result else [],
         statuses={k: _(v) for k, v in STATUS_WORDS.items()})
