@@ -96,6 +96,8 @@ def format_report(session, result, lang: str | None = None) -> str:
     def amount(value, quantum=q) -> str:
         # money in a sentence: the locale's own form (1,75 €), as on the papers
         currency = log.get("currency")
+        if not currency and value == 1 and unit == _("points"):
+            return _("1 point")
         if lang == language.DEFAULT or not currency:
             return f"{num(value, quantum)} {unit}"
         return language.money(value.quantize(quantum), currency, lang)
@@ -112,14 +114,21 @@ def format_report(session, result, lang: str | None = None) -> str:
         value = parse_stake(text)
         return decimal_text(value, max(0, -value.as_tuple().exponent), lang)
 
+    def stake_words(text: str) -> str:
+        # "1 point", not "1 points"
+        if not log.get("currency") and session.rules.scoring != "push_ups" \
+                and parse_stake(text) == 1:
+            return _("1 point")
+        return f"{stake_text(text)} {unit}"
+
     unit = log.get("currency") or (_("points") if session.rules.scoring != "push_ups"
                                    else _("push-ups"))
     lines = []
     title = log.get("table") or _("Tonk session")
-    lines.append(ngettext("{title}: {n} hand, rules {preset}, stake {stake} {unit}",
-                          "{title}: {n} hands, rules {preset}, stake {stake} {unit}",
+    lines.append(ngettext("{title}: {n} hand, rules {preset}, stake {stake}",
+                          "{title}: {n} hands, rules {preset}, stake {stake}",
                           len(result.hands), title=title, preset=session.rules.preset,
-                          stake=stake_text(log["stake"]), unit=unit))
+                          stake=stake_words(log["stake"])))
     # English keeps the log's own time (scripts read it); a person's language its form
     if "started" in log:
         lines.append(_("Started {time}", time=log["started"] if lang == language.DEFAULT
@@ -147,8 +156,8 @@ def format_report(session, result, lang: str | None = None) -> str:
                                     reason=h.reason))
             continue
         if "stake" in setup and parse_stake(setup["stake"]) != session.stake:
-            lines.append(indent + _("stake {stake} {unit} for this hand",
-                                    stake=stake_text(setup["stake"]), unit=unit))
+            lines.append(indent + _("stake {stake} for this hand",
+                                    stake=stake_words(setup["stake"])))
         for sentence in story_in(h.settlement, lang):
             lines.append(indent + sentence)
     lines.append("")

@@ -35,6 +35,9 @@ ENGLISH = {"to", "or", "more", "values", "hand", "hands",
 # A plural left for the reader to choose: "hand(s)", "Hand/Hände", "sessão(ões)".
 CHOOSE = re.compile(r"[^\W\d_]+\((s|e|en|n|es|ões)\)|(?<![/\w])[A-Za-zÀ-ÿ]+/[A-Za-zÀ-ÿ]+(?![/\w])")
 
+# One of a thing said as many: "1 Punkte", "1 mains".
+ONE = re.compile(r"(?<![\d.,-])1 (Punkte|points|pontos|Hände|mains|mãos|Einsätze|mises|apostas)\b")
+
 
 def english_left(text: str, own: set[str] = frozenset()) -> list[str]:
     """The English words and "(s)" plurals of ``text``, leaving out the log's
@@ -43,7 +46,8 @@ def english_left(text: str, own: set[str] = frozenset()) -> list[str]:
                   r"\w+: (draw|take|discard|spread|hit|drop|tonk|out|claim|slap|show|pass)\b"
                   r"[^)\n]*|\w+_\w+|https?://\S+", " ", text)
     left = [w for w in re.findall(r"[^\W\d_]+", text) if w in ENGLISH and w not in own]
-    return left + [m.group(0) for m in CHOOSE.finditer(text)]
+    return left + [m.group(0) for m in CHOOSE.finditer(text)] + [
+        m.group(0) for m in ONE.finditer(text)]
 
 
 def _own_words(path: Path) -> set[str]:
@@ -75,6 +79,7 @@ def test_the_check_sees_what_it_looks_for():
     assert english_left("Kitchen table: 4 Hand/Hände, Regeln pagat") == ["Hand/Hände"]
     assert english_left("4 main(s), mise 0,25 USD") == ["main(s)"]
     assert english_left("Werte: 0 to 4") == ["to"]
+    assert english_left("Ann zahlt Ben 1 Punkte; 1,5 Punkte; 11 Punkte") == ["1 Punkte"]
     assert english_left("Ben: draw 5♥ · `spread_wait` 0 bis 9 · Ann, Ben") == []
 
 
