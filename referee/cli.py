@@ -160,6 +160,9 @@ def format_report(session, result, lang: str | None = None) -> str:
                                     stake=stake_words(setup["stake"])))
         for sentence in story_in(h.settlement, lang):
             lines.append(indent + sentence)
+        # the side bets' pots are in the hand's nets: say where they went
+        for words_said in h.side_bets:
+            lines.append(indent + language.say(words_said, lang))
     lines.append("")
     lines.append(f"{'':>{hw}}  {totals:<{width}}  {'':<{ow}}  " +
                  "  ".join(f"{num(result.totals[p]):>{width}}" for p in players))

@@ -210,3 +210,14 @@ def test_every_page_of_a_played_night_has_no_english_left(app, client, lang):
         if left:
             found[page] = left
     assert found == {}
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Side bet (the highest heart dealt): Ben was dealt Kh"),
+    ("de", "Wette (das höchste gegebene Herz): Ben hat Kh bekommen"),
+    ("fr", "Pari annexe (le plus haut cœur distribué) : Ben a reçu Kh"),
+])
+def test_replay_says_where_the_side_bets_pots_went(lang, said, capsys):
+    """The pots are in the hands' nets: the report says why, in the language."""
+    main(["replay", str(SAMPLES[0].parent / "opt_side_bets.json"), "--lang", lang])
+    assert said in capsys.readouterr().out
