@@ -221,3 +221,23 @@ def test_replay_says_where_the_side_bets_pots_went(lang, said, capsys):
     """The pots are in the hands' nets: the report says why, in the language."""
     main(["replay", str(SAMPLES[0].parent / "opt_side_bets.json"), "--lang", lang])
     assert said in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_an_unknown_address_or_method_answers_in_the_readers_language(client, lang):
+    """Werkzeug's English words for a 404 or 405, on the API and on a page."""
+    from .test_languages_web import html_lang, visible
+
+    asked = {"Accept-Language": lang}
+    for method, path in [("get", "/api/nothing"), ("delete", "/api/sessions")]:
+        english = getattr(client, method)(path).get_json()["error"]
+        said = getattr(client, method)(path, headers=asked).get_json()["error"]
+        assert said["code"] == english["code"] and said["message"] != english["message"]
+        assert not english_left(said["message"]), said
+    page = client.get("/reports/nope/", headers=asked)
+    assert page.status_code == 404 and html_lang(page.get_data(as_text=True)) == lang
+    assert not english_left(visible(page.get_data(as_text=True))), visible(page.get_data(
+        as_text=True))
+    wrong = client.delete("/new", headers=asked)
+    assert wrong.status_code == 405 and "GET" in wrong.headers["Allow"]
+    assert not english_left(visible(wrong.get_data(as_text=True)))
