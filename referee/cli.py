@@ -72,11 +72,19 @@ def format_report(session, result, lang: str | None = None) -> str:
     English keeps plain decimals (``1.50``), as scripts have always read them."""
     from . import language
     from .ledger.money import fmt, parse_stake
-    from .reports.words import decimal_text, paper_language, story_in, words
+    from .reports.words import (
+        decimal_text,
+        paper_language,
+        plurals,
+        story_in,
+        time_text,
+        words,
+    )
 
     log = session.log
     lang = paper_language(log, lang)
     _ = words(lang)
+    ngettext = plurals(lang)
     q = result.quantum
 
     def num(value, quantum=q) -> str:
@@ -84,6 +92,15 @@ def format_report(session, result, lang: str | None = None) -> str:
             return fmt(value, quantum)
         return decimal_text(value.quantize(quantum) or abs(value.quantize(quantum)),
                             max(0, -quantum.as_tuple().exponent), lang)
+
+    def amount(value, quantum=q) -> str:
+        # money in a sentence: the locale's own form (1,75 €), as on the papers
+        currency = log.get("currency")
+        if not currency and value == 1 and unit == _("points"):
+            return _("1 point")
+        if lang == language.DEFAULT or not currency:
+            return f"{num(value, quantum)} {unit}"
+        return language.money(value.quantize(quantum), currency, lang)
 
     def outcome(code: str) -> str:
         from .reports.words import OUTCOME_WORDS
@@ -97,17 +114,28 @@ def format_report(session, result, lang: str | None = None) -> str:
         value = parse_stake(text)
         return decimal_text(value, max(0, -value.as_tuple().exponent), lang)
 
+    def stake_words(text: str) -> str:
+        # "1 point", not "1 points"
+        if not log.get("currency") and session.rules.scoring != "push_ups" \
+                and parse_stake(text) == 1:
+            return _("1 point")
+        return f"{stake_text(text)} {unit}"
+
     unit = log.get("currency") or (_("points") if session.rules.scoring != "push_ups"
                                    else _("push-ups"))
     lines = []
     title = log.get("table") or _("Tonk session")
-    lines.append(_("{title}: {n} hand(s), rules {preset}, stake {stake} {unit}", title=title,
-                   n=len(result.hands), preset=session.rules.preset, stake=stake_text(log["stake"]),
-                   unit=unit))
+    lines.append(ngettext("{title}: {n} hand, rules {preset}, stake {stake}",
+                          "{title}: {n} hands, rules {preset}, stake {stake}",
+                          len(result.hands), title=title, preset=session.rules.preset,
+                          stake=stake_words(log["stake"])))
+    # English keeps the log's own time (scripts read it); a person's language its form
     if "started" in log:
-        lines.append(_("Started {time}", time=log["started"]))
+        lines.append(_("Started {time}", time=log["started"] if lang == language.DEFAULT
+                       else time_text(log["started"], lang)))
     if "closed" in log:
-        lines.append(_("Closed {time}", time=log["closed"]))
+        lines.append(_("Closed {time}", time=log["closed"] if lang == language.DEFAULT
+                       else time_text(log["closed"], lang)))
     players = result.players
     width = max(8, *(len(p) for p in players))
     outcomes = [outcome(h.outcome) for h in result.hands]
@@ -128,23 +156,26 @@ def format_report(session, result, lang: str | None = None) -> str:
                                     reason=h.reason))
             continue
         if "stake" in setup and parse_stake(setup["stake"]) != session.stake:
-            lines.append(indent + _("stake {stake} {unit} for this hand",
-                                    stake=stake_text(setup["stake"]), unit=unit))
+            lines.append(indent + _("stake {stake} for this hand",
+                                    stake=stake_words(setup["stake"])))
         for sentence in story_in(h.settlement, lang):
             lines.append(indent + sentence)
+        # the side bets' pots are in the hand's nets: say where they went
+        for words_said in h.side_bets:
+            lines.append(indent + language.say(words_said, lang))
     lines.append("")
     lines.append(f"{'':>{hw}}  {totals:<{width}}  {'':<{ow}}  " +
                  "  ".join(f"{num(result.totals[p]):>{width}}" for p in players))
     lines.append("")
     if result.balances is not None:
-        lines.extend(_money_lines(log, result, unit, num, _))
+        lines.extend(_money_lines(log, result, amount, num, _, lang))
         lines.append("")
     if result.transfers:
         lines.append(_("Still owed:") if result.balances is not None else _("To settle up:"))
         for t in result.transfers:
-            amount = num(t.amount, q if result.balances is None else result.balance_quantum)
+            owed = amount(t.amount, q if result.balances is None else result.balance_quantum)
             lines.append("  " + _("{payer} pays {payee} {amount}", payer=t.payer,
-                                  payee=t.payee, amount=f"{amount} {unit}"))
+                                  payee=t.payee, amount=owed))
     elif session.rules.scoring == "push_ups":
         low = min(result.totals.values(), default=0)
         best = [p for p in players if result.totals[p] == low]
@@ -154,7 +185,7 @@ def format_report(session, result, lang: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def _money_lines(log: dict, result, unit: str, num, _) -> list[str]:
+def _money_lines(log: dict, result, amount, num, _, lang: str) -> list[str]:
     """Brought forward, the payments made at the table, and the balances."""
     bq = result.balance_quantum
     lines = []
@@ -162,11 +193,15 @@ def _money_lines(log: dict, result, unit: str, num, _) -> list[str]:
     if carried:
         lines.append(_("Brought forward: {amounts}", amounts=", ".join(
             f"{p} {num(carried[p], bq)}" for p in result.players if p in carried)))
-    for (payer, payee, amount), doc in zip(result.money.payments, log.get("payments", []),
-                                           strict=True):
-        extra = [doc[k] for k in ("at", "note") if k in doc]
+    from .reports.words import time_text
+
+    for (payer, payee, paid), doc in zip(result.money.payments, log.get("payments", []),
+                                         strict=True):
+        extra = [doc["at"] if lang == LANGUAGES[0] else time_text(doc["at"], lang)] \
+            if "at" in doc else []
+        extra += [doc["note"]] if "note" in doc else []
         lines.append(_("Paid: {payer} pays {payee} {amount}", payer=payer, payee=payee,
-                       amount=f"{num(amount, bq)} {unit}")
+                       amount=amount(paid, bq))
                      + (f" ({', '.join(extra)})" if extra else ""))
     lines.append(_("Balances (brought forward + totals + paid - received): {amounts}",
                    amounts=", ".join(f"{p} {num(v, bq)}" for p, v in result.balances.items())))
@@ -216,7 +251,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         mark = "*" if name in PRESETS[args.name] else " "
         print(f" {mark}{name} = {json.dumps(data[name])}\n     {language.gettext(lang, doc)}\n"
               "     " + _("values: {values}",
-                           values=language.gettext(lang, OPTION_VALUES[name])))
+                           values=language.say(OPTION_VALUES[name], lang)))
     print(_("(* differs from the standard game)"))
     print(_("Catch schemes (caught):"))
     for scheme in CATCH_SCHEMES.values():

@@ -74,11 +74,11 @@ def ngettext(lang: str, singular: str, plural: str, n: int, /, **params: object)
     return text.format(n=n, **_in(lang, params))
 
 
-def say(words: Words | str, lang: str) -> str:
+def say(words: Words | Names | Phrases | str, lang: str) -> str:
     """A sentence of the engine (``referee.rules.words.Words``) in ``lang``;
     plain text is shown as it is."""
-    if isinstance(words, Words):
-        return gettext(lang, words.template, **words.params)
+    if isinstance(words, (Words, Names, Phrases)):
+        return str(_value(choose(lang), words))
     return str(words)
 
 

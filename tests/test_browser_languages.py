@@ -160,3 +160,39 @@ def test_a_portuguese_hand_in_play_fits_the_tablet_and_the_phone(server, browser
     look(pg, "pt-hand")
     context.close()
 
+
+
+def test_every_page_of_a_german_night_fits_a_phone(server, browser):
+    """The night of test_words_left (drop, caught, deal win, void, dispute,
+    payments, closed) imported in German: every page of every table at
+    390x844 neither scrolls sideways nor cuts a button's words."""
+    import json
+    import urllib.request
+
+    from .test_words_left import NIGHT, SAMPLES, _pages
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
+    pg = context.new_page()
+    pg.set_default_timeout(10_000)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    too_wide = {}
+    for name in NIGHT:
+        log = {**json.loads((SAMPLES[0].parent / name).read_text()), "language": "de"}
+        request = urllib.request.Request(server + "/api/sessions", data=json.dumps(log).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request) as answer:
+            made = json.load(answer)
+        pg.goto(f"{server}/s/{made['id']}/unlock")
+        pg.fill("input[name=pin]", made["table_token"])
+        submit(pg, "form button[type=submit]")
+        for page in _pages(made["id"], len(log.get("hands", []))):
+            pg.goto(server + page)
+            wide = pg.evaluate("document.documentElement.scrollWidth")
+            cut = pg.evaluate(CUT)
+            if wide > 390 or cut:
+                too_wide[f"{name} {page.replace(made['id'], 'ID')}"] = (wide, cut)
+                pg.screenshot(path=str(SHOTS / f"lang-night-{name}-{len(too_wide)}.png"),
+                              full_page=True)
+    pg.screenshot(path=str(SHOTS / "lang-night-last-390x844.png"), full_page=True)
+    context.close()
+    assert too_wide == {}

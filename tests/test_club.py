@@ -362,7 +362,7 @@ def test_referee_season_writes_the_pdf_and_csv(weeks, club_app, tmp_path, capsys
     pdf, hands = tmp_path / "season.pdf", tmp_path / "hands.csv"
     assert cli_main(["season", "--db", path, "--from", WEEKS[0], "--to", WEEKS[3],
                      "--pdf", str(pdf), "--csv", str(hands)]) == 0
-    assert "4 session(s) in USD" in capsys.readouterr().out
+    assert "4 sessions in USD" in capsys.readouterr().out
     assert "The season" in pdf_text(pdf.read_bytes())
     assert hands.read_text().splitlines()[0].startswith("date,session,hand,player")
 
@@ -536,7 +536,7 @@ def test_season_pdf_and_text_in_another_language(weeks, club_app, tmp_path, caps
     assert cli_main(["season", "--db", path, "--from", WEEKS[0], "--to", WEEKS[3],
                      "--pdf", str(pdf), "--lang", "de"]) == 0
     out = capsys.readouterr().out
-    assert "4 Sitzung(en) in USD" in out
+    assert "4 Sitzungen in USD" in out
     text = pdf_text(pdf.read_bytes())
     assert "Die Saison" in text and "Laufender Saldo nach jeder Sitzung" in text
     assert "The season" not in text and "Each player" not in text

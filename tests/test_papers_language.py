@@ -203,7 +203,9 @@ def test_replay_report_in_the_tables_language(tmp_path, capsys):
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert "Hand" in out and "Geber" in out and "hereingelegt" in out
-    assert "Jürgen zahlt Zoë 1,75 EUR" in out
+    # money in the locale's own form, the times the paper's
+    assert "Jürgen zahlt Zoë 1,75\xa0€" in out and "2 Hände," in out
+    assert "Begonnen 21.11.2026 20:00 UTC" in out
 
 
 def test_rules_command_in_a_language(capsys):

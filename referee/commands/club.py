@@ -99,15 +99,17 @@ def cmd_season(args: argparse.Namespace) -> int:
         print(json.dumps(data))
         return 0
     from .. import language
-    from ..reports.words import money_text, words
+    from ..reports.words import money_text, plurals, words
 
     lang = args.lang
     _ = words(lang)
     currency = data["currency"]
-    print(_("{n} session(s) in {currency}, {start} to {end}", n=data["sessions"],
-            currency=currency,
-            start=language.day(data["from"], lang) if data["from"] else _("the first"),
-            end=language.day(data["to"], lang) if data["to"] else _("the last")))
+    ngettext = plurals(lang)
+    print(ngettext("{n} session in {currency}, {start} to {end}",
+                   "{n} sessions in {currency}, {start} to {end}", data["sessions"],
+                   currency=currency,
+                   start=language.day(data["from"], lang) if data["from"] else _("the first"),
+                   end=language.day(data["to"], lang) if data["to"] else _("the last")))
     for name, p in data["players"].items():
         print("  " + _("{player}: {hands} hands, {wins} won, {drops} drops ({drops_won} won), "
                        "caught {caught}, won {won}, lost {lost}", player=name,

@@ -71,7 +71,7 @@ def markdown(lang: str = language.DEFAULT) -> str:
         lines += ["", f"### {tr(title)}", "", head, "|---|---|---|---|"]
         for name in names:
             lines.append(f"| `{name}` | {_value(OPTION_DEFAULTS[name])} | "
-                         f"{tr(OPTION_VALUES[name])} | {tr(OPTION_DOCS[name])} |")
+                         f"{language.say(OPTION_VALUES[name], lang)} | {tr(OPTION_DOCS[name])} |")
     lines += ["", "### " + _("Catch schemes ({option})", option="`caught`"), "", tr(BEATERS),
               ""]
     lines += [f"- `{s.name}`: {tr(s.description)}." for s in CATCH_SCHEMES.values()]

@@ -170,7 +170,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             bad += 1
             for fault in faults:
                 print(f"session {sid}: {fault}")
-    print(f"{len(report)} session(s) checked, {bad} with a fault",
+    checked = "1 session checked" if len(report) == 1 else f"{len(report)} sessions checked"
+    print(f"{checked}, {bad} with a fault",
           file=sys.stderr if not bad else sys.stdout)
     return 1 if bad else 0
 

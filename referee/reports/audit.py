@@ -122,12 +122,7 @@ class HandAudit:
                              payee=p.payee, stakes=stakes, reason=reason))
                 continue
             money = p.stakes * per
-            if currency:
-                value = cash(money, self.quantum, currency, unit, lang)
-            elif money == 1:
-                value = _("1 point")
-            else:
-                value = cash(money, self.quantum, None, unit, lang)
+            value = cash(money, self.quantum, currency, unit, lang)
             out.append(_("{payer} pays {payee} {stakes} = {amount} ({reason}).",
                          payer=p.payer, payee=p.payee, stakes=stakes, amount=value,
                          reason=reason))
@@ -191,9 +186,11 @@ def audit_hand(log: dict, number: int, events: list[dict] | None = None) -> Hand
     """
     hands = log.get("hands", [])
     if not 1 <= number <= len(hands):
-        raise MalformedInput("no_such_hand", N_("the session has {hands} hand(s); there is no "
-                                                "hand {number}"),
-                                             {"hands": len(hands), "number": number})
+        raise MalformedInput("no_such_hand",
+                             N_("the session has {hands} hand; there is no hand {number}")
+                             if len(hands) == 1 else
+                             N_("the session has {hands} hands; there is no hand {number}"),
+                             {"hands": len(hands), "number": number})
     session = open_session(log)
     for setup in hands[:number - 1]:
         hand = start_hand(session, setup)

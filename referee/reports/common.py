@@ -125,6 +125,9 @@ def cash(value: Decimal, quantum: Decimal, currency: str | None, unit: str, lang
         return numbers.format_currency(abs(q) if q == 0 else q, currency,
                                        locale=language.locale(lang),
                                        decimal_quantization=False)
+    _ = words(lang)
+    if value == 1 and unit == _("points"):
+        return _("1 point")  # "1 Punkt", not "1 Punkte"
     return f"{amount(value, quantum, lang)} {unit}"
 
 

@@ -20,6 +20,7 @@ from .common import (
     document,
     esc,
     footer,
+    plurals,
     running_chart,
     styles,
     words,
@@ -50,6 +51,7 @@ def _number(value: object, lang: str) -> str:
 
 def render_season(season: dict, lang: str = language.DEFAULT) -> bytes:
     _ = words(lang)
+    ngettext = plurals(lang)
     st = styles()
     buf = io.BytesIO()
     start = language.day(season["from"], lang) if season["from"] else _("the first table")
@@ -59,8 +61,10 @@ def render_season(season: dict, lang: str = language.DEFAULT) -> bytes:
                    kind="season")
     width = doc.width
     story = [Paragraph(_("The season"), st["title"]),
-             Paragraph(esc(_("{span} · {n} session(s) · amounts in {currency} (positive: won)",
-                             span=span, n=season["sessions"], currency=season["currency"])),
+             Paragraph(esc(ngettext("{span} · {n} session · amounts in {currency} (positive: won)",
+                                    "{span} · {n} sessions · amounts in {currency} "
+                                    "(positive: won)", season["sessions"],
+                                    span=span, currency=season["currency"])),
                        st["body"])]
     rows = [[language.gettext(lang, c) for c in COLUMNS]]
     for name, p in season["players"].items():
@@ -98,8 +102,10 @@ def render_season(season: dict, lang: str = language.DEFAULT) -> bytes:
     if h2h:
         a, b = h2h["players"]
         story += [Paragraph(esc(_("{a} against {b}", a=a, b=b)), st["h2"]),
-                  Paragraph(esc(_("{n} hand(s) together: {a} won {wins_a} ({net_a}), {b} won "
-                                  "{wins_b} ({net_b}).", n=h2h["hands"], a=a, b=b,
+                  Paragraph(esc(ngettext("{n} hand together: {a} won {wins_a} ({net_a}), {b} "
+                                         "won {wins_b} ({net_b}).",
+                                         "{n} hands together: {a} won {wins_a} ({net_a}), {b} "
+                                         "won {wins_b} ({net_b}).", h2h["hands"], a=a, b=b,
                                   wins_a=h2h["wins"][a], net_a=_number(h2h["net"][a], lang),
                                   wins_b=h2h["wins"][b],
                                   net_b=_number(h2h["net"][b], lang))), st["body"])]

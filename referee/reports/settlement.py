@@ -49,6 +49,7 @@ from .common import (
     words,
 )
 from .words import OUTCOME_WORDS, outcome_words  # noqa: F401 - the web reads them here
+from .words import time_text as _when
 
 ROW_HEIGHT = 11
 # Below this many points per player column the hand table goes landscape.
@@ -190,35 +191,12 @@ def render_settlement(
 
 # ---------------------------------------------------------------- the night's events
 
-def _when(value: str | None, lang: str = language.DEFAULT) -> str | None:
-    """An ISO 8601 time as people read it: "2026-11-21 20:00 UTC" (the date
-    in the language's form: "21.11.2026 20:00 UTC")."""
-    if not value:
-        return None
-    from datetime import UTC, datetime
-
-    try:
-        t = datetime.fromisoformat(value)
-    except ValueError:
-        return value  # an older log's free text, as written
-    if t.tzinfo is None:
-        return value
-    t = t.astimezone(UTC)
-    if lang == language.DEFAULT:
-        return t.strftime("%Y-%m-%d %H:%M UTC")
-    return f"{language.day(t, lang)} {t:%H:%M} UTC"
-
-
 def _stake(stake: object, unit: str, currency: str | None, lang: str) -> str:
     """A stake as the log gives it, in the language's form."""
     value = Decimal(str(stake))
     places = max(0, -value.as_tuple().exponent)
     quantum = Decimal(1).scaleb(-places)
-    if currency:
-        return cash(value, quantum, currency, unit, lang)
-    if value == 1 and unit == words(lang)("points"):
-        return words(lang)("1 point")
-    return f"{amount(value, quantum, lang)} {unit}"
+    return cash(value, quantum, currency, unit, lang)
 
 
 def _night_rows(log: dict, lang: str) -> list[list[str]]:

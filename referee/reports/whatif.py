@@ -152,8 +152,11 @@ def what_if(log: dict, rules: str | dict, *, hand: int | None = None) -> WhatIf:
     players = list(old_result.players)
     n_hands = len(log.get("hands", []))
     if hand is not None and not 1 <= hand <= n_hands:
-        raise MalformedInput("no_such_hand", N_("the session has {hands} hand(s); there is no "
-                                                "hand {hand}"), {"hands": n_hands, "hand": hand})
+        raise MalformedInput("no_such_hand",
+                             N_("the session has {hands} hand; there is no hand {hand}")
+                             if n_hands == 1 else
+                             N_("the session has {hands} hands; there is no hand {hand}"),
+                             {"hands": n_hands, "hand": hand})
     new_value = parse_rules(rules, old_session.rules)
     try:
         new_rules = resolve(new_value)

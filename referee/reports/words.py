@@ -77,6 +77,25 @@ def money_text(value: object, currency: str | None, lang: str) -> str:
     return decimal_text(d, max(0, -d.as_tuple().exponent), lang)
 
 
+def time_text(value: str | None, lang: str = language.DEFAULT) -> str | None:
+    """An ISO 8601 time as people read it on a paper: "2026-11-21 20:00 UTC" (the date
+    in the language's form: "21.11.2026 20:00 UTC")."""
+    if not value:
+        return None
+    from datetime import UTC, datetime
+
+    try:
+        t = datetime.fromisoformat(value)
+    except ValueError:
+        return value  # an older log's free text, as written
+    if t.tzinfo is None:
+        return value
+    t = t.astimezone(UTC)
+    if lang == language.DEFAULT:
+        return t.strftime("%Y-%m-%d %H:%M UTC")
+    return f"{language.day(t, lang)} {t:%H:%M} UTC"
+
+
 def decimal_text(value, places: int, lang: str) -> str:
     """A decimal with exactly ``places`` places in ``lang``'s form
     (``language.number`` drops trailing zeros, which money must keep)."""

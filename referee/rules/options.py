@@ -21,7 +21,7 @@ from functools import cached_property
 from .cards import Deck
 from .catches import CATCH_SCHEMES
 from .errors import RulesError
-from .words import N_, Words
+from .words import N_, Phrases, Words
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
 if TYPE_CHECKING:
@@ -149,9 +149,11 @@ class WholeNumber:
                                           lo=self.lo, hi=self.hi))
         return value
 
-    def describe(self) -> str:
-        usual = f" (standard values {', '.join(map(str, self.usual))})" if self.usual else ""
-        return f"{self.lo} to {self.hi}{usual}"
+    def describe(self) -> Words:
+        if self.usual:
+            return Words(N_("{lo} to {hi} (standard values {usual})"), lo=self.lo, hi=self.hi,
+                         usual=", ".join(map(str, self.usual)))
+        return Words(N_("{lo} to {hi}"), lo=self.lo, hi=self.hi)
 
     @property
     def choices(self) -> list[int]:
@@ -175,8 +177,8 @@ class Limit:
             raise _bad(name, value, Words(N_("null or a whole number of at least 1")))
         return value
 
-    def describe(self) -> str:
-        return "null, 1 or more"
+    def describe(self) -> Words:
+        return Words(N_("null, 1 or more"))
 
     choices = None
 
@@ -209,9 +211,10 @@ class Amount:
             raise _bad(name, value, _POSITIVE)
         return d
 
-    def describe(self) -> str:
-        return ", ".join((["null"] if self.optional else []) + ["a number > 0"]
-                         + [json.dumps(w) for w in self.words])
+    def describe(self) -> Words:
+        # "null" and the texts are JSON values, the same in every language
+        number = Words(N_("null, a number > 0") if self.optional else N_("a number > 0"))
+        return Phrases([number, *(", " + json.dumps(w) for w in self.words)])
 
     choices = None
 
@@ -253,8 +256,8 @@ class ClaimList:
             claims.append(DealWin(when, pays, timing))
         return tuple(claims)
 
-    def describe(self) -> str:
-        return 'a list of {"when", "pays", "timing"?}'
+    def describe(self) -> Words:
+        return Words(N_("a list of {fields}"), fields='{"when", "pays", "timing"?}')
 
     choices = None
     standard = None  # the presets' lists are the ones to try
@@ -537,7 +540,10 @@ OPTION_DOCS: dict[str, str] = {
 OPTION_ALLOWED: dict[str, Any] = {
     f.name: f.metadata["allowed"] for f in fields(HouseRules) if f.name != "preset"
 }
-OPTION_VALUES: dict[str, str] = {name: a.describe() for name, a in OPTION_ALLOWED.items()}
+#: Each option's allowed values, said in words (``str()`` is the English).
+OPTION_VALUES: dict[str, Words | Phrases | str] = {
+    name: a.describe() for name, a in OPTION_ALLOWED.items()
+}
 OPTION_DEFAULTS: dict[str, Any] = {
     f.name: _to_json_value(f.default) for f in fields(HouseRules) if f.name != "preset"
 }

@@ -3,11 +3,14 @@ sessions' and the club's)."""
 
 from __future__ import annotations
 
+import re
+
 from flask import request
 from marshmallow import Schema, ValidationError
 
 from ..language import N_
 from ..record import THE_BODY, check_document, parse_json
+from ..rules.words import Words
 from ..service.errors import MalformedInput
 from .errors import ApiError
 
@@ -34,8 +37,48 @@ def read_body(schema: Schema | None = None, *, log: bool = False) -> dict:
     try:
         return schema.load(data)
     except ValidationError as err:
-        field, messages = next(iter(err.messages.items()))
-        text = messages[0] if isinstance(messages, list) else str(messages)
+        path, said = _first(err.messages)
         # Marshmallow's words (or the log format's) after the field's name.
         raise ApiError(400, "bad_request", N_("{field}: {problem}"),
-                       {"field": field, "problem": text}) from None
+                       {"field": ".".join(map(str, path)), "problem": _words(said)}) from None
+
+
+# Marshmallow's messages that a request body can meet, as marshmallow writes
+# them (the English answer stays its words), so that the reader's language
+# has them too: each is matched back to its template and its values.
+_MARSHMALLOW = [
+    N_("Missing data for required field."), N_("Field may not be null."),
+    N_("Invalid value."), N_("Not a valid string."), N_("Not a valid utf-8 string."),
+    N_("Not a valid integer."), N_("Not a valid boolean."), N_("Not a valid mapping type."),
+    N_("Not a valid list."), N_("Invalid type."), N_("Invalid input type."),
+    N_("Unknown field."), N_("Length must be between {min} and {max}."),
+    N_("Shorter than minimum length {min}."), N_("Longer than maximum length {max}."),
+    N_("Length must be {equal}."), N_("Must be greater than or equal to {min}."),
+    N_("Must be less than or equal to {max}."),
+    N_("Must be greater than or equal to {min} and less than or equal to {max}."),
+    N_("String does not match expected pattern."), N_("Must be one of: {choices}."),
+]
+_TEMPLATES = [(re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(t)) + r"\Z"), t)
+              for t in _MARSHMALLOW]
+
+
+def _first(messages, path: tuple = ()) -> tuple[tuple, object]:
+    """The first problem marshmallow found and the path to its field."""
+    if isinstance(messages, dict) and messages:
+        key = next(iter(messages))
+        return _first(messages[key], path + (key,))
+    if isinstance(messages, list) and messages:
+        return path, messages[0]
+    return path, messages
+
+
+def _words(said: object) -> object:
+    """Marshmallow's sentence as the template it was made from (the log
+    format's own are ``Words`` already); one it does not know, as it is."""
+    if not isinstance(said, str):
+        return said
+    for pattern, template in _TEMPLATES:
+        found = pattern.match(said)
+        if found:
+            return Words(template, **found.groupdict())
+    return said

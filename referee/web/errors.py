@@ -58,6 +58,31 @@ PAGES = {
     401: (N_("Locked"), N_("Unlock this table with its PIN first.")),
 }
 NOT_ACCEPTED = N_("Not accepted")
+
+# Werkzeug's own titles and sentences for an HTTP error (an unknown address, a
+# wrong method, a body too large), in its English words (the English answer
+# keeps them), marked so that the reader's language has them too.
+HTTP_TITLES = {400: N_("Bad request"), 403: N_("Forbidden"), 404: N_("Not found"),
+               405: N_("Method not allowed"), 413: N_("Too large"),
+               415: N_("Unsupported media type"), 429: N_("Too many requests")}
+HTTP_SENTENCES = {
+    N_("The browser (or proxy) sent a request that this server could not understand."),
+    N_("The requested URL was not found on the server. If you entered the URL manually "
+       "please check your spelling and try again."),
+    N_("The method is not allowed for the requested URL."),
+    N_("The data value transmitted exceeds the capacity limit."),
+    N_("The server does not support the media type transmitted in the request."),
+    N_("This user has exceeded an allotted request count. Try again later."),
+    N_("You don't have the permission to access the requested resource. It is either "
+       "read-protected or not readable by the server."),
+}
+
+
+def _http_sentence(err: HTTPException) -> str:
+    """An HTTP error's sentence in the reader's language (a view's own, given
+    to ``abort`` already said, as it is)."""
+    said = err.description or err.name
+    return language.gettext(current(), said) if said in HTTP_SENTENCES else said
 WRONG_HOST_KEY = N_("the host key is wrong")
 
 
@@ -136,11 +161,15 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http_error(err: HTTPException):
-        if not _api(request.path):
-            return err
         code = err.code or 500
+        if not _api(request.path):
+            if err.response is not None or code not in HTTP_TITLES:
+                return err  # a redirect or a page a view made itself
+            page, status = error_page(_(HTTP_TITLES[code]), _http_sentence(err), code)
+            valid = getattr(err, "valid_methods", None)
+            return page, status, {"Allow": ", ".join(valid)} if code == 405 and valid else {}
         response, _status = _json_error(error_body(HTTP_CODES.get(code, f"http_{code}"),
-                                             err.description or err.name), code)
+                                             _http_sentence(err)), code)
         valid = getattr(err, "valid_methods", None)
         if code == 405 and valid:
             response.headers["Allow"] = ", ".join(valid)

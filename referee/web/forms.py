@@ -26,7 +26,7 @@ from ..rules.options import (
     OPTION_NAMES,
     OPTION_VALUES,
 )
-from .lang import _
+from .lang import _, say
 
 # ------------------------------------------------------------------ CSRF
 
@@ -138,7 +138,7 @@ def option_fields() -> list[dict]:
             "group": _(GROUPS[name]) if name in GROUPS else None,
             "label": _(name.replace("_", " ")),
             "doc": _(OPTION_DOCS[name]),
-            "allowed": OPTION_VALUES[name],
+            "allowed": say(OPTION_VALUES[name]),
             "default": _plain(OPTION_DEFAULTS[name]),
             "choices": [(json.dumps(c), _plain(c)) for c in choices] if choices else None,
         })

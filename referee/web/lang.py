@@ -69,6 +69,11 @@ def ngettext(singular: str, plural: str, n: int, /, **params: object) -> str:
     return language.ngettext(current(), singular, plural, n, **params)
 
 
+def say(words) -> str:
+    """The engine's ``Words`` (or plain text) in the reader's language."""
+    return language.say(words, current())
+
+
 def message(err) -> str:
     """A refusal's whole message (where, then why) in the reader's language."""
     return language.message(err, current())

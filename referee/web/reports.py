@@ -33,8 +33,9 @@ from ..service import access, sessions
 from ..service.errors import NotFound
 from . import forms
 from .db import get_db
-from .lang import _, use_table_language
+from .lang import _, current, say, use_table_language
 from .lang import message as _message
+from .lang import sentence as _sentence
 
 bp = Blueprint("reports", __name__, url_prefix="/reports")
 INDEX_PAGE = 20  # hands listed per page of the reports index (2x a 10-hand page's time)
@@ -168,8 +169,9 @@ def audit_view(sid: str, n: int):
 
     return render_template(
         "reports/audit.html", sid=sid, n=n, token=token, audit=audit, step=step,
-        step_no=step_no, last=last, state_lines=describe_state(step.state), link=link,
+        step_no=step_no, last=last, state_lines=describe_state(step.state, current()), link=link,
         final_hash=stored.final_hash, outcomes=OUTCOME_WORDS,
+        story=[say(words) for words in audit.result.settlement.words] if audit.result else [],
         statuses={k: _(v) for k, v in STATUS_WORDS.items()})
 
 
@@ -200,7 +202,7 @@ def _whatif_rules(args) -> str | dict | None:
 
 
 def _plain_lines(rules) -> list[str]:
-    intro, lines = rules_in_words(rules)
+    intro, lines = rules_in_words(rules, current())
     return [intro] + [re.sub(r"<[^>]+>", "", line) for line in lines]
 
 
@@ -216,7 +218,9 @@ def whatif_view(sid: str):
             w = what_if(stored.log, rules, hand=hand)
             comparison = {"doc": w.to_json(), "old": _plain_lines(w.old_rules),
                           "new": _plain_lines(w.new_rules) if w.new_rules else [],
-                          "error": w.error, "unit": _unit(unit_of(stored.log, w.old_rules)),
+                          "error": w.error,
+                          "error_text": _sentence(w.error) if w.error is not None else None,
+                          "unit": _unit(unit_of(stored.log, w.old_rules)),
                           "players": w.players}
     except (RefereeError, forms.FormError) as err:
         error = _message(err) if isinstance(err, RefereeError) else str(err)
