@@ -27,16 +27,15 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from replay import best_of as timed  # noqa: E402
 from replay import generate  # noqa: E402
 
 from referee.record import load_log  # noqa: E402
@@ -46,15 +45,6 @@ from referee.reports.common import register_fonts  # noqa: E402
 from referee.reports.settlement import render_settlement  # noqa: E402
 from referee.service import cache, storage, trust  # noqa: E402
 from referee.web import create_app  # noqa: E402
-
-
-def timed(fn, repeat: int) -> tuple[float, float]:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times), statistics.median(times)
 
 
 def log_of(hands: int) -> dict:

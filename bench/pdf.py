@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import argparse
 import io
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from replay import best_of  # noqa: E402 - bench/replay.py, beside this file
 from reportlab.platypus import Paragraph, SimpleDocTemplate  # noqa: E402
 
 from referee.devtools.samplegen import make_session  # noqa: E402
@@ -35,15 +35,6 @@ def trivial_pdf() -> bytes:
     doc = SimpleDocTemplate(buf, invariant=1)
     doc.build([Paragraph("Settlement: José, Jürgen, Zoë, Łukasz", styles()["body"])])
     return buf.getvalue()
-
-
-def best_of(fn, repeat: int) -> tuple[float, float]:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times), statistics.median(times)
 
 
 def main() -> int:
