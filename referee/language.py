@@ -22,7 +22,8 @@ from pathlib import Path
 from babel import Locale, dates, numbers
 from babel.support import NullTranslations, Translations
 
-from .rules.words import LANGUAGES, Names, Phrases, Words, from_plain
+# N_ is the engine's marker, re-exported for the shells' own sentences.
+from .rules.words import LANGUAGES, N_, Names, Phrases, Words, from_plain  # noqa: F401
 
 DEFAULT = LANGUAGES[0]
 
@@ -138,12 +139,6 @@ def _value(lang: str, value: object) -> object:
     if isinstance(value, Decimal) and lang != DEFAULT:
         return number(value, lang)
     return value
-
-
-def N_(template: str) -> str:  # noqa: N802 - gettext's name for a marker
-    """Mark ``template`` for the catalogs without translating it (used where
-    the sentence is stated, translated later where it is read)."""
-    return template
 
 
 @cache
