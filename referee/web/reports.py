@@ -175,16 +175,9 @@ def audit_view(sid: str, n: int):
         statuses={k: _(v) for k, v in STATUS_WORDS.items()})
 
 
-# The names of the audit's steps and of the units the papers write in English.
+# The names of the audit's steps.
 STATUS_WORDS = {"accepted": N_("accepted"), "refused": N_("refused"),
                 "corrected": N_("corrected"), "fault": N_("fault"), "setup": N_("the deal")}
-UNITS = {"points": N_("points"), "push-up points": N_("push-up points")}
-
-
-def _unit(unit: str) -> str:
-    return _(UNITS[unit]) if unit in UNITS else unit
-
-
 def _whatif_rules(args) -> str | dict | None:
     """The rules to compare with, from the page's controls: a preset from the
     list and single options changed with selects (``rules``, a preset name or
@@ -220,7 +213,7 @@ def whatif_view(sid: str):
                           "new": _plain_lines(w.new_rules) if w.new_rules else [],
                           "error": w.error,
                           "error_text": _sentence(w.error) if w.error is not None else None,
-                          "unit": _unit(unit_of(stored.log, w.old_rules)),
+                          "unit": unit_of(stored.log, w.old_rules, current()),
                           "players": w.players}
     except (RefereeError, forms.FormError) as err:
         error = _message(err) if isinstance(err, RefereeError) else str(err)
