@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import sys
@@ -25,13 +24,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     # replay finds none), but its many small objects set off the cyclic
     # collector, which rescans the whole log and every hand kept so far: 40%
     # of the run. So the replay runs without it (restored for callers in-process).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    from .service.collector import paused
+
+    with paused():
         return _replay(args)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -1,5 +1,5 @@
-"""Long, allocation-heavy work of the service (an import, verify) with
-Python's cyclic garbage collector paused, as ``referee replay`` runs.
+"""Long, allocation-heavy work (an import, verify, ``referee replay``) with
+Python's cyclic garbage collector paused.
 
 Such work makes no reference cycles, but its hundreds of thousands of small
 objects (hands, actions, event rows) set the collector off again and again,
