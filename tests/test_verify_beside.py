@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.service import storage, trust
+from referee.service import beside, storage, trust
 
 from .test_trust import *  # noqa: F403 - the same tests, collected here too
 from .test_trust import played, raw
@@ -20,8 +20,8 @@ def walk_beside(monkeypatch):
 
 def test_a_broken_chain_is_the_fault_reported(app, client, monkeypatch):
     started = []
-    beside = trust._beside
-    monkeypatch.setattr(trust, "_beside", lambda job: started.append(1) or beside(job))
+    start = beside.start
+    monkeypatch.setattr(beside, "start", lambda job: started.append(1) or start(job))
     g = played(client)
     db = storage.connect(app.config["DATABASE"])
     assert trust.verify_session(db, g.sid) == []

@@ -138,7 +138,7 @@ def start_hand(session: Session, setup: dict) -> Hand:
 # A log repeats the same few thousand action texts ("Ben: draw", "Cy: discard
 # 9c"): parsing each once makes a replay 1.4x as fast. Actions are immutable,
 # so sharing them is safe; the bound keeps a long-lived server's cache small.
-_parse_logged = lru_cache(maxsize=200_000)(parse_action)
+parse_logged = lru_cache(maxsize=200_000)(parse_action)
 
 
 def play_on(table: Table, setup: dict) -> Hand:
@@ -147,7 +147,7 @@ def play_on(table: Table, setup: dict) -> Hand:
     hand = start_on(table, setup)
     for i, text in enumerate(setup.get("actions", ()), 1):
         try:
-            hand.apply(_parse_logged(text) if type(text) is str else parse_action(text))
+            hand.apply(parse_logged(text) if type(text) is str else parse_action(text))
         except RefereeError as err:
             raise err.at(hand=hand.number, action=i, action_text=text) from None
     if "void" in setup or "accepted" in setup or "disputes" in setup:  # rare

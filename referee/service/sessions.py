@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -20,11 +21,12 @@ from ..record import FORMAT, dump_log, load_log
 from ..record.chain import canonical_action
 from ..record.result_text import EncodedItems, item_line, result_json_text
 from ..replay import replay
-from ..replay.sequential import session_money
+from ..replay.sequential import open_session, parse_logged, session_money
+from ..rules.errors import RefereeError
 from ..rules.hand import VOID
 from ..rules.options import resolve
 from ..rules.words import N_
-from . import access, cache, collector, storage, totals
+from . import access, beside, cache, collector, storage, totals
 from .errors import MalformedInput
 from .hands import (
     hand_result,
@@ -92,65 +94,134 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
         return _import_log(db, doc, pin, brought_forward_from)
 
 
+#: From this many hands on, an import replays and settles its hands in a
+#: second process while this one hashes and writes the events (a 10,000-hand
+#: import took 3.0 s in one process; see bench/pages.py). Below it, a fork
+#: costs more than it saves.
+BESIDE_HANDS = 1000
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A replayed log's hands as the service stores them: ``storage.encode_hands``
+    rows, and everyone seated."""
+
+    hands: list[tuple]
+    everyone: list[str]
+
+
 def _import_log(db: Database, doc: dict, pin: str | None,
                 brought_forward_from: str | None) -> SessionInfo:
     log = load_log(doc)
-    played = replay(log, allow_open_last_hand=True)
-    rules, stake = played.rules, played.stake
     if pin is not None and not (isinstance(pin, str) and 4 <= len(pin) <= 64):
         raise MalformedInput("bad_pin", N_("a PIN has 4 to 64 characters"))
+    session = open_session(log)  # the header's faults, before anything else
+    # The replay and the settling (half the work) need nothing the events
+    # need: a long log's are done in a second process while this one
+    # encodes, hashes and writes the events; the hands' rows join them
+    # before the commit, or the replay's first fault rolls everything back.
+    if len(log.get("hands", ())) >= BESIDE_HANDS and beside.can_fork():
+        judged = _judged_beside(log)
+    else:
+        done = judge(log)
+        judged = lambda: done  # noqa: E731
+    rules, q = session.rules, session.quantum
     header = {k: v for k, v in log.items() if k != "hands"}
     if "hands" in log:
         header["hands"] = []
     sid = secrets.token_hex(6)
     info = SessionInfo(sid, access.new_token(), access.new_token())
-    q = played.quantum
     # The chain carries what money is computed from: the header as given
     # and the rules as expanded, which the session's row is checked against.
     opening = {"header": header, "rules_expanded": rules.to_json()}
     if brought_forward_from is not None:
         # In the chain, so verify vouches for what the club's ledger leaves out.
         opening["brought_forward_from"] = brought_forward_from
-    # Everything but the ids and hashes worked out before the write lock is
-    # taken, each event encoded once: an action's payload follows from its
-    # text alone, and a long log repeats a few thousand texts.
-    events: list[tuple[int | None, str, dict | str]] = [(None, "session", opening)]
-    payloads: dict[str, str] = {}
-    hands = []
-    for given, hand in zip(log.get("hands", []), played.table.hands, strict=True):
-        setup = {k: v for k, v in given.items() if k != "actions"}
-        events.append((hand.number, "hand_start", setup))
-        for text, action in zip(given.get("actions", []), hand.actions, strict=True):
-            payload = payloads.get(text)
-            if payload is None:
-                payload = payloads[text] = canonical_action(str(action), text)
-            events.append((hand.number, "action", payload))
-        result = None
-        if hand.phase == VOID:
-            result = void_hand_result(hand, given["void"], q)
-        elif hand.is_complete:
-            result = hand_result(hand, stake, q, given)
-        # The hand's newest event: its last, counted before it is written.
-        hands.append((hand.number, setup, "actions" in given, list(hand.players),
-                      hand.dealer, len(hand.actions), len(events), result))
-    running = totals.chain(None, [(h[0], h[7]) for h in hands])
+    try:
+        events = _events(log, opening)
+    except RefereeError:
+        _raise_refusal(judged())  # the replay's first fault is the one to report
+        raise
     with storage.write(db):
-        storage.insert_session(db, sid, log, header, rules.to_json(), played.table.everyone,
+        storage.insert_session(db, sid, log, header, rules.to_json(), log["players"],
                                access.hash_pin(pin) if pin else None,
                                access.token_hash(info.table_token),
                                access.token_hash(info.audit_token))
         storage.set_quantum(db, sid, str(q))
         if brought_forward_from is not None:
             storage.set_brought_forward_from(db, sid, brought_forward_from)
-        first = storage.append_events(db, sid, events) - 1
-        storage.insert_hands(db, sid, [(*h[:6], first + h[6], h[7], r)
-                                       for h, (_, r) in zip(hands, running, strict=True)])
+        first = storage.append_events(db, sid, events)
+        played = _raise_refusal(judged())
+        storage.insert_hands(db, sid, played.hands, first)
+        if played.everyone != log["players"]:  # someone sat down later
+            storage.set_everyone(db, sid, played.everyone)
         # A table whose log raised the stake plays on at it: the hands started
         # here carry the last hand's stake, as the tablet's stake change does.
         last_stake = log["hands"][-1].get("stake") if log.get("hands") else None
         if last_stake is not None:
             storage.set_next(db, sid, stake=str(last_stake), seats=None)
     return info
+
+
+def _events(log: dict, opening: dict) -> list[tuple[int | None, str, dict | str]]:
+    """The new session's events ``(hand, kind, payload)``, each encoded once
+    (an action's payload follows from its text alone, and a long log repeats
+    a few thousand texts)."""
+    events: list[tuple[int | None, str, dict | str]] = [(None, "session", opening)]
+    payloads: dict[str, str] = {}
+    for n, given in enumerate(log.get("hands", ()), 1):
+        events.append((n, "hand_start", {k: v for k, v in given.items() if k != "actions"}))
+        for text in given.get("actions", ()):
+            payload = payloads.get(text)
+            if payload is None:
+                payload = payloads[text] = canonical_action(str(parse_logged(text)), text)
+            events.append((n, "action", payload))
+    return events
+
+
+def judge(log: dict) -> Judged | RefereeError:
+    """Replay and settle a loaded log (its last hand may be still open):
+    its hands' rows as an import stores them, or the replay's first fault."""
+    try:
+        played = replay(log, allow_open_last_hand=True)
+    except RefereeError as err:
+        return err
+    stake, q = played.stake, played.quantum
+    hands = []
+    last_event = 0  # the session's own event comes first
+    for given, hand in zip(log.get("hands", []), played.table.hands, strict=True):
+        last_event += 1 + len(hand.actions)
+        result = None
+        if hand.phase == VOID:
+            result = void_hand_result(hand, given["void"], q)
+        elif hand.is_complete:
+            result = hand_result(hand, stake, q, given)
+        hands.append((hand.number, {k: v for k, v in given.items() if k != "actions"},
+                      "actions" in given, list(hand.players), hand.dealer, len(hand.actions),
+                      last_event, result))
+    running = totals.chain(None, [(h[0], h[7]) for h in hands])
+    return Judged(storage.encode_hands([(*h, r) for h, (_, r) in zip(hands, running,
+                                                                       strict=True)]),
+                  list(played.table.everyone))
+
+
+def _judged_beside(log: dict) -> Callable[[], Judged | RefereeError]:
+    """``judge(log)`` in a second process; if that process fails (never the
+    log's fault), the log is judged again in this one."""
+    answer = beside.start(lambda: judge(log))
+
+    def wait() -> Judged | RefereeError:
+        try:
+            return answer()
+        except beside.SecondProcessFailed:
+            return judge(log)
+    return wait
+
+
+def _raise_refusal(outcome: Judged | RefereeError) -> Judged:
+    if isinstance(outcome, RefereeError):
+        raise outcome
+    return outcome
 
 
 def get_log(db: Database, sid: str, *, expanded: bool = False) -> dict:

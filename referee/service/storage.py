@@ -1040,21 +1040,33 @@ def insert_hand(db: Database, sid: str, n: int, setup: dict, actions_key: bool,
         [(sid, n, i, name) for i, name in enumerate(seats)])
 
 
-def insert_hands(db: Database, sid: str, hands: list[tuple]) -> None:
-    """Many hands' rows at once (an import): each ``insert_hand``'s arguments
-    after ``sid`` and the hand's running row, as a tuple."""
+def encode_hands(hands: list[tuple]) -> list[tuple]:
+    """Many hands' rows (an import), encoded as ``insert_hands`` writes them:
+    each ``insert_hand``'s arguments after ``sid``, with ``last_event``
+    counted from the session's first event, and the hand's running row, as a
+    tuple. Encoding needs no database: a long import's second process does
+    it while this one writes the events."""
+    return [(n, to_json(setup), int(actions_key), to_json(seats), dealer, _status(result), seq,
+             last_event, to_json(result) if result else None,
+             to_json(running) if running is not None else None, tuple(seats))
+            for n, setup, actions_key, seats, dealer, seq, last_event, result, running in hands]
+
+
+def insert_hands(db: Database, sid: str, rows: list[tuple], first_event: int) -> None:
+    """The ``encode_hands`` rows of a new session whose first event has the id
+    ``first_event``, its hands' seats, and its count of settled hands."""
     db.conn.executemany(
         "INSERT INTO hands (session_id, n, setup, actions_key, seats, dealer, status, seq, "
         "last_event, result, running) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-        [(sid, n, to_json(setup), int(actions_key), to_json(seats), dealer,
-          _status(result), seq, last_event, to_json(result) if result else None,
-          to_json(running) if running is not None else None)
-         for n, setup, actions_key, seats, dealer, seq, last_event, result, running in hands])
+        [(sid, n, setup, actions_key, seats, dealer, status, seq, first_event + last_event,
+          result, running)
+         for n, setup, actions_key, seats, dealer, status, seq, last_event, result, running, _
+         in rows])
     db.conn.execute("UPDATE sessions SET settled = settled + ? WHERE id = ?",
-                    (sum(h[8] is not None for h in hands), sid))
+                    (sum(row[9] is not None for row in rows), sid))
     db.conn.executemany(
         "INSERT INTO seats (session_id, hand, position, name) VALUES (?, ?, ?, ?)",
-        [(sid, h[0], i, name) for h in hands for i, name in enumerate(h[3])])
+        [(sid, row[0], i, name) for row in rows for i, name in enumerate(row[10])])
 
 
 def running_before(db: Database, sid: str, n: int) -> dict | None:

@@ -12,10 +12,7 @@ every stored result against a fresh replay of the chain's log.
 from __future__ import annotations
 
 import json
-import os
-import pickle
 import re
-from collections.abc import Callable
 from typing import Any
 
 from sqlite_utils import Database
@@ -25,7 +22,7 @@ from ..replay import replay
 from ..rules.errors import RefereeError
 from ..rules.events import disputes_after_undo
 from ..rules.hand import VOID
-from . import collector, storage, totals
+from . import beside, collector, storage, totals
 from .hands import hand_result, session_quantum, void_hand_result
 from .kinds import EventKind
 
@@ -299,37 +296,6 @@ def _chain_fault_text(fault: dict) -> str:
     return where + fault["reason"]
 
 
-def _beside(job: Callable[[], Any]) -> Callable[[], Any]:
-    """Start ``job`` in a forked process; the function returned waits for
-    it and gives its answer (or raises, if it failed)."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: answers through the pipe, and never returns
-        try:
-            os.close(read)
-            try:
-                payload = ("ok", job())
-            except BaseException as err:  # reported by the parent, never lost
-                payload = ("crash", repr(err))
-            with os.fdopen(write, "wb") as out:
-                out.write(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
-        finally:
-            os._exit(0)
-    os.close(write)
-
-    def wait() -> Any:
-        try:
-            with os.fdopen(read, "rb") as pipe:
-                data = pipe.read()
-        finally:
-            os.waitpid(pid, 0)  # whatever happened: no zombie
-        status, answer = pickle.loads(data) if data else ("crash", "no answer")
-        if status != "ok":
-            raise RuntimeError(f"verify's second process failed: {answer}")
-        return answer
-    return wait
-
-
 def verify_session(db: Database, sid: str, head: str | None = None) -> list[str]:
     """Every reason the stored session cannot be trusted (empty: it can).
     ``head``: a receipt's hash, which the chain must still hold. The faults
@@ -349,19 +315,18 @@ def verify_session(db: Database, sid: str, head: str | None = None) -> list[str]
         events = storage.session_events(db, sid)
         hand_rows = {r["n"]: r for r in storage.hand_rows_as_stored(db, sid)}
         path = storage.db_file(db)
-        if path is None or len(events) < BESIDE_EVENTS or not hasattr(os, "fork") \
-                or (os.cpu_count() or 1) < 2:
+        if path is None or len(events) < BESIDE_EVENTS or not beside.can_fork():
             fault, faults = _chain_and_event_faults(db, sid, head, row, events, hand_rows)
             if fault is not None:
                 return [_chain_fault_text(fault)]
             return faults or _result_faults(db, sid, row, events, hand_rows)
-        beside = _beside(lambda: _chain_and_event_faults(
+        chain_faults = beside.start(lambda: _chain_and_event_faults(
             storage.connect(path), sid, head, row, events, hand_rows))
         try:
             results, error = _result_faults(db, sid, row, events, hand_rows), None
         except Exception as err:  # a broken chain or row may hold anything
             results, error = [], err
-        fault, faults = beside()
+        fault, faults = chain_faults()
         if fault is not None:
             return [_chain_fault_text(fault)]
         if faults:

@@ -1,0 +1,103 @@
+"""Every import test of test_import_batch again, with the hands replayed and
+settled in a second process while this one writes the events
+(``sessions.BESIDE_HANDS``: a long log's way, here from the first hand);
+and every sample log stored the same way by either path, the replay's first
+fault reported whichever process meets a fault first, and a crashed second
+process never losing an import."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee.service import beside, sessions, storage, trust
+
+from .test_api import GOOD, assert_error
+from .test_import_batch import *  # noqa: F403 - the same tests, collected here too
+from .test_import_batch import base, counts
+
+
+@pytest.fixture(autouse=True)
+def judge_beside(monkeypatch):
+    monkeypatch.setattr(sessions, "BESIDE_HANDS", 0)
+
+
+@pytest.fixture
+def forks(monkeypatch):
+    started = []
+    start = beside.start
+    monkeypatch.setattr(beside, "start", lambda job: started.append(1) or start(job))
+    return started
+
+
+# What differs between two imports of one log by design: ids, tokens, times.
+MINE = {"sessions": {"id", "created", "table_token_hash", "audit_token_hash"},
+        "events": {"id", "session_id", "created", "prev_hash", "hash"},
+        "hands": {"session_id", "last_event"}, "seats": {"session_id"}}
+
+
+def stored(db, sid: str) -> dict[str, list[dict]]:
+    out = {}
+    for table, order in (("sessions", "id"), ("events", "seq"), ("hands", "n"),
+                         ("seats", "hand, position")):
+        rows = db.conn.execute(f"SELECT * FROM {table} WHERE "
+                               f"{'id' if table == 'sessions' else 'session_id'} = ? "
+                               f"ORDER BY {order}", (sid,))
+        keys = [d[0] for d in rows.description]
+        out[table] = [{k: v for k, v in zip(keys, row, strict=True) if k not in MINE[table]}
+                      for row in rows]
+    first = db.conn.execute("SELECT min(id) FROM events WHERE session_id = ?",
+                            (sid,)).fetchone()[0]
+    # Each hand's newest event, counted from the session's first.
+    out["last events"] = [r[0] - first for r in db.conn.execute(
+        "SELECT last_event FROM hands WHERE session_id = ? ORDER BY n", (sid,))]
+    return out
+
+
+@pytest.mark.parametrize("path", GOOD, ids=lambda p: p.name)
+def test_both_ways_store_the_same_rows(app, monkeypatch, forks, path):
+    db = storage.connect(app.config["DATABASE"])
+    doc = json.loads(path.read_text())
+    far = sessions.import_log(db, json.loads(json.dumps(doc))).id
+    assert forks == [1]
+    monkeypatch.setattr(sessions, "BESIDE_HANDS", 10**9)
+    near = sessions.import_log(db, doc).id
+    assert forks == [1]
+    assert stored(db, far) == stored(db, near)
+    assert sessions.result_text(db, far) == sessions.result_text(db, near)
+    assert trust.verify_session(db, far) == []
+
+
+def test_the_first_fault_is_reported_whichever_process_meets_it(app, client, forks):
+    # Hand 1 breaks a rule (the replay's fault); hand 2's action cannot even
+    # be read, which this process meets first while it encodes the events.
+    doc = base()
+    doc["hands"].append(json.loads(json.dumps(doc["hands"][0])))
+    doc["hands"][0]["actions"].insert(0, doc["hands"][0]["actions"][1])
+    doc["hands"][1]["actions"][0] = "Nobody: juggles"
+    before = counts(app.config["DATABASE"])
+    r = client.post("/api/sessions", json=doc)
+    got = assert_error(r, 422)
+    assert got["hand"] == 1 and got["action"] == 1
+    assert forks == [1]
+    assert counts(app.config["DATABASE"]) == before
+    # Alone, hand 2's unreadable action is what is reported.
+    doc["hands"][0] = base()["hands"][0]
+    got = assert_error(client.post("/api/sessions", json=doc), 400)
+    assert (got["hand"], got["action"]) == (2, 1)
+    assert counts(app.config["DATABASE"]) == before
+
+
+def test_a_crashed_second_process_loses_nothing(app, client, monkeypatch):
+    start = beside.start
+
+    def crashing(job):
+        def crash():
+            raise MemoryError("the second process ran out")
+        return start(crash)
+    monkeypatch.setattr(beside, "start", crashing)
+    r = client.post("/api/sessions", json=base())
+    assert r.status_code == 201, r.get_json()
+    db = storage.connect(app.config["DATABASE"])
+    assert trust.verify_session(db, r.get_json()["id"]) == []
