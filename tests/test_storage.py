@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,8 @@ from referee.service import cache, hands, sessions, storage
 from referee.service.errors import StaleSeq
 
 from .conftest import BOTH_BACKENDS
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(params=BOTH_BACKENDS)
@@ -215,6 +218,37 @@ def test_group_commit_checkpoints_beside_the_writer(tmp_path):
             break
     assert count == 20
     assert storage.verify_chain(storage.connect(path))[info.id] is None
+
+
+def test_writes_beside_a_group_committer_leave_checkpoints_to_its_thread(tmp_path):
+    """With a group committer in the process (the service's way), a request's
+    own connection never checkpoints inside its commit (a long import copied
+    its whole WAL into the file there): the committer's checkpointing thread
+    is woken by the write and copies the pages in."""
+    import sqlite3
+    import time
+
+    path = tmp_path / "w.sqlite3"
+    alone = storage.connect(path)
+    assert alone.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 1000
+    storage.enable_group_commit(path)
+    try:
+        db = storage.connect(path)
+        assert db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+        info = sessions.import_log(db, json.loads(
+            (ROOT / "sample_logs" / "chicago_wild.json").read_text()))
+        deadline, count = time.monotonic() + 5, 0
+        while time.monotonic() < deadline and not count:
+            time.sleep(0.05)
+            raw = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+            try:
+                count = raw.execute("SELECT count(*) FROM events WHERE session_id = ?",
+                                    (info.id,)).fetchone()[0]
+            finally:
+                raw.close()
+        assert count == len(storage.session_events(db, info.id))
+    finally:
+        storage.forget_group_commit(path)
 
 
 def test_group_commit_keeps_each_job_apart(database):

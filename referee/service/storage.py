@@ -362,6 +362,10 @@ def connect(path: str | Path) -> Database:
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = FULL")
         db.execute("PRAGMA foreign_keys = ON")
+        if _committers.get(db_key(db)) is not None:
+            # This process checkpoints beside its writers (GroupCommitter): a
+            # long import's commit copied its 40 MB into the file again.
+            db.execute("PRAGMA wal_autocheckpoint = 0")
         if migrations.pending(db):
             with write(db):
                 migrations.apply(db)
@@ -446,6 +450,9 @@ def write(db: Database) -> Iterator[Database]:
                 db.conn.execute("ROLLBACK")
             raise
         db.conn.execute("COMMIT")
+    committer = _committers.get(db_key(db))
+    if committer is not None:
+        committer.wrote.set()  # its checkpointing thread copies the pages in
 
 
 class Moved(Exception):

@@ -83,9 +83,9 @@ def create_app(config: dict | None = None) -> Flask:
     path = str(app.config["DATABASE"])
     handles = Handles(path)
     app.extensions["referee"] = handles
-    handles.db()  # creates and migrates the database now, not on the first request
     if app.config["GROUP_COMMIT"]:
         storage.enable_group_commit(path)
+    handles.db()  # creates and migrates the database now, not on the first request
 
     lang.init_app(app)
     app.register_blueprint(api.bp)
