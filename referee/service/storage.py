@@ -525,13 +525,20 @@ def append_events(db: Database, session_id: str,
              for i, (hand, kind, payload) in enumerate(events)]
     hashes = event_hashes_v2(prev, session_id, created, short)
     prevs = [prev, *hashes[:-1]]
+    # What every row shares is written once, in the statement: binding it
+    # for each of 143,000 rows was a sixth of their insert.
     db.conn.executemany(
         "INSERT INTO events (id, chain, session_id, hand, seq, kind, payload, client_id, "
-        "created, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
-        [(id, CHAIN, session_id, hand, seq, kind, text, created, before, after)
-         for (id, hand, seq, kind, text), before, after in zip(short, prevs, hashes,
-                                                                strict=True)])
+        f"created, prev_hash, hash) VALUES (?, {int(CHAIN)}, {_literal(session_id)}, ?, ?, ?, "
+        f"?, NULL, {_literal(created)}, ?, ?)",
+        [(*row, before, after) for row, before, after in zip(short, prevs, hashes,
+                                                               strict=True)])
     return new_id
+
+
+def _literal(text: str) -> str:
+    """``text`` as an SQL string literal (both databases quote alike)."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 def hand_events(db: Database, session_id: str, n: int, *,
