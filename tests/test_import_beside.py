@@ -8,6 +8,7 @@ process never losing an import."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -26,8 +27,8 @@ def judge_beside(monkeypatch):
 @pytest.fixture
 def forks(monkeypatch):
     started = []
-    start = beside.start
-    monkeypatch.setattr(beside, "start", lambda job: started.append(1) or start(job))
+    stream = beside.stream
+    monkeypatch.setattr(beside, "stream", lambda job: started.append(1) or stream(job))
     return started
 
 
@@ -89,15 +90,37 @@ def test_the_first_fault_is_reported_whichever_process_meets_it(app, client, for
     assert counts(app.config["DATABASE"]) == before
 
 
-def test_a_crashed_second_process_loses_nothing(app, client, monkeypatch):
-    start = beside.start
+@pytest.mark.parametrize("after", [0, 1])
+def test_a_crashed_second_process_loses_nothing(app, client, monkeypatch, forks, after):
+    """The child dies before its first batch, or after this process wrote
+    one: the import is judged again here, and stored once, whole."""
+    monkeypatch.setattr(sessions, "BATCH", 1)
+    judge, here = sessions.judge, os.getpid()
 
-    def crashing(job):
-        def crash():
-            raise MemoryError("the second process ran out")
-        return start(crash)
-    monkeypatch.setattr(beside, "start", crashing)
-    r = client.post("/api/sessions", json=base())
+    def crashing(log):  # in the second process only
+        for k, item in enumerate(judge(log)):
+            if k == after and os.getpid() != here:
+                raise MemoryError("the second process ran out")
+            yield item
+    monkeypatch.setattr(sessions, "judge", crashing)
+    doc = base()
+    assert len(doc["hands"]) > 1
+    before = counts(app.config["DATABASE"])
+    r = client.post("/api/sessions", json=doc)
     assert r.status_code == 201, r.get_json()
+    assert forks == [1]
     db = storage.connect(app.config["DATABASE"])
-    assert trust.verify_session(db, r.get_json()["id"]) == []
+    far = r.get_json()["id"]
+    assert trust.verify_session(db, far) == []
+    assert counts(app.config["DATABASE"])["sessions"] == before["sessions"] + 1
+    monkeypatch.setattr(sessions, "BESIDE_HANDS", 10**9)
+    near = client.post("/api/sessions", json=doc).get_json()["id"]
+    assert stored(db, far) == stored(db, near)
+
+
+def test_a_stream_left_unread_ends_its_child():
+    items = beside.stream(lambda: iter(range(10**9)))
+    assert next(items) == 0
+    items.close()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(items.pid, os.WNOHANG)

@@ -4,18 +4,29 @@ its hands there while this process hashes and writes the events.
 
 The host has two cores and Python one lock, so a thread would not help; a
 forked child starts with everything this process has read (nothing is sent
-to it), computes, and answers through a pipe. It never touches a database
-handle, a lock or a file of its parent's, and leaves with ``os._exit``, so
-none of the parent's clean-up (atexit, buffered output, connections) runs
-twice.
+to it), computes, and answers. It never touches a database handle, a lock
+or a file of its parent's, and leaves with ``os._exit``, so none of the
+parent's clean-up (atexit, buffered output, connections) runs twice.
+
+A child that answers as it goes (``stream``) writes each item to a spool
+file and only its length to a pipe: a pipe holds 64 KB, and a child that
+had to wait for its parent to read a megabyte would stop computing until
+the parent was free, which is the waiting this module is for.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Callable
+import signal
+import struct
+import tempfile
+from collections.abc import Callable, Iterable
+from contextlib import closing, suppress
 from typing import Any
+
+_LENGTH = struct.Struct("<q")
+_END, _CRASH = -1, -2  # lengths that are not an item's
 
 
 class SecondProcessFailed(RuntimeError):
@@ -28,33 +39,92 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and (os.cpu_count() or 1) >= 2
 
 
-def start(job: Callable[[], Any]) -> Callable[[], Any]:
-    """Start ``job`` in a forked process; the function returned waits for it
-    and gives its answer (its return value, pickled), or raises
-    ``SecondProcessFailed``. The answer is waited for exactly once."""
+def stream(job: Callable[[], Iterable[Any]]) -> Stream:
+    """Start ``job`` in a forked process now; iterate over the items it
+    yields, each as soon as it is yielded (pickled), in order. Raises
+    ``SecondProcessFailed`` where the job crashed. ``close()`` (after the
+    last item, or instead of reading on) ends the child."""
+    spool = tempfile.TemporaryFile()
     read, write = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child: answers through the pipe, and never returns
+    if pid == 0:  # the child: answers through the spool, and never returns
         try:
             os.close(read)
             try:
-                payload = ("ok", job())
+                for item in job():
+                    data = pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL)
+                    spool.write(data)
+                    spool.flush()
+                    os.write(write, _LENGTH.pack(len(data)))
+                os.write(write, _LENGTH.pack(_END))
             except BaseException as err:  # reported by the parent, never lost
-                payload = ("crash", repr(err))
-            with os.fdopen(write, "wb") as out:
-                out.write(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+                data = repr(err).encode()
+                spool.write(data)
+                spool.flush()
+                os.write(write, _LENGTH.pack(_CRASH) + _LENGTH.pack(len(data)))
         finally:
             os._exit(0)
     os.close(write)
+    return Stream(pid, read, spool)
+
+
+class Stream:
+    """The items a forked child yields, read as they come."""
+
+    def __init__(self, pid: int, read: int, spool) -> None:
+        self.pid, self.spool = pid, spool
+        self.pipe = os.fdopen(read, "rb")
+        self.offset = 0
+        self.done = False
+
+    def __iter__(self) -> Stream:
+        return self
+
+    def __next__(self) -> Any:
+        if self.done:
+            raise StopIteration
+        length = self._length()
+        if length == _END:
+            self.close()
+            raise StopIteration
+        if length == _CRASH:
+            said = self._length()
+            why = "no answer" if said < 0 else self._read(said).decode(errors="replace")
+            self.close()
+            raise SecondProcessFailed(f"the second process failed: {why}")
+        return pickle.loads(self._read(length))
+
+    def _length(self) -> int:
+        head = self.pipe.read(_LENGTH.size)
+        return _LENGTH.unpack(head)[0] if len(head) == _LENGTH.size else _CRASH
+
+    def _read(self, length: int) -> bytes:
+        data = os.pread(self.spool.fileno(), length, self.offset)
+        self.offset += length
+        return data
+
+    def close(self) -> None:
+        """End the child (done, failed, or no longer wanted) and wait for it
+        (no zombie)."""
+        if self.done:
+            return
+        self.done = True
+        with suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        self.pipe.close()
+        self.spool.close()
+
+
+def start(job: Callable[[], Any]) -> Callable[[], Any]:
+    """Start ``job`` in a forked process now; the function returned waits
+    for its answer (its return value, pickled), or raises
+    ``SecondProcessFailed``. The answer is waited for exactly once."""
+    items = stream(lambda: (job(),))
 
     def wait() -> Any:
-        try:
-            with os.fdopen(read, "rb") as pipe:
-                data = pipe.read()
-        finally:
-            os.waitpid(pid, 0)  # whatever happened: no zombie
-        status, answer = pickle.loads(data) if data else ("crash", "no answer")
-        if status != "ok":
-            raise SecondProcessFailed(f"the second process failed: {answer}")
-        return answer
+        with closing(items):
+            for answer in items:
+                return answer
+        raise SecondProcessFailed("the second process sent no answer")
     return wait

@@ -11,6 +11,7 @@ from marshmallow import Schema, ValidationError
 from ..language import N_
 from ..record import THE_BODY, check_document, parse_json
 from ..rules.words import Words
+from ..service import collector
 from ..service.errors import MalformedInput
 from .errors import ApiError
 
@@ -24,7 +25,10 @@ def read_body(schema: Schema | None = None, *, log: bool = False) -> dict:
         # Parsed here, not by request.get_json: its parser lets a deep
         # document's RecursionError through, and keeps lone surrogates.
         try:
-            data = parse_json(request.get_data(), THE_BODY)
+            # A long log is a million small objects: decoded with the
+            # collector paused, as the import then works (service.collector).
+            with collector.paused():
+                data = parse_json(request.get_data(), THE_BODY)
             if not log:
                 check_document(data)
         except MalformedInput as err:
