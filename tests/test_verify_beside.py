@@ -32,3 +32,37 @@ def test_a_broken_chain_is_the_fault_reported(app, client, monkeypatch):
     conn.execute("UPDATE events SET payload = 'x' WHERE kind = 'hand_start' AND hand = 1")
     faults = trust.verify_session(db, g.sid)
     assert len(faults) == 1 and "its hash does not match its contents" in faults[0]
+
+
+def rehash_with(app, sid, edit):
+    """Rewrite the session's chain (every hash again) after ``edit(event)``:
+    only a receipt could tell."""
+    conn = raw(app)
+    cols = [d[0] for d in conn.execute("SELECT * FROM events LIMIT 0").description]
+    prev = None
+    for values in conn.execute("SELECT * FROM events WHERE session_id = ? ORDER BY seq",
+                               [sid]).fetchall():
+        ev = dict(zip(cols, values, strict=True))
+        if prev is not None:
+            ev["prev_hash"] = prev
+        edit(ev)
+        ev["hash"] = storage.event_hash(ev["prev_hash"], ev)
+        conn.execute("UPDATE events SET payload = ?, prev_hash = ?, hash = ? WHERE id = ?",
+                     [ev["payload"], ev["prev_hash"], ev["hash"], ev["id"]])
+        prev = ev["hash"]
+
+
+def test_a_rewritten_chain_of_play_that_breaks_a_rule_is_named_both_ways(app, client,
+                                                                          monkeypatch):
+    g = played(client, undo=False)
+    db = storage.connect(app.config["DATABASE"])
+    conn = raw(app)
+    rows = conn.execute("SELECT id, payload FROM events WHERE session_id = ? AND hand = 2 "
+                        "AND kind = 'action' ORDER BY seq LIMIT 2", [g.sid]).fetchall()
+    swap = {rows[0][0]: rows[1][1], rows[1][0]: rows[0][1]}
+    rehash_with(app, g.sid, lambda ev: ev.update(payload=swap.get(ev["id"], ev["payload"])))
+    two = trust.verify_session(db, g.sid)
+    monkeypatch.setattr(trust, "BESIDE_EVENTS", 10**9)
+    one = trust.verify_session(db, g.sid)
+    assert two == one and len(one) == 1
+    assert one[0].startswith("the chain's log does not replay: hand 2")
