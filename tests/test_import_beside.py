@@ -124,3 +124,13 @@ def test_a_stream_left_unread_ends_its_child():
     items.close()
     with pytest.raises(ChildProcessError):
         os.waitpid(items.pid, os.WNOHANG)
+
+
+def test_no_second_process_to_be_had_imports_in_one(app, client, monkeypatch):
+    def no_fork():
+        raise OSError(11, "Resource temporarily unavailable")
+    monkeypatch.setattr(beside.os, "fork", no_fork)
+    r = client.post("/api/sessions", json=base())
+    assert r.status_code == 201, r.get_json()
+    db = storage.connect(app.config["DATABASE"])
+    assert trust.verify_session(db, r.get_json()["id"]) == []

@@ -66,3 +66,16 @@ def test_a_rewritten_chain_of_play_that_breaks_a_rule_is_named_both_ways(app, cl
     one = trust.verify_session(db, g.sid)
     assert two == one and len(one) == 1
     assert one[0].startswith("the chain's log does not replay: hand 2")
+
+
+def test_no_second_process_to_be_had_verifies_in_one(app, client, monkeypatch):
+    g = played(client)
+    db = storage.connect(app.config["DATABASE"])
+
+    def no_fork():
+        raise OSError(12, "Cannot allocate memory")
+    monkeypatch.setattr(beside.os, "fork", no_fork)
+    assert trust.verify_session(db, g.sid) == []
+    raw(app).execute("UPDATE hands SET dealer = 'Zed' WHERE session_id = ? AND n = 1",
+                     (g.sid,))
+    assert trust.verify_session(db, g.sid) == ["hand 1's stored dealer differs from its chain"]

@@ -43,10 +43,20 @@ def stream(job: Callable[[], Iterable[Any]]) -> Stream:
     """Start ``job`` in a forked process now; iterate over the items it
     yields, each as soon as it is yielded (pickled), in order. Raises
     ``SecondProcessFailed`` where the job crashed. ``close()`` (after the
-    last item, or instead of reading on) ends the child."""
-    spool = tempfile.TemporaryFile()
-    read, write = os.pipe()
-    pid = os.fork()
+    last item, or instead of reading on) ends the child. Where no second
+    process can be had (no room for the spool, no descriptors, no memory
+    for the fork), raises ``SecondProcessFailed`` before anything started."""
+    made: list = []
+    try:
+        spool = tempfile.TemporaryFile()
+        made.append(spool.close)
+        read, write = os.pipe()
+        made += [lambda: os.close(read), lambda: os.close(write)]
+        pid = os.fork()
+    except OSError as err:
+        for undo in made:
+            undo()
+        raise SecondProcessFailed(f"no second process: {err}") from None
     if pid == 0:  # the child: answers through the spool, and never returns
         try:
             os.close(read)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import suppress
 from typing import Any
 
 from sqlite_utils import Database
@@ -315,13 +316,16 @@ def verify_session(db: Database, sid: str, head: str | None = None) -> list[str]
         events = storage.session_events(db, sid)
         hand_rows = {r["n"]: r for r in storage.hand_rows_as_stored(db, sid)}
         path = storage.db_file(db)
-        if path is None or len(events) < BESIDE_EVENTS or not beside.can_fork():
+        chain_faults = None
+        if path is not None and len(events) >= BESIDE_EVENTS and beside.can_fork():
+            with suppress(beside.SecondProcessFailed):  # none to be had: all here
+                chain_faults = beside.start(lambda: _chain_and_event_faults(
+                    storage.connect(path), sid, head, row, events, hand_rows))
+        if chain_faults is None:
             fault, faults = _chain_and_event_faults(db, sid, head, row, events, hand_rows)
             if fault is not None:
                 return [_chain_fault_text(fault)]
             return faults or _result_faults(db, sid, row, events, hand_rows)
-        chain_faults = beside.start(lambda: _chain_and_event_faults(
-            storage.connect(path), sid, head, row, events, hand_rows))
         try:
             results, error = _result_faults(db, sid, row, events, hand_rows), None
         except Exception as err:  # a broken chain or row may hold anything
