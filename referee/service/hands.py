@@ -37,8 +37,8 @@ from ..rules.events import disputes_after_undo
 from ..rules.hand import VOID, Hand
 from ..rules.options import HouseRules, resolve
 from ..rules.table import Table
-from ..rules.words import N_, to_plain
-from . import cache, storage
+from ..rules.words import N_, Words, to_plain
+from . import cache, storage, totals
 from .cache import Live
 from .errors import Closed, NotFound, RefereeError, Refused, RuleViolation, StaleSeq
 
@@ -220,15 +220,42 @@ def hand_state(db: Database, sid: str, n: int) -> dict:
             if live.state is None:
                 live.state = _current_state(db, live)
             return live.state
+    hand, setup, result = _played_hand(db, sid, n, live.rules)
+    return _state(sid, setup, hand, result)
+
+
+def _played_hand(db: Database, sid: str, n: int, rules: HouseRules
+                 ) -> tuple[Hand, dict, dict | None]:
+    """An earlier hand (not the live one) rebuilt from its events: the hand,
+    its setup and its stored result."""
     row = _hand_row(db, sid, n)
     setup = row["setup"]
-    hand = _new_hand(live.rules, n, row["seats"], setup)
+    hand = _new_hand(rules, n, row["seats"], setup)
     for ev in storage.live_actions(storage.hand_events(db, sid, n)):
         hand.apply(ev["payload"]["action"])
     hand.finish_declarations()  # a later hand has started
     if "void" in setup:
         hand.phase = VOID
-    return _state(sid, setup, hand, row["result"])
+    return hand, setup, row["result"]
+
+
+def side_bets(db: Database, sid: str, n: int) -> tuple[list[Words], dict[str, Decimal]]:
+    """How a settled hand's side bets came out, and where their pots went: a
+    sentence each (in words any language can say: the stored result keeps
+    them in English only), and what each player took from or put into the
+    pots, which the hand's own nets leave out and its totals count. Nothing
+    for a hand without side bets, or not settled."""
+    with cache.lock(db, sid):
+        live = _live(db, sid)
+        if n == live.n and live.hand is not None:
+            hand, setup = live.hand, live.setup
+        else:
+            hand, setup, _ = _played_hand(db, sid, n, live.rules)
+    if not setup.get("side_bets") or not hand.is_complete:
+        return [], {}
+    won, story = totals.pots_after(storage.running_before(db, sid, n)).settle(
+        side_bet_outcomes(hand, setup))
+    return story, won
 
 
 def _current_state(db: Database, live: Live) -> dict:

@@ -38,9 +38,7 @@ def step(before: dict | None, result: dict | None) -> dict | None:
     out: dict = {"line": line}
     pots_in = (before or {}).get("pots") or {}
     if result.get("side_bets"):
-        pots = Pots()
-        pots.put_in = {kind: {p: Decimal(v) for p, v in pot.items()}
-                       for kind, pot in pots_in.items()}
+        pots = pots_after(before)
         won, story = pots.settle(SideBetOutcome.from_json(o) for o in result["side_bets"])
         net = {p: str(Decimal(v) + won.get(p, Decimal(0))) for p, v in net.items()}
         out["side_bet_story"] = [str(sentence) for sentence in story]  # stored in English
@@ -53,6 +51,15 @@ def step(before: dict | None, result: dict | None) -> dict | None:
     if pots_in:
         out["pots"] = pots_in
     return out
+
+
+def pots_after(before: dict | None) -> Pots:
+    """The side-bet pots left open after the settled hand whose running row
+    is ``before`` (None: the first), as the ledger carries them."""
+    pots = Pots()
+    pots.put_in = {kind: {p: Decimal(v) for p, v in pot.items()}
+                   for kind, pot in ((before or {}).get("pots") or {}).items()}
+    return pots
 
 
 def chain(before: dict | None, results: Iterable[tuple[int, dict | None]]

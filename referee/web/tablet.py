@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+from decimal import Decimal
 from pathlib import Path
 
 from flask import (
@@ -40,7 +41,7 @@ from . import forms
 from .db import get_db
 from .errors import PAGES, error_page, flash_refusal
 from .forms import FormError
-from .lang import _, action_words, money, told, use_table_language
+from .lang import _, action_words, money, say, told, use_table_language
 from .lang import message as _message
 
 
@@ -369,7 +370,20 @@ def hand(session_id: str, n: int):
         if state.get("complete") else None,
         # Only the newest hand can still be corrected; the service refuses the rest.
         current=(summary.get("current") or {}).get("hand") == n,
+        **_side_bets(session_id, n, state),
     )
+
+
+def _side_bets(session_id: str, n: int, state: dict) -> dict:
+    """A settled hand's side bets in the reader's language, and its nets with
+    the pots in them (the result's own nets leave them out; the totals, the
+    standings and the replay's result count them)."""
+    result = state.get("result")
+    if not state.get("complete") or not result or not result.get("side_bets"):
+        return {"side_bet_lines": [], "nets": result.get("net", {}) if result else {}}
+    story, won = hands.side_bets(get_db(), session_id, n)
+    nets = {p: str(Decimal(v) + won.get(p, 0)) for p, v in result["net"].items()}
+    return {"side_bet_lines": [say(words) for words in story], "nets": nets}
 
 
 def _show_all(state: dict) -> list[str]:
