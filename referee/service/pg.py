@@ -213,6 +213,24 @@ class PgConnection:
         with self.pool.connection() as conn, conn.transaction():
             return self._run(conn, sql, rows, True)
 
+    def copy_rows(self, table: str, columns: tuple[str, ...], rows: Any) -> None:
+        """Insert ``rows`` (tuples in ``columns``' order) with COPY, inside the
+        open transaction: a long import's 143,000 events took ``executemany``
+        4 s, each row a statement of its own. ``table`` and ``columns`` are
+        storage's names, never input."""
+        if self._held is None:
+            raise RuntimeError("copy_rows runs inside a write transaction")
+        integrity, data = _errors()
+        try:
+            with self._held.cursor() as cur, cur.copy(
+                    f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        except integrity as err:
+            raise IntegrityError(str(err)) from err
+        except (data, OverflowError) as err:
+            raise NotStorable(str(err).splitlines()[0]) from err
+
     def close(self) -> None:
         if self._held is not None:
             self.execute("ROLLBACK")
