@@ -52,7 +52,8 @@ def test_each_hand_says_where_its_pots_went_and_counts_them(client, table):
         assert nets(page) == {p: Decimal(v) for p, v in line["net"].items()}
         said.append(side_bet_lines(page))
     assert said == [
-        ["Side bet (the highest heart dealt): Ben was dealt Kh, the highest heart dealt "
+        # Cards as the tablet writes every card.
+        ["Side bet (the highest heart dealt): Ben was dealt K\u2665, the highest heart dealt "
          "and takes the pot of 3.",
          "Side bet (the first to spread): nobody in the bet laid a spread; the pot of 3 "
          "carries over."],
