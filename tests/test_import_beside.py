@@ -12,6 +12,7 @@ import os
 
 import pytest
 
+from referee.rules.errors import RefereeError
 from referee.service import beside, sessions, storage, trust
 
 from .test_api import GOOD, assert_error
@@ -134,3 +135,13 @@ def test_no_second_process_to_be_had_imports_in_one(app, client, monkeypatch):
     assert r.status_code == 201, r.get_json()
     db = storage.connect(app.config["DATABASE"])
     assert trust.verify_session(db, r.get_json()["id"]) == []
+
+
+def test_in_one_process_a_refused_log_never_takes_the_write_lock(app, monkeypatch):
+    monkeypatch.setattr(sessions, "BESIDE_HANDS", 10**9)
+    monkeypatch.setattr(storage, "write", lambda db: pytest.fail("took the write lock"))
+    doc = base()
+    doc["hands"][0]["actions"].insert(0, doc["hands"][0]["actions"][1])  # out of turn
+    with pytest.raises(RefereeError) as refused:
+        sessions.import_log(storage.connect(app.config["DATABASE"]), doc)
+    assert (refused.value.hand, refused.value.action) == (1, 1)

@@ -107,7 +107,10 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
                     return _store(db, log, session, pin, brought_forward_from, judged)
             except beside.SecondProcessFailed:
                 pass  # ours, never the log's: judged again in this process
-        return _store(db, log, session, pin, brought_forward_from, iter(list(judge(log))))
+        judged = list(judge(log))
+        if judged[0][0] == FAULT:  # known before anything is written: refused at once
+            raise judged[0][1]
+        return _store(db, log, session, pin, brought_forward_from, iter(judged))
 
 
 #: From this many hands on, an import replays and settles its hands in a
