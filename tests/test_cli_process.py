@@ -65,3 +65,16 @@ def test_a_reader_that_goes_away_gets_no_traceback(args):
     err = proc.stderr.read().decode()
     assert proc.wait(60) == 1
     assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def test_serving_on_a_taken_port_says_so_without_a_traceback(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = referee("serve", "--port", str(port), "--db", str(tmp_path / "r.sqlite3"))
+    assert done.returncode == 2
+    assert f"cannot serve on 127.0.0.1:{port}" in done.stderr and "--port" in done.stderr
+    assert "Traceback" not in done.stderr, done.stderr

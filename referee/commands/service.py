@@ -93,8 +93,13 @@ def run_server(app, host: str, port: int, threads: int, path: str) -> int:
     # normal with many tablets, and a flood in the log under load.
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     # waitress, not Flask's development server: threaded, production-grade.
-    server = create_server(app, host=host, port=port, threads=threads,
-                           ident="referee", connection_limit=200)
+    try:
+        server = create_server(app, host=host, port=port, threads=threads,
+                               ident="referee", connection_limit=200)
+    except OSError as err:  # the address is taken, or not this host's
+        print(f"cannot serve on {host}:{port}: {err.strerror or err} (another server "
+              "there? --host and --port choose another)", file=sys.stderr)
+        return 2
     shown = host if ":" not in host else f"[{host}]"
     print(f"Tonk referee serving on http://{shown}:{server.effective_port}/ "
           f"(database {safe_url(path)})", flush=True)
