@@ -508,7 +508,7 @@ def append_events(db: Database, session_id: str,
     """Append a new session's events ``(hand, kind, payload)`` in one go
     (``payload``: data, or its canonical text already)
     (inside a ``write`` transaction): the rows ``append_event`` would write
-    one by one, hashed the same way, inserted with one ``executemany``. An
+    one by one, hashed the same way, inserted at once (``_insert_rows``). An
     import of 10,000 hands spent most of its time in the two selects and the
     insert that each event costs there. Returns the first event's id (the
     others follow it)."""
@@ -525,28 +525,38 @@ def append_events(db: Database, session_id: str,
              for i, (hand, kind, payload) in enumerate(events)]
     hashes = event_hashes_v2(prev, session_id, created, short)
     prevs = [prev, *hashes[:-1]]
-    if is_pg(db):  # one COPY: PostgreSQL's executemany is a statement a row
-        db.conn.copy_rows(
-            "events", ("id", "chain", "session_id", "hand", "seq", "kind", "payload",
-                       "client_id", "created", "prev_hash", "hash"),
-            ((id, CHAIN, session_id, hand, seq, kind, text, None, created, before, after)
-             for (id, hand, seq, kind, text), before, after in zip(short, prevs, hashes,
-                                                                   strict=True)))
-        return new_id
-    # What every row shares is written once, in the statement: binding it
-    # for each of 143,000 rows was a sixth of their insert.
-    db.conn.executemany(
-        "INSERT INTO events (id, chain, session_id, hand, seq, kind, payload, client_id, "
-        f"created, prev_hash, hash) VALUES (?, {int(CHAIN)}, {_literal(session_id)}, ?, ?, ?, "
-        f"?, NULL, {_literal(created)}, ?, ?)",
-        [(*row, before, after) for row, before, after in zip(short, prevs, hashes,
-                                                               strict=True)])
+    _insert_rows(db, "events", ("id", "hand", "seq", "kind", "payload", "prev_hash", "hash"),
+                 [(*row, before, after)
+                  for row, before, after in zip(short, prevs, hashes, strict=True)],
+                 shared={"chain": CHAIN, "session_id": session_id, "client_id": None,
+                         "created": created})
     return new_id
 
 
-def _literal(text: str) -> str:
-    """``text`` as an SQL string literal (both databases quote alike)."""
-    return "'" + text.replace("'", "''") + "'"
+def _insert_rows(db: Database, table: str, columns: tuple[str, ...], rows: list[tuple],
+                 shared: dict[str, Any]) -> None:
+    """A new session's many rows of ``table`` at once (an import): ``rows``
+    give ``columns``, ``shared`` what every row holds alike. SQLite takes
+    one ``executemany``, with the shared values written once in the
+    statement (binding them for each of 143,000 events was a sixth of their
+    insert); PostgreSQL one COPY (its ``executemany`` sends a statement a row:
+    4 s for those events)."""
+    if is_pg(db):
+        alike = tuple(shared.values())
+        db.conn.copy_rows(table, (*columns, *shared), (row + alike for row in rows))
+        return
+    values = ", ".join(["?"] * len(columns) + [_literal(v) for v in shared.values()])
+    db.conn.executemany(
+        f"INSERT INTO {table} ({', '.join((*columns, *shared))}) VALUES ({values})", rows)
+
+
+def _literal(value: str | int | None) -> str:
+    """``value`` as an SQL literal (both databases quote alike)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, int):
+        return str(int(value))
+    return "'" + value.replace("'", "''") + "'"
 
 
 def hand_events(db: Database, session_id: str, n: int, *,
@@ -1077,22 +1087,16 @@ def encode_hands(hands: list[tuple]) -> list[tuple]:
 def insert_hands(db: Database, sid: str, rows: list[tuple], first_event: int) -> None:
     """The ``encode_hands`` rows of a new session whose first event has the id
     ``first_event``, its hands' seats, and its count of settled hands."""
-    hands = [(sid, n, setup, actions_key, seats, dealer, status, seq,
-              first_event + last_event, result, running)
-             for n, setup, actions_key, seats, dealer, status, seq, last_event, result,
-             running, _ in rows]
-    seats = [(sid, row[0], i, name) for row in rows for i, name in enumerate(row[10])]
-    if is_pg(db):  # COPY, as append_events does
-        db.conn.copy_rows("hands", ("session_id", "n", "setup", "actions_key", "seats",
-                                    "dealer", "status", "seq", "last_event", "result",
-                                    "running"), hands)
-        db.conn.copy_rows("seats", ("session_id", "hand", "position", "name"), seats)
-    else:
-        db.conn.executemany(
-            "INSERT INTO hands (session_id, n, setup, actions_key, seats, dealer, status, "
-            "seq, last_event, result, running) VALUES (?,?,?,?,?,?,?,?,?,?,?)", hands)
-        db.conn.executemany(
-            "INSERT INTO seats (session_id, hand, position, name) VALUES (?, ?, ?, ?)", seats)
+    _insert_rows(db, "hands", ("n", "setup", "actions_key", "seats", "dealer", "status", "seq",
+                               "last_event", "result", "running"),
+                 [(n, setup, actions_key, seats, dealer, status, seq, first_event + last_event,
+                   result, running)
+                  for n, setup, actions_key, seats, dealer, status, seq, last_event, result,
+                  running, _ in rows],
+                 shared={"session_id": sid})
+    _insert_rows(db, "seats", ("hand", "position", "name"),
+                 [(row[0], i, name) for row in rows for i, name in enumerate(row[10])],
+                 shared={"session_id": sid})
     db.conn.execute("UPDATE sessions SET settled = settled + ? WHERE id = ?",
                     (sum(row[9] is not None for row in rows), sid))
 
