@@ -189,12 +189,26 @@ def test_concurrent_posts_to_one_hand_log_each_seq_once(database):
     assert storage.verify_chain(db)[info.id] is None
 
 
-def test_group_commit_checkpoints_beside_the_writer(tmp_path):
-    """The writer's connection never checkpoints inside a commit; the
-    checkpointing thread copies the committed pages into the database file."""
+def counted_in_the_file(path, sql: str, params: tuple, want: int) -> int:
+    """``sql``'s count in the database file alone (the WAL ignored), read
+    until it is ``want`` or 5 s have passed: what a checkpoint has copied in."""
     import sqlite3
     import time
 
+    deadline, count = time.monotonic() + 5, None
+    while time.monotonic() < deadline and count != want:
+        time.sleep(0.05)
+        raw = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+        try:
+            count = raw.execute(sql, params).fetchone()[0]
+        finally:
+            raw.close()
+    return count
+
+
+def test_group_commit_checkpoints_beside_the_writer(tmp_path):
+    """The writer's connection never checkpoints inside a commit; the
+    checkpointing thread copies the committed pages into the database file."""
     path = tmp_path / "g.sqlite3"
     committer = storage.GroupCommitter(path)
     committer.CHECKPOINT_EVERY = 5
@@ -205,18 +219,8 @@ def test_group_commit_checkpoints_beside_the_writer(tmp_path):
         committer.submit(lambda w, i=i: storage.append_event(w, info.id, None, "note",
                                                              {"i": i}))
     # The database file alone (the WAL ignored) gets the events, shortly.
-    deadline = time.monotonic() + 5
-    count = 0
-    while time.monotonic() < deadline:
-        time.sleep(0.05)
-        raw = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
-        try:
-            count = raw.execute("SELECT count(*) FROM events WHERE kind = 'note'").fetchone()[0]
-        finally:
-            raw.close()
-        if count == 20:
-            break
-    assert count == 20
+    assert counted_in_the_file(path, "SELECT count(*) FROM events WHERE kind = 'note'", (),
+                               20) == 20
     assert storage.verify_chain(storage.connect(path))[info.id] is None
 
 
@@ -225,9 +229,6 @@ def test_writes_beside_a_group_committer_leave_checkpoints_to_its_thread(tmp_pat
     own connection never checkpoints inside its commit (a long import copied
     its whole WAL into the file there): the committer's checkpointing thread
     is woken by the write and copies the pages in."""
-    import sqlite3
-    import time
-
     path = tmp_path / "w.sqlite3"
     alone = storage.connect(path)
     assert alone.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 1000
@@ -237,16 +238,9 @@ def test_writes_beside_a_group_committer_leave_checkpoints_to_its_thread(tmp_pat
         assert db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
         info = sessions.import_log(db, json.loads(
             (ROOT / "sample_logs" / "chicago_wild.json").read_text()))
-        deadline, count = time.monotonic() + 5, 0
-        while time.monotonic() < deadline and not count:
-            time.sleep(0.05)
-            raw = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
-            try:
-                count = raw.execute("SELECT count(*) FROM events WHERE session_id = ?",
-                                    (info.id,)).fetchone()[0]
-            finally:
-                raw.close()
-        assert count == len(storage.session_events(db, info.id))
+        events = len(storage.session_events(db, info.id))
+        assert counted_in_the_file(path, "SELECT count(*) FROM events WHERE session_id = ?",
+                                   (info.id,), events) == events
     finally:
         storage.forget_group_commit(path)
 

@@ -46,6 +46,24 @@ def raw(app):
     return conn
 
 
+def rehash_with(app, sid, edit):
+    """Rewrite the session's chain (every hash again) after ``edit(event)``:
+    only a receipt could tell."""
+    conn = raw(app)
+    cols = [d[0] for d in conn.execute("SELECT * FROM events LIMIT 0").description]
+    prev = None
+    for values in conn.execute("SELECT * FROM events WHERE session_id = ? ORDER BY seq",
+                               [sid]).fetchall():
+        ev = dict(zip(cols, values, strict=True))
+        if prev is not None:
+            ev["prev_hash"] = prev
+        edit(ev)
+        ev["hash"] = storage.event_hash(ev["prev_hash"], ev)
+        conn.execute("UPDATE events SET payload = ?, prev_hash = ?, hash = ? WHERE id = ?",
+                     [ev["payload"], ev["prev_hash"], ev["hash"], ev["id"]])
+        prev = ev["hash"]
+
+
 def verify(app, *extra):
     cache.forget()
     return main(["verify", "--db", app.config["DATABASE"], *extra])
@@ -150,24 +168,15 @@ def test_deleted_session_fails(app, client):
 def test_rewritten_chain_fails_against_an_earlier_receipt(app, client):
     g = played(client)
     head = head_of(client, g)
-    conn = raw(app)
-    rows = conn.execute("SELECT * FROM events WHERE session_id = ? ORDER BY seq",
-                        [g.sid]).fetchall()
-    cols = [d[0] for d in conn.execute("SELECT * FROM events LIMIT 0").description]
-    prev = None
-    for values in rows:
-        ev = dict(zip(cols, values, strict=True))
-        if prev is not None:
-            ev["prev_hash"] = prev
-        if ev["kind"] == "action" and prev is not None and "edited" not in locals():
-            edited = True
+
+    def edit(ev):  # the first action's text, one space longer
+        if ev["kind"] == "action" and not edited:
+            edited.append(ev["id"])
             payload = json.loads(ev["payload"])
             payload["text"] = payload["text"] + " "
             ev["payload"] = storage.canonical(payload)
-        ev["hash"] = storage.event_hash(ev["prev_hash"], ev)
-        conn.execute("UPDATE events SET payload = ?, prev_hash = ?, hash = ? WHERE id = ?",
-                     [ev["payload"], ev["prev_hash"], ev["hash"], ev["id"]])
-        prev = ev["hash"]
+    edited: list[int] = []
+    rehash_with(app, g.sid, edit)
     assert verify(app) == 0  # a perfect rewrite: only a receipt taken before can tell
     assert verify(app, "--session", g.sid, "--head", head) == 1
 

@@ -10,7 +10,7 @@ import pytest
 from referee.service import beside, storage, trust
 
 from .test_trust import *  # noqa: F403 - the same tests, collected here too
-from .test_trust import played, raw
+from .test_trust import played, raw, rehash_with
 
 
 @pytest.fixture(autouse=True)
@@ -32,24 +32,6 @@ def test_a_broken_chain_is_the_fault_reported(app, client, monkeypatch):
     conn.execute("UPDATE events SET payload = 'x' WHERE kind = 'hand_start' AND hand = 1")
     faults = trust.verify_session(db, g.sid)
     assert len(faults) == 1 and "its hash does not match its contents" in faults[0]
-
-
-def rehash_with(app, sid, edit):
-    """Rewrite the session's chain (every hash again) after ``edit(event)``:
-    only a receipt could tell."""
-    conn = raw(app)
-    cols = [d[0] for d in conn.execute("SELECT * FROM events LIMIT 0").description]
-    prev = None
-    for values in conn.execute("SELECT * FROM events WHERE session_id = ? ORDER BY seq",
-                               [sid]).fetchall():
-        ev = dict(zip(cols, values, strict=True))
-        if prev is not None:
-            ev["prev_hash"] = prev
-        edit(ev)
-        ev["hash"] = storage.event_hash(ev["prev_hash"], ev)
-        conn.execute("UPDATE events SET payload = ?, prev_hash = ?, hash = ? WHERE id = ?",
-                     [ev["payload"], ev["prev_hash"], ev["hash"], ev["id"]])
-        prev = ev["hash"]
 
 
 def test_a_rewritten_chain_of_play_that_breaks_a_rule_is_named_both_ways(app, client,
