@@ -17,14 +17,14 @@ import orjson
 
 from ..rules.errors import MalformedInput
 from ..rules.words import N_, Words
-from .reading import FORMAT, _plain_log
+from .reading import FORMAT, _plain_log, setup_of
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
 if TYPE_CHECKING:
     from typing import Any
 
 __all__ = ["FORMAT", "MAX_DEPTH", "check_document", "dump_log", "load_hand_setup", "load_log",
-           "parse_json", "parse_log_text", "read_log_file", "write_log"]
+           "parse_json", "parse_log_text", "read_log_file", "setup_of", "write_log"]
 
 
 # The deepest JSON the referee reads: a log is 5 levels deep; the slack is for

@@ -17,6 +17,7 @@ import json
 
 from ..rules.errors import MalformedInput
 from ..rules.words import N_
+from .reading import setup_of
 
 GENESIS = "0" * 64
 CHAIN = 2  # the format new events are hashed with
@@ -157,8 +158,7 @@ def _same_play(doc: dict, events: list[dict]) -> None:
     if len(played) != len(hands):
         raise LogChainError(f"the log has {len(played)} hands, its chain {len(hands)}")
     for n, (mine, theirs) in enumerate(zip(played, hands, strict=True), 1):
-        setup = {k: v for k, v in mine.items() if k != "actions"}
-        if canonical(setup) != canonical(theirs["setup"]):
+        if canonical(setup_of(mine)) != canonical(theirs["setup"]):
             raise LogChainError(f"hand {n}'s setup is not the one its chain holds")
         if mine.get("actions", []) != theirs["actions"]:
             raise LogChainError(f"hand {n}'s actions are not the ones its chain holds")

@@ -17,6 +17,12 @@ if TYPE_CHECKING:
 
 FORMAT = "tonk-log/1"
 
+def setup_of(hand: dict) -> dict:
+    """A logged hand's setup: everything it says but its actions (what the
+    chain's ``hand_start`` event holds)."""
+    return {k: v for k, v in hand.items() if k != "actions"}
+
+
 # What a plain hand names; the schema writes a hand's fields in declaration order.
 _PLAIN_HAND_KEYS = frozenset(("dealer", "deal", "upcard", "stake_multiplier", "actions"))
 _HAND_FIELDS = ("dealer", "players", "deal", "upcard", "stake", "stake_multiplier", "side_bets",

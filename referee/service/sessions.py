@@ -19,7 +19,7 @@ from sqlite_utils import Database
 
 from ..ledger.money import fmt
 from ..ledger.results import result_doc, settle_session
-from ..record import FORMAT, dump_log, load_log
+from ..record import FORMAT, dump_log, load_log, setup_of
 from ..record.chain import canonical_action
 from ..record.result_text import EncodedItems, item_line, result_json_text
 from ..replay import replay
@@ -181,7 +181,7 @@ def _events(log: dict, opening: dict) -> list[tuple[int | None, str, dict | str]
     events: list[tuple[int | None, str, dict | str]] = [(None, "session", opening)]
     payloads: dict[str, str] = {}
     for n, given in enumerate(log.get("hands", ()), 1):
-        events.append((n, "hand_start", {k: v for k, v in given.items() if k != "actions"}))
+        events.append((n, "hand_start", setup_of(given)))
         for text in given.get("actions", ()):
             payload = payloads.get(text)
             if payload is None:
@@ -217,7 +217,7 @@ def judge(log: dict) -> Iterator[tuple[str, Any]]:
         row = totals.step(running, result)
         if row is not None:
             running = row
-        batch.append((hand.number, {k: v for k, v in given.items() if k != "actions"},
+        batch.append((hand.number, setup_of(given),
                       "actions" in given, list(hand.players), hand.dealer, len(hand.actions),
                       last_event, result, row))
         if len(batch) == BATCH:
