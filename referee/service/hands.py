@@ -248,12 +248,17 @@ def side_bets(db: Database, sid: str, n: int) -> tuple[list[Words], dict[str, De
     with cache.lock(db, sid):
         live = _live(db, sid)
         if n == live.n and live.hand is not None:
-            hand, setup = live.hand, live.setup
-        else:
-            hand, setup, _ = _played_hand(db, sid, n, live.rules)
+            return _side_bets(db, sid, live.hand, live.setup)
+    # An earlier hand is rebuilt outside the session's lock, as hand_state does.
+    hand, setup, _ = _played_hand(db, sid, n, live.rules)
+    return _side_bets(db, sid, hand, setup)
+
+
+def _side_bets(db: Database, sid: str, hand: Hand, setup: dict
+               ) -> tuple[list[Words], dict[str, Decimal]]:
     if not setup.get("side_bets") or not hand.is_complete:
         return [], {}
-    won, story = totals.pots_after(storage.running_before(db, sid, n)).settle(
+    won, story = totals.pots_after(storage.running_before(db, sid, hand.number)).settle(
         side_bet_outcomes(hand, setup))
     return story, won
 
