@@ -100,15 +100,19 @@ def test_edited_session_columns_fail(app, client, column, value):
     assert verify(app) == 1
 
 
+def edit_first_settled(conn, column: str, key: str, value: str) -> None:
+    """Set the first player's amount under ``key`` in the first settled
+    hand's JSON ``column`` (``result`` or ``running``) to ``value``."""
+    n, text = conn.execute(f"SELECT n, {column} FROM hands WHERE {column} IS NOT NULL "
+                           "ORDER BY n LIMIT 1").fetchone()
+    data = json.loads(text)
+    data[key][next(iter(data[key]))] = value
+    conn.execute(f"UPDATE hands SET {column} = ? WHERE n = ?", [json.dumps(data), n])
+
+
 def test_edited_hand_result_fails(app, client):
     played(client)
-    conn = raw(app)
-    n, result = conn.execute("SELECT n, result FROM hands WHERE result IS NOT NULL "
-                             "ORDER BY n LIMIT 1").fetchone()
-    result = json.loads(result)
-    name = next(iter(result["net"]))
-    result["net"][name] = "999.00"
-    conn.execute("UPDATE hands SET result = ? WHERE n = ?", [json.dumps(result), n])
+    edit_first_settled(raw(app), "result", "net", "999.00")
     assert verify(app) == 1
 
 
@@ -386,10 +390,5 @@ def test_hand_rows_written_by_the_older_encoder_still_verify(app, client):
     assert conn.execute("SELECT count(*) FROM hands WHERE result LIKE '%\": %'"
                         ).fetchone()[0] > 0
     assert verify(app) == 0
-    n, running = conn.execute("SELECT n, running FROM hands WHERE running IS NOT NULL "
-                              "ORDER BY n LIMIT 1").fetchone()
-    running = json.loads(running)
-    name = next(iter(running["totals"]))
-    running["totals"][name] = "999"
-    conn.execute("UPDATE hands SET running = ? WHERE n = ?", [json.dumps(running), n])
+    edit_first_settled(conn, "running", "totals", "999")
     assert verify(app) == 1
