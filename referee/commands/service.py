@@ -20,8 +20,10 @@ DEFAULT_DB = os.path.join("instance", "referee.sqlite3")
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="run the live-table service (tablet pages and JSON API)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1: this machine only; "
+                   "0.0.0.0 lets the table's tablets and phones on the local network in)")
+    p.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     p.add_argument("--db", metavar="PATH_OR_URL",
                    help=f"the database: a file, or a postgresql:// URL (default: "
                    f"REFEREE_DATABASE_URL, else {DEFAULT_DB})")

@@ -92,6 +92,10 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
     """Store a whole ``tonk-log/1`` document (its last hand may be still open).
     ``brought_forward_from``: the stored session its ``brought_forward`` came
     from (the club's ledger counts those debts there, not twice)."""
+    if isinstance(doc, dict) and not doc.get("hands") and "started" not in doc:
+        # A log with no hand yet is a table opening now (the API's POST
+        # /api/sessions with "hands": []): recorded like a created table's.
+        doc = {**doc, "started": storage.now_seconds()}
     with collector.paused():
         log = load_log(doc)
         if pin is not None and not (isinstance(pin, str) and 4 <= len(pin) <= 64):
