@@ -20,10 +20,18 @@ DEFAULT_DB = os.path.join("instance", "referee.sqlite3")
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="run the live-table service (tablet pages and JSON API)")
-    p.add_argument("--host", default="127.0.0.1",
+    p.add_argument("--host", default=None,
                    help="the address to listen on (default 127.0.0.1: this machine only; "
-                   "0.0.0.0 lets the table's tablets and phones on the local network in)")
+                   "0.0.0.0 lets the table's tablets and phones on the local network in: "
+                   "--lan does that and says the address)")
     p.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    p.add_argument("--lan", action="store_true",
+                   help="open the table to the room: listen on every address, print the "
+                   "address phones on the same network open, and its QR code")
+    p.add_argument("--public-url", metavar="URL",
+                   help="the address phones open, used by every QR code and link (default: "
+                   "REFEREE_PUBLIC_URL, else with --lan the LAN address, else the address "
+                   "each request came in by)")
     p.add_argument("--db", metavar="PATH_OR_URL",
                    help=f"the database: a file, or a postgresql:// URL (default: "
                    f"REFEREE_DATABASE_URL, else {DEFAULT_DB})")
@@ -71,18 +79,49 @@ def _open(args: argparse.Namespace, *, must_exist: bool = True):
     return storage.connect(path)
 
 
+def lan_address() -> str:
+    """This machine's address on the local network: the one its route to the
+    outside leaves by (a UDP socket's connect sends nothing). 127.0.0.1 when
+    there is no network."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere
+            return s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from ..web import create_app
+    from ..web.links import PUBLIC_URL_ENV
 
     path = _db_path(args)
+    host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
+    public = args.public_url or os.environ.get(PUBLIC_URL_ENV)
+    config = {"DATABASE": path}
+    if public:
+        config["PUBLIC_URL"] = public
     try:
-        app = create_app({"DATABASE": path})
+        app = create_app(config)
     except RefereeError as err:
         return fail(err)
-    return run_server(app, args.host, args.port, args.threads, path)
+    return run_server(app, host, args.port, args.threads, path,
+                      show=bool(public) or args.lan)
 
 
-def run_server(app, host: str, port: int, threads: int, path: str) -> int:
+def print_address(url: str) -> None:
+    """The address phones open, and its QR code drawn in the terminal."""
+    import segno
+
+    print(f"Phones and tablets open {url}  (or scan:)", flush=True)
+    segno.make_qr(url, error="m").terminal(compact=True)
+    sys.stdout.flush()
+
+
+def run_server(app, host: str, port: int, threads: int, path: str,
+               show: bool = False) -> int:
     """Serve ``app`` until interrupted (also bench/floor.py's server, so that the
     benchmark measures the same server)."""
     import logging
@@ -105,6 +144,11 @@ def run_server(app, host: str, port: int, threads: int, path: str) -> int:
     shown = host if ":" not in host else f"[{host}]"
     print(f"Tonk referee serving on http://{shown}:{server.effective_port}/ "
           f"(database {safe_url(path)})", flush=True)
+    if show:
+        # --lan without a public URL: the LAN address, with the port really taken.
+        if not app.config.get("PUBLIC_URL"):
+            app.config["PUBLIC_URL"] = f"http://{lan_address()}:{server.effective_port}/"
+        print_address(app.config["PUBLIC_URL"])
     try:
         server.run()
     except KeyboardInterrupt:

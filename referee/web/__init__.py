@@ -12,7 +12,7 @@ from pathlib import Path
 from flask import Flask, request
 
 from ..service import storage
-from . import api, club, errors, lang, reports, tablet
+from . import api, club, errors, lang, links, reports, tablet
 from .db import Handles
 
 
@@ -65,6 +65,8 @@ def create_app(config: dict | None = None) -> Flask:
         # An imported log of a long session is a few hundred kilobytes.
         MAX_CONTENT_LENGTH=8 * 1024 * 1024,
         REFEREE_HOST_KEY=os.environ.get("REFEREE_HOST_KEY") or None,
+        # The address phones open (every QR code and shared link): links.py.
+        PUBLIC_URL=os.environ.get(links.PUBLIC_URL_ENV) or None,
         # Writes share fsyncs through one committing thread (storage.GroupCommitter).
         GROUP_COMMIT=True,
         SESSION_COOKIE_HTTPONLY=True,

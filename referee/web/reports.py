@@ -36,6 +36,7 @@ from .db import get_db
 from .lang import _, current, say, use_table_language
 from .lang import message as _message
 from .lang import sentence as _sentence
+from .links import external_url
 
 bp = Blueprint("reports", __name__, url_prefix="/reports")
 INDEX_PAGE = 20  # hands listed per page of the reports index (2x a 10-hand page's time)
@@ -125,7 +126,7 @@ def sheet_pdf(sid: str):
 
     _allowed(sid)
     stored = _stored(sid)
-    url = url_for("tablet.session_page", session_id=sid, _external=True)
+    url = external_url("tablet.session_page", session_id=sid)
     try:
         data = render_sheet(stored.log, lang=_paper_language(), url=url)
     except RefereeError as err:
