@@ -65,7 +65,7 @@ def _time(value: object, *path: object) -> None:
     time without one could be anybody's evening."""
     if type(value) is not str:
         raise Unreadable(N_("must be a time like \"2026-11-21T20:00:00Z\""), *path)
-    from datetime import datetime  # only logs that carry times pay for the import
+    from datetime import UTC, datetime  # only logs that carry times pay for the import
 
     try:
         when = datetime.fromisoformat(value)
@@ -75,6 +75,14 @@ def _time(value: object, *path: object) -> None:
         raise Unreadable(Words(N_("must be an ISO 8601 time with a UTC offset, like "
                                   "\"2026-11-21T20:00:00Z\", not {value}"), value=repr(value)),
                          *path)
+    # The papers print a time in UTC: an instant before year 1 or after 9999
+    # there (0001-01-01T00:00:00+23:59) has no date to print, so the log is
+    # refused here, where it is read, not by each paper.
+    try:
+        when.astimezone(UTC)
+    except OverflowError:
+        raise Unreadable(Words(N_("must be a time between the years 1 and 9999 in UTC, not "
+                                  "{value}"), value=repr(value)), *path) from None
 
 
 def decimal_of(value: object) -> Decimal | None:

@@ -107,6 +107,24 @@ def host_key_right(db: Database, place: str, address: str) -> None:
     storage.run_write(db, lambda w: storage.clear_attempts(w, HOST_KEY, f"{place} {address}"))
 
 
+def host_key(db: Database, key: str, sent: str, place: str, address: str, *,
+             now: float | None = None) -> bool:
+    """Whether ``sent`` is the host key ``key``, the try counted from
+    ``address`` before it is checked, as a PIN's is (the API's guard: each
+    request carries the key). Raises ``TooManyTries`` while the address waits,
+    even with the right key, which would otherwise tell which try was right."""
+    now = time.time() if now is None else now
+    wait = host_key_try(db, place, address, now=now)
+    if wait:
+        raise TooManyTries("too_many_tries",
+                           N_("Too many wrong host keys. Wait {seconds} seconds."),
+                           {"seconds": wait}, until=now + wait)
+    if not hmac.compare_digest(sent.encode(), key.encode()):
+        return False
+    host_key_right(db, place, address)
+    return True
+
+
 def has_pin(db: Database, sid: str) -> bool:
     """Whether the session has a PIN (a table imported through the API has none).
     Raises ``NotFound``."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable
 from datetime import date
@@ -368,6 +369,32 @@ def season(db: Database, currency: str | None = None, start: date | None = None,
 
 # ---------------------------------------------------------------- CSV
 
+# A cell a spreadsheet would read as a formula (OWASP's CSV injection):
+# text that starts with one of these. A plain number ("-0.25") is data.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def csv_cell(value: object) -> object:
+    """``value`` as a CSV cell no spreadsheet runs: text that could start a
+    formula gets a leading ``'`` (which spreadsheets show as text, not run)."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START) \
+            and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+class _Sheet:
+    """A CSV writer whose every cell is a ``csv_cell``: names, session ids and
+    currencies come from whoever opened a table."""
+
+    def __init__(self, buf: io.StringIO) -> None:
+        self._w = csv.writer(buf, lineterminator="\n")
+
+    def writerow(self, row: list) -> None:
+        self._w.writerow([csv_cell(v) for v in row])
+
+
 def hands_csv(db: Database, currency: str | None = None, start: date | None = None,
               end: date | None = None) -> str:
     """Every hand, one row per player seated in it: what a spreadsheet sorts
@@ -376,7 +403,7 @@ def hands_csv(db: Database, currency: str | None = None, start: date | None = No
     sessions = gather(db, currency, start, end)
     places = _places(currency, [v for s in sessions for h in s.hands for v in h.net.values()])
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = _Sheet(buf)
     w.writerow(["date", "session", "hand", "player", "outcome", "won", "dropped", "count",
                 "net", "currency"])
     for s in sessions:
@@ -392,7 +419,7 @@ def ledger_csv(db: Database, currency: str | None = None) -> str:
     """The club's ledger: one row per person, then the transfers."""
     led = ledger(db, currency)
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = _Sheet(buf)
     w.writerow(["kind", "player", "to", "amount", "currency"])
     for p, v in led["balances"].items():
         w.writerow(["balance", p, "", v, led["currency"]])

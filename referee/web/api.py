@@ -6,7 +6,6 @@ every failure: ``{"error": {"code", "message", "hand", "action"}}`` (made by
 from __future__ import annotations
 
 import functools
-import hmac
 import json
 
 from apispec import APISpec
@@ -18,8 +17,9 @@ from ..language import N_
 from ..record.schemas import HandSchema, LogSchema
 from ..service import access, hands, sessions, table_events
 from .bodies import read_body as _body
+from .club import require_host_key
 from .db import get_db
-from .errors import WRONG_HOST_KEY, ApiError
+from .errors import ApiError
 from .lang import told as _said
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -281,15 +281,7 @@ def token_required(*, write: bool):
 
 
 def _host_key() -> None:
-    key = current_app.config.get("REFEREE_HOST_KEY")
-    if not key:
-        return
-    sent = request.headers.get("X-Host-Key") or _bearer()
-    if not sent:
-        raise ApiError(401, "unauthorized", N_("creating a session needs the host key "
-                                               "(X-Host-Key header)"))
-    if not hmac.compare_digest(sent.encode(), key.encode()):
-        raise ApiError(403, "forbidden", WRONG_HOST_KEY)
+    require_host_key(N_("creating a session needs the host key (X-Host-Key header)"))
 
 
 # ---------------------------------------------------------------- views

@@ -49,20 +49,29 @@ def _right(sent: str | None) -> bool:
     return bool(key and sent and hmac.compare_digest(sent.encode(), key.encode()))
 
 
-@api.before_request
-def _api_guard() -> None:
-    if not _key():
-        raise ApiError(403, "forbidden", N_("the club's pages are shut: this service has no "
-                                            "host key (REFEREE_HOST_KEY)"))
+def require_host_key(missing: str) -> None:
+    """The API's guard: the host key as ``X-Host-Key`` (or a bearer token),
+    every try counted per address as the pages count theirs (``missing``: the
+    sentence when none is sent). Nothing to check when the service has no key."""
+    key = _key()
+    if not key:
+        return
     header = request.headers.get("Authorization", "")
     scheme, _sep, token = header.partition(" ")
     sent = request.headers.get("X-Host-Key") or (token.strip() if scheme.lower() == "bearer"
                                                  else None)
     if not sent:
-        raise ApiError(401, "unauthorized", N_("the club's pages need the host key "
-                                               "(X-Host-Key header)"))
-    if not _right(sent):
+        raise ApiError(401, "unauthorized", missing)
+    if not access.host_key(get_db(), key, sent, "api", request.remote_addr or "?"):
         raise ApiError(403, "forbidden", WRONG_HOST_KEY)
+
+
+@api.before_request
+def _api_guard() -> None:
+    if not _key():
+        raise ApiError(403, "forbidden", N_("the club's pages are shut: this service has no "
+                                            "host key (REFEREE_HOST_KEY)"))
+    require_host_key(N_("the club's pages need the host key (X-Host-Key header)"))
 
 
 @pages.before_request

