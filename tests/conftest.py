@@ -27,7 +27,8 @@ from urllib.parse import quote
 
 import pytest
 
-from referee.service import cache, pg, storage
+from referee.service import cache, storage
+from referee.service.storage import pg
 from referee.web import create_app
 from referee.web.db import Handles
 

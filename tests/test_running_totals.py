@@ -165,7 +165,7 @@ def test_standings_read_a_page(app, client):
 
 
 def test_the_import_writes_the_chain_the_per_event_path_writes(app, client, monkeypatch):
-    monkeypatch.setattr(storage, "now", lambda: "2026-11-23T23:00:00.000Z")
+    monkeypatch.setattr(storage.events, "now", lambda: "2026-11-23T23:00:00.000Z")
     r = client.post("/api/sessions", json=random_session(3, hands=12))
     sid = r.get_json()["id"]
     db = storage.connect(app.config["DATABASE"])

@@ -304,7 +304,7 @@ def test_verify_runs_on_a_read_only_replica(pg_server, capsys):
 
 
 def test_placeholders_are_translated_for_psycopg():
-    from referee.service.pg import safe_url, translate
+    from referee.service.storage.pg import safe_url, translate
 
     assert translate("SELECT a FROM t WHERE b = ? AND c = :name") == \
         "SELECT a FROM t WHERE b = %s AND c = %(name)s"

@@ -64,7 +64,7 @@ def _db_path(args: argparse.Namespace) -> str:
 
 def _missing(path: str) -> bool:
     """No database file at ``path`` (a URL names a server, asked when opened)."""
-    from ..service import pg
+    from ..service.storage import pg
 
     return not pg.is_url(path) and not os.path.exists(path)
 
@@ -128,7 +128,7 @@ def run_server(app, host: str, port: int, threads: int, path: str,
 
     from waitress import create_server
 
-    from ..service.pg import safe_url
+    from ..service.storage.pg import safe_url
 
     # "Task queue depth is N" on every request that waits for a free thread:
     # normal with many tablets, and a flood in the log under load.

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Iterable
 
 from ..rules.errors import MalformedInput
 from ..rules.words import N_
@@ -162,3 +163,117 @@ def _same_play(doc: dict, events: list[dict]) -> None:
             raise LogChainError(f"hand {n}'s setup is not the one its chain holds")
         if mine.get("actions", []) != theirs["actions"]:
             raise LogChainError(f"hand {n}'s actions are not the ones its chain holds")
+
+
+# ---------------------------------------------------------------- a stored chain checked
+# Pure functions over the rows as stored (``storage.events`` reads them):
+# what ``referee verify`` holds every session's and the club's chain to.
+
+def _fault(row, why: str) -> dict:
+    return {"id": row["id"], "seq": row["seq"], "kind": row["kind"], "hand": row["hand"],
+            "reason": why}
+
+
+def _first_link_fault(ev_id: int, chain: int, prev_hash: str,
+                      hash_of: Callable[[int], str | None]) -> str | None:
+    """Why a session's first event does not hang where it must (None: it does)."""
+    if chain < 2:
+        return None if prev_hash == GENESIS else \
+            "its prev_hash does not match the previous event's hash"
+    # Format 2 links the first event to the event stored just before it.
+    before = hash_of(ev_id - 1) if ev_id > 1 else GENESIS
+    if before is None:
+        return f"event id {ev_id - 1}, stored before this session, is missing"
+    if prev_hash != before:
+        return "its prev_hash does not match the event stored before it"
+    return None
+
+
+def _format_fault(ev_id: int, chain: int, prev_chain: int, first_new: int | None) -> str | None:
+    if chain < prev_chain:
+        return "it is hashed with an older chain format than the event before it"
+    if chain < CHAIN and first_new is not None and ev_id > first_new:
+        # Format 1 ended at the migration: an older event after a newer
+        # one is a downgrade, which would drop the ids and rules from the hash.
+        return "it is hashed with an older chain format than events stored before it"
+    return None
+
+
+def _cancels_fault(payload: str, hand: int | None,
+                   actions: dict[int, int | None]) -> str | None:
+    cancels = json.loads(payload).get("cancels")
+    if cancels not in actions or actions[cancels] != hand:
+        return "it cancels an event that is not an earlier action of its hand"
+    return None
+
+
+def _end_fault(events: int, seen_head: bool, head: str | None) -> dict | None:
+    if events == 0:
+        return {"id": None, "seq": 1, "kind": None, "hand": None,
+                "reason": "the session has no events"}
+    if not seen_head:
+        return {"id": None, "seq": None, "kind": None, "hand": None,
+                "reason": f"the receipt's head {head} is not in the chain: events were "
+                          "deleted or the chain was written again"}
+    return None
+
+
+def session_chain_fault(rows: Iterable, sid: str, head: str | None, first_new: int | None,
+                        hash_of: Callable[[int], str | None]) -> dict | None:
+    """The first fault of a session's chain (None: intact), from its events
+    as stored (``rows``: every column, in order, each read by name or
+    position). With ``head`` (a receipt), the chain must also still hold that
+    hash. ``first_new``: the id of the database's first event of format
+    ``CHAIN`` (None: none); ``hash_of(id)``: the stored hash of the event with
+    that id (None: there is none), asked only where the session's ids leave a
+    gap."""
+    prev = GENESIS
+    expected_seq = 1
+    prev_chain = 1
+    seen_head = head is None
+    actions: dict[int, int | None] = {}  # id: hand, what a correction may cancel
+    previous_id = None
+    for row in rows:
+        ev_id, chain, _, hand, seq, kind, payload, client_id, created, prev_hash, hash_ = row
+        if seq != expected_seq:
+            why = f"event {expected_seq} is missing (next is {seq})"
+        elif expected_seq == 1:
+            why = _first_link_fault(ev_id, chain, prev_hash, hash_of)
+        elif prev_hash != prev:
+            why = "its prev_hash does not match the previous event's hash"
+        else:
+            why = None
+        if why is None and (chain != CHAIN or prev_chain != CHAIN):
+            why = _format_fault(ev_id, chain, prev_chain, first_new)
+        if why is None and (event_hash_v2(prev_hash, ev_id, sid, hand, seq, kind, payload,
+                                          client_id, created) if chain == 2
+                            else event_hash(prev_hash, dict(row))) != hash_:
+            why = "its hash does not match its contents"
+        if why is None and kind == "correction":
+            why = _cancels_fault(payload, hand, actions)
+        # Most events follow their session's previous one directly: only a
+        # gap in the session's ids (another session wrote between) asks for a hash.
+        if why is None and chain >= 2 and ev_id > 1 \
+                and previous_id != ev_id - 1 and hash_of(ev_id - 1) is None:
+            why = f"event id {ev_id - 1} is missing"
+        if why:
+            return _fault(dict(row), why)
+        if kind == "action":
+            actions[ev_id] = hand
+        prev, prev_chain, previous_id = hash_, chain, ev_id
+        expected_seq += 1
+        seen_head = seen_head or hash_ == head
+    return _end_fault(expected_seq - 1, seen_head, head)
+
+
+def club_chain_fault(rows: Iterable[dict]) -> str | None:
+    """The first fault of the club's chain (None: intact or empty), from its
+    events as stored, in order."""
+    prev, expected = GENESIS, 1
+    for row in rows:
+        if row["seq"] != expected or row["id"] != expected:
+            return f"club event {expected} is missing"
+        if row["prev_hash"] != prev or event_hash(prev, row) != row["hash"]:
+            return f"club event {expected}: its hash does not match its contents"
+        prev, expected = row["hash"], expected + 1
+    return None

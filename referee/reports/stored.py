@@ -34,7 +34,8 @@ def final_hash(db, session_id: str) -> str | None:
 def load_stored(db, session_id: str) -> StoredSession:
     """``db`` is an open storage database, a path to one (which must exist:
     a report never creates an empty database by mistake) or its URL."""
-    from ..service import pg, sessions, storage
+    from ..service import sessions, storage
+    from ..service.storage import pg
 
     if isinstance(db, (str, Path)):
         if not pg.is_url(db) and not Path(db).is_file():

@@ -18,6 +18,9 @@ that first answer again.
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from sqlite_utils import Database
 
 from ..ledger.money import parse_stake
@@ -346,6 +349,39 @@ def _header_change(live: Live, change):
 
 # ---------------------------------------------------------------- names
 
+# Keys whose values are never a player's name (a name may be any text).
+_NOT_NAMES = frozenset(("kind", "note", "reason", "outcome", "stakes", "amount", "at",
+                        "action", "stake", "upcard", "format", "rules", "table", "currency",
+                        "started", "closed", "language", "story", "multiplier"))
+
+
+def renamed(data: Any, old: str, new: str) -> Any:
+    """``data`` with the name ``old`` written ``new`` (a corrected name)."""
+    if isinstance(data, str):
+        return new if data == old else data
+    if isinstance(data, list):
+        return [renamed(v, old, new) for v in data]
+    if isinstance(data, dict):
+        return {(new if k == old else k): (v if k in _NOT_NAMES else renamed(v, old, new))
+                for k, v in data.items()}
+    return data
+
+
+def rename_player(db: Database, sid: str, old: str, new: str) -> None:
+    """Write a corrected name into the session's derived rows: the header, the
+    seats, every hand's setup and result, its story's sentences too (the
+    events keep the old one)."""
+    word = re.compile(rf"(?<!\w){re.escape(old)}(?!\w)")
+
+    def result(r: dict) -> dict:
+        story = [word.sub(new, line) for line in r.get("story", ())]
+        r = renamed(r, old, new)
+        r["story"] = story
+        return r
+
+    storage.rewrite_names(db, sid, old, new, lambda data: renamed(data, old, new), result)
+
+
 def rename(db: Database, sid: str, old: str, new: str, client_id: str | None = None) -> dict:
     """Correct a player's name ("Bne" -> "Ben"): kept as an event; the export
     then writes the corrected name everywhere. Refused for a name that is not
@@ -364,7 +400,7 @@ def rename(db: Database, sid: str, old: str, new: str, client_id: str | None = N
                                                  "choose another name"), {"new": new})
 
         def rows(w: Database, _event_id: int) -> None:
-            storage.rename_player(w, live.sid, old, new)
+            rename_player(w, live.sid, old, new)
             storage.refresh_running(w, live.sid, 1)  # every name in them changes
 
         def after(_event_id: int) -> None:

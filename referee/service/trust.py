@@ -27,6 +27,7 @@ from ..rules.hand import VOID
 from . import beside, collector, storage, totals
 from .hands import hand_result, session_quantum, void_hand_result
 from .kinds import EventKind
+from .table_events import renamed
 
 HEAD = re.compile(r"[0-9a-f]{64}")
 
@@ -56,8 +57,8 @@ def _session_faults(row: dict, events: list[dict]) -> list[str]:
         elif ev["kind"] == EventKind.CLOSE:
             header = {**header, "closed": said["closed"]}
         elif ev["kind"] == EventKind.RENAME:
-            header = storage.renamed(header, said["old"], said["new"])
-            players = storage.renamed(players, said["old"], said["new"])
+            header = renamed(header, said["old"], said["new"])
+            players = renamed(players, said["old"], said["new"])
     columns = {
         "header": header,
         "rules_expanded": payload.get("rules_expanded"),
@@ -102,7 +103,7 @@ def _expected_next(events: list[dict]) -> tuple[str | None, list | None, list[in
         elif ev["kind"] == EventKind.LEAVE:
             seats = said["seats"]
         elif ev["kind"] == EventKind.RENAME and seats is not None:
-            seats = storage.renamed(seats, said["old"], said["new"])
+            seats = renamed(seats, said["old"], said["new"])
     return (changed if changed is not None else imported), seats, wrong
 
 
@@ -143,7 +144,7 @@ def _expected_setups(events: list[dict]) -> tuple[dict[int, dict], dict[int, int
                 entry = {k: said[k] for k in ("action", "by", "note")}
                 setups[n] = {**setup, "disputes": [*setup.get("disputes", ()), entry]}
         elif n is None and ev["kind"] == EventKind.RENAME:
-            setups = {k: storage.renamed(v, said["old"], said["new"]) for k, v in setups.items()}
+            setups = {k: renamed(v, said["old"], said["new"]) for k, v in setups.items()}
         if n is not None and n in setups:
             newest[n] = ev["id"]
         if current is not None:

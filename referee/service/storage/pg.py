@@ -21,8 +21,8 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from ..rules.words import N_
-from .errors import MalformedInput
+from ...rules.words import N_
+from ..errors import MalformedInput
 
 SCHEMES = ("postgresql://", "postgres://")
 POOL_MAX = 20  # connections a process may hold: waitress's threads, the writer, verify
@@ -30,6 +30,12 @@ POOL_MAX = 20  # connections a process may hold: waitress's threads, the writer,
 
 def is_url(target: Any) -> bool:
     return isinstance(target, str) and target.startswith(SCHEMES)
+
+
+def is_pg(db: Any) -> bool:
+    """Whether ``db`` is a PostgreSQL handle (``PgDatabase``), where the few
+    statements that differ take PostgreSQL's form."""
+    return getattr(db, "dialect", None) == "postgresql"
 
 
 def safe_url(url: str) -> str:

@@ -1,0 +1,289 @@
+"""The storage's engine: connections to SQLite or PostgreSQL, write
+transactions that hold the database's write lock from their start, and the
+group-committing writer thread.
+
+Durability: WAL with ``synchronous=FULL`` makes a committed transaction
+survive a power cut or a killed process; every write takes the lock up front
+(``BEGIN IMMEDIATE``) so a transaction never fails half-way on a lock it
+could not upgrade.
+
+On PostgreSQL (several app processes, one database) the same guarantees hold
+by the same means: a write transaction first takes one transaction-level
+advisory lock (``WRITE_LOCK``), PostgreSQL's counterpart of ``BEGIN
+IMMEDIATE``, so writers queue across processes, ids stay dense and a
+session's newest event is re-read under the lock; triggers refuse updates
+and deletions of events; the unique keys on (session, seq) and (session,
+client_id) refuse a second winner; commits are durable
+(``synchronous_commit`` on, the server's default).
+"""
+
+from __future__ import annotations
+
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from ...rules.words import N_
+from ..errors import MalformedInput
+from . import pg, schema
+from .pg import is_pg
+
+BUSY_TIMEOUT_MS = 10_000
+# PostgreSQL's write lock: one advisory lock (a key of the referee's own, in
+# the database's advisory lock space) held by every write transaction.
+WRITE_LOCK = 0x7265666572656531  # "referee1"
+
+# A key or constraint refused a row, on either database (a racing retry of a
+# client_id is noticed so).
+INTEGRITY_ERRORS = (sqlite3.IntegrityError, pg.IntegrityError)
+
+# One lock per database file: threads of one process queue here instead of
+# in SQLite's busy handler, whose sleeps would add milliseconds to every wait.
+_FILE_LOCKS: dict[str, threading.Lock] = {}
+_FILE_LOCKS_GUARD = threading.Lock()
+
+
+def db_key(db: Database) -> str:
+    key = getattr(db, "_referee_key", None)
+    if key is None:
+        row = db.conn.execute("PRAGMA database_list").fetchone()
+        key = row[2] or f"memory:{id(db)}"
+        db._referee_key = key  # type: ignore[attr-defined]
+    return key
+
+
+def _file_lock(db: Database) -> threading.Lock:
+    key = db_key(db)
+    lock = _FILE_LOCKS.get(key)
+    if lock is None:
+        with _FILE_LOCKS_GUARD:
+            lock = _FILE_LOCKS.setdefault(key, threading.Lock())
+    return lock
+
+
+def connect(path: str | Path) -> Database:
+    """Open (and create or migrate) the database at ``path``: a file, or a
+    PostgreSQL URL (``postgresql://...``)."""
+    if pg.is_url(path):
+        return _connect_pg(str(path))
+    if str(path) != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    try:
+        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000,
+                               isolation_level=None, check_same_thread=False)
+        db = Database(conn, strict=True)
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = FULL")
+        db.execute("PRAGMA foreign_keys = ON")
+        if _committers.get(db_key(db)) is not None:
+            # This process checkpoints beside its writers (GroupCommitter): a
+            # long import's commit copied its 40 MB into the file again.
+            db.execute("PRAGMA wal_autocheckpoint = 0")
+        if schema.migrations.pending(db):
+            with write(db):
+                schema.migrations.apply(db)
+    except sqlite3.DatabaseError as err:
+        # A file that is not a database (or a folder): the caller's input, not a
+        # failure of ours. A busy or failing disk stays an OperationalError.
+        if type(err) is not sqlite3.DatabaseError and "unable to open" not in str(err):
+            raise
+        raise MalformedInput("not_a_database",
+                             N_("{path} is not a referee database ({error})"),
+                             {"path": path, "error": err}) from None
+    return db
+
+
+def _connect_pg(url: str) -> Any:
+    try:
+        db = pg.PgDatabase(url)
+    except pg.Unreachable as err:
+        raise MalformedInput("no_database", N_("cannot reach the database at {url} ({why})"),
+                             {"url": pg.safe_url(url), "why": str(err)}) from None
+    if schema.pending_migrations(db):
+        with write(db):  # under the write lock: processes starting together migrate once
+            schema.apply_pg(db)
+    return db
+
+
+
+def _begin_write(db: Any) -> None:
+    """Start a transaction that holds the database's write lock."""
+    if is_pg(db):
+        db.conn.execute("BEGIN")
+        db.conn.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
+    else:
+        db.conn.execute("BEGIN IMMEDIATE")
+
+
+@contextmanager
+def write(db: Database) -> Iterator[Database]:
+    """A write transaction that holds the database's write lock from its start."""
+    with _file_lock(db):
+        _begin_write(db)
+        try:
+            yield db
+        except BaseException:
+            if db.conn.in_transaction:
+                db.conn.execute("ROLLBACK")
+            raise
+        db.conn.execute("COMMIT")
+    committer = _committers.get(db_key(db))
+    if committer is not None:
+        committer.wrote.set()  # its checkpointing thread copies the pages in
+
+
+
+def db_file(db: Database) -> str | None:
+    """The SQLite database's file, for a forked process to open on its own
+    (None: in memory, or PostgreSQL, where verify does not fork)."""
+    if is_pg(db):
+        return None
+    key = db_key(db)
+    return None if key.startswith("memory:") else key
+
+
+class GroupCommitter:
+    """One writer thread that runs the queued write jobs of many requests in one
+    transaction, each in its own savepoint, and acknowledges them all after a
+    single durable COMMIT. With ``synchronous=FULL`` a commit costs an fsync;
+    sharing it is what lets many tablets log faster than the disk syncs, and
+    no job is acknowledged before its commit.
+
+    The writer does not checkpoint the WAL itself (SQLite's automatic
+    checkpoint would copy a thousand pages into the database file, and sync
+    it, inside some unlucky request's commit): a second thread, on its own
+    connection, runs a passive checkpoint a moment after writes, beside the
+    writer, every ``CHECKPOINT_EVERY`` commits (a hundred pages or so each
+    time, so that no checkpoint is long). Durability does not depend on it: a
+    commit is synced into the WAL."""
+
+    MAX_BATCH = 64
+    CHECKPOINT_EVERY = 20  # commits
+
+    def __init__(self, path: str | Path) -> None:
+        self.db = connect(path)
+        self.wrote = threading.Event()
+        self.commits = 0
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name="referee-commit", daemon=True)
+        self.thread.start()
+        if is_pg(self.db):
+            return  # PostgreSQL checkpoints in its own processes
+        self.db.execute("PRAGMA wal_autocheckpoint = 0")
+        self.checkpoint_db = connect(path)
+        self.checkpoint_db.execute("PRAGMA wal_autocheckpoint = 0")
+        self.checkpointer = threading.Thread(target=self._checkpoints,
+                                             name="referee-checkpoint", daemon=True)
+        self.checkpointer.start()
+
+    def _checkpoints(self) -> None:
+        while True:
+            self.wrote.wait()
+            self.wrote.clear()
+            try:
+                self.checkpoint_db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.Error:
+                pass  # busy or failing: the next round tries again
+
+    def submit(self, job: Callable[[Database], Any]) -> Any:
+        future: Future = Future()
+        self.queue.put((job, future))
+        return future.result()
+
+    def stop(self) -> None:
+        """End the writer thread once the jobs queued before are done."""
+        self.queue.put(None)
+
+    def _run(self) -> None:
+        while True:
+            first = self.queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < self.MAX_BATCH:
+                try:
+                    job = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    self._commit(batch)
+                    return
+                batch.append(job)
+            self._commit(batch)
+
+    def _commit(self, batch: list) -> None:
+        conn = self.db.conn
+        outcomes: list[tuple[bool, Any]] = []
+        try:
+            with _file_lock(self.db):
+                _begin_write(self.db)
+                try:
+                    for job, _ in batch:
+                        conn.execute("SAVEPOINT job")
+                        try:
+                            outcomes.append((True, job(self.db)))
+                        except Exception as err:
+                            conn.execute("ROLLBACK TO job")
+                            outcomes.append((False, err))
+                        conn.execute("RELEASE job")
+                    conn.execute("COMMIT")
+                    self.commits += 1
+                    if self.commits >= self.CHECKPOINT_EVERY and not is_pg(self.db):
+                        self.commits = 0
+                        self.wrote.set()
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+        except Exception as err:
+            for _, future in batch:
+                future.set_exception(err)
+            return
+        for (ok, value), (_, future) in zip(outcomes, batch, strict=True):
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+
+_committers: dict[str, GroupCommitter] = {}
+
+
+def enable_group_commit(path: str | Path) -> GroupCommitter:
+    """Send this process's writes to ``path`` through one group-committing writer."""
+    probe = connect(path)
+    key = db_key(probe)
+    probe.close()
+    with _FILE_LOCKS_GUARD:
+        committer = _committers.get(key)
+        if committer is None:
+            committer = _committers[key] = GroupCommitter(path)
+    return committer
+
+
+def forget_group_commit(path: str | Path) -> None:
+    """Stop this process's group-committing writer for ``path`` (a file or a
+    URL), if it has one (the tests' throwaway databases)."""
+    key = pg.safe_url(str(path)) if pg.is_url(path) else str(Path(path).resolve())
+    with _FILE_LOCKS_GUARD:
+        committer = _committers.pop(key, None)
+    if committer is not None:
+        committer.stop()
+
+
+def run_write(db: Database, job: Callable[[Database], Any]) -> Any:
+    """Run ``job(db)`` in a write transaction and return its result once committed."""
+    committer = _committers.get(db_key(db))
+    if committer is not None:
+        return committer.submit(job)
+    with write(db):
+        return job(db)
+

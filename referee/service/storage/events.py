@@ -1,0 +1,287 @@
+"""The hash-chained, append-only events of each session and of the club:
+appending them (one, or a new session's many at once), reading them back,
+and checking a stored chain (the checks themselves, a pure function over the
+rows, are ``record.chain.session_chain_fault``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from sqlite_utils import Database
+
+from ...record.chain import (
+    CHAIN,
+    GENESIS,
+    canonical,
+    club_chain_fault,
+    event_hash,
+    event_hashes_v2,
+    session_chain_fault,
+)
+from .rows import _fits, _insert_rows, _named_rows, now, session_ids
+
+
+class Moved(Exception):
+    """The session has a newer event than the writer expected (another process
+    wrote): the transaction's job gives up, to be worked out again."""
+
+
+def append_event(db: Database, session_id: str, hand: int | None, kind: str, payload: Any,
+                 client_id: str | None = None, *, table: str = "events",
+                 after: int | None = None) -> dict:
+    """Append one event to the session's chain (inside a ``write`` transaction).
+    With ``after``, raise ``Moved`` unless the session's newest event has that id.
+    ``table`` is only for the benchmark's floor, which times this same insert."""
+    last = db.conn.execute(
+        f"SELECT seq, hash, id FROM {table} WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
+        (session_id,),
+    ).fetchone()
+    if after is not None and (last is None or last[2] != after):
+        raise Moved(session_id)
+    # Ids are given here, one more than the newest (the write lock is held), so
+    # that they are dense: a deleted event or session leaves a hole verify sees.
+    newest = db.conn.execute(f"SELECT id, hash FROM {table} ORDER BY id DESC LIMIT 1"
+                             ).fetchone()
+    new_id = newest[0] + 1 if newest else 1
+    if last:
+        seq, prev = last[0] + 1, last[1]
+    else:  # a session's first event hangs on the database's newest one
+        seq, prev = 1, newest[1] if newest else GENESIS
+    row = {
+        "id": new_id,
+        "chain": CHAIN,
+        "session_id": session_id,
+        "hand": hand,
+        "seq": seq,
+        "kind": kind,
+        "payload": canonical(payload),
+        "client_id": client_id,
+        "created": now(),
+        "prev_hash": prev,
+    }
+    row["hash"] = event_hash(prev, row)
+    db.conn.execute(
+        f"INSERT INTO {table} (id, chain, session_id, hand, seq, kind, payload, client_id, "
+        "created, prev_hash, hash) VALUES (:id, :chain, :session_id, :hand, :seq, :kind, "
+        ":payload, :client_id, :created, :prev_hash, :hash)",
+        row,
+    )
+    return row
+
+
+def append_events(db: Database, session_id: str,
+                  events: list[tuple[int | None, str, Any]]) -> int:
+    """Append a new session's events ``(hand, kind, payload)`` in one go
+    (``payload``: data, or its canonical text already)
+    (inside a ``write`` transaction): the rows ``append_event`` would write
+    one by one, hashed the same way, inserted at once (``_insert_rows``). An
+    import of 10,000 hands spent most of its time in the two selects and the
+    insert that each event costs there. Returns the first event's id (the
+    others follow it)."""
+    if db.conn.execute("SELECT 1 FROM events WHERE session_id = ? LIMIT 1",
+                       (session_id,)).fetchone():
+        raise ValueError(f"session {session_id} has events already")
+    newest = db.conn.execute("SELECT id, hash FROM events ORDER BY id DESC LIMIT 1"
+                             ).fetchone()
+    new_id, prev = (newest[0] + 1, newest[1]) if newest else (1, GENESIS)
+    created = now()
+    assert CHAIN == 2, "event_hashes_v2 writes format 2"
+    short = [(new_id + i, hand, i + 1, kind,
+              payload if isinstance(payload, str) else canonical(payload))
+             for i, (hand, kind, payload) in enumerate(events)]
+    hashes = event_hashes_v2(prev, session_id, created, short)
+    prevs = [prev, *hashes[:-1]]
+    _insert_rows(db, "events", ("id", "hand", "seq", "kind", "payload", "prev_hash", "hash"),
+                 [(*row, before, after)
+                  for row, before, after in zip(short, prevs, hashes, strict=True)],
+                 shared={"chain": CHAIN, "session_id": session_id, "client_id": None,
+                         "created": created})
+    return new_id
+
+
+def hand_events(db: Database, session_id: str, n: int, *,
+                refusals: bool = False) -> list[dict]:
+    """The hand's actions and corrections in order (and the refused attempts,
+    with ``refusals``: the audit shows them)."""
+    if not _fits(n):
+        return []
+    kinds = ("action", "correction", "refusal") if refusals else ("action", "correction")
+    rows = db.conn.execute(
+        "SELECT id, seq, kind, payload FROM events WHERE session_id = ? AND hand = ? "
+        f"AND kind IN ({', '.join('?' * len(kinds))}) ORDER BY seq",
+        (session_id, n, *kinds),
+    ).fetchall()
+    return _rename_payloads(
+        [{"id": r[0], "seq": r[1], "kind": r[2], "payload": json.loads(r[3])} for r in rows],
+        renames(db, session_id))
+
+
+def events_of_kinds(db: Database, session_id: str, kinds: tuple[str, ...]) -> list[dict]:
+    """The session's events of ``kinds`` in order (the table's own events, for
+    the papers: who accepted when, what was disputed)."""
+    rows = db.conn.execute(
+        "SELECT id, seq, hand, kind, payload, created FROM events WHERE session_id = ? "
+        f"AND kind IN ({', '.join('?' * len(kinds))}) ORDER BY seq", (session_id, *kinds),
+    ).fetchall()
+    return [{"id": r[0], "seq": r[1], "hand": r[2], "kind": r[3], "payload": json.loads(r[4]),
+             "created": r[5]} for r in rows]
+
+
+def renames(db: Database, session_id: str) -> list[tuple[int, str, str]]:
+    """The session's name corrections in order: (seq, old, new). Session-level
+    events only (``hand`` null): a short walk of the index."""
+    return [(seq, p["old"], p["new"]) for seq, p in (
+        (r[0], json.loads(r[1])) for r in db.conn.execute(
+            "SELECT seq, payload FROM events WHERE session_id = ? AND hand IS NULL AND "
+            "kind = 'rename' ORDER BY seq", (session_id,)))]
+
+
+def renamed_text(text: str, seq: int, names: list[tuple[int, str, str]]) -> str:
+    """An action's text as the table now names its player: the payloads stay
+    as they were chained; the corrections after the action apply to it."""
+    for at, old, new in names:
+        if at > seq and text.startswith(old + ":"):
+            text = new + text[len(old):]
+    return text
+
+
+def _rename_payloads(events: list[dict], names: list[tuple[int, str, str]]) -> list[dict]:
+    if not names:
+        return events
+    for ev in events:
+        payload = ev["payload"]
+        for key in ("action", "text"):
+            if isinstance(payload.get(key), str):
+                payload[key] = renamed_text(payload[key], ev["seq"], names)
+    return events
+
+
+def live_actions(events: list[dict]) -> list[dict]:
+    """The hand's actions in force: every action not cancelled by a correction."""
+    live: list[dict] = []
+    for ev in events:
+        if ev["kind"] == "action":
+            live.append(ev)
+        elif ev["kind"] == "correction":
+            cancels = ev["payload"]["cancels"]
+            live = [a for a in live if a["id"] != cancels]
+    return live
+
+
+def iter_chain_events(db: Database, sid: str) -> Iterator[dict]:
+    """The session's events as stored, every column, in order, as the cursor
+    reads them."""
+    cur = db.conn.execute(
+        "SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
+        "prev_hash, hash FROM events WHERE session_id = ? ORDER BY seq", (sid,))
+    keys = [d[0] for d in cur.description]
+    for values in cur:
+        yield dict(zip(keys, values, strict=True))
+
+
+def chain_events(db: Database, sid: str) -> list[dict]:
+    """The session's events as stored, every column, in order."""
+    return list(iter_chain_events(db, sid))
+
+
+def _hash_of(db: Database, event_id: int) -> str | None:
+    row = db.conn.execute("SELECT hash FROM events WHERE id = ?", (event_id,)).fetchone()
+    return row[0] if row else None
+
+
+def session_events(db: Database, sid: str) -> list:
+    """The session's events as stored, every column, in order, each read by
+    column name or position (``_named_rows``)."""
+    return _named_rows(
+        db, "SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
+        "prev_hash, hash FROM events WHERE session_id = ? ORDER BY seq", (sid,))
+
+
+def verify_session_chain(db: Database, sid: str, head: str | None = None, *,
+                         rows: list | None = None) -> dict | None:
+    """The first fault of the session's chain (None: intact). With ``head``
+    (a receipt), the chain must also still hold that hash. ``rows``: the
+    session's events as ``session_events`` read them (verify reads them once
+    for everything it checks), else they are read here. The checks are
+    ``record.chain.session_chain_fault``'s."""
+    first_new = db.conn.execute("SELECT min(id) FROM events WHERE chain >= ?",
+                                (CHAIN,)).fetchone()[0]
+    if rows is None:
+        rows = session_events(db, sid)
+    return session_chain_fault(rows, sid, head, first_new, lambda i: _hash_of(db, i))
+
+
+def verify_chain(db: Database) -> dict[str, dict | None]:
+    """For each session, the first event whose hash does not match (None: intact)."""
+    return {sid: verify_session_chain(db, sid) for sid in session_ids(db)}
+
+
+def orphan_sessions(db: Database) -> list[str]:
+    return [r[0] for r in db.conn.execute(
+        "SELECT DISTINCT session_id FROM events WHERE session_id NOT IN "
+        "(SELECT id FROM sessions) ORDER BY session_id")]
+
+
+def newest_seq(db: Database, sid: str) -> int:
+    """The number of the session's newest event (0: none): every change to
+    what its result says is an event, so this says whether it changed."""
+    row = db.conn.execute("SELECT seq FROM events WHERE session_id = ? ORDER BY seq DESC "
+                          "LIMIT 1", (sid,)).fetchone()
+    return row[0] if row else 0
+
+
+def touched_since(db: Database, sid: str, seq: int) -> tuple[int | None, bool]:
+    """What the session's events after event ``seq`` touched: the lowest hand
+    number among them (None: none was about a hand), and whether one of them
+    corrected a name (which rewrites every hand)."""
+    row = db.conn.execute(
+        "SELECT min(hand), max(CASE WHEN kind = 'rename' THEN 1 ELSE 0 END) FROM events "
+        "WHERE session_id = ? AND seq > ?", (sid, seq)).fetchone()
+    return row[0], bool(row[1])
+
+
+def session_actions(db: Database, sid: str) -> dict[int, list[dict]]:
+    """Every hand's actions and corrections, in order, by hand."""
+    events: dict[int, list[dict]] = {}
+    names = renames(db, sid)
+    for ev_id, seq, hand, kind, payload in db.conn.execute(
+            "SELECT id, seq, hand, kind, payload FROM events WHERE session_id = ? AND kind IN "
+            "('action', 'correction') ORDER BY seq", (sid,)):
+        events.setdefault(hand, []).append({"id": ev_id, "seq": seq, "kind": kind,
+                                            "payload": json.loads(payload)})
+    if names:
+        for evs in events.values():
+            _rename_payloads(evs, names)
+    return events
+
+
+def final_hash(db: Database, sid: str) -> str | None:
+    """The hash of the session's newest event: the end of its chain."""
+    row = db.conn.execute("SELECT hash FROM events WHERE session_id = ? ORDER BY seq DESC "
+                          "LIMIT 1", (sid,)).fetchone()
+    return row[0] if row else None
+
+
+# ---------------------------------------------------------------- the club
+
+CLUB = "club"  # the session_id column of the club's events
+
+
+def append_club_event(db: Database, kind: str, payload: Any) -> dict:
+    return append_event(db, CLUB, None, kind, payload, table="club_events")
+
+
+def club_events(db: Database) -> list[dict]:
+    """The club's events as stored, every column, in order."""
+    cur = db.conn.execute(
+        "SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
+        "prev_hash, hash FROM club_events ORDER BY seq")
+    keys = [d[0] for d in cur.description]
+    return [dict(zip(keys, values, strict=True)) for values in cur]
+
+
+def verify_club_chain(db: Database) -> str | None:
+    """The first fault of the club's chain (None: intact or empty)."""
+    return club_chain_fault(club_events(db))
