@@ -151,6 +151,10 @@ def format_report(session, result, lang: str | None = None) -> str:
             lines.append(indent + _("void: {reason} (nobody pays; the deal does not pass)",
                                     reason=h.reason))
             continue
+        if h.told:
+            from .rules.told import TOLD
+
+            lines.append(indent + language.gettext(lang, TOLD))
         if "stake" in setup and parse_stake(setup["stake"]) != session.stake:
             lines.append(indent + _("stake {stake} for this hand",
                                     stake=stake_words(setup["stake"])))

@@ -174,6 +174,10 @@ def _settle_stock_out(ending: Ending, rules: HouseRules, pay, tell) -> Outcome:
     players, counts = ending.players, ending.counts
     who = ending.player
     if rules.stock_out == "dead":
+        if who is None:  # a stock out told by its ending need not say who drew
+            tell(lambda: Words(N_("The stock ran out; with these rules the hand is then dead: "
+                                  "no payments.")))
+            return Outcome.DEAD
         tell(lambda: Words(N_("{player} wanted to draw from the empty stock; with these rules "
                               "the hand is then dead: no payments."), player=who))
         return Outcome.DEAD

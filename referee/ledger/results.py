@@ -26,6 +26,7 @@ class HandResult:
     multiplier: int = 1
     side_bets: list[str] = field(default_factory=list)  # what the side bets did, in words
     reason: str | None = None  # why a void hand was cancelled (the log's text)
+    told: bool = False  # told by its ending, not logged action by action
 
     def to_json(self, quantum: Decimal) -> dict:
         """The hand in the result format, as plain values (amounts as text)."""
@@ -40,6 +41,9 @@ class HandResult:
         if self.reason is not None:  # a void hand: its reason follows its outcome
             doc = {"hand": doc["hand"], "dealer": doc["dealer"], "outcome": doc["outcome"],
                    "reason": self.reason, **doc}
+        elif self.told:  # so does the mark of a hand told by its ending
+            doc = {"hand": doc["hand"], "dealer": doc["dealer"], "outcome": doc["outcome"],
+                   "told": True, **doc}
         return doc
 
 
@@ -60,7 +64,7 @@ def settle_hand(hand: Hand, stake: Decimal, multiplier: int = 1) -> HandResult:
     else:
         counts = dict(counts)
     return HandResult(hand.number, hand.dealer, hand.players, s.outcome, s.winners, counts,
-                      net, s, multiplier)
+                      net, s, multiplier, told=hand.told is not None)
 
 
 def void_result(hand: Hand, reason: str) -> HandResult:

@@ -78,11 +78,28 @@ def load_log(doc: Any) -> dict:
         from .schemas import load_checked
 
         log = load_checked(doc)
+        _check_told_hands(log)  # a plain log has no told hands
     if "brought_forward" in log or "payments" in log:
         from .events import check_session_money
 
         check_session_money(log)
     return log
+
+
+def _check_told_hands(log: dict) -> None:
+    """Hands told by their ending (quick logging), read here so that a
+    malformed one is refused before any hand is replayed."""
+    hands = log.get("hands") or ()
+    if not any("ending" in hand for hand in hands):
+        return
+    from ..rules.told import check_told_hand
+
+    for i, hand in enumerate(hands, 1):
+        if "ending" in hand:
+            try:
+                check_told_hand(hand)
+            except MalformedInput as err:
+                raise err.at(hand=i) from None
 
 
 def load_hand_setup(doc: Any) -> dict:

@@ -26,7 +26,7 @@ def setup_of(hand: dict) -> dict:
 # What a plain hand names; the schema writes a hand's fields in declaration order.
 _PLAIN_HAND_KEYS = frozenset(("dealer", "deal", "upcard", "stake_multiplier", "actions"))
 _HAND_FIELDS = ("dealer", "players", "deal", "upcard", "stake", "stake_multiplier", "side_bets",
-                "actions", "void", "accepted", "disputes")
+                "actions", "ending", "void", "accepted", "disputes")
 # The table's own events (referee.record.events, imported only for a log that
 # has them: most do not, and every replay's start-up counts).
 _HAND_EVENTS = ("stake", "void", "accepted", "disputes")

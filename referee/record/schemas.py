@@ -15,6 +15,7 @@ from ..ledger.money import MAX_AMOUNT, MAX_MULTIPLIER, MAX_STAKE, STAKE_PLACES
 from ..rules.errors import MalformedInput
 from ..rules.options import MAX_PLAYERS, PRESETS
 from ..rules.table import check_name
+from ..rules.told import FACTS, HOWS
 from ..rules.words import N_, Words
 from .events import (
     HAND_CHECKS,
@@ -81,6 +82,21 @@ EVENTS_OPENAPI = {
         "type": "object", "required": ["action", "by", "note"], "additionalProperties": False,
         "properties": {"action": {"type": "integer", "minimum": 1, "nullable": True},
                        "by": NAME_OPENAPI, "note": NOTE_OPENAPI}}},
+}
+
+
+ENDING_OPENAPI = {
+    "type": "object", "required": ["how"], "additionalProperties": False,
+    "properties": {
+        "how": {"type": "string", "enum": list(HOWS)},
+        "by": NAME_OPENAPI,
+        "counts": {"type": "object", "maxProperties": MAX_PLAYERS,
+                   "additionalProperties": {"type": "integer", "minimum": 0}},
+        "declares": {"type": "object", "maxProperties": MAX_PLAYERS,
+                     "additionalProperties": {"type": "array", "maxItems": 7,
+                                              "items": CARD_OPENAPI}},
+        **{fact: {"type": "boolean"} for fact in FACTS},
+    },
 }
 
 
@@ -229,6 +245,9 @@ class HandSchema(Schema):
                                       validate=validate.Range(min=1, max=MAX_MULTIPLIER))
     side_bets = fields.List(fields.Nested(SideBetSchema))
     actions = TextListField(Words(N_('actions like "Ben: draw 4c"')))
+    # A hand told by its ending (quick logging): its shape is read by the
+    # rules (referee.rules.told), which state what each ending needs.
+    ending = fields.Dict(metadata=ENDING_OPENAPI)
     void = EventField(HAND_CHECKS["void"])
     accepted = EventField(HAND_CHECKS["accepted"])
     disputes = EventField(HAND_CHECKS["disputes"])

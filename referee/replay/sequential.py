@@ -142,9 +142,12 @@ parse_logged = lru_cache(maxsize=200_000)(parse_action)
 
 
 def play_on(table: Table, setup: dict) -> Hand:
-    """Start ``table``'s next hand and apply its logged actions; a fault names
-    the hand and the action."""
-    hand = start_on(table, setup)
+    """Start ``table``'s next hand and apply its logged actions (or end it as
+    its ending tells); a fault names the hand and the action."""
+    if "ending" in setup:
+        hand = tell_on(table, setup)
+    else:
+        hand = start_on(table, setup)
     for i, text in enumerate(setup.get("actions", ()), 1):
         try:
             hand.apply(parse_logged(text) if type(text) is str else parse_action(text))
@@ -159,6 +162,24 @@ def play_on(table: Table, setup: dict) -> Hand:
             text = setup["actions"][err.action - 1] if err.action else None
             raise err.at(hand=hand.number, action_text=text) from None
     return hand
+
+
+def tell_on(table: Table, setup: dict) -> Hand:
+    """Start ``table``'s next hand and end it as its ``ending`` tells (quick
+    logging); the table changes only if the ending stands."""
+    from ..rules.told import read_ending, tell  # imported by the logs that need it
+
+    number = table.started + 1
+    if setup.get("side_bets"):
+        raise RuleViolation("side_bets_need_play", N_("side bets need a played hand: a hand "
+                                                      "told by its ending cannot settle them"),
+                            hand=number)
+    try:
+        told = read_ending(setup["ending"])
+        return table.start_hand(setup["dealer"], players=setup.get("players"),
+                                then=lambda hand: tell(hand, told))
+    except RefereeError as err:
+        raise err.at(hand=number) from None
 
 
 def check_log_end(table: Table, *, closed: bool = False) -> None:

@@ -37,17 +37,33 @@ class Action:
     verb: str
     cards: tuple[str, ...] = ()
     spread: int | None = None  # k of "Sk", for hit and slap
+    count: int | None = None  # a show given as a count ("show =23"), not as cards
 
     def __str__(self) -> str:
         parts = [f"{self.player}: {self.verb}"]
         if self.spread is not None:
             parts.append(f"S{self.spread}")
         parts.extend(self.cards)
+        if self.count is not None:
+            parts.append(f"={self.count}")
         return " ".join(parts)
 
     @property
     def card(self) -> str | None:
         return self.cards[0] if self.cards else None
+
+
+def _shown_count(args: list[str], text: str) -> int:
+    """The count of a show given as ``=N`` (quick logging): a whole number,
+    alone. Anything else cannot be read."""
+    digits = args[0][1:]
+    if len(args) != 1 or not digits.isascii() or not digits.isdigit():
+        raise MalformedInput("bad_action", N_("a show given as a count is '=' and a whole "
+                                              "number, like 'Cy: show =23', not {text}"),
+                                           {"text": repr(text)})
+    # A whole number too long to be any hand's count is still a number (an
+    # impossible count, judged by the hand), not text too long to read.
+    return int(digits) if len(digits.lstrip("0")) <= 9 else 10**9
 
 
 def parse_action(text: str) -> Action:
@@ -71,6 +87,8 @@ def parse_action(text: str) -> Action:
                                            {"word": repr(words[0]), "verbs": ', '.join(VERBS)})
     lo, hi, needs_spread = _ARITY[verb]
     args = words[1:]
+    if verb == "show" and args and args[0].startswith("="):
+        return Action(player, verb, (), None, _shown_count(args, text))
     spread = None
     if needs_spread:
         if not args or args[0][:1] not in "Ss" or not args[0][1:].isdigit() or \

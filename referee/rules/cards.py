@@ -138,6 +138,14 @@ class Deck:
             total += values[card]
         return total
 
+    def card_values(self) -> tuple[int, int]:
+        """The least and the most one card of this deck can count left in a hand."""
+        return min(self.values.values()), max(self.values.values())
+
+    def most_count(self, cards: int) -> int:
+        """The most a hand of ``cards`` cards of this deck can count."""
+        return sum(sorted(self.values.values(), reverse=True)[:cards])
+
     def describe(self) -> str:
         return f"{self.size}-card deck"
 

@@ -196,6 +196,11 @@ class Hand:
         self.has_hit = falses.copy()
         self.turns = zeros.copy()  # turns begun
         self.shown: dict[str, tuple[str, ...]] = {}
+        # Shows given as a count (quick logging): the count stands for cards
+        # that stay unknown.
+        self.counted: dict[str, int] = {}
+        # Set when the hand was told by its ending, not played (referee.rules.told).
+        self.told = None
         self.claims: list[Claim] = []
         self.actions: list[Action] = []
         self.phase: Phase = START
@@ -237,7 +242,7 @@ class Hand:
     def count(self, player: str) -> int | None:
         """The count of a player's hand, if every card in it is known."""
         if self.unknown[player]:
-            return None
+            return self.counted.get(player)
         return self.deck.count(self.held[player])
 
     def counts(self) -> dict[str, int | None]:
@@ -247,7 +252,7 @@ class Hand:
         out: dict[str, int | None] = {}
         for q in self.players:
             if unknown[q]:
-                out[q] = None
+                out[q] = self.counted.get(q)
             else:
                 total = 0
                 for card in held[q]:
@@ -570,6 +575,9 @@ class Hand:
                                                 "(after a drop or when the stock runs out)"))
         if p not in self.must_show and self.card_count(p):
             raise _illegal("show_not_needed", N_("{player} need not show"), {"player": p})
+        if action.count is not None:
+            self._verify_count(p, action.count)
+            return  # no cards to judge: must_spread is never judged on a count
         held, cards = self.held[p], action.cards
         if self.unknown[p] or len(cards) != len(held) or not all(map(cards.__contains__, held)):
             # Words the fault (or checks new cards).
@@ -586,6 +594,24 @@ class Hand:
             raise _illegal("held_spread", N_("{player}'s hand holds a spread ({cards}), which "
                                              "the rules say must be laid down"),
                                           {"player": p, "cards": ' '.join(action.cards)})
+
+    def count_range(self, p: str) -> tuple[int, int]:
+        """The least and the most ``p``'s cards could count: the cards known to
+        be in the hand, and any value a card of the deck can have for each of
+        the others (whatever was seen elsewhere)."""
+        least, most = self.deck.card_values()
+        known, unknown = self.deck.count(self.held[p]), self.unknown[p]
+        return known + unknown * least, known + unknown * most
+
+    def _verify_count(self, p: str, count: int) -> None:
+        low, high = self.count_range(p)
+        if not low <= count <= high:
+            n = self.card_count(p)
+            raise _illegal("impossible_count", N_(
+                "{player}'s {n} card cannot count {count}: it counts {low} to {high}")
+                if n == 1 else N_(
+                "{player}'s {n} cards cannot count {count}: they count {low} to {high}"),
+                {"player": p, "n": n, "count": count, "low": low, "high": high})
 
     def _verify_reveal(self, p: str, cards: tuple[str, ...], what: Words) -> None:
         held = self.held[p]
@@ -831,7 +857,11 @@ class Hand:
 
     def _apply_show(self, action: Action) -> None:
         p = action.player
-        if self.unknown[p]:
+        if action.count is not None:
+            self.counted[p] = action.count
+            if self.ending is not None:  # as _reveal keeps the ending's counts current
+                self.ending = dataclasses.replace(self.ending, counts=self.counts())
+        elif self.unknown[p]:
             self._reveal(p, action.cards, N_("shown by {player}"))
         else:  # a fully known hand: shown as listed
             self.held[p] = list(action.cards)
@@ -880,32 +910,15 @@ class Hand:
             kind = OUT
         else:
             kind = TONK_OUT
-            pays, why = self._tonk_out_pays(p, first_turn)
+            turn = self.this_turn
+            pays, why = tonk_out_pays(
+                rules, p, first_turn=first_turn,
+                two_spreads=first_turn and turn.spreads >= 2 and turn.hits == 0,
+                by_hits=turn.spreads == 0, hit_a_spread=self.has_hit[p])
         self.ending = Ending(kind, self.players, self.dealer, player=p, pays=pays, why=why,
                              counts=self._known_counts())
         self._finish_with_ending()
         return True
-
-    def _tonk_out_pays(self, p: str, first_turn: bool) -> tuple[Decimal, Words]:
-        rules = self.rules
-        if (rules.first_turn_two_spreads_pays is not None and first_turn
-                and self.this_turn.spreads >= 2 and self.this_turn.hits == 0):
-            return rules.first_turn_two_spreads_pays, Words(
-                N_("{player} went out in their first turn with two spreads of their own"),
-                player=p)
-        if rules.tonk_out_by_hits_pays is not None and self.this_turn.spreads == 0:
-            pays, why = rules.tonk_out_by_hits_pays, Words(
-                N_("{player}'s last cards went by hits alone"), player=p)
-        else:
-            pays, why = rules.tonk_out_pays, Words(
-                N_("{player} emptied their hand with no final discard"), player=p)
-        if rules.tonk_out_double_first_turn_only and not first_turn and pays > ONE:
-            pays, why = ONE, Words(
-                N_("{why}, after their first turn (a tonk out then pays 1)"), why=why)
-        if rules.tonk_out_double_lost_by_hitting and self.has_hit[p] and pays > ONE:
-            pays, why = ONE, Words(
-                N_("{why}, having hit a spread this hand (so it pays 1)"), why=why)
-        return pays, why
 
     def _finish_with_ending(self) -> None:
         if self.rules.scoring == "push_ups":
@@ -1136,6 +1149,31 @@ class Hand:
                 self.apply(action)
             except RefereeError as err:
                 raise err.at(hand=self.number, action=i, action_text=str(action)) from None
+
+
+def tonk_out_pays(rules: HouseRules, p: str, *, first_turn: bool, two_spreads: bool,
+                  by_hits: bool, hit_a_spread: bool) -> tuple[Decimal, Words]:
+    """What a tonk out by ``p`` pays each other player, and why, from the
+    facts of how it happened (a played hand knows them; a told one states
+    them): out in the first turn; with two spreads of one's own in it; the
+    last cards gone by hits alone; having hit a spread this hand."""
+    if rules.first_turn_two_spreads_pays is not None and first_turn and two_spreads:
+        return rules.first_turn_two_spreads_pays, Words(
+            N_("{player} went out in their first turn with two spreads of their own"),
+            player=p)
+    if rules.tonk_out_by_hits_pays is not None and by_hits:
+        pays, why = rules.tonk_out_by_hits_pays, Words(
+            N_("{player}'s last cards went by hits alone"), player=p)
+    else:
+        pays, why = rules.tonk_out_pays, Words(
+            N_("{player} emptied their hand with no final discard"), player=p)
+    if rules.tonk_out_double_first_turn_only and not first_turn and pays > ONE:
+        pays, why = ONE, Words(
+            N_("{why}, after their first turn (a tonk out then pays 1)"), why=why)
+    if rules.tonk_out_double_lost_by_hitting and hit_a_spread and pays > ONE:
+        pays, why = ONE, Words(
+            N_("{why}, having hit a spread this hand (so it pays 1)"), why=why)
+    return pays, why
 
 
 # What ``verify`` checks for the player to act, by phase and verb: one

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .errors import MalformedInput, RuleViolation
 from .hand import VOID, Hand
@@ -106,7 +106,10 @@ class Table:
         players: Sequence[str] | None = None,
         deal: Mapping[str, Sequence[str]] | None = None,
         upcard: str | None = None,
+        then: Callable[[Hand], None] | None = None,
     ) -> Hand:
+        """Deal the next hand; ``then`` (a hand told by its ending) is done to
+        it before it joins the table, so that a refusal changes nothing."""
         number = self.started + 1
         try:
             last = self.hands[-1] if self.hands else None
@@ -152,6 +155,8 @@ class Table:
                                                     {"expected": expected, "why": why,
                                                      "dealer": dealer})
             hand = Hand(self.rules, seats, dealer, deal=deal, upcard=upcard, number=number)
+            if then is not None:
+                then(hand)
         except RuleViolation as err:
             raise err.at(hand=number) from None
         if last is not None:
