@@ -10,8 +10,9 @@ from referee.cli import build_parser
 from referee.record import load_log
 from referee.replay import replay
 from referee.reports.settlement import render_settlement
+from tests import test_tablet as tt
 from tests.reports_fixtures import pdf_text
-from tests.test_api import bearer
+from tests.test_api import Game, assert_error, bearer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -50,3 +51,224 @@ def test_serve_host_has_help_text():
     helps = {a.dest: a.help for a in serve._actions}
     assert helps["host"] and "0.0.0.0" in helps["host"]
     assert helps["port"]
+
+
+# ------------------------------------------------------------------ 3: a newcomer sits down
+
+def _post(g, tail, body):
+    return g.client.post(g.url(tail), json=body, headers=bearer(g.table))
+
+
+def _verify(g) -> list[str]:
+    from referee.service import trust
+    from referee.web.db import get_db
+
+    with g.client.application.app_context():
+        return trust.verify_session(get_db(), g.sid)
+
+
+def test_a_newcomer_sits_at_the_next_dealers_right_through_the_api(client):
+    g = Game(client)
+    first = g.start()
+    refused = _post(g, "/seat", {"player": "Dev"})
+    assert_error(refused, 422, "seat_in_play")
+    assert _post(g, f"/hands/{g.n}/void", {"reason": "misdeal"}).status_code == 201
+    assert_error(_post(g, "/seat", {"player": first["players"][0]["name"]}), 422,
+                 "seated_already")
+    r = _post(g, "/seat", {"player": "Dev", "client_id": "seat-1"})
+    assert r.status_code == 201, r.get_json()
+    said = r.get_json()
+    dealer = first["dealer"]  # a void hand: the same dealer deals again
+    assert said["event"] == "seat" and said["from_hand"] == 2
+    assert said["seats"][(said["seats"].index(dealer) - 1) % 4] == "Dev"
+    summary = client.get(g.url(), headers=bearer(g.audit)).get_json()
+    assert summary["seated"] == said["seats"]
+    r = client.post(g.url("/hands"), json={"dealer": dealer}, headers=bearer(g.table))
+    assert r.status_code == 201, r.get_json()
+    log = client.get(g.url("/log"), headers=bearer(g.audit)).get_json()
+    assert log["hands"][1]["players"] == said["seats"]
+    replay(load_log(log), allow_open_last_hand=True)
+    assert _verify(g) == []
+
+
+def test_the_seat_endpoint_is_in_the_openapi_document(client):
+    doc = client.get("/api/openapi.json").get_json()
+    assert "post" in doc["paths"]["/api/sessions/{sid}/seat"]
+    assert "post" in doc["paths"]["/api/sessions/{sid}/hands/{n}/disputes/{k}/settle"]
+
+
+# ------------------------------------------------------------------ 4: a dispute settled
+
+def _disputed_game(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    state = client.get(g.url(f"/hands/{g.n}"), headers=bearer(g.audit)).get_json()
+    last = state["seq"]
+    by = state["players"][0]["name"]
+    r = _post(g, f"/hands/{g.n}/disputes", {"by": by, "note": "not that card", "action": last})
+    assert r.status_code == 201, r.get_json()
+    return g, last, by
+
+
+def test_a_plain_undo_of_a_settled_hand_is_refused(client):
+    g, last, _by = _disputed_game(client)
+    r = client.post(g.url(f"/hands/{g.n}/undo"), json={"client_id": "u1"},
+                    headers=bearer(g.table))
+    assert_error(r, 422, "undo_settled")
+
+
+def test_a_dispute_corrected_reopens_the_hand_before_the_disputed_action(client):
+    g, last, by = _disputed_game(client)
+    before = client.get(g.url("/standings"), headers=bearer(g.audit)).get_json()
+    assert before["settled"] == 1 if "settled" in before else True
+    r = _post(g, f"/hands/{g.n}/disputes/1/settle", {"how": "corrected", "by": by,
+                                                    "client_id": "s1"})
+    assert r.status_code == 201, r.get_json()
+    said = r.get_json()
+    assert said["how"] == "corrected" and len(said["undone"]) == 1
+    state = client.get(g.url(f"/hands/{g.n}"), headers=bearer(g.audit)).get_json()
+    assert state["seq"] == last - 1 and not state.get("result")
+    assert state["settled_disputes"][0]["how"] == "corrected"
+    standings = client.get(g.url("/standings"), headers=bearer(g.audit)).get_json()
+    assert standings["hands"] == []
+    # settled once only
+    again = _post(g, f"/hands/{g.n}/disputes/1/settle", {"how": "stands", "by": by})
+    assert_error(again, 422, "dispute_settled")
+    log = client.get(g.url("/log"), headers=bearer(g.audit)).get_json()
+    assert log["hands"][0]["disputes"][0]["action"] is None  # its action is undone
+    replay(load_log(log), allow_open_last_hand=True)
+    assert _verify(g) == []
+
+
+def test_a_dispute_let_stand_keeps_the_result(client):
+    g, last, by = _disputed_game(client)
+    r = _post(g, f"/hands/{g.n}/disputes/1/settle", {"how": "stands", "by": by})
+    assert r.status_code == 201, r.get_json()
+    state = client.get(g.url(f"/hands/{g.n}"), headers=bearer(g.audit)).get_json()
+    assert state["seq"] == last and state["result"]
+    settled = state["settled_disputes"][0]
+    assert settled["how"] == "stands" and settled["by"] == by and settled["at"]
+    assert _verify(g) == []
+    assert_error(_post(g, f"/hands/{g.n}/disputes/2/settle", {"how": "stands", "by": by}),
+                 404, "no_dispute")
+
+
+# ------------------------------------------------------------------ the tablet's pages
+
+def _tonk_out(client, sid, players=("Ann", "Ben"), dealer="Ann", n=1):
+    """A two-player hand Ben wins at once (a tonk out: Ann pays him 2 stakes)."""
+    other = players[1] if dealer == players[0] else players[0]
+    r = tt.start(client, sid, dealer=dealer,
+                 deal={other: ["5h", "6h", "7h", "3s", "3c"]}, upcard="3d", players=players,
+                 client_id=f"start-{n}")
+    assert r.status_code == 303, r.data.decode()[:500]
+    seat = players.index(other)
+    tt.act(client, sid, seat, "take", n=n)
+    tt.act(client, sid, seat, "spread", ["5h", "6h", "7h"], n=n)
+    return tt.act(client, sid, seat, "spread", ["3s", "3c", "3d"], n=n)
+
+
+def _form(client, path, form_id):
+    page = client.get(path).get_data(as_text=True)
+    return page, {"csrf_token": tt.form_value(page, "csrf_token")}
+
+
+def test_the_stake_in_force_and_since_which_hand_on_every_page(client):
+    sid = tt.create(client, players=("Ann", "Ben"))
+    _tonk_out(client, sid)
+    page, data = _form(client, f"/s/{sid}/manage", "stake-form")
+    client.post(f"/s/{sid}/manage/stake", data={**data, "stake": "1.00", "client_id": "st"})
+    session = client.get(f"/s/{sid}").get_data(as_text=True)
+    assert "$1.00 from the next hand on" in session
+    _tonk_out(client, sid, dealer="Ben", n=2)
+    for path in (f"/s/{sid}", f"/s/{sid}/standings", f"/reports/{sid}/"):
+        text = " ".join(re.sub(r"<[^>]+>", " ", client.get(path).get_data(as_text=True)).split())
+        assert "Stake $1.00 (since hand 2)" in text, path
+        assert "Stake $0.25" not in text, path
+    sheet = pdf_text(client.get(f"/reports/{sid}/house-rules.pdf").data)
+    assert "Stake: $1.00" in sheet and "since hand 2" in sheet and "$0.25" not in sheet
+
+
+def test_a_leaver_needs_a_second_tap_and_is_gone_from_the_seating(client):
+    sid = tt.create(client, players=("Ann", "Ben", "Cy"))
+    page, data = _form(client, f"/s/{sid}/manage", "leave-form")
+    leave = re.search(r'id="player-who-leaves".*?</select>', page, re.S).group(0)
+    assert "selected disabled" in leave  # no seat is chosen by default
+    r = client.post(f"/s/{sid}/manage/leave", data={**data, "client_id": "l1"})
+    assert r.status_code == 303  # nobody chosen: nothing happens
+    assert "Cy" in client.get(f"/s/{sid}").get_data(as_text=True)
+    r = client.post(f"/s/{sid}/manage/leave", data={**data, "player": "Cy", "client_id": "l1"})
+    first = r.get_data(as_text=True)
+    assert r.status_code == 200 and "Yes, Cy leaves" in first and 'id="confirm-yes"' in first
+    assert re.search(r'id="seating">Ann, Ben, Cy<', client.get(f"/s/{sid}").get_data(
+        as_text=True))
+    r = client.post(f"/s/{sid}/manage/leave", data={**data, "player": "Cy", "client_id": "l1",
+                                                    "confirm": "1"})
+    assert r.status_code == 303
+    session = client.get(f"/s/{sid}").get_data(as_text=True)
+    assert re.search(r'id="seating">Ann, Ben<', session)
+    start = client.get(f"/s/{sid}/hands/new").get_data(as_text=True)
+    assert "Cy" not in start
+
+
+def test_a_newcomer_sits_down_from_the_tablet(client):
+    sid = tt.create(client, players=("Ann", "Ben"))
+    _tonk_out(client, sid)
+    page, data = _form(client, f"/s/{sid}/manage", "seat-form")
+    r = client.post(f"/s/{sid}/manage/seat", data={**data, "player": "Dev", "client_id": "s1"})
+    assert r.status_code == 303
+    after = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Dev sits down for the next hand" in after
+    session = client.get(f"/s/{sid}").get_data(as_text=True)
+    # Ben deals hand 2; Dev sits at his right, just before him.
+    assert re.search(r'id="seating">Ann, Dev, Ben<', session)
+    start = client.get(f"/s/{sid}/hands/new").get_data(as_text=True)
+    assert "Cards dealt to Dev" in start
+
+
+def test_a_dispute_settled_from_the_tablet_each_way(client):
+    sid = tt.create(client, players=("Ann", "Ben"))
+    _tonk_out(client, sid)
+    page = tt.hand_page(client, sid)
+    data = {"csrf_token": tt.form_value(page, "csrf_token")}
+    for note, action in (("the 3d was not the upcard", "3"), ("a misread", "")):
+        client.post(f"/s/{sid}/hands/1/dispute", data={**data, "by": "Ann", "note": note,
+                                                      "action": action,
+                                                      "client_id": f"d-{note}"})
+    page = tt.hand_page(client, sid)
+    assert 'id="settle-correct-1"' in page and 'id="settle-correct-2"' not in page
+    # the record stands (dispute 2)
+    r = client.post(f"/s/{sid}/hands/1/disputes/2/settle",
+                    data={**data, "by": "Ben", "how": "stands", "client_id": "st2"})
+    assert r.status_code == 303
+    page = tt.hand_page(client, sid)
+    assert "Settled, the record stands: Ben" in page
+    # a correction asks first, saying what it takes back
+    r = client.post(f"/s/{sid}/hands/1/disputes/1/settle",
+                    data={**data, "by": "Ann", "how": "corrected", "client_id": "st1"})
+    text = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'id="confirm-yes"' in text
+    assert "Ben: $0.50 of this hand is taken back" in text
+    assert tt.seq_of(tt.hand_page(client, sid)) == 3  # nothing changed yet
+    r = client.post(f"/s/{sid}/hands/1/disputes/1/settle",
+                    data={**data, "by": "Ann", "how": "corrected", "client_id": "st1",
+                          "confirm": "1"})
+    assert r.status_code == 303
+    page = tt.hand_page(client, sid)
+    assert tt.seq_of(page) == 2 and 'id="result"' not in page
+    assert "Settled by a correction: Ann" in page
+
+
+def test_a_closed_table_offers_no_form_it_would_refuse(client):
+    sid = tt.create(client, players=("Ann", "Ben"))
+    _tonk_out(client, sid)
+    page, data = _form(client, f"/s/{sid}/manage", "close-form")
+    r = client.post(f"/s/{sid}/manage/close", data={**data, "sure": "1", "client_id": "c"})
+    assert r.status_code == 303
+    manage = client.get(f"/s/{sid}/manage").get_data(as_text=True)
+    assert 'id="closed"' in manage
+    assert not re.search(r'<form[^>]+action="[^"]*/manage/', manage)
+    assert "Ann pays Ben" in manage or "Ben pays Ann" in manage
+    hand = tt.hand_page(client, sid)
+    assert not re.search(r'<form[^>]+action="[^"]*/(accept|dispute|settle|void|undo|act)', hand)

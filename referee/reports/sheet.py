@@ -17,6 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, Table, TableStyle
 
 from .. import language
+from ..ledger.money import parse_stake
 from ..replay import open_session
 from ..rules.catches import CATCH_SCHEMES
 from .common import (
@@ -36,12 +37,27 @@ from .common import (
 )
 
 
+def stake_in_force(log: dict) -> tuple[Decimal, int | None]:
+    """The stake the table plays at now (its last hand's, which carries a
+    changed stake), and since which hand when the table changed it."""
+    hands = log.get("hands") or []
+    base = str(log["stake"])
+    now = str(hands[-1].get("stake", base)) if hands else base
+    since = None
+    for i in range(len(hands), 0, -1):
+        if str(hands[i - 1].get("stake", base)) != now:
+            break
+        since = i
+    return parse_stake(now), (since if since and since > 1 else None)
+
+
 def payment_rows(log: dict, lang: str) -> list[tuple[str, str, str]]:
-    """(ending, what it pays in stakes, the same at the table's stake) for
+    """(ending, what it pays in stakes, the same at the stake in force) for
     every way a hand ends under the log's rules."""
     _ = words(lang)
     session = open_session(log)
-    rules, stake = session.rules, session.stake
+    rules = session.rules
+    stake = stake_in_force(log)[0]
     push_ups = rules.scoring == "push_ups"
     currency = None if push_ups else log.get("currency")
     unit = unit_of(log, rules, lang)
@@ -108,11 +124,15 @@ def render_sheet(log: dict, *, lang: str | None = None, url: str | None = None) 
                    subject=_("The house rules of {table}", table=table_name), kind="sheet")
     width = doc.width
     story: list = [Paragraph(_("House rules: {table}", table=esc(table_name)), st["title"])]
-    stake = cash(session.stake, session.quantum, currency, unit, lang)
+    now, since = stake_in_force(log)
+    stake = cash(now, session.quantum, currency, unit, lang)
     if push_ups:
         stake_line = _("Scoring: push-ups (no money; the lowest score is best).")
     else:
         stake_line = _("Stake: {stake} (the amount 1 stake stands for).", stake=esc(stake))
+        if since:
+            stake_line += " " + _("The table changed it: this stake holds since hand {n}.",
+                                  n=since)
     story.append(Paragraph(stake_line, st["body"]))
     intro, lines = rules_in_words(rules, lang)
     story.append(Paragraph(esc(intro), st["body"]))

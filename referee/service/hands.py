@@ -532,6 +532,13 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
                                     hand=n)
             _check_seq(n, len(hand.actions), expected_seq)
             _check_undo_events(live.setup, n, len(hand.actions))
+            if hand.is_complete:
+                # Its money has moved: only a dispute settled by a correction
+                # takes it back (``table_events.settle_dispute``), on the record.
+                raise RuleViolation("undo_settled", N_("hand {n} is settled: to correct it, "
+                                                       "dispute the action and settle the "
+                                                       "dispute by correcting the record"),
+                                                    {"n": n}, hand=n)
         except (RuleViolation, StaleSeq, Closed) as err:
             return _Plan(error=err)
         cancelled = str(hand.actions[-1])

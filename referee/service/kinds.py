@@ -24,7 +24,10 @@ class EventKind(StrEnum):
     PAYMENT = "payment"  # money handed over at the table
     CLOSE = "close"  # the host closes the table
     RENAME = "rename"  # a player's name corrected
+    SEAT = "seat"  # a newcomer (or a player who left) sits down for the next hand
+    SETTLE = "settle"  # a dispute settled: the record corrected back to it, or let stand
 
 
 TABLE_EVENTS = (EventKind.VOID, EventKind.STAKE, EventKind.LEAVE, EventKind.ACCEPT,
-                EventKind.DISPUTE, EventKind.PAYMENT, EventKind.CLOSE, EventKind.RENAME)
+                EventKind.DISPUTE, EventKind.PAYMENT, EventKind.CLOSE, EventKind.RENAME,
+                EventKind.SEAT, EventKind.SETTLE)

@@ -38,6 +38,7 @@ from .hands import (
     suggest_dealer,
     void_hand_result,
 )
+from .kinds import EventKind
 
 RESULT_KEYS = ("hand", "dealer", "outcome", "winners", "counts", "net")
 
@@ -432,7 +433,15 @@ def session_summary(db: Database, sid: str) -> dict:
             current = {"hand": live.n, "phase": hand.phase, "to_act": hand.to_act,
                        "complete": hand.is_complete, "seq": len(hand.actions),
                        "dealer": hand.dealer, "players": list(hand.players)}
+        seated = list(live.next_seats or (hand.players if hand is not None else live.players))
+        stake_now = live.setup.get("stake", row["stake"]) if hand is not None \
+            else live.next_stake or row["stake"]
+        pending = live.next_stake if hand is not None else None
     header = row["header"]
+    since = None
+    for ev in storage.session_level_events(db, sid, (str(EventKind.STAKE),)):
+        if ev["payload"]["from_hand"] <= max(live.n, 1):
+            since = ev["payload"]["from_hand"]
     return {
         "id": sid,
         "created": row["created"],
@@ -449,6 +458,15 @@ def session_summary(db: Database, sid: str) -> dict:
         "rules_source": row["rules_source"],
         "rules": row["rules_expanded"],
         "players": live.players,
+        # Who the next hand is dealt to: after a player left or sat down, not
+        # the players the table opened with.
+        "seated": seated,
+        # The stake of the hand in play (else of the next hand), since which
+        # hand (None: since the table opened), and a change from the next hand on.
+        "stake_now": str(stake_now),
+        "stake_since": since if since is not None and since > 1 else None,
+        "stake_next": pending if pending is not None and str(pending) != str(stake_now)
+        else None,
         "everyone": list(live.everyone),
         "hands": live.n,
         "current": current,

@@ -100,7 +100,7 @@ def _expected_next(events: list[dict]) -> tuple[str | None, list | None, list[in
                 wrong.append(ev["hand"])
         elif ev["kind"] == EventKind.STAKE:
             changed = said["stake"]
-        elif ev["kind"] == EventKind.LEAVE:
+        elif ev["kind"] in (EventKind.LEAVE, EventKind.SEAT):
             seats = said["seats"]
         elif ev["kind"] == EventKind.RENAME and seats is not None:
             seats = renamed(seats, said["old"], said["new"])

@@ -133,6 +133,9 @@ class HandStateSchema(Schema):
                        "hands/{n} only: the answers to posts leave it out, listing them "
                        "costs more than logging an action)"})
     result = fields.Nested(HandResultDetailSchema)
+    settled_disputes = fields.List(fields.Dict(allow_none=True), metadata={
+        "description": "beside each of the hand's disputes, how it was settled (how, by, "
+                       "at, undone) or null while it is open"})
 
 
 class TransferSchema(Schema):
@@ -195,6 +198,19 @@ class LeaveRequestSchema(_EventRequest):
     player = fields.String(required=True, **_NAME)
 
 
+class SeatRequestSchema(_EventRequest):
+    player = fields.String(required=True, **_NAME)
+
+
+class SettleRequestSchema(_EventRequest):
+    how = fields.String(required=True, validate=validate.OneOf(table_events.SETTLE_WAYS),
+                        metadata={"description": "corrected: every action from the newest "
+                                  "back to the disputed one is undone (on a settled hand "
+                                  "only this way); stands: the record is right"})
+    by = fields.String(required=True, validate=_NAME["validate"],
+                       metadata={"example": "Ann", "description": "who settled it"})
+
+
 class PaymentRequestSchema(_EventRequest):
     from_ = fields.String(required=True, data_key="from", **_NAME)
     to = fields.String(required=True, **_NAME)
@@ -213,17 +229,25 @@ class EventAnswerSchema(Schema):
     its own fields)."""
 
     event = fields.String(required=True, metadata={
-        "description": "void, accept, dispute, stake, leave, payment, close or rename"})
+        "description": "void, accept, dispute, stake, leave, seat, settle, payment, close "
+                       "or rename"})
     hand = fields.Integer(allow_none=True, required=True)
     reason = fields.String(metadata={"description": "void: why the hand was cancelled"})
     void = fields.String(metadata={"description": "leave: the hand voided as the player left"})
-    player = fields.String(metadata={"description": "accept, leave: who"})
-    seats = fields.List(fields.String(), metadata={"description": "leave: the seats left"})
+    player = fields.String(metadata={"description": "accept, leave, seat: who"})
+    seats = fields.List(fields.String(), metadata={"description": "leave, seat: the next "
+                                                   "hand's seats"})
+    dispute = fields.Integer(metadata={"description": "settle: the dispute's place in the "
+                                       "hand's list, from 0"})
+    how = fields.String(metadata={"description": "settle: corrected or stands"})
+    undone = fields.List(fields.String(), metadata={"description": "settle, corrected: the "
+                                                    "actions undone, newest first"})
     action = fields.Integer(allow_none=True, metadata={"description": "dispute: the action"})
     by = fields.String(metadata={"description": "dispute: who objects"})
     note = fields.String(metadata={"description": "dispute, payment: the note"})
     stake = fields.String(metadata={"description": "stake: the new stake"})
-    from_hand = fields.Integer(metadata={"description": "stake: the first hand it applies to"})
+    from_hand = fields.Integer(metadata={"description": "stake, seat: the first hand it "
+                                         "applies to"})
     from_ = fields.String(data_key="from", metadata={"description": "payment: who paid"})
     to = fields.String(metadata={"description": "payment: who was paid"})
     amount = fields.String(metadata={"description": "payment: how much"})
@@ -251,6 +275,8 @@ _DISPUTE = DisputeRequestSchema()
 _STAKE = StakeRequestSchema()
 _LEAVE = LeaveRequestSchema()
 _PAYMENT = PaymentRequestSchema()
+_SEAT = SeatRequestSchema()
+_SETTLE = SettleRequestSchema()
 _CLOSE = _EventRequest()
 _RENAME = RenameRequestSchema()
 
@@ -359,7 +385,8 @@ def start_hand(sid: str):
 @bp.get("/sessions/<sid>/hands/<int:n>")
 @token_required(write=False)
 def hand_state(sid: str, n: int):
-    return _said(hands.hand_state(get_db(), sid, n))
+    return _said(table_events.with_settlements(get_db(), sid, n,
+                                               hands.hand_state(get_db(), sid, n)))
 
 
 @bp.post("/sessions/<sid>/hands/<int:n>/actions")
@@ -414,6 +441,21 @@ def change_stake(sid: str):
 def leave(sid: str):
     body = _body(_LEAVE)
     return _created(table_events.leave(get_db(), sid, body["player"], body.get("client_id")))
+
+
+@bp.post("/sessions/<sid>/seat")
+@token_required(write=True)
+def seat(sid: str):
+    body = _body(_SEAT)
+    return _created(table_events.seat(get_db(), sid, body["player"], body.get("client_id")))
+
+
+@bp.post("/sessions/<sid>/hands/<int:n>/disputes/<int:k>/settle")
+@token_required(write=True)
+def settle_dispute(sid: str, n: int, k: int):
+    body = _body(_SETTLE)
+    return _created(table_events.settle_dispute(get_db(), sid, n, k - 1, body["how"],
+                                                body["by"], body.get("client_id")))
 
 
 @bp.post("/sessions/<sid>/payments")
@@ -483,6 +525,8 @@ def build_spec() -> dict:
                          ("DisputeRequest", DisputeRequestSchema),
                          ("StakeRequest", StakeRequestSchema),
                          ("LeaveRequest", LeaveRequestSchema),
+                         ("SeatRequest", SeatRequestSchema),
+                         ("SettleRequest", SettleRequestSchema),
                          ("PaymentRequest", PaymentRequestSchema),
                          ("CloseRequest", _EventRequest), ("RenameRequest", RenameRequestSchema),
                          ("EventAnswer", EventAnswerSchema)]:
@@ -552,6 +596,14 @@ def build_spec() -> dict:
         ("/stake", [sid], "StakeRequest", "Change the stake from the next hand on"),
         ("/leave", [sid], "LeaveRequest", "A player leaves (the hand in play is void if they "
          "are seated in it; the next hand lists the seats)"),
+        ("/seat", [sid], "SeatRequest", "A newcomer (or a player who left) sits down for "
+         "the next hand, at the next dealer's right; only between hands"),
+        ("/hands/{n}/disputes/{k}/settle", [sid, n, {"name": "k", "in": "path",
+                                                     "required": True,
+                                                     "schema": {"type": "integer",
+                                                                "minimum": 1}}],
+         "SettleRequest", "Settle the hand's dispute k (from 1): correct the record back to "
+         "the disputed action, or let it stand"),
         ("/payments", [sid], "PaymentRequest", "Record money handed over at the table"),
         ("/close", [sid], "CloseRequest", "Close the table: it takes nothing more, and its "
          "settlement is final"),

@@ -120,6 +120,13 @@ def day(value) -> str:
         return str(value)
 
 
+def clock(value) -> str:
+    """A time (an event's) as the papers write it, in the reader's form."""
+    from ..reports.words import time_text
+
+    return time_text(value, current()) or ""
+
+
 def outcome(code: str | None) -> str:
     """How a hand ended, in words (the engine's English name, translated by
     the catalogs where they have it)."""
@@ -221,6 +228,7 @@ def init_app(app) -> None:
     app.add_template_filter(money, "money")
     app.add_template_filter(num, "num")
     app.add_template_filter(day, "day")
+    app.add_template_filter(clock, "clock")
     app.add_template_filter(action_words, "action_words")
     app.add_template_filter(outcome, "outcome")
     app.add_template_filter(reason, "reason")

@@ -95,6 +95,7 @@ def index(sid: str):
     except NotFound:
         abort(404)
     return render_template("reports/index.html", sid=sid, token=token, log=listed["log"],
+                           summary=sessions.session_summary(get_db(), sid),
                            result=listed["result"], final_hash=listed["head"],
                            standings=listed["standings"], outcomes=OUTCOME_WORDS,
                            presets=PRESET_SOURCES)

@@ -284,7 +284,7 @@ def _start_form(session_id, summary, values=None, error=None, status=200):
         "start_hand.html",
         summary=summary,
         session_id=session_id,
-        players=summary["players"],
+        players=summary["seated"],
         suggested=summary.get("next_dealer"),
         client_id=forms.new_client_id(),
         grid=forms.card_grid(rules.deck, rules.jokers),
@@ -319,7 +319,7 @@ def start_hand_post(session_id: str):
     if busy:
         return busy
     rules = _rules(summary)
-    setup = forms.setup_from_form(request.form, summary["players"], rules.upcard,
+    setup = forms.setup_from_form(request.form, summary["seated"], rules.upcard,
                                   rules.hand_size)
     try:
         state = hands.start_hand(get_db(), session_id, setup,
@@ -342,7 +342,7 @@ def _state(session_id: str, n: int) -> dict:
 @unlocked
 def hand(session_id: str, n: int):
     summary = g.summary
-    state = _state(session_id, n)
+    state = table_events.with_settlements(get_db(), session_id, n, _state(session_id, n))
     rules = _rules(summary)
     players = [p["name"] for p in state["players"]]
     history = hands.history(get_db(), session_id, n)
@@ -615,9 +615,40 @@ def payment_post(session_id: str):
 @unlocked
 def leave_post(session_id: str):
     player = request.form.get("player", "")
+    if player not in g.summary["seated"]:
+        flash(_("Choose who leaves."), "error")
+        return redirect(url_for("tablet.manage", session_id=session_id), 303)
+    if not request.form.get("confirm"):
+        # Leaving cannot be taken back: the second tap names the player.
+        return _confirm_event(session_id, _("{player} leaves the table?", player=player),
+                              _("The next hand is dealt without them; a hand in play with "
+                                "them in it is void."),
+                              url_for("tablet.leave_post", session_id=session_id),
+                              {"player": player},
+                              _("Yes, {player} leaves", player=player))
     return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
                        _("{player} has left the table", player=player),
                        lambda db: table_events.leave(db, session_id, player, _cid()))
+
+
+@bp.post("/s/<session_id>/manage/seat")
+@unlocked
+def seat_post(session_id: str):
+    player = request.form.get("player", "").strip()
+    return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
+                       _("{player} sits down for the next hand", player=player),
+                       lambda db: table_events.seat(db, session_id, player, _cid()))
+
+
+def _confirm_event(session_id: str, question: str, detail: str, action: str, fields: dict,
+                   yes: str, lines: list[str] = (), back: str | None = None):
+    """The second tap of an event that cannot be taken back: the question, what
+    it changes, and the same form again with ``confirm``."""
+    back = back or url_for("tablet.manage", session_id=session_id)
+    g.lang_back = back
+    return render_template("confirm_event.html", summary=g.summary, session_id=session_id,
+                           question=question, detail=detail, action=action, fields=fields,
+                           yes=yes, lines=lines, back=back, client_id=_cid())
 
 
 @bp.post("/s/<session_id>/manage/close")
@@ -648,6 +679,41 @@ def accept_post(session_id: str, n: int):
     return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
                        _("{player} accepts the result of hand {n}", player=player, n=n),
                        lambda db: table_events.accept(db, session_id, n, player, _cid()))
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/disputes/<int:k>/settle")
+@unlocked
+def settle_post(session_id: str, n: int, k: int):
+    """Settle dispute ``k`` (from 1): let the record stand, or correct it back to
+    the disputed action, on a second tap that shows what that takes back."""
+    by, how = request.form.get("by", ""), request.form.get("how", "")
+    target = url_for("tablet.hand", session_id=session_id, n=n) + "#disputes"
+    if how == "corrected" and not request.form.get("confirm"):
+        try:
+            preview = table_events.correction_preview(get_db(), session_id, n, k - 1)
+        except RefereeError as err:
+            flash_refusal(err, _("Settle the dispute"))
+            return redirect(target, 303)
+        lines = [_("Undone: {action}", action=action_words(t)) for t in preview["undone"]]
+        cur = g.summary.get("currency")
+        for name, net in preview["net"].items():
+            if Decimal(net):
+                lines.append(_("{name}: {amount} of this hand is taken back", name=name,
+                               amount=money(net, cur)))
+        return _confirm_event(
+            session_id, _("Correct hand {n} back to action {number}?", n=n,
+                          number=preview["action"]),
+            _("The hand is in play again before the disputed action; log what really "
+              "happened from there. Every undone action stays in the history."),
+            url_for("tablet.settle_post", session_id=session_id, n=n, k=k),
+            {"by": by, "how": how}, _("Yes, correct the record"), lines,
+            back=target)
+    done = (_("Dispute {k} of hand {n}: the record was corrected", k=k, n=n)
+            if how == "corrected" else
+            _("Dispute {k} of hand {n}: the record stands", k=k, n=n))
+    return _event_post(session_id, target, done,
+                       lambda db: table_events.settle_dispute(db, session_id, n, k - 1, how,
+                                                              by, _cid()))
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/dispute")

@@ -129,6 +129,19 @@ def events_of_kinds(db: Database, session_id: str, kinds: tuple[str, ...]) -> li
              "created": r[5]} for r in rows]
 
 
+def hand_table_events(db: Database, session_id: str, n: int,
+                      kinds: tuple[str, ...]) -> list[dict]:
+    """Hand ``n``'s own events of ``kinds`` in order, with when each was kept."""
+    if not _fits(n):
+        return []
+    rows = db.conn.execute(
+        "SELECT seq, kind, payload, created FROM events WHERE session_id = ? AND hand = ? "
+        f"AND kind IN ({', '.join('?' * len(kinds))}) ORDER BY seq", (session_id, n, *kinds),
+    ).fetchall()
+    return [{"seq": r[0], "kind": r[1], "payload": json.loads(r[2]), "created": r[3]}
+            for r in rows]
+
+
 def renames(db: Database, session_id: str) -> list[tuple[int, str, str]]:
     """The session's name corrections in order: (seq, old, new). Session-level
     events only (``hand`` null): a short walk of the index."""
