@@ -129,6 +129,18 @@ def events_of_kinds(db: Database, session_id: str, kinds: tuple[str, ...]) -> li
              "created": r[5]} for r in rows]
 
 
+def session_level_events(db: Database, session_id: str, kinds: tuple[str, ...]) -> list[dict]:
+    """The session's own events of ``kinds`` (``hand`` null: a stake change,
+    a leave, a seat taken, a dispute settled) in order, with when each was
+    kept; a short walk of the index, for the pages."""
+    rows = db.conn.execute(
+        "SELECT seq, kind, payload, created FROM events WHERE session_id = ? AND hand IS NULL "
+        f"AND kind IN ({', '.join('?' * len(kinds))}) ORDER BY seq", (session_id, *kinds),
+    ).fetchall()
+    return [{"seq": r[0], "kind": r[1], "payload": json.loads(r[2]), "created": r[3]}
+            for r in rows]
+
+
 def hand_table_events(db: Database, session_id: str, n: int,
                       kinds: tuple[str, ...]) -> list[dict]:
     """Hand ``n``'s own events of ``kinds`` in order, with when each was kept."""
