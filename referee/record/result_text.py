@@ -45,6 +45,8 @@ def hand_line(hand: HandResult, quantum: Decimal) -> str:
     outcome = _string(hand.outcome.value)
     if hand.reason is not None:  # a void hand: its reason follows its outcome
         outcome += f', "reason": {_string(hand.reason)}'
+    elif hand.told:  # as does the mark of a hand told by its ending
+        outcome += ', "told": true'
     return (f'    {{"hand": {hand.number}, "dealer": {_string(hand.dealer)}, '
             f'"outcome": {outcome}, "winners": [{winners}], '
             f'"counts": {{{counts}}}, "net": {{{net}}}}}')

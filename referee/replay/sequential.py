@@ -101,7 +101,10 @@ def open_session(log: dict) -> Session:
 
 def start_on(table: Table, setup: dict) -> Hand:
     """Start ``table``'s next hand from a hand's setup (dealer, deal, upcard,
-    side bets: checked here, judged when the hand is settled)."""
+    side bets: checked here, judged when the hand is settled); a hand told by
+    its ending is ended as it tells."""
+    if "ending" in setup:
+        return tell_on(table, setup)
     number = table.started + 1
     try:
         deal = {p: parse_cards(cards) for p, cards in setup.get("deal", {}).items()}
@@ -144,10 +147,7 @@ parse_logged = lru_cache(maxsize=200_000)(parse_action)
 def play_on(table: Table, setup: dict) -> Hand:
     """Start ``table``'s next hand and apply its logged actions (or end it as
     its ending tells); a fault names the hand and the action."""
-    if "ending" in setup:
-        hand = tell_on(table, setup)
-    else:
-        hand = start_on(table, setup)
+    hand = start_on(table, setup)
     for i, text in enumerate(setup.get("actions", ()), 1):
         try:
             hand.apply(parse_logged(text) if type(text) is str else parse_action(text))

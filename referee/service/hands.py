@@ -37,6 +37,7 @@ from ..rules.events import disputes_after_undo
 from ..rules.hand import VOID, Hand
 from ..rules.options import HouseRules, resolve
 from ..rules.table import Table
+from ..rules.told import check_told_hand, read_ending, tell
 from ..rules.words import N_, Words, to_plain
 from . import cache, storage, totals
 from .cache import Live
@@ -117,10 +118,14 @@ def void_hand_result(hand: Hand, reason: str, places: Decimal) -> dict:
 # ---------------------------------------------------------------- live state
 
 def _new_hand(rules: HouseRules, n: int, seats: list[str], setup: dict) -> Hand:
-    """A stored hand rebuilt without its table (its seating was checked when it started)."""
+    """A stored hand rebuilt without its table (its seating was checked when it
+    started); a hand told by its ending, ended as it tells."""
     deal = {p: [parse_card(c) for c in cards] for p, cards in setup.get("deal", {}).items()}
     upcard = parse_card(setup["upcard"]) if "upcard" in setup else None
-    return Hand(rules, seats, setup["dealer"], deal=deal, upcard=upcard, number=n)
+    hand = Hand(rules, seats, setup["dealer"], deal=deal, upcard=upcard, number=n)
+    if "ending" in setup:
+        tell(hand, read_ending(setup["ending"]))
+    return hand
 
 
 def _build(db: Database, sid: str) -> Live:
@@ -327,6 +332,13 @@ def _check_current(live: Live, n: int) -> Hand:
                                          {"hands": live.n},
                             hand=n)
     return live.hand
+
+
+def _check_table_seq(seq: int, expected_seq: int) -> None:
+    if expected_seq != seq:
+        raise StaleSeq("stale_seq", N_("the table's newest event is number {seq}, not "
+                                       "{expected}: something was logged since you looked; "
+                                       "look again"), {"seq": seq, "expected": expected_seq})
 
 
 def _check_seq(n: int, seq: int, expected_seq: int | None) -> None:
@@ -584,13 +596,19 @@ def _with_pending(live: Live, setup: dict) -> dict:
     return setup
 
 
-def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None) -> dict:
-    """Start the session's next hand; returns its state. Raises ``RefereeError``
+def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None,
+               expected_seq: int | None = None) -> dict:
+    """Start the session's next hand; returns its state. A hand told by its
+    ending (``setup["ending"]``) is started and settled in the same event.
+    ``expected_seq``: the table's newest event the request was made on
+    (``StaleSeq`` if another has been written since). Raises ``RefereeError``
     (a setup the rules refuse, or one that cannot be read)."""
     seen = _answered(db, sid, client_id, None)
     if seen:
         return seen
     given = load_hand_setup(setup)
+    if "ending" in given:
+        check_told_hand(given)
 
     def plan(live: Live) -> _Plan:
         check_open(live)
@@ -600,7 +618,9 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
         table = live.table
         hand = start_on(table, setup)  # raises when the rules refuse it
         del table.hands[:-1]  # only the newest hand is needed to start the next
-        state = _state(sid, setup, hand, None, legal=False)
+        result = hand_result(hand, live.stake, live.quantum, setup) \
+            if hand.is_complete else None  # told by its ending
+        state = _state(sid, setup, hand, result, legal=False)
         state_json = storage.to_json(state)
         event: dict = {}
 
@@ -609,10 +629,15 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
         def job(w: Database) -> None:
             if storage.current_version(w, sid) != version:
                 raise storage.Moved(sid)
+            if expected_seq is not None:
+                _check_table_seq(storage.newest_seq(w, sid), expected_seq)
             event.update(storage.append_event(w, sid, hand.number, "hand_start", setup,
                                               client_id))
-            storage.insert_hand(w, sid, hand.number, setup, True, list(hand.players),
-                                hand.dealer, len(hand.actions), event["id"], None)
+            storage.insert_hand(w, sid, hand.number, setup, "ending" not in setup,
+                                list(hand.players), hand.dealer, len(hand.actions),
+                                event["id"], result)
+            if result is not None:
+                storage.refresh_running(w, sid, hand.number)
             if table.everyone != live.everyone:
                 storage.set_everyone(w, sid, table.everyone)
             if live.next_seats is not None:  # listed on this hand: the table moves on

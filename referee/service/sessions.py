@@ -409,11 +409,13 @@ def _standing_line(n: int, running: dict, everyone: list[str], q,
 
 
 def _result_line(r: dict) -> dict:
-    """A hand's ``tonk-result/1`` line (a void hand's reason after its outcome)."""
+    """A hand's ``tonk-result/1`` line (a void hand's reason after its
+    outcome, or a told hand's mark)."""
     line = {k: r[k] for k in RESULT_KEYS}
-    if "reason" in r:
-        line = {"hand": r["hand"], "dealer": r["dealer"], "outcome": r["outcome"],
-                "reason": r["reason"], **line}
+    for key in ("reason", "told"):
+        if key in r:
+            return {"hand": r["hand"], "dealer": r["dealer"], "outcome": r["outcome"],
+                    key: r[key], **line}
     return line
 
 

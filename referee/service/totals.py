@@ -30,8 +30,9 @@ def step(before: dict | None, result: dict | None) -> dict | None:
     totals = {p: Decimal(v) for p, v in (before or {}).get("totals", {}).items()}
     net = result["net_exact"]
     line = {k: result[k] for k in ("hand", "dealer", "outcome")}
-    if "reason" in result:
-        line["reason"] = result["reason"]
+    for key in ("reason", "told"):  # a void hand's reason, a told hand's mark
+        if key in result:
+            line[key] = result[key]
     line.update((k, result[k]) for k in ("winners", "counts"))
     if not result.get("side_bets"):
         line["net"] = result["net"]

@@ -16,6 +16,7 @@ from marshmallow import RAISE, Schema, fields, validate
 from ..language import N_
 from ..record.schemas import HandSchema, LogSchema
 from ..service import access, hands, sessions, table_events
+from .bodies import load_fields
 from .bodies import read_body as _body
 from .club import require_host_key
 from .db import get_db
@@ -261,8 +262,17 @@ class HandSetupSchema(HandSchema):
     class Meta(HandSchema.Meta):
         exclude = ("actions",)
 
+    expected_seq = fields.Integer(strict=True, validate=validate.Range(min=0), metadata={
+        "description": "the table's newest event when the client last looked (its `seq`): "
+                       "refused with 409 if something was logged since"})
+
+
+class _ExpectedSeq(Schema):
+    expected_seq = fields.Integer(strict=True, validate=validate.Range(min=0))
+
 
 _ACTION = ActionRequestSchema()
+_EXPECTED_SEQ = _ExpectedSeq()
 _UNDO = UndoRequestSchema()
 _CREATED = SessionCreatedSchema()
 # Hands per answer of the standings: by default as many as a 10-hand night
@@ -378,8 +388,11 @@ def session_standings(sid: str):
 @token_required(write=True)
 def start_hand(sid: str):
     setup = _body()
-    client_id = request.headers.get("Idempotency-Key")
-    return _said(hands.start_hand(get_db(), sid, setup, client_id)), 201
+    client_id = request.headers.get("Idempotency-Key") or setup.pop("client_id", None)
+    expected = load_fields(_EXPECTED_SEQ, {"expected_seq": setup.pop("expected_seq")}) \
+        if "expected_seq" in setup else {}
+    return _said(hands.start_hand(get_db(), sid, setup, client_id,
+                                  expected.get("expected_seq"))), 201
 
 
 @bp.get("/sessions/<sid>/hands/<int:n>")
@@ -565,7 +578,9 @@ def build_spec() -> dict:
              "schema": {"type": "integer", "minimum": 0, "maximum": 100}}],
         "responses": {"200": {"description": "standings"}, **_errors(401, 404)}}})
     spec.path("/api/sessions/{sid}/hands", parameters=[sid], operations={"post": {
-        "summary": "Start the next hand (a tonk-log/1 hand without actions)",
+        "summary": "Start the next hand (a tonk-log/1 hand without actions), or log a whole "
+                   "hand told by its ending (`ending` instead of `deal` and `upcard`: one "
+                   "event, settled at once)",
         "security": auth, "requestBody": body("HandSetup"),
         "parameters": [{"name": "Idempotency-Key", "in": "header", "required": False,
                         "schema": {"type": "string"}}],

@@ -38,6 +38,11 @@ def read_body(schema: Schema | None = None, *, log: bool = False) -> dict:
                                               "(Content-Type: application/json)"))
     if schema is None:
         return data
+    return load_fields(schema, data)
+
+
+def load_fields(schema: Schema, data: dict) -> dict:
+    """``data`` read by ``schema``; an ``ApiError`` names the field at fault."""
     try:
         return schema.load(data)
     except ValidationError as err:
