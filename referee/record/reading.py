@@ -126,8 +126,20 @@ def _plain_log(doc: dict) -> dict | None:
         hands = doc["hands"]
         if type(hands) is not list:
             return None
-        out["hands"] = [_plain_hand(hand) for hand in hands]
-        if None in out["hands"]:
+        out["hands"] = plain_hands(hands)
+        if out["hands"] is None:
             return None
+    return out
+
+
+def plain_hands(hands: list) -> list | None:
+    """Every hand read plain, or None from the first that is not (a million
+    empty objects is refused by the schema at the first, not read twice)."""
+    out = []
+    for hand in hands:
+        plain = _plain_hand(hand)
+        if plain is None:
+            return None
+        out.append(plain)
     return out
 

@@ -25,7 +25,7 @@ from .events import (
     UNKNOWN_FIELD,
     Unreadable,
 )
-from .reading import FORMAT, _plain_hand
+from .reading import FORMAT, plain_hands
 
 # ------------------------------------------------- the OpenAPI document's types
 # Derived from the same bounds the fields check (referee.ledger.money, the
@@ -214,6 +214,31 @@ class EventField(fields.Field):
         return value
 
 
+class FirstFaultList(fields.List):
+    """A list read item by item up to its first fault, which is the one the
+    referee names: marshmallow's list reads every item and words every fault,
+    which made a million wrong items cost 27 s before the refusal. A list
+    longer than its ``most`` is refused before any item is read."""
+
+    def __init__(self, *args, most: int | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.most = most
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not list:
+            raise self.make_error("invalid")
+        if self.most is not None and len(value) > self.most:
+            raise ValidationError(Words(N_("at most {most} items, not {length}"),
+                                        most=self.most, length=len(value)))
+        return [self._item(i, item, **kwargs) for i, item in enumerate(value)]
+
+    def _item(self, i, item, **kwargs):
+        try:
+            return self.inner.deserialize(item, **kwargs)
+        except ValidationError as error:
+            raise ValidationError({i: error.messages}) from None
+
+
 class SideBetSchema(Schema):
     class Meta:
         unknown = RAISE
@@ -221,8 +246,8 @@ class SideBetSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(["suit_high", "first_spread"]))
     suit = fields.String(validate=validate.OneOf(["c", "d", "h", "s"]))
     stake = StakeField(required=True)
-    players = fields.List(fields.String(metadata=NAME_OPENAPI), required=True,
-                          validate=validate.Length(min=2, max=MAX_PLAYERS))
+    players = FirstFaultList(fields.String(metadata=NAME_OPENAPI), required=True,
+                             most=MAX_PLAYERS, validate=validate.Length(min=2, max=MAX_PLAYERS))
 
     @validates_schema
     def _suit(self, data, **kwargs):
@@ -236,14 +261,15 @@ class HandSchema(Schema):
         ordered = True
 
     dealer = fields.String(required=True, metadata=NAME_OPENAPI)
-    players = fields.List(NameField(), validate=validate.Length(min=2, max=MAX_PLAYERS),
-                          metadata={"uniqueItems": True})
+    players = FirstFaultList(NameField(), most=MAX_PLAYERS,
+                             validate=validate.Length(min=2, max=MAX_PLAYERS),
+                             metadata={"uniqueItems": True})
     deal = DealField()
     upcard = fields.String(metadata=CARD_OPENAPI)
     stake = EventField(HAND_CHECKS["stake"])
     stake_multiplier = fields.Integer(strict=True,
                                       validate=validate.Range(min=1, max=MAX_MULTIPLIER))
-    side_bets = fields.List(fields.Nested(SideBetSchema))
+    side_bets = FirstFaultList(fields.Nested(SideBetSchema))
     actions = TextListField(Words(N_('actions like "Ben: draw 4c"')))
     # A hand told by its ending (quick logging): its shape is read by the
     # rules (referee.rules.told), which state what each ending needs.
@@ -253,17 +279,25 @@ class HandSchema(Schema):
     disputes = EventField(HAND_CHECKS["disputes"])
 
 
-class HandsField(fields.List):
+class HandsField(FirstFaultList):
     """The hands: plain ones read directly, the rest (side bets, seats, a
     stake multiplier, anything malformed) by HandSchema; if any hand is not
-    plain the schema reads them all, so its errors are exactly as before."""
+    plain the schema reads them all, up to the first fault, each walked for
+    depth and text first (``record.check_document``, which ``load_log`` left
+    to this field)."""
 
     def _deserialize(self, value, attr, data, **kwargs):
         if type(value) is list:
-            hands = [_plain_hand(hand) for hand in value]
-            if None not in hands:
+            hands = plain_hands(value)
+            if hands is not None:
                 return hands
         return super()._deserialize(value, attr, data, **kwargs)
+
+    def _item(self, i, item, **kwargs):
+        from . import check_document
+
+        check_document(item, ["hands", i + 1])
+        return super()._item(i, item, **kwargs)
 
 
 class LogSchema(Schema):
@@ -279,9 +313,9 @@ class LogSchema(Schema):
     currency = fields.String(allow_none=True, validate=validate.Length(min=1, max=16))
     stake = StakeField(required=True)
     rules = RulesField(required=True)
-    players = fields.List(NameField(), required=True,
-                          validate=validate.Length(min=2, max=MAX_PLAYERS),
-                          metadata={"uniqueItems": True})
+    players = FirstFaultList(NameField(), required=True, most=MAX_PLAYERS,
+                             validate=validate.Length(min=2, max=MAX_PLAYERS),
+                             metadata={"uniqueItems": True})
     brought_forward = EventField(SESSION_CHECKS["brought_forward"])
     hands = HandsField(fields.Nested(HandSchema))
     payments = EventField(SESSION_CHECKS["payments"])
