@@ -3,11 +3,15 @@ public URL), seat and viewer links, the live stream, the consistency check."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 import subprocess
 import sys
 
-from referee.service import sessions
+from referee.service import access, sessions, storage
+from referee.web.db import get_db
 from tests.reports_fixtures import pdf_text, session_log
+from tests.test_api import Game, assert_error, bearer
 
 
 def test_serve_lan_prints_the_address_phones_open_and_its_qr_code(tmp_path):
@@ -45,3 +49,191 @@ def test_without_a_public_url_the_request_address_is_used(app, client):
     assert f"http://10.0.0.7:8000/s/{info.id}" in pdf_text(sheet.data)
 
 
+
+
+# ------------------------------------------------------------------ seat and viewer links
+
+def _link(g, role, player=None):
+    body = {"role": role, **({"player": player} if player else {})}
+    r = g.client.post(g.url("/links"), json=body, headers=bearer(g.table))
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def test_a_seat_token_logs_its_own_turn_and_is_refused_another_players(client):
+    g = Game(client)
+    g.start()
+    links = {p: _link(g, "seat", p)["token"] for p in ("Ann", "Ben", "Cy")}
+    for _ in range(6):
+        text = g.sim.next_action()
+        actor = text.split(":")[0]
+        other = next(p for p in links if p != actor)
+        before = client.get(g.url(), headers=bearer(g.audit)).get_json()["head"]
+        err = assert_error(g.post(text, token=links[other]), 403, "not_your_seat")
+        assert other in err["message"] and actor in err["message"]
+        assert client.get(g.url(), headers=bearer(g.audit)).get_json()["head"] == before
+        r = g.post(text, token=links[actor])
+        assert r.status_code == 201, r.get_json()
+        g.sim.accepted(text)
+        g.seq += 1
+    # what only the host does
+    for tail, body in [("/hands", {"dealer": "Ann"}), ("/stake", {"stake": "2"}),
+                       ("/close", {}), ("/links", {"role": "viewer"}),
+                       (f"/hands/{g.n}/void", {"reason": "misdeal"})]:
+        r = client.post(g.url(tail), json=body, headers=bearer(links["Ann"]))
+        assert_error(r, 403, "not_your_seat")
+    r = client.post(g.url(f"/hands/{g.n}/undo"), json={"client_id": "u1"},
+                    headers=bearer(links["Ann"]))
+    assert_error(r, 403, "not_your_seat")
+    # it reads like the audit token
+    assert client.get(g.url(f"/hands/{g.n}"), headers=bearer(links["Cy"])).status_code == 200
+
+
+def test_a_seat_accepts_disputes_and_pays_for_its_own_player_only(client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    ann = _link(g, "seat", "Ann")["token"]
+    r = client.post(g.url("/hands/1/accept"), json={"player": "Ben"}, headers=bearer(ann))
+    assert_error(r, 403, "not_your_seat")
+    r = client.post(g.url("/hands/1/accept"), json={"player": "Ann"}, headers=bearer(ann))
+    assert r.status_code == 201, r.get_json()
+    r = client.post(g.url("/hands/1/disputes"), json={"by": "Cy", "note": "x"},
+                    headers=bearer(ann))
+    assert_error(r, 403, "not_your_seat")
+    r = client.post(g.url("/hands/1/disputes"), json={"by": "Ann", "note": "too fast"},
+                    headers=bearer(ann))
+    assert r.status_code == 201, r.get_json()
+    pay = {"from": "Ben", "to": "Cy", "amount": "1"}
+    assert_error(client.post(g.url("/payments"), json=pay, headers=bearer(ann)), 403,
+                 "not_your_seat")
+    for pay in ({"from": "Ann", "to": "Cy", "amount": "1"},
+                {"from": "Ben", "to": "Ann", "amount": "2"}):
+        r = client.post(g.url("/payments"), json=pay, headers=bearer(ann))
+        assert r.status_code == 201, r.get_json()
+
+
+def test_the_viewer_link_reads_everything_and_writes_nothing(client):
+    g = Game(client)
+    g.start()
+    viewer = _link(g, "viewer")["token"]
+    for tail in ("", "/log", "/result", "/standings", f"/hands/{g.n}"):
+        assert client.get(g.url(tail), headers=bearer(viewer)).status_code == 200, tail
+    text = g.sim.next_action()
+    assert_error(g.post(text, token=viewer), 403, "not_your_seat")
+    r = client.get(f"/reports/{g.sid}/settlement.pdf?token={viewer}")
+    assert r.status_code == 200 and r.mimetype == "application/pdf"
+
+
+def test_a_revoked_or_replaced_link_is_refused_at_once(client):
+    g = Game(client)
+    g.start()
+    first = _link(g, "seat", "Ann")["token"]
+    second = _link(g, "seat", "Ann")["token"]
+    assert first != second
+    assert_error(client.get(g.url(), headers=bearer(first)), 401, "unauthorized")
+    assert client.get(g.url(), headers=bearer(second)).status_code == 200
+    r = client.post(g.url("/links/revoke"), json={"role": "seat", "player": "Ann"},
+                    headers=bearer(g.table))
+    assert r.status_code == 201, r.get_json()
+    assert_error(client.get(g.url(), headers=bearer(second)), 401, "unauthorized")
+    r = client.post(g.url("/links/revoke"), json={"role": "seat", "player": "Ann"},
+                    headers=bearer(g.table))
+    assert_error(r, 400, "no_link")
+
+
+def test_a_corrected_name_keeps_its_seat_link(client):
+    g = Game(client)
+    token = _link(g, "seat", "Ben")["token"]
+    g.start()
+    g.finish_hand()
+    r = client.post(g.url("/players/Ben"), json={"name": "Benny"}, headers=bearer(g.table))
+    assert r.status_code == 201, r.get_json()
+    r = client.post(g.url("/hands/1/accept"), json={"player": "Benny"}, headers=bearer(token))
+    assert r.status_code == 201, r.get_json()
+
+
+def test_not_your_seat_is_said_in_every_language(client):
+    g = Game(client)
+    g.start()
+    ann = _link(g, "seat", "Ann")["token"]
+    said = set()
+    for lang in ("en", "de", "fr", "pt"):
+        r = client.post(g.url("/stake"), json={"stake": "2"},
+                        headers={**bearer(ann), "Accept-Language": lang})
+        said.add(assert_error(r, 403, "not_your_seat")["message"])
+    assert len(said) == 4
+
+
+def test_links_are_chained_events_that_verify_checks(app, client, tmp_path):
+    g = Game(client)
+    _link(g, "seat", "Ann")
+    _link(g, "viewer")
+    client.post(g.url("/links/revoke"), json={"role": "viewer"}, headers=bearer(g.table))
+    with app.app_context():
+        db = get_db()
+        kinds = [e["kind"] for e in storage.chain_events(db, g.sid)]
+        assert kinds.count("link") == 2 and kinds.count("unlink") == 1
+        assert storage.verify_session_chain(db, g.sid) is None
+    # The chain holds each link's token hash: a swapped hash is a broken chain.
+    path = app.config["DATABASE"]
+    if not str(path).startswith("postgresql"):
+        con = sqlite3.connect(path)
+        con.execute("DROP TRIGGER events_no_update")
+        row = con.execute("SELECT id, payload FROM events WHERE kind = 'link' ORDER BY id "
+                          "LIMIT 1").fetchone()
+        payload = json.loads(row[1])
+        payload["token_hash"] = access.token_hash("chosen by whoever edits the file")
+        con.execute("UPDATE events SET payload = ? WHERE id = ?",
+                    (storage.canonical(payload), row[0]))
+        con.commit()
+        con.close()
+        with app.app_context():
+            fault = storage.verify_session_chain(get_db(), g.sid)
+        assert fault is not None and fault["kind"] == "link"
+
+
+# ------------------------------------------------------------------ the pages by link
+
+def _page_client(app):
+    return app.test_client()
+
+
+def test_a_phone_joins_by_its_seat_link_and_sees_only_its_own_buttons(app, client):
+    g = Game(client)
+    g.start()
+    ann = _link(g, "seat", "Ann")
+    phone = _page_client(app)
+    r = phone.get(ann["url"].split("localhost", 1)[1])
+    assert r.status_code == 303
+    page = phone.get(f"/s/{g.sid}").get_data(as_text=True)
+    assert "Ann&#39;s phone" in page or "Ann's phone" in page
+    assert 'id="manage"' not in page and 'id="invite"' not in page
+    hand = phone.get(f"/s/{g.sid}/hands/{g.n}").get_data(as_text=True)
+    assert 'id="undo"' not in hand and 'id="void"' not in hand
+    r = phone.get(f"/s/{g.sid}/manage/../hands/new")
+    assert r.status_code in (403, 404)
+    # revoked: the next page asks to unlock
+    client.post(g.url("/links/revoke"), json={"role": "seat", "player": "Ann"},
+                headers=bearer(g.table))
+    r = phone.get(f"/s/{g.sid}")
+    assert r.status_code == 302 and "/unlock" in r.headers["Location"]
+    assert phone.get(ann["url"].split("localhost", 1)[1]).status_code == 403
+
+
+def test_the_host_page_has_the_invite_section_with_qr_codes(app, client):
+    g = Game(client)
+    host = _page_client(app)
+    with host.session_transaction() as s:
+        s["unlocked"] = [g.sid]
+        s["csrf"] = "t"
+    page = host.get(f"/s/{g.sid}").get_data(as_text=True)
+    assert 'id="invite"' in page and "<svg" not in page  # no link made yet
+    r = host.post(f"/s/{g.sid}/invite", data={"csrf_token": "t", "role": "seat",
+                                                "player": "Ben"})
+    assert r.status_code == 303
+    page = host.get(f"/s/{g.sid}").get_data(as_text=True)
+    assert page.count("<svg") == 1 and f"/s/{g.sid}/join/" in page
+    app.config["PUBLIC_URL"] = "http://192.168.1.20:8000/"
+    page = host.get(f"/s/{g.sid}").get_data(as_text=True)
+    assert f"http://192.168.1.20:8000/s/{g.sid}/join/" in page

@@ -12,7 +12,8 @@ from ..rules.errors import IllegalAction, MalformedInput, RefereeError, RulesErr
 from ..rules.words import params_from_plain, params_to_plain
 
 __all__ = [
-    "Closed", "IllegalAction", "Locked", "MalformedInput", "NotFound", "ReadOnly", "RefereeError",
+    "Closed", "IllegalAction", "Locked", "MalformedInput", "NotFound", "NotYourSeat", "ReadOnly",
+    "RefereeError",
     "Refused", "RuleViolation", "RulesError", "StaleSeq", "TooManyTries",
 ]
 
@@ -53,6 +54,11 @@ def _too_many(code: str, template: str, params: dict, until: float) -> TooManyTr
 
 class ReadOnly(Locked):
     """The credential may read the session but not write to it (the audit token)."""
+
+
+class NotYourSeat(ReadOnly):
+    """A seat's or the viewer's link asked for what only the host, or another
+    player's seat, may do (``not_your_seat``)."""
 
 
 class Refused(RuleViolation):

@@ -26,6 +26,8 @@ class EventKind(StrEnum):
     RENAME = "rename"  # a player's name corrected
     SEAT = "seat"  # a newcomer (or a player who left) sits down for the next hand
     SETTLE = "settle"  # a dispute settled: the record corrected back to it, or let stand
+    LINK = "link"  # a seat or viewer link issued (its token's hash): service/seats.py
+    UNLINK = "unlink"  # a seat or viewer link revoked
 
 
 TABLE_EVENTS = (EventKind.VOID, EventKind.STAKE, EventKind.LEAVE, EventKind.ACCEPT,

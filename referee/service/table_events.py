@@ -64,20 +64,23 @@ def _malformed(err: Unreadable, field: str, hand: int | None = None) -> Malforme
                                        {"field": field, "problem": err.text}, hand=hand)
 
 
-def _event(db: Database, sid: str, kind: EventKind, client_id: str | None, check) -> dict:
+def _event(db: Database, sid: str, kind: EventKind, client_id: str | None, check, *,
+           closed_too: bool = False) -> dict:
     """One event under the session's lock: ``check(live)`` refuses (raises) or
     returns ``(hand, payload, rows, after)``: the event's hand (None: the
     session's), its payload, ``rows(w, event_id)`` writing the derived rows
     inside the transaction, and ``after(event_id)`` moving the cache on once
     committed. The event is chained after the session's newest event as the
     cache knows it, and the newest hand's version moves on with it, so that
-    every process sees the session changed."""
+    every process sees the session changed. ``closed_too``: a closed table
+    takes it too (a link revoked after the night)."""
     seen = _answered(db, sid, client_id, str(kind))
     if seen:
         return seen
 
     def plan(live: Live) -> _Plan:
-        check_open(live)
+        if not closed_too:
+            check_open(live)
         hand_n, payload, rows, after = check(live)
         answer = {"event": str(kind), "hand": hand_n, **payload}
         answer_json = storage.to_json(answer)

@@ -10,12 +10,13 @@ import json
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, g, request
 from marshmallow import RAISE, Schema, fields, validate
 
 from ..language import N_
 from ..record.schemas import HandSchema, LogSchema
-from ..service import access, hands, sessions, table_events
+from ..service import access, hands, seats, sessions, table_events
+from . import links
 from .bodies import load_fields
 from .bodies import read_body as _body
 from .club import require_host_key
@@ -225,17 +226,39 @@ class RenameRequestSchema(_EventRequest):
     name = fields.String(required=True, **_NAME, )
 
 
+class LinkRequestSchema(_EventRequest):
+    role = fields.String(required=True, validate=validate.OneOf(["seat", "viewer"]),
+                         metadata={"description": "seat (with player) or viewer"})
+    player = fields.String(validate=validate.Length(min=1, max=40), metadata={
+        "description": "the seat's player (role seat)", "example": "Ann"})
+
+
+class LinkSchema(Schema):
+    role = fields.String(required=True)
+    player = fields.String(allow_none=True, required=True)
+    token = fields.String(required=True, metadata={
+        "description": "Bearer token of the link: the viewer's reads; a seat's also logs "
+                       "its player's actions, accepts and disputes its player's hands and "
+                       "records payments its player makes or receives (anything else: 403 "
+                       "not_your_seat). A new link for the seat replaces it."})
+    url = fields.String(required=True, metadata={"description": "the page a phone opens "
+                                                 "(its QR code on the table page)"})
+
+
 class EventAnswerSchema(Schema):
     """The event as recorded: its kind, its hand, and what it says (each kind
     its own fields)."""
 
     event = fields.String(required=True, metadata={
-        "description": "void, accept, dispute, stake, leave, seat, settle, payment, close "
-                       "or rename"})
+        "description": "void, accept, dispute, stake, leave, seat, settle, payment, close, "
+                       "rename; unlink (a link revoked)"})
     hand = fields.Integer(allow_none=True, required=True)
     reason = fields.String(metadata={"description": "void: why the hand was cancelled"})
     void = fields.String(metadata={"description": "leave: the hand voided as the player left"})
-    player = fields.String(metadata={"description": "accept, leave, seat: who"})
+    player = fields.String(allow_none=True, metadata={
+        "description": "accept, leave, seat: who; unlink: the seat's player (null: the "
+                       "viewer link)"})
+    role = fields.String(metadata={"description": "unlink: seat or viewer"})
     seats = fields.List(fields.String(), metadata={"description": "leave, seat: the next "
                                                    "hand's seats"})
     dispute = fields.Integer(metadata={"description": "settle: the dispute's place in the "
@@ -289,6 +312,7 @@ _SEAT = SeatRequestSchema()
 _SETTLE = SettleRequestSchema()
 _CLOSE = _EventRequest()
 _RENAME = RenameRequestSchema()
+_LINK = LinkRequestSchema()
 
 
 # ---------------------------------------------------------------- requests
@@ -303,14 +327,17 @@ def _bearer() -> str | None:
     return token.strip()
 
 
-def token_required(*, write: bool):
+def token_required(*, write: bool, seats_too: bool = False):
     """The guard of every view of one session: its table token (or, to read,
-    its audit token) as a bearer token. An unknown session is a 404 first."""
+    its audit token, a seat's or the viewer's link) as a bearer token; with
+    ``seats_too`` a seat's token may write too, and the view checks for whom
+    (``seats.check_seat``). An unknown session is a 404 first. ``g.access``:
+    the token's role and seat."""
 
     def wrap(view):
         @functools.wraps(view)
         def guarded(sid: str, **kwargs):
-            access.authorize(get_db(), sid, _bearer(), write=write)
+            g.access = seats.authorize(get_db(), sid, _bearer(), write=write, seats=seats_too)
             return view(sid, **kwargs)
         return guarded
     return wrap
@@ -403,9 +430,10 @@ def hand_state(sid: str, n: int):
 
 
 @bp.post("/sessions/<sid>/hands/<int:n>/actions")
-@token_required(write=True)
+@token_required(write=True, seats_too=True)
 def post_action(sid: str, n: int):
     body = _body(_ACTION)
+    seats.check_seat(g.access, seats.actor_of(body["action"]))
     return _created(hands.post_action(get_db(), sid, n, body["action"], body["client_id"],
                                       body["expected_seq"]))
 
@@ -426,17 +454,19 @@ def void_hand(sid: str, n: int):
 
 
 @bp.post("/sessions/<sid>/hands/<int:n>/accept")
-@token_required(write=True)
+@token_required(write=True, seats_too=True)
 def accept_result(sid: str, n: int):
     body = _body(_ACCEPT)
+    seats.check_seat(g.access, body["player"])
     return _created(table_events.accept(get_db(), sid, n, body["player"],
                                         body.get("client_id")))
 
 
 @bp.post("/sessions/<sid>/hands/<int:n>/disputes")
-@token_required(write=True)
+@token_required(write=True, seats_too=True)
 def dispute(sid: str, n: int):
     body = _body(_DISPUTE)
+    seats.check_seat(g.access, body["by"])
     return _created(table_events.dispute(get_db(), sid, n, body["by"], body["note"],
                                          body["action"], body.get("client_id")))
 
@@ -472,9 +502,10 @@ def settle_dispute(sid: str, n: int, k: int):
 
 
 @bp.post("/sessions/<sid>/payments")
-@token_required(write=True)
+@token_required(write=True, seats_too=True)
 def record_payment(sid: str):
     body = _body(_PAYMENT)
+    seats.check_seat(g.access, body["from_"], body["to"])
     return _created(table_events.record_payment(
         get_db(), sid, body["from_"], body["to"], body["amount"], at=body.get("at"),
         note=body.get("note"), client_id=body.get("client_id")))
@@ -495,6 +526,25 @@ def rename(sid: str, name: str):
                                         body.get("client_id")))
 
 
+@bp.post("/sessions/<sid>/links")
+@token_required(write=True)
+def issue_link(sid: str):
+    body = _body(_LINK)
+    player = body.get("player") if body["role"] == seats.SEAT else None
+    token = seats.issue(get_db(), sid, body["role"], player,
+                        current_app.config["SECRET_KEY"], body.get("client_id"))
+    return {"role": body["role"], "player": player, "token": token,
+            "url": links.external_url("tablet.join", session_id=sid, token=token)}, 201
+
+
+@bp.post("/sessions/<sid>/links/revoke")
+@token_required(write=True)
+def revoke_link(sid: str):
+    body = _body(_LINK)
+    player = body.get("player") if body["role"] == seats.SEAT else None
+    return _created(seats.revoke(get_db(), sid, body["role"], player, body.get("client_id")))
+
+
 @bp.get("/openapi.json")
 def openapi():
     spec = current_app.extensions.get("referee_openapi")
@@ -507,7 +557,9 @@ def openapi():
 
 def _errors(*codes: int) -> dict:
     words = {400: "malformed request or document", 401: "missing or wrong token",
-             403: "the token may not do this", 404: "no such session or hand",
+             403: "the token may not do this (the audit or viewer token for a write; a "
+                  "seat's token for what is not its own player's: not_your_seat)",
+             404: "no such session or hand",
              409: "expected_seq is stale", 413: "body too large",
              422: "the rules refuse it (code and sentence from the referee)"}
     return {str(c): {"description": words[c], "content": {
@@ -526,7 +578,11 @@ def build_spec() -> dict:
                          "has the shape {\"error\": {code, message, hand, action}}."})
     spec.components.security_scheme("table", {"type": "http", "scheme": "bearer",
                                               "description": "table token (writes) or "
-                                              "audit token (reads)"})
+                                              "audit token (reads); a viewer link's token "
+                                              "(reads) or a seat link's token (reads; "
+                                              "writes only its own player's actions, "
+                                              "accepts, disputes and payments): "
+                                              "POST /api/sessions/{sid}/links"})
     spec.components.security_scheme("host", {"type": "apiKey", "in": "header",
                                              "name": "X-Host-Key"})
     for name, schema in [("Error", ErrorSchema), ("SessionCreated", SessionCreatedSchema),
@@ -542,7 +598,8 @@ def build_spec() -> dict:
                          ("SettleRequest", SettleRequestSchema),
                          ("PaymentRequest", PaymentRequestSchema),
                          ("CloseRequest", _EventRequest), ("RenameRequest", RenameRequestSchema),
-                         ("EventAnswer", EventAnswerSchema)]:
+                         ("EventAnswer", EventAnswerSchema),
+                         ("LinkRequest", LinkRequestSchema), ("Link", LinkSchema)]:
         spec.components.schema(name, schema=schema)
     sid = {"name": "sid", "in": "path", "required": True, "schema": {"type": "string"}}
     n = {"name": "n", "in": "path", "required": True,
@@ -633,6 +690,19 @@ def build_spec() -> dict:
             "responses": {**_ok(201, "EventAnswer", "recorded: the event as kept (a retry "
                                 "with the same client_id gets this again)"),
                           **_errors(400, 401, 403, 404, 409, 422)}}})
+    spec.path("/api/sessions/{sid}/links", parameters=[sid], operations={"post": {
+        "summary": "A seat's link (role seat, player) or the viewer link (role viewer), with "
+                   "its token; replaces that seat's or the viewer's link in force (table "
+                   "token only)",
+        "security": auth, "requestBody": body("LinkRequest"),
+        "responses": {**_ok(201, "Link", "the new link"),
+                      **_errors(400, 401, 403, 404, 422)}}})
+    spec.path("/api/sessions/{sid}/links/revoke", parameters=[sid], operations={"post": {
+        "summary": "Revoke a seat's link or the viewer link: refused from now on (table "
+                   "token only)",
+        "security": auth, "requestBody": body("LinkRequest"),
+        "responses": {**_ok(201, "EventAnswer", "revoked"),
+                      **_errors(400, 401, 403, 404, 422)}}})
     from . import club
 
     club.document(spec, _errors, _ok)

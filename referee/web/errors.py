@@ -24,6 +24,7 @@ from ..service.errors import (
     Locked,
     MalformedInput,
     NotFound,
+    NotYourSeat,
     ReadOnly,
     RefereeError,
     StaleSeq,
@@ -152,6 +153,8 @@ def register(app: Flask) -> None:
         if _api(request.path):
             return _json_error({"error": {**err.to_dict(), "message": message(err)}}, status)
         title, words = PAGES.get(status, (NOT_ACCEPTED, None))
+        if isinstance(err, NotYourSeat):  # its own sentence: who this phone is
+            title, words = NOT_ACCEPTED, None
         return error_page(_(title), _(words) if words else message(err), status)
 
     @app.errorhandler(ApiError)

@@ -85,6 +85,19 @@ def is_unlocked(session_id: str) -> bool:
     return session_id in session.get("unlocked", [])
 
 
+def link_token(session_id: str) -> str | None:
+    """The seat or viewer link this browser joined the table with, if any."""
+    return (session.get("links") or {}).get(session_id)
+
+
+def keep_link(session_id: str, token: str | None) -> None:
+    """Remember (None: forget) the link this browser joined ``session_id`` by."""
+    links = {k: v for k, v in (session.get("links") or {}).items() if k != session_id}
+    if token:
+        links[session_id] = token
+    session["links"] = dict(list(links.items())[-20:])
+
+
 def mark_unlocked(session_id: str) -> None:
     unlocked = [s for s in session.get("unlocked", []) if s != session_id]
     # The cookie holds only the most recent tables, so it stays small.

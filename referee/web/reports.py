@@ -29,7 +29,7 @@ from ..reports.stored import load_stored
 from ..reports.whatif import what_if
 from ..rules.errors import RefereeError
 from ..rules.options import OPTION_NAMES, PRESET_SOURCES
-from ..service import access, sessions
+from ..service import access, seats, sessions
 from ..service.errors import NotFound
 from . import forms
 from .db import get_db
@@ -48,12 +48,14 @@ def _allowed(sid: str) -> str | None:
     token = request.args.get("token") or None
     try:
         use_table_language(sessions.table_language(db, sid))
-        role = access.token_role(db, sid, token) if token else None
-        if role:
+        # Any of the table's tokens reads its papers: table, audit, a seat or the viewer.
+        if token and seats.token_access(db, sid, token) is not None:
             return token
         access.has_pin(db, sid)  # NotFound for a session that does not exist
         if forms.is_unlocked(sid):
             return None
+        if forms.link_token(sid) and seats.token_access(db, sid, forms.link_token(sid)):
+            return None  # a phone that joined by its seat's or the viewer's link
     except NotFound:
         abort(404)
     here = request.full_path.rstrip("?")

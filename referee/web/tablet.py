@@ -31,14 +31,15 @@ from flask import (
     request,
     url_for,
 )
+from markupsafe import Markup
 
 from ..language import NAMES
 from ..rules.cards import UNKNOWN, card_label, pretty
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
 from ..rules.words import Words
-from ..service import access, hands, sessions, table_events
+from ..service import access, hands, seats, sessions, table_events
 from ..service.errors import RefereeError, RuleViolation, StaleSeq, TooManyTries
-from . import forms
+from . import forms, links
 from .db import get_db
 from .errors import PAGES, error_page, flash_refusal
 from .forms import FormError
@@ -114,20 +115,61 @@ def _summary(session_id: str) -> dict:
     return summary
 
 
+def page_access(session_id: str) -> seats.Access | None:
+    """What this browser may do at the table: ``host`` once unlocked with the
+    PIN, else the seat or viewer link it joined by while that link is in force
+    (a revoked link is forgotten here, at once). None: nothing."""
+    if forms.is_unlocked(session_id):
+        return seats.Access(seats.HOST)
+    token = forms.link_token(session_id)
+    if not token:
+        return None
+    found = seats.token_access(get_db(), session_id, token)
+    if found is None or found.role not in (seats.SEAT, seats.VIEWER):
+        forms.keep_link(session_id, None)
+        flash(_("The link this phone joined by has been revoked: ask the host for a new one."),
+              "error")
+        return None
+    return found
+
+
 def unlocked(view):
     """The guard of a table's pages: the 404 page for an unknown table, the
     unlock page until this browser has unlocked it (with its PIN, or with its
-    table token when it has none: an API import). ``g.summary`` is the table's
-    summary."""
+    table token when it has none: an API import) or joined it by a seat or
+    viewer link. ``g.summary`` is the table's summary, ``g.access`` what this
+    browser may do (``seats.Access``)."""
 
     @functools.wraps(view)
     def guarded(session_id: str, **kwargs):
         g.summary = _summary(session_id)
-        if not forms.is_unlocked(session_id):
+        g.access = page_access(session_id)
+        if g.access is None:
             return redirect(url_for("tablet.unlock", session_id=session_id,
                                     next=request.path))
         return view(session_id, **kwargs)
     return guarded
+
+
+def host_only(view):
+    """Under ``unlocked``: only the host's tablet (a seat's phone or the viewer
+    link gets ``not_your_seat``, said on the error page in its language)."""
+
+    @functools.wraps(view)
+    def guarded(session_id: str, **kwargs):
+        if not g.access.writes:
+            raise seats.not_your_seat(g.access)
+        return view(session_id, **kwargs)
+    return guarded
+
+
+def _may(*players: str) -> seats.NotYourSeat | None:
+    """The refusal if this browser may not act for any of ``players``."""
+    try:
+        seats.check_seat(g.access, *players)
+    except seats.NotYourSeat as err:
+        return err
+    return None
 
 
 # ------------------------------------------------------------------ home, create
@@ -230,6 +272,56 @@ def unlock_post(session_id: str):
                     url_for("tablet.session_page", session_id=session_id), 303)
 
 
+# ------------------------------------------------------------------ links: join, invite
+
+
+@bp.get("/s/<session_id>/join/<token>")
+def join(session_id: str, token: str):
+    """A seat's or the viewer's link, opened (scanned): this browser is that
+    seat or viewer at the table from now on, until the link is revoked."""
+    _summary(session_id)
+    found = seats.token_access(get_db(), session_id, token)
+    if found is None or found.role not in (seats.SEAT, seats.VIEWER):
+        return error_page(_("Locked"), _("This link is not in force: it was revoked or "
+                                         "replaced by a new one. Ask the host for a new one."),
+                          403)
+    forms.keep_link(session_id, token)
+    return redirect(url_for("tablet.session_page", session_id=session_id), 303)
+
+
+def invites(session_id: str) -> list[dict]:
+    """The Invite section: the viewer link, then each player's seat link, with
+    their QR codes when in force."""
+    secret = current_app.config["SECRET_KEY"]
+    held = seats.links(get_db(), session_id)
+    rows = []
+    for role, player in [(seats.VIEWER, None), *((seats.SEAT, p) for p in g.summary["everyone"])]:
+        link = held.get((role, player))
+        token = seats.shown_token(secret, session_id, link) if link else None
+        url = links.external_url("tablet.join", session_id=session_id, token=token) \
+            if token else None
+        rows.append({"role": role, "player": player, "issued": link is not None,
+                     "url": url, "qr": Markup(links.qr_svg(url)) if url else None})
+    return rows
+
+
+@bp.post("/s/<session_id>/invite")
+@unlocked
+@host_only
+def invite_post(session_id: str):
+    """Make a link (or a new one, which replaces the old), or revoke one."""
+    role = request.form.get("role", "")
+    player = request.form.get("player") or None
+    target = url_for("tablet.session_page", session_id=session_id) + "#invite"
+    who = player if role == seats.SEAT else _("the viewer link")
+    if request.form.get("revoke"):
+        return _event_post(session_id, target, _("The link for {who} is revoked", who=who),
+                           lambda db: seats.revoke(db, session_id, role, player, _cid()))
+    secret = current_app.config["SECRET_KEY"]
+    return _event_post(session_id, target, _("A new link for {who}: scan its code", who=who),
+                       lambda db: seats.issue(db, session_id, role, player, secret, _cid()))
+
+
 # ------------------------------------------------------------------ session
 
 
@@ -252,7 +344,9 @@ def session_page(session_id: str):
                            settled=sessions.settled_lines(db, session_id,
                                                           top - per_page + 1, top),
                            rule_changes=_rule_changes(g.summary), page=page,
-                           per_page=per_page)
+                           per_page=per_page,
+                           invites=invites(session_id) if g.access.writes else None,
+                           client_id=forms.new_client_id())
 
 
 @bp.get("/s/<session_id>/standings")
@@ -307,12 +401,14 @@ def _in_play(session_id: str):
 
 @bp.get("/s/<session_id>/hands/new")
 @unlocked
+@host_only
 def start_hand(session_id: str):
     return _in_play(session_id) or _start_form(session_id, g.summary)
 
 
 @bp.post("/s/<session_id>/hands/new")
 @unlocked
+@host_only
 def start_hand_post(session_id: str):
     summary = g.summary
     busy = _in_play(session_id)
@@ -347,7 +443,8 @@ def hand(session_id: str, n: int):
     players = [p["name"] for p in state["players"]]
     history = hands.history(get_db(), session_id, n)
     holders = _holders(state)
-    actors = _actors(state, players)
+    actors = [a for a in _actors(state, players)
+              if g.access.writes or a["name"] == g.access.player]
     verbs = {v for a in actors for v in a["verbs"]}
     return render_template(
         "hand.html",
@@ -478,7 +575,7 @@ def _holders(state: dict) -> dict[str, str]:
 def hand_seq(session_id: str, n: int):
     """How far the hand has got, for tablet.js to notice another tablet's action."""
     _summary(session_id)
-    if not forms.is_unlocked(session_id):
+    if page_access(session_id) is None:
         abort(403)
     state = _state(session_id, n)
     return jsonify({"seq": state["seq"], "complete": bool(state.get("complete"))})
@@ -503,6 +600,10 @@ def act(session_id: str, n: int):
         except FormError as err:
             flash(str(err), "error")
             return redirect(target, 303)
+    refused = next(filter(None, (_may(seats.actor_of(t)) for t in texts)), None)
+    if refused is not None:
+        flash_refusal(refused, texts[0])
+        return redirect(target, 303)
     client_id = request.form.get("client_id") or forms.new_client_id()
     seq = request.form.get("expected_seq", "")
     expected = int(seq) if seq.isdigit() else None
@@ -539,6 +640,7 @@ def act(session_id: str, n: int):
 
 @bp.post("/s/<session_id>/hands/<int:n>/undo")
 @unlocked
+@host_only
 def undo(session_id: str, n: int):
     client_id = request.form.get("client_id") or forms.new_client_id()
     seq = request.form.get("expected_seq", "")
@@ -565,10 +667,12 @@ def manage(session_id: str):
                            client_id=forms.new_client_id())
 
 
-def _event_post(session_id: str, target: str, done: str, call) -> object:
+def _event_post(session_id: str, target: str, done: str, call, for_whom=()) -> object:
     """One table event from a form: the service call, then a line saying what
-    was kept (or the refusal as a sentence) on the page the form came from."""
+    was kept (or the refusal as a sentence) on the page the form came from.
+    ``for_whom``: the players a seat's phone must be one of (else only the host)."""
     try:
+        seats.check_seat(g.access, *for_whom)
         call(get_db())
     except RefereeError as err:
         flash_refusal(err, done)
@@ -583,6 +687,7 @@ def _cid() -> str:
 
 @bp.post("/s/<session_id>/manage/rename")
 @unlocked
+@host_only
 def rename_post(session_id: str):
     old, new = request.form.get("old", ""), request.form.get("new", "").strip()
     return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
@@ -592,6 +697,7 @@ def rename_post(session_id: str):
 
 @bp.post("/s/<session_id>/manage/stake")
 @unlocked
+@host_only
 def stake_post(session_id: str):
     stake = request.form.get("stake", "").strip()
     return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
@@ -608,11 +714,13 @@ def payment_post(session_id: str):
                        _("{payer} paid {payee} {amount}", payer=payer, payee=payee,
                          amount=money(amount, g.summary.get("currency"))),
                        lambda db: table_events.record_payment(db, session_id, payer, payee,
-                                                              amount, client_id=_cid()))
+                                                              amount, client_id=_cid()),
+                       (payer, payee))
 
 
 @bp.post("/s/<session_id>/manage/leave")
 @unlocked
+@host_only
 def leave_post(session_id: str):
     player = request.form.get("player", "")
     if player not in g.summary["seated"]:
@@ -653,6 +761,7 @@ def _confirm_event(session_id: str, question: str, detail: str, action: str, fie
 
 @bp.post("/s/<session_id>/manage/close")
 @unlocked
+@host_only
 def close_post(session_id: str):
     target = url_for("tablet.session_page", session_id=session_id)
     # Closing makes the settlement final: the box is the second tap, without JS too.
@@ -665,6 +774,7 @@ def close_post(session_id: str):
 
 @bp.post("/s/<session_id>/hands/<int:n>/void")
 @unlocked
+@host_only
 def void_post(session_id: str, n: int):
     reason = request.form.get("reason", "").strip() or _("voided at the table")
     return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
@@ -678,7 +788,8 @@ def accept_post(session_id: str, n: int):
     player = request.form.get("player", "")
     return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
                        _("{player} accepts the result of hand {n}", player=player, n=n),
-                       lambda db: table_events.accept(db, session_id, n, player, _cid()))
+                       lambda db: table_events.accept(db, session_id, n, player, _cid()),
+                       (player,))
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/disputes/<int:k>/settle")
@@ -725,4 +836,5 @@ def dispute_post(session_id: str, n: int):
     return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
                        _("{player}'s dispute is kept with hand {n}", player=by, n=n),
                        lambda db: table_events.dispute(db, session_id, n, by, note, action,
-                                                       _cid()))
+                                                       _cid()),
+                       (by,))
