@@ -237,3 +237,31 @@ def test_the_host_page_has_the_invite_section_with_qr_codes(app, client):
     app.config["PUBLIC_URL"] = "http://192.168.1.20:8000/"
     page = host.get(f"/s/{g.sid}").get_data(as_text=True)
     assert f"http://192.168.1.20:8000/s/{g.sid}/join/" in page
+
+
+def test_every_form_a_seat_may_not_post_is_refused(app, client):
+    """Default deny: every POST view of the tablet refuses a seat's phone,
+    except the four that log for its own player."""
+    g = Game(client)
+    g.start()
+    ann = _link(g, "seat", "Ann")
+    phone = _page_client(app)
+    phone.get(ann["url"].split("localhost", 1)[1])
+    with phone.session_transaction() as s:
+        s["csrf"] = "t"
+    mine = {"tablet.act", "tablet.payment_post", "tablet.accept_post", "tablet.dispute_post"}
+    seen = 0
+    for rule in app.url_map.iter_rules():
+        if "POST" not in rule.methods or "<session_id>" not in rule.rule \
+                or rule.endpoint in mine or rule.endpoint == "tablet.unlock_post":
+            continue
+        url = rule.rule.replace("<session_id>", g.sid).replace("<int:n>", "1") \
+            .replace("<int:k>", "0")
+        before = client.get(g.url(), headers=bearer(g.audit)).get_json()["head"]
+        r = phone.post(url, data={"csrf_token": "t", "player": "Ann", "role": "seat",
+                                  "sure": "1", "reason": "x", "stake": "2"})
+        assert r.status_code == 403, (url, r.status_code)
+        assert "Ann" in r.get_data(as_text=True)
+        assert client.get(g.url(), headers=bearer(g.audit)).get_json()["head"] == before
+        seen += 1
+    assert seen >= 8

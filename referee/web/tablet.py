@@ -138,7 +138,10 @@ def unlocked(view):
     unlock page until this browser has unlocked it (with its PIN, or with its
     table token when it has none: an API import) or joined it by a seat or
     viewer link. ``g.summary`` is the table's summary, ``g.access`` what this
-    browser may do (``seats.Access``)."""
+    browser may do (``seats.Access``). A form posted from a seat's phone or
+    the viewer link is refused (``not_your_seat``) unless the view is marked
+    ``seat_may`` (and then checks for whom): what a new view allows is the
+    host's alone until it says otherwise."""
 
     @functools.wraps(view)
     def guarded(session_id: str, **kwargs):
@@ -147,8 +150,18 @@ def unlocked(view):
         if g.access is None:
             return redirect(url_for("tablet.unlock", session_id=session_id,
                                     next=request.path))
+        if request.method == "POST" and not g.access.writes and \
+                not getattr(view, "seat_may", False):
+            raise seats.not_your_seat(g.access)
         return view(session_id, **kwargs)
     return guarded
+
+
+def seat_may(view):
+    """A form a seat's phone may post too (the view checks for whom: ``_may``,
+    ``_event_post``'s ``for_whom``)."""
+    view.seat_may = True
+    return view
 
 
 def host_only(view):
@@ -307,7 +320,6 @@ def invites(session_id: str) -> list[dict]:
 
 @bp.post("/s/<session_id>/invite")
 @unlocked
-@host_only
 def invite_post(session_id: str):
     """Make a link (or a new one, which replaces the old), or revoke one."""
     role = request.form.get("role", "")
@@ -408,7 +420,6 @@ def start_hand(session_id: str):
 
 @bp.post("/s/<session_id>/hands/new")
 @unlocked
-@host_only
 def start_hand_post(session_id: str):
     summary = g.summary
     busy = _in_play(session_id)
@@ -583,6 +594,7 @@ def hand_seq(session_id: str, n: int):
 
 @bp.post("/s/<session_id>/hands/<int:n>/act")
 @unlocked
+@seat_may
 def act(session_id: str, n: int):
     """Log the tapped action. One that ends play (money moves) is first shown
     with what it settles, and logged on the second tap (``confirm``)."""
@@ -640,7 +652,6 @@ def act(session_id: str, n: int):
 
 @bp.post("/s/<session_id>/hands/<int:n>/undo")
 @unlocked
-@host_only
 def undo(session_id: str, n: int):
     client_id = request.form.get("client_id") or forms.new_client_id()
     seq = request.form.get("expected_seq", "")
@@ -687,7 +698,6 @@ def _cid() -> str:
 
 @bp.post("/s/<session_id>/manage/rename")
 @unlocked
-@host_only
 def rename_post(session_id: str):
     old, new = request.form.get("old", ""), request.form.get("new", "").strip()
     return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
@@ -697,7 +707,6 @@ def rename_post(session_id: str):
 
 @bp.post("/s/<session_id>/manage/stake")
 @unlocked
-@host_only
 def stake_post(session_id: str):
     stake = request.form.get("stake", "").strip()
     return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
@@ -707,6 +716,7 @@ def stake_post(session_id: str):
 
 @bp.post("/s/<session_id>/manage/payment")
 @unlocked
+@seat_may
 def payment_post(session_id: str):
     payer, payee = request.form.get("from", ""), request.form.get("to", "")
     amount = request.form.get("amount", "").strip()
@@ -720,7 +730,6 @@ def payment_post(session_id: str):
 
 @bp.post("/s/<session_id>/manage/leave")
 @unlocked
-@host_only
 def leave_post(session_id: str):
     player = request.form.get("player", "")
     if player not in g.summary["seated"]:
@@ -761,7 +770,6 @@ def _confirm_event(session_id: str, question: str, detail: str, action: str, fie
 
 @bp.post("/s/<session_id>/manage/close")
 @unlocked
-@host_only
 def close_post(session_id: str):
     target = url_for("tablet.session_page", session_id=session_id)
     # Closing makes the settlement final: the box is the second tap, without JS too.
@@ -774,7 +782,6 @@ def close_post(session_id: str):
 
 @bp.post("/s/<session_id>/hands/<int:n>/void")
 @unlocked
-@host_only
 def void_post(session_id: str, n: int):
     reason = request.form.get("reason", "").strip() or _("voided at the table")
     return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
@@ -784,6 +791,7 @@ def void_post(session_id: str, n: int):
 
 @bp.post("/s/<session_id>/hands/<int:n>/accept")
 @unlocked
+@seat_may
 def accept_post(session_id: str, n: int):
     player = request.form.get("player", "")
     return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
@@ -829,6 +837,7 @@ def settle_post(session_id: str, n: int, k: int):
 
 @bp.post("/s/<session_id>/hands/<int:n>/dispute")
 @unlocked
+@seat_may
 def dispute_post(session_id: str, n: int):
     by, note = request.form.get("by", ""), request.form.get("note", "").strip()
     raw = request.form.get("action", "")
