@@ -272,3 +272,35 @@ def test_a_closed_table_offers_no_form_it_would_refuse(client):
     assert "Ann pays Ben" in manage or "Ben pays Ann" in manage
     hand = tt.hand_page(client, sid)
     assert not re.search(r'<form[^>]+action="[^"]*/(accept|dispute|settle|void|undo|act)', hand)
+
+
+def test_the_papers_mark_disputes_and_say_who_left(client):
+    sid = tt.create(client, players=("Ann", "Ben", "Cy"))
+    r = tt.start(client, sid, dealer="Ann", client_id="h1")
+    page = tt.hand_page(client, sid)
+    data = {"csrf_token": tt.form_value(page, "csrf_token")}
+    client.post(f"/s/{sid}/hands/1/void", data={**data, "reason": "Karte beim Geben aufgedeckt",
+                                               "client_id": "v1"})
+    client.post(f"/s/{sid}/hands/1/dispute", data={**data, "by": "Cy", "note": "too fast",
+                                                  "action": "", "client_id": "d1"})
+    client.post(f"/s/{sid}/manage/leave", data={**data, "player": "Cy", "client_id": "l1",
+                                               "confirm": "1"})
+    assert r.status_code == 303
+    _tonk_out(client, sid, n=2)
+    for path in (f"/s/{sid}", f"/s/{sid}/standings", f"/reports/{sid}/"):
+        assert "1 dispute open" in client.get(path).get_data(as_text=True), path
+    text = pdf_text(client.get(f"/reports/{sid}/settlement.pdf").data)
+    assert "Cy left the table after hand 1" in text
+    assert "1 dispute is still open (hand 1)" in text
+    assert "hand 1, by Cy" in text and "open" in text
+    # the void's reason is under the table, not in the Winners column
+    assert "Karte beim Geben aufged…" not in text
+    r = client.post(f"/s/{sid}/hands/1/disputes/1/settle",
+                    data={**data, "by": "Ann", "how": "stands", "client_id": "s1"})
+    assert r.status_code == 303
+    for path in (f"/s/{sid}", f"/reports/{sid}/"):
+        assert "1 dispute settled" in client.get(path).get_data(as_text=True), path
+    text = pdf_text(client.get(f"/reports/{sid}/settlement.pdf").data)
+    assert "settled: the record stands (Ann" in text and "dispute is still open" not in text
+    audit = pdf_text(client.get(f"/reports/{sid}/hands/1/audit.pdf").data)
+    assert "settled: the record stands (Ann" in audit

@@ -413,7 +413,8 @@ def _event_rows(setup: dict, lang: str) -> list[tuple[str, str]]:
     return rows
 
 
-def _disputes_block(audit: HandAudit, lang: str) -> list:
+def _disputes_block(audit: HandAudit, lang: str, settled: dict[int, dict] | None = None
+                    ) -> list:
     """Every dispute of the hand: those of one action are also shown beside
     it in the table above; those of the whole hand only here."""
     disputes = audit.setup.get("disputes") or []
@@ -424,25 +425,37 @@ def _disputes_block(audit: HandAudit, lang: str) -> list:
     out: list = [Paragraph(_("Disputes"), st["h2"]), Paragraph(
         _("Objections kept for the record. A dispute changes no result: the table settles it "
           "by a correction (shown above) or lets the record stand."), st["small"])]
-    for d in disputes:
+    for i, d in enumerate(disputes):
         k = d.get("action")
         if k is None:
             what = _("the hand as a whole")
         elif k <= len(audit.actions_in_force):
             what = _("action {n} ({action})", n=k,
-                     action=esc(audit.actions_in_force[k - 1]))
+                     action=esc(pretty(str(audit.actions_in_force[k - 1]))))
         else:
             what = _("action {n}", n=k)
-        out.append(Paragraph(_("{player} disputes {what}: “{note}”",
-                               player=f"<b>{esc(d['by'])}</b>", what=what,
-                               note=esc(d["note"])), st["bullet"], bulletText="•"))
+        text = _("{player} disputes {what}: “{note}”", player=f"<b>{esc(d['by'])}</b>",
+                 what=what, note=esc(d["note"]))
+        done = (settled or {}).get(i)
+        if done is not None:
+            when = _when(done.get("at"), lang) or ""
+            text += " · <b>" + (
+                _("settled by a correction ({by}, {time})", by=esc(done["by"]), time=when)
+                if done["how"] == "corrected" else
+                _("settled: the record stands ({by}, {time})", by=esc(done["by"]), time=when)
+            ) + "</b>"
+        elif settled is not None:
+            text += " · <b>" + _("open") + "</b>"
+        out.append(Paragraph(text, st["bullet"], bulletText="•"))
     return out
 
 
 def render_audit(audit: HandAudit, *, final_hash: str | None = None,
                  date: str | None = None, table: str | None = None,
-                 lang: str | None = None) -> bytes:
-    """The audit PDF of one hand, in ``lang`` (else the log's language)."""
+                 lang: str | None = None, settled: dict[int, dict] | None = None) -> bytes:
+    """The audit PDF of one hand, in ``lang`` (else the log's language);
+    ``settled``: how its disputes were settled, by their place (a stored
+    session's; None: not known, from a log alone)."""
     register_fonts()
     st = styles()
     session, hand, setup = audit.session, audit.hand, audit.setup
@@ -498,7 +511,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
           "earlier action out (and may put another in its place), and both stay on record."),
         st["small"]))
     story.append(_steps_table(audit, width, lang))
-    story.extend(_disputes_block(audit, lang))
+    story.extend(_disputes_block(audit, lang, settled))
 
     story.append(Paragraph(_("The result"), st["h2"]))
     if audit.fault is not None:

@@ -40,6 +40,7 @@ from .common import (
     footer,
     hash_line,
     paper_language,
+    plurals,
     receipt,
     register_fonts,
     rules_in_words,
@@ -63,19 +64,23 @@ def render_settlement(
     date: str | None = None,
     table: str | None = None,
     lang: str | None = None,
+    settled: dict[int, dict[int, dict]] | None = None,
 ) -> bytes:
     """The settlement PDF of a replayed session, as bytes, in ``lang`` (else
     the log's language, else English).
 
     ``final_hash`` is the last event hash of the stored session's chain;
     without it (a session settled from a log file) the PDF prints the log's
-    SHA-256 instead and says so.
+    SHA-256 instead and says so. ``settled``: how each hand's disputes were
+    settled, by the dispute's place in the hand's list (the stored session's
+    settle events; a log alone does not carry them, so its disputes read open).
     """
     register_fonts()
     st = styles()
     log = session.log
     lang = paper_language(log, lang)
     _ = words(lang)
+    ngettext = plurals(lang)
     result = session.result()
     q = result.quantum
     unit = unit_of(log, session.rules, lang)
@@ -157,8 +162,18 @@ def render_settlement(
                                st["h2"]))
         story.append(_chart(result, players, width, unit, lang))
 
+    open_disputes = _disputes_section(story, log, settled or {}, lang)
+    story.extend(_comings_and_goings(log, lang))
+
     signed = [
         Paragraph(_("Signatures"), st["h2"]),
+        *([Paragraph("<b>" + ngettext(
+            "{count} dispute is still open (hand {hands}): settle it before signing, or sign "
+            "knowing it is open.",
+            "{count} disputes are still open (hands {hands}): settle them before signing, or "
+            "sign knowing they are open.", len(open_disputes), count=len(open_disputes),
+            hands=", ".join(str(n) for n in sorted(set(open_disputes)))) + "</b>",
+            st["body"])] if open_disputes else []),
         Paragraph(_("We agree that the totals and payments above settle this session, "
                     "identified by its {what} {hash}….", what=esc(hash_in_text),
                     hash=hash_value[:16])
@@ -180,7 +195,11 @@ def render_settlement(
         story.append(Paragraph(
             _("Each player's column gives the hand's net for that player, and in brackets "
               "the count left in their hand at the end (where it is known)."), st["small"]))
-        story.append(_hands_table(result, players, q, width, lang))
+        disputed = frozenset(i for i, h in enumerate(log.get("hands", ()), 1)
+                             if h.get("disputes"))
+        if disputed:
+            story.append(Paragraph(_("* a disputed hand: see Disputes."), st["small"]))
+        story.append(_hands_table(result, players, q, width, lang, disputed))
         story.extend(_void_and_stake_notes(log, result, unit, currency, lang))
 
     page = footer(f"{table_name} · {when} · {hash_in_text} {hash_value[:16]}…", lang)
@@ -190,6 +209,64 @@ def render_settlement(
 
 
 # ---------------------------------------------------------------- the night's events
+
+def _disputes_section(story: list, log: dict, settled: dict[int, dict[int, dict]],
+                      lang: str) -> list[int]:
+    """Every dispute of the night with how it was settled (or that it is
+    open), appended to ``story``; returns the hand of each open one."""
+    _ = words(lang)
+    st = styles()
+    found = [(n, k, d) for n, h in enumerate(log.get("hands", ()), 1)
+             for k, d in enumerate(h.get("disputes") or ())]
+    if not found:
+        return []
+    story.append(Paragraph(_("Disputes"), st["h2"]))
+    still_open = []
+    for n, k, d in found:
+        what = (_("hand {n}, action {action}", n=n, action=d["action"]) if d["action"]
+                else _("hand {n}", n=n))
+        done = settled.get(n, {}).get(k)
+        if done is None:
+            state = _("open")
+            still_open.append(n)
+        elif done["how"] == "corrected":
+            state = _("settled by a correction ({by}, {time})", by=esc(done["by"]),
+                      time=_when(done.get("at"), lang) or "")
+        else:
+            state = _("settled: the record stands ({by}, {time})", by=esc(done["by"]),
+                      time=_when(done.get("at"), lang) or "")
+        story.append(Paragraph(_("{what}, by {player}: “{note}”", what=what,
+                                 player=f"<b>{esc(d['by'])}</b>",
+                                 note=esc(d["note"]))
+                               + " · <b>" + state + "</b>", st["bullet"], bulletText="•"))
+    return still_open
+
+
+def _comings_and_goings(log: dict, lang: str) -> list:
+    """Who left the table and who sat down, and from which hand: read from the
+    hands' seats (a hand lists them when the table changed)."""
+    _ = words(lang)
+    st = styles()
+    lines = []
+    before = list(log["players"])
+    for n, h in enumerate(log.get("hands", ()), 1):
+        seats = h.get("players") or before
+        for p in before:
+            if p not in seats:
+                lines.append(_("{player} left the table after hand {n}",
+                               player=f"<b>{esc(p)}</b>", n=n - 1) if n > 1 else
+                             _("{player} left the table before the first hand",
+                               player=f"<b>{esc(p)}</b>"))
+        for p in seats:
+            if p not in before:
+                lines.append(_("{player} sat down from hand {n}", player=f"<b>{esc(p)}</b>",
+                               n=n))
+        before = list(seats)
+    if not lines:
+        return []
+    return [Paragraph(_("Who left, who sat down"), st["h2"]),
+            *[Paragraph(line, st["bullet"], bulletText="•") for line in lines]]
+
 
 def _stake(stake: object, unit: str, currency: str | None, lang: str) -> str:
     """A stake as the log gives it, in the language's form."""
@@ -438,7 +515,8 @@ def _player_column(width: float, players: int, lang: str) -> float:
     return min(64.0, (width - sum(_fixed(lang)) - _MIN_WINNERS) / max(players, 1))
 
 
-def _hands_table(result, players: list[str], q, width: float, lang: str) -> Flowable:
+def _hands_table(result, players: list[str], q, width: float, lang: str,
+                 disputed: frozenset[int] = frozenset()) -> Flowable:
     _ = words(lang)
     st = styles()
     col_w = _player_column(width, len(players), lang)
@@ -452,11 +530,10 @@ def _hands_table(result, players: list[str], q, width: float, lang: str) -> Flow
     # A night's nets take few values: each is written in the language's form once.
     nets: dict[Decimal, str] = {}
     for h in result.hands:
+        # A void hand has no winner: its reason is in the notes below the table.
         winners = ", ".join(h.winners) if h.winners else "–"
-        if h.reason is not None:
-            winners = h.reason
         row = [
-            str(h.number),
+            f"{h.number}*" if h.number in disputed else str(h.number),
             clip(h.dealer, cw[1] - pad),
             clip(outcome_words(h.outcome, lang), cw[2] - pad),
             clip(winners, cw[3] - pad),

@@ -362,7 +362,7 @@ def standings_page(db: Database, sid: str, page: int = 1, per_page: int = 20) ->
     offset = max(top - per_page, 0)
     st = standings(db, sid, offset=offset, limit=top - offset)
     st.update(page=page, pages=pages, per_page=per_page)
-    return st
+    return _with_marks(db, sid, st)
 
 
 def settled_lines(db: Database, sid: str, first: int, last: int) -> dict[int, dict]:
@@ -373,6 +373,27 @@ def settled_lines(db: Database, sid: str, first: int, last: int) -> dict[int, di
     first, last = max(first, -(2**63)), min(last, 2**63 - 1)
     return {n: _standing_line(n, r, row["everyone"], q)
             for n, r in storage.running_between(db, sid, first, last)}
+
+
+def dispute_marks(db: Database, sid: str, first: int, last: int) -> dict[int, dict]:
+    """The disputed hands numbered ``first`` to ``last``: how many disputes
+    each has still open and how many are settled (for the marks on the
+    pages that list hands)."""
+    disputed = storage.disputes_between(db, sid, first, last)
+    if not disputed:
+        return {}
+    settled = storage.settled_between(db, sid, first, last)
+    return {n: {"open": k - settled.get(n, 0), "settled": settled.get(n, 0)}
+            for n, k in disputed.items()}
+
+
+def _with_marks(db: Database, sid: str, st: dict) -> dict:
+    if st["hands"]:
+        numbers = [h["hand"] for h in st["hands"]]
+        st["disputes"] = dispute_marks(db, sid, min(numbers), max(numbers))
+    else:
+        st["disputes"] = {}
+    return st
 
 
 def reports_index(db: Database, sid: str, page: int = 1, per_page: int = 20) -> dict:
@@ -387,6 +408,7 @@ def reports_index(db: Database, sid: str, page: int = 1, per_page: int = 20) -> 
                               "outcome": h["outcome"], "winners": h["winners"]}
                              for h in st["hands"]]},
         "standings": st,
+        "disputes": st["disputes"],
         "head": storage.final_hash(db, sid),
     }
 

@@ -416,6 +416,15 @@ def settlements(db: Database, sid: str, n: int) -> dict[int, dict]:
     return out
 
 
+def all_settlements(db: Database, sid: str) -> dict[int, dict[int, dict]]:
+    """Every settled dispute of the session, by hand and place (for the papers)."""
+    out: dict[int, dict[int, dict]] = {}
+    for ev in storage.events_of_kinds(db, sid, (str(EventKind.SETTLE),)):
+        out.setdefault(ev["hand"], {})[ev["payload"]["dispute"]] = {
+            **ev["payload"], "at": ev["created"]}
+    return out
+
+
 def with_settlements(db: Database, sid: str, n: int, state: dict) -> dict:
     """A hand's state with, beside each dispute, how it was settled (None:
     open); the state as it was when the hand has no dispute."""

@@ -29,7 +29,7 @@ from ..reports.stored import load_stored
 from ..reports.whatif import what_if
 from ..rules.errors import RefereeError
 from ..rules.options import OPTION_NAMES, PRESET_SOURCES
-from ..service import access, seats, sessions
+from ..service import access, seats, sessions, table_events
 from ..service.errors import NotFound
 from . import forms
 from .db import get_db
@@ -98,6 +98,7 @@ def index(sid: str):
         abort(404)
     return render_template("reports/index.html", sid=sid, token=token, log=listed["log"],
                            summary=sessions.session_summary(get_db(), sid),
+                           disputes=listed["disputes"],
                            result=listed["result"], final_hash=listed["head"],
                            standings=listed["standings"], outcomes=OUTCOME_WORDS,
                            presets=PRESET_SOURCES)
@@ -112,7 +113,9 @@ def settlement_pdf(sid: str):
     except RefereeError as err:
         return _error_page(err)
     return _pdf(render_settlement(session, final_hash=stored.final_hash,
-                                  lang=_paper_language()), f"settlement-{sid}.pdf")
+                                  lang=_paper_language(),
+                                  settled=table_events.all_settlements(get_db(), sid)),
+                f"settlement-{sid}.pdf")
 
 
 def _paper_language() -> str | None:
@@ -149,7 +152,8 @@ def audit_pdf(sid: str, n: int):
         stored, audit = _audit(sid, n)
     except RefereeError as err:
         return _error_page(err, 404 if err.code == "no_such_hand" else 422)
-    return _pdf(render_audit(audit, final_hash=stored.final_hash, lang=_paper_language()),
+    return _pdf(render_audit(audit, final_hash=stored.final_hash, lang=_paper_language(),
+                             settled=table_events.settlements(get_db(), sid, n)),
                 f"audit-{sid}-hand-{n}.pdf")
 
 

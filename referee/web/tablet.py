@@ -352,9 +352,13 @@ def session_page(session_id: str):
     # Only this page's hands and the newest standings are read: the running
     # totals stand in for every hand before them.
     return render_template("session.html", summary=g.summary, session_id=session_id,
-                           standings=sessions.standings(db, session_id, newest=STANDINGS_LAST),
+                           standings=_marked(db, session_id,
+                                             sessions.standings(db, session_id,
+                                                                newest=STANDINGS_LAST)),
                            settled=sessions.settled_lines(db, session_id,
                                                           top - per_page + 1, top),
+                           disputes=sessions.dispute_marks(db, session_id,
+                                                           top - per_page + 1, top),
                            rule_changes=_rule_changes(g.summary), page=page,
                            per_page=per_page,
                            invites=invites(session_id) if g.access.writes else None,
@@ -368,6 +372,14 @@ def standings(session_id: str):
     return render_template("standings.html", summary=g.summary, session_id=session_id,
                            standings=sessions.standings_page(get_db(), session_id,
                                                              min(max(page, 1), 2**62)))
+
+
+def _marked(db, session_id: str, st: dict) -> dict:
+    """Standings with their disputed hands marked."""
+    if st["hands"]:
+        st["disputes"] = sessions.dispute_marks(db, session_id, st["hands"][0]["hand"],
+                                                st["hands"][-1]["hand"])
+    return st
 
 
 def _rule_changes(summary: dict) -> list[tuple[str, object]]:
@@ -475,7 +487,8 @@ def hand(session_id: str, n: int):
         live_count=sum(not h["undone"] for h in history),
         show_all=_show_all(state),
         client_id=forms.new_client_id(),
-        standings=sessions.standings(get_db(), session_id, newest=STANDINGS_LAST)
+        standings=_marked(get_db(), session_id,
+                          sessions.standings(get_db(), session_id, newest=STANDINGS_LAST))
         if state.get("complete") else None,
         # Only the newest hand can still be corrected; the service refuses the rest.
         current=(summary.get("current") or {}).get("hand") == n,

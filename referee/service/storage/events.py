@@ -154,6 +154,17 @@ def hand_table_events(db: Database, session_id: str, n: int,
             for r in rows]
 
 
+def settled_between(db: Database, session_id: str, first: int, last: int) -> dict[int, int]:
+    """How many disputes of each hand numbered ``first`` to ``last`` are settled."""
+    first, last = max(first, -(2**63)), min(last, 2**63 - 1)
+    out: dict[int, int] = {}
+    for (n,) in db.conn.execute(
+            "SELECT hand FROM events WHERE session_id = ? AND hand BETWEEN ? AND ? "
+            "AND kind = 'settle'", (session_id, first, last)):
+        out[n] = out.get(n, 0) + 1
+    return out
+
+
 def renames(db: Database, session_id: str) -> list[tuple[int, str, str]]:
     """The session's name corrections in order: (seq, old, new). Session-level
     events only (``hand`` null): a short walk of the index."""

@@ -405,6 +405,15 @@ def hand_setups(db: Database, sid: str) -> list[tuple[int, dict, bool]]:
                             "ORDER BY n", (sid,))]
 
 
+def disputes_between(db: Database, sid: str, first: int, last: int) -> dict[int, int]:
+    """How many disputes each hand numbered ``first`` to ``last`` carries (the
+    hands without one left out): a page of hands, read by its key's range."""
+    first, last = max(first, -(2**63)), min(last, 2**63 - 1)
+    return {n: len(json.loads(setup).get("disputes", ())) for n, setup in db.conn.execute(
+        "SELECT n, setup FROM hands WHERE session_id = ? AND n BETWEEN ? AND ? "
+        "AND setup LIKE ?", (sid, first, last, '%"disputes"%'))}
+
+
 def rewrite_names(db: Database, sid: str, old: str, new: str,
                   rewrite: Callable[[Any], Any], rewrite_result: Callable[[dict], dict]) -> None:
     """Write a corrected name (``old`` now ``new``) into the session's derived
