@@ -69,6 +69,9 @@ def test_the_wheel_carries_templates_and_static_files(installed):
     assert (package / "templates" / "hand.html").is_file()
     assert (package / "templates" / "reports" / "index.html").is_file()
     assert (package / "web" / "static" / "tablet.css").is_file()
+    # The installable web app: its worker, the queue's script, the home-screen icons.
+    for name in ("sw.js", "offline.js", "icon-192.png", "icon-512.png", "icon.svg"):
+        assert (package / "web" / "static" / name).is_file(), name
 
 
 def test_an_installed_service_serves_the_home_page_and_a_hand_page(installed, tmp_path):
@@ -106,6 +109,10 @@ def test_an_installed_service_serves_the_home_page_and_a_hand_page(installed, tm
         assert "Hand 1" in text
         css = opener.open(f"{base}/tablet-static/tablet.css", timeout=5)
         assert css.status == 200
+        assert opener.open(f"{base}/sw.js", timeout=5).status == 200
+        manifest = json.loads(opener.open(f"{base}/manifest.webmanifest", timeout=5).read())
+        for icon in manifest["icons"]:
+            assert opener.open(base + icon["src"], timeout=5).status == 200, icon
         # The table's money is kept where the service runs, not in the venv.
         assert (run_dir / "instance" / "referee.sqlite3").is_file()
     finally:

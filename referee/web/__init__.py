@@ -12,7 +12,7 @@ from pathlib import Path
 from flask import Flask, request
 
 from ..service import storage
-from . import api, club, errors, lang, links, reports, tablet
+from . import api, club, errors, lang, links, offline, reports, tablet
 from .db import Handles
 
 
@@ -95,6 +95,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(reports.bp)
     app.register_blueprint(club.api)
     app.register_blueprint(club.pages)
+    app.register_blueprint(offline.bp)
     errors.register(app)
 
     @app.after_request

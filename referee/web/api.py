@@ -16,7 +16,7 @@ from marshmallow import RAISE, Schema, fields, validate
 from ..language import N_
 from ..record.schemas import HandSchema, LogSchema
 from ..service import access, hands, seats, sessions, table_events
-from . import links
+from . import forms, links
 from .bodies import load_fields
 from .bodies import read_body as _body
 from .club import require_host_key
@@ -327,17 +327,28 @@ def _bearer() -> str | None:
     return token.strip()
 
 
-def token_required(*, write: bool, seats_too: bool = False):
+def token_required(*, write: bool, seats_too: bool = False, tablet: bool = False):
     """The guard of every view of one session: its table token (or, to read,
     its audit token, a seat's or the viewer's link) as a bearer token; with
     ``seats_too`` a seat's token may write too, and the view checks for whom
     (``seats.check_seat``). An unknown session is a 404 first. ``g.access``:
-    the token's role and seat."""
+    the token's role and seat. ``tablet``: the tablet's page may come instead
+    with the browser's own unlock of the table (the PIN, or the seat link it
+    joined by, in its session cookie) and its CSRF token in a header: the
+    offline queue sends its kept taps so, with no secret of its own in the
+    page (``forms.csrf_header_ok``)."""
 
     def wrap(view):
         @functools.wraps(view)
         def guarded(sid: str, **kwargs):
-            g.access = seats.authorize(get_db(), sid, _bearer(), write=write, seats=seats_too)
+            bearer = _bearer()
+            if tablet and bearer is None and forms.csrf_header_ok():
+                g.access = seats.Access(seats.HOST) if forms.is_unlocked(sid) else \
+                    seats.authorize(get_db(), sid, forms.link_token(sid), write=write,
+                                    seats=seats_too)
+            else:
+                g.access = seats.authorize(get_db(), sid, bearer, write=write,
+                                           seats=seats_too)
             return view(sid, **kwargs)
         return guarded
     return wrap
@@ -430,7 +441,7 @@ def hand_state(sid: str, n: int):
 
 
 @bp.post("/sessions/<sid>/hands/<int:n>/actions")
-@token_required(write=True, seats_too=True)
+@token_required(write=True, seats_too=True, tablet=True)
 def post_action(sid: str, n: int):
     body = _body(_ACTION)
     seats.check_seat(g.access, seats.actor_of(body["action"]))

@@ -52,6 +52,16 @@ def check_csrf() -> None:
                                  "and try again."))
 
 
+def csrf_header_ok() -> bool:
+    """A request of the tablet's own page script (the offline queue posting a
+    kept tap to the JSON API) carries this browser's CSRF token in the
+    ``X-CSRF-Token`` header, which another site's page can neither read nor
+    (without a CORS preflight this service never answers) send."""
+    expected = session.get("csrf")
+    sent = request.headers.get("X-CSRF-Token", "")
+    return bool(expected and sent and hmac.compare_digest(expected, sent))
+
+
 def new_client_id() -> str:
     """A fresh key for one rendering of a form: a double tap sends the same
     key twice and the service logs the action once."""

@@ -481,6 +481,11 @@ def hand(session_id: str, n: int):
         unknown_tile=bool(verbs & {"draw", "take"}),
         grid=forms.card_grid(rules.deck, rules.jokers),
         seen=_unpickable(state, history, holders, actors),
+        # For offline.js: the cards played where nobody holds them, and the
+        # shows of known hands (a tap with nothing picked), when it keeps taps.
+        played=_seen_cards(state, history, holders),
+        known_shows=[t for t in state.get("legal") or ()
+                     if t.partition(": ")[2].split(" ")[0] in ("show", "declare")],
         holders=holders,
         mine=set(_known_of(state, state.get("to_act"))),
         history=history,

@@ -19,6 +19,7 @@ const swapped = async (form, body) => {
   document.body.replaceWith(document.adoptNode(doc.body));
   history.replaceState(null, "", url);
   setUp();
+  document.dispatchEvent(new Event("tonk:swapped"));
   return true;
 };
 
@@ -44,7 +45,11 @@ document.addEventListener("submit", (event) => {
     // Read before the buttons are disabled: a disabled button sends no value.
     const body = new FormData(form, submitter);
     for (const b of form.querySelectorAll("button")) b.disabled = true;
-    swapped(form, body).catch(() => false).then((done) => {
+    swapped(form, body).catch(() => {
+      // No answer at all (the network is down): offline.js keeps the tap.
+      const unsent = new CustomEvent("tonk:unsent", {cancelable: true, detail: {form, body}});
+      return !document.dispatchEvent(unsent);
+    }).then((done) => {
       if (done) return;
       for (const b of form.querySelectorAll("button")) b.disabled = false;
       form.dataset.native = "1";

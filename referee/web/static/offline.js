@@ -1,0 +1,636 @@
+// The offline queue: a dropped network loses no tap. Every page works without
+// this file (online only); with it, a tap on a hand's action bar made while
+// the network is down is kept on this device (IndexedDB, so it survives a
+// closed browser) with its client_id and the sequence it expects, shown at
+// once as waiting to send, and posted in order to the JSON API's action
+// endpoint as soon as the network is back. The referee judges each one as
+// ever: the first it does not log (refused, or another tablet acted in
+// between) stops the queue there, said in the referee's own words, and the
+// taps after it wait for the host to send them again or drop them. A tap
+// sent twice (a lost answer, a reload) carries the same client_id, which the
+// service logs once.
+"use strict";
+
+(() => {
+  const wordsNode = document.getElementById("offline-words");
+  if (!wordsNode || !window.indexedDB || !window.fetch) return;
+  let words = {};
+  try {
+    words = JSON.parse(wordsNode.textContent);
+  } catch (err) {
+    return;
+  }
+  const say = (key, params = {}) =>
+    (words[key] || key).replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  const csrf = wordsNode.dataset.csrf || "";
+  const lang = document.documentElement.lang || "en";
+  const copySeen = document.documentElement.dataset.offlineCopy;  // set by sw.js
+  const isCopy = copySeen !== undefined;
+  const SINCE = "tonk-offline-since";
+  const clock = (when) =>
+    new Date(when).toLocaleTimeString(lang, {hour: "2-digit", minute: "2-digit"});
+
+  // ------------------------------------------------------------ the hand shown
+  const json = (value, fallback) => {
+    try {
+      return JSON.parse(value);
+    } catch (err) {
+      return fallback;
+    }
+  };
+  const readHand = () => {
+    const handNode = document.getElementById("offline-hand");
+    return handNode && {
+    sid: handNode.dataset.session,
+    n: Number(handNode.dataset.hand),
+    seq: Number(handNode.dataset.seq),
+    api: handNode.dataset.api,
+    open: handNode.dataset.open === "yes",
+    toAct: handNode.dataset.toAct || null,
+    players: json(handNode.dataset.players, []),
+    verbs: json(handNode.dataset.verbs, {}),
+    labels: json(handNode.dataset.labels, {}),
+    played: json(handNode.dataset.played, []),
+    known: json(handNode.dataset.known, []),
+    };
+  };
+  let hand = readHand();
+  // The session of any table page (its address), to hold its other forms.
+  const sessionOfPage = (location.pathname.match(/^\/s\/([^/]+)/) || [])[1] || null;
+
+  // ------------------------------------------------------------ IndexedDB
+  const STORE = "taps";
+  let opened = null;
+  const openDb = () => opened || (opened = new Promise((resolve, reject) => {
+    const req = indexedDB.open("tonk-offline", 1);
+    req.onupgradeneeded = () => {
+      const store = req.result.createObjectStore(STORE, {keyPath: "key", autoIncrement: true});
+      store.createIndex("hand", ["sid", "hand"]);
+      // One tap, one entry: the same tap kept twice is refused here.
+      store.createIndex("client_id", "client_id", {unique: true});
+    };
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  }));
+  const asked = (req) => new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  const store = async (mode) => (await openDb()).transaction(STORE, mode).objectStore(STORE);
+  const everything = async () => asked((await store("readonly")).getAll());
+  const ofHand = async (sid, n) => asked((await store("readonly")).index("hand").getAll([sid, n]));
+  const keep = async (item) => asked((await store("readwrite")).put(item));
+  const drop = async (key) => asked((await store("readwrite")).delete(key));
+
+  // ------------------------------------------------------------ offline or not
+  let locked = null;  // the referee's words when it wants the table unlocked again
+  const offlineSince = () => Number(localStorage.getItem(SINCE)) || null;
+  const showNote = () => {
+    const note = document.getElementById("offline-note");
+    if (!note) return;
+    const since = offlineSince();
+    const lines = [];
+    if (since) lines.push(say("offline", {time: clock(since)}));
+    if (isCopy && copySeen) lines.push(say("copy", {time: clock(copySeen)}));
+    note.textContent = lines.join(" ");
+    if (locked && sessionOfPage) {
+      note.append(document.createTextNode((lines.length ? " " : "") + locked + " "));
+      const link = document.createElement("a");
+      link.href = `/s/${sessionOfPage}/unlock?next=${encodeURIComponent(location.pathname)}`;
+      link.textContent = say("unlock");
+      note.append(link);
+    }
+    note.hidden = !note.textContent;
+  };
+  const wentOffline = () => {
+    if (!offlineSince()) localStorage.setItem(SINCE, String(Date.now()));
+    showNote();
+  };
+  const cameBack = () => {
+    if (!offlineSince()) return;
+    localStorage.removeItem(SINCE);
+    showNote();
+  };
+  const isOffline = () => !navigator.onLine || offlineSince() !== null;
+
+  // ------------------------------------------------------------ a tap into words
+  const SUITS = {c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660"};
+  const cardLabel = (c) => {
+    if (c[0] === "X") return "Joker " + c.slice(1);
+    if (c.length !== 2 || !(c[1] in SUITS)) return c;
+    return (c[0] === "T" ? "10" : c[0]) + SUITS[c[1]];
+  };
+  const pretty = (text) => {
+    const [who, rest] = text.includes(": ") ? text.split(/: (.*)/s) : ["", text];
+    const line = rest.split(" ").map((w, i) => (i === 0 ? w : cardLabel(w))).join(" ");
+    return who ? `${who}: ${line}` : line;
+  };
+
+  // As forms.action_from_form reads the same form: the log lines of one tap.
+  const linesOf = (data) => {
+    const act = data.get("act") || "";
+    if (act === "all:show") return {lines: data.getAll("show")};
+    const [seat, verb] = act.split(":");
+    const player = hand.players[Number(seat)];
+    if (player === undefined || !/^[a-z]+$/.test(verb || "")) return {lines: []};
+    const cards = data.getAll("card").filter(Boolean);
+    const spread = String(data.get("spread") || "").trim();
+    if ((verb === "show" || verb === "declare") && !cards.length) {
+      const prefix = `${player}: ${verb}`;
+      const known = hand.known.find((t) => t === prefix || t.startsWith(prefix + " "));
+      if (known) return {lines: [known]};
+    }
+    const parts = [`${player}: ${verb}`];
+    if (verb === "hit" || verb === "slap") {
+      if (!spread) return {lines: [], missing: words["spread_" + verb]};
+      parts.push(spread);
+    }
+    return {lines: [parts.concat(cards).join(" ")]};
+  };
+
+  const randomId = () => {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);  // a LAN's plain HTTP has no randomUUID
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  };
+
+  // ------------------------------------------------------------ keeping a tap
+  let queued = [];  // this hand's kept taps, in order (as last read)
+  const refresh = async () => {
+    queued = hand ? await ofHand(hand.sid, hand.n) : [];
+    draw();
+  };
+
+  // A tap (its form's fields) kept: ``clientId``/``expected`` when the tap was
+  // posted already and its answer never came (it may have been logged: the
+  // same client_id makes a second post count once), else fresh ones.
+  const keepTap = async (data, clientId, expected) => {
+    const {lines, missing} = linesOf(data);
+    if (!lines.length) {
+      if (missing) flashLine(missing);
+      return false;
+    }
+    await refresh();
+    const last = queued[queued.length - 1];
+    const base = expected !== undefined ? expected
+      : last ? last.expected_seq + 1 : hand.seq;
+    const id = clientId || randomId();
+    for (const [k, text] of lines.entries()) {
+      try {
+        await keep({sid: hand.sid, hand: hand.n, api: hand.api, text,
+                    client_id: k ? `${id}-${k}` : id, expected_seq: base + k,
+                    state: "waiting", error: "", at: Date.now()});
+      } catch (err) {
+        // The same tap kept already (its client_id): once is enough.
+      }
+    }
+    const form = document.getElementById("act");
+    if (form) {
+      for (const box of form.querySelectorAll("input[name=card]:checked")) box.checked = false;
+      for (const b of form.querySelectorAll("button")) b.disabled = false;
+      delete form.dataset.sent;
+    }
+    await refresh();
+    if (!isOffline()) send();
+    return true;
+  };
+
+  const flashLine = (text) => {
+    const main = document.querySelector("main");
+    if (!main) return;
+    let line = document.getElementById("offline-flash");
+    if (!line) {
+      line = document.createElement("p");
+      line.id = "offline-flash";
+      line.className = "flash flash-error";
+      line.setAttribute("role", "alert");
+      main.prepend(line);
+    }
+    line.textContent = text;
+  };
+
+  // ------------------------------------------------------------ what follows
+  // The page's guess at the hand after the kept taps, where it can tell: who
+  // acts next, the discard pile's top, the cards played. The referee decides.
+  const foresee = () => {
+    const verbsNow = hand.verbs[hand.toAct] || [];
+    let toAct = hand.toAct;
+    let turn = verbsNow.includes("discard") && !verbsNow.includes("draw") ? "middle"
+      : verbsNow.includes("draw") || verbsNow.includes("take") ? "start" : null;
+    let top;  // undefined: as the page shows it
+    const played = new Set(hand.played);
+    const spreads = [];  // laid by kept taps: S(n+1), ...
+    const served = document.querySelectorAll("#spreads label.spread:not(.pending)").length;
+    for (const item of queued) {
+      const [who, rest = ""] = item.text.split(/: (.*)/s);
+      const [verb, ...args] = rest.split(" ");
+      const cards = args.filter((a) => !/^S\d+$/.test(a));
+      if (verb === "draw" || verb === "take") {
+        if (verb === "take" && top) played.delete(top);
+        if (verb === "take") top = null;
+        toAct = who;
+        turn = "middle";
+      } else if (verb === "spread" || verb === "hit") {
+        cards.forEach((c) => played.add(c));
+        if (verb === "spread") {
+          spreads.push({id: `S${served + spreads.length + 1}`, owner: who, cards: [...cards]});
+        } else {
+          const onto = spreads.find((sp) => sp.id === args[0]);
+          if (onto) onto.cards.push(...cards);
+        }
+        toAct = who;
+        turn = "middle";
+      } else if (verb === "discard") {
+        cards.forEach((c) => played.add(c));
+        top = cards[0] || null;
+        const seat = hand.players.indexOf(who);
+        toAct = seat < 0 ? null : hand.players[(seat + 1) % hand.players.length];
+        turn = toAct ? "start" : null;
+      } else if (verb !== "slap") {
+        toAct = null;  // a drop, a show, a declare: the referee says what follows
+        turn = null;
+      }
+    }
+    return {toAct, turn, top, played, spreads};
+  };
+
+  let actionsAsServed = null;
+  let pollAsServed = null;
+  const draw = () => {
+    if (!hand) return;
+    const panel = document.getElementById("offline-queue");
+    const layout = document.querySelector(".hand-layout");
+    // The page shows its guess, not the referee's state: tablet.js must not
+    // reload it while taps wait (the queue reloads it when they are sent).
+    if (layout) {
+      if (pollAsServed === null) pollAsServed = layout.dataset.poll || "";
+      if (queued.length) layout.removeAttribute("data-poll");
+      else if (pollAsServed) layout.dataset.poll = pollAsServed;
+    }
+    drawPanel(panel);
+    drawHistory();
+    drawActions();
+    showNote();
+  };
+
+  const button = (text, onClick, kind = "secondary") => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = kind;
+    b.textContent = text;
+    b.addEventListener("click", onClick);
+    return b;
+  };
+
+  const drawPanel = (panel) => {
+    if (!panel) return;
+    panel.replaceChildren();
+    panel.hidden = !queued.length;
+    if (!queued.length) return;
+    const h = document.createElement("h2");
+    h.textContent = `${say("queue")} (${queued.length})`;
+    const list = document.createElement("ol");
+    list.className = "history queue";
+    let stopped = false;
+    for (const item of queued) {
+      const li = document.createElement("li");
+      li.dataset.clientId = item.client_id;
+      const line = document.createElement("span");
+      line.textContent = pretty(item.text);
+      li.append(line, " ");
+      const mark = document.createElement("small");
+      if (item.state === "stopped") {
+        stopped = true;
+        li.className = "q-stopped";
+        mark.textContent = say("stopped", {action: pretty(item.text)}) + " \u2014 " + item.error;
+        li.replaceChildren(mark);
+        const row = document.createElement("div");
+        row.className = "row";
+        if (item.code === "stale_seq") row.append(button(say("resend"), () => resend(item)));
+        row.append(button(say("drop_one"), () => dropOne(item)),
+                   button(say("drop_all"), () => dropRest(item), "danger"));
+        li.append(row);
+        if (queued[queued.length - 1] !== item) {
+          const rest = document.createElement("p");
+          rest.className = "muted";
+          rest.textContent = say("rest");
+          li.append(rest);
+        }
+      } else {
+        li.className = stopped ? "q-held" : "q-waiting";
+        mark.textContent = `(${say(stopped ? "held" : item.state === "sending" ? "sending"
+          : "waiting")})`;
+        li.append(mark);
+      }
+      list.append(li);
+    }
+    panel.append(h, list);
+  };
+
+  const drawHistory = () => {
+    for (const old of document.querySelectorAll("li.pending")) old.remove();
+    if (!queued.length) return;
+    let list = document.querySelector("#history ol.history");
+    if (!list) {
+      const players = document.getElementById("players");
+      if (!players) return;
+      const details = document.createElement("details");
+      details.id = "history";
+      details.open = true;
+      const summary = document.createElement("summary");
+      summary.textContent = say("history");
+      list = document.createElement("ol");
+      list.className = "history";
+      details.append(summary, list);
+      players.after(details);
+    }
+    for (const item of queued) {
+      const li = document.createElement("li");
+      li.className = "pending";
+      li.textContent = pretty(item.text) + " ";
+      const mark = document.createElement("small");
+      mark.textContent = `(${say("waiting")})`;
+      li.append(mark);
+      list.append(li);
+    }
+  };
+
+  // The spreads kept taps lay, to pick for a hit like the others.
+  let spreadsAsServed = null;
+  const drawSpreads = (laid) => {
+    let node = document.getElementById("spreads");
+    if (!node) return;
+    if (spreadsAsServed === null) spreadsAsServed = node.outerHTML;
+    node.outerHTML = spreadsAsServed;
+    node = document.getElementById("spreads");
+    if (!laid.length) return;
+    if (node.tagName !== "DIV") {
+      const div = document.createElement("div");
+      div.className = "spreads";
+      div.id = "spreads";
+      node.replaceWith(div);
+      node = div;
+    }
+    for (const sp of laid) {
+      const label = document.createElement("label");
+      label.className = "spread pending";
+      const input = document.createElement("input");
+      input.type = "radio";
+      input.name = "spread";
+      input.value = sp.id;
+      input.setAttribute("form", "act");
+      const text = document.createElement("span");
+      const id = document.createElement("b");
+      id.textContent = sp.id;
+      text.append(id, ` ${sp.owner}: ${sp.cards.map(cardLabel).join(" ")}`);
+      label.append(input, text);
+      node.append(label);
+    }
+  };
+
+  const drawActions = () => {
+    const actions = document.getElementById("actions");
+    const toActNode = document.getElementById("to-act");
+    if (!actions) return;
+    if (actionsAsServed === null) {
+      actionsAsServed = actions.innerHTML;
+      if (toActNode) toActNode.dataset.served = toActNode.textContent;
+    }
+    if (!queued.length) {
+      actions.innerHTML = actionsAsServed;
+      drawSpreads([]);
+      if (toActNode) toActNode.textContent = toActNode.dataset.served;
+      return;
+    }
+    const next = foresee();
+    if (toActNode) toActNode.textContent = next.toAct || say("next_unknown");
+    for (const li of document.querySelectorAll("#players > li")) {
+      const name = li.querySelector("strong");
+      li.classList.toggle("acting", !!name && name.textContent === next.toAct);
+    }
+    const topNode = document.getElementById("top");
+    if (topNode && next.top !== undefined) {
+      topNode.textContent = next.top ? cardLabel(next.top) : "\u2026";
+    }
+    drawSpreads(next.spreads);
+    for (const box of document.querySelectorAll("#act input[name=card]")) {
+      box.disabled = next.played.has(box.value);
+      if (box.disabled) box.checked = false;
+    }
+    actions.replaceChildren();
+    const stopped = queued.some((item) => item.state === "stopped");
+    const seat = hand.players.indexOf(next.toAct);
+    if (!next.turn || seat < 0 || stopped) {
+      const p = document.createElement("p");
+      p.className = "muted";
+      p.textContent = stopped ? say("send_first") : `${say("next_unknown")}.`;
+      actions.append(p);
+      return;
+    }
+    const row = document.createElement("div");
+    row.className = "actor row";
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = next.toAct;
+    row.append(who);
+    const verbs = next.turn === "start" ? ["draw", "take", "drop"] : ["spread", "hit", "discard"];
+    for (const verb of verbs) {
+      const b = document.createElement("button");
+      b.type = "submit";
+      b.name = "act";
+      b.value = `${seat}:${verb}`;
+      b.dataset.verb = verb;
+      if (verb === "drop") b.className = "secondary";
+      b.textContent = hand.labels[verb] || verb;
+      if (verb === "take" && next.top) b.textContent += ` ${cardLabel(next.top)}`;
+      row.append(b);
+    }
+    actions.append(row);
+  };
+
+  // ------------------------------------------------------------ sending
+  let sending = false;
+  let again = false;
+  const post = async (item) => {
+    let answer;
+    try {
+      answer = await fetch(`${item.api}?lang=${encodeURIComponent(lang)}`, {
+        method: "POST", credentials: "same-origin", cache: "no-store",
+        headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
+        body: JSON.stringify({action: item.text, client_id: item.client_id,
+                              expected_seq: item.expected_seq}),
+      });
+    } catch (err) {
+      return {network: true};
+    }
+    if (answer.ok) return {ok: true};
+    let error = {};
+    try {
+      error = (await answer.json()).error || {};
+    } catch (err) {
+      // not the API's error body: a proxy's page
+    }
+    return {status: answer.status, code: error.code || "", message: error.message || answer.statusText};
+  };
+
+  // Every kept tap of every table, oldest first; a table's first tap not
+  // logged holds its later ones.
+  const send = async () => {
+    if (sending) {
+      again = true;
+      return;
+    }
+    sending = true;
+    let logged = 0;
+    try {
+      do {
+        again = false;
+        const held = new Set();
+        for (const item of await everything()) {
+          if (held.has(item.sid)) continue;
+          if (item.state === "stopped") {
+            held.add(item.sid);
+            continue;
+          }
+          const outcome = await post(item);
+          if (outcome.network) {
+            wentOffline();
+            return;
+          }
+          cameBack();
+          if (outcome.ok) {
+            await drop(item.key);
+            logged += 1;
+            continue;
+          }
+          if (outcome.status === 401 || outcome.status === 403) {
+            locked = outcome.message;  // unlocked again, the page sends them
+            held.add(item.sid);
+            continue;
+          }
+          if (outcome.status >= 500 || outcome.status === 429) {
+            held.add(item.sid);  // the referee's trouble, not the tap's: tried again later
+            continue;
+          }
+          await keep({...item, state: "stopped", code: outcome.code, error: outcome.message});
+          held.add(item.sid);
+        }
+      } while (again);
+    } finally {
+      sending = false;
+      await refresh();
+      // The page shows the referee's state again, with what was logged.
+      if ((logged && hand) || (isCopy && !isOffline())) location.reload();
+    }
+  };
+
+  // The host's answer to a stopped tap. A tap another tablet overtook is
+  // posted again with the hand's sequence as it is now (its client_id the
+  // same: if it was logged after all, it counts once); the ones after it too.
+  const rebase = async (from) => {
+    let seq;
+    try {
+      const answer = await fetch(`/s/${from.sid}/hands/${from.hand}/seq`,
+                                 {credentials: "same-origin", cache: "no-store"});
+      seq = (await answer.json()).seq;
+    } catch (err) {
+      wentOffline();
+      return false;
+    }
+    const items = (await ofHand(from.sid, from.hand)).filter((i) => i.key >= from.key);
+    for (const [k, item] of items.entries()) {
+      await keep({...item, state: "waiting", error: "", code: "", expected_seq: seq + k});
+    }
+    return true;
+  };
+  const resend = async (item) => {
+    if (await rebase(item)) send();
+  };
+  const dropOne = async (item) => {
+    await drop(item.key);
+    const rest = (await ofHand(item.sid, item.hand)).filter((i) => i.key > item.key);
+    if (rest.length && await rebase(rest[0])) send();
+    else refresh();
+  };
+  const dropRest = async (item) => {
+    for (const i of await ofHand(item.sid, item.hand)) {
+      if (i.key >= item.key) await drop(i.key);
+    }
+    location.reload();
+  };
+
+  // ------------------------------------------------------------ taps
+  // Before tablet.js (capture, on window): a tap on the action bar while
+  // offline, or while earlier taps still wait, joins the queue behind them.
+  window.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || form.method !== "post" || form.dataset.native) {
+      return;
+    }
+    const waiting = queued.length > 0;
+    if (form.id === "act" && hand && hand.open) {
+      if (!waiting && !isOffline()) return;  // tablet.js posts it as always
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      keepTap(new FormData(form, event.submitter));
+      return;
+    }
+    // Anything else (an undo, a void, a new hand) needs the referee now.
+    if (isOffline() || (waiting && sessionOfPage)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      flashLine(say(waiting ? "send_first" : "needs_network"));
+    }
+  }, true);
+
+  // tablet.js posted a tap and got no answer at all: kept, with the tap's own
+  // client_id and sequence, for it may have been logged.
+  document.addEventListener("tonk:unsent", (event) => {
+    const {form, body} = event.detail;
+    if (!hand || !hand.open || form.id !== "act") return;
+    event.preventDefault();
+    wentOffline();
+    const seq = String(body.get("expected_seq") || "");
+    keepTap(body, String(body.get("client_id") || "") || undefined,
+            /^\d+$/.test(seq) ? Number(seq) : undefined);
+  });
+
+  // tablet.js swapped in the hand page a tap answered: the hand as it is now.
+  document.addEventListener("tonk:swapped", () => {
+    hand = readHand();
+    actionsAsServed = null;
+    spreadsAsServed = null;
+    pollAsServed = null;
+    refresh();
+  });
+
+  // ------------------------------------------------------------ the network
+  window.addEventListener("offline", wentOffline);
+  window.addEventListener("online", () => {
+    cameBack();
+    send();
+  });
+  // A wifi without a way to the referee still says "online": while the page
+  // thinks it is offline, it asks every two seconds.
+  setInterval(async () => {
+    if (!isOffline() || !navigator.onLine || document.hidden) return;
+    try {
+      const answer = await fetch("/manifest.webmanifest", {cache: "no-store"});
+      if (!answer.ok) return;
+    } catch (err) {
+      return;
+    }
+    cameBack();
+    send();
+  }, 2000);
+
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js").catch(() => {
+      // No worker (a private window, a policy): the queue works while the page is open.
+    });
+  }
+  if (isCopy || !navigator.onLine) wentOffline();
+  refresh().then(() => {
+    if (!isOffline() || (isCopy && navigator.onLine)) send();
+  });
+})();

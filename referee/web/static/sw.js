@@ -1,0 +1,119 @@
+// The tablet's service worker (served as /sw.js, so that its scope is the
+// whole site): the table's pages as this device last saw them, for when the
+// network drops. Pages are asked from the network first (a table's page
+// changes with every tap); only when there is no answer at all is the kept
+// copy shown, marked so that offline.js can say that it is one and how old.
+// Posts, the API and the PDFs are never answered from here.
+"use strict";
+
+const PAGES = "tonk-pages-1";
+const FILES = "tonk-files-1";
+const OFFLINE = "/offline";
+// A night's hands and the table's other pages; the oldest go first.
+const KEEP = 80;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(PAGES);
+    try {
+      await cache.add(new Request(OFFLINE, {credentials: "same-origin"}));
+    } catch (err) {
+      // Installed while the network is down: the page comes with a later visit.
+    }
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name !== PAGES && name !== FILES) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+// The pages a table needs at the table: the home page and a table's pages
+// (not its PDFs, not the seq the pages poll, not the club's pages).
+const isTablePage = (url) =>
+  url.pathname === "/" || (/^\/s\/[^/]+(\/(hands\/\d+|standings|manage))?$/).test(url.pathname);
+
+const stamped = async (answer) => {
+  const headers = new Headers(answer.headers);
+  headers.set("X-Seen-At", new Date().toISOString());
+  return new Response(await answer.blob(), {status: answer.status, statusText: answer.statusText,
+                                            headers});
+};
+
+// The kept copy, told apart from a fresh page by an attribute on <html>.
+const marked = async (kept) => {
+  const seen = kept.headers.get("X-Seen-At") || "";
+  const text = (await kept.text()).replace("<html ", `<html data-offline-copy="${seen}" `);
+  return new Response(text, {status: 200, headers: {"Content-Type": "text/html; charset=utf-8"}});
+};
+
+const trim = async (cache) => {
+  const keys = await cache.keys();
+  for (const key of keys.slice(0, Math.max(0, keys.length - KEEP))) {
+    if (new URL(key.url).pathname !== OFFLINE) await cache.delete(key);
+  }
+};
+
+const page = async (event) => {
+  const cache = await caches.open(PAGES);
+  try {
+    const answer = await fetch(event.request);
+    // A redirect (to the unlock page) or an error is not the page asked for.
+    if (answer.ok && !answer.redirected && answer.type === "basic") {
+      event.waitUntil((async () => {
+        await cache.put(event.request.url, await stamped(answer.clone()));
+        await trim(cache);
+      })());
+    }
+    return answer;
+  } catch (err) {
+    const kept = await cache.match(event.request.url, {ignoreVary: true});
+    if (kept) return marked(kept);
+    const fallback = await cache.match(OFFLINE);
+    return fallback ? marked(fallback) : Response.error();
+  }
+};
+
+// The CSS, the scripts and the icons: their URLs carry their content's hash.
+const file = async (request) => {
+  const cache = await caches.open(FILES);
+  const kept = await cache.match(request);
+  if (kept) return kept;
+  const answer = await fetch(request);
+  if (answer.ok) await cache.put(request, answer.clone());
+  return answer;
+};
+
+// A tap tablet.js posts is answered with the hand page it swaps in: kept as
+// that page's copy, for the page seen last is that one, not the last load.
+const swap = async (event) => {
+  const answer = await fetch(event.request);
+  const target = answer.headers.get("X-Hand-Page");
+  if (answer.ok && target && answer.type === "basic") {
+    const url = new URL(target, self.location.origin).href;
+    const copy = await stamped(answer.clone());
+    event.waitUntil(caches.open(PAGES).then((cache) => cache.put(url, copy)));
+  }
+  return answer;
+};
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method === "POST" && request.headers.get("X-Tablet-Swap")) {
+    event.respondWith(swap(event));
+    return;
+  }
+  if (request.method !== "GET") return;
+  if (request.mode === "navigate" && isTablePage(url)) {
+    event.respondWith(page(event));
+  } else if (url.pathname.startsWith("/tablet-static/")) {
+    event.respondWith(file(request));
+  }
+});

@@ -1,0 +1,132 @@
+"""The tablet as an installable web app and the offline queue's way in,
+through Flask's test client: the manifest and its icons, the service worker
+served where its scope covers the table's pages, the page a device shows for
+a page it never saw, and the JSON API's action endpoint taking the tablet's
+own unlock (its cookie and CSRF token) for a kept tap, exactly once. The
+queue itself is driven in Chromium (tests/test_browser_offline.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from .test_tablet import create, hand_page, start
+
+DEAL = {"Ann": ["2c", "3d", "As", "Ah", "9s"], "Ben": ["Ks", "Kh", "Kd", "Qs", "4c"],
+        "Cy": ["Jh", "Js", "9c", "9d", "5d"]}
+
+
+def test_the_manifest_names_the_app_its_pages_and_icons_it_serves(client):
+    r = client.get("/manifest.webmanifest")
+    assert r.status_code == 200
+    assert r.mimetype == "application/manifest+json"
+    body = json.loads(r.data)
+    assert body["display"] == "standalone" and body["scope"] == "/"
+    assert body["start_url"] == "/"
+    sizes = {icon["sizes"] for icon in body["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in body["icons"]:
+        got = client.get(icon["src"])
+        assert got.status_code == 200, icon
+        assert got.mimetype == icon["type"]
+        if icon["type"] == "image/png":
+            assert got.data[:8] == b"\x89PNG\r\n\x1a\n"
+            width, height = int.from_bytes(got.data[16:20], "big"), \
+                int.from_bytes(got.data[20:24], "big")
+            assert f"{width}x{height}" == icon["sizes"]
+
+
+def test_the_manifest_is_in_the_readers_language(client):
+    body = json.loads(client.get("/manifest.webmanifest?lang=de").data)
+    assert body["name"] == "Tonk-Schiedsrichter"
+
+
+def test_the_service_worker_is_served_from_the_top_of_the_site(client):
+    r = client.get("/sw.js")
+    assert r.status_code == 200
+    assert r.mimetype == "text/javascript"
+    assert r.headers["Cache-Control"] == "no-cache"
+    assert b"addEventListener(\"fetch\"" in r.data
+
+
+def test_every_page_links_the_manifest_and_the_queue_script(client):
+    page = client.get("/").data.decode()
+    assert 'rel="manifest" href="/manifest.webmanifest"' in page
+    assert re.search(r'src="/tablet-static/offline\.js\?v=[0-9a-f]+"', page)
+    assert 'id="offline-words"' in page
+
+
+def test_the_offline_page_says_what_it_is(client):
+    r = client.get("/offline?lang=fr")
+    assert r.status_code == 200
+    assert "<h1>" in r.data.decode()
+
+
+def _started(client) -> tuple[str, str, str]:
+    sid = create(client)
+    start(client, sid, deal=DEAL, upcard="7c")
+    page = hand_page(client, sid)
+    node = re.search(r'<div id="offline-hand"[^>]*>', page, re.S).group(0)
+    csrf = re.search(r'data-csrf="([^"]+)"', page).group(1)
+    return sid, node, csrf
+
+
+def test_the_hand_page_carries_what_a_kept_tap_needs(client):
+    sid, node, _csrf = _started(client)
+    assert f'data-api="/api/sessions/{sid}/hands/1/actions"' in node
+    assert 'data-seq="0"' in node and 'data-to-act="Ben"' in node
+    players = json.loads(re.search(r"data-players='([^']*)'", node).group(1))
+    assert players == ["Ann", "Ben", "Cy"]
+    assert "7c" in json.loads(re.search(r"data-played='([^']*)'", node).group(1))
+
+
+def _post(client, sid, csrf, text, client_id, seq, **headers):
+    return client.post(f"/api/sessions/{sid}/hands/1/actions?lang=de",
+                       json={"action": text, "client_id": client_id, "expected_seq": seq},
+                       headers={"X-CSRF-Token": csrf, **headers})
+
+
+def test_a_kept_tap_is_logged_once_with_the_tablets_own_unlock(client):
+    sid, _node, csrf = _started(client)
+    first = _post(client, sid, csrf, "Ben: take", "kept-1", 0)
+    assert first.status_code == 201, first.data
+    again = _post(client, sid, csrf, "Ben: take", "kept-1", 0)  # the answer was lost
+    assert again.status_code == 201 and again.data == first.data
+    assert json.loads(first.data)["seq"] == 1
+    assert "Ben: take" in hand_page(client, sid)
+    log = client.get(f"/s/{sid}/hands/1/seq").get_json()
+    assert log["seq"] == 1
+
+
+def test_a_kept_tap_the_referee_refuses_is_said_in_the_readers_language(client):
+    sid, _node, csrf = _started(client)
+    r = _post(client, sid, csrf, "Ben: discard 9d", "kept-x", 0)
+    assert r.status_code == 422
+    error = r.get_json()["error"]
+    assert error["code"] and error["hand"] == 1 and error["action"] == 1
+    stale = _post(client, sid, csrf, "Ben: take", "kept-y", 3)
+    assert stale.status_code == 409 and stale.get_json()["error"]["code"] == "stale_seq"
+    # In the reader's language (the page sends its own): the queue shows these words.
+    assert stale.get_json()["error"]["message"].startswith("Hand 1")
+    assert "die Hand hat 0 Züge, nicht 3" in stale.get_json()["error"]["message"]
+
+
+def test_the_api_takes_the_tablets_unlock_only_with_its_csrf_token(client, app):
+    sid, _node, csrf = _started(client)
+    for headers in ({"X-CSRF-Token": "wrong"}, {"X-CSRF-Token": ""}):
+        r = client.post(f"/api/sessions/{sid}/hands/1/actions", headers=headers,
+                        json={"action": "Ben: take", "client_id": "c", "expected_seq": 0})
+        assert r.status_code == 401, r.data
+    # Another browser (no unlock of this table) with a token of its own is refused too.
+    other = app.test_client()
+    other.get("/")
+    with other.session_transaction() as s:
+        s["csrf"] = "theirs"
+    r = other.post(f"/api/sessions/{sid}/hands/1/actions", headers={"X-CSRF-Token": "theirs"},
+                   json={"action": "Ben: take", "client_id": "c", "expected_seq": 0})
+    assert r.status_code == 401
+    # Only the action endpoint takes it: the rest of the API wants the table token.
+    r = client.post(f"/api/sessions/{sid}/hands/1/undo", headers={"X-CSRF-Token": csrf},
+                    json={"client_id": "u"})
+    assert r.status_code == 401
+    assert client.get(f"/s/{sid}/hands/1/seq").get_json()["seq"] == 0
