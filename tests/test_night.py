@@ -13,6 +13,7 @@ from referee.reports.settlement import render_settlement
 from tests import test_tablet as tt
 from tests.reports_fixtures import pdf_text
 from tests.test_api import Game, assert_error, bearer
+from tests.test_club import club_app, weeks  # noqa: F401 - fixtures
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -304,3 +305,72 @@ def test_the_papers_mark_disputes_and_say_who_left(client):
     assert "settled: the record stands (Ann" in text and "dispute is still open" not in text
     audit = pdf_text(client.get(f"/reports/{sid}/hands/1/audit.pdf").data)
     assert "settled: the record stands (Ann" in audit
+
+
+# ------------------------------------------------------------------ 11: stale forms
+
+def test_a_start_form_made_stale_by_another_device_is_refused_with_a_notice(client):
+    sid = tt.create(client, players=("Ann", "Ben"))
+    session = client.get(f"/s/{sid}").get_data(as_text=True)
+    assert f"/s/{sid}/hands/new?hand=1" in session
+    form = client.get(f"/s/{sid}/hands/new?hand=1").get_data(as_text=True)
+    assert 'name="hand" value="1"' in form
+    _tonk_out(client, sid)  # another device deals and plays hand 1 meanwhile
+    r = client.get(f"/s/{sid}/hands/new?hand=1")
+    assert r.status_code == 303 and r.headers["Location"].endswith("/hands/1")
+    data = {"csrf_token": tt.form_value(form, "csrf_token"), "dealer": "Ben", "hand": "1",
+            "client_id": "stale-start"}
+    r = client.post(f"/s/{sid}/hands/new", data=data)
+    assert r.status_code == 303 and r.headers["Location"].endswith("/hands/1")
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Hand 1 was started on another device meanwhile" in page
+    assert "/hands/2" not in client.get(f"/s/{sid}").get_data(as_text=True).split(
+        'id="hands"')[1].split("</ul>")[0]  # nothing was dealt from the stale form
+
+
+def test_an_accept_leads_back_to_the_accept_buttons(client):
+    sid = tt.create(client, players=("Ann", "Ben"))
+    _tonk_out(client, sid)
+    page = tt.hand_page(client, sid)
+    r = client.post(f"/s/{sid}/hands/1/accept", data={
+        "csrf_token": tt.form_value(page, "csrf_token"), "player": "Ann", "client_id": "a1"})
+    assert r.status_code == 303 and r.headers["Location"].endswith("/hands/1#accepts")
+
+
+# ------------------------------------------------------------------ 10: head to head
+
+def test_head_to_head_is_what_each_won_from_the_other(weeks):  # noqa: F811
+    """Against an independent count: each hand's payments between the two as
+    the replay settles them (not each one's net over the whole table)."""
+    from decimal import Decimal
+
+    from referee.replay import replay as replay_log
+    from tests.test_club import KEY, _csrf, _merge
+
+    client = weeks["client"]
+    _merge(client)
+    won = {"Ann": Decimal(0), "Cy": Decimal(0)}
+    nets = {"Ann": Decimal(0), "Cy": Decimal(0)}
+    for doc in weeks["logs"]:
+        if not doc.get("hands"):
+            continue
+        session = replay_log(load_log(doc), allow_open_last_hand=True)
+        for h in session.result().hands:
+            if "Ann" not in h.net or "Cy" not in h.net or h.reason is not None:
+                continue
+            per = session.hand_stake(doc["hands"][h.number - 1]) * h.multiplier
+            for p in h.settlement.payments:
+                if {p.payer, p.payee} == {"Ann", "Cy"}:
+                    won[p.payee] += p.stakes * per
+            for q in nets:
+                nets[q] += h.net[q]
+    r = client.get("/api/club/season", headers=KEY, query_string={"a": "Ann", "b": "Cy"})
+    h2h = r.get_json()["head_to_head"]
+    assert {p: Decimal(v) for p, v in h2h["won_from"].items()} == won
+    assert Decimal(h2h["net"]["Ann"]) == won["Ann"] - won["Cy"]
+    assert won["Ann"] - won["Cy"] != nets["Ann"]  # the old answer was each one's table net
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
+    page = client.get("/club/season?a=Ann&b=Cy").get_data(as_text=True)
+    assert re.search(r"Ann won \S+ from Cy", page), page
+    text = pdf_text(client.get("/club/season.pdf?a=Ann&b=Cy").data)
+    assert re.search(r"Ann won \S+ from Cy", text)

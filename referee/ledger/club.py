@@ -35,6 +35,8 @@ class HandLine:
     counts: Mapping[str, int] = field(default_factory=dict)
     dropper: str | None = None
     number: int = 0  # the hand's number in its session
+    # Who paid whom in it, and how much: what one player won from another.
+    payments: Sequence[tuple[str, str, Decimal]] = ()
 
 
 @dataclass(frozen=True)
@@ -161,22 +163,28 @@ def season_stats(sessions: Iterable[ClubSession]) -> dict[str, Stats]:
 class HeadToHead:
     hands: int = 0
     wins: dict[str, int] = field(default_factory=dict)
+    # What each won from the other (the hands' payments between the two), and
+    # so each one's net against the other: not their nets over the whole table.
+    won_from: dict[str, Decimal] = field(default_factory=dict)
     net: dict[str, Decimal] = field(default_factory=dict)
 
 
 def head_to_head(sessions: Iterable[ClubSession], a: str, b: str) -> HeadToHead:
-    """The hands both played: how many, each one's wins and each one's money
-    in them."""
-    out = HeadToHead(wins={a: 0, b: 0}, net={a: ZERO, b: ZERO})
+    """The hands both played: how many, each one's wins, what each won from
+    the other, and each one's net against the other."""
+    out = HeadToHead(wins={a: 0, b: 0}, won_from={a: ZERO, b: ZERO})
     for s in sessions:
         for h in s.hands:
             if not played(h) or a not in h.net or b not in h.net:
                 continue
             out.hands += 1
             for p in (a, b):
-                out.net[p] += h.net[p]
                 if p in h.winners:
                     out.wins[p] += 1
+            for payer, payee, amount in h.payments:
+                if {payer, payee} == {a, b}:
+                    out.won_from[payee] += amount
+    out.net = {a: out.won_from[a] - out.won_from[b], b: out.won_from[b] - out.won_from[a]}
     return out
 
 

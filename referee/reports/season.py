@@ -102,13 +102,15 @@ def render_season(season: dict, lang: str = language.DEFAULT) -> bytes:
     if h2h:
         a, b = h2h["players"]
         story += [Paragraph(esc(_("{a} against {b}", a=a, b=b)), st["h2"]),
-                  Paragraph(esc(ngettext("{n} hand together: {a} won {wins_a} ({net_a}), {b} "
-                                         "won {wins_b} ({net_b}).",
-                                         "{n} hands together: {a} won {wins_a} ({net_a}), {b} "
-                                         "won {wins_b} ({net_b}).", h2h["hands"], a=a, b=b,
-                                  wins_a=h2h["wins"][a], net_a=_number(h2h["net"][a], lang),
-                                  wins_b=h2h["wins"][b],
-                                  net_b=_number(h2h["net"][b], lang))), st["body"])]
+                  Paragraph(esc(ngettext("{n} hand together.", "{n} hands together.",
+                                         h2h["hands"])
+                                + " " + _("{first} won {won} from {second} ({wins} hands "
+                                          "won).", first=a, second=b, wins=h2h["wins"][a],
+                                          won=_number(h2h["won_from"][a], lang))
+                                + " " + _("{first} won {won} from {second} ({wins} hands "
+                                          "won).", first=b, second=a, wins=h2h["wins"][b],
+                                          won=_number(h2h["won_from"][b], lang))),
+                            st["body"])]
     page = footer(_("Tonk referee · season {span}", span=span), lang)
     doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()

@@ -248,6 +248,7 @@ def gather(db: Database, currency: str, start: date | None = None,
             p = person(name, spellings)
             return p if seen[p] == 1 else name
 
+        paid = {r["hand"]: r.get("payments", ()) for r in storage.complete_results(db, sid)}
         hands = []
         for line in s["result"]["hands"]:
             actions = log_hands[line["hand"] - 1].get("actions", [])
@@ -256,7 +257,9 @@ def gather(db: Database, currency: str, start: date | None = None,
                 outcome=line["outcome"], winners=tuple(who(p) for p in line["winners"]),
                 net={who(p): Decimal(v) for p, v in line["net"].items()},
                 counts={who(p): c for p, c in line.get("counts", {}).items()},
-                dropper=who(dropper) if dropper else None, number=line["hand"]))
+                dropper=who(dropper) if dropper else None, number=line["hand"],
+                payments=tuple((who(p["from"]), who(p["to"]), Decimal(p["amount"]))
+                               for p in paid.get(line["hand"], ()))))
         header = row["header"]
         out.append(ClubSession(
             id=sid, date=day, players=[who(p) for p in row["everyone"]], hands=hands,
@@ -363,6 +366,8 @@ def season(db: Database, currency: str | None = None, start: date | None = None,
         a, b = person(a, spellings), person(b, spellings)
         h2h = arithmetic.head_to_head(sessions, a, b)
         out["head_to_head"] = {"players": [a, b], "hands": h2h.hands, "wins": h2h.wins,
+                               "won_from": {p: plain(v, places)
+                                            for p, v in h2h.won_from.items()},
                                "net": {p: plain(v, places) for p, v in h2h.net.items()}}
     return out
 

@@ -423,18 +423,33 @@ def _in_play(session_id: str):
     return None
 
 
+def _started_elsewhere(session_id: str, asked: str | None):
+    """A start-hand link or form made for hand ``asked`` while another device
+    has started it (or a later one) meanwhile: said, and to that hand, not a
+    form that would deal the hand after it without saying so."""
+    if not (asked or "").isdigit() or int(asked) == g.summary["hands"] + 1:
+        return None
+    newest = g.summary["hands"]
+    if int(asked) > newest:
+        return None
+    flash(_("Hand {n} was started on another device meanwhile: here it is. Nothing was "
+            "dealt from your form.", n=newest), "error")
+    return redirect(url_for("tablet.hand", session_id=session_id, n=newest), 303)
+
+
 @bp.get("/s/<session_id>/hands/new")
 @unlocked
 @host_only
 def start_hand(session_id: str):
-    return _in_play(session_id) or _start_form(session_id, g.summary)
+    return (_started_elsewhere(session_id, request.args.get("hand")) or
+            _in_play(session_id) or _start_form(session_id, g.summary))
 
 
 @bp.post("/s/<session_id>/hands/new")
 @unlocked
 def start_hand_post(session_id: str):
     summary = g.summary
-    busy = _in_play(session_id)
+    busy = _started_elsewhere(session_id, request.form.get("hand")) or _in_play(session_id)
     if busy:
         return busy
     rules = _rules(summary)
@@ -812,7 +827,10 @@ def void_post(session_id: str, n: int):
 @seat_may
 def accept_post(session_id: str, n: int):
     player = request.form.get("player", "")
-    return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
+    # Back to the accept buttons, not the top of the page: the next player's
+    # button is then in sight.
+    return _event_post(session_id,
+                       url_for("tablet.hand", session_id=session_id, n=n) + "#accepts",
                        _("{player} accepts the result of hand {n}", player=player, n=n),
                        lambda db: table_events.accept(db, session_id, n, player, _cid()),
                        (player,))
