@@ -3,13 +3,20 @@ taps, refusals, undo, escaping."""
 
 from __future__ import annotations
 
+import copy
+import json
 import re
+import sys
+from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from referee.rules.catches import CATCH_SCHEMES
+from referee.rules.errors import RefereeError
+from referee.rules.hand import Hand
 from referee.rules.options import OPTION_DOCS
-from referee.service import sessions
+from referee.service import cache, hands, sessions, storage
 from referee.web import create_app
 from referee.web.forms import action_from_form
 
@@ -560,6 +567,50 @@ def test_a_tap_swapped_in_by_tablet_js_gets_the_hand_page_itself(client):
     assert "✓ Ben draws 8♣." in r.data.decode() and 'id="seq">1<' in r.data.decode()
 
 
+def test_a_tap_judges_once_and_leaves_the_state_a_rebuild_gives(app, client, monkeypatch):
+    # One verify per action tapped and one enumeration of what is legal next
+    # (for the page the tap answers with); no action applied again. Counted
+    # where the service asks: the enumeration tries its candidates itself.
+    sid = create(client)
+    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
+    counted: Counter = Counter()
+
+    def counter(name: str):
+        real = getattr(Hand, name)
+
+        def counting(self, *args):
+            if sys._getframe(1).f_globals["__name__"] != "referee.rules.hand":
+                counted[name] += 1
+            return real(self, *args)
+        return counting
+
+    for name in ("verify", "apply", "legal_actions"):
+        monkeypatch.setattr(Hand, name, counter(name))
+    for who, verb, cards in ((1, "draw", ["8c"]), (1, "spread", ["Ks", "Kh", "Kd"]),
+                             (1, "discard", ["Qs"]), (2, "take", []), (2, "discard", ["Jh"])):
+        page = hand_page(client, sid)
+        counted.clear()
+        r = client.post(f"/s/{sid}/hands/1/act", headers={"X-Tablet-Swap": "1"}, data={
+            "csrf_token": form_value(page, "csrf_token"),
+            "client_id": form_value(page, "client_id"),
+            "expected_seq": form_value(page, "expected_seq"), "act": f"{who}:{verb}",
+            "card": cards})
+        assert r.status_code == 200 and not flashes(r.data.decode())[:-1], flashes(r.data.decode())
+        assert counted == {"verify": 1, "legal_actions": 1}, (verb, counted)
+    act(client, sid, 0, "drop")
+    page = hand_page(client, sid)
+    act_all = {"csrf_token": form_value(page, "csrf_token"), "expected_seq": "6",
+               "client_id": form_value(page, "client_id"), "act": "all:show",
+               "show": re.findall(r'name="show" value="([^"]+)"', page), "confirm": "1"}
+    assert client.post(f"/s/{sid}/hands/1/act", data=act_all).status_code == 303
+    # The state the taps left in the cache is the one the database rebuilds.
+    db = storage.connect(app.config["DATABASE"])
+    swapped = hands.hand_state(db, sid, 1)
+    assert swapped["complete"] and swapped["result"]["net"]
+    cache.drop(db, sid)
+    assert hands.hand_state(db, sid, 1) == swapped
+
+
 def test_the_start_form_waits_for_the_hand_in_play(client):
     sid = create(client)
     start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
@@ -585,3 +636,46 @@ def test_the_payment_form_starts_on_two_different_players(client):
     to = re.search(r'id="to-to-whom".*?</select>', page, re.S).group(0)
     assert "<option selected>Ann</option>" in paid
     assert "<option selected>Ben</option>" in to
+
+
+def _sample_hands():
+    from referee.record import load_log
+    from referee.replay import start_on
+    from referee.rules.options import resolve
+    from referee.rules.table import Table
+
+    for path in sorted(Path(__file__).resolve().parents[1].glob("sample_logs/*.json")):
+        if path.name.endswith(".expected.json") or path.name.startswith("err_"):
+            continue
+        try:
+            log = load_log(json.loads(path.read_text()))
+        except RefereeError:
+            continue  # a log the referee refuses whole
+        table = Table(resolve(log["rules"]), log["players"])
+        for setup in log["hands"]:
+            try:
+                hand = start_on(table, setup)
+            except RefereeError:
+                break
+            yield path.name, hand, setup.get("actions", ())
+
+
+def test_a_tap_judges_on_a_copy_that_leaves_the_live_hand_as_it_was():
+    # Every step of every sample hand: the next action applied to the copy
+    # changes the copy alone (a part of the hand the copy shared would change
+    # the live one too, which the cache serves until the write commits).
+    checked = 0
+    for name, hand, actions in _sample_hands():
+        for text in actions:
+            before = copy.deepcopy(hand)
+            work = hands._copy_hand(hand)
+            try:
+                work.apply(text)
+            except RefereeError:
+                break
+            assert vars(hand) == vars(before), (name, hand.number, text)
+            assert len(work.actions) == len(hand.actions) + 1
+            hand.apply(text)
+            assert work.snapshot() == hand.snapshot(), (name, hand.number, text)
+            checked += 1
+    assert checked > 500

@@ -705,6 +705,13 @@ class Hand:
         self.actions.append(action)
         return action
 
+    def apply_verified(self, action: Action) -> Action:
+        """Apply an action ``verify`` returned, without judging it again (the
+        service verifies a tap once, on a copy of the live hand)."""
+        _APPLY[action.verb](self, action)
+        self.actions.append(action)
+        return action
+
     def _begin_turn(self, p: str) -> None:
         self.this_turn.started = True
         self.play_started = True

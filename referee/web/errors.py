@@ -59,6 +59,14 @@ PAGES = {
     401: (N_("Locked"), N_("Unlock this table with its PIN first.")),
 }
 NOT_ACCEPTED = N_("Not accepted")
+# A table's page (the tablet's views) for an HTTP error one of them raised:
+# the table's words, not Werkzeug's (None: the view's own sentence).
+TABLE_PAGES = {
+    400: (NOT_ACCEPTED, None),
+    403: PAGES[403],
+    404: PAGES[404],
+    405: (N_("Not here"), N_("This page only takes a form; go back and tap again.")),
+}
 
 # Werkzeug's own titles and sentences for an HTTP error (an unknown address, a
 # wrong method, a body too large), in its English words (the English answer
@@ -166,6 +174,9 @@ def register(app: Flask) -> None:
     def _http_error(err: HTTPException):
         code = err.code or 500
         if not _api(request.path):
+            if request.blueprint == "tablet" and code in TABLE_PAGES:
+                title, words = TABLE_PAGES[code]
+                return error_page(_(title), _(words) if words else err.description, code)
             if err.response is not None or code not in HTTP_TITLES:
                 return err  # a redirect or a page a view made itself
             page, status = error_page(_(HTTP_TITLES[code]), _http_sentence(err), code)

@@ -41,7 +41,7 @@ from ..service import access, hands, seats, sessions, table_events
 from ..service.errors import RefereeError, RuleViolation, StaleSeq, TooManyTries
 from . import forms, links
 from .db import get_db
-from .errors import PAGES, error_page, flash_refusal
+from .errors import error_page, flash_refusal
 from .forms import FormError
 from .lang import _, action_words, money, say, told, use_table_language
 from .lang import message as _message
@@ -84,27 +84,6 @@ bp.add_app_template_filter(pretty, "pretty")
 def _csrf() -> None:
     if request.method == "POST":
         forms.check_csrf()
-
-
-@bp.errorhandler(400)
-def _bad_request(err):
-    return error_page(_("Not accepted"), err.description, 400)
-
-
-@bp.errorhandler(403)
-def _forbidden(err):
-    return error_page(*map(_, PAGES[403]), 403)
-
-
-@bp.errorhandler(404)
-def _not_found(err):
-    return error_page(*map(_, PAGES[404]), 404)
-
-
-@bp.errorhandler(405)
-def _wrong_method(err):
-    return error_page(_("Not here"), _("This page only takes a form; go back and tap again."),
-                      405)
 
 
 def _summary(session_id: str) -> dict:
@@ -475,8 +454,13 @@ def _state(session_id: str, n: int) -> dict:
 @bp.get("/s/<session_id>/hands/<int:n>")
 @unlocked
 def hand(session_id: str, n: int):
+    return _hand_page(session_id, n, _state(session_id, n))
+
+
+def _hand_page(session_id: str, n: int, state: dict):
+    """The hand's page drawn from its state (read, or returned by a tap)."""
     summary = g.summary
-    state = table_events.with_settlements(get_db(), session_id, n, _state(session_id, n))
+    state = table_events.with_settlements(get_db(), session_id, n, state)
     rules = _rules(summary)
     players = [p["name"] for p in state["players"]]
     history = hands.history(get_db(), session_id, n)
@@ -631,56 +615,51 @@ def hand_seq(session_id: str, n: int):
 def act(session_id: str, n: int):
     """Log the tapped action. One that ends play (money moves) is first shown
     with what it settles, and logged on the second tap (``confirm``)."""
-    state = _state(session_id, n)
-    players = [p["name"] for p in state["players"]]
     target = url_for("tablet.hand", session_id=session_id, n=n)
-    if request.form.get("act") == "all:show":
-        texts = [t for t in request.form.getlist("show") if t in (state.get("legal") or ())]
-        if not texts:
-            flash(_("Nothing to show: the hand has moved on."), "error")
-            return redirect(target, 303)
-    else:
-        try:
-            texts = [forms.action_from_form(request.form, players, state.get("legal") or [])]
-        except FormError as err:
-            flash(str(err), "error")
-            return redirect(target, 303)
+    try:
+        texts = _tapped(_state(session_id, n))
+    except FormError as err:
+        flash(str(err), "error")
+        return redirect(target, 303)
     refused = next(filter(None, (_may(seats.actor_of(t)) for t in texts)), None)
     if refused is not None:
         flash_refusal(refused, texts[0])
         return redirect(target, 303)
     client_id = request.form.get("client_id") or forms.new_client_id()
     seq = request.form.get("expected_seq", "")
-    expected = int(seq) if seq.isdigit() else None
-    if not request.form.get("confirm"):
-        try:
-            preview = hands.preview_actions(get_db(), session_id, n, texts)
-        except RefereeError:
-            preview = None  # posted below: the refusal is logged and said there
-        if preview and preview["ends"]:
-            g.lang_back = target  # the language switch leads to the hand, not to this post
-            return render_template("confirm.html", summary=g.summary, session_id=session_id,
-                                   n=n, preview=preview, form=request.form, texts=texts,
-                                   client_id=client_id, expected_seq=seq, back=target)
-    logged = []
-    try:
-        for k, text in enumerate(texts):
-            hands.post_action(get_db(), session_id, n, text,
-                              client_id if k == 0 else f"{client_id}-{k}",
-                              None if expected is None else expected + k)
-            logged.append(text)
-    except (RuleViolation, StaleSeq) as err:  # NotFound: the 404 page
-        flash_refusal(err, texts[len(logged)])
-    if logged:
-        flash("; ".join("\u2713 " + action_words(t) for t in logged) + ".", "ok")
+    done = hands.tap(get_db(), session_id, n, texts, client_id,
+                     int(seq) if seq.isdigit() else None,
+                     confirm=bool(request.form.get("confirm")))
+    if done.preview:
+        g.lang_back = target  # the language switch leads to the hand, not to this post
+        return render_template("confirm.html", summary=g.summary, session_id=session_id,
+                               n=n, preview=done.preview, form=request.form, texts=texts,
+                               client_id=client_id, expected_seq=seq, back=target)
+    if done.refused:
+        flash_refusal(done.refused, done.refused_text)
+    if done.logged:
+        flash("; ".join("\u2713 " + action_words(t) for t in done.logged) + ".", "ok")
     if request.headers.get("X-Tablet-Swap"):
-        # tablet.js swaps the answer in: the hand page itself, without the
-        # redirect's second request (a reload of it is a plain GET anyway).
-        page = current_app.make_response(hand(session_id, n=n))
+        # tablet.js swaps the answer in: the hand page itself, drawn from the
+        # state the tap returned, without the redirect's second request.
+        page = current_app.make_response(_hand_page(session_id, n, told(done.state)))
         page.headers["X-Hand-Page"] = target
         page.headers["Cache-Control"] = "no-store"
         return page
     return redirect(target, 303)
+
+
+def _tapped(state: dict) -> list[str]:
+    """The actions a tap's form names: the button with its cards and spread,
+    or every show at once (those still legal). ``FormError`` when none."""
+    legal = state.get("legal") or []
+    if request.form.get("act") == "all:show":
+        texts = [t for t in request.form.getlist("show") if t in legal]
+        if not texts:
+            raise FormError(_("Nothing to show: the hand has moved on."))
+        return texts
+    players = [p["name"] for p in state["players"]]
+    return [forms.action_from_form(request.form, players, legal)]
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/undo")
