@@ -54,10 +54,11 @@ def _log_language(log: dict | None, path: str) -> str | None:
     """The table's language of a log that was refused: as read, or (a log
     whose shape was refused) as written, if it names one we speak."""
     if log is None:
+        from .record import read_file
+
         try:
-            with open(path, "rb") as f:
-                log = json.loads(f.read())
-        except (OSError, ValueError, RecursionError):
+            log = json.loads(read_file(path))
+        except (RefereeError, ValueError, RecursionError):
             return None
     named = log.get("language") if isinstance(log, dict) else None
     return named if named in LANGUAGES else None

@@ -218,3 +218,22 @@ def test_the_first_fault_is_still_named_where_it_is():
         with pytest.raises(MalformedInput) as err:
             load_log(log_with(hands=hands))
         assert said in str(err.value)
+
+
+# ---------------------------------------------------------------- 6. command-line input
+
+@pytest.mark.parametrize("command", [["replay", "/dev/zero"], ["replay", "/dev/zero", "--json"],
+                                     ["verify", "/dev/zero"], ["import", "/dev/zero"],
+                                     ["settle", "/dev/zero", "--pdf", "/dev/null"]])
+def test_a_file_that_never_ends_is_refused(command, tmp_path):
+    import subprocess
+    import sys
+
+    if command[0] == "import":
+        command = [*command, "--db", str(tmp_path / "x.sqlite3")]
+    run = subprocess.run([sys.executable, "-c", "from referee.cli import run; run()", *command],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert run.returncode == 2, run.stderr
+    said = run.stderr + run.stdout
+    assert "[log_too_large]" in said or '"log_too_large"' in said, said
+    assert "256 MB" in said and "Traceback" not in said

@@ -8,7 +8,6 @@ import os
 import sys
 
 from ..rules.errors import RefereeError
-from ..rules.words import N_
 from .errors import fail
 
 # os.path, not pathlib: this module is loaded by every ``referee`` command,
@@ -228,18 +227,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _verify_log(path: str) -> int:
-    from ..record import load_log, parse_json
+    from ..record import load_log, parse_json, read_file
     from ..record.chain import LogChainError, verify_log
-    from ..service.errors import MalformedInput
 
     try:
-        try:
-            with open(path, "rb") as f:
-                doc = parse_json(f.read())
-        except OSError as err:
-            raise MalformedInput("malformed_log", N_("cannot read {path}: {error}"),
-                                                  {"path": path, "error": err.strerror}) \
-                from None
+        doc = parse_json(read_file(path))
         load_log(doc)  # the play itself must be a log
         head = verify_log(doc)
     except LogChainError as err:
