@@ -374,3 +374,33 @@ def test_head_to_head_is_what_each_won_from_the_other(weeks):  # noqa: F811
     assert re.search(r"Ann won \S+ from Cy", page), page
     text = pdf_text(client.get("/club/season.pdf?a=Ann&b=Cy").data)
     assert re.search(r"Ann won \S+ from Cy", text)
+
+
+# ------------------------------------------------------------------ 5: a closed table's debt
+
+def test_a_closed_tables_debt_is_marked_paid_from_the_club_ledger(client):
+    from decimal import Decimal
+
+    from referee.service import club
+    from referee.web.db import get_db
+
+    client.application.config["REFEREE_HOST_KEY"] = "k"
+    key = {"X-Host-Key": "k"}
+    sid = tt.create(client, players=("Ann", "Ben"), host_key="k")
+    _tonk_out(client, sid)
+    page, data = _form(client, f"/s/{sid}/manage", "close-form")
+    client.post(f"/s/{sid}/manage/close", data={**data, "sure": "1", "client_id": "c"})
+    led = client.get("/api/club/ledger", headers=key).get_json()
+    assert led["transfers"] == [{"from": "Ann", "to": "Ben", "amount": "0.50"}]
+    # bad amounts and names are refused and change nothing
+    for body, code in (({"from": "Ann", "to": "Ann", "amount": "0.50"}, "payment_to_self"),
+                       ({"from": "Ann", "to": "Zed", "amount": "0.50"}, "unknown_player")):
+        r = client.post("/api/club/transfers", json=body, headers=key)
+        assert r.status_code in (400, 422) and r.get_json()["error"]["code"] == code
+    r = client.post("/api/club/transfers", json=led["transfers"][0], headers=key)
+    assert r.status_code == 201 and r.get_json()["session"] is None, r.get_json()
+    after = client.get("/api/club/ledger", headers=key).get_json()
+    assert after["transfers"] == []
+    assert {p: Decimal(v) for p, v in after["balances"].items()} == {"Ann": 0, "Ben": 0}
+    with client.application.app_context():
+        assert club.verify(get_db()) == []  # a payment event leaves the people as they were

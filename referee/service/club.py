@@ -26,6 +26,7 @@ from sqlite_utils import Database
 
 from ..ledger import club as arithmetic
 from ..ledger.club import ClubSession, HandLine, plain
+from ..record.events import Unreadable, check_payments, decimal_of
 from ..rules.errors import MalformedInput, RuleViolation
 from ..rules.table import NICKNAME as A_NICKNAME
 from ..rules.table import check_name
@@ -37,6 +38,9 @@ from .table_events import record_payment
 
 POINTS = "points"  # the currency of sessions played for points (no currency)
 MERGE, NICKNAME, UNDO = "merge", "nickname", "undo"
+# A debt paid after its table closed, kept in the club's chain (a table's own
+# payments are that table's events).
+PAYMENT = "payment"
 
 
 # ---------------------------------------------------------------- people
@@ -49,7 +53,7 @@ def fold(events: Iterable[dict]) -> tuple[dict[str, str], dict[str, str]]:
         said = json.loads(ev["payload"])
         if ev["kind"] == UNDO:
             in_force.pop(said["undoes"], None)
-        else:
+        elif ev["kind"] != PAYMENT:  # money, not who is whom
             in_force[ev["id"]] = {"kind": ev["kind"], **said}
     spellings: dict[str, str] = {}
     nicks: dict[str, str] = {}
@@ -275,11 +279,22 @@ def _places(currency: str, amounts: Iterable[Decimal]) -> int:
     return arithmetic.places_of(amounts, 0 if currency == POINTS else 2)
 
 
+def club_payments(db: Database, currency: str) -> ClubSession:
+    """The debts paid through the club (``mark_paid`` with no open table
+    left to record them at) in ``currency``, as one session of payments only."""
+    spellings = storage.aliases(db)
+    paid = [json.loads(ev["payload"]) for ev in storage.club_events(db)
+            if ev["kind"] == PAYMENT]
+    return ClubSession(id="club", date="", players=[], hands=[], payments=[
+        (person(p["from"], spellings), person(p["to"], spellings), Decimal(p["amount"]))
+        for p in paid if p["currency"] == currency])
+
+
 def ledger(db: Database, currency: str | None = None) -> dict:
     """Everyone's balance over all sessions (positive: the club owes them) and
     the fewest transfers that clear them, as decimal strings."""
     currency = pick_currency(db, currency)
-    sessions = gather(db, currency)
+    sessions = [*gather(db, currency), club_payments(db, currency)]
     balances = arithmetic.club_balances(sessions)
     transfers = arithmetic.club_transfers(balances)
     places = _places(currency, [*balances.values(), *(t.amount for t in transfers)])
@@ -293,7 +308,8 @@ def mark_paid(db: Database, payer: str, payee: str, amount: str,
               currency: str | None = None) -> dict:
     """A club transfer handed over: recorded as a payment at the newest table
     in that currency, not closed, where both sat (under the names they sat
-    with there). Without one: ``no_open_table``."""
+    with there). Without one (their tables are closed), a payment event of
+    the club's own chain, which the ledger counts (``session`` None)."""
     currency = pick_currency(db, currency)
     spellings = storage.aliases(db)
     for row in reversed(storage.club_session_rows(db)):
@@ -305,9 +321,31 @@ def mark_paid(db: Database, payer: str, payee: str, amount: str,
                            note="club settlement")
             return {"session": row["id"], "from": payer, "to": payee,
                     "amount": str(amount).strip(), "currency": currency}
-    raise RuleViolation("no_open_table", N_("no open table in {currency} has both {payer} and "
-                                            "{payee}: record it at the next table they share"),
-                                         {"currency": currency, "payer": payer, "payee": payee})
+    # Every table they shared is closed: the club keeps it, as its own event.
+    payment = {"from": payer, "to": payee, "amount": str(amount).strip(), "currency": currency}
+
+    def check():
+        try:
+            check_payments([{k: payment[k] for k in ("from", "to", "amount")}])
+        except Unreadable as err:
+            raise MalformedInput("malformed", N_("{field}: {problem}"),
+                                 {"field": "payment", "problem": err.text}) from None
+        if payer == payee:
+            raise MalformedInput("payment_to_self", N_("payment {number}: {payer} cannot pay "
+                                                       "themselves"),
+                                                    {"number": 1, "payer": payer})
+        owed = ledger(db, currency)["balances"]
+        for who in (payer, payee):
+            if who not in owed:
+                raise RuleViolation("unknown_player", N_("no session has a player {name}"),
+                                                      {"name": repr(who)})
+        if (decimal_of(payment["amount"]) or 0) <= 0:
+            raise MalformedInput("payment_amount", N_("a payment's amount is a decimal "
+                                                      "greater than 0"))
+
+    done = _append(db, PAYMENT, payment, check)
+    return {"session": None, "event": done["event"], "from": payer, "to": payee,
+            "amount": payment["amount"], "currency": currency}
 
 
 def player(db: Database, name: str) -> dict:

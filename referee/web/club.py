@@ -206,8 +206,11 @@ class MarkPaidSchema(Schema):
 
 
 class PaidSchema(Schema):
-    session = fields.String(required=True, metadata={
-        "description": "the table the payment was recorded at"})
+    session = fields.String(required=True, allow_none=True, metadata={
+        "description": "the table the payment was recorded at; null: every table the two "
+                       "shared is closed, so the club kept it (event)"})
+    event = fields.Integer(metadata={"description": "the club's payment event, when session "
+                                     "is null"})
     from_ = fields.String(data_key="from", required=True)
     to = fields.String(required=True)
     amount = fields.String(required=True)
@@ -379,9 +382,13 @@ def paid():
     f = request.form
     done = club.mark_paid(get_db(), f.get("from", ""), f.get("to", ""), f.get("amount", ""),
                           f.get("currency") or None)
-    flash(_("Recorded: {payer} paid {payee} {amount} at table {table}.", payer=done["from"],
-            payee=done["to"], amount=money(done["amount"], done["currency"]),
-            table=done["session"]), "ok")
+    if done["session"] is None:
+        flash(_("Recorded by the club: {payer} paid {payee} {amount}.", payer=done["from"],
+                payee=done["to"], amount=money(done["amount"], done["currency"])), "ok")
+    else:
+        flash(_("Recorded: {payer} paid {payee} {amount} at table {table}.",
+                payer=done["from"], payee=done["to"],
+                amount=money(done["amount"], done["currency"]), table=done["session"]), "ok")
     return redirect(url_for("club.ledger_page", currency=done["currency"]))
 
 
