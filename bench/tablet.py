@@ -11,8 +11,16 @@ the drawn card known and unknown.
 
     .venv/bin/python bench/tablet.py [--actions 100]
 
+Then quick logging (issue 22), at 1024x768 and at 390x844: the taps from
+the table page to a logged hand, for a told tonk out and out, a told drop
+and stock out at a 4-player table (two-digit counts on the number pad), and a
+played 4-player hand of 8 ordinary actions (unknown cards) ending in a drop,
+the counts typed on the drop's second tap.
+
 Target: a median under 150 ms here; taps per turn no more than 4 (known) and
-3 (unknown).
+3 (unknown); a told tonk out or out in at most 4 taps, a told drop or stock
+out with 4 players in at most 4 + 3 per player (16), the played hand in at
+most 24.
 """
 
 from __future__ import annotations
@@ -148,6 +156,67 @@ def taps_per_turn(t: Tapper, base: str, sid: str, players: list[str]) -> tuple[i
     return known, t.taps - unknown
 
 
+FOUR = ["Ann", "Ben", "Cy", "Dee"]
+COUNTS = ["23", "31", "17", "42"]  # two digits each: the pad moves on by itself
+
+
+def pad(t: Tapper, counts: list[str]) -> None:
+    for count in counts:
+        for digit in count:
+            t.tap(f"[data-pad] button[data-digit='{digit}']")
+
+
+def told_taps(t: Tapper, base: str, sid: str, pick: str, counts: list[str]) -> int:
+    """From the table page to the told hand logged (``pick``: how and seat)."""
+    t.page.goto(f"{base}/s/{sid}")
+    taps = t.taps
+    t.tap("#quick-hand", navigates=True)
+    t.tap(f"button[name=pick][value='{pick}']", navigates=True)
+    if counts:
+        pad(t, counts)
+        t.tap("#quick-preview", navigates=True)
+    t.tap("#confirm-yes", navigates=True)
+    assert "/hands/" not in t.page.url and t.page.locator(".flash-ok").count(), t.page.url
+    return t.taps - taps
+
+
+def played_drop_taps(t: Tapper, base: str, sid: str) -> int:
+    """A 4-player hand, nothing dealt logged: four turns of draw and discard
+    (8 ordinary actions), then a drop whose second tap carries the counts."""
+    t.page.goto(f"{base}/s/{sid}")
+    taps = t.taps
+    t.tap("#start-hand", navigates=True)
+    t.tap("form.deal-form button[type=submit]", navigates=True)
+    # Ann deals: Ben, Cy, Dee, Ann play in turn.
+    for seat, card in zip((1, 2, 3, 0), ("2c", "3d", "4h", "5s"), strict=True):
+        t.act(seat, "draw")
+        t.card(card)
+        t.act(seat, "discard")
+    t.tap("button[name=act][value='1:drop']", navigates=True)
+    pad(t, COUNTS)
+    t.tap("#confirm-yes", navigates=True)
+    assert t.page.locator("#result").count(), t.page.url
+    return t.taps - taps
+
+
+def quick_logging(page, base: str) -> dict[str, int]:
+    t = Tapper(page)
+    sid = open_table(page, base, FOUR)
+    return {
+        "told tonk out": told_taps(t, base, sid, "tonk_out:1", []),
+        "told out": told_taps(t, base, sid, "out:2", []),
+        "told drop, 4 players": told_taps(t, base, sid, "drop:3", COUNTS),
+        "told stock out, 4 players": told_taps(t, base, sid, "stock_out:", COUNTS),
+        "played hand, 8 actions and a drop, 4 players": played_drop_taps(
+            t, base, open_table(page, base, FOUR)),
+    }
+
+
+QUICK_TARGETS = {"told tonk out": 4, "told out": 4, "told drop, 4 players": 16,
+                 "told stock out, 4 players": 16,
+                 "played hand, 8 actions and a drop, 4 players": 24}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--actions", type=int, default=100)
@@ -167,6 +236,10 @@ def main() -> None:
         timed, floor = long_hand(t, args.actions)
         refused = page.locator(".flash-error").count()
         known, unknown = taps_per_turn(t, base, open_table(page, base, players), players)
+        quick = {"1024x768": quick_logging(page, base)}
+        phone = browser.new_page(viewport={"width": 390, "height": 844})
+        phone.set_default_timeout(15_000)
+        quick["390x844"] = quick_logging(phone, base)
         browser.close()
     ms = [x * 1000 for x in timed]
     fl = [x * 1000 for x in floor]
@@ -178,6 +251,11 @@ def main() -> None:
     print(f"taps per ordinary turn: {known} with the drawn card known, {unknown} unknown")
     print(f"target: median < 150 ms: {'met' if med < 150 else 'MISSED'}; "
           f"taps <= 4 / 3: {'met' if known <= 4 and unknown <= 3 else 'MISSED'}")
+    for size, counted in quick.items():
+        for what, taps in counted.items():
+            goal = QUICK_TARGETS[what]
+            print(f"quick logging at {size}: {what}: {taps} taps "
+                  f"(target <= {goal}: {'met' if taps <= goal else 'MISSED'})")
     if refused:
         print("warning: the last page shows a refusal", file=sys.stderr)
 

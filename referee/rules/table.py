@@ -83,6 +83,15 @@ class Table:
                 table.everyone.append(name)
         return table
 
+    def fork(self) -> Table:
+        """A table that can start the next hand as this one would, without
+        changing this one (what a hand would settle, before it is logged)."""
+        if self.last_seats is None:
+            return Table(self.rules, self.players)
+        return Table.resume(self.rules, self.players, started=self.started,
+                            last_seats=self.last_seats, last_dealer=self.last_dealer,
+                            everyone=self.everyone, last_void=self._redeal())
+
     def expected_dealer(self, seats: Sequence[str]) -> str | None:
         """Who must deal a hand with ``seats`` under ``dealer_rotation: left``
         (None: anyone may, as for the first hand). After a void hand the deal

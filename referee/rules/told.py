@@ -31,6 +31,14 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "deal_win": ("declares",),
 }
 HOWS = tuple(NEEDS)
+#: Each way a hand can end, as the quick-hand form names it.
+HOW_WORDS = {
+    "tonk_out": N_("Tonk out"),
+    "out": N_("Out (the last card discarded)"),
+    "drop": N_("Drop"),
+    "stock_out": N_("The stock ran out"),
+    "deal_win": N_("Deal win"),
+}
 #: The facts of a tonk out that some house rules turn on, in the order they
 #: are asked for, each with the options that make it matter.
 FACTS: dict[str, tuple[str, ...]] = {

@@ -659,6 +659,24 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
     return _write(db, sid, client_id, plan, check=True)
 
 
+def preview_hand(db: Database, sid: str, setup: dict) -> dict:
+    """What starting the next hand with ``setup`` would do, without storing
+    anything: for a hand told by its ending, its result (who pays whom), the
+    second tap's question. Raises as ``start_hand`` would."""
+    given = load_hand_setup(setup)
+    if "ending" in given:
+        check_told_hand(given)
+    with cache.lock(db, sid):
+        live = _live(db, sid)
+        check_open(live)
+        setup = _with_pending(live, given)
+        hand = start_on(live.table.fork(), setup)
+        stake, places = live.stake, live.quantum
+    return {"hand": hand.number, "dealer": hand.dealer, "players": list(hand.players),
+            "setup": setup,
+            "result": hand_result(hand, stake, places, setup) if hand.is_complete else None}
+
+
 # ---------------------------------------------------------------- the tablet's tap
 
 @dataclass
@@ -766,6 +784,7 @@ def _preview(live: Live, work: Hand, done: list) -> dict:
         "ends": True,
         "complete": work.is_complete,
         "must_show": sorted(work.must_show, key=work.players.index),
+        "players": list(work.players),
         "result": hand_result(work, live.stake, live.quantum, live.setup)
         if work.is_complete else None,
     }

@@ -255,6 +255,48 @@ def setup_from_form(form, players: list[str], upcard_rule: bool, hand_size: int)
     return setup
 
 
+def told_from_form(form, players: list[str], facts: list[str]) -> dict:
+    """A hand told by its ending from the quick-hand form: the dealer, how it
+    ended (``how``), who (``by``, a seat number: names never travel in field
+    names or values), each count (``count<seat>``), each declared hand
+    (``declare<seat>``) and the facts the rules ask (``fact_<name>``: yes or
+    no). Only what was given goes in: the referee says what is missing."""
+    setup: dict[str, Any] = {"dealer": form.get("dealer", "")}
+    ending: dict[str, Any] = {"how": form.get("how", "")}
+    by = form.get("by", "")
+    if by.isdigit() and int(by) < len(players):
+        ending["by"] = players[int(by)]
+    counts = {}
+    for line in count_shows(form, players):
+        name, _sep, count = line.rpartition(": show =")
+        counts[name] = int(count)
+    if counts:
+        ending["counts"] = counts
+    declares = {name: form.getlist(f"declare{i}") for i, name in enumerate(players)
+                if form.getlist(f"declare{i}")}
+    if declares:
+        ending["declares"] = declares
+    for fact in facts:
+        answer = form.get(f"fact_{fact}")
+        if answer in ("yes", "no"):
+            ending[fact] = answer == "yes"
+    setup["ending"] = ending
+    return setup
+
+
+def count_shows(form, players: list[str]) -> list[str]:
+    """The shows given as counts on the pad (``count<seat>``), as log lines."""
+    out = []
+    for i, name in enumerate(players):
+        raw = form.get(f"count{i}", "").strip()
+        if raw:
+            if not raw.isdigit() or len(raw) > 3:
+                raise FormError(_("{player}'s count is a whole number, not {text}",
+                                  player=name, text=repr(raw)))
+            out.append(f"{name}: show ={int(raw)}")
+    return out
+
+
 _PICK_SPREAD = {
     "hit": N_("Choose the spread to hit (tap S1, S2, ... on the table)."),
     "slap": N_("Choose the spread to slap (tap S1, S2, ... on the table)."),

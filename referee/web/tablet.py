@@ -32,8 +32,10 @@ from flask import (
     url_for,
 )
 from markupsafe import Markup
+from werkzeug.datastructures import MultiDict
 
 from ..language import NAMES
+from ..rules import told as told_rules
 from ..rules.cards import UNKNOWN, card_label, pretty
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
 from ..rules.words import Words
@@ -45,6 +47,7 @@ from .errors import error_page, flash_refusal
 from .forms import FormError
 from .lang import _, action_words, money, say, told, use_table_language
 from .lang import message as _message
+from .lang import outcome as outcome_words
 
 
 class _Blueprint(Blueprint):
@@ -442,6 +445,110 @@ def start_hand_post(session_id: str):
     return redirect(url_for("tablet.hand", session_id=session_id, n=state["hand"]), 303)
 
 
+# ------------------------------------------------------------------ a hand told by its ending
+
+
+@bp.get("/s/<session_id>/hands/quick")
+@unlocked
+def quick_hand(session_id: str):
+    """The quick hand: how it ended and who (one tap), then what the rules
+    need to settle it (counts on a number pad, the facts they pay by), then
+    who pays whom, confirmed by a second tap."""
+    busy = _in_play(session_id)
+    if busy:
+        return busy
+    values = MultiDict(request.args)
+    if not values.get("dealer"):
+        values["dealer"] = g.summary.get("next_dealer") or g.summary["seated"][0]
+    how, _sep, by = values.get("pick", "").partition(":")
+    if how in told_rules.HOWS:
+        values["how"], values["by"] = how, by
+        if not _quick_needs(how, _rules(g.summary)):
+            return _quick_preview(session_id, forms.told_from_form(
+                values, g.summary["seated"], []), values)
+    return _quick_form(session_id, values)
+
+
+@bp.post("/s/<session_id>/hands/quick")
+@unlocked
+def quick_hand_post(session_id: str):
+    busy = _in_play(session_id)
+    if busy:
+        return busy
+    rules = _rules(g.summary)
+    try:
+        setup = forms.told_from_form(request.form, g.summary["seated"],
+                                     told_rules.facts_needed(rules))
+    except FormError as err:
+        return _quick_form(session_id, request.form, str(err), 422)
+    if not request.form.get("confirm"):
+        return _quick_preview(session_id, setup, request.form)
+    try:
+        state = hands.start_hand(get_db(), session_id, setup,
+                                 request.form.get("client_id") or None)
+    except RefereeError as err:
+        return _quick_form(session_id, request.form, _message(err), 422)
+    result = state.get("result") or {}
+    flash(_("Hand {n} logged, told by its ending: {outcome}.", n=state["hand"],
+            outcome=outcome_words(result.get("outcome"))), "ok")
+    return redirect(url_for("tablet.session_page", session_id=session_id), 303)
+
+
+def _most_count(summary: dict) -> int:
+    """The most a hand can count at this table: the number pad's bound."""
+    rules = _rules(summary)
+    return rules.deck_info.most_count(rules.hand_size)
+
+
+def _quick_needs(how: str, rules) -> dict:
+    """What the form must ask besides how and who: counts (of every seat, or
+    of the losers in push-up scoring), the facts a tonk out pays by, the
+    declared hands of a deal win."""
+    needs = {}
+    if how in ("drop", "stock_out") or rules.scoring == "push_ups":
+        needs["counts"] = True
+    if how == "tonk_out" and told_rules.facts_needed(rules):
+        needs["facts"] = told_rules.facts_needed(rules)
+    if how == "deal_win":
+        needs["declares"] = True
+    return needs
+
+
+def _quick_form(session_id: str, values, error: str | None = None, status: int = 200):
+    summary = g.summary
+    rules = _rules(summary)
+    seats = summary["seated"]
+    how = values.get("how")
+    by = values.get("by", "")
+    return render_template(
+        "quick_hand.html", summary=summary, session_id=session_id, seats=seats,
+        values=values, how=how if how in told_rules.HOWS else None,
+        by=int(by) if by.isdigit() and int(by) < len(seats) else None,
+        dealer=values.get("dealer"),
+        hows=told_rules.HOW_WORDS, needs=_quick_needs(how, rules) if how else {},
+        fact_words=told_rules.FACT_WORDS,
+        most=_most_count(summary),
+        grid=forms.card_grid(rules.deck, rules.jokers), hand_size=rules.hand_size,
+        client_id=values.get("client_id") or forms.new_client_id(), error=error), status
+
+
+def _quick_preview(session_id: str, setup: dict, values: MultiDict):
+    """Who pays whom, before the second tap logs it (or the form again, with
+    what the referee refused)."""
+    try:
+        preview = hands.preview_hand(get_db(), session_id, setup)
+    except RefereeError as err:
+        return _quick_form(session_id, values, _message(err), 422)
+    # Every field goes to the second tap as it came (a declared hand's cards
+    # are several values of one field).
+    fields = [(k, v) for k, v in values.items(multi=True)
+              if k not in ("csrf_token", "pick", "confirm", "client_id")]
+    fields.append(("client_id", values.get("client_id") or forms.new_client_id()))
+    return render_template("quick_confirm.html", summary=g.summary, session_id=session_id,
+                           preview=preview, fields=fields,
+                           back=url_for("tablet.quick_hand", session_id=session_id))
+
+
 # ------------------------------------------------------------------ the hand screen
 
 
@@ -479,6 +586,7 @@ def _hand_page(session_id: str, n: int, state: dict):
         # "??" is a card only a draw or a take may name.
         unknown_tile=bool(verbs & {"draw", "take"}),
         grid=forms.card_grid(rules.deck, rules.jokers),
+        most=_most_count(summary),
         seen=_unpickable(state, history, holders, actors),
         # For offline.js: the cards played where nobody holds them, and the
         # shows of known hands (a tap with nothing picked), when it keeps taps.
@@ -634,6 +742,7 @@ def act(session_id: str, n: int):
         g.lang_back = target  # the language switch leads to the hand, not to this post
         return render_template("confirm.html", summary=g.summary, session_id=session_id,
                                n=n, preview=done.preview, form=request.form, texts=texts,
+                               players=done.preview["players"], most=_most_count(g.summary),
                                client_id=client_id, expected_seq=seq, back=target)
     if done.refused:
         flash_refusal(done.refused, done.refused_text)
@@ -659,7 +768,15 @@ def _tapped(state: dict) -> list[str]:
             raise FormError(_("Nothing to show: the hand has moved on."))
         return texts
     players = [p["name"] for p in state["players"]]
-    return [forms.action_from_form(request.form, players, legal)]
+    if request.form.get("act") == "all:count":  # shows given as counts on the pad
+        texts = forms.count_shows(request.form, players)
+        if not texts:
+            raise FormError(_("Type the counts on the pad first."))
+        return texts
+    texts = [forms.action_from_form(request.form, players, legal)]
+    if request.form.get("confirm"):  # counts typed on the drop's second tap
+        texts += forms.count_shows(request.form, players)
+    return texts
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/undo")
