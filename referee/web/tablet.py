@@ -450,6 +450,7 @@ def start_hand_post(session_id: str):
 
 @bp.get("/s/<session_id>/hands/quick")
 @unlocked
+@host_only
 def quick_hand(session_id: str):
     """The quick hand: how it ended and who (one tap), then what the rules
     need to settle it (counts on a number pad, the facts they pay by), then
