@@ -89,7 +89,7 @@ def test_a_german_table_played_by_tapping(server, browser):
     assert "Einsatz 0,25\u00a0€" in text(pg, "main")
 
     pg.locator("#start-hand").click()
-    pg.wait_for_url(re.compile(r".*/hands/new$"))
+    pg.wait_for_url(re.compile(r".*/hands/new(\?hand=\d+)?$"))
     german("start page")
     pg.locator("details:has(input[name=upcard]) > summary").click()
     tb.tap_card(pg, "form.deal-form", "upcard", "3d")

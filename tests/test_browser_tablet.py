@@ -108,7 +108,7 @@ def tap_card(pg, scope: str, name: str, card: str) -> None:
 def deal(pg, players, cards: dict, upcard: str | None) -> None:
     """On the start page: open each player's picker and tap their cards."""
     pg.locator("#start-hand").click()
-    pg.wait_for_url(re.compile(r".*/hands/new$"))
+    pg.wait_for_url(re.compile(r".*/hands/new(\?hand=\d+)?$"))
     if upcard:
         pg.locator("summary", has_text="Upcard").click()
         tap_card(pg, "form.deal-form", "upcard", upcard)
