@@ -149,3 +149,14 @@ def test_a_count_that_is_not_a_number_is_refused_by_the_form(client, bad):
     r = client.post(f"/s/{sid}/hands/quick", data=data)
     assert r.status_code == 422 and "whole number" in r.data.decode()
     assert page
+
+
+def test_pages_mark_a_told_hand(client):
+    sid = create(client, FOUR)
+    assert confirm(client, sid, pick(client, sid, "tonk_out:1")).status_code == 303
+    assert 'class="badge told"' in client.get(f"/s/{sid}").data.decode()
+    assert 'class="badge told"' in client.get(f"/reports/{sid}/").data.decode()
+    audit = client.get(f"/reports/{sid}/hands/1/audit").data.decode()
+    assert 'id="told"' in audit and "Tonk out: Ben" in audit
+    whatif = client.get(f"/reports/{sid}/whatif", query_string={"preset": "chicago"})
+    assert 'id="unsettled"' in whatif.data.decode()

@@ -6,8 +6,11 @@ hands in one session. Each refusal of the spec's section has its own test.
 """
 
 import copy
+import io
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -366,3 +369,51 @@ def test_the_report_says_a_hand_was_told(tmp_path, capsys):
     path.write_text(json.dumps(_log([{"dealer": "Cy", "ending": DROP_ENDING}])))
     assert main(["replay", str(path), "--lang", "de"]) == 0
     assert "Nach ihrem Ende erzählt" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- papers and what-if
+
+MIXED = Path(__file__).resolve().parents[1] / "sample_logs" / "told_mixed_night.json"
+
+
+def _pdf_text(data: bytes) -> str:
+    from pypdf import PdfReader
+
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def test_the_settlement_marks_told_hands():
+    from referee.reports.settlement import render_settlement
+
+    log = load_log(json.loads(MIXED.read_text()))
+    text = _pdf_text(render_settlement(replay(log)))
+    assert "† Told by its ending, not logged action by action." in text
+    assert re.search(r"^\s*2†", text, re.M) and not re.search(r"^\s*1†", text, re.M)
+
+
+@pytest.mark.parametrize("lang,words", [("en", "How it ended"), ("de", "Wie sie endete")])
+def test_the_audit_of_a_told_hand_explains_it_from_the_ending(lang, words):
+    from referee.reports.audit import audit_hand, render_audit
+
+    log = load_log(json.loads(MIXED.read_text()))
+    audit = audit_hand(log, 4)
+    text = _pdf_text(render_audit(audit, lang=lang))
+    assert words in text and "Action by action" not in text
+    assert "Ann 3" in text.replace(" ", " ")  # the told counts
+    assert audit.result.told and audit.result.settlement.story  # payments in words
+
+
+def test_what_if_settles_told_hands_again_where_the_facts_allow():
+    from referee.reports.whatif import what_if
+
+    log = load_log(json.loads(MIXED.read_text()))
+    w = what_if(log, {"caught": "five_to_low", "drop_pays": 1})
+    assert not w.unsettled and w.error is None
+    w = what_if(log, {"court_values": "11-12-13", "deal_wins": []})
+    assert [n for n, _why in w.unsettled] == [4, 6]
+    kept = {h.number: h for h in w.hands}
+    assert kept[4].new.net == kept[4].old.net
+    w = what_if(load_log(_log([{"dealer": "Cy", "ending": {"how": "tonk_out", "by": "Ann"}}])),
+                "chicago")
+    assert [n for n, _why in w.unsettled] == [1]  # chicago pays by facts not told
+    assert "first turn" in str(w.unsettled[0][1])

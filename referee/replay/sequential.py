@@ -55,11 +55,16 @@ class Session:
     def hand_stake(self, setup: dict) -> Decimal:
         return parse_stake(setup["stake"]) if "stake" in setup else self.stake
 
-    def result(self) -> SessionResult:
-        """Results of the complete (or void) hands (a hand still in play is left out)."""
+    def result(self, kept: dict[int, HandResult] | None = None) -> SessionResult:
+        """Results of the complete (or void) hands (a hand still in play is left out);
+        ``kept``: hands whose result is given, not settled here (what-if: a told
+        hand the other rules cannot settle again)."""
         results: list[HandResult] = []
         pots = Pots()
         for hand, setup in zip(self.table.hands, self.log.get("hands", []), strict=False):
+            if kept and hand.number in kept:
+                results.append(kept[hand.number])
+                continue
             if hand.phase == VOID:
                 results.append(void_result(hand, setup["void"]))
                 continue

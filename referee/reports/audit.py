@@ -35,6 +35,7 @@ from ..rules.actions import parse_action
 from ..rules.cards import card_label, pretty
 from ..rules.errors import MalformedInput, RefereeError
 from ..rules.hand import VOID, Hand
+from ..rules.told import FACT_WORDS, HOW_WORDS, TOLD, Told
 from ..rules.words import N_
 from .common import (
     amount,
@@ -504,13 +505,22 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
     for line in rule_lines:
         story.append(Paragraph(line, st["bullet"], bulletText="•"))
 
-    story.append(Paragraph(_("Action by action"), st["h2"]))
-    story.append(Paragraph(
-        _("Each row is one event at the table, in order, with the public state once the "
-          "referee had dealt with it. A refused action changes nothing; a correction takes an "
-          "earlier action out (and may put another in its place), and both stay on record."),
-        st["small"]))
-    story.append(_steps_table(audit, width, lang))
+    if hand.told is not None:
+        story.append(Paragraph(_("How it ended"), st["h2"]))
+        story.append(Paragraph(esc(_(TOLD)), st["body"]))
+        told = Table([[Paragraph(esc(k), st["head"]), Paragraph(esc(v), st["body"])]
+                      for k, v in told_rows(hand.told, hand.players, lang)],
+                     colWidths=[60 * mm, width - 60 * mm], hAlign="LEFT")
+        told.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP")]))
+        story.append(told)
+    else:
+        story.append(Paragraph(_("Action by action"), st["h2"]))
+        story.append(Paragraph(
+            _("Each row is one event at the table, in order, with the public state once the "
+              "referee had dealt with it. A refused action changes nothing; a correction takes "
+              "an earlier action out (and may put another in its place), and both stay on "
+              "record."), st["small"]))
+        story.append(_steps_table(audit, width, lang))
     story.extend(_disputes_block(audit, lang, settled))
 
     story.append(Paragraph(_("The result"), st["h2"]))
@@ -529,6 +539,23 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
     story += receipt(final_hash, lang)
     doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()
+
+
+def told_rows(told: Told, players: tuple[str, ...], lang: str) -> list[tuple[str, str]]:
+    """A hand told by its ending, as the table stated it: how and who, the
+    counts, the declared hands and the facts, each a (label, value) row."""
+    _ = words(lang)
+    how = _(HOW_WORDS[told.how]) + (f": {told.by}" if told.by else "")
+    rows = [(_("How it ended"), how)]
+    if told.counts:
+        rows.append((_("Counts"), " · ".join(f"{p} {language.number(told.counts[p], lang)}"
+                                             for p in players if p in told.counts)))
+    for p, cards in told.declares.items():
+        rows.append((_("Declared by {player}", player=p), pretty(" ".join(cards))))
+    for fact, value in told.facts.items():
+        said = _(FACT_WORDS[fact])
+        rows.append((said[:1].upper() + said[1:], _("yes") if value else _("no")))
+    return rows
 
 
 def _steps_table(audit: HandAudit, width: float, lang: str) -> Table:

@@ -29,6 +29,7 @@ from reportlab.platypus import (
 
 from .. import language
 from ..replay import Session
+from ..rules.told import TOLD
 from .common import (
     FONT,
     MARGIN,
@@ -199,6 +200,8 @@ def render_settlement(
                              if h.get("disputes"))
         if disputed:
             story.append(Paragraph(_("* a disputed hand: see Disputes."), st["small"]))
+        if any(h.told for h in result.hands):
+            story.append(Paragraph(TOLD_MARK + " " + _(TOLD), st["small"]))
         story.append(_hands_table(result, players, q, width, lang, disputed))
         story.extend(_void_and_stake_notes(log, result, unit, currency, lang))
 
@@ -515,6 +518,10 @@ def _player_column(width: float, players: int, lang: str) -> float:
     return min(64.0, (width - sum(_fixed(lang)) - _MIN_WINNERS) / max(players, 1))
 
 
+# The mark of a hand told by its ending (quick logging) in the hand table.
+TOLD_MARK = "\u2020"
+
+
 def _hands_table(result, players: list[str], q, width: float, lang: str,
                  disputed: frozenset[int] = frozenset()) -> Flowable:
     _ = words(lang)
@@ -533,7 +540,7 @@ def _hands_table(result, players: list[str], q, width: float, lang: str,
         # A void hand has no winner: its reason is in the notes below the table.
         winners = ", ".join(h.winners) if h.winners else "–"
         row = [
-            f"{h.number}*" if h.number in disputed else str(h.number),
+            f"{h.number}{'*' if h.number in disputed else ''}{TOLD_MARK if h.told else ''}",
             clip(h.dealer, cw[1] - pad),
             clip(outcome_words(h.outcome, lang), cw[2] - pad),
             clip(winners, cw[3] - pad),

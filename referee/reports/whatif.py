@@ -17,12 +17,15 @@ import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from .. import language
 from ..ledger.money import fmt
 from ..ledger.results import HandResult, SessionResult
 from ..replay import Session, replay
-from ..rules.errors import MalformedInput, RefereeError, RulesError
+from ..replay.sequential import check_log_end, open_session, play_on, start_on
+from ..rules.errors import MalformedInput, RefereeError, RulesError, RuleViolation
+from ..rules.hand import OVER
 from ..rules.options import HouseRules, resolve
-from ..rules.words import N_
+from ..rules.words import N_, Words
 from .common import amount, cash, paper_language, rules_in_words, unit_of, words
 
 ZERO = Decimal(0)
@@ -71,6 +74,8 @@ class WhatIf:
     old_result: SessionResult | None = None
     new_result: SessionResult | None = None
     error: RefereeError | None = None
+    # Told hands these rules cannot settle again, with why: their results are kept.
+    unsettled: list[tuple[int, Words]] = field(default_factory=list)
 
     @property
     def quantum(self) -> Decimal:
@@ -115,6 +120,8 @@ class WhatIf:
             }
             for h in self.hands
         ]
+        if self.unsettled:
+            doc["unsettled"] = [{"hand": n, "why": str(why)} for n, why in self.unsettled]
         doc["totals"] = {
             "old": nets(self.totals("old")),
             "new": nets(self.totals("new")),
@@ -168,19 +175,59 @@ def what_if(log: dict, rules: str | dict, *, hand: int | None = None) -> WhatIf:
     # must be legal under the new rules too: replay them, not just hand N.
     hands = log.get("hands", [])
     new_log = {**log, "rules": new_value, "hands": hands[:hand] if hand else hands}
+    old_by_number = {h.number: h for h in old_result.hands}
     try:
-        new_session = replay(new_log)
+        new_session, kept = _replay_keeping_told(new_log, old_session.rules, old_by_number)
     except RefereeError as err:
         out.error = err
         return out
-    new_result = new_session.result()
+    out.unsettled = [(n, why) for n, (why, _r) in kept.items()]
+    new_result = new_session.result({n: r for n, (_w, r) in kept.items()})
     out.new_result = new_result
-    old_by_number = {h.number: h for h in old_result.hands}
     for h in new_result.hands:
         if hand is not None and h.number != hand:
             continue
         out.hands.append(HandDiff(h.number, old_by_number[h.number], h))
     return out
+
+
+def _replay_keeping_told(log: dict, old_rules: HouseRules, old: dict[int, HandResult]
+                         ) -> tuple[Session, dict[int, tuple[Words, HandResult]]]:
+    """``log`` replayed under its (new) rules, where a hand told by its
+    ending that those rules cannot settle again from what was told keeps its
+    result (with the reason): its counts were told under other card values
+    or another hand size, or the ending lacks a fact the new rules pay by,
+    or what it tells is impossible under them."""
+    session = open_session(log)
+    kept: dict[int, tuple[Words, HandResult]] = {}
+    for number, setup in enumerate(log.get("hands", []), 1):
+        why = _cannot_resettle(setup, old_rules, session.rules) if "ending" in setup else None
+        if why is None:
+            try:
+                play_on(session.table, setup)
+                continue
+            except RuleViolation as err:
+                if "ending" not in setup:
+                    raise
+                why = Words(err.template, **err.params)
+        # Dealt as it was (the seats and the deal's rotation), its result kept.
+        hand = start_on(session.table, {k: v for k, v in setup.items()
+                                        if k not in ("ending", "side_bets")})
+        hand.phase = OVER
+        kept[number] = (why, old[number])
+    check_log_end(session.table, closed="closed" in log)
+    return session, kept
+
+
+def _cannot_resettle(setup: dict, old: HouseRules, new: HouseRules) -> Words | None:
+    told = setup["ending"]
+    if old.hand_size != new.hand_size:
+        return Words(N_("it was told with {old} cards a hand, and these rules deal {new}"),
+                     old=old.hand_size, new=new.hand_size)
+    if "counts" in told and old.deck_info.values != new.deck_info.values:
+        return Words(N_("its counts were told under other card values, and its cards were "
+                        "not logged"))
+    return None
 
 
 def format_whatif(w: WhatIf, lang: str | None = None) -> str:
@@ -237,6 +284,10 @@ def format_whatif(w: WhatIf, lang: str | None = None) -> str:
         diff = h.difference(list(h.old.players))
         lines.append(row("", "diff", diff, seated)
                      + ("" if h.changed else "  " + _("(no change)")))
+    for n, why in w.unsettled:
+        lines.append(_("Hand {n} was told by its ending and cannot be settled again under "
+                       "these rules ({why}): its result is kept.", n=n,
+                       why=language.say(why, lang)))
     everyone = set(players)
     lines.append("")
     lines.append(row(_("all"), "old", w.totals("old"), everyone))

@@ -194,6 +194,8 @@ def action_words(text: str) -> str:
     out = f"{player} {_VERB_WORDS.get(verb, verb)}"
     if verb == "draw" and (not args or args == [UNKNOWN]):
         return out + " (card not seen)"
+    if verb == "show" and args and args[0].startswith("="):  # a count, not the cards
+        return f"{out} a count of {args[0][1:]}"
     if spread and cards:
         return f"{out} {cards} on {spread}" if verb == "slap" else f"{out} {spread} with {cards}"
     if spread:

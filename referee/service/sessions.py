@@ -405,7 +405,8 @@ def reports_index(db: Database, sid: str, page: int = 1, per_page: int = 20) -> 
     return {
         "log": {k: header.get(k) for k in ("table", "players", "stake", "currency")},
         "result": {"hands": [{"number": h["hand"], "dealer": h["dealer"],
-                              "outcome": h["outcome"], "winners": h["winners"]}
+                              "outcome": h["outcome"], "winners": h["winners"],
+                              "told": h.get("told", False)}
                              for h in st["hands"]]},
         "standings": st,
         "disputes": st["disputes"],

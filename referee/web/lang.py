@@ -148,6 +148,8 @@ def action_words(text: str) -> str:
     cards = " ".join(card_label(c) for c in args)
     if verb == "draw" and (not args or args == [UNKNOWN]):
         return _("{player} draws (card not seen)", player=player)
+    if verb == "show" and args and args[0].startswith("="):  # a count, not the cards
+        return _("{player} shows a count of {count}", player=player, count=args[0][1:])
     table = (_WITH_SPREAD_CARDS if cards else _WITH_SPREAD) if spread else \
         (_WITH_CARDS if cards else _ALONE)
     template = table.get(verb)

@@ -22,7 +22,7 @@ from flask import (
 
 from ..language import N_
 from ..replay import replay
-from ..reports.audit import audit_hand, describe_state, render_audit
+from ..reports.audit import audit_hand, describe_state, render_audit, told_rows
 from ..reports.common import rules_in_words, unit_of
 from ..reports.settlement import OUTCOME_WORDS, render_settlement
 from ..reports.stored import load_stored
@@ -179,6 +179,8 @@ def audit_view(sid: str, n: int):
         "reports/audit.html", sid=sid, n=n, token=token, audit=audit, step=step,
         step_no=step_no, last=last, state_lines=describe_state(step.state, current()), link=link,
         final_hash=stored.final_hash, outcomes=OUTCOME_WORDS,
+        told=told_rows(audit.hand.told, audit.hand.players, current())
+        if audit.hand.told is not None else None,
         story=[say(words) for words in audit.result.settlement.words] if audit.result else [],
         statuses={k: _(v) for k, v in STATUS_WORDS.items()})
 
@@ -222,7 +224,9 @@ def whatif_view(sid: str):
                           "error": w.error,
                           "error_text": _sentence(w.error) if w.error is not None else None,
                           "unit": unit_of(stored.log, w.old_rules, current()),
-                          "players": w.players}
+                          "players": w.players,
+                          "unsettled": [(n, say(why)) for n, why in w.unsettled],
+                          "told": {h.number for h in w.old_result.hands if h.told}}
     except (RefereeError, forms.FormError) as err:
         error = _message(err) if isinstance(err, RefereeError) else str(err)
     return render_template("reports/whatif.html", sid=sid, token=token, hand=hand,
