@@ -20,7 +20,7 @@ import threading
 
 import pytest
 
-from .test_browser_tablet import ARGS, CHROMIUM, SHOTS, create_table, deal, tap_card
+from .test_browser_tablet import ARGS, CHROMIUM, PIN, SHOTS, create_table, deal, tap_card
 
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
@@ -48,33 +48,57 @@ sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
 
+class Referee:
+    """The app on a port of its own, which a test can take off the network
+    and bring back on the same address (``down``, ``up``): the browser's
+    offline switch does not reach a service worker's own requests, a
+    stopped server does. ``info``: the address, and the database for the CLI."""
+
+    def __init__(self, request, tmp_path_factory) -> None:
+        from referee.web import create_app
+
+        from .conftest import new_pg_schema
+
+        db = str(tmp_path_factory.mktemp("offline") / "referee.sqlite3")
+        if os.environ.get("REFEREE_TEST_BACKEND") == "postgresql":
+            db = new_pg_schema(request.getfixturevalue("pg_server"))
+        self.app = create_app({"DATABASE": db, "SECRET_KEY": "offline-tests"})
+        self.port = 0
+        self.up()
+        self.info = {"base": f"http://127.0.0.1:{self.port}", "db": db}
+
+    def up(self) -> None:
+        from werkzeug.serving import make_server
+
+        self.srv = make_server("127.0.0.1", self.port, self.app, threaded=True)
+        self.port = self.srv.server_port
+        self.thread = threading.Thread(target=self.srv.serve_forever, daemon=True)
+        self.thread.start()
+
+    def down(self) -> None:
+        self.srv.shutdown()
+        self.srv.server_close()
+        self.thread.join(5)
+
+
 @pytest.fixture(scope="module")
 def server(request, tmp_path_factory):
-    """The app on a port of its own, with the database's address for the CLI."""
-    from werkzeug.serving import make_server
-
-    from referee.web import create_app
-
-    from .conftest import new_pg_schema
-
-    db = str(tmp_path_factory.mktemp("offline") / "referee.sqlite3")
-    if os.environ.get("REFEREE_TEST_BACKEND") == "postgresql":
-        db = new_pg_schema(request.getfixturevalue("pg_server"))
-    app = create_app({"DATABASE": db, "SECRET_KEY": "offline-tests"})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield {"base": f"http://127.0.0.1:{srv.server_port}", "db": db}
-    srv.shutdown()
-    thread.join(5)
+    ref = Referee(request, tmp_path_factory)
+    yield ref.info
+    ref.down()
 
 
 @pytest.fixture(scope="module")
-def browser():
+def pw():
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(pw):
+    b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    yield b
+    b.close()
 
 
 def watched(pg, errors: list[str]):
@@ -168,3 +192,141 @@ def test_ten_taps_offline_over_four_turns_are_logged_once_in_order(server, conte
     shot(pg, "03-sent")
     out = referee(server, "verify")
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def stopped(pg):
+    return pg.locator("#offline-queue li.q-stopped")
+
+
+def test_a_kept_tap_the_referee_refuses_stops_the_queue_there(server, context):
+    pg = context.new_page()
+    sid = open_hand(pg, server)
+    pg.goto(pg.url + "?lang=de")  # the referee's words in the reader's language
+    context.set_offline(True)
+    keep_tap(pg, 1, "draw", ["8c"])
+    keep_tap(pg, 1, "spread", ["Ks", "Kh", "Kd"])
+    keep_tap(pg, 1, "spread", ["5h", "6h", "7h"])  # not Ben's cards: refused
+    keep_tap(pg, 1, "discard", ["8c"])
+    keep_tap(pg, 2, "draw", ["8d"])
+    context.set_offline(False)
+    expect(stopped(pg)).to_have_count(1, timeout=20_000)
+    said = stopped(pg).inner_text()
+    assert said.startswith("Nicht erfasst: Ben: spread 5♥ 6♥ 7♥ — Hand 1, Zug 3 "), said
+    assert "Ben hat 5h nicht" in said, said
+    held = pg.locator("#offline-queue li.q-held")
+    expect(held).to_have_count(2)
+    assert "aufbewahrt, nicht gesendet" in held.first.inner_text()
+    two = ["Ben: draw 8c", "Ben: spread Kd Kh Ks"]
+    assert logged(server, sid) == two
+    # Nothing more is sent meanwhile: the host decides.
+    pg.wait_for_timeout(1500)
+    assert logged(server, sid) == two
+    assert pg.locator("#seq").inner_text().strip() == "2"
+    shot(pg, "04-refused")
+    stopped(pg).get_by_role("button", name="Diesen verwerfen, den Rest senden").click()
+    drained(pg)
+    assert logged(server, sid) == two + ["Ben: discard 8c", "Cy: draw 8d"]
+    assert pg.locator("#to-act").inner_text().strip() == "Cy"
+    out = referee(server, "verify")
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_another_tablets_action_in_between_is_never_overtaken(server, browser, context):
+    pg = context.new_page()
+    sid = open_hand(pg, server)
+    hand_url = pg.url
+    context.set_offline(True)
+    keep_tap(pg, 1, "draw", ["8c"])
+    keep_tap(pg, 1, "discard", ["8c"])
+    # Meanwhile the second tablet, online, logs Ben's draw itself.
+    other = browser.new_context(viewport=PHONE)
+    try:
+        pg2 = other.new_page()
+        pg2.goto(f"{server['base']}/s/{sid}/unlock?next=/s/{sid}/hands/1")
+        pg2.fill("input[name=pin]", PIN)
+        pg2.locator("form button[type=submit]").first.click()
+        pg2.wait_for_url(hand_url)
+        tap_card(pg2, "#act", "card", "9h")
+        pg2.locator("button[name=act][value='1:draw']").click()
+        expect(pg2.locator("#seq")).to_have_text("1")
+    finally:
+        other.close()
+    context.set_offline(False)
+    expect(stopped(pg)).to_have_count(1, timeout=20_000)
+    said = stopped(pg).inner_text()
+    assert "Not logged: Ben: draw 8♣ — hand 1: the hand has 1 actions, not 0" in said, said
+    assert pg.locator("#offline-queue li.q-held").count() == 1
+    assert logged(server, sid) == ["Ben: draw 9h"]
+    shot(pg, "05-overtaken")
+    stopped(pg).get_by_role("button", name="Drop it and the rest").click()
+    pg.wait_for_load_state("load")
+    expect(pg.locator("#offline-queue")).to_be_hidden()
+    expect(pg.locator("#seq")).to_have_text("1")
+    assert logged(server, sid) == ["Ben: draw 9h"]
+
+
+def test_a_queue_survives_a_closed_browser_and_the_pages_open_offline(
+        pw, request, tmp_path, tmp_path_factory):
+    ref = Referee(request, tmp_path_factory)
+    errors: list[str] = []
+
+    def launch(**kwargs):
+        ctx = pw.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=TABLET,
+            **kwargs)
+        ctx.on("page", lambda pg: watched(pg, errors))
+        pg = ctx.pages[0] if ctx.pages else ctx.new_page()
+        return ctx, watched(pg, errors)
+
+    ctx, pg = launch()
+    try:
+        sid = open_hand(pg, ref.info)
+        hand_url = pg.url
+        assert pg.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        pg.reload()  # now through the worker
+        tap_card(pg, "#act", "card", "8c")
+        pg.locator("button[name=act][value='1:draw']").click()  # online: logged at once
+        expect(pg.locator("#seq")).to_have_text("1")
+        ctx.set_offline(True)
+        ref.down()
+        keep_tap(pg, 1, "discard", ["8c"])
+        keep_tap(pg, 2, "draw", ["8d"])
+        keep_tap(pg, 2, "discard", ["8d"])
+        since = pg.locator("#offline-note").inner_text()
+        ctx.close()
+
+        ctx, pg = launch(offline=True)
+        pg.goto(hand_url)
+        # The page as last seen (after the online tap), from this device, saying so.
+        assert pg.locator("html").get_attribute("data-offline-copy")
+        expect(pg.locator("#seq")).to_have_text("1")
+        note = pg.locator("#offline-note").inner_text()
+        assert since.split(":")[0] in note and "as this tablet last saw it at" in note, note
+        expect(pg.locator("#offline-queue > ol > li")).to_have_count(3)
+        assert pg.locator("#to-act").inner_text().strip() == "Ann"
+        shot(pg, "06-reopened-offline")
+        # A page this device never opened: the worker says so instead of the browser's error.
+        pg.goto(f"{ref.info['base']}/s/{sid}/standings")
+        expect(pg.locator("h1")).to_have_text("Offline")
+        pg.goto(hand_url)
+        assert logged(ref.info, sid) == ["Ben: draw 8c"]
+
+        ref.up()
+        ctx.set_offline(False)
+        # The unlock went with the browser's session cookie: the copy, back
+        # online, reloads into the unlock page, and the taps wait for the PIN.
+        pg.wait_for_url(re.compile(r".*/unlock\?next=.*"), timeout=20_000)
+        assert logged(ref.info, sid) == ["Ben: draw 8c"]
+        pg.fill("input[name=pin]", PIN)
+        pg.get_by_role("button", name="Unlock").click()
+        pg.wait_for_url(hand_url)
+        drained(pg)
+        expect(pg.locator("#seq")).to_have_text("4")
+        assert logged(ref.info, sid) == ["Ben: draw 8c", "Ben: discard 8c", "Cy: draw 8d",
+                                         "Cy: discard 8d"]
+        out = referee(ref.info, "verify")
+        assert out.returncode == 0, out.stdout + out.stderr
+    finally:
+        ctx.close()
+        ref.down()
+    assert not errors, errors

@@ -222,6 +222,8 @@
     const spreads = [];  // laid by kept taps: S(n+1), ...
     const served = document.querySelectorAll("#spreads label.spread:not(.pending)").length;
     for (const item of queued) {
+      // A stopped tap, and the ones after it, wait for the host: no guess from them.
+      if (item.state === "stopped") break;
       const [who, rest = ""] = item.text.split(/: (.*)/s);
       const [verb, ...args] = rest.split(" ");
       const cards = args.filter((a) => !/^S\d+$/.test(a));
@@ -629,6 +631,8 @@
       // No worker (a private window, a policy): the queue works while the page is open.
     });
   }
+  // A kept copy's lines about the tap before it are old news.
+  if (isCopy) for (const line of document.querySelectorAll("main > .flash")) line.remove();
   if (isCopy || !navigator.onLine) wentOffline();
   refresh().then(() => {
     if (!isOffline() || (isCopy && navigator.onLine)) send();
