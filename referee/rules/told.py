@@ -55,6 +55,14 @@ FACT_WORDS: dict[str, str] = {
     "two_spreads": N_("whether the player went out in their first turn with two spreads of "
                       "their own"),
 }
+#: The same facts as the quick-hand form asks them of the player who went out.
+FACT_QUESTIONS: dict[str, str] = {
+    "first_turn": N_("Did {player} go out in their first turn?"),
+    "by_hits": N_("Did {player}'s last cards go by hits alone?"),
+    "hit_a_spread": N_("Had {player} hit a spread this hand?"),
+    "two_spreads": N_("Did {player} go out in their first turn with two spreads of their "
+                      "own?"),
+}
 FIELDS = ("how", "by", "counts", "declares", *FACTS)
 #: What every paper and page says of a told hand, and of a show given as a count.
 TOLD = N_("Told by its ending, not logged action by action.")

@@ -527,7 +527,9 @@ def _quick_form(session_id: str, values, error: str | None = None, status: int =
         by=int(by) if by.isdigit() and int(by) < len(seats) else None,
         dealer=values.get("dealer"),
         hows=told_rules.HOW_WORDS, needs=_quick_needs(how, rules) if how else {},
-        fact_words=told_rules.FACT_WORDS,
+        questions={fact: _(told_rules.FACT_QUESTIONS[fact], player=seats[int(by)])
+                   for fact in told_rules.FACTS} if by.isdigit() and int(by) < len(seats)
+        else {},
         most=_most_count(summary),
         grid=forms.card_grid(rules.deck, rules.jokers), hand_size=rules.hand_size,
         client_id=values.get("client_id") or forms.new_client_id(), error=error), status
