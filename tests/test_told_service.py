@@ -93,3 +93,30 @@ def test_count_shows_are_ordinary_actions_and_verify_checks_both(client, app, ca
     assert result == json.loads(json.dumps(replay(log).result().to_json()))
     assert [h.get("told") for h in result["hands"]] == [True, None]
     assert main(["verify", "--db", app.config["DATABASE"]]) == 0, capsys.readouterr().out
+
+
+def test_verify_catches_a_told_hands_edited_result(client, app, capsys):
+    from tests.test_trust import edit_first_settled, raw, verify
+
+    sid, auth = _table(client)
+    client.post(f"/api/sessions/{sid}/hands", json={"dealer": "Ann", "ending": DROP},
+                headers=auth)
+    assert verify(app) == 0
+    edit_first_settled(raw(app), "result", "net", "9.00")
+    assert verify(app) == 1, capsys.readouterr().out
+
+
+def test_verify_catches_a_told_ending_rewritten_in_a_rehashed_chain(client, app):
+    from tests.test_trust import rehash_with, verify
+
+    def counts_changed(ev):  # Ben's count rewritten, every hash made again
+        if ev["kind"] == "hand_start":
+            ev["payload"] = ev["payload"].replace('"Ben":9', '"Ben":29')
+            assert '"Ben":29' in ev["payload"]
+
+    sid, auth = _table(client)
+    client.post(f"/api/sessions/{sid}/hands", json={"dealer": "Ann", "ending": DROP},
+                headers=auth)
+    rehash_with(app, sid, counts_changed)
+    # the stored result (a drop won by Ben) no longer follows from the ending
+    assert verify(app) == 1
