@@ -330,3 +330,36 @@ def test_a_queue_survives_a_closed_browser_and_the_pages_open_offline(
         ctx.close()
         ref.down()
     assert not errors, errors
+
+
+def test_a_tap_whose_answer_is_lost_is_kept_and_logged_once(server, browser):
+    # No service worker here (a plain-HTTP LAN address has none): the queue
+    # works without it while the page is open.
+    ctx = browser.new_context(viewport=TABLET, service_workers="block")
+    errors: list[str] = []
+    ctx.on("page", lambda pg: watched(pg, errors))
+    try:
+        pg = ctx.new_page()
+        sid = open_hand(pg, server)
+        assert not pg.evaluate("!!navigator.serviceWorker.controller")
+
+        answered: list[int] = []
+
+        def lost(route):
+            answered.append(route.fetch().status)  # the referee logs the tap...
+            route.abort("internetdisconnected")  # ...and its answer never arrives
+
+        pg.route("**/hands/1/act", lost)
+        tap_card(pg, "#act", "card", "8c")
+        pg.locator("button[name=act][value='1:draw']").click()
+        # Kept with the tap's own client_id; sent again once the referee
+        # answers; its first answer comes back, and the action stands once.
+        expect(pg.locator("#offline-queue > ol > li")).to_have_count(1)
+        assert answered == [200]
+        assert logged(server, sid) == ["Ben: draw 8c"]
+        drained(pg)
+        expect(pg.locator("#seq")).to_have_text("1")
+        assert logged(server, sid) == ["Ben: draw 8c"]
+    finally:
+        ctx.close()
+    assert not errors, errors
