@@ -293,3 +293,208 @@ def check_fresh_device(chromium, base, host_page, players) -> None:
     fresh.close()
     host_page.goto(base + "/")
     check(host_page, "home")
+
+
+# ------------------------------------------------------------------ between the hands
+
+GAP_AND_ACCEPTS = """() => {
+  const accepts = document.querySelector('#accepts').getBoundingClientRect();
+  const next = [...document.querySelectorAll('#result a.button')]
+    .find(e => e.getAttribute('href').includes('/hands/new'));
+  return [next.getBoundingClientRect().top - accepts.bottom, accepts.top, innerHeight];
+}"""
+FITS = """(sel) => { const t = document.querySelector(sel);
+  return [t.scrollWidth, t.parentElement.clientWidth]; }"""
+
+
+def tonk_out(pg, base, sid, players, n, cards_to):
+    """Hand ``n``: ``cards_to`` takes the upcard and lays two spreads (a tonk out)."""
+    pg.goto(f"{base}/s/{sid}")
+    deal(pg, players, {cards_to: ["5h", "6h", "7h", "3s", "3c"]}, "3d")
+    pg.get_by_role("button", name="Deal: start the hand").click()
+    pg.wait_for_url(re.compile(rf".*/hands/{n}$"))
+    seat = players.index(cards_to)
+    tap(pg, seat, "take")
+    tap(pg, seat, "spread", ["5h", "6h", "7h"])
+    tap(pg, seat, "spread", ["3s", "3c", "3d"])
+    confirm(pg)
+    assert pg.locator("#result").count()
+
+
+def test_a_night_between_the_hands(server, browser):
+    """What a host meets between the hands (issue 24): a stake change, a
+    dispute settled each way, a leaver, a newcomer, closing, and the closed
+    table's debt marked paid at the club; each new page checked like the rest."""
+    context = browser.new_context(viewport=TABLET)
+    pg = context.new_page()
+    pg.set_default_timeout(10_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    base = server
+    players = ["Gus", "Hal", "Ida", "Jo"]
+    sid = create_table(pg, base, players, table="Between the hands", host_key=HOST_KEY)
+
+    # Hand 1: the result panel keeps Accept and Start apart, and an accept
+    # leads back to the next accept button.
+    tonk_out(pg, base, sid, players, 1, "Hal")
+    for size in (TABLET, PHONE):
+        pg.set_viewport_size(size)
+        gap, _top, _height = pg.evaluate(GAP_AND_ACCEPTS)
+        assert gap >= 12, f"Accept and Start the next hand {gap} px apart at {size}"
+    with pg.expect_navigation():
+        pg.locator("#accepts button", has_text="Gus accepts").click()
+    assert pg.url.endswith("#accepts")
+    _gap, top, height = pg.evaluate(GAP_AND_ACCEPTS)
+    assert -2 <= top < height - 48, "the accept buttons are off-screen after an accept"
+    pg.set_viewport_size(TABLET)
+
+    # The stake goes up: the table page says from when.
+    pg.goto(f"{base}/s/{sid}/manage")
+    pg.fill("#new-stake", "1.00")
+    post_form(pg, "#stake-form")
+    pg.goto(f"{base}/s/{sid}")
+    assert "$1.00 from the next hand on" in text(pg, "main")
+    tonk_out(pg, base, sid, players, 2, "Ida")
+    pg.goto(f"{base}/s/{sid}")
+    assert "Stake $1.00 (since hand 2)" in text(pg, "#stake-now")
+    check(pg, "between-session")
+
+    # Two disputes of hand 2: one let stand, one corrected back to its action.
+    pg.goto(f"{base}/s/{sid}/hands/2")
+    for who, action, note in (("Jo", "", "the deal was fast"), ("Gus", "3", "not a spread")):
+        pg.locator(".dispute-box > summary").click()
+        pg.select_option("#dispute-by", who)
+        pg.select_option("#dispute-action", action)
+        pg.fill("#dispute-note", note)
+        post_form(pg, "#dispute-form")
+    assert "2 disputes open" in text(pg, "main") or pg.locator("#settle-stand-1").count()
+    pg.select_option("#settle-by-1", "Gus")
+    post_form(pg, "#settle-1", "#settle-stand-1")
+    assert "Settled, the record stands: Gus" in text(pg, "#dispute-1")
+    check(pg, "between-disputes")
+    pg.select_option("#settle-by-2", "Hal")
+    post_form(pg, "#settle-2", "#settle-correct-2")
+    said = text(pg, "#confirm")
+    assert "Undone" in said and "taken back" in said
+    check(pg, "between-correction")
+    post_form(pg, ".confirm-form", "#confirm-yes")
+    assert "Settled by a correction: Hal" in text(pg, "#dispute-2")
+    assert text(pg, "#seq") == "2" and pg.locator("#result").count() == 0
+    tap(pg, players.index("Ida"), "spread", ["3s", "3c", "3d"])
+    confirm(pg)
+    assert pg.locator("#result").count()
+    pg.goto(f"{base}/s/{sid}")
+    assert "1 dispute settled" not in text(pg, "#hands")  # both settled: "2 disputes settled"
+    assert "2 disputes settled" in text(pg, "#hands")
+
+    # Four players' standings fit a phone, in English and in German.
+    for lang in ("en", "de"):
+        pg.goto(f"{base}/s/{sid}/standings?lang={lang}")
+        pg.set_viewport_size(PHONE)
+        wide, room = pg.evaluate(FITS, "table.standings")
+        assert wide <= room, f"the standings need {wide} px in {room} ({lang})"
+        pg.set_viewport_size(TABLET)
+    check(pg, "between-standings-de")
+    pg.goto(f"{base}/s/{sid}/standings?lang=en")
+
+    # Jo leaves: the second tap names him; he is gone from the seating and the deal.
+    pg.goto(f"{base}/s/{sid}/manage")
+    check(pg, "between-manage")
+    pg.select_option("#player-who-leaves", "Jo")
+    post_form(pg, "#leave-form")
+    assert "Yes, Jo leaves" in text(pg, "#confirm-yes")
+    check(pg, "between-leave-confirm")
+    post_form(pg, ".confirm-form", "#confirm-yes")
+    # A newcomer sits down, at the next dealer's (Ida's) right.
+    pg.fill("#seat-name", "Kim")
+    post_form(pg, "#seat-form")
+    assert "Kim sits down for the next hand" in text(pg, ".flash-ok")
+    pg.goto(f"{base}/s/{sid}")
+    assert text(pg, "#seating") == "Gus, Hal, Kim, Ida"
+    pg.locator("#start-hand").click()
+    pg.wait_for_url(re.compile(r".*/hands/new(\?hand=\d+)?$"))
+    assert "Cards dealt to Kim" in text(pg, "main") and "Jo" not in text(pg, "main")
+
+    # Closing: the manage page says what is owed and offers no form it would refuse.
+    pg.goto(f"{base}/s/{sid}/manage")
+    pg.locator("#close-sure").check()
+    post_form(pg, "#close-form")
+    pg.goto(f"{base}/s/{sid}/manage")
+    assert pg.locator("main form").count() == 0
+    check(pg, "between-manage-closed")
+
+    # The club marks the closed table's debt paid, as the club's own payment.
+    pg.goto(f"{base}/club")
+    if "/club/unlock" in pg.url:
+        pg.fill("input[name=host_key]", HOST_KEY)
+        post_form(pg, "main form")
+    owed = pg.locator("main ul.plain li", has=pg.locator("button", has_text="Mark paid"))
+    mine = owed.filter(has_text=re.compile(r"^(Gus|Hal|Ida|Jo)\b")).first
+    line = mine.inner_text().split("\n")[0].strip()
+    with pg.expect_navigation():
+        mine.locator("button", has_text="Mark paid").click()
+    assert "Recorded by the club" in text(pg, ".flash-ok")
+    assert line not in pg.locator("main ul.plain").first.inner_text()
+    check(pg, "between-club-paid")
+
+    # The season: money in sight on a phone, the German columns inside the
+    # page on a tablet, 44 px date fields, and a chart of dots and lines.
+    for lang, size in (("en", PHONE), ("de", TABLET), ("de", PHONE)):
+        pg.set_viewport_size(size)
+        pg.goto(f"{base}/club/season?lang={lang}")
+        won = pg.evaluate("document.querySelector('#season-table thead th:nth-child(3)')"
+                          ".getBoundingClientRect().right")
+        assert won <= size["width"], f"won/lost off-screen at {size} in {lang}"
+        if size == TABLET:
+            wide, room = pg.evaluate(FITS, "#season-table")
+            assert wide <= room, f"the season table needs {wide} px in {room} ({lang})"
+        heights = pg.evaluate("[...document.querySelectorAll('input[type=date]')]"
+                              ".map(e => e.getBoundingClientRect().height)")
+        assert heights and min(heights) >= 44, heights
+        assert pg.locator("svg.season-chart circle.point").count() >= 1
+    pg.set_viewport_size(TABLET)
+    pg.goto(f"{base}/club/season")
+    check(pg, "between-season")
+    context.close()
+    assert not errors, errors
+
+
+def test_a_phone_under_preset_dc_folds_the_declare_rows(server, browser):
+    """Under ``dc`` every player may declare at the first turn: their rows are
+    one folded line, so the action bar leaves the cards in sight; and a
+    notice of another tablet's action is shown where the thumb is."""
+    context = browser.new_context(viewport=PHONE)
+    pg = context.new_page()
+    pg.set_default_timeout(10_000)
+    pg.goto(server + "/new")
+    pg.select_option("#preset", "dc")
+    players = ["Ann", "Ben", "Cy", "Dev"]
+    pg.fill("input[name=table]", "dc night")
+    for i, name in enumerate(players, 1):
+        pg.fill(f"input[name=player{i}]", name)
+    pg.fill("input[name=stake]", "0.25")
+    pg.fill("input[name=currency]", "USD")
+    pg.fill("input[name=pin]", PIN)
+    pg.fill("input[name=pin2]", PIN)
+    pg.fill("input[name=host_key]", HOST_KEY)
+    pg.get_by_role("button", name="Open the table").click()
+    pg.wait_for_url(re.compile(r".*/s/[0-9a-f]+$"))
+    deal(pg, players, {}, None)
+    pg.get_by_role("button", name="Deal: start the hand").click()
+    pg.wait_for_url(re.compile(r".*/hands/1$"))
+    bar = pg.evaluate("document.querySelector('.actions').getBoundingClientRect().height")
+    assert bar <= 0.35 * PHONE["height"], f"the action bar covers {bar} of 844 px"
+    assert pg.locator("#declares").count() == 1
+    check(pg, "dc-first-turn")
+    pg.set_viewport_size(PHONE)
+    # Cards half picked, another tablet logs an action: the notice shows on screen.
+    pg.locator("#act label.tile:has(input[name='card'][value='Kh'])").click()
+    pg.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    other = context.new_page()
+    other.goto(pg.url)
+    submit(other, "button[name=act][value$=':draw']")
+    pg.wait_for_selector("#moved:not([hidden])", timeout=5000)
+    top, bottom = pg.evaluate("(() => { const r = document.getElementById('moved')"
+                              ".getBoundingClientRect(); return [r.top, r.bottom]; })()")
+    assert 0 <= top and bottom <= PHONE["height"], (top, bottom)
+    context.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 
 from reportlab.graphics.shapes import Drawing
+from reportlab.graphics.widgets.markers import makeMarker
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
@@ -127,15 +128,19 @@ def _chart(season: dict, width: float, lang: str) -> Drawing:
     legend_w = 40 * mm
     running = season["running"]
     people = sorted({p for point in running for p in point["balances"]})
-    lines: dict[str, list[tuple[int, float]]] = {p: [] for p in people}
+    # Each line starts at 0 before the first session, and each session is a
+    # dot: a season of one session is a line and a dot, not an empty chart.
+    lines: dict[str, list[tuple[int, float]]] = {p: [(0, 0.0)] for p in people}
     last = dict.fromkeys(people, 0.0)
     for i, point in enumerate(running, 1):
         for p in people:
             last[p] = float(point["balances"].get(p, last[p]))
             lines[p].append((i, last[p]))
     d, plot = running_chart(lines, width, height, legend_w, _("session"))
+    for i in range(len(people)):
+        plot.lines[i].symbol = makeMarker("FilledCircle", size=3.5)
     xa = plot.xValueAxis
-    xa.valueMin, xa.valueMax = 1, max(2, len(running))
+    xa.valueMin, xa.valueMax = 0, max(1, len(running))
     xa.valueSteps = list(range(1, len(running) + 1))
     xa.labelTextFormat = lambda v: running[int(v) - 1]["date"][5:] if 1 <= v <= len(
         running) else ""

@@ -501,6 +501,9 @@ def chart_svg(running: list[dict], width: int = 640, height: int = 240) -> str:
             pts.append(f"{x(i):.1f},{y(last):.1f}")
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
                      f'points="{" ".join(pts)}"><title>{_esc(p)}</title></polyline>')
+        # A dot at each session: a season of one session draws its points.
+        parts.extend(f'<circle cx="{xy.split(",")[0]}" cy="{xy.split(",")[1]}" r="4" '
+                     f'fill="{colour}" class="point"/>' for xy in pts)
         parts.append(f'<text x="{width - pad + 2}" y="{y(last):.1f}" font-size="11" '
                      f'fill="{colour}">{_esc(p)}</text>')
     for i, point in enumerate(running):
