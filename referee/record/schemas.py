@@ -17,6 +17,7 @@ from ..rules.options import MAX_PLAYERS, PRESETS
 from ..rules.table import check_name
 from ..rules.told import FACTS, HOWS
 from ..rules.words import N_, Words
+from .document import check_document
 from .events import (
     HAND_CHECKS,
     HAND_FIELDS,
@@ -294,8 +295,6 @@ class HandsField(FirstFaultList):
         return super()._deserialize(value, attr, data, **kwargs)
 
     def _item(self, i, item, **kwargs):
-        from . import check_document
-
         check_document(item, ["hands", i + 1])
         return super()._item(i, item, **kwargs)
 
