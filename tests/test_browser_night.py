@@ -229,6 +229,10 @@ def test_a_whole_night(server, browser):
     check(pg, "session-closed")
     pg.goto(f"{base}/s/{sid}/standings")
     check(pg, "standings")
+    # What the service worker shows for a page this device never opened
+    # (the queue's own states: tests/test_browser_offline.py).
+    pg.goto(f"{base}/offline")
+    check(pg, "offline")
 
     # Reports: the index, the what-if from the list, the auditor's view, both PDFs.
     pg.goto(f"{base}/reports/{sid}/")

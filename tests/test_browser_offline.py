@@ -20,6 +20,7 @@ import threading
 
 import pytest
 
+from .test_browser_night import check as night_check
 from .test_browser_tablet import ARGS, CHROMIUM, PIN, SHOTS, create_table, deal, tap_card
 
 TABLET = {"width": 1024, "height": 768}
@@ -183,6 +184,7 @@ def test_ten_taps_offline_over_four_turns_are_logged_once_in_order(server, conte
     assert pg.locator("#history li.pending").count() == 10
     assert pg.locator("#to-act").inner_text().strip() == "Cy"
     shot(pg, "02-ten-waiting")
+    night_check(pg, "offline-ten-waiting")  # six sizes, axe
     assert logged(server, sid) == []
     context.set_offline(False)
     drained(pg)
@@ -223,6 +225,7 @@ def test_a_kept_tap_the_referee_refuses_stops_the_queue_there(server, context):
     assert logged(server, sid) == two
     assert pg.locator("#seq").inner_text().strip() == "2"
     shot(pg, "04-refused")
+    night_check(pg, "offline-refused")
     stopped(pg).get_by_role("button", name="Diesen verwerfen, den Rest senden").click()
     drained(pg)
     assert logged(server, sid) == two + ["Ben: discard 8c", "Cy: draw 8d"]
@@ -305,9 +308,11 @@ def test_a_queue_survives_a_closed_browser_and_the_pages_open_offline(
         expect(pg.locator("#offline-queue > ol > li")).to_have_count(3)
         assert pg.locator("#to-act").inner_text().strip() == "Ann"
         shot(pg, "06-reopened-offline")
+        night_check(pg, "offline-copy")
         # A page this device never opened: the worker says so instead of the browser's error.
         pg.goto(f"{ref.info['base']}/s/{sid}/standings")
         expect(pg.locator("h1")).to_have_text("Offline")
+        night_check(pg, "offline-page")
         pg.goto(hand_url)
         assert logged(ref.info, sid) == ["Ben: draw 8c"]
 

@@ -346,6 +346,8 @@
       details.append(summary, list);
       players.after(details);
     }
+    // The kept taps may make it scroll: a keyboard reaches it too.
+    list.tabIndex = 0;
     for (const item of queued) {
       const li = document.createElement("li");
       li.className = "pending";
