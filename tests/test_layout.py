@@ -1,9 +1,11 @@
-"""The layout's rules: no import cycles among the referee's modules, the
-devtools stay out of what a request can reach, SQL stays in the storage and
-HTTP statuses in the web."""
+"""The layout's rules: the nine layers and what each may import (the core
+imports the standard library alone), no import cycles among the referee's
+modules, the devtools stay out of what a request can reach, SQL stays in the
+storage and HTTP statuses in the web."""
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,28 +69,85 @@ def _cycle_from(start: str) -> list[str] | None:
     return None
 
 
-@pytest.mark.parametrize("name", sorted(MODULES))
-def test_no_import_cycle(name):
-    assert _cycle_from(name) is None, " -> ".join(_cycle_from(name))
+def test_no_import_cycle():
+    cycles = [" -> ".join(_cycle_from(name)) for name in sorted(MODULES) if _cycle_from(name)]
+    assert cycles == []
 
 
-@pytest.mark.parametrize("name", sorted(n for n in MODULES if not n.startswith(
-    "referee.devtools")))
-def test_devtools_are_for_tests_and_benchmarks_only(name):
-    assert not any(m.startswith("referee.devtools") for m in GRAPH[name])
+# ---------------------------------------------------------------- the layers
+# The nine layering rules: what each layer of the referee may import of the
+# others (lowest first; a layer imports only layers below it) and from
+# outside the standard library. The core (rules, ledger) imports the
+# standard library alone. The devtools are no layer: tests and benchmarks
+# use them, nothing of the referee does (the next test).
+STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
+LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "rules": ((), ()),
+    "ledger": (("rules",), ()),
+    "language": (("rules",), ("babel",)),
+    "record": (("rules", "ledger"), ("marshmallow", "orjson")),
+    "replay": (("rules", "ledger", "record"), ()),
+    "service": (("rules", "ledger", "record", "replay"),
+                ("orjson", "sqlite_utils", "psycopg", "psycopg_pool")),
+    "reports": (("rules", "ledger", "language", "record", "replay", "service"),
+                ("reportlab", "babel", "segno")),
+    "web": (("rules", "ledger", "language", "record", "replay", "service", "reports"),
+            ("flask", "flask_babel", "werkzeug", "markupsafe", "marshmallow", "apispec",
+             "segno", "sqlite_utils")),
+    # The command line: referee/cli.py, referee/commands/, python -m referee.
+    "commands": (("rules", "ledger", "language", "record", "replay", "service", "reports",
+                  "web", "cli", "commands"), ("waitress", "segno")),
+}
+LAYER_OF = {"cli": "commands", "__main__": "commands"}
+
+
+def _layer(name: str) -> str | None:
+    top = name.split(".")[1] if "." in name else None
+    return LAYER_OF.get(top, top) if top in LAYERS or top in LAYER_OF else None
+
+
+def _outside(name: str) -> set[str]:
+    """The top-level modules from outside the referee that ``name`` imports."""
+    out = set()
+    for node in ast.walk(ast.parse(MODULES[name].read_text())):
+        if isinstance(node, ast.Import):
+            out |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            out.add(node.module.split(".")[0])
+    return out - {"referee"}
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_each_layer_imports_only_what_lies_below_it(layer):
+    below, outside = LAYERS[layer]
+    wrong = []
+    for name in sorted(n for n in MODULES if _layer(n) == layer):
+        for dep in sorted(GRAPH[name]):
+            if _layer(dep) not in (layer, *below) and dep != "referee":
+                wrong.append(f"{name} imports {dep}")
+        wrong += [f"{name} imports {m}" for m in sorted(_outside(name) - STDLIB - set(outside))]
+    assert wrong == []
+
+
+def test_every_module_is_in_a_layer_or_the_devtools():
+    assert [n for n in MODULES if n != "referee" and _layer(n) is None
+            and not n.startswith("referee.devtools")] == []
+
+
+def test_devtools_are_for_tests_and_benchmarks_only():
+    assert [name for name in sorted(MODULES) if not name.startswith("referee.devtools")
+            and any(m.startswith("referee.devtools") for m in GRAPH[name])] == []
 
 
 # The storage package holds every statement (its pg module runs them on
 # PostgreSQL, a driver for them with no SQL of its own).
-@pytest.mark.parametrize("name", sorted(n for n in MODULES if n != "referee.service.storage"
-                                        and not n.startswith("referee.service.storage.")))
-def test_sql_only_in_the_storage(name):
-    assert not re.search(r"\.execute(many)?\(", MODULES[name].read_text())
+def test_sql_only_in_the_storage():
+    assert [name for name in sorted(MODULES) if not name.startswith("referee.service.storage")
+            and re.search(r"\.execute(many)?\(", MODULES[name].read_text())] == []
 
 
-@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith(
-    ("referee.service", "referee.record", "referee.replay", "referee.rules",
-     "referee.ledger"))))
-def test_no_http_below_the_web(name):
-    text = MODULES[name].read_text()
-    assert not re.search(r"\bflask\b|\bwerkzeug\b|\b(?:40[0-9]|422)\b", text), name
+def test_no_http_below_the_web():
+    below = ("referee.service", "referee.record", "referee.replay", "referee.rules",
+             "referee.ledger")
+    assert [name for name in sorted(MODULES) if name.startswith(below) and re.search(
+        r"\bflask\b|\bwerkzeug\b|\b(?:40[0-9]|422)\b", MODULES[name].read_text())] == []
