@@ -255,12 +255,16 @@ def test_another_tablets_action_in_between_is_never_overtaken(server, browser, c
     finally:
         other.close()
     context.set_offline(False)
-    expect(stopped(pg)).to_have_count(1, timeout=20_000)
+    # Nothing of ours logged: the page shows the other tablet's action, and the
+    # first kept tap stopped with the referee's words.
+    expect(pg.locator("#seq")).to_have_text("1", timeout=20_000)
+    expect(stopped(pg)).to_have_count(1)
     said = stopped(pg).inner_text()
     assert "Not logged: Ben: draw 8♣ — hand 1: the hand has 1 actions, not 0" in said, said
     assert pg.locator("#offline-queue li.q-held").count() == 1
     assert logged(server, sid) == ["Ben: draw 9h"]
     shot(pg, "05-overtaken")
+    night_check(pg, "offline-overtaken")
     stopped(pg).get_by_role("button", name="Drop it and the rest").click()
     pg.wait_for_load_state("load")
     expect(pg.locator("#offline-queue")).to_be_hidden()

@@ -292,7 +292,7 @@
     const h = document.createElement("h2");
     h.textContent = `${say("queue")} (${queued.length})`;
     const list = document.createElement("ol");
-    list.className = "history queue";
+    list.className = "queue";
     let stopped = false;
     for (const item of queued) {
       const li = document.createElement("li");
@@ -404,6 +404,8 @@
       actions.innerHTML = actionsAsServed;
       drawSpreads([]);
       if (toActNode) toActNode.textContent = toActNode.dataset.served;
+      const topNode = document.getElementById("top");
+      if (topNode && topNode.dataset.served !== undefined) topNode.innerHTML = topNode.dataset.served;
       return;
     }
     const next = foresee();
@@ -413,8 +415,10 @@
       li.classList.toggle("acting", !!name && name.textContent === next.toAct);
     }
     const topNode = document.getElementById("top");
-    if (topNode && next.top !== undefined) {
-      topNode.textContent = next.top ? cardLabel(next.top) : "\u2026";
+    if (topNode) {
+      if (topNode.dataset.served === undefined) topNode.dataset.served = topNode.innerHTML;
+      if (next.top === undefined) topNode.innerHTML = topNode.dataset.served;
+      else topNode.textContent = next.top ? cardLabel(next.top) : "\u2026";
     }
     drawSpreads(next.spreads);
     for (const box of document.querySelectorAll("#act input[name=card]")) {
@@ -486,6 +490,7 @@
     }
     sending = true;
     let logged = 0;
+    let stops = 0;
     try {
       do {
         again = false;
@@ -518,13 +523,15 @@
           }
           await keep({...item, state: "stopped", code: outcome.code, error: outcome.message});
           held.add(item.sid);
+          stops += 1;
         }
       } while (again);
     } finally {
       sending = false;
       await refresh();
-      // The page shows the referee's state again, with what was logged.
-      if ((logged && hand) || (isCopy && !isOffline())) location.reload();
+      // The page shows the referee's state again: what was logged, or what
+      // another tablet logged in between.
+      if (((logged || stops) && hand) || (isCopy && !isOffline())) location.reload();
     }
   };
 
