@@ -7,7 +7,6 @@ money as the referee settles the same log."""
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -15,40 +14,25 @@ import pytest
 from referee.replay import replay
 from referee.service import sessions, storage
 
+from . import test_browser_tablet as tablet_tests
 from .helpers import serve_for_browser
 from .test_browser_night import check
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 PIN = "1357"
 FOUR = ["Ann", "Ben", "Cy", "Dee"]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is missing (apt-get install chromium; test.sh does)"),
-]
-
-sync_api = pytest.importorskip("playwright.sync_api")
+# The tablet tests' Chromium, marks and browser fixture.
+pytestmark = tablet_tests.pytestmark
+browser = tablet_tests.browser
 
 
 @pytest.fixture(scope="module")
-def database(tmp_path_factory):
+def quick_db(tmp_path_factory):
     return tmp_path_factory.mktemp("quick") / "referee.sqlite3"
 
 
 @pytest.fixture(scope="module")
-def server(request, tmp_path_factory, database):
-    yield from serve_for_browser(request, tmp_path_factory, DATABASE=str(database))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+def server(request, tmp_path_factory, quick_db):
+    yield from serve_for_browser(request, tmp_path_factory, DATABASE=str(quick_db))
 
 
 def _go(pg, selector: str) -> None:
@@ -96,7 +80,7 @@ def _told(pg, pick: str, counts=(), *, name: str | None = None) -> None:
 
 
 @pytest.mark.parametrize("size,lang", [((1024, 768), "en"), ((390, 844), "de")])
-def test_a_quick_night(server, browser, database, size, lang):
+def test_a_quick_night(server, browser, quick_db, size, lang):
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=lang)
     pg = context.new_page()
     pg.set_default_timeout(15_000)
@@ -118,7 +102,7 @@ def test_a_quick_night(server, browser, database, size, lang):
     context.close()
     assert not errors, errors
 
-    log = sessions.get_log(storage.connect(database), sid)
+    log = sessions.get_log(storage.connect(quick_db), sid)
     assert [h.get("ending", {}).get("how") for h in log["hands"]] == \
         ["tonk_out", "drop", "stock_out", None]
     assert log["hands"][3]["actions"] == ["Ann: drop", "Ann: show =5", "Ben: show =20",
