@@ -64,88 +64,122 @@ def _log_language(log: dict | None, path: str) -> str | None:
     return named if named in LANGUAGES else None
 
 
-def format_report(session, result, lang: str | None = None) -> str:
-    """The replay's report for a person, in ``lang`` (else the log's language).
-    English keeps plain decimals (``1.50``), as scripts have always read them."""
-    from . import language
-    from .ledger.money import fmt, parse_stake
-    from .reports.words import (
-        decimal_text,
-        paper_language,
-        plurals,
-        story_in,
-        time_text,
-        words,
-    )
+class _Forms:
+    """How the replay's report writes numbers, money and stakes in its
+    language: English keeps plain decimals (``1.50``) and the log's own
+    stake text, as scripts have always read them; another language its
+    locale's forms, money as on the papers (``1,75 €``)."""
 
-    log = session.log
-    lang = paper_language(log, lang)
-    _ = words(lang)
-    ngettext = plurals(lang)
-    q = result.quantum
+    def __init__(self, session, result, lang: str) -> None:
+        from .reports.words import words
 
-    def num(value, quantum=q) -> str:
-        if lang == language.DEFAULT:
+        self.log, self.lang, self.q = session.log, lang, result.quantum
+        self.push_ups = session.rules.scoring == "push_ups"
+        self._ = _ = words(lang)
+        self.unit = self.log.get("currency") or (_("push-ups") if self.push_ups
+                                                 else _("points"))
+
+    def num(self, value, quantum=None) -> str:
+        from . import language
+        from .ledger.money import fmt
+        from .reports.words import decimal_text
+
+        quantum = self.q if quantum is None else quantum
+        if self.lang == language.DEFAULT:
             return fmt(value, quantum)
         return decimal_text(value.quantize(quantum) or abs(value.quantize(quantum)),
-                            max(0, -quantum.as_tuple().exponent), lang)
+                            max(0, -quantum.as_tuple().exponent), self.lang)
 
-    def amount(value, quantum=q) -> str:
-        # money in a sentence: the locale's own form (1,75 €), as on the papers
-        currency = log.get("currency")
-        if not currency and value == 1 and unit == _("points"):
-            return _("1 point")
-        if lang == language.DEFAULT or not currency:
-            return f"{num(value, quantum)} {unit}"
-        return language.money(value.quantize(quantum), currency, lang)
+    def amount(self, value, quantum=None) -> str:
+        from . import language
 
-    def outcome(code: str) -> str:
+        quantum = self.q if quantum is None else quantum
+        currency = self.log.get("currency")
+        if not currency and value == 1 and self.unit == self._("points"):
+            return self._("1 point")
+        if self.lang == language.DEFAULT or not currency:
+            return f"{self.num(value, quantum)} {self.unit}"
+        return language.money(value.quantize(quantum), currency, self.lang)
+
+    def outcome(self, code: str) -> str:
+        from . import language
         from .reports.words import OUTCOME_WORDS
 
-        return language.gettext(lang, OUTCOME_WORDS[code]) if code in OUTCOME_WORDS else code
+        return language.gettext(self.lang, OUTCOME_WORDS[code]) if code in OUTCOME_WORDS \
+            else code
 
-    def stake_text(text: str) -> str:
-        # as written in English (scripts read it); the locale's form otherwise
-        if lang == language.DEFAULT:
-            return text
-        value = parse_stake(text)
-        return decimal_text(value, max(0, -value.as_tuple().exponent), lang)
+    def stake_words(self, text: str) -> str:
+        """A stake as written ("1 point", not "1 points")."""
+        from . import language
+        from .ledger.money import parse_stake
+        from .reports.words import decimal_text
 
-    def stake_words(text: str) -> str:
-        # "1 point", not "1 points"
-        if not log.get("currency") and session.rules.scoring != "push_ups" \
-                and parse_stake(text) == 1:
-            return _("1 point")
-        return f"{stake_text(text)} {unit}"
+        if not self.log.get("currency") and not self.push_ups and parse_stake(text) == 1:
+            return self._("1 point")
+        if self.lang != language.DEFAULT:
+            value = parse_stake(text)
+            text = decimal_text(value, max(0, -value.as_tuple().exponent), self.lang)
+        return f"{text} {self.unit}"
 
-    unit = log.get("currency") or (_("points") if session.rules.scoring != "push_ups"
-                                   else _("push-ups"))
-    lines = []
+    def time(self, value: str) -> str:
+        """English keeps the log's own time (scripts read it); a person's language its form."""
+        from . import language
+        from .reports.words import time_text
+
+        return value if self.lang == language.DEFAULT else time_text(value, self.lang)
+
+
+def format_report(session, result, lang: str | None = None) -> str:
+    """The replay's report for a person, in ``lang`` (else the log's language)."""
+    from .reports.words import paper_language
+
+    said = _Forms(session, result, paper_language(session.log, lang))
+    lines = _head_lines(session, result, said)
+    lines += _hand_lines(session, result, said)
+    lines += _end_lines(session, result, said)
+    return "\n".join(lines)
+
+
+def _head_lines(session, result, said: _Forms) -> list[str]:
+    from .reports.words import plurals
+
+    log, _ = session.log, said._
     title = log.get("table") or _("Tonk session")
-    lines.append(ngettext("{title}: {n} hand, rules {preset}, stake {stake}",
-                          "{title}: {n} hands, rules {preset}, stake {stake}",
-                          len(result.hands), title=title, preset=session.rules.preset,
-                          stake=stake_words(log["stake"])))
-    # English keeps the log's own time (scripts read it); a person's language its form
+    lines = [plurals(said.lang)("{title}: {n} hand, rules {preset}, stake {stake}",
+                                "{title}: {n} hands, rules {preset}, stake {stake}",
+                                len(result.hands), title=title, preset=session.rules.preset,
+                                stake=said.stake_words(log["stake"]))]
     if "started" in log:
-        lines.append(_("Started {time}", time=log["started"] if lang == language.DEFAULT
-                       else time_text(log["started"], lang)))
+        lines.append(_("Started {time}", time=said.time(log["started"])))
     if "closed" in log:
-        lines.append(_("Closed {time}", time=log["closed"] if lang == language.DEFAULT
-                       else time_text(log["closed"], lang)))
-    players = result.players
-    width = max(8, *(len(p) for p in players))
-    outcomes = [outcome(h.outcome) for h in result.hands]
-    ow = max(10, len(_("outcome")), *(len(o) for o in outcomes))
-    hw = max(4, len(_("hand")))
-    lines.append("")
-    hand, dealer, outcome_head, totals = _("hand"), _("dealer"), _("outcome"), _("totals")
-    lines.append(f"{hand:>{hw}}  {dealer:<{width}}  {outcome_head:<{ow}}  " +
-                 "  ".join(f"{p:>{width}}" for p in players))
-    setups = log.get("hands", [])
+        lines.append(_("Closed {time}", time=said.time(log["closed"])))
+    return lines
+
+
+def _columns(result, said: _Forms) -> tuple[int, int, int, list[str]]:
+    """The table's widths (players' columns, outcome, hand) and each hand's outcome."""
+    _ = said._
+    width = max(8, *(len(p) for p in result.players))
+    outcomes = [said.outcome(h.outcome) for h in result.hands]
+    return (width, max(10, len(_("outcome")), *(len(o) for o in outcomes)),
+            max(4, len(_("hand"))), outcomes)
+
+
+def _hand_lines(session, result, said: _Forms) -> list[str]:
+    from . import language
+    from .ledger.money import parse_stake
+    from .reports.words import story_in
+
+    _, lang, players = said._, said.lang, result.players
+    width, ow, hw, outcomes = _columns(result, said)
+    hand, dealer, outcome_head = _("hand"), _("dealer"), _("outcome")
+    lines = ["", f"{hand:>{hw}}  {dealer:<{width}}  {outcome_head:<{ow}}  " +
+             "  ".join(f"{p:>{width}}" for p in players)]
+    setups = session.log.get("hands", [])
     indent = " " * (hw + 2)
     for h, words_out in zip(result.hands, outcomes, strict=True):
-        nets = "  ".join(f"{num(h.net[p]) if p in h.net else '':>{width}}" for p in players)
+        nets = "  ".join(f"{said.num(h.net[p]) if p in h.net else '':>{width}}"
+                         for p in players)
         lines.append(f"{h.number:>{hw}}  {h.dealer:<{width}}  {words_out:<{ow}}  {nets}")
         setup = setups[h.number - 1] if h.number <= len(setups) else {}
         if h.reason is not None:
@@ -158,23 +192,27 @@ def format_report(session, result, lang: str | None = None) -> str:
             lines.append(indent + language.gettext(lang, TOLD))
         if "stake" in setup and parse_stake(setup["stake"]) != session.stake:
             lines.append(indent + _("stake {stake} for this hand",
-                                    stake=stake_words(setup["stake"])))
-        for sentence in story_in(h.settlement, lang):
-            lines.append(indent + sentence)
+                                    stake=said.stake_words(setup["stake"])))
+        lines += [indent + sentence for sentence in story_in(h.settlement, lang)]
         # the side bets' pots are in the hand's nets: say where they went
-        for words_said in h.side_bets:
-            lines.append(indent + language.say(words_said, lang))
-    lines.append("")
-    lines.append(f"{'':>{hw}}  {totals:<{width}}  {'':<{ow}}  " +
-                 "  ".join(f"{num(result.totals[p]):>{width}}" for p in players))
-    lines.append("")
+        lines += [indent + language.say(words_said, lang) for words_said in h.side_bets]
+    return lines
+
+
+def _end_lines(session, result, said: _Forms) -> list[str]:
+    _, players = said._, result.players
+    width, ow, hw, _outcomes = _columns(result, said)
+    totals = _("totals")
+    lines = ["", f"{'':>{hw}}  {totals:<{width}}  {'':<{ow}}  " +
+             "  ".join(f"{said.num(result.totals[p]):>{width}}" for p in players), ""]
     if result.balances is not None:
-        lines.extend(_money_lines(log, result, amount, num, _, lang))
+        lines += _money_lines(session.log, result, said.amount, said.num, _, said.lang)
         lines.append("")
     if result.transfers:
         lines.append(_("Still owed:") if result.balances is not None else _("To settle up:"))
         for t in result.transfers:
-            owed = amount(t.amount, q if result.balances is None else result.balance_quantum)
+            owed = said.amount(t.amount, said.q if result.balances is None
+                               else result.balance_quantum)
             lines.append("  " + _("{payer} pays {payee} {amount}", payer=t.payer,
                                   payee=t.payee, amount=owed))
     elif session.rules.scoring == "push_ups":
@@ -183,7 +221,7 @@ def format_report(session, result, lang: str | None = None) -> str:
         lines.append(_("Push-up scores: lowest is best ({players}).", players=", ".join(best)))
     else:
         lines.append(_("Nobody owes anything."))
-    return "\n".join(lines)
+    return lines
 
 
 def _money_lines(log: dict, result, amount, num, _, lang: str) -> list[str]:
