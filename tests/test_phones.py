@@ -3,10 +3,13 @@ public URL), seat and viewer links, the live stream, the consistency check."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 
 from referee.service import access, sessions, storage
 from referee.web.db import get_db
@@ -265,3 +268,122 @@ def test_every_form_a_seat_may_not_post_is_refused(app, client):
         assert client.get(g.url(), headers=bearer(g.audit)).get_json()["head"] == before
         seen += 1
     assert seen >= 8
+
+
+# ------------------------------------------------------------------ the stream, the witness
+
+def _serve(app):
+    """The app on a real threaded server (a stream is read while another
+    request writes), as the browser tests serve it."""
+    from werkzeug.serving import make_server
+
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv
+
+
+class _Stream:
+    def __init__(self, port, path, headers):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        self.conn.request("GET", path, headers=headers)
+        self.response = self.conn.getresponse()
+
+    def next_event(self) -> dict:
+        """The next event's fields (comments skipped)."""
+        fields: dict = {}
+        while True:
+            line = self.response.fp.readline().decode()
+            assert line, "the stream ended"
+            line = line.rstrip("\n")
+            if not line:
+                if fields:
+                    return fields
+                continue
+            if line.startswith(":"):
+                continue
+            name, _, value = line.partition(": ")
+            fields[name] = value
+
+    def close(self):
+        self.conn.close()
+
+
+def test_the_stream_sends_each_change_with_its_number_and_catches_up(app, client):
+    g = Game(client)
+    viewer = _link(g, "viewer")["token"]
+    srv = _serve(app)
+    try:
+        port = srv.server_port
+        s = _Stream(port, g.url("/stream"), bearer(viewer))
+        assert s.response.status == 200
+        assert s.response.getheader("Content-Type").startswith("text/event-stream")
+        now = s.next_event()
+        summary = client.get(g.url(), headers=bearer(g.audit)).get_json()
+        assert int(now["id"]) == summary["seq"] and json.loads(now["data"])["kind"] == "now"
+        g.start()
+        g.play(2)
+        seen = [s.next_event() for _ in range(3)]
+        assert [json.loads(e["data"])["kind"] for e in seen] == ["hand_start", "action",
+                                                                  "action"]
+        summary = client.get(g.url(), headers=bearer(g.audit)).get_json()
+        assert int(seen[-1]["id"]) == summary["seq"]
+        assert json.loads(seen[-1]["data"])["head"] == summary["head"]
+        assert json.loads(seen[-1]["data"])["prev"] == json.loads(seen[-2]["data"])["head"]
+        s.close()
+        # A reconnect with Last-Event-ID gets what it missed, in order.
+        g.play(2)
+        s = _Stream(port, g.url("/stream"), {**bearer(g.table),
+                                             "Last-Event-ID": seen[0]["id"]})
+        again = [int(s.next_event()["id"]) for _ in range(4)]
+        assert again == list(range(int(seen[0]["id"]) + 1, int(seen[0]["id"]) + 5))
+        s.close()
+        # A revoked link's stream ends (it is checked every few seconds).
+        assert client.get(g.url("/stream"), headers=bearer("nobody's")).status_code == 401
+    finally:
+        srv.shutdown()
+
+
+def test_a_stream_tells_a_change_within_a_quarter_second(app, client):
+    g = Game(client)
+    srv = _serve(app)
+    try:
+        s = _Stream(srv.server_port, g.url("/stream"), bearer(g.audit))
+        s.next_event()
+        took = []
+        for stake in ("2", "3", "4", "5", "6"):
+            t0 = time.monotonic()
+            client.post(g.url("/stake"), json={"stake": stake}, headers=bearer(g.table))
+            s.next_event()
+            took.append(time.monotonic() - t0)
+        assert sorted(took)[2] < 0.25, took
+        s.close()
+    finally:
+        srv.shutdown()
+
+
+def test_consistency_says_whether_the_chain_still_holds_a_head(app, client):
+    g = Game(client)
+    seat = _link(g, "seat", "Cy")["token"]
+    g.start()
+    g.play(3)
+    summary = client.get(g.url(), headers=bearer(seat)).get_json()
+    seq, head = summary["seq"], summary["head"]
+    r = client.get(g.url(f"/consistency?seq={seq}&head={head}"), headers=bearer(seat))
+    assert r.get_json() == {"consistent": True, "seq": seq, "head": head}
+    r = client.get(g.url(f"/consistency?seq={seq - 1}&head={head}"), headers=bearer(seat))
+    assert r.get_json()["consistent"] is False
+    r = client.get(g.url(f"/consistency?seq={seq + 5}&head={head}"), headers=bearer(seat))
+    assert r.get_json()["consistent"] is False
+    for bad in ("seq=x&head=" + head, f"seq={seq}&head=abc", f"seq=1{'0' * 30}&head={head}"):
+        assert_error(client.get(g.url(f"/consistency?{bad}"), headers=bearer(seat)), 400)
+    assert_error(client.get(g.url(f"/consistency?seq={seq}&head={head}")), 401)
+    # A deleted tail: the head this device kept is no longer in the chain.
+    path = app.config["DATABASE"]
+    if not str(path).startswith("postgresql"):
+        con = sqlite3.connect(path)
+        con.execute("DROP TRIGGER events_no_delete")
+        con.execute("DELETE FROM events WHERE session_id = ? AND seq = ?", (g.sid, seq))
+        con.commit()
+        con.close()
+        r = client.get(g.url(f"/consistency?seq={seq}&head={head}"), headers=bearer(seat))
+        assert r.get_json()["consistent"] is False and r.get_json()["seq"] == seq - 1

@@ -497,7 +497,9 @@ def session_summary(db: Database, sid: str) -> dict:
         "current": current,
         "next_dealer": suggest_dealer(db, sid),
         "has_pin": bool(row["pin_hash"]),
-        "head": storage.final_hash(db, sid),
+        # the newest event's number and hash: what a stream's ids count and a
+        # witness keeps (``GET /api/sessions/<id>/consistency``)
+        **dict(zip(("seq", "head"), storage.chain_end(db, sid), strict=True)),
     }
 
 

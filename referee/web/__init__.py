@@ -12,7 +12,7 @@ from pathlib import Path
 from flask import Flask, request
 
 from ..service import storage
-from . import api, club, errors, lang, links, offline, reports, tablet
+from . import api, club, errors, lang, links, live, offline, reports, tablet
 from .db import Handles
 
 
@@ -91,6 +91,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     lang.init_app(app)
     app.register_blueprint(api.bp)
+    app.register_blueprint(live.bp)
     app.register_blueprint(tablet.bp)
     app.register_blueprint(reports.bp)
     app.register_blueprint(club.api)

@@ -701,6 +701,35 @@ def build_spec() -> dict:
             "responses": {**_ok(201, "EventAnswer", "recorded: the event as kept (a retry "
                                 "with the same client_id gets this again)"),
                           **_errors(400, 401, 403, 404, 409, 422)}}})
+    spec.path("/api/sessions/{sid}/stream", parameters=[sid], operations={"get": {
+        "summary": "Server-Sent Events: one event per change of the table (any of its "
+                   "tokens, also as ?token=). id: the event's number (the table's seq); "
+                   "data: {seq, kind, hand, head, prev}; the first event (kind now) says "
+                   "where the table is; Last-Event-ID (or ?last=) sends what was missed; a "
+                   "comment line at least every 15 s",
+        "security": auth,
+        "parameters": [{"name": "Last-Event-ID", "in": "header", "required": False,
+                        "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "the stream",
+                              "content": {"text/event-stream": {}}},
+                      "503": {"description": "too many open streams here: ask again "
+                              "(Retry-After) or poll GET /api/sessions/{sid}"},
+                      **_errors(401, 404)}}})
+    spec.path("/api/sessions/{sid}/consistency", parameters=[sid], operations={"get": {
+        "summary": "A device's witness: whether the table's event number seq still has "
+                   "hash head (false: events deleted or rewritten since); with the "
+                   "table's newest seq and head",
+        "security": auth,
+        "parameters": [
+            {"name": "seq", "in": "query", "required": True,
+             "schema": {"type": "integer", "minimum": 0}},
+            {"name": "head", "in": "query", "required": True,
+             "schema": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}],
+        "responses": {"200": {"description": "the answer", "content": {
+            "application/json": {"schema": {"type": "object", "properties": {
+                "consistent": {"type": "boolean"}, "seq": {"type": "integer"},
+                "head": {"type": "string", "nullable": True}}}}}},
+                      **_errors(400, 401, 404)}}})
     spec.path("/api/sessions/{sid}/links", parameters=[sid], operations={"post": {
         "summary": "A seat's link (role seat, player) or the viewer link (role viewer), with "
                    "its token; replaces that seat's or the viewer's link in force (table "

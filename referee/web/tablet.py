@@ -39,7 +39,7 @@ from ..rules import told as told_rules
 from ..rules.cards import UNKNOWN, card_label, pretty
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
 from ..rules.words import Words
-from ..service import access, hands, seats, sessions, table_events
+from ..service import access, hands, seats, sessions, storage, table_events
 from ..service.errors import RefereeError, RuleViolation, StaleSeq, TooManyTries
 from . import forms, links
 from .db import get_db
@@ -399,6 +399,8 @@ def _in_play(session_id: str):
     """The hand in play, if any: the start-hand form waits until it is over."""
     cur = g.summary.get("current")
     if cur and not cur["complete"] and cur["phase"] != "void":
+        if request.headers.get("X-Live-Refresh"):  # live.js asking: it stays put, unflashed
+            return redirect(url_for("tablet.hand", session_id=session_id, n=cur["hand"]), 303)
         flash(_("Hand {n} is still in play: finish it (or void it) before starting the "
                 "next.", n=cur["hand"]), "error")
         return redirect(url_for("tablet.hand", session_id=session_id, n=cur["hand"]), 303)
@@ -753,7 +755,11 @@ def act(session_id: str, n: int):
         flash("; ".join("\u2713 " + action_words(t) for t in done.logged) + ".", "ok")
     if request.headers.get("X-Tablet-Swap"):
         # tablet.js swaps the answer in: the hand page itself, drawn from the
-        # state the tap returned, without the redirect's second request.
+        # state the tap returned, without the redirect's second request; it says
+        # the table's event it shows (live.js then need not fetch it again).
+        g.summary = {**g.summary, **dict(zip(("seq", "head"),
+                                             storage.chain_end(get_db(), session_id),
+                                             strict=True))}
         page = current_app.make_response(_hand_page(session_id, n, told(done.state)))
         page.headers["X-Hand-Page"] = target
         page.headers["Cache-Control"] = "no-store"

@@ -31,6 +31,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from ...rules.words import N_
+from .. import changes
 from ..errors import MalformedInput
 from . import pg, schema
 from .pg import is_pg
@@ -130,11 +131,14 @@ def write(db: Database) -> Iterator[Database]:
         _begin_write(db)
         try:
             yield db
+            changes.before_commit(db, is_pg(db))
         except BaseException:
             if db.conn.in_transaction:
                 db.conn.execute("ROLLBACK")
+            changes.rolled_back(db)
             raise
         db.conn.execute("COMMIT")
+    changes.committed(db)
     committer = _committers.get(db_key(db))
     if committer is not None:
         committer.wrote.set()  # its checkpointing thread copies the pages in
@@ -234,6 +238,7 @@ class GroupCommitter:
                             conn.execute("ROLLBACK TO job")
                             outcomes.append((False, err))
                         conn.execute("RELEASE job")
+                    changes.before_commit(self.db, is_pg(self.db))
                     conn.execute("COMMIT")
                     self.commits += 1
                     if self.commits >= self.CHECKPOINT_EVERY and not is_pg(self.db):
@@ -242,11 +247,13 @@ class GroupCommitter:
                 except BaseException:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
+                    changes.rolled_back(self.db)
                     raise
         except Exception as err:
             for _, future in batch:
                 future.set_exception(err)
             return
+        changes.committed(self.db)
         for (ok, value), (_, future) in zip(outcomes, batch, strict=True):
             if ok:
                 future.set_result(value)

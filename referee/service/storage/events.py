@@ -20,6 +20,7 @@ from ...record.chain import (
     event_hashes_v2,
     session_chain_fault,
 )
+from .. import changes
 from .rows import _fits, _insert_rows, _named_rows, now, session_ids
 
 
@@ -68,6 +69,8 @@ def append_event(db: Database, session_id: str, hand: int | None, kind: str, pay
         ":payload, :client_id, :created, :prev_hash, :hash)",
         row,
     )
+    if table == "events":
+        changes.touched(db, session_id)
     return row
 
 
@@ -98,6 +101,7 @@ def append_events(db: Database, session_id: str,
                   for row, before, after in zip(short, prevs, hashes, strict=True)],
                  shared={"chain": CHAIN, "session_id": session_id, "client_id": None,
                          "created": created})
+    changes.touched(db, session_id)
     return new_id
 
 
@@ -291,6 +295,31 @@ def session_actions(db: Database, sid: str) -> dict[int, list[dict]]:
         for evs in events.values():
             _rename_payloads(evs, names)
     return events
+
+
+def events_since(db: Database, sid: str, seq: int, limit: int) -> list[tuple]:
+    """The session's events after event ``seq``, oldest first, at most
+    ``limit``: (seq, kind, hand, hash, prev_hash) each, what a live stream tells."""
+    return [tuple(r) for r in db.conn.execute(
+        "SELECT seq, kind, hand, hash, prev_hash FROM events WHERE session_id = ? AND seq > ? "
+        "ORDER BY seq LIMIT ?", (sid, seq, limit)).fetchall()]
+
+
+def hash_at(db: Database, sid: str, seq: int) -> str | None:
+    """The hash of the session's event number ``seq`` (None: no such event)."""
+    if not _fits(seq):
+        return None
+    row = db.conn.execute("SELECT hash FROM events WHERE session_id = ? AND seq = ?",
+                          (sid, seq)).fetchone()
+    return row[0] if row else None
+
+
+def chain_end(db: Database, sid: str) -> tuple[int, str | None]:
+    """(number, hash) of the session's newest event, read together: (0, None)
+    without events. What a witness keeps."""
+    row = db.conn.execute("SELECT seq, hash FROM events WHERE session_id = ? ORDER BY seq "
+                          "DESC LIMIT 1", (sid,)).fetchone()
+    return (row[0], row[1]) if row else (0, None)
 
 
 def final_hash(db: Database, sid: str) -> str | None:

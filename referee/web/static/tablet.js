@@ -63,26 +63,7 @@ document.addEventListener("submit", (event) => {
   }, 0);
 });
 
-// Several tablets at one table: when another logs an action, reload this
-// screen (or, with cards half picked, say so) instead of waiting for a 409.
-// One timer for the page's life: it reads the hand shown now (swapped in or not).
-const poll = async () => {
-  const layout = document.querySelector(".hand-layout[data-poll]");
-  if (!layout || document.hidden) return;
-  try {
-    const answer = await fetch(layout.dataset.poll, {credentials: "same-origin"});
-    if (!answer.ok) return;
-    const state = await answer.json();
-    if (!layout.isConnected || String(state.seq) === layout.dataset.seq) return;
-    if (document.querySelector("#act input:checked")) {
-      document.getElementById("moved").hidden = false;
-    } else {
-      window.location.reload();
-    }
-  } catch (err) {
-    // Offline for a moment: the next poll tries again.
-  }
-};
+// Another tablet's action: live.js brings the page up to date in place.
 
 const setUp = () => {
   // Dealing: a card picked for one player (or the upcard) cannot be dealt again.
@@ -105,5 +86,4 @@ const setUp = () => {
 
 document.addEventListener("DOMContentLoaded", () => {
   setUp();
-  setInterval(poll, 1000);
 });

@@ -1,0 +1,175 @@
+// A table's pages follow the table live, and witness its chain.
+// Niceties only: every page works without this file (a reload shows the news).
+"use strict";
+
+(() => {
+  // The body is read afresh each time: tablet.js swaps in a new one after a tap.
+  const data = () => document.body.dataset;
+  const sid = data().table;
+  if (!sid || !window.fetch) return;
+  const key = `tonk-witness-${sid}`;
+  const brokenKey = `tonk-witness-broken-${sid}`;
+  const shown = () => Number(data().seq || 0);  // the table's event the page shows
+  let busy = false;
+  let again = false;
+  let wanted = 0;  // the newest event heard of
+  let leaving = false;
+  window.addEventListener("pagehide", () => { leaving = true; });
+
+  // ---- the witness: the newest (seq, head) this device saw of the table. A
+  // newer one replaces it only when it extends it (its prev is the kept head)
+  // or the service says the kept one is still in the chain: a deleted tail or
+  // a rewritten record cannot wash out what this device saw.
+  const kept = () => {
+    try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (err) { return null; }
+  };
+  const keep = (seq, head) => localStorage.setItem(key, JSON.stringify({seq, head}));
+  const warn = (text) => {
+    if (document.getElementById("witness-warning")) return;
+    const p = document.createElement("p");
+    p.id = "witness-warning";
+    p.className = "flash flash-error witness";
+    p.setAttribute("role", "alert");
+    p.textContent = text;
+    document.querySelector("main")?.prepend(p);
+  };
+  const check = async (saw) => {  // true, false, or null: could not ask
+    try {
+      const url = `${data().consistency}?seq=${saw.seq}&head=${saw.head}`;
+      const answer = await fetch(url, {credentials: "same-origin", cache: "no-store"});
+      if (!answer.ok) return null;
+      return (await answer.json()).consistent;
+    } catch (err) {
+      return null;
+    }
+  };
+  const broken = (saw) => {
+    const text = data().witnessWarning.replace("{seq}", saw.seq);
+    localStorage.setItem(brokenKey, text);
+    warn(text);
+  };
+  const advance = async (seq, head, prev) => {
+    if (!head) return;
+    if (localStorage.getItem(brokenKey)) { warn(localStorage.getItem(brokenKey)); return; }
+    const saw = kept();
+    if (!saw || !saw.head) { keep(seq, head); return; }
+    if (seq === saw.seq && head === saw.head) return;
+    if (seq === saw.seq + 1 && prev === saw.head) { keep(seq, head); return; }
+    const ok = await check(saw);
+    if (ok === false) { broken(saw); return; }
+    if (ok && seq > saw.seq) keep(seq, head);
+  };
+  const witness = () => advance(shown(), data().head, null);
+
+  // ---- the page, brought up to date in place
+  const refresh = async () => {
+    if (busy) { again = true; return; }
+    if (wanted !== -1 && shown() >= wanted) return;  // a tap's answer already showed it
+    if (leaving || document.querySelector("form[data-sent]")) return;  // the next page shows it
+    busy = true;
+    try {
+      const answer = await fetch(window.location.href, {
+        credentials: "same-origin", cache: "no-store", headers: {"X-Live-Refresh": "1"}});
+      if (!answer.ok || answer.redirected) {
+        // Unlocked no more (a revoked link): the unlock page says why. Any other
+        // redirect (the page is not for now, as the start form during a hand) waits
+        // for the reader's own next tap.
+        if (answer.redirected && new URL(answer.url).pathname.endsWith("/unlock")) {
+          window.location.assign(answer.url);
+        }
+        return;
+      }
+      const doc = new DOMParser().parseFromString(await answer.text(), "text/html");
+      const fresh = doc.querySelector("main");
+      const main = document.querySelector("main");
+      if (!fresh || !main) return;
+      if (leaving || document.querySelector("form[data-sent]")) return;  // a tap on its way
+      // What this device had picked, typed and opened stays.
+      const picked = [...main.querySelectorAll("input:checked")].map((i) => [i.name, i.value]);
+      const typed = [...main.querySelectorAll("input[type=text][id], textarea[id]")]
+        .filter((i) => i.value && i.value !== i.defaultValue).map((i) => [i.id, i.value]);
+      const open = [...main.querySelectorAll("details[id][open]")].map((d) => d.id);
+      const closed = [...main.querySelectorAll("details[id]:not([open])")].map((d) => d.id);
+      const focused = document.activeElement?.id;
+      const x = window.scrollX;
+      const y = window.scrollY;
+      const warning = document.getElementById("witness-warning");
+      // The line about this device's own last tap stays until its next page.
+      const said = fresh.querySelector(".flash") ? [] : [...main.querySelectorAll(":scope > .flash")];
+      main.replaceWith(document.adoptNode(fresh));
+      fresh.prepend(...said);
+      for (const [name, value] of picked) {
+        for (const box of fresh.querySelectorAll("input")) {
+          if (box.name === name && box.value === value && !box.disabled) box.checked = true;
+        }
+      }
+      for (const [id, value] of typed) {
+        const input = document.getElementById(id);
+        if (input) input.value = value;
+      }
+      for (const id of open) document.getElementById(id)?.setAttribute("open", "");
+      for (const id of closed) document.getElementById(id)?.removeAttribute("open");
+      if (warning) fresh.prepend(warning);
+      document.title = doc.title;
+      data().seq = doc.body.dataset.seq || data().seq;
+      if (wanted === -1) wanted = Number(data().seq);
+      data().head = doc.body.dataset.head || "";
+      if (focused) document.getElementById(focused)?.focus({preventScroll: true});
+      window.scrollTo(x, y);
+      document.dispatchEvent(new CustomEvent("tonk:refreshed"));
+    } catch (err) {
+      // offline for a moment: the next change tries again
+    } finally {
+      busy = false;
+      if (again) { again = false; refresh(); }
+    }
+  };
+
+  const heard = (seq, head, prev) => {
+    advance(seq, head, prev);
+    // Fewer events than shown: the chain lost some, fetch whatever it says now.
+    wanted = seq < shown() ? -1 : Math.max(wanted, seq);
+    if (seq !== shown()) refresh();
+  };
+
+  // ---- the stream, and asking every few seconds when there is none
+  let polling = null;
+  const poll = () => {
+    if (polling) return;
+    polling = setInterval(async () => {
+      if (document.hidden) return;
+      try {
+        const url = `${data().consistency}?seq=0&head=${"0".repeat(64)}`;
+        const answer = await fetch(url, {credentials: "same-origin", cache: "no-store"});
+        if (answer.ok) {
+          const said = await answer.json();
+          heard(said.seq, said.head, null);
+        }
+      } catch (err) {
+        // offline: next time
+      }
+    }, 3000);
+  };
+  const follow = () => {
+    if (!window.EventSource) { poll(); return; }
+    const source = new EventSource(data().stream);
+    let failures = 0;
+    source.addEventListener("change", (event) => {
+      failures = 0;
+      if (polling) { clearInterval(polling); polling = null; }
+      const said = JSON.parse(event.data);
+      heard(said.seq, said.head, said.prev);
+    });
+    source.addEventListener("error", () => {
+      failures += 1;
+      // The browser reconnects by itself (with Last-Event-ID); meanwhile, ask.
+      if (failures >= 2 || source.readyState === EventSource.CLOSED) poll();
+      if (source.readyState === EventSource.CLOSED) setTimeout(follow, 5000);
+    });
+  };
+
+  document.addEventListener("DOMContentLoaded", () => {
+    witness();
+    follow();
+  });
+})();
