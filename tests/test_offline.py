@@ -130,3 +130,36 @@ def test_the_api_takes_the_tablets_unlock_only_with_its_csrf_token(client, app):
                     json={"client_id": "u"})
     assert r.status_code == 401
     assert client.get(f"/s/{sid}/hands/1/seq").get_json()["seq"] == 0
+
+
+def test_a_phone_joined_by_a_seat_link_sends_its_kept_taps_for_its_own_player(app, client):
+    from .test_api import Game, bearer
+
+    g = Game(client)
+    g.start()
+    text = g.sim.next_action()
+    actor = text.partition(":")[0]
+    other = next(p for p in ("Ann", "Ben", "Cy", "Dee") if p != actor)
+    links = {}
+    for player in (actor, other):
+        r = client.post(g.url("/links"), json={"role": "seat", "player": player},
+                        headers=bearer(g.table))
+        links[player] = r.get_json()["url"].split("localhost", 1)[1]
+    phone = app.test_client()
+    assert phone.get(links[actor]).status_code == 303
+    page = phone.get(f"/s/{g.sid}/hands/{g.n}").get_data(as_text=True)
+    csrf = re.search(r'data-csrf="([^"]+)"', page).group(1)
+    url = g.url(f"/hands/{g.n}/actions")
+    theirs = phone.post(url, headers={"X-CSRF-Token": csrf}, json={
+        "action": f"{other}: drop", "client_id": "p-1", "expected_seq": 0})
+    assert theirs.status_code == 403
+    assert theirs.get_json()["error"]["code"] == "not_your_seat"
+    mine = phone.post(url, headers={"X-CSRF-Token": csrf}, json={
+        "action": text, "client_id": "p-2", "expected_seq": 0})
+    assert mine.status_code == 201, mine.get_json()
+    # Revoked: the phone's cookie no longer stands for the seat.
+    client.post(g.url("/links/revoke"), json={"role": "seat", "player": actor},
+                headers=bearer(g.table))
+    late = phone.post(url, headers={"X-CSRF-Token": csrf}, json={
+        "action": text, "client_id": "p-3", "expected_seq": 1})
+    assert late.status_code == 401, late.get_json()

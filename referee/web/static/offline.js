@@ -512,7 +512,7 @@
             logged += 1;
             continue;
           }
-          if (outcome.status === 401 || outcome.status === 403) {
+          if (outcome.status === 401) {
             locked = outcome.message;  // unlocked again, the page sends them
             held.add(item.sid);
             continue;
