@@ -16,7 +16,7 @@ from referee.rules.catches import CATCH_SCHEMES
 from referee.rules.errors import RefereeError
 from referee.rules.hand import Hand
 from referee.rules.options import OPTION_DOCS
-from referee.service import cache, hands, sessions, storage
+from referee.service import cache, hands, sessions, storage, tap
 from referee.web import create_app
 from referee.web.forms import action_from_form
 
@@ -670,7 +670,7 @@ def test_a_tap_judges_on_a_copy_that_leaves_the_live_hand_as_it_was():
     for name, hand, actions in _sample_hands():
         for text in actions:
             before = copy.deepcopy(hand)
-            work = hands._copy_hand(hand)
+            work = tap._copy_hand(hand)
             try:
                 work.apply(text)
             except RefereeError:

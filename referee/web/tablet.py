@@ -39,7 +39,7 @@ from ..rules import told as told_rules
 from ..rules.cards import UNKNOWN, card_label, pretty
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
 from ..rules.words import Words
-from ..service import access, hands, seats, sessions, storage, table_events
+from ..service import access, hands, seats, sessions, storage, table_events, tap
 from ..service.errors import RefereeError, RuleViolation, StaleSeq, TooManyTries
 from . import forms, links
 from .db import get_db
@@ -740,9 +740,8 @@ def act(session_id: str, n: int):
         return redirect(target, 303)
     client_id = request.form.get("client_id") or forms.new_client_id()
     seq = request.form.get("expected_seq", "")
-    done = hands.tap(get_db(), session_id, n, texts, client_id,
-                     int(seq) if seq.isdigit() else None,
-                     confirm=bool(request.form.get("confirm")))
+    done = tap.tap(get_db(), session_id, n, texts, client_id,
+                   int(seq) if seq.isdigit() else None, confirm=bool(request.form.get("confirm")))
     if done.preview:
         g.lang_back = target  # the language switch leads to the hand, not to this post
         return render_template("confirm.html", summary=g.summary, session_id=session_id,
