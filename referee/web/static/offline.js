@@ -130,6 +130,12 @@
   const linesOf = (data) => {
     const act = data.get("act") || "";
     if (act === "all:show") return {lines: data.getAll("show")};
+    if (act === "all:count") {  // shows given as counts on the pad (forms.count_shows)
+      return {lines: hand.players.flatMap((p, i) => {
+        const v = String(data.get(`count${i}`) || "").trim();
+        return /^[0-9]{1,3}$/.test(v) ? [`${p}: show =${Number(v)}`] : [];
+      })};
+    }
     const [seat, verb] = act.split(":");
     const player = hand.players[Number(seat)];
     if (player === undefined || !/^[a-z]+$/.test(verb || "")) return {lines: []};
