@@ -171,3 +171,63 @@ def day(value: date | datetime | str, lang: str) -> str:
     if isinstance(value, datetime):
         value = value.date()
     return dates.format_date(value, format="medium", locale=locale(lang))
+
+
+# ---------------------------------------------------------------- actions
+
+_ALONE = {
+    "draw": N_("{player} draws"),
+    "take": N_("{player} takes"),
+    "drop": N_("{player} drops"),
+    "show": N_("{player} shows"),
+    "declare": N_("{player} declares"),
+}
+_WITH_CARDS = {
+    "draw": N_("{player} draws {cards}"),
+    "take": N_("{player} takes {cards}"),
+    "spread": N_("{player} spreads {cards}"),
+    "discard": N_("{player} discards {cards}"),
+    "show": N_("{player} shows {cards}"),
+    "declare": N_("{player} declares {cards}"),
+}
+_WITH_SPREAD = {
+    "hit": N_("{player} hits {spread}"),
+    "slap": N_("{player} slaps on {spread}"),
+}
+_WITH_SPREAD_CARDS = {
+    "hit": N_("{player} hits {spread} with {cards}"),
+    "slap": N_("{player} slaps {cards} on {spread}"),
+}
+
+
+def action_sentence(text: str, lang: str) -> str:
+    """A logged action as a sentence in ``lang``: ``Ben: hit S1 7c`` -> ``Ben
+    hits S1 with 7♣`` (pages and papers alike; the log line stays as logged)."""
+    from .rules.cards import UNKNOWN, card_label
+
+    player, _sep, rest = text.rpartition(": ")
+    verb, *args = rest.split() or [""]
+    spread = args.pop(0) if args and args[0][:1] == "S" and args[0][1:].isdigit() else None
+    cards = " ".join(card_label(c) for c in args)
+    if verb == "draw" and (not args or args == [UNKNOWN]):
+        return gettext(lang, N_("{player} draws (card not seen)"), player=player)
+    if verb == "show" and args and args[0].startswith("="):  # a count, not the cards
+        return gettext(lang, N_("{player} shows a count of {count}"), player=player,
+                       count=args[0][1:])
+    table = (_WITH_SPREAD_CARDS if cards else _WITH_SPREAD) if spread else \
+        (_WITH_CARDS if cards else _ALONE)
+    template = table.get(verb)
+    if template is None:  # not a verb of the game: the line as logged
+        return text
+    return gettext(lang, template, player=player, cards=cards, spread=spread or "")
+
+
+def cards_shown(words: Words) -> Words:
+    """A sentence with its cards written with suit symbols (``K♥``, not the
+    log's ``Kh``), as every page and paper writes a card."""
+    from .rules.cards import card_label
+
+    return Words(words.template, **{
+        name: card_label(value) if name == "card" and isinstance(value, str)
+        else cards_shown(value) if isinstance(value, Words) else value
+        for name, value in words.params.items()})

@@ -404,3 +404,67 @@ def test_a_closed_tables_debt_is_marked_paid_from_the_club_ledger(client):
     assert {p: Decimal(v) for p, v in after["balances"].items()} == {"Ann": 0, "Ben": 0}
     with client.application.app_context():
         assert club.verify(get_db()) == []  # a payment event leaves the people as they were
+
+
+# ------------------------------------------------------------------ 8: the papers
+
+SAMPLES = ROOT / "sample_logs"
+
+
+def _sample(name: str) -> dict:
+    import json
+
+    return json.loads((SAMPLES / f"{name}.json").read_text())
+
+
+def test_the_audit_keeps_the_result_heading_with_the_result():
+    """Hands whose result block did not fit under its heading left "The
+    result" alone at a page's foot (seed 0, hand 2 among them)."""
+    import io
+
+    from pypdf import PdfReader
+
+    from referee.devtools.simulate import random_session
+    from referee.reports.audit import audit_hand, render_audit
+
+    for seed, n in ((0, 2), (1, 1), (3, 2)):
+        doc = random_session(seed, hands=6, players=["Ann", "Ben", "Cy", "Dev"])
+        for page in PdfReader(io.BytesIO(render_audit(audit_hand(doc, n)))).pages:
+            body = [line for line in page.extract_text().splitlines()
+                    if line.strip() and "page" not in line and "·" not in line]
+            assert body[-1].strip() != "The result", (seed, n)
+
+
+def test_the_audit_writes_its_rules_under_rules_and_actions_in_its_language():
+    from referee.reports.audit import audit_hand, render_audit
+
+    doc = _sample("ev_disputes")
+    doc["rules"] = {"preset": "pagat", "hand_size": 7}
+    doc["hands"] = doc["hands"][:1]
+    for hand in doc["hands"]:
+        hand.pop("deal", None)
+    text = pdf_text(render_audit(audit_hand(doc, 1)))
+    rules, bullet, fingerprint = (text.index("Rules"), text.index("hand_size: 7"),
+                                  text.index("Log fingerprint"))
+    assert rules < bullet < fingerprint, "the option's bullet is not under Rules"
+    french = pdf_text(render_audit(audit_hand(_sample("ev_disputes"), 1), lang="fr"))
+    assert "Événement" in french and "Ben pioche 5♥" in french
+    assert "Ben: draw" not in french and "(Ben se défausse de J♠)" in french
+    english = pdf_text(render_audit(audit_hand(_sample("ev_disputes"), 1)))
+    assert "Ben: discard J♠" in english and "Js)" not in english
+
+
+def test_the_settlement_writes_side_bets_with_suit_symbols():
+    doc = _sample("opt_side_bets")
+    text = pdf_text(render_settlement(replay(load_log(doc))))
+    assert "Side bets" in text and "Ben was dealt K♥" in text and "dealt Kh" not in text
+
+
+def test_a_season_of_one_session_draws_its_points():
+    from referee.reports.season import _chart
+
+    season = {"running": [{"date": "2026-11-21", "balances": {"Ann": "2", "Ben": "-2"}}]}
+    drawing = _chart(season, 400, "en")
+    plot = next(c for c in drawing.contents if hasattr(c, "lines"))
+    assert all(len(points) == 2 for points in plot.data)  # from 0, then the session
+    assert plot.lines[0].symbol is not None

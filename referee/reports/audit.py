@@ -26,6 +26,7 @@ from decimal import Decimal
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import KeepTogether, Paragraph, Table, TableStyle
 
 from .. import language
@@ -38,6 +39,7 @@ from ..rules.hand import VOID, Hand
 from ..rules.told import FACT_WORDS, HOW_WORDS, TOLD, Told
 from ..rules.words import N_
 from .common import (
+    FONT_BOLD,
     amount,
     cash,
     document,
@@ -432,7 +434,7 @@ def _disputes_block(audit: HandAudit, lang: str, settled: dict[int, dict] | None
             what = _("the hand as a whole")
         elif k <= len(audit.actions_in_force):
             what = _("action {n} ({action})", n=k,
-                     action=esc(pretty(str(audit.actions_in_force[k - 1]))))
+                     action=esc(_action(str(audit.actions_in_force[k - 1]), lang)))
         else:
             what = _("action {n}", n=k)
         text = _("{player} disputes {what}: “{note}”", player=f"<b>{esc(d['by'])}</b>",
@@ -492,18 +494,20 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
         (_("Seats"), _("{players} (dealer {dealer})", players=", ".join(hand.players),
                        dealer=hand.dealer)),
         (_("Stake"), stake),
-        (_("Rules"), intro),
+        # The options that differ go under the preset, in the Rules row: not
+        # after the hash, away from their heading.
+        (_("Rules"), [Paragraph(esc(intro), st["body"]),
+                      *(Paragraph(line, st["bullet"], bulletText="•") for line in rule_lines)]),
         *_event_rows(setup, lang),
         (hash_label, hash_value),
     ]
-    t = Table([[Paragraph(esc(k), st["head"]), Paragraph(esc(v), st["body"])] for k, v in info],
+    t = Table([[Paragraph(esc(k), st["head"]),
+                v if isinstance(v, list) else Paragraph(esc(v), st["body"])] for k, v in info],
               colWidths=[32 * mm, width - 32 * mm], hAlign="LEFT")
     t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"),
                            ("TOPPADDING", (0, 0), (-1, -1), 1),
                            ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
     story.append(t)
-    for line in rule_lines:
-        story.append(Paragraph(line, st["bullet"], bulletText="•"))
 
     if hand.told is not None:
         story.append(Paragraph(_("How it ended"), st["h2"]))
@@ -523,17 +527,18 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
         story.append(_steps_table(audit, width, lang))
     story.extend(_disputes_block(audit, lang, settled))
 
-    story.append(Paragraph(_("The result"), st["h2"]))
+    # The heading goes with what it heads: never alone at the foot of a page.
+    heading = Paragraph(_("The result"), st["h2"])
     if audit.fault is not None:
-        story.append(Paragraph(
+        story.append(KeepTogether([heading, Paragraph(
             _("The hand cannot be settled: {message} [{code}].",
               message=esc(error_in(audit.fault, lang)),
-              code=esc(audit.fault.code)), st["body"]))
+              code=esc(audit.fault.code)), st["body"])]))
     elif audit.result is None:
-        story.append(Paragraph(_("The hand is not finished, so it has no result yet."),
-                               st["body"]))
+        story.append(KeepTogether([heading, Paragraph(
+            _("The hand is not finished, so it has no result yet."), st["body"])]))
     else:
-        story.append(KeepTogether(_result_block(audit, width, lang)))
+        story.append(KeepTogether([heading, *_result_block(audit, width, lang)]))
     page = footer(_("{table} · hand {n}", table=table_name, n=audit.number)
                   + f" · {hash_in_text} {hash_value[:16]}…", lang)
     story += receipt(final_hash, lang)
@@ -558,6 +563,14 @@ def told_rows(told: Told, players: tuple[str, ...], lang: str) -> list[tuple[str
     return rows
 
 
+def _action(text: str, lang: str) -> str:
+    """An action as the paper writes it: the log line with suit symbols in
+    English (the notation disputes refer to), a sentence in another language."""
+    if lang == language.DEFAULT:
+        return pretty(text)
+    return language.action_sentence(text, lang)
+
+
 def _steps_table(audit: HandAudit, width: float, lang: str) -> Table:
     _ = words(lang)
     st = styles()
@@ -574,7 +587,7 @@ def _steps_table(audit: HandAudit, width: float, lang: str) -> Table:
     ]
     for step in audit.steps:
         r = len(rows)
-        what = [f"<b>{esc(pretty(step.action))}</b>" if step.action else
+        what = [f"<b>{esc(_action(step.action, lang))}</b>" if step.action else
                 "<i>" + (_("the deal") if step.status == "setup" else _("(undo)")) + "</i>"]
         if step.status != "setup":
             status = STATUS_WORDS.get(step.status)
@@ -607,7 +620,10 @@ def _steps_table(audit: HandAudit, width: float, lang: str) -> Table:
         if colour is not None:
             style.append(("BACKGROUND", (0, r), (-1, r), colour))
     style.append(("FONT", (0, 1), (1, -1), "DejaVuSans", 7.5))
-    cw = [18, 42, 134, width - 194]
+    # The event column as wide as its heading in the paper's language
+    # ("Événement" was cut to "Événem/ent").
+    event_w = max(42.0, pdfmetrics.stringWidth(_("Event"), FONT_BOLD, 7.5) + 8)
+    cw = [18, event_w, 134, width - 152 - event_w]
     t = Table(rows, colWidths=cw, repeatRows=1, hAlign="LEFT")
     t.setStyle(TableStyle(style))
     return t
@@ -634,6 +650,11 @@ def _result_block(audit: HandAudit, width: float, lang: str) -> list:
         out.append(Paragraph(_("Payment by payment:"), st["body"]))
         for line in lines:
             out.append(Paragraph(esc(line), st["bullet"], bulletText="–"))
+    if r.side_bets:
+        out.append(Paragraph(_("Side bets"), st["h2"]))
+        for said in r.side_bets:
+            out.append(Paragraph(esc(language.say(language.cards_shown(said), lang)),
+                                 st["bullet"], bulletText="•"))
     unit = unit_of(audit.session.log, audit.session.rules, lang)
     data = [[Paragraph(_("Player"), st["head"]), Paragraph(_("Net ({unit})", unit=esc(unit)),
                                                            st["head"])]]

@@ -388,6 +388,13 @@ def _void_and_stake_notes(log: dict, result, unit: str, currency: str | None,
             out.append(Paragraph(_("Hand {n} (dealt by {dealer}): {reason}", n=h.number,
                                    dealer=esc(h.dealer), reason=esc(h.reason)),
                                  st["bullet"], bulletText="•"))
+    bets = [h for h in result.hands if h.side_bets]
+    if bets:
+        out.append(Paragraph(_("Side bets"), st["h2"]))
+        for h in bets:
+            for said in h.side_bets:
+                out.append(Paragraph(_("Hand {n}", n=h.number) + ": " + esc(language.say(
+                    language.cards_shown(said), lang)), st["bullet"], bulletText="•"))
     base = str(log["stake"])
     own = [(i, str(h["stake"])) for i, h in enumerate(log.get("hands", ()), 1)
            if "stake" in h and str(h["stake"]) != base]

@@ -24,8 +24,7 @@ from flask_babel import Babel, get_locale, refresh
 from markupsafe import Markup
 
 from .. import language
-from ..language import N_
-from ..rules.cards import UNKNOWN, card_label, pretty
+from ..rules.cards import pretty
 
 COOKIE = "lang"
 #: A chosen language is remembered for a year.
@@ -142,20 +141,7 @@ def outcome(code: str | None) -> str:
 def action_words(text: str) -> str:
     """A logged action as a sentence in the reader's language: ``Ben: hit S1
     7c`` -> ``Ben hits S1 with 7♣`` (the log line itself stays as logged)."""
-    player, _sep, rest = text.rpartition(": ")
-    verb, *args = rest.split() or [""]
-    spread = args.pop(0) if args and args[0][:1] == "S" and args[0][1:].isdigit() else None
-    cards = " ".join(card_label(c) for c in args)
-    if verb == "draw" and (not args or args == [UNKNOWN]):
-        return _("{player} draws (card not seen)", player=player)
-    if verb == "show" and args and args[0].startswith("="):  # a count, not the cards
-        return _("{player} shows a count of {count}", player=player, count=args[0][1:])
-    table = (_WITH_SPREAD_CARDS if cards else _WITH_SPREAD) if spread else \
-        (_WITH_CARDS if cards else _ALONE)
-    template = table.get(verb)
-    if template is None:  # not a verb of the game: the line as logged
-        return text
-    return _(template, player=player, cards=cards, spread=spread or "")
+    return language.action_sentence(text, current())
 
 
 def logged(text: str) -> Markup:
@@ -170,29 +156,6 @@ def logged(text: str) -> Markup:
 
 # One whole sentence for each verb: word order and the verb's form differ by
 # language. N_ marks them for the catalogs; ``_`` translates them when read.
-_ALONE = {
-    "draw": N_("{player} draws"),
-    "take": N_("{player} takes"),
-    "drop": N_("{player} drops"),
-    "show": N_("{player} shows"),
-    "declare": N_("{player} declares"),
-}
-_WITH_CARDS = {
-    "draw": N_("{player} draws {cards}"),
-    "take": N_("{player} takes {cards}"),
-    "spread": N_("{player} spreads {cards}"),
-    "discard": N_("{player} discards {cards}"),
-    "show": N_("{player} shows {cards}"),
-    "declare": N_("{player} declares {cards}"),
-}
-_WITH_SPREAD = {
-    "hit": N_("{player} hits {spread}"),
-    "slap": N_("{player} slaps on {spread}"),
-}
-_WITH_SPREAD_CARDS = {
-    "hit": N_("{player} hits {spread} with {cards}"),
-    "slap": N_("{player} slaps {cards} on {spread}"),
-}
 
 # ---------------------------------------------------------------- the switch
 

@@ -34,11 +34,11 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
+from .. import language
 from ..language import NAMES
 from ..rules import told as told_rules
-from ..rules.cards import UNKNOWN, card_label, pretty
+from ..rules.cards import UNKNOWN, pretty
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
-from ..rules.words import Words
 from ..service import access, hands, seats, sessions, storage, table_events, tap
 from ..service.errors import RefereeError, RuleViolation, StaleSeq, TooManyTries
 from . import forms, links
@@ -622,16 +622,7 @@ def _side_bets(session_id: str, n: int, state: dict) -> dict:
         return {"side_bet_lines": [], "nets": result.get("net", {}) if result else {}}
     story, won = hands.side_bets(get_db(), session_id, n)
     nets = {p: str(Decimal(v) + won.get(p, 0)) for p, v in result["net"].items()}
-    return {"side_bet_lines": [say(_cards_shown(words)) for words in story], "nets": nets}
-
-
-def _cards_shown(words: Words) -> Words:
-    """The ledger's sentence with its cards written as the tablet writes every
-    card (``K♥``, not the log's ``Kh``)."""
-    return Words(words.template, **{
-        name: card_label(value) if name == "card" and isinstance(value, str)
-        else _cards_shown(value) if isinstance(value, Words) else value
-        for name, value in words.params.items()})
+    return {"side_bet_lines": [say(language.cards_shown(words)) for words in story], "nets": nets}
 
 
 def _show_all(state: dict) -> list[str]:
