@@ -32,7 +32,7 @@ def confirm(client, sid, page: str):
 def test_the_table_page_leads_to_the_quick_hand_in_one_tap(client):
     sid = create(client, FOUR)
     page = client.get(f"/s/{sid}").data.decode()
-    assert f'href="/s/{sid}/hands/quick"' in page and 'id="quick-hand"' in page
+    assert f'href="/s/{sid}/hands/quick?hand=1"' in page and 'id="quick-hand"' in page
     page = client.get(f"/s/{sid}/hands/quick").data.decode()
     for how in ("tonk_out", "out", "drop", "deal_win"):
         assert f'value="{how}:3"' in page
@@ -160,3 +160,15 @@ def test_pages_mark_a_told_hand(client):
     assert 'id="told"' in audit and "Tonk out: Ben" in audit
     whatif = client.get(f"/reports/{sid}/whatif", query_string={"preset": "chicago"})
     assert 'id="unsettled"' in whatif.data.decode()
+
+
+def test_a_quick_hand_logged_meanwhile_elsewhere_is_not_logged_twice(client):
+    sid = create(client, FOUR)
+    preview = pick(client, sid, "tonk_out:1", hand="1")
+    other = pick(client, sid, "out:2", hand="1")  # a second tablet, the same moment
+    assert confirm(client, sid, other).status_code == 303
+    r = confirm(client, sid, preview)
+    assert r.status_code == 303 and r.headers["Location"].endswith("/hands/1")
+    page = client.get(r.headers["Location"]).data.decode()
+    assert any("another device" in text for _kind, text in flashes(page))
+    assert client.get(f"/s/{sid}").data.decode().count(f'href="/s/{sid}/hands/2"') == 0

@@ -457,7 +457,7 @@ def quick_hand(session_id: str):
     """The quick hand: how it ended and who (one tap), then what the rules
     need to settle it (counts on a number pad, the facts they pay by), then
     who pays whom, confirmed by a second tap."""
-    busy = _in_play(session_id)
+    busy = _started_elsewhere(session_id, request.args.get("hand")) or _in_play(session_id)
     if busy:
         return busy
     values = MultiDict(request.args)
@@ -475,7 +475,7 @@ def quick_hand(session_id: str):
 @bp.post("/s/<session_id>/hands/quick")
 @unlocked
 def quick_hand_post(session_id: str):
-    busy = _in_play(session_id)
+    busy = _started_elsewhere(session_id, request.form.get("hand")) or _in_play(session_id)
     if busy:
         return busy
     rules = _rules(g.summary)
