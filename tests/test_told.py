@@ -417,3 +417,13 @@ def test_what_if_settles_told_hands_again_where_the_facts_allow():
                 "chicago")
     assert [n for n, _why in w.unsettled] == [1]  # chicago pays by facts not told
     assert "first turn" in str(w.unsettled[0][1])
+
+
+def test_the_audit_says_a_show_was_a_count():
+    from referee.reports.audit import audit_hand, render_audit
+
+    log = load_log(json.loads(MIXED.read_text()))
+    counted = next(i for i, h in enumerate(log["hands"], 1)
+                   if any(" show =" in a for a in h.get("actions", ())))
+    text = _pdf_text(render_audit(audit_hand(log, counted), lang="fr"))
+    assert "montrée par son compte, non par ses cartes" in text

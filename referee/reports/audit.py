@@ -36,7 +36,7 @@ from ..rules.actions import parse_action
 from ..rules.cards import card_label, pretty
 from ..rules.errors import MalformedInput, RefereeError
 from ..rules.hand import VOID, Hand
-from ..rules.told import FACT_WORDS, HOW_WORDS, TOLD, Told
+from ..rules.told import COUNTED, FACT_WORDS, HOW_WORDS, TOLD, Told
 from ..rules.words import N_
 from .common import (
     FONT_BOLD,
@@ -589,6 +589,8 @@ def _steps_table(audit: HandAudit, width: float, lang: str) -> Table:
         r = len(rows)
         what = [f"<b>{esc(_action(step.action, lang))}</b>" if step.action else
                 "<i>" + (_("the deal") if step.status == "setup" else _("(undo)")) + "</i>"]
+        if step.action and ": show =" in step.action:
+            what.append(f"<i>{esc(_(COUNTED))}</i>")  # the referee saw no cards
         if step.status != "setup":
             status = STATUS_WORDS.get(step.status)
             what.append(language.gettext(lang, status) if status else step.status)
