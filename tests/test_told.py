@@ -425,5 +425,5 @@ def test_the_audit_says_a_show_was_a_count():
     log = load_log(json.loads(MIXED.read_text()))
     counted = next(i for i, h in enumerate(log["hands"], 1)
                    if any(" show =" in a for a in h.get("actions", ())))
-    text = _pdf_text(render_audit(audit_hand(log, counted), lang="fr"))
-    assert "montrée par son compte, non par ses cartes" in text
+    text = " ".join(_pdf_text(render_audit(audit_hand(log, counted), lang="fr")).split())
+    assert "Ben montre un compte de 9 montrée par son compte, non par ses cartes" in text
