@@ -372,3 +372,31 @@ def test_a_tap_whose_answer_is_lost_is_kept_and_logged_once(server, browser):
     finally:
         ctx.close()
     assert not errors, errors
+
+
+def test_a_seat_phone_keeps_its_own_taps_and_waits_for_the_others(server, browser, context):
+    pg = context.new_page()
+    sid = open_hand(pg, server)
+    pg.goto(f"{server['base']}/s/{sid}")
+    with pg.expect_navigation():
+        pg.locator("#invite-Ben form button[type=submit]").first.click()
+    link = pg.locator("#invite-Ben p.link a").get_attribute("href")
+    phone_ctx = browser.new_context(viewport=PHONE)
+    errors: list[str] = []
+    phone_ctx.on("page", lambda p: watched(p, errors))
+    try:
+        phone = phone_ctx.new_page()
+        phone.goto(link)
+        phone.goto(f"{server['base']}/s/{sid}/hands/1")
+        phone_ctx.set_offline(True)
+        keep_tap(phone, 1, "draw", ["8c"])
+        keep_tap(phone, 1, "discard", ["8c"])
+        # Cy's turn: not this phone's to log.
+        assert phone.locator("#actions button").count() == 0
+        assert phone.locator("#actions").inner_text().strip() == "Waiting for Cy."
+        phone_ctx.set_offline(False)
+        drained(phone)
+        assert logged(server, sid) == ["Ben: draw 8c", "Ben: discard 8c"]
+    finally:
+        phone_ctx.close()
+    assert not errors, errors

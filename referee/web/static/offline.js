@@ -46,6 +46,8 @@
     seq: Number(handNode.dataset.seq),
     api: handNode.dataset.api,
     open: handNode.dataset.open === "yes",
+    // A seat's phone taps for its own player only.
+    only: handNode.dataset.only || null,
     toAct: handNode.dataset.toAct || null,
     players: json(handNode.dataset.players, []),
     verbs: json(handNode.dataset.verbs, {}),
@@ -434,10 +436,12 @@
     actions.replaceChildren();
     const stopped = queued.some((item) => item.state === "stopped");
     const seat = hand.players.indexOf(next.toAct);
-    if (!next.turn || seat < 0 || stopped) {
+    if (!next.turn || seat < 0 || stopped || (hand.only && next.toAct !== hand.only)) {
       const p = document.createElement("p");
       p.className = "muted";
-      p.textContent = stopped ? say("send_first") : `${say("next_unknown")}.`;
+      p.textContent = stopped ? say("send_first")
+        : hand.only && next.toAct && next.toAct !== hand.only
+          ? say("waiting_for", {name: next.toAct}) : `${say("next_unknown")}.`;
       actions.append(p);
       return;
     }
