@@ -11,6 +11,12 @@ action of a session, at the same hand state.
     .venv/bin/python bench/load.py [--tablets 20] [--actions 150]
     .venv/bin/python bench/load.py --db postgresql://... --servers 2 --repeat 5 --no-long
 
+``--streams N`` holds N live streams open during the run (``GET
+/api/sessions/<id>/stream``, spread over the tablets' tables: 120 = 20 tables
+x 6 devices), read by one thread of this process; ``--slow N`` holds N
+half-sent requests open (a header line, then a byte every 10 s). Compare a
+run with them beside one without (the same command, alternately, ``--repeat``).
+
 ``--db`` a PostgreSQL URL (a new schema in it for the run; default: a new
 SQLite file); ``--servers`` app processes on that one database, each tablet
 sticking to one (``--balance round-robin``: each request to the next
@@ -45,6 +51,77 @@ from referee.devtools.loadgen import (  # noqa: E402
     start_server,
 )
 from referee.devtools.simulate import Dealer  # noqa: E402
+
+
+class Held:
+    """Sockets held open beside the load, read (and trickled) by one thread:
+    live streams of the tablets' tables, and half-sent requests."""
+
+    def __init__(self, port: int) -> None:
+        import selectors
+
+        self.port = port
+        self.selector = selectors.DefaultSelector()
+        self.streams: list = []
+        self.slow: list = []
+        self.events = 0
+        self.refused = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def open_streams(self, tablets: list[Tablet], count: int) -> None:
+        import selectors
+        import socket
+
+        for k in range(count):
+            t = tablets[k % len(tablets)]
+            s = socket.create_connection(("127.0.0.1", self.port))
+            s.sendall(f"GET /api/sessions/{t.sid}/stream HTTP/1.1\r\nHost: bench\r\n"
+                      f"Authorization: Bearer {t.client.token}\r\n\r\n".encode())
+            s.setblocking(False)
+            self.selector.register(s, selectors.EVENT_READ)
+            self.streams.append(s)
+
+    def open_slow(self, count: int) -> None:
+        import socket
+
+        for _ in range(count):
+            s = socket.create_connection(("127.0.0.1", self.port))
+            s.sendall(b"GET /api/openapi.json HTTP/1.1\r\nHost: bench\r\nX-Slow: ")
+            self.slow.append(s)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _run(self) -> None:
+        trickled = time.monotonic()
+        while not self.stop.is_set():
+            for key, _ in self.selector.select(0.5):
+                try:
+                    data = key.fileobj.recv(65536)
+                except OSError:
+                    data = b""
+                if not data:
+                    self.selector.unregister(key.fileobj)
+                    continue
+                self.events += data.count(b"\nid: ") + data.startswith(b"id: ")
+                self.refused += data.count(b" 503 ")
+            if self.slow and time.monotonic() - trickled > 10:
+                trickled = time.monotonic()
+                for s in self.slow:
+                    try:
+                        s.sendall(b"x")
+                    except OSError:
+                        pass
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(2)
+        for s in self.streams + self.slow:
+            s.close()
+
+    def alive(self) -> int:
+        return len(self.selector.get_map())
 
 
 def pct(values: list[float], p: float) -> float:
@@ -184,6 +261,10 @@ def main() -> None:
     parser.add_argument("--servers", type=int, default=1, help="app processes")
     parser.add_argument("--balance", choices=("sticky", "round-robin"), default="sticky")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--streams", type=int, default=0,
+                        help="live streams held open during the run (120: 20 tables x 6)")
+    parser.add_argument("--slow", type=int, default=0,
+                        help="half-sent requests held open during the run")
     parser.add_argument("--no-long", action="store_true",
                         help="skip the action at the 10,000th action of a session")
     args = parser.parse_args()
@@ -196,6 +277,7 @@ def main() -> None:
         backend = "SQLite"
     ports = [free_port() for _ in range(args.servers)]
     servers = []
+    held = None
     try:
         for port in ports:  # one after the other: the first makes the floor's table
             servers.append(start_server(target, port, "--threads", str(args.threads),
@@ -216,11 +298,21 @@ def main() -> None:
             t.prepare(10)
         run(tablets, 10, "step")  # warm-up: connections, caches
         run(tablets, 10, "bench_insert")
+        if args.streams or args.slow:
+            from referee.commands.service import open_files
+
+            open_files()  # this process holds them too
+            held = Held(port)
+            held.open_streams(tablets, args.streams)
+            held.open_slow(args.slow)
+            held.start()
+            time.sleep(1.0)
         # Rounds of actions and of the floor take turns, so that both meet the
         # same weather on a shared machine.
         print(f"{backend}, {args.servers} app process(es) ({args.balance}), "
               f"{args.tablets} tablets x {args.actions} actions, server threads "
-              f"{args.threads}")
+              f"{args.threads}, {args.streams} live streams, {args.slow} half-sent "
+              "requests held open")
         runs = []
         for k in range(args.repeat):
             runs.append(measure(tablets, args))
@@ -230,6 +322,10 @@ def main() -> None:
             # figure and each run's ratio, apart
             show(max(runs, key=lambda m: m["rate"]), "best")
             show({key: statistics.median(m[key] for m in runs) for key in runs[0]}, "median")
+        if held is not None:
+            print(f"  held open: {held.alive()} of {args.streams + args.slow} sockets still "
+                  f"open at the end; {held.events} stream events read, "
+                  f"{held.refused} streams refused (503)")
         if args.no_long:
             return
 
@@ -254,6 +350,8 @@ def main() -> None:
         print(f"  ratios  : p50 {pct(at10k, 50) / pct(at10, 50):.2f}, "
               f"p99 {pct(at10k, 99) / pct(at10, 99):.2f} (10,000th / 10th)")
     finally:
+        if held is not None:
+            held.close()
         for server in servers:
             server.kill()
             server.wait()

@@ -387,3 +387,35 @@ def test_consistency_says_whether_the_chain_still_holds_a_head(app, client):
         con.close()
         r = client.get(g.url(f"/consistency?seq={seq}&head={head}"), headers=bearer(seat))
         assert r.get_json()["consistent"] is False and r.get_json()["seq"] == seq - 1
+
+
+# ------------------------------------------------------------------ the server under idle sockets
+
+def test_two_hundred_half_sent_requests_do_not_stop_the_service(tmp_path):
+    """Issue 25, item 3: 200 half-sent requests (waitress's 100-200 connection
+    limit) left the service answering nobody. Now 250 of them, and a plain
+    GET is still answered at once."""
+    import socket
+
+    from referee.devtools.loadgen import free_port, start_server
+
+    port = free_port()
+    server = start_server(tmp_path / "r.sqlite3", port)
+    held = []
+    try:
+        for _ in range(250):
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(b"GET /api/openapi.json HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            held.append(s)
+        t0 = time.monotonic()
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", "/")
+        answer = conn.getresponse()
+        took = time.monotonic() - t0
+        assert answer.status == 200 and took < 2.0, took
+        conn.close()
+    finally:
+        for s in held:
+            s.close()
+        server.kill()
+        server.wait()

@@ -34,7 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", metavar="PATH_OR_URL",
                    help=f"the database: a file, or a postgresql:// URL (default: "
                    f"REFEREE_DATABASE_URL, else {DEFAULT_DB})")
-    p.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
+    p.add_argument("--threads", type=int, default=8,
+                   help="worker threads for requests (default 8)")
+    p.add_argument("--streams", type=int, default=None,
+                   help="live streams open at once, each with a thread of its own (default "
+                   "200); one more is answered 503 and its page asks every few seconds")
     p.set_defaults(func=cmd_serve)
     p = sub.add_parser("import", help="store a session log; prints the new session's id")
     p.add_argument("log", help="a tonk-log/1 file")
@@ -107,7 +111,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except RefereeError as err:
         return fail(err)
     return run_server(app, host, args.port, args.threads, path,
-                      show=bool(public) or args.lan)
+                      show=bool(public) or args.lan,
+                      streams=STREAMS if args.streams is None else max(0, args.streams))
 
 
 def print_address(url: str) -> None:
@@ -119,8 +124,46 @@ def print_address(url: str) -> None:
     sys.stdout.flush()
 
 
+# The server's settings (docs/deploy.md, "The server"; measured in docs/decisions.md).
+STREAMS = 200  # live streams open at once (each holds a thread while open); more: 503
+CONNECTIONS = 4000  # sockets open at once, idle, slow and streaming alike
+IDLE_SECONDS = 30  # a connection with no request in progress and no byte for this long closes
+OPEN_FILES = 8192  # the soft limit of open files asked for (each socket is one)
+
+
+def open_files(wanted: int = OPEN_FILES) -> int:
+    """Raise this process's soft limit of open files towards ``wanted`` (never
+    above the hard limit); the limit now."""
+    try:
+        import resource
+    except ImportError:  # not on this system: as it is
+        return wanted
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    goal = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < goal:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (goal, hard))
+            soft = goal
+        except (ValueError, OSError):
+            pass
+    return wanted if soft == resource.RLIM_INFINITY else soft
+
+
+def server_settings(threads: int, streams: int) -> dict:
+    """waitress's settings: ``threads`` for requests plus one per live stream
+    (a stream holds its thread while it is open); sockets up to what the
+    open-file limit allows, read by poll() (select() stops at descriptor
+    1024); an idle or trickling connection closed after ``IDLE_SECONDS`` (a
+    half-sent request holds no thread, only a socket)."""
+    limit = open_files()
+    return {"threads": threads + streams,
+            "connection_limit": max(100, min(CONNECTIONS, limit - threads - streams - 64)),
+            "channel_timeout": IDLE_SECONDS, "cleanup_interval": 5,
+            "asyncore_use_poll": True, "backlog": 2048}
+
+
 def run_server(app, host: str, port: int, threads: int, path: str,
-               show: bool = False) -> int:
+               show: bool = False, streams: int = STREAMS) -> int:
     """Serve ``app`` until interrupted (also bench/floor.py's server, so that the
     benchmark measures the same server)."""
     import logging
@@ -132,10 +175,11 @@ def run_server(app, host: str, port: int, threads: int, path: str,
     # "Task queue depth is N" on every request that waits for a free thread:
     # normal with many tablets, and a flood in the log under load.
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    app.config["STREAM_LIMIT"] = streams
     # waitress, not Flask's development server: threaded, production-grade.
     try:
-        server = create_server(app, host=host, port=port, threads=threads,
-                               ident="referee", connection_limit=200)
+        server = create_server(app, host=host, port=port, ident="referee",
+                               **server_settings(threads, streams))
     except OSError as err:  # the address is taken, or not this host's
         print(f"cannot serve on {host}:{port}: {err.strerror or err} (another server "
               "there? --host and --port choose another)", file=sys.stderr)

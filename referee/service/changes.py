@@ -17,19 +17,36 @@ writing the same file is seen by a stream's own look every few seconds
 
 from __future__ import annotations
 
+import json
 import threading
+from collections import deque
 from typing import Any
 
 CHANNEL = "referee_changes"
-_PENDING = "_referee_touched"  # the connection's attribute: sessions marked, not yet committed
+_PENDING = "_referee_touched"  # the connection's attribute: (session, event) not yet committed
+RECENT = 256  # events kept per table in memory, for its streams to send without a query
 
 
 class _Bell:
-    __slots__ = ("cond", "rung")
+    """A table's bell, and its newest events as committed: (seq, kind, hand,
+    hash, prev_hash), in order, so that its streams need not ask the database."""
+
+    __slots__ = ("cond", "rung", "recent")
 
     def __init__(self) -> None:
         self.cond = threading.Condition(threading.Lock())
         self.rung = 0
+        self.recent: deque = deque(maxlen=RECENT)
+
+    def add(self, rows: list[tuple]) -> None:
+        for row in rows:
+            if row is None:  # written without its row (an import): not known here
+                self.recent.clear()
+            elif not self.recent or row[0] == self.recent[-1][0] + 1:
+                self.recent.append(row)
+            elif row[0] > self.recent[-1][0]:  # a gap: what was before is no guide
+                self.recent.clear()
+                self.recent.append(row)
 
 
 _bells: dict[str, _Bell] = {}
@@ -44,12 +61,26 @@ def _bell(sid: str) -> _Bell:
     return bell
 
 
-def ring(sid: str) -> None:
-    """Wake every stream of ``sid`` in this process."""
+def ring(sid: str, rows: list[tuple] | None = None) -> None:
+    """Wake every stream of ``sid`` in this process (``rows``: the events just
+    committed, if known)."""
     bell = _bell(sid)
     with bell.cond:
+        if rows:
+            bell.add(rows)
         bell.rung += 1
         bell.cond.notify_all()
+
+
+def since(sid: str, seq: int) -> list[tuple] | None:
+    """The table's events after ``seq`` as this process saw them committed;
+    None when it cannot say (not all of them are in memory): ask the database."""
+    bell = _bell(sid)
+    with bell.cond:
+        recent = list(bell.recent)
+    if not recent or recent[0][0] > seq + 1:
+        return None
+    return [row for row in recent if row[0] > seq]
 
 
 def rung(sid: str) -> int:
@@ -66,22 +97,46 @@ def wait(sid: str, seen: int, timeout: float) -> int:
         return bell.rung
 
 
-def touched(db: Any, sid: str) -> None:
-    """An event of ``sid`` was written in ``db``'s open transaction."""
+def touched(db: Any, sid: str, row: tuple | None = None) -> None:
+    """An event of ``sid`` was written in ``db``'s open transaction (``row``:
+    its (seq, kind, hand, hash, prev_hash); None for many at once)."""
     pending = getattr(db, _PENDING, None)
     if pending is None:
-        pending = set()
+        pending = []
         setattr(db, _PENDING, pending)
-    pending.add(sid)
+    pending.append((sid, row))
+
+
+def mark(db: Any) -> int:
+    """Where the transaction's marks stand (before a savepoint)."""
+    return len(getattr(db, _PENDING, None) or ())
+
+
+def undo_to(db: Any, where: int) -> None:
+    """A savepoint rolled back: its marks go (its events were never committed)."""
+    pending = getattr(db, _PENDING, None)
+    if pending:
+        del pending[where:]
+
+
+def _by_session(pending: list) -> dict[str, list]:
+    out: dict[str, list] = {}
+    for sid, row in pending:
+        out.setdefault(sid, []).append(row)
+    return out
 
 
 def before_commit(db: Any, pg: bool) -> None:
     """On PostgreSQL, the transaction's notices to every app server (sent by
-    the database at its commit, never for a rollback)."""
+    the database at its commit, never for a rollback): the session, and its
+    events when they fit in a notice."""
     pending = getattr(db, _PENDING, None)
     if pg and pending:
-        for sid in pending:
-            db.conn.execute("SELECT pg_notify(?, ?)", (CHANNEL, sid))
+        for sid, rows in _by_session(pending).items():
+            said = json.dumps({"sid": sid, "rows": rows}, separators=(",", ":"))
+            if len(said) > 7000 or None in rows:
+                said = json.dumps({"sid": sid, "rows": [None]})
+            db.conn.execute("SELECT pg_notify(?, ?)", (CHANNEL, said))
 
 
 def committed(db: Any) -> None:
@@ -89,8 +144,8 @@ def committed(db: Any) -> None:
     pending = getattr(db, _PENDING, None)
     if pending:
         setattr(db, _PENDING, None)
-        for sid in pending:
-            ring(sid)
+        for sid, rows in _by_session(pending).items():
+            ring(sid, rows)
 
 
 def rolled_back(db: Any) -> None:
@@ -125,6 +180,7 @@ def _listen(url: str) -> None:
             with psycopg.connect(url, autocommit=True) as conn:
                 conn.execute(f"LISTEN {CHANNEL}")
                 for note in conn.notifies():
-                    ring(note.payload)
+                    said = json.loads(note.payload)
+                    ring(said["sid"], [tuple(r) if r else None for r in said["rows"]])
         except psycopg.Error:
             time.sleep(1.0)  # the database restarted or the network dropped: again

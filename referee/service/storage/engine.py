@@ -232,10 +232,12 @@ class GroupCommitter:
                 try:
                     for job, _ in batch:
                         conn.execute("SAVEPOINT job")
+                        marked = changes.mark(self.db)
                         try:
                             outcomes.append((True, job(self.db)))
                         except Exception as err:
                             conn.execute("ROLLBACK TO job")
+                            changes.undo_to(self.db, marked)
                             outcomes.append((False, err))
                         conn.execute("RELEASE job")
                     changes.before_commit(self.db, is_pg(self.db))

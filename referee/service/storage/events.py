@@ -70,7 +70,7 @@ def append_event(db: Database, session_id: str, hand: int | None, kind: str, pay
         row,
     )
     if table == "events":
-        changes.touched(db, session_id)
+        changes.touched(db, session_id, (seq, kind, hand, row["hash"], prev))
     return row
 
 
