@@ -82,13 +82,11 @@ class _Forms:
     def num(self, value, quantum=None) -> str:
         from . import language
         from .ledger.money import fmt
-        from .reports.words import decimal_text
 
         quantum = self.q if quantum is None else quantum
         if self.lang == language.DEFAULT:
             return fmt(value, quantum)
-        return decimal_text(value.quantize(quantum) or abs(value.quantize(quantum)),
-                            max(0, -quantum.as_tuple().exponent), self.lang)
+        return language.amount(value, quantum, self.lang)
 
     def amount(self, value, quantum=None) -> str:
         from . import language
@@ -112,21 +110,19 @@ class _Forms:
         """A stake as written ("1 point", not "1 points")."""
         from . import language
         from .ledger.money import parse_stake
-        from .reports.words import decimal_text
 
         if not self.log.get("currency") and not self.push_ups and parse_stake(text) == 1:
             return self._("1 point")
         if self.lang != language.DEFAULT:
             value = parse_stake(text)
-            text = decimal_text(value, max(0, -value.as_tuple().exponent), self.lang)
+            text = language.decimal_text(value, max(0, -value.as_tuple().exponent), self.lang)
         return f"{text} {self.unit}"
 
     def time(self, value: str) -> str:
         """English keeps the log's own time (scripts read it); a person's language its form."""
         from . import language
-        from .reports.words import time_text
 
-        return value if self.lang == language.DEFAULT else time_text(value, self.lang)
+        return value if self.lang == language.DEFAULT else language.time_text(value, self.lang)
 
 
 def format_report(session, result, lang: str | None = None) -> str:
@@ -143,12 +139,12 @@ def format_report(session, result, lang: str | None = None) -> str:
 def _head_lines(session, result, said: _Forms) -> list[str]:
     from .reports.words import plurals
 
-    log, _ = session.log, said._
+    log, _, ngettext = session.log, said._, plurals(said.lang)  # named for the catalog tool
     title = log.get("table") or _("Tonk session")
-    lines = [plurals(said.lang)("{title}: {n} hand, rules {preset}, stake {stake}",
-                                "{title}: {n} hands, rules {preset}, stake {stake}",
-                                len(result.hands), title=title, preset=session.rules.preset,
-                                stake=said.stake_words(log["stake"]))]
+    lines = [ngettext("{title}: {n} hand, rules {preset}, stake {stake}",
+                      "{title}: {n} hands, rules {preset}, stake {stake}",
+                      len(result.hands), title=title, preset=session.rules.preset,
+                      stake=said.stake_words(log["stake"]))]
     if "started" in log:
         lines.append(_("Started {time}", time=said.time(log["started"])))
     if "closed" in log:

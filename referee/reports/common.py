@@ -20,11 +20,11 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import SimpleDocTemplate
 
 from .. import language
+from ..language import amount  # noqa: F401 - a paper's numbers, used through here
 from ..rules.options import OPTION_DOCS, PRESET_SOURCES, HouseRules
 from .words import (  # noqa: F401 - the papers' words, used through here
     BEATERS,
     claim_words,
-    decimal_text,
     paper_language,
     plurals,
     stakes_words,
@@ -105,26 +105,11 @@ def unit_of(log: dict, rules: HouseRules, lang: str = language.DEFAULT) -> str:
     return log.get("currency") or _("points")
 
 
-def amount(value: Decimal, quantum: Decimal, lang: str) -> str:
-    """A number written to ``quantum``'s places in ``lang``'s form
-    (``-1.234,50`` in German); ``-0`` as ``0``. ``language.number`` drops
-    trailing zeros, which a column of money must keep."""
-    q = Decimal(value).quantize(quantum)
-    if q == 0:
-        q = abs(q)
-    return decimal_text(q, max(0, -quantum.as_tuple().exponent), lang)
-
-
 def cash(value: Decimal, quantum: Decimal, currency: str | None, unit: str, lang: str) -> str:
     """An amount in a sentence: money in the locale's form (``1,50 €``), or
     the number and its unit (points)."""
     if currency:
-        from babel import numbers
-
-        q = Decimal(value).quantize(quantum)
-        return numbers.format_currency(abs(q) if q == 0 else q, currency,
-                                       locale=language.locale(lang),
-                                       decimal_quantization=False)
+        return language.currency_amount(value, quantum, currency, lang)
     _ = words(lang)
     if value == 1 and unit == _("points"):
         return _("1 point")  # "1 Punkt", not "1 Punkte"

@@ -4,7 +4,9 @@ so the command line's text reports and the reference page use it too."""
 from __future__ import annotations
 
 from .. import language
-from ..language import N_
+
+# A paper's numbers, money and times: the language's one statement of them.
+from ..language import N_, decimal_text, money_text, time_text  # noqa: F401
 
 #: The outcomes' names on the papers.
 OUTCOME_WORDS = {
@@ -59,50 +61,6 @@ def paper_language(log: dict, asked: str | None = None) -> str:
     ``language``, else English. Every way of choosing it ends here, so the
     same table's paper is the same bytes however its language was chosen."""
     return language.choose(asked, log.get("language"))
-
-
-def money_text(value: object, currency: str | None, lang: str) -> str:
-    """An amount the service wrote as a decimal string, in ``lang``'s form
-    with its places kept (``-1.234,50`` in German). English keeps the plain
-    decimal, as the club's text always printed it; the currency is named in
-    the heading."""
-    from decimal import Decimal, InvalidOperation
-
-    if lang == language.DEFAULT or value is None:
-        return str(value)
-    try:
-        d = Decimal(str(value))
-    except InvalidOperation:
-        return str(value)
-    return decimal_text(d, max(0, -d.as_tuple().exponent), lang)
-
-
-def time_text(value: str | None, lang: str = language.DEFAULT) -> str | None:
-    """An ISO 8601 time as people read it on a paper: "2026-11-21 20:00 UTC" (the date
-    in the language's form: "21.11.2026 20:00 UTC")."""
-    if not value:
-        return None
-    from datetime import UTC, datetime
-
-    try:
-        t = datetime.fromisoformat(value)
-    except ValueError:
-        return value  # an older log's free text, as written
-    if t.tzinfo is None:
-        return value
-    t = t.astimezone(UTC)
-    if lang == language.DEFAULT:
-        return t.strftime("%Y-%m-%d %H:%M UTC")
-    return f"{language.day(t, lang)} {t:%H:%M} UTC"
-
-
-def decimal_text(value, places: int, lang: str) -> str:
-    """A decimal with exactly ``places`` places in ``lang``'s form
-    (``language.number`` drops trailing zeros, which money must keep)."""
-    from babel import numbers
-
-    pattern = "#,##0" + ("." + "0" * places if places else "")
-    return numbers.format_decimal(value, format=pattern, locale=language.locale(lang))
 
 
 def claim_words(when: str, timing: str | None, lang: str) -> str:

@@ -14,7 +14,7 @@ own English sentence.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -23,7 +23,7 @@ from babel import Locale, dates, numbers
 from babel.support import NullTranslations, Translations
 
 # N_ is the engine's marker, re-exported for the shells' own sentences.
-from .rules.words import LANGUAGES, N_, Names, Phrases, Words, from_plain  # noqa: F401
+from ..rules.words import LANGUAGES, N_, Names, Phrases, Words, from_plain  # noqa: F401
 
 DEFAULT = LANGUAGES[0]
 
@@ -33,7 +33,7 @@ NAMES = {"en": "English", "de": "Deutsch", "fr": "Français", "pt": "Português"
 #: The Babel locale whose number, money and date forms each language uses.
 LOCALES = {"en": "en_US", "de": "de_DE", "fr": "fr_FR", "pt": "pt_BR"}
 
-TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 
 
 def choose(*candidates: str | None) -> str:
@@ -162,6 +162,65 @@ def money(amount: Decimal, currency: str | None, lang: str) -> str:
     plain = numbers.format_decimal(amount, format="#,##0.00", locale=locale(lang),
                                    decimal_quantization=False)
     return f"{plain} {currency}" if currency else plain
+
+
+def decimal_text(value, places: int, lang: str) -> str:
+    """A decimal with exactly ``places`` places in ``lang``'s form
+    (``number`` drops trailing zeros, which money must keep)."""
+    pattern = "#,##0" + ("." + "0" * places if places else "")
+    return numbers.format_decimal(value, format=pattern, locale=locale(lang))
+
+
+def amount(value: Decimal, quantum: Decimal, lang: str) -> str:
+    """A number written to ``quantum``'s places in ``lang``'s form
+    (``-1.234,50`` in German); ``-0`` as ``0``: a column of money. (The
+    result's text, which scripts read, writes amounts as plain decimals in
+    every language: ``ledger.money.fmt``.)"""
+    q = Decimal(value).quantize(quantum)
+    if q == 0:
+        q = abs(q)
+    return decimal_text(q, max(0, -quantum.as_tuple().exponent), lang)
+
+
+def currency_amount(value: Decimal, quantum: Decimal, currency: str, lang: str) -> str:
+    """Money in a sentence on a paper, written to ``quantum``'s places in the
+    locale's form with its currency (``1,50 €``); ``-0`` as ``0``."""
+    q = Decimal(value).quantize(quantum)
+    return numbers.format_currency(abs(q) if q == 0 else q, currency, locale=locale(lang),
+                                   decimal_quantization=False)
+
+
+def money_text(value: object, currency: str | None, lang: str) -> str:
+    """An amount the service wrote as a decimal string, in ``lang``'s form
+    with its places kept (``-1.234,50`` in German). English keeps the plain
+    decimal, as the club's text always printed it; the currency is named in
+    the heading."""
+    from decimal import InvalidOperation
+
+    if lang == DEFAULT or value is None:
+        return str(value)
+    try:
+        d = Decimal(str(value))
+    except InvalidOperation:
+        return str(value)
+    return decimal_text(d, max(0, -d.as_tuple().exponent), lang)
+
+
+def time_text(value: str | None, lang: str = DEFAULT) -> str | None:
+    """An ISO 8601 time as people read it on a paper: "2026-11-21 20:00 UTC" (the date
+    in the language's form: "21.11.2026 20:00 UTC")."""
+    if not value:
+        return None
+    try:
+        t = datetime.fromisoformat(value)
+    except ValueError:
+        return value  # an older log's free text, as written
+    if t.tzinfo is None:
+        return value
+    t = t.astimezone(UTC)
+    if lang == DEFAULT:
+        return t.strftime("%Y-%m-%d %H:%M UTC")
+    return f"{day(t, lang)} {t:%H:%M} UTC"
 
 
 def day(value: date | datetime | str, lang: str) -> str:
