@@ -262,7 +262,7 @@ _WITH_SPREAD_CARDS = {
 def action_sentence(text: str, lang: str) -> str:
     """A logged action as a sentence in ``lang``: ``Ben: hit S1 7c`` -> ``Ben
     hits S1 with 7♣`` (pages and papers alike; the log line stays as logged)."""
-    from .rules.cards import UNKNOWN, card_label
+    from ..rules.cards import UNKNOWN, card_label
 
     player, _sep, rest = text.rpartition(": ")
     verb, *args = rest.split() or [""]
@@ -284,7 +284,7 @@ def action_sentence(text: str, lang: str) -> str:
 def cards_shown(words: Words) -> Words:
     """A sentence with its cards written with suit symbols (``K♥``, not the
     log's ``Kh``), as every page and paper writes a card."""
-    from .rules.cards import card_label
+    from ..rules.cards import card_label
 
     return Words(words.template, **{
         name: card_label(value) if name == "card" and isinstance(value, str)
