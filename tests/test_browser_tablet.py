@@ -221,7 +221,7 @@ def test_a_refused_action_an_undo_and_a_tonk_out(server, page):
     # Undo the take: the 3♦ goes back on the pile; the take stays in the history.
     with page.expect_navigation():
         page.locator("#undo").click()
-    assert "Undone: Ben: take" in text(page, ".flash-ok")
+    assert "Undone: Ben takes" in text(page, ".flash-ok")
     assert text(page, "#seq") == "0"
     assert text(page, "#top") == "3♦"
     page.locator("#history > summary").click()

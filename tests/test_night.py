@@ -468,3 +468,77 @@ def test_a_season_of_one_session_draws_its_points():
     plot = next(c for c in drawing.contents if hasattr(c, "lines"))
     assert all(len(points) == 2 for points in plot.data)  # from 0, then the session
     assert plot.lines[0].symbol is not None
+
+
+# ------------------------------------------------------------------ 9: the words
+
+def test_german_payment_sentences_start_with_a_capital():
+    from referee.reports.words import story_in
+
+    seen = 0
+    for path in sorted(SAMPLES.glob("*.json")):
+        if path.name.endswith(".expected.json") or path.name.startswith(("err_", "ev_err",
+                                                                            "told_err")):
+            continue
+        try:
+            session = replay(load_log(_sample(path.stem)), allow_open_last_hand=True)
+        except Exception:  # noqa: BLE001 - a log the replay refuses has no story
+            continue
+        for h in session.result().hands:
+            for said in story_in(h.settlement, "de"):
+                seen += 1
+                assert not said[:1].islower(), (path.name, h.number, said)
+    assert seen
+
+
+def test_german_history_lines_carry_no_english_and_messages_use_the_tables_money(client):
+    sid = tt.create(client, players=("Ann", "Ben"), language="de")
+    r = tt.start(client, sid, dealer="Ann", deal={"Ben": ["5h", "6h", "7h", "3s", "3d"]},
+                 upcard="9c", players=("Ann", "Ben"))
+    assert r.status_code == 303
+    tt.act(client, sid, 1, "draw")  # a card not seen
+    tt.act(client, sid, 1, "discard", ["3d"])
+    page = tt.hand_page(client, sid)
+    history = re.search(r'<ol class="history">(.*?)</ol>', page, re.S).group(1)
+    visible = re.sub(r"<[^>]+>", " ", history)
+    assert "zieht" in visible and "Ben: draw" not in visible and ": discard" not in visible
+    r = client.post(f"/s/{sid}/hands/1/undo", data={
+        "csrf_token": tt.form_value(page, "csrf_token"), "client_id": "u1",
+        "expected_seq": "2", "lang": "en"})
+    flash = client.get(r.headers["Location"] + "?lang=en").get_data(as_text=True)
+    assert "3♦" in flash and "discard 3d" not in flash
+    page, data = _form(client, f"/s/{sid}/manage?lang=en", "stake-form")
+    r = client.post(f"/s/{sid}/manage/stake", data={**data, "stake": "1", "client_id": "s"})
+    said = client.get(r.headers["Location"] + "?lang=en").get_data(as_text=True)
+    assert "The stake is $1.00 from the next hand on" in said
+
+
+def test_what_if_writes_money_as_every_other_page(client):
+    sid = tt.create(client, players=("Ann", "Ben"))
+    _tonk_out(client, sid)
+    page = client.get(f"/reports/{sid}/whatif?preset=dc").get_data(as_text=True)
+    transfers = re.findall(r"<li>(\w+ pays \w+ [^<]*)</li>", page)
+    assert transfers and all("$" in t and "USD" not in t for t in transfers), transfers
+
+
+def test_the_auditor_view_and_the_audit_pdf_name_steps_alike():
+    from referee.reports import audit
+    from referee.web import reports
+
+    assert reports.STATUS_WORDS is audit.STATUS_WORDS
+
+
+def test_verify_speaks_the_asked_language_and_the_tables(tmp_path, capsys):
+    from referee.cli import main
+    from referee.service import sessions, storage
+
+    path = tmp_path / "r.sqlite3"
+    db = storage.connect(path)
+    info = sessions.create_session(db, {"stake": "1", "rules": "pagat", "players": ["A", "B"],
+                                        "language": "fr"})
+    assert main(["verify", "--db", str(path), "--lang", "de"]) == 0
+    assert "1 Sitzung geprüft, 0 mit einem Fehler" in capsys.readouterr().err
+    assert main(["verify", "--db", str(path), "--session", info.id]) == 0
+    assert "1 session vérifiée" in capsys.readouterr().err
+    assert main(["verify", "--db", str(tmp_path / "none.sqlite3"), "--lang", "pt"]) == 2
+    assert "nenhuma base de dados" in capsys.readouterr().err

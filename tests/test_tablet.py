@@ -323,7 +323,7 @@ def test_undo_keeps_the_original_in_the_history(client):
                 data={"csrf_token": form_value(page, "csrf_token"), "client_id": "u1",
                       "expected_seq": "1"})
     page = client.get(r.headers["Location"]).data.decode()
-    assert ("ok", "Undone: Ben: draw 8c. It stays in the history, marked as undone.") \
+    assert ("ok", "Undone: Ben draws 8♣. It stays in the history, marked as undone.") \
         in flashes(page)
     assert seq_of(page) == 0 and 'id="stock">36<' in page
     assert '<li class="corrected">Ben: draw 8♣ <small>(undone)</small></li>' in page

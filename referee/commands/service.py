@@ -57,6 +57,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--session", metavar="ID", help="check this session only")
     p.add_argument("--head", metavar="HASH", help="a receipt: the session's chain must "
                    "still hold this 64-hex hash (needs --session)")
+    from ..rules.words import LANGUAGES
+
+    p.add_argument("--lang", choices=LANGUAGES,
+                   help="the report's language (default: with --session or a log, the "
+                   "table's; else English)")
     p.set_defaults(func=cmd_verify)
 
 
@@ -227,9 +232,23 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bad_input(message: str) -> int:
-    print(f"malformed input: {message}", file=sys.stderr)
+def _bad_input(message: str, lang: str | None = None, **params: object) -> int:
+    print(_said(lang, N_("malformed input: {message}"),
+                message=_said(lang, message, **params)), file=sys.stderr)
     return 2
+
+
+def N_(text: str) -> str:  # noqa: N802 - the catalogs' marker (importing it costs babel)
+    return text
+
+
+def _said(lang: str | None, template: str, **params: object) -> str:
+    """A sentence of the command in ``lang``: English without loading babel."""
+    if not lang or lang == "en":
+        return template.format(**params)
+    from .. import language
+
+    return language.gettext(lang, template, **params)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -240,48 +259,60 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     from ..service import trust
 
+    lang = args.lang
     if args.log is not None:
-        return _verify_log(args.log)
+        return _verify_log(args.log, lang)
     if args.head is not None and (args.session is None or not trust.HEAD.fullmatch(args.head)):
-        return _bad_input("--head takes the 64 lower-case hex digits of a receipt, with "
-                          "--session")
+        return _bad_input(N_("--head takes the 64 lower-case hex digits of a receipt, with "
+                             "--session"), lang)
     path = _db_path(args)
     if _missing(path):
-        return _bad_input(f"no database at {path}")
+        return _bad_input(N_("no database at {path}"), lang, path=path)
     try:
         db = _open(args)
         if args.session is not None:
+            if lang is None:  # the table's language, as its papers speak it
+                from ..service import sessions
+
+                try:
+                    lang = sessions.table_language(db, args.session)
+                except RefereeError:
+                    lang = None
             report = {args.session: trust.verify_session(db, args.session, args.head)}
         else:
             report = trust.verify_all(db)
     except sqlite3.DatabaseError as err:
-        return _bad_input(f"{path} is not a referee database ({err})")
+        return _bad_input(N_("{path} is not a referee database ({error})"), lang, path=path,
+                          error=err)
     except RefereeError as err:
-        return fail(err)
+        return fail(err, lang=lang)
     bad = 0
     for sid, faults in report.items():
         if faults:
             bad += 1
             for fault in faults:
-                print(f"session {sid}: {fault}")
-    checked = "1 session checked" if len(report) == 1 else f"{len(report)} sessions checked"
-    print(f"{checked}, {bad} with a fault",
-          file=sys.stderr if not bad else sys.stdout)
+                print(_said(lang, N_("session {session}: {fault}"), session=sid, fault=fault))
+    checked = (_said(lang, N_("1 session checked, {bad} with a fault"), bad=bad)
+               if len(report) == 1 else
+               _said(lang, N_("{count} sessions checked, {bad} with a fault"),
+                     count=len(report), bad=bad))
+    print(checked, file=sys.stderr if not bad else sys.stdout)
     return 1 if bad else 0
 
 
-def _verify_log(path: str) -> int:
+def _verify_log(path: str, lang: str | None = None) -> int:
     from ..record import load_log, parse_json, read_file
     from ..record.chain import LogChainError, verify_log
 
     try:
         doc = parse_json(read_file(path))
         load_log(doc)  # the play itself must be a log
+        lang = lang or (doc.get("language") if isinstance(doc.get("language"), str) else None)
         head = verify_log(doc)
     except LogChainError as err:
-        print(f"log {path}: {err}")
+        print(_said(lang, N_("log {path}: {fault}"), path=path, fault=err))
         return 1
     except RefereeError as err:
-        return fail(err)
-    print(f"log {path}: intact, head {head}")
+        return fail(err, lang=lang)
+    print(_said(lang, N_("log {path}: intact, head {head}"), path=path, head=head))
     return 0

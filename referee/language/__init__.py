@@ -88,7 +88,14 @@ def story(result: dict, lang: str) -> list[str]:
     before the story kept its words is told in its English)."""
     if "story_words" not in result or lang == DEFAULT:
         return list(result.get("story", ()))
-    return [say(from_plain(words), lang) for words in result["story_words"]]
+    return [sentence_case(say(from_plain(words), lang)) for words in result["story_words"]]
+
+
+def sentence_case(text: str) -> str:
+    """A sentence that starts with a capital, as every language writes one: a
+    sentence whose first words are a phrase of the engine ("{why}: out, ...")
+    starts lowercase in German ("die letzte Karte von Ben ...")."""
+    return text[:1].upper() + text[1:]
 
 
 def sentence(err, lang: str) -> str:

@@ -96,7 +96,7 @@ def stakes_words(n, lang: str) -> str:
 
 def story_in(settlement, lang: str) -> list[str]:
     """A hand's payment worked out, sentence by sentence, in ``lang``."""
-    return [language.say(w, lang) for w in settlement.words]
+    return [language.sentence_case(language.say(w, lang)) for w in settlement.words]
 
 
 def error_in(err, lang: str) -> str:

@@ -146,12 +146,13 @@ def action_words(text: str) -> str:
 
 def logged(text: str) -> Markup:
     """A log line as a page shows it: as logged, cards as symbols (the
-    notation disputes and audits refer to, the same in every language); in a
-    language other than English, after the sentence it says in that language."""
+    notation disputes and audits refer to); in a language other than English,
+    the sentence it says in that language, the notation on hover only (its
+    verbs are English: a German line followed by "Dev: draw" read as a slip)."""
     line = pretty(text)
     if current() == language.DEFAULT:
         return Markup("{}").format(line)
-    return Markup('{} <small class="code">{}</small>').format(action_words(text), line)
+    return Markup('<span title="{}">{}</span>').format(line, action_words(text))
 
 
 # One whole sentence for each verb: word order and the verb's form differ by

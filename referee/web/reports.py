@@ -20,9 +20,10 @@ from flask import (
     url_for,
 )
 
-from ..language import N_
 from ..replay import replay
-from ..reports.audit import audit_hand, describe_state, render_audit, told_rows
+
+# The names of the audit's steps: the PDF's, one list for the paper and the page.
+from ..reports.audit import STATUS_WORDS, audit_hand, describe_state, render_audit, told_rows
 from ..reports.common import rules_in_words, unit_of
 from ..reports.settlement import OUTCOME_WORDS, render_settlement
 from ..reports.stored import load_stored
@@ -185,9 +186,6 @@ def audit_view(sid: str, n: int):
         statuses={k: _(v) for k, v in STATUS_WORDS.items()})
 
 
-# The names of the audit's steps.
-STATUS_WORDS = {"accepted": N_("accepted"), "refused": N_("refused"),
-                "corrected": N_("corrected"), "fault": N_("fault"), "setup": N_("the deal")}
 def _whatif_rules(args) -> str | dict | None:
     """The rules to compare with, from the page's controls: a preset from the
     list and single options changed with selects (``rules``, a preset name or
@@ -232,6 +230,7 @@ def whatif_view(sid: str):
     return render_template("reports/whatif.html", sid=sid, token=token, hand=hand,
                            args=request.args, comparison=comparison, error=error,
                            presets=PRESET_SOURCES, options=forms.option_fields(),
+                           currency=stored.log.get("currency"),
                            hands=len(stored.log.get("hands", [])), outcomes=OUTCOME_WORDS,
                            options_open=any(k.startswith("opt_") and v
                                             for k, v in request.args.items()))

@@ -791,7 +791,7 @@ def undo(session_id: str, n: int):
     else:
         undone = hands.last_undone(get_db(), session_id, n)
         flash(_("Undone: {action}. It stays in the history, marked as undone.",
-                action=undone or _("the last action")), "ok")
+                action=action_words(undone) if undone else _("the last action")), "ok")
     return redirect(url_for("tablet.hand", session_id=session_id, n=n), 303)
 
 
@@ -838,7 +838,8 @@ def rename_post(session_id: str):
 def stake_post(session_id: str):
     stake = request.form.get("stake", "").strip()
     return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
-                       _("The stake is {stake} from the next hand on", stake=stake),
+                       _("The stake is {stake} from the next hand on",
+                         stake=money(stake, g.summary.get("currency"))),
                        lambda db: table_events.change_stake(db, session_id, stake, _cid()))
 
 
