@@ -276,6 +276,29 @@ def test_a_whole_night(server, browser):
     pg.goto(f"{base}/club/season?a=Ann&b=Ben")
     assert "Ann" in text(pg, "main") and "Ben" in text(pg, "main")
     check(pg, "club-season")
+
+    # Settling up the first table after its close (its own settlement: the
+    # club's payment went to next week's table): the payee's PayPal.me name
+    # and line given on the tablet, the page checked, the transfer marked paid.
+    pg.goto(f"{base}/s/{sid}")
+    with pg.expect_navigation():
+        pg.locator("#settle-up").click()
+    owed_before = pg.locator("li.transfer").count()
+    first = pg.locator("li.transfer").first
+    payee, amount = first.get_attribute("data-to"), first.get_attribute("data-amount")
+    pg.select_option("#pay-player", payee)
+    pg.fill("#pay-paypal", "paypalname")
+    pg.fill("#pay-note", "or cash next Friday")
+    post_form(pg, "#details-form")
+    assert payee in text(pg, ".flash-ok")
+    assert first.locator("a.paypal").get_attribute("href") == \
+        f"https://paypal.me/paypalname/{amount}USD"
+    assert "or cash next Friday" in text(pg, "li.transfer")
+    check(pg, "settle")
+    with pg.expect_navigation():
+        pg.locator("li.transfer button", has_text="Mark paid").first.click()
+    assert pg.locator("li.transfer").count() == owed_before - 1
+    check(pg, "settle-paid")
     context.close()
     assert not errors, errors
 

@@ -204,8 +204,11 @@ def test_referee_ledger_json_is_exactly_the_issue_s_shape(weeks, capsys, club_ap
         assert re.fullmatch(r"\d+\.\d{2}", t["amount"]) and Decimal(t["amount"]) > 0
     # Without the merge, Bne is someone else, and the same as the API says.
     r = weeks["client"].get("/api/club/ledger", headers=KEY).get_json()
-    assert out == {"balances": r["balances"], "transfers": r["transfers"]}
+    # (the API's transfers also say since when their payer owes)
+    assert out == {"balances": r["balances"], "transfers": [
+        {k: v for k, v in t.items() if k != "since"} for t in r["transfers"]]}
     assert "Bne" in out["balances"]
+    assert all(re.fullmatch(r"2026-11-\d\d", t["since"]) for t in r["transfers"])
 
 
 def test_mark_paid_records_a_payment_at_the_open_table(weeks):

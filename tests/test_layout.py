@@ -88,7 +88,8 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "record": (("rules", "ledger"), ("marshmallow", "orjson")),
     "replay": (("rules", "ledger", "record"), ()),
     "service": (("rules", "ledger", "record", "replay"),
-                ("orjson", "sqlite_utils", "psycopg", "psycopg_pool")),
+                ("orjson", "sqlite_utils", "psycopg", "psycopg_pool",
+                 "schwifty")),  # payable.py: a player's IBAN checked before it is kept
     "reports": (("rules", "ledger", "language", "record", "replay", "service"),
                 ("reportlab", "babel", "segno")),
     "web": (("rules", "ledger", "language", "record", "replay", "service", "reports"),

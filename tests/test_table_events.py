@@ -377,10 +377,13 @@ def test_close_then_nothing_more(client):
     assert result_of(g)["closed"] == closed
     assert client.get(g.url(), headers=bearer(g.audit)).get_json()["closed"] == closed
     for tail, body in [("/hands", g.sim.next_setup()), ("/stake", {"stake": "1"}),
-                       ("/payments", {"from": "Ann", "to": "Ben", "amount": "1"}),
                        ("/hands/1/accept", {"player": "Ann"}), ("/close", {}),
                        ("/hands/1/undo", {"client_id": "u"})]:
         refused(g, tail, body, 409, "table_closed")
+    # The night's debts are paid after it: a closed table takes payments.
+    r = post(g, "/payments", {"from": "Ann", "to": "Ben", "amount": "1"})
+    assert r.status_code == 201, r.get_json()
+    assert log_of(g)["payments"][-1]["amount"] == "1" and log_of(g)["closed"] == closed
     assert_replays(g)
 
 

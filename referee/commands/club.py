@@ -65,7 +65,9 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     except RefereeError as err:
         return fail(err)
     if args.json:
-        print(json.dumps({"balances": led["balances"], "transfers": led["transfers"]}))
+        # The shape exactly: who pays whom and how much (the pages add since when).
+        print(json.dumps({"balances": led["balances"], "transfers": [
+            {k: t[k] for k in ("from", "to", "amount")} for t in led["transfers"]]}))
         return 0
     from ..reports.words import money_text, words
 

@@ -91,6 +91,19 @@ def running_balances(sessions: Sequence[ClubSession]) -> list[tuple[str, dict[st
     return points
 
 
+def owing_since(sessions: Sequence[ClubSession]) -> dict[str, str]:
+    """Each person who owes the club now, and since when: the date of the
+    session after which their balance has stayed below zero."""
+    since: dict[str, str] = {}
+    for day, point in running_balances(sessions):
+        for p, v in point.items():
+            if v >= ZERO:
+                since.pop(p, None)
+            else:
+                since.setdefault(p, day)
+    return since
+
+
 @dataclass
 class Stats:
     hands: int = 0

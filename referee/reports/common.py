@@ -142,13 +142,13 @@ def hash_line(log: dict, final_hash: str | None,
             log_fingerprint(log))
 
 
-def qr_drawing(text: str, cell: float = 0.9 * mm):
-    """``text`` as a QR code drawn in vector squares (sharp at any print size)."""
+def qr_drawing(text, cell: float = 0.9 * mm, border: int = 2):
+    """``text`` (or a ``segno`` code made already) as a QR code drawn in vector
+    squares (sharp at any print size)."""
     import segno
     from reportlab.graphics.shapes import Drawing, Rect
 
-    matrix = segno.make_qr(text, error="m").matrix
-    border = 2
+    matrix = (segno.make_qr(text, error="m") if isinstance(text, str) else text).matrix
     size = (len(matrix) + 2 * border) * cell
     qr = Drawing(size, size)
     for y, row in enumerate(matrix):

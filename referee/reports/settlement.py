@@ -30,6 +30,7 @@ from reportlab.platypus import (
 from .. import language
 from ..replay import Session
 from ..rules.told import TOLD
+from ..service.payable import how_to_pay
 from .common import (
     FONT,
     MARGIN,
@@ -42,6 +43,7 @@ from .common import (
     hash_line,
     paper_language,
     plurals,
+    qr_drawing,
     receipt,
     register_fonts,
     rules_in_words,
@@ -66,6 +68,8 @@ def render_settlement(
     table: str | None = None,
     lang: str | None = None,
     settled: dict[int, dict[int, dict]] | None = None,
+    pay_details: dict[str, dict] | None = None,
+    remittance: str | None = None,
 ) -> bytes:
     """The settlement PDF of a replayed session, as bytes, in ``lang`` (else
     the log's language, else English).
@@ -75,6 +79,11 @@ def render_settlement(
     SHA-256 instead and says so. ``settled``: how each hand's disputes were
     settled, by the dispute's place in the hand's list (the stored session's
     settle events; a log alone does not carry them, so its disputes read open).
+
+    ``pay_details``: the payees' payment details (``referee.service.pay``);
+    each transfer to one of them then carries what its payer needs: an EPC
+    QR code, a PayPal.me link, the payee's line, with ``remittance`` as the
+    transfer's text.
     """
     register_fonts()
     st = styles()
@@ -144,11 +153,16 @@ def render_settlement(
         tq = q
     if result.transfers:
         for t in result.transfers:
-            story.append(Paragraph(
+            line = Paragraph(
                 _("{payer} pays {payee} {amount}", payer=f"<b>{esc(t.payer)}</b>",
                   payee=f"<b>{esc(t.payee)}</b>",
                   amount=esc(cash(t.amount, tq, currency, unit, lang))),
-                st["bullet"], bulletText="•"))
+                st["bullet"], bulletText="•")
+            how = None if push_ups or not pay_details else how_to_pay(
+                pay_details.get(t.payee), str(t.amount.quantize(tq)), currency,
+                remittance or "")
+            story.append(line if how is None else KeepTogether(
+                [line, _how_to_pay(how, t, width, lang)]))
     elif push_ups:
         low = min(result.totals.values(), default=Decimal(0))
         best = [p for p in players if result.totals[p] == low]
@@ -209,6 +223,41 @@ def render_settlement(
     story += receipt(final_hash, lang)
     doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()
+
+
+# ---------------------------------------------------------------- paying a transfer
+
+def _how_to_pay(how: dict, t, width: float, lang: str) -> Table:
+    """Under "Ann pays Ben 12.50": the EPC QR code a banking app scans, and
+    the lines to type or tap (IBAN and holder, the PayPal.me link, Ben's
+    own line)."""
+    from segno.helpers import make_epc_qr
+
+    _ = words(lang)
+    st = styles()
+    lines = []
+    if "iban" in how:
+        lines.append(_("IBAN {iban}, {holder}", iban=f"<font name='Courier'>"
+                       f"{esc(how['iban'])}</font>", holder=esc(how["holder"])))
+        if how["epc"]:
+            lines.append(_("Reference: {text}", text=esc(how["epc"]["text"])))
+    if "paypal" in how:
+        link = esc(how["paypal"])
+        lines.append(f"PayPal: <link href='{link}' color='blue'><u>{link}</u></link>")
+    if "note" in how:
+        lines.append(_("{name} says: {note}", name=esc(t.payee), note=esc(how["note"])))
+    text = [Paragraph(line, st["small"]) for line in lines]
+    if how.get("epc"):
+        epc = how["epc"]
+        qr = qr_drawing(make_epc_qr(name=epc["name"], iban=epc["iban"], amount=epc["amount"],
+                                    text=epc["text"], bic=epc["bic"]), cell=0.6 * mm)
+        text.append(Paragraph(_("Scan the code with a banking app: the amount and the "
+                                "text are filled in."), st["small"]))
+        cells, widths = [[qr, text]], [qr.width + 3 * mm, None]
+    else:
+        cells, widths = [[text]], [None]
+    return Table(cells, colWidths=widths, hAlign="LEFT", style=[
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (0, 0), 12)])
 
 
 # ---------------------------------------------------------------- the night's events

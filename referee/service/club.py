@@ -41,6 +41,7 @@ MERGE, NICKNAME, UNDO = "merge", "nickname", "undo"
 # A debt paid after its table closed, kept in the club's chain (a table's own
 # payments are that table's events).
 PAYMENT = "payment"
+WHO_IS_WHO = (MERGE, NICKNAME, UNDO)
 
 
 # ---------------------------------------------------------------- people
@@ -50,10 +51,12 @@ def fold(events: Iterable[dict]) -> tuple[dict[str, str], dict[str, str]]:
     events in force say, from the events as stored (payloads as JSON text)."""
     in_force: dict[int, dict] = {}
     for ev in events:
+        if ev["kind"] not in WHO_IS_WHO:
+            continue  # money (a payment, a person's payment details), not who is whom
         said = json.loads(ev["payload"])
         if ev["kind"] == UNDO:
             in_force.pop(said["undoes"], None)
-        elif ev["kind"] != PAYMENT:  # money, not who is whom
+        else:
             in_force[ev["id"]] = {"kind": ev["kind"], **said}
     spellings: dict[str, str] = {}
     nicks: dict[str, str] = {}
@@ -169,12 +172,14 @@ def undo(db: Database, event: int) -> dict:
 
 
 def club_history(db: Database) -> list[dict]:
-    """The club's events, newest first, with whether each is still in force."""
+    """The club's events, newest first, with whether each is still in force
+    (a person's payment details are not among them: they are shown only
+    beside a transfer to that person)."""
     events = storage.club_events(db)
     undone = {json.loads(ev["payload"])["undoes"] for ev in events if ev["kind"] == UNDO}
     return [{"id": ev["id"], "kind": ev["kind"], "created": ev["created"],
              "undone": ev["id"] in undone, **json.loads(ev["payload"])}
-            for ev in reversed(events)]
+            for ev in reversed(events) if ev["kind"] in (*WHO_IS_WHO, PAYMENT)]
 
 
 def verify(db: Database) -> list[str]:
@@ -281,26 +286,33 @@ def _places(currency: str, amounts: Iterable[Decimal]) -> int:
 
 def club_payments(db: Database, currency: str) -> ClubSession:
     """The debts paid through the club (``mark_paid`` with no open table
-    left to record them at) in ``currency``, as one session of payments only."""
+    left to record them at) in ``currency``, as one session of payments only,
+    dated the day of the newest (the ledger's "since when" reads the sessions
+    in date order: the payments come after the tables they settle)."""
     spellings = storage.aliases(db)
-    paid = [json.loads(ev["payload"]) for ev in storage.club_events(db)
-            if ev["kind"] == PAYMENT]
-    return ClubSession(id="club", date="", players=[], hands=[], payments=[
+    events = [ev for ev in storage.club_events(db) if ev["kind"] == PAYMENT
+              and json.loads(ev["payload"])["currency"] == currency]
+    paid = [json.loads(ev["payload"]) for ev in events]
+    return ClubSession(id="club", date=max((ev["created"][:10] for ev in events), default=""),
+                       players=[], hands=[], payments=[
         (person(p["from"], spellings), person(p["to"], spellings), Decimal(p["amount"]))
-        for p in paid if p["currency"] == currency])
+        for p in paid])
 
 
 def ledger(db: Database, currency: str | None = None) -> dict:
     """Everyone's balance over all sessions (positive: the club owes them) and
-    the fewest transfers that clear them, as decimal strings."""
+    the fewest transfers that clear them, as decimal strings, each with the
+    day since which its payer owes (``since``)."""
     currency = pick_currency(db, currency)
     sessions = [*gather(db, currency), club_payments(db, currency)]
     balances = arithmetic.club_balances(sessions)
     transfers = arithmetic.club_transfers(balances)
+    since = arithmetic.owing_since(sessions)
     places = _places(currency, [*balances.values(), *(t.amount for t in transfers)])
     return {"currency": currency,
             "balances": {p: plain(v, places) for p, v in balances.items()},
-            "transfers": [{"from": t.payer, "to": t.payee, "amount": plain(t.amount, places)}
+            "transfers": [{"from": t.payer, "to": t.payee, "amount": plain(t.amount, places),
+                           "since": since.get(t.payer)}
                           for t in transfers]}
 
 

@@ -28,6 +28,7 @@ class EventKind(StrEnum):
     SETTLE = "settle"  # a dispute settled: the record corrected back to it, or let stand
     LINK = "link"  # a seat or viewer link issued (its token's hash): service/seats.py
     UNLINK = "unlink"  # a seat or viewer link revoked
+    PAY_DETAILS = "pay_details"  # how a player is paid (an IBAN, PayPal.me, a line)
 
 
 TABLE_EVENTS = (EventKind.VOID, EventKind.STAKE, EventKind.LEAVE, EventKind.ACCEPT,

@@ -57,6 +57,7 @@ from .hands import (
 )
 from .hands import live_state as hands_live
 from .kinds import EventKind
+from .sessions import standings
 
 
 def _malformed(err: Unreadable, field: str, hand: int | None = None) -> MalformedInput:
@@ -73,7 +74,8 @@ def _event(db: Database, sid: str, kind: EventKind, client_id: str | None, check
     committed. The event is chained after the session's newest event as the
     cache knows it, and the newest hand's version moves on with it, so that
     every process sees the session changed. ``closed_too``: a closed table
-    takes it too (a link revoked after the night)."""
+    takes it too (a link revoked after the night; settling up: a
+    payment, a payee's details)."""
     seen = _answered(db, sid, client_id, str(kind))
     if seen:
         return seen
@@ -300,11 +302,16 @@ def leave(db: Database, sid: str, player: str, client_id: str | None = None) -> 
 
 def record_payment(db: Database, sid: str, payer: str, payee: str, amount: str, *,
                    at: str | None = None, note: str | None = None,
-                   client_id: str | None = None) -> dict:
+                   client_id: str | None = None, owed: bool = False) -> dict:
     """Money handed over at the table (``at``: when; the service's clock if not
-    given). Refused: to oneself (``payment_to_self``), an amount that is not
+    given), also once it is closed: the night's debts are paid after it.
+    Refused: to oneself (``payment_to_self``), an amount that is not
     a decimal greater than 0 (``payment_amount``), a name not of the session
-    (``unknown_player``), a time or note that cannot be read (``malformed``)."""
+    (``unknown_player``), a time or note that cannot be read (``malformed``).
+    ``owed``: a transfer of the settlement marked paid, refused unless the
+    settlement owes exactly it now (``not_owed``: marked paid already, or the
+    money moved since the payer looked), checked under the session's lock so
+    that two phones marking it at once record it once."""
 
     def check(live: Live):
         payment = {"from": payer, "to": payee, "amount": amount,
@@ -317,10 +324,17 @@ def record_payment(db: Database, sid: str, payer: str, payee: str, amount: str, 
             raise _malformed(err, "payment") from None
         check_session_money({"players": list(live.everyone), "payments": [payment]})
         payment["amount"] = str(amount).strip()
+        if owed and not any((t["from"], t["to"], t["amount"]) == (payer, payee,
+                                                                   payment["amount"])
+                            for t in standings(db, sid, newest=0)["transfers"]):
+            raise RuleViolation("not_owed", N_("{payer} does not owe {payee} {amount} now: "
+                                               "it was marked paid already, or the "
+                                               "settlement changed (look again)"),
+                                            {"payer": payer, "payee": payee, "amount": amount})
         return None, payment, *_header_change(
             live, lambda h: {**h, "payments": [*h.get("payments", ()), payment]})
 
-    return _event(db, sid, EventKind.PAYMENT, client_id, check)
+    return _event(db, sid, EventKind.PAYMENT, client_id, check, closed_too=True)
 
 
 def close(db: Database, sid: str, client_id: str | None = None) -> dict:

@@ -12,7 +12,7 @@ from pathlib import Path
 from flask import Flask, request
 
 from ..service import storage
-from . import api, club, errors, lang, links, live, offline, reports, tablet
+from . import api, club, errors, lang, links, live, offline, reports, settle, tablet
 from .db import Handles
 
 
@@ -94,6 +94,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(live.bp)
     app.register_blueprint(tablet.bp)
     app.register_blueprint(reports.bp)
+    app.register_blueprint(settle.bp)
     app.register_blueprint(club.api)
     app.register_blueprint(club.pages)
     app.register_blueprint(offline.bp)

@@ -15,7 +15,7 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from ..language import N_
 from ..record.schemas import HandSchema, LogSchema
-from ..service import access, hands, seats, sessions, table_events
+from ..service import access, hands, pay, seats, sessions, table_events
 from . import forms, links
 from .bodies import load_fields
 from .bodies import read_body as _body
@@ -23,6 +23,7 @@ from .club import require_host_key
 from .db import get_db
 from .errors import ApiError
 from .lang import told as _said
+from .settle import PayDetailsAnswerSchema, PayDetailsRequestSchema
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -245,6 +246,56 @@ class LinkSchema(Schema):
                                                  "(its QR code on the table page)"})
 
 
+class EpcSchema(Schema):
+    name = fields.String(required=True)
+    iban = fields.String(required=True)
+    bic = fields.String(allow_none=True, required=True)
+    amount = fields.String(required=True)
+    text = fields.String(required=True, metadata={"description": "the remittance text"})
+
+
+class HowToPaySchema(Schema):
+    iban = fields.String(metadata={"description": "grouped by four, to type"})
+    holder = fields.String()
+    epc = fields.Nested(EpcSchema, allow_none=True, metadata={
+        "description": "the EPC QR code's fields: only in EUR, to a SEPA account, for an "
+                       "amount in whole cents"})
+    paypal = fields.String(metadata={"description": "the PayPal.me link, with the amount "
+                                                    "and currency where PayPal takes them"})
+    paypal_amount = fields.Boolean(metadata={"description": "whether the link asks for the "
+                                                            "amount (else the payer types it)"})
+    note = fields.String()
+
+
+class OwedSchema(Schema):
+    from_ = fields.String(data_key="from", required=True)
+    to = fields.String(required=True)
+    amount = fields.String(required=True, metadata={"description": "as the settlement "
+                                                                   "writes it"})
+    since = fields.String(allow_none=True, required=True, metadata={
+        "description": "when the table closed (null: it is still open)"})
+    pay = fields.Nested(HowToPaySchema, allow_none=True, required=True, metadata={
+        "description": "what the payer needs, from the payee's details (null: none known)"})
+
+
+class SettlementSchema(Schema):
+    session = fields.String(required=True)
+    table = fields.String(allow_none=True, required=True)
+    currency = fields.String(allow_none=True, required=True)
+    started = fields.String(allow_none=True, required=True)
+    closed = fields.String(allow_none=True, required=True)
+    remittance = fields.String(required=True)
+    owed = fields.List(fields.Nested(OwedSchema), required=True)
+    payments = fields.List(fields.Dict(), required=True)
+    players = fields.List(fields.String(), required=True)
+
+
+class PaidRequestSchema(_EventRequest):
+    from_ = fields.String(required=True, data_key="from", **_NAME)
+    to = fields.String(required=True, **_NAME)
+    amount = fields.String(required=True, **_AMOUNT)
+
+
 class EventAnswerSchema(Schema):
     """The event as recorded: its kind, its hand, and what it says (each kind
     its own fields)."""
@@ -313,6 +364,8 @@ _SETTLE = SettleRequestSchema()
 _CLOSE = _EventRequest()
 _RENAME = RenameRequestSchema()
 _LINK = LinkRequestSchema()
+_PAY_DETAILS = PayDetailsRequestSchema()
+_PAID = PaidRequestSchema()
 
 
 # ---------------------------------------------------------------- requests
@@ -556,6 +609,30 @@ def revoke_link(sid: str):
     return _created(seats.revoke(get_db(), sid, body["role"], player, body.get("client_id")))
 
 
+@bp.put("/sessions/<sid>/players/<name>/pay")
+@token_required(write=True, seats_too=True)
+def pay_details(sid: str, name: str):
+    body = _body(_PAY_DETAILS)
+    seats.check_seat(g.access, name)  # a seat's phone: its own player's details only
+    client_id = body.pop("client_id", None)
+    return pay.set_table_details(get_db(), sid, name, body, client_id)
+
+
+@bp.get("/sessions/<sid>/settlement")
+@token_required(write=False)
+def settlement(sid: str):
+    return pay.settlement(get_db(), sid)
+
+
+@bp.post("/sessions/<sid>/paid")
+@token_required(write=True, seats_too=True)
+def mark_paid(sid: str):
+    body = _body(_PAID)
+    seats.check_seat(g.access, body["from_"], body["to"])  # a seat: the payer or the payee
+    return _created(pay.mark_paid(get_db(), sid, body["from_"], body["to"], body["amount"],
+                                  client_id=body.get("client_id")))
+
+
 @bp.get("/openapi.json")
 def openapi():
     spec = current_app.extensions.get("referee_openapi")
@@ -610,7 +687,10 @@ def build_spec() -> dict:
                          ("PaymentRequest", PaymentRequestSchema),
                          ("CloseRequest", _EventRequest), ("RenameRequest", RenameRequestSchema),
                          ("EventAnswer", EventAnswerSchema),
-                         ("LinkRequest", LinkRequestSchema), ("Link", LinkSchema)]:
+                         ("LinkRequest", LinkRequestSchema), ("Link", LinkSchema),
+                         ("PayDetailsRequest", PayDetailsRequestSchema),
+                         ("PayDetails", PayDetailsAnswerSchema),
+                         ("Settlement", SettlementSchema), ("PaidRequest", PaidRequestSchema)]:
         spec.components.schema(name, schema=schema)
     sid = {"name": "sid", "in": "path", "required": True, "schema": {"type": "string"}}
     n = {"name": "n", "in": "path", "required": True,
@@ -743,6 +823,29 @@ def build_spec() -> dict:
         "security": auth, "requestBody": body("LinkRequest"),
         "responses": {**_ok(201, "EventAnswer", "revoked"),
                       **_errors(400, 401, 403, 404, 422)}}})
+    player = {"name": "name", "in": "path", "required": True,
+              "schema": {"type": "string", "minLength": 1, "maxLength": 40}}
+    spec.path("/api/sessions/{sid}/players/{name}/pay", parameters=[sid, player], operations={
+        "put": {"summary": "A player's payment details at this table (an IBAN with its "
+                "holder, a PayPal.me name, a free line), shown beside each transfer to them; "
+                "replaces any before, an empty body clears them; taken by a closed table too "
+                "(the table token, or that player's seat token)",
+                "security": auth, "requestBody": body("PayDetailsRequest"),
+                "responses": {**_ok(200, "PayDetails", "kept: a pay_details event of the "
+                                    "table's chain"),
+                              **_errors(400, 401, 403, 404, 409, 422)}}})
+    spec.path("/api/sessions/{sid}/settlement", parameters=[sid], operations={"get": {
+        "summary": "The transfers still owed, each with what its payer needs (an EPC QR "
+                   "code's fields, a PayPal.me link, the payee's line), and the payments made",
+        "security": auth,
+        "responses": {**_ok(200, "Settlement", "the settle-up"), **_errors(401, 404)}}})
+    spec.path("/api/sessions/{sid}/paid", parameters=[sid], operations={"post": {
+        "summary": "A transfer the settlement owes, marked paid: recorded as a payment "
+                   "(not_owed unless the settlement owes exactly it now); taken by a closed "
+                   "table too (the table token, or the payer's or the payee's seat token)",
+        "security": auth, "requestBody": body("PaidRequest"),
+        "responses": {**_ok(201, "EventAnswer", "recorded as a payment"),
+                      **_errors(400, 401, 403, 404, 409, 422)}}})
     from . import club
 
     club.document(spec, _errors, _ok)

@@ -27,12 +27,15 @@ from flask import (
 from marshmallow import RAISE, Schema, fields, validate
 
 from ..language import N_
-from ..service import access, club
+from ..rules.errors import RefereeError
+from ..service import access, club, pay
+from ..service.payable import FIELDS
 from .bodies import read_body
 from .db import get_db
 from .errors import WRONG_HOST_KEY, ApiError, error_page
 from .forms import check_csrf
-from .lang import _, money
+from .lang import _, message, money
+from .settle import PayDetailsRequestSchema
 
 api = Blueprint("club_api", __name__, url_prefix="/api/club")
 pages = Blueprint("club", __name__, url_prefix="/club")
@@ -147,6 +150,9 @@ class ClubTransferSchema(Schema):
     from_ = fields.String(data_key="from", required=True)
     to = fields.String(required=True)
     amount = fields.String(required=True)
+    since = fields.String(allow_none=True, metadata={
+        "description": "the date since which the payer owes (their balance below zero "
+                       "since that session)"})
 
 
 class LedgerSchema(Schema):
@@ -203,6 +209,8 @@ class MarkPaidSchema(Schema):
     amount = fields.String(required=True,
                            validate=validate.Regexp(r"^\s*[0-9]{1,9}(\.[0-9]{1,6})?\s*$"))
     currency = fields.String(validate=validate.Length(1, 16))
+    since = fields.String(allow_none=True, validate=validate.Length(max=40), metadata={
+        "description": "ignored: a transfer of the ledger may be posted back as it is"})
 
 
 class PaidSchema(Schema):
@@ -307,6 +315,12 @@ def mark_paid():
                           doc.get("currency")), 201
 
 
+@api.put("/people/<name>/pay")
+def pay_details(name: str):
+    doc = read_body(PayDetailsRequestSchema(exclude=("client_id",)))
+    return pay.set_club_details(get_db(), name, doc)
+
+
 def document(spec, errors, ok) -> None:
     """The club's operations in the OpenAPI document (``api.build_spec``)."""
     for name, schema in [("ClubLedger", LedgerSchema), ("ClubSeason", SeasonSchema),
@@ -350,6 +364,16 @@ def document(spec, errors, ok) -> None:
     post("/api/club/nicknames", "Nickname", "A person's nickname (null takes it away)")
     post("/api/club/undo", "ClubUndo", "Take back a merge or a nickname (nothing_to_undo "
          "if it is neither, or undone already)")
+    spec.path("/api/club/people/{name}/pay", parameters=[{
+        "name": "name", "in": "path", "required": True,
+        "schema": {"type": "string", "minLength": 1, "maxLength": 40}}], operations={"put": {
+        "summary": "A person's payment details kept by the club, shown beside a transfer to "
+                   "them at every table where they gave none of their own; replaces any "
+                   "before, an empty body clears them", "security": host,
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": "PayDetailsRequest"}}},
+        "responses": {**ok(200, "PayDetails", "kept: an event of the club's chain"),
+                      **errors(400, 401, 403, 413, 422)}}})
     spec.path("/api/club/transfers", operations={"post": {
         "summary": "A club transfer paid: recorded as a payment at the newest open table "
                    "where both sit", "security": host,
@@ -421,7 +445,25 @@ def undo():
 
 @pages.get("/people/<name>")
 def player_page(name: str):
-    return render_template("club_player.html", p=club.player(get_db(), name))
+    p = club.player(get_db(), name)
+    # Which details the club keeps, not what they are: the numbers are shown
+    # only beside a payment to the person.
+    words = {"iban": _("an IBAN"), "paypal": _("a PayPal.me name"), "note": _("a line")}
+    kept = pay.club_details(get_db()).get(p["name"], {})
+    return render_template("club_player.html", p=p,
+                           kept=[words[k] for k in words if k in kept])
+
+
+@pages.post("/people/<name>/pay")
+def pay_details_page(name: str):
+    doc = {k: request.form[k] for k in FIELDS if request.form.get(k, "").strip()}
+    try:
+        pay.set_club_details(get_db(), name, doc)
+    except RefereeError as err:
+        flash(message(err), "error")
+    else:
+        flash(_("{player}'s payment details are kept", player=name), "ok")
+    return redirect(url_for("club.player_page", name=name), 303)
 
 
 @pages.get("/season")

@@ -30,7 +30,7 @@ from ..reports.stored import load_stored
 from ..reports.whatif import what_if
 from ..rules.errors import RefereeError
 from ..rules.options import OPTION_NAMES, PRESET_SOURCES
-from ..service import access, seats, sessions, table_events
+from ..service import access, pay, seats, sessions, table_events
 from ..service.errors import NotFound
 from . import forms
 from .db import get_db
@@ -113,9 +113,14 @@ def settlement_pdf(sid: str):
         session = replay(stored.log, allow_open_last_hand=True)
     except RefereeError as err:
         return _error_page(err)
+    db = get_db()
+    # The payees from the stored settle-up (the replay's result is the PDF's to build).
+    payees = sorted({t["to"] for t in sessions.standings(db, sid, newest=0)["transfers"]})
     return _pdf(render_settlement(session, final_hash=stored.final_hash,
                                   lang=_paper_language(),
-                                  settled=table_events.all_settlements(get_db(), sid)),
+                                  settled=table_events.all_settlements(db, sid),
+                                  pay_details=pay.details_at(db, sid, payees),
+                                  remittance=pay.remittance(sessions.session_summary(db, sid))),
                 f"settlement-{sid}.pdf")
 
 

@@ -1,0 +1,142 @@
+"""Settling up: each player's payment details, each transfer still owed with
+what its payer needs to pay it, and a transfer marked paid.
+
+A table keeps its players' details as events of its own hash chain (kind
+``pay_details``, taken by a closed table too); the club keeps its people's
+as events of the club's chain. Both are read by folding those events (the
+newest for a name wins; a later name correction moves it), so what is shown
+is what the chains say and ``referee verify`` vouches for it with the
+hashes. A table's own details for a player come before the club's for the
+person. They are shown only beside a transfer to that person, on that
+table's settlement (its page and its PDF).
+
+The checks and the QR code's and PayPal link's contents are
+``referee.ledger.payable``'s.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sqlite_utils import Database
+
+from ..rules.errors import MalformedInput, RuleViolation
+from ..rules.words import N_
+from . import payable, storage
+from .club import _append, _names, person
+from .kinds import EventKind
+from .sessions import session_summary, standings
+from .table_events import _event, record_payment
+
+PAY_DETAILS = str(EventKind.PAY_DETAILS)
+
+
+# ---------------------------------------------------------------- a table's details
+
+def set_table_details(db: Database, sid: str, player: str, doc: dict,
+                      client_id: str | None = None) -> dict:
+    """``player``'s payment details at table ``sid`` from now on (replacing
+    any before; an empty ``doc`` clears them). Refused: a name not of the
+    table (``unknown_player``), a detail that does not check out
+    (``payable.check_details``'s codes, naming the field)."""
+    details = payable.check_details(doc)
+
+    def check(live):
+        if player not in live.everyone:
+            raise MalformedInput("unknown_player", N_("{old} is not a player of this session"),
+                                 {"old": player})
+        return None, {"player": player, **details}, lambda w, event_id: None, None
+
+    return _event(db, sid, EventKind.PAY_DETAILS, client_id, check, closed_too=True)
+
+
+def table_details(db: Database, sid: str) -> dict[str, dict]:
+    """Each player's details as the table's chain says now (by today's names)."""
+    out: dict[str, dict] = {}
+    for ev in storage.session_level_events(db, sid, (PAY_DETAILS, str(EventKind.RENAME))):
+        said = ev["payload"]
+        if ev["kind"] == PAY_DETAILS:
+            name = said.pop("player")
+            out[name] = said
+        elif said["old"] in out:
+            out[said["new"]] = out.pop(said["old"])
+    return {name: d for name, d in out.items() if d}
+
+
+# ---------------------------------------------------------------- the club's details
+
+def set_club_details(db: Database, who: str, doc: dict) -> dict:
+    """A person's payment details kept by the club (the host), for every table
+    where they are to be paid and have given the table none of their own."""
+    details = payable.check_details(doc)
+
+    def check():
+        if who not in _names(db) or person(who, storage.aliases(db)) != who:
+            raise RuleViolation("unknown_player", N_("{who} is not a person of the club"),
+                                {"who": repr(who)})
+
+    return _append(db, PAY_DETAILS, {"person": who, **details}, check)
+
+
+def club_details(db: Database) -> dict[str, dict]:
+    """Each person's details as the club's chain says now (a spelling merged
+    since counts as the person it was merged into)."""
+    spellings = storage.aliases(db)
+    out: dict[str, dict] = {}
+    for ev in storage.club_events(db):
+        if ev["kind"] == PAY_DETAILS:
+            said = json.loads(ev["payload"])
+            out[person(said.pop("person"), spellings)] = said
+    return {who: d for who, d in out.items() if d}
+
+
+def details_at(db: Database, sid: str, names: list[str]) -> dict[str, dict]:
+    """The details of ``names`` (players of table ``sid``) as that table shows
+    them: its own, else the club's for the person."""
+    own = table_details(db, sid)
+    missing = [n for n in names if n not in own]
+    club = club_details(db) if missing else {}
+    spellings = storage.aliases(db) if club else {}
+    out = {}
+    for name in names:
+        found = own.get(name) or club.get(person(name, spellings))
+        if found:
+            out[name] = found
+    return out
+
+
+# ---------------------------------------------------------------- the settlement
+
+def remittance(summary: dict) -> str:
+    """The text a bank transfer carries: the table and the day it opened."""
+    when = summary.get("started") or summary.get("created") or ""
+    return payable.remittance(summary.get("table"), when[:10] or None)
+
+
+def settlement(db: Database, sid: str) -> dict:
+    """The table's settle-up: each transfer still owed (``from``, ``to``,
+    ``amount`` as the settlement writes it), since when (the table's closing;
+    None while it is open), and ``pay``: what the payer needs, from the
+    payee's details (None if none are known); and the payments made."""
+    summary = session_summary(db, sid)
+    money = standings(db, sid, newest=0)
+    currency = summary["currency"]
+    payees = sorted({t["to"] for t in money["transfers"]})
+    details = details_at(db, sid, payees) if payees else {}
+    text = remittance(summary)
+    owed = [{**t, "since": summary["closed"],
+             "pay": payable.how_to_pay(details.get(t["to"]), t["amount"], currency, text)}
+            for t in money["transfers"]]
+    return {"session": sid, "table": summary["table"], "currency": currency,
+            "started": summary["started"], "closed": summary["closed"],
+            "remittance": text, "owed": owed, "payments": list(summary["payments"] or []),
+            "players": summary["everyone"]}
+
+
+def mark_paid(db: Database, sid: str, payer: str, payee: str, amount: str, *,
+              note: str | None = None, client_id: str | None = None) -> dict:
+    """A transfer the settlement lists as owed, paid in full: recorded as the
+    log's payment (``record_payment``), refused with ``not_owed`` unless the
+    settlement owes exactly it now."""
+    return record_payment(db, sid, payer, payee, amount, note=note, client_id=client_id,
+                          owed=True)

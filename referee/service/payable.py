@@ -1,0 +1,213 @@
+"""How a transfer is paid: a person's payment details, checked, and what the
+payer needs for one "Ann pays Ben 12.50": an EPC QR code's fields (the SEPA
+credit transfer a euro-area banking app reads), a PayPal.me link with the
+amount, or the payee's own line ("cash only", a phone number).
+
+Plain data in and out, no storage (the service keeps the details,
+``service.pay``); here rather than in the pure ledger for ``schwifty``,
+which knows each country's IBAN. The pages and the PDF draw the QR code
+(``segno.helpers.make_epc_qr``) from ``epc``'s fields.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from decimal import Decimal, InvalidOperation
+
+from schwifty import IBAN
+from schwifty.exceptions import InvalidChecksumDigits, InvalidCountryCode, SchwiftyException
+
+from ..rules.errors import MalformedInput
+from ..rules.words import N_
+
+FIELDS = ("iban", "holder", "paypal", "note")
+"""A person's payment details: any of these (none: nothing is known)."""
+
+HOLDER_MAX = 70  # the EPC code's longest beneficiary name
+NOTE_MAX = 140
+PAYPAL = re.compile(r"[A-Za-z0-9]{1,20}")  # a PayPal.me name, as paypal.me/<name>
+_PAYPAL_URL = re.compile(r"(?:https?://)?(?:www\.)?paypal\.me/", re.IGNORECASE)
+
+# The currencies a PayPal.me link can ask for (PayPal's list); those without
+# cents take whole amounts only.
+PAYPAL_CURRENCIES = frozenset(
+    "AUD BRL CAD CHF CNY CZK DKK EUR GBP HKD HUF ILS JPY MXN MYR NOK NZD PHP PLN SEK SGD THB "
+    "TWD USD".split())
+PAYPAL_WHOLE = frozenset({"HUF", "JPY", "TWD"})
+
+# The European Economic Area: an EPC code (version 002) may leave out the
+# payee's BIC only for an account there; for the rest of the SEPA zone
+# (Switzerland, the United Kingdom, ...) it needs the bank's BIC.
+EEA = frozenset(
+    "AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IS IT LI LT LU LV MT NL NO PL PT RO SE SI "
+    "SK".split())
+EPC_MIN, EPC_MAX = Decimal("0.01"), Decimal("999999999.99")
+REMITTANCE_MAX = 140
+
+
+def _bad(code: str, template: str, field: str, **params) -> MalformedInput:
+    return MalformedInput(code, template, {"field": field, **params})
+
+
+def _line(value: object, field: str, longest: int) -> str:
+    """A one-line text of 1 to ``longest`` characters: a line break in a
+    holder's name would break the EPC code's lines."""
+    if not isinstance(value, str) or not value.strip() or len(value.strip()) > longest or \
+            any(unicodedata.category(c).startswith("C") for c in value):
+        raise _bad("bad_pay_line", N_("{field}: one line of 1 to {longest} characters"),
+                   field, longest=longest)
+    return value.strip()
+
+
+def check_iban(text: object) -> str:
+    """The IBAN in its compact form (``DE89370400440532013000``): its country's
+    length and format and its mod-97 check digits, else ``iban_country``,
+    ``iban_format`` or ``iban_checksum``."""
+    if not isinstance(text, str) or not 5 <= len(text) <= 50:
+        raise _bad("iban_format", N_("{field}: an IBAN is 15 to 34 letters and digits, "
+                                     "starting with its country's code"), "iban")
+    try:
+        return str(IBAN(text).compact)
+    except InvalidCountryCode:
+        raise _bad("iban_country", N_("{field}: {iban} does not start with the code of a "
+                                      "country that has IBANs"),
+                   "iban", iban=text.strip()) from None
+    except InvalidChecksumDigits:
+        raise _bad("iban_checksum", N_("{field}: the check digits of {iban} are wrong: a "
+                                       "character is mistyped or two are swapped"),
+                   "iban", iban=text.strip()) from None
+    except SchwiftyException:
+        raise _bad("iban_format", N_("{field}: {iban} is not written as an IBAN of its "
+                                     "country (its length, or a letter where a digit goes)"),
+                   "iban", iban=text.strip()) from None
+
+
+def check_paypal(text: object) -> str:
+    """A PayPal.me name, also when pasted as its link."""
+    name = _PAYPAL_URL.sub("", text.strip()).strip("/") if isinstance(text, str) else None
+    if not name or not PAYPAL.fullmatch(name):
+        raise _bad("bad_paypal", N_("{field}: a PayPal.me name is 1 to 20 letters and digits "
+                                    "(as in paypal.me/name)"), "paypal")
+    return name
+
+
+def check_details(doc: dict) -> dict:
+    """A person's payment details as kept: any of ``FIELDS`` (an empty
+    document clears them); an IBAN needs its holder's name, and a holder's
+    name goes with an IBAN. Raises ``MalformedInput`` naming the field."""
+    unknown = sorted(set(doc) - set(FIELDS))
+    if unknown:
+        raise _bad("unknown_field", N_("{field}: not a payment detail (iban, holder, paypal, "
+                                       "note)"), unknown[0])
+    out: dict = {}
+    given = {k: v for k, v in doc.items() if v is not None}
+    if "iban" in given:
+        out["iban"] = check_iban(given["iban"])
+        if "holder" not in given:
+            raise _bad("holder_needed", N_("{field}: the name of the account's holder goes "
+                                           "with an IBAN"), "holder")
+    if "holder" in given:
+        if "iban" not in given:
+            raise _bad("holder_without_iban", N_("{field}: a holder's name goes with an "
+                                                 "IBAN"), "holder")
+        out["holder"] = _line(given["holder"], "holder", HOLDER_MAX)
+    if "paypal" in given:
+        out["paypal"] = check_paypal(given["paypal"])
+    if "note" in given:
+        out["note"] = _line(given["note"], "note", NOTE_MAX)
+    return out
+
+
+def iban_text(iban: str) -> str:
+    """An IBAN as people read it: groups of four."""
+    return " ".join(iban[i:i + 4] for i in range(0, len(iban), 4))
+
+
+def _amount(written: str) -> Decimal | None:
+    try:
+        value = Decimal(str(written).strip())
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() and value > 0 else None
+
+
+def iso_currency(currency: str | None) -> str | None:
+    """The ISO 4217 code a session's currency is written as, if it is one."""
+    code = (currency or "").strip().upper()
+    return code if re.fullmatch(r"[A-Z]{3}", code) else None
+
+
+def epc(details: dict, amount: str, currency: str | None, remittance: str) -> dict | None:
+    """The EPC code's fields (``segno.helpers.make_epc_qr``'s arguments: name,
+    iban, amount, text, bic) for paying ``amount`` (as the settlement writes
+    it) to the holder of the IBAN in ``details``: only in euros, to an
+    account of the SEPA zone, for an amount in whole cents within the code's
+    range (else None: the code would ask for another amount or currency, or
+    no bank would read it)."""
+    if iso_currency(currency) != "EUR" or "iban" not in details:
+        return None
+    value = _amount(amount)
+    if value is None or not EPC_MIN <= value <= EPC_MAX or value != value.quantize(
+            Decimal("0.01")):
+        return None
+    iban = IBAN(details["iban"])
+    if not iban.in_sepa_zone:
+        return None
+    bic = None
+    if iban.country_code not in EEA:
+        try:
+            bic = str(iban.bic) if iban.bic else None
+        except SchwiftyException:
+            bic = None
+        if not bic:
+            return None
+    return {"name": details["holder"], "iban": details["iban"], "amount": str(amount).strip(),
+            "text": remittance[:REMITTANCE_MAX].rstrip(), "bic": bic}
+
+
+def paypal_link(details: dict, amount: str, currency: str | None) -> str | None:
+    """The payee's PayPal.me link asking for ``amount`` in ``currency``; the
+    bare link (the payer types the amount) where PayPal cannot ask for it."""
+    if "paypal" not in details:
+        return None
+    base = f"https://paypal.me/{details['paypal']}"
+    code = iso_currency(currency)
+    value = _amount(amount)
+    if code not in PAYPAL_CURRENCIES or value is None:
+        return base
+    if code in PAYPAL_WHOLE:
+        if value != value.to_integral_value():
+            return base
+        written = str(value.quantize(Decimal(1)))
+    else:
+        if value != value.quantize(Decimal("0.01")):
+            return base
+        written = f"{value.quantize(Decimal('0.01'))}"
+    return f"{base}/{written}{code}"
+
+
+def remittance(table: str | None, day: str | None) -> str:
+    """The transfer's text on both bank statements: the game, the table, the day."""
+    return " ".join(part for part in ("Tonk", table, day) if part)
+
+
+def how_to_pay(details: dict | None, amount: str, currency: str | None,
+               text: str) -> dict | None:
+    """What the payer of ``amount`` needs, from the payee's ``details``:
+    ``epc`` (the QR code's fields, or None), ``iban``/``holder`` (to type
+    them), ``paypal`` (a link; ``paypal_amount``: whether it asks for the
+    amount) and ``note``; None when nothing is known."""
+    if not details:
+        return None
+    out: dict = {}
+    if "iban" in details:
+        out["iban"] = iban_text(details["iban"])
+        out["holder"] = details["holder"]
+        out["epc"] = epc(details, amount, currency, text)
+    if "paypal" in details:
+        out["paypal"] = paypal_link(details, amount, currency)
+        out["paypal_amount"] = out["paypal"] != paypal_link(details, "", None)
+    if "note" in details:
+        out["note"] = details["note"]
+    return out

@@ -1,0 +1,143 @@
+"""The settle-up page: who still owes whom, each transfer with what its payer
+needs to pay it from a phone (an EPC QR code for a banking app, a PayPal.me
+link with the amount, the payee's own line), a tap to mark it paid, the
+players' payment details, and the settlement PDF.
+
+Thin views over ``referee.service.pay``; the table's devices only, as for
+every page of the table: the host's tablet (the PIN) marks any transfer paid
+and keeps anyone's details; a seat's phone marks paid what its player pays
+or is paid and keeps its own player's details; the viewer link (sent to the
+players from here, with the Web Share API or copied) reads.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
+from markupsafe import Markup
+from marshmallow import RAISE, Schema, fields, validate
+from segno.helpers import make_epc_qr
+
+from ..service import pay, seats
+from ..service.payable import FIELDS
+from . import forms, links
+from .db import get_db
+from .errors import error_page
+from .lang import _, money
+from .tablet import _cid, _event_post, _summary, page_access, seat_may, unlocked
+
+bp = Blueprint("settle", __name__)
+
+
+class PayDetailsRequestSchema(Schema):
+    """A player's (or a person's) payment details: any of them; those left out
+    are not kept (an empty body clears them)."""
+
+    class Meta:
+        unknown = RAISE
+
+    client_id = fields.String(validate=validate.Length(min=1, max=100), metadata={
+        "description": "a fresh key per request (a table's): a retry gets the first answer"})
+    iban = fields.String(allow_none=True, metadata={
+        "example": "DE89 3704 0044 0532 0130 00",
+        "description": "checked: the country's length and format, the mod-97 check digits "
+                       "(iban_country, iban_format, iban_checksum); needs holder"})
+    holder = fields.String(allow_none=True, metadata={
+        "example": "Ben Becker", "description": "the account holder's name, 1-70 characters, "
+                                                "one line; only with an IBAN"})
+    paypal = fields.String(allow_none=True, metadata={
+        "example": "benbecker", "description": "a PayPal.me name (or its paypal.me link)"})
+    note = fields.String(allow_none=True, metadata={
+        "example": "cash only", "description": "a free line, 1-140 characters"})
+
+
+class PayDetailsAnswerSchema(Schema):
+    event = fields.Raw(required=True, metadata={
+        "description": "a table's: \"pay_details\"; the club's: the club event's id"})
+    kind = fields.String(metadata={"description": "the club's: \"pay_details\""})
+    hand = fields.Integer(allow_none=True, metadata={"description": "a table's: null"})
+    player = fields.String(metadata={"description": "the table's player"})
+    person = fields.String(metadata={"description": "the club's person"})
+    iban = fields.String(metadata={"description": "compact, as kept"})
+    holder = fields.String()
+    paypal = fields.String()
+    note = fields.String()
+
+
+def epc_svg(epc: dict, label: str) -> Markup:
+    """The EPC QR code as inline SVG (sharp at any zoom, no image request)."""
+    code = make_epc_qr(name=epc["name"], iban=epc["iban"], amount=epc["amount"],
+                       text=epc["text"], bic=epc["bic"])
+    return Markup(code.svg_inline(scale=4, border=3, title=label, svgclass="epc",
+                                  omitsize=True))
+
+
+def _share_url(session_id: str) -> str | None:
+    """The address players are sent: this page by the table's viewer link
+    (read only: every page and paper of the table), None until the host has
+    made one. Never a seat's link: that would hand over the seat."""
+    held = seats.links(get_db(), session_id).get((seats.VIEWER, None))
+    token = seats.shown_token(current_app.config["SECRET_KEY"], session_id, held) \
+        if held else None
+    return links.external_url("settle.shared", session_id=session_id, token=token) \
+        if token else None
+
+
+def _mine(who: seats.Access, *players: str) -> bool:
+    """Whether this device may act for one of ``players`` (the host: for all)."""
+    return who.writes or (who.role == seats.SEAT and who.player in players)
+
+
+@bp.get("/s/<session_id>/settle")
+@unlocked
+def page(session_id: str):
+    data = pay.settlement(get_db(), session_id)
+    who = g.access
+    return render_template(
+        "settle.html", summary=g.summary, session_id=session_id, s=data, epc_svg=epc_svg,
+        client_id=forms.new_client_id(), pdf=url_for("reports.settlement_pdf", sid=session_id),
+        may_mark=lambda t: _mine(who, t["from"], t["to"]),
+        details_for=[p for p in data["players"] if _mine(who, p)],
+        host=who.writes, share_url=_share_url(session_id))
+
+
+@bp.get("/s/<session_id>/settle/by/<token>")
+def shared(session_id: str, token: str):
+    """The settle-up page sent to the players (the viewer link): this browser
+    joins the table as a viewer, unless it is at the table already (the
+    host's tablet, a seat's phone keep what they are)."""
+    _summary(session_id)
+    found = seats.token_access(get_db(), session_id, token)
+    if found is None or found.role != seats.VIEWER:
+        return error_page(_("Locked"), _("This link is not in force: it was revoked or "
+                                         "replaced by a new one. Ask the host for a new one."),
+                          403)
+    if page_access(session_id) is None:
+        forms.keep_link(session_id, token)
+    return redirect(url_for("settle.page", session_id=session_id), 303)
+
+
+@bp.post("/s/<session_id>/settle/paid")
+@unlocked
+@seat_may
+def paid(session_id: str):
+    f = request.form
+    payer, payee, amount = f.get("from", ""), f.get("to", ""), f.get("amount", "").strip()
+    return _event_post(session_id, url_for("settle.page", session_id=session_id),
+                       _("{payer} paid {payee} {amount}", payer=payer, payee=payee,
+                         amount=money(amount, g.summary.get("currency"))),
+                       lambda db: pay.mark_paid(db, session_id, payer, payee, amount,
+                                                client_id=_cid()),
+                       for_whom=(payer, payee))
+
+
+@bp.post("/s/<session_id>/settle/details")
+@unlocked
+@seat_may
+def details(session_id: str):
+    f = request.form
+    player = f.get("player", "")
+    doc = {k: f[k] for k in FIELDS if f.get(k, "").strip()}
+    return _event_post(session_id, url_for("settle.page", session_id=session_id),
+                       _("{player}'s payment details are kept", player=player),
+                       lambda db: pay.set_table_details(db, session_id, player, doc, _cid()),
+                       for_whom=(player,))
