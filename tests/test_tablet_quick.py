@@ -172,3 +172,10 @@ def test_a_quick_hand_logged_meanwhile_elsewhere_is_not_logged_twice(client):
     page = client.get(r.headers["Location"]).data.decode()
     assert any("another device" in text for _kind, text in flashes(page))
     assert client.get(f"/s/{sid}").data.decode().count(f'href="/s/{sid}/hands/2"') == 0
+
+
+def test_the_next_hand_can_be_a_quick_one(client):
+    sid = create(client, FOUR)
+    assert confirm(client, sid, pick(client, sid, "out:1")).status_code == 303
+    page = hand_page(client, sid, 1)
+    assert f'href="/s/{sid}/hands/quick?hand=2"' in page
