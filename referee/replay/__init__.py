@@ -10,10 +10,12 @@ from .sequential import (
     check_log_end,
     iter_replay,
     open_session,
+    own_stake,
     play_on,
     replay,
     replay_document,
     replay_text,
+    settle_logged,
     side_bet_outcomes,
     start_hand,
     start_on,
@@ -21,7 +23,7 @@ from .sequential import (
 from .two_cores import can_split, replay_json_text
 
 __all__ = [
-    "Session", "can_split", "check_log_end", "iter_replay", "open_session", "play_on",
-    "replay", "replay_document", "replay_json_text", "replay_text", "side_bet_outcomes",
-    "start_hand", "start_on",
+    "Session", "can_split", "check_log_end", "iter_replay", "open_session", "own_stake",
+    "play_on", "replay", "replay_document", "replay_json_text", "replay_text",
+    "settle_logged", "side_bet_outcomes", "start_hand", "start_on",
 ]

@@ -53,7 +53,7 @@ class Session:
         return session_money(self.log)
 
     def hand_stake(self, setup: dict) -> Decimal:
-        return parse_stake(setup["stake"]) if "stake" in setup else self.stake
+        return own_stake(setup, self.stake)
 
     def result(self, kept: dict[int, HandResult] | None = None) -> SessionResult:
         """Results of the complete (or void) hands (a hand still in play is left out);
@@ -65,13 +65,12 @@ class Session:
             if kept and hand.number in kept:
                 results.append(kept[hand.number])
                 continue
+            result = settle_logged(hand, setup, self.stake)
+            if result is None:  # still in play
+                continue
             if hand.phase == VOID:
-                results.append(void_result(hand, setup["void"]))
+                results.append(result)
                 continue
-            if not hand.is_complete:
-                continue
-            stake = self.stake if "stake" not in setup else self.hand_stake(setup)
-            result = settle_hand(hand, stake, setup.get("stake_multiplier", 1))
             outcomes = side_bet_outcomes(hand, setup)
             if outcomes:
                 net, result.side_bets = pots.settle(outcomes)
@@ -81,6 +80,24 @@ class Session:
         return SessionResult(list(self.table.everyone), results, self.quantum,
                              push_ups=self.rules.scoring == "push_ups", money=self.money(),
                              closed=self.log.get("closed"))
+
+
+def own_stake(setup: dict, stake: Decimal) -> Decimal:
+    """A logged hand's own stake: the table's change written on it (its
+    ``stake``), else the session's ``stake``."""
+    return parse_stake(setup["stake"]) if "stake" in setup else stake
+
+
+def settle_logged(hand: Hand, setup: dict, stake: Decimal) -> HandResult | None:
+    """A logged hand settled, the one way every reader of a log settles it: a
+    void hand (nobody pays), a complete one (played or told) at its own stake
+    (``own_stake``, ``stake`` the session's) times its multiplier; None for
+    a hand still in play. Side bets' pots are the session's (``Session.result``)."""
+    if hand.phase == VOID:
+        return void_result(hand, setup["void"])
+    if not hand.is_complete:
+        return None
+    return settle_hand(hand, own_stake(setup, stake), setup.get("stake_multiplier", 1))
 
 
 def session_money(log: dict) -> Money | None:

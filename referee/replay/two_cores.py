@@ -27,12 +27,20 @@ import pickle
 from collections.abc import Callable
 from decimal import Decimal
 
-from ..ledger.results import result_doc, settle_hand, settle_session, void_result
+from ..ledger.results import result_doc, settle_session
 from ..record.result_text import EncodedItems, hand_line, result_json_text
 from ..rules.errors import RefereeError
 from ..rules.hand import VOID
 from ..rules.table import Table
-from .sequential import Session, check_log_end, open_session, play_on, replay, start_on
+from .sequential import (
+    Session,
+    check_log_end,
+    open_session,
+    play_on,
+    replay,
+    settle_logged,
+    start_on,
+)
 
 #: Fewer hands than this are not worth a second process.
 MIN_HANDS = 2000
@@ -193,14 +201,12 @@ def _replay_segment(session: Session, table: Table, start: int, end: int) -> Seg
     totals: dict[str, Decimal] = {}
     for setup in hands[start:end]:
         hand = play_on(table, setup)
-        if hand.is_complete:
-            result = settle_hand(hand, session.hand_stake(setup) if "stake" in setup else stake,
-                                 setup.get("stake_multiplier", 1))
+        result = settle_logged(hand, setup, stake)
+        if result is not None:
             lines.append(hand_line(result, quantum))
-            for q, amount in result.net.items():
-                totals[q] = totals[q] + amount if q in totals else amount
-        elif hand.phase == VOID:  # nobody pays: a line, but nothing to add
-            lines.append(hand_line(void_result(hand, setup["void"]), quantum))
+            if hand.phase != VOID:  # nobody pays a void hand: a line, but nothing to add
+                for q, amount in result.net.items():
+                    totals[q] = totals[q] + amount if q in totals else amount
         del table.hands[:-1]  # only the last hand is needed to start the next
     if end < len(hands):
         start_on(table, hands[end])  # the check the next hand's start makes

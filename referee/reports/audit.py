@@ -30,8 +30,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import KeepTogether, Paragraph, Table, TableStyle
 
 from .. import language
-from ..ledger.results import HandResult, settle_hand, void_result
-from ..replay import Session, open_session, start_hand
+from ..ledger.results import HandResult
+from ..replay import Session, open_session, settle_logged, start_hand
 from ..rules.actions import parse_action
 from ..rules.cards import card_label, pretty
 from ..rules.errors import MalformedInput, RefereeError
@@ -215,12 +215,10 @@ def audit_hand(log: dict, number: int, events: list[dict] | None = None) -> Hand
     _step_through(audit, session, setup, events)
     final = audit.hand
     final.finish_declarations()
-    if audit.fault is None and "void" in setup:
-        final.phase = VOID
-        audit.result = void_result(final, setup["void"])
-    elif audit.fault is None and final.is_complete:
-        audit.result = settle_hand(final, session.hand_stake(setup),
-                                   setup.get("stake_multiplier", 1))
+    if audit.fault is None:
+        if "void" in setup:
+            final.phase = VOID
+        audit.result = settle_logged(final, setup, session.stake)
     _place_disputes(audit)
     return audit
 

@@ -28,9 +28,9 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..ledger.money import fmt, parse_stake, quantum_for
-from ..ledger.results import settle_hand, void_result
+from ..ledger.results import void_result
 from ..record import load_hand_setup
-from ..replay import side_bet_outcomes, start_on
+from ..replay import own_stake, settle_logged, side_bet_outcomes, start_on
 from ..rules.actions import parse_action
 from ..rules.cards import parse_card
 from ..rules.events import disputes_after_undo
@@ -80,9 +80,8 @@ def hand_result(hand: Hand, stake: Decimal, places: Decimal, setup: dict) -> dic
     the exact nets (totals are summed before rounding, as the replay does). Side
     bets are stored as they came out; their pots are carried in ``standings``."""
     multiplier = setup.get("stake_multiplier", 1)
-    if "stake" in setup:  # the table changed the stake: this hand's own
-        stake = parse_stake(setup["stake"])
-    r = settle_hand(hand, stake, multiplier)
+    r = settle_logged(hand, setup, stake)
+    stake = own_stake(setup, stake)
     out = r.to_json(places)
     push_ups = hand.rules.scoring == "push_ups"
     per = Decimal(1) if push_ups else stake * multiplier
