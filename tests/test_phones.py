@@ -421,3 +421,125 @@ def test_two_hundred_half_sent_requests_do_not_stop_the_service(tmp_path):
             s.close()
         server.kill()
         server.wait()
+
+
+# ------------------------------------------------------------------ TV, confirming on phones
+
+def _host(app, g):
+    host = _page_client(app)
+    with host.session_transaction() as s:
+        s["unlocked"] = [g.sid]
+        s["csrf"] = "t"
+    return host
+
+
+def _joined(app, link):
+    phone = _page_client(app)
+    phone.get(link["url"].split("localhost", 1)[1])
+    with phone.session_transaction() as s:
+        s["csrf"] = "t"
+    return phone
+
+
+def test_the_tv_page_shows_standings_the_hand_in_play_and_the_last_result(app, client):
+    g = Game(client)
+    tv = _joined(app, _link(g, "viewer"))
+    page = tv.get(f"/s/{g.sid}/tv").get_data(as_text=True)
+    assert 'id="tv-standings"' in page and "Between hands" in page
+    g.start()
+    g.finish_hand()
+    g.start()
+    g.play(1)
+    state = client.get(g.url(f"/hands/{g.n}"), headers=bearer(g.audit)).get_json()
+    first = client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json()
+    page = tv.get(f"/s/{g.sid}/tv").get_data(as_text=True)
+    assert f"Hand {g.n} <small" in page
+    if state["to_act"]:
+        assert f"{state['to_act']} to act" in page
+    assert f'id="tv-stock">{state["stock"]}<' in page
+    assert "Hand 1:" in page
+    for p in first["result"]["payments"]:
+        assert f"{p['from']} pays {p['to']}" in page
+    # live: the page names the table's newest event, which its stream then moves on from
+    summary = client.get(g.url(), headers=bearer(g.audit)).get_json()
+    assert f'data-seq="{summary["seq"]}"' in page and 'data-stream="' in page
+
+
+def test_each_seat_accepts_on_its_phone_and_the_table_page_says_who(app, client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    ann = _joined(app, _link(g, "seat", "Ann"))
+    hand = ann.get(f"/s/{g.sid}/hands/1").get_data(as_text=True)
+    assert "Ann accepts" in hand and "Ben accepts" not in hand
+    assert 'id="dispute-result"' in hand and 'id="accept-all"' not in hand
+    r = ann.post(f"/s/{g.sid}/hands/1/accept", data={"csrf_token": "t", "player": "Ann"})
+    assert r.status_code == 303
+    r = ann.post(f"/s/{g.sid}/hands/1/accept", data={"csrf_token": "t", "player": "Ben"})
+    assert r.status_code == 303
+    hand = ann.get(f"/s/{g.sid}/hands/1").get_data(as_text=True)
+    assert "not_your_seat" in hand and "✓ Ann" in hand
+    assert 'id="dispute-result"' not in hand  # accepted: nothing left to dispute here
+    host = _host(app, g)
+    table = host.get(f"/s/{g.sid}").get_data(as_text=True)
+    assert "accepted: Ann" in table
+    # The host: the rest in one confirmed tap.
+    hand = host.get(f"/s/{g.sid}/hands/1").get_data(as_text=True)
+    assert "Accept for everyone (Ben, Cy)" in hand
+    r = host.post(f"/s/{g.sid}/hands/1/accept-all", data={"csrf_token": "t"})
+    assert r.status_code == 303
+    assert "accepted: Ann<" in host.get(f"/s/{g.sid}").get_data(as_text=True)  # not without
+    r = host.post(f"/s/{g.sid}/hands/1/accept-all", data={"csrf_token": "t", "sure": "1"})
+    log = client.get(g.url("/log"), headers=bearer(g.audit)).get_json()
+    assert log["hands"][0]["accepted"] == ["Ann", "Ben", "Cy"]
+    assert "accepted: Ann, Ben, Cy" in host.get(f"/s/{g.sid}").get_data(as_text=True)
+    r = ann.post(f"/s/{g.sid}/hands/1/accept-all", data={"csrf_token": "t", "sure": "1"})
+    assert r.status_code == 403
+
+
+def test_a_seat_disputes_its_hand_from_its_phone(app, client):
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    cy = _joined(app, _link(g, "seat", "Cy"))
+    r = cy.post(f"/s/{g.sid}/hands/1/dispute", data={"csrf_token": "t", "by": "Cy",
+                                                     "note": "I had a 7"})
+    assert r.status_code == 303
+    log = client.get(g.url("/log"), headers=bearer(g.audit)).get_json()
+    assert log["hands"][0]["disputes"] == [{"action": None, "by": "Cy", "note": "I had a 7"}]
+
+
+def test_on_postgresql_an_action_through_one_server_reaches_a_stream_held_by_another(
+        request, tmp_path):
+    """Two app processes on one PostgreSQL database: the stream held by the
+    second hears the first's write at once (NOTIFY/LISTEN), not at its own
+    look a few seconds later."""
+    from referee.devtools.loadgen import Client, SimTable, free_port, start_server
+    from tests.conftest import new_pg_schema
+
+    url = new_pg_schema(request.getfixturevalue("pg_server"))
+    ports = [free_port(), free_port()]
+    servers = [start_server(url, port) for port in ports]
+    try:
+        writer = Client("127.0.0.1", ports[0])
+        status, made = writer.request("POST", "/api/sessions", SimTable(1).header())
+        assert status == 201, made
+        writer.token = made["table_token"]
+        s = _Stream(ports[1], f"/api/sessions/{made['id']}/stream",
+                    bearer(made["audit_token"]))
+        s.next_event()
+        took = []
+        for stake in ("2", "3", "4", "5", "6"):
+            t0 = time.monotonic()
+            status, _ = writer.request("POST", f"/api/sessions/{made['id']}/stake",
+                                       {"stake": stake})
+            assert status == 201
+            said = json.loads(s.next_event()["data"])
+            took.append(time.monotonic() - t0)
+            assert said["kind"] == "stake"
+        assert sorted(took)[2] < 1.0, took  # a stream's own look is every 5 s
+        s.close()
+    finally:
+        for server in servers:
+            server.kill()
+            server.wait()

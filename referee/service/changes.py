@@ -126,17 +126,23 @@ def _by_session(pending: list) -> dict[str, list]:
     return out
 
 
-def before_commit(db: Any, pg: bool) -> None:
-    """On PostgreSQL, the transaction's notices to every app server (sent by
-    the database at its commit, never for a rollback): the session, and its
-    events when they fit in a notice."""
-    pending = getattr(db, _PENDING, None)
-    if pg and pending:
-        for sid, rows in _by_session(pending).items():
-            said = json.dumps({"sid": sid, "rows": rows}, separators=(",", ":"))
-            if len(said) > 7000 or None in rows:
-                said = json.dumps({"sid": sid, "rows": [None]})
-            db.conn.execute("SELECT pg_notify(?, ?)", (CHANNEL, said))
+def notices(db: Any) -> list[str]:
+    """The transaction's notices to every app server on PostgreSQL (storage
+    sends them inside it: the database delivers them at its commit, never
+    for a rollback): each session, and its events when they fit in a notice."""
+    out = []
+    for sid, rows in _by_session(getattr(db, _PENDING, None) or []).items():
+        said = json.dumps({"sid": sid, "rows": rows}, separators=(",", ":"))
+        if len(said) > 7000 or None in rows:
+            said = json.dumps({"sid": sid, "rows": [None]})
+        out.append(said)
+    return out
+
+
+def heard(payload: str) -> None:
+    """A notice from the database (any app server's commit): ring its bell."""
+    said = json.loads(payload)
+    ring(said["sid"], [tuple(r) if r else None for r in said["rows"]])
 
 
 def committed(db: Any) -> None:
@@ -157,30 +163,15 @@ def rolled_back(db: Any) -> None:
 _listeners: dict[str, threading.Thread] = {}
 
 
-def listen(url: str) -> None:
+def listen(url: str, listener) -> None:
     """Ring this process's bells for every commit on the PostgreSQL database at
-    ``url``, whichever app server wrote it (one thread per database, started
-    by the first stream; it reconnects if the connection drops)."""
+    ``url``, whichever app server wrote it: ``listener(url, CHANNEL, heard)``
+    (``storage.listen``, which reconnects if its connection drops) on a
+    thread of its own, one per database, started by the first stream."""
     with _guard:
         if url in _listeners and _listeners[url].is_alive():
             return
-        thread = threading.Thread(target=_listen, args=(url,), name="referee-listen",
-                                  daemon=True)
+        thread = threading.Thread(target=listener, args=(url, CHANNEL, heard),
+                                  name="referee-listen", daemon=True)
         _listeners[url] = thread
         thread.start()
-
-
-def _listen(url: str) -> None:
-    import time
-
-    import psycopg
-
-    while True:
-        try:
-            with psycopg.connect(url, autocommit=True) as conn:
-                conn.execute(f"LISTEN {CHANNEL}")
-                for note in conn.notifies():
-                    said = json.loads(note.payload)
-                    ring(said["sid"], [tuple(r) if r else None for r in said["rows"]])
-        except psycopg.Error:
-            time.sleep(1.0)  # the database restarted or the network dropped: again

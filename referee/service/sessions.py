@@ -375,6 +375,12 @@ def settled_lines(db: Database, sid: str, first: int, last: int) -> dict[int, di
             for n, r in storage.running_between(db, sid, first, last)}
 
 
+def accepted_between(db: Database, sid: str, first: int, last: int) -> dict[int, list[str]]:
+    """Who has accepted each of the hands numbered ``first`` to ``last`` (the
+    table page's list shows it)."""
+    return storage.accepted_between(db, sid, first, last)
+
+
 def dispute_marks(db: Database, sid: str, first: int, last: int) -> dict[int, dict]:
     """The disputed hands numbered ``first`` to ``last``: how many disputes
     each has still open and how many are settled (for the marks on the

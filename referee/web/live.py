@@ -162,7 +162,7 @@ def stream(sid: str):
             slots.give_back()
 
     if storage.is_pg(db):
-        changes.listen(db.url)
+        changes.listen(db.url, storage.listen)
     return Response(events(), mimetype="text/event-stream", headers={
         "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

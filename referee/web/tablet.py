@@ -341,10 +341,30 @@ def session_page(session_id: str):
                                                           top - per_page + 1, top),
                            disputes=sessions.dispute_marks(db, session_id,
                                                            top - per_page + 1, top),
+                           accepted=sessions.accepted_between(db, session_id,
+                                                              top - per_page + 1, top),
                            rule_changes=_rule_changes(g.summary), page=page,
                            per_page=per_page,
                            invites=invites(session_id) if g.access.writes else None,
                            client_id=forms.new_client_id())
+
+
+@bp.get("/s/<session_id>/tv")
+@unlocked
+def tv(session_id: str):
+    """The TV across the room: the standings, the hand in play, the last result
+    and its payments, large; live like every page of the table."""
+    db = get_db()
+    cur = g.summary.get("current")
+    state = _state(session_id, cur["hand"]) if cur else None
+    last = state if state and state.get("complete") and state.get("result") else None
+    if last is None and cur and cur["hand"] > 1:
+        earlier = _state(session_id, cur["hand"] - 1)
+        last = earlier if earlier.get("result") else None
+    in_play = state if state and not state.get("complete") and not state.get("void") else None
+    return render_template("tv.html", summary=g.summary, session_id=session_id,
+                           standings=sessions.standings(db, session_id, newest=1),
+                           state=in_play, last=last)
 
 
 @bp.get("/s/<session_id>/standings")
@@ -916,6 +936,30 @@ def void_post(session_id: str, n: int):
     return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
                        _("Hand {n} is void ({reason}): it pays nothing", n=n, reason=reason),
                        lambda db: table_events.void(db, session_id, n, reason, _cid()))
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/accept-all")
+@unlocked
+def accept_all_post(session_id: str, n: int):
+    """The host accepts for everyone who has not yet (one tap, confirmed on the
+    page): one accept event per player, as if each had tapped."""
+    target = url_for("tablet.hand", session_id=session_id, n=n) + "#accepts"
+    if not request.form.get("sure"):
+        flash(_("Tick the box to say everyone has seen the result, then tap again."), "error")
+        return redirect(target, 303)
+    state = _state(session_id, n)
+    waiting = [p["name"] for p in state["players"] if p["name"] not in (state.get("accepted")
+                                                                          or ())]
+    cid = _cid()
+    for k, player in enumerate(waiting):
+        try:
+            table_events.accept(get_db(), session_id, n, player, f"{cid}-{k}")
+        except RefereeError as err:
+            flash_refusal(err, _("{player} accepts the result of hand {n}", player=player, n=n))
+            return redirect(target, 303)
+    if waiting:
+        flash("\u2713 " + _("Everyone accepts the result of hand {n}", n=n) + ".", "ok")
+    return redirect(target, 303)
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/accept")

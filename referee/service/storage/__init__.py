@@ -35,6 +35,7 @@ from .engine import (
     db_key,
     enable_group_commit,
     forget_group_commit,
+    listen,
     run_write,
     write,
 )
@@ -71,6 +72,7 @@ from .events import (
 from .pg import is_pg
 from .rows import (
     NamedRow,
+    accepted_between,
     aliases,
     all_hand_rows,
     claim_attempt,
@@ -128,6 +130,7 @@ from .schema import (
 )
 
 __all__ = [
+    "accepted_between",
     "BUSY_TIMEOUT_MS", "CLUB", "GENESIS", "INTEGRITY_ERRORS", "MIGRATIONS", "MIGRATIONS_TABLE",
     "WRITE_LOCK", "GroupCommitter", "Moved", "NamedRow", "aliases", "all_hand_rows",
     "append_club_event", "append_event", "append_events", "applied_migrations", "canonical",
@@ -139,7 +142,7 @@ __all__ = [
     "forget_group_commit", "hand_events", "hand_table_events", "hand_row",
     "hand_rows_as_stored", "hand_setups",
     "insert_hand", "insert_hands", "insert_session", "is_pg", "iter_chain_events",
-    "list_sessions", "live_actions", "migrations", "newest_hands", "newest_running",
+    "list_sessions", "listen", "live_actions", "migrations", "newest_hands", "newest_running",
     "newest_seq", "nicknames", "now", "now_seconds", "orphan_sessions", "pending_migrations",
     "refresh_running", "renamed_text", "renames", "reply", "results_from", "rewrite_names",
     "run_write", "running_before", "running_between", "running_rows", "seat_rows",

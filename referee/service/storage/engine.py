@@ -115,6 +115,32 @@ def _connect_pg(url: str) -> Any:
 
 
 
+def _notify(db: Any) -> None:
+    """On PostgreSQL, tell every app server's streams what this transaction
+    wrote (delivered at its commit: ``service.changes``)."""
+    if is_pg(db):
+        for said in changes.notices(db):
+            db.conn.execute("SELECT pg_notify(?, ?)", (changes.CHANNEL, said))
+
+
+def listen(url: str, channel: str, heard: Callable[[str], Any]) -> None:
+    """Forever: ``heard(payload)`` for each notice on ``channel`` of the
+    PostgreSQL database at ``url`` (on a connection of its own; again after a
+    second if it drops)."""
+    import time
+
+    import psycopg
+
+    while True:
+        try:
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute(f"LISTEN {channel}")
+                for note in conn.notifies():
+                    heard(note.payload)
+        except psycopg.Error:
+            time.sleep(1.0)
+
+
 def _begin_write(db: Any) -> None:
     """Start a transaction that holds the database's write lock."""
     if is_pg(db):
@@ -131,7 +157,7 @@ def write(db: Database) -> Iterator[Database]:
         _begin_write(db)
         try:
             yield db
-            changes.before_commit(db, is_pg(db))
+            _notify(db)
         except BaseException:
             if db.conn.in_transaction:
                 db.conn.execute("ROLLBACK")
@@ -240,7 +266,7 @@ class GroupCommitter:
                             changes.undo_to(self.db, marked)
                             outcomes.append((False, err))
                         conn.execute("RELEASE job")
-                    changes.before_commit(self.db, is_pg(self.db))
+                    _notify(self.db)
                     conn.execute("COMMIT")
                     self.commits += 1
                     if self.commits >= self.CHECKPOINT_EVERY and not is_pg(self.db):

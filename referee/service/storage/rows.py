@@ -517,3 +517,17 @@ def set_brought_forward_from(db: Database, sid: str, earlier: str) -> None:
 def club_session_rows(db: Database) -> list[dict]:
     """Every session's row (JSON read), oldest first."""
     return [session_row(db, sid) for sid in session_ids(db)]
+
+
+def accepted_between(db: Database, sid: str, first: int, last: int) -> dict[int, list[str]]:
+    """Who has accepted each of hands ``first`` to ``last`` (their setups say,
+    under the names the players have now), for the table page's list."""
+    first, last = max(first, -(2**63)), min(last, 2**63 - 1)
+    out = {}
+    for n, setup in db.conn.execute(
+            "SELECT n, setup FROM hands WHERE session_id = ? AND n BETWEEN ? AND ?",
+            (sid, first, last)).fetchall():
+        accepted = json.loads(setup).get("accepted")
+        if accepted:
+            out[n] = accepted
+    return out
