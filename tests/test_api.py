@@ -385,7 +385,8 @@ def test_action_request_validation(client):
 def test_not_found_and_method_errors(client):
     g = Game(client)
     h = bearer(g.table)
-    assert_error(client.get("/api/sessions/nope/log", headers=h), 404, "no_session")
+    # Not this token's session, like any other (docs/decisions.md).
+    assert_error(client.get("/api/sessions/nope/log", headers=h), 401, "unauthorized")
     assert_error(client.get(g.url("/hands/1"), headers=h), 404, "no_hand")
     g.start()
     assert_error(client.get(g.url("/hands/2"), headers=h), 404, "no_hand")
@@ -666,8 +667,9 @@ def test_a_refusal_is_kept_in_the_history_once_and_the_audit_shows_it(client, ap
 def test_text_the_database_cannot_hold_is_never_a_500(client):
     """A NUL in a URL's session id is no session on either database; in a
     table's name it is stored (SQLite) or refused with a sentence (PostgreSQL)."""
-    for path in ("/api/sessions/a%00b", "/api/sessions/a%00b/hands/1", "/s/a%00b"):
-        assert client.get(path).status_code == 404, path
+    for path in ("/api/sessions/a%00b", "/api/sessions/a%00b/hands/1"):
+        assert client.get(path).status_code == 401, path  # as a real one without a token
+    assert client.get("/s/a%00b").status_code == 302
     r = client.post("/api/sessions", json={"players": ["Ann", "Ben"], "stake": "1",
                                            "rules": "pagat", "table": "a\x00b"})
     assert r.status_code in (201, 400)

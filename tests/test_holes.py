@@ -17,7 +17,7 @@ from referee.cli import main
 from referee.devtools.simulate import random_session
 from referee.language import LANGUAGES
 
-from .test_api import assert_error
+from .test_api import assert_error, bearer
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = json.loads((ROOT / "sample_logs" / "pagat_basic.json").read_text())
@@ -237,3 +237,102 @@ def test_a_file_that_never_ends_is_refused(command, tmp_path):
     said = run.stderr + run.stdout
     assert "[log_too_large]" in said or '"log_too_large"' in said, said
     assert "256 MB" in said and "Traceback" not in said
+
+
+# ---------------------------------------------------------------- 9. the smaller ones
+
+@pytest.mark.parametrize("query", ["offset=null&offset=null", "offset=null", "limit=x",
+                                   "offset=1&offset=2", "limit=-1", "offset=%EF%BC%91"])
+def test_a_page_asked_for_wrongly_is_refused(query, client):
+    from .test_api import Game
+
+    g = Game(client)
+    err = assert_error(client.get(g.url(f"/standings?{query}"), headers=bearer(g.audit)),
+                       400, "bad_request")
+    assert ("offset" in err["message"] or "limit" in err["message"])
+    assert client.get(g.url("/standings?offset=0&limit=5"),
+                      headers=bearer(g.audit)).status_code == 200
+
+
+def test_an_unknown_table_answers_as_a_real_one_without_its_token(client):
+    from .test_api import Game
+
+    g = Game(client)
+    for tail in ("", "/log", "/result", "/standings", "/hands/1"):
+        for headers in ({}, bearer("guess"), bearer(g.audit)):
+            real = client.get(g.url(tail), headers=headers if headers != bearer(g.audit)
+                              else bearer("x" + g.audit))
+            unknown = client.get(f"/api/sessions/000000000000{tail}", headers=headers)
+            assert real.status_code == unknown.status_code == 401, (tail, headers)
+            assert real.get_json()["error"]["code"] == unknown.get_json()["error"]["code"]
+    real, unknown = client.get(g.url("/log")), client.get("/api/sessions/000000000000/log")
+    assert real.get_json() == unknown.get_json()
+
+
+def test_the_unlock_page_does_not_name_the_table_to_a_stranger(client):
+    from .test_tablet import create
+
+    sid = create(client.application.test_client(), table="Secret back room")
+    stranger = client.application.test_client()
+    for path in (f"/s/{sid}", f"/s/{sid}/unlock", "/s/000000000000", "/s/000000000000/unlock",
+                 f"/reports/{sid}/", "/reports/000000000000/"):
+        r = stranger.get(path, follow_redirects=True)
+        assert r.status_code == 200, path
+        assert "Secret back room" not in r.get_data(as_text=True)
+    real = stranger.get(f"/s/{sid}/unlock").get_data(as_text=True).replace(sid, "ID")
+    unknown = stranger.get("/s/000000000000/unlock").get_data(as_text=True).replace(
+        "000000000000", "ID")
+    assert _without_csrf(real) == _without_csrf(unknown)
+
+
+def _without_csrf(page: str) -> str:
+    import re
+
+    return re.sub(r'name="csrf_token" value="[^"]+"|data-render="[^"]+"', "", page)
+
+
+def test_wrong_pins_slow_the_guesser_not_the_table(client):
+    from referee.service import access
+
+    from .test_tablet import PIN, create, token
+
+    sid = create(client.application.test_client())
+    guesser = client.application.test_client()
+    tok = token(guesser, f"/s/{sid}/unlock")
+    for _ in range(access.FREE_TRIES):
+        r = guesser.post(f"/s/{sid}/unlock", data={"csrf_token": tok, "pin": "1111"})
+        assert r.status_code == 403
+    r = guesser.post(f"/s/{sid}/unlock", data={"csrf_token": tok, "pin": PIN})
+    assert r.status_code == 429  # the guesser waits, even with the right PIN
+    # A tablet elsewhere at the table comes in at once.
+    tablet = client.application.test_client()
+    tok = token(tablet, f"/s/{sid}/unlock")
+    r = tablet.post(f"/s/{sid}/unlock", data={"csrf_token": tok, "pin": PIN},
+                    environ_base={"REMOTE_ADDR": "192.168.1.20"})
+    assert r.status_code == 303
+
+
+def test_many_guessers_slow_the_table_for_a_minute_at_most(app, client):
+    from referee.service import access, storage
+    from referee.service.errors import TooManyTries
+
+    from .test_tablet import PIN, create
+
+    sid = create(client)
+    db = storage.connect(app.config["DATABASE"])
+    t = 1_000_000.0
+    refused = 0
+    for n in range(400):  # 400 addresses, 5 guesses each: 2,000 guesses
+        for _ in range(access.FREE_TRIES):
+            try:
+                access.unlock(db, sid, "0000", address=f"10.1.{n // 250}.{n % 250}", now=t)
+            except TooManyTries as err:
+                refused += 1
+                assert err.until - t <= access.TABLE_LONGEST_WAIT
+            t += 1.0
+    assert refused > 1_000  # the table's own count slowed them
+    with pytest.raises(TooManyTries) as caught:
+        access.unlock(db, sid, PIN, address="192.168.1.20", now=t)
+    assert caught.value.until - t <= access.TABLE_LONGEST_WAIT
+    assert access.unlock(db, sid, PIN, address="192.168.1.20",
+                         now=t + access.TABLE_LONGEST_WAIT) is True

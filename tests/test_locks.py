@@ -50,7 +50,7 @@ def test_the_limit_is_shared_by_a_second_process(app, client):
             "from referee.service.errors import TooManyTries\n"
             f"db = storage.connect({app.config['DATABASE']!r})\n"
             "try:\n"
-            f"    access.unlock(db, {sid!r}, {PIN!r})\n"
+            f"    access.unlock(db, {sid!r}, {PIN!r}, address='127.0.0.1')\n"
             "except TooManyTries:\n"
             "    sys.exit(7)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)

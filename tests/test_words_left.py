@@ -234,7 +234,7 @@ def test_an_unknown_address_or_method_answers_in_the_readers_language(client, la
         said = getattr(client, method)(path, headers=asked).get_json()["error"]
         assert said["code"] == english["code"] and said["message"] != english["message"]
         assert not english_left(said["message"]), said
-    page = client.get("/reports/nope/", headers=asked)
+    page = client.get("/nothing-here", headers=asked)
     assert page.status_code == 404 and html_lang(page.get_data(as_text=True)) == lang
     assert not english_left(visible(page.get_data(as_text=True))), visible(page.get_data(
         as_text=True))

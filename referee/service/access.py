@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import secrets
 import time
 from datetime import UTC, datetime
@@ -16,20 +17,49 @@ from . import cache, storage
 from .errors import Locked, NotFound, ReadOnly, TooManyTries
 
 # Wrong tries at a table's PIN (or, for a table without one, its token on the
-# unlock page): counted in the database per table, whoever and wherever they
-# come from, so a restart, a second server process or another address does
-# not start afresh. After FREE_TRIES the wait doubles from FIRST_WAIT, up to
-# a day: a 4-digit PIN then takes years, not hours.
+# unlock page): counted in the database, so a restart or a second server
+# process does not start afresh; per table and address (an IPv6 address's
+# /64, what one household holds), so the guesser is slowed and the table is
+# not: after FREE_TRIES the address's wait doubles from FIRST_WAIT up to a
+# day (a 4-digit PIN then takes one address years), while a tablet elsewhere
+# comes in at once. Many addresses together meet the table's own count: after
+# TABLE_FREE_TRIES, each try waits from TABLE_FIRST_WAIT doubling up to
+# TABLE_LONGEST_WAIT for everyone, so a tablet with the PIN waits a minute at
+# most, never a day (docs/decisions.md).
 FREE_TRIES = 5
 FIRST_WAIT = 60.0
 LONGEST_WAIT = 86_400.0
+TABLE_FREE_TRIES = 50
+TABLE_FIRST_WAIT = 1.0
+TABLE_LONGEST_WAIT = 60.0
 
 
 def wait_after(tries: int) -> float:
-    """The wait earned by ``tries`` tries since the last success."""
+    """The wait one address earns with ``tries`` tries since the last success."""
     if tries < FREE_TRIES:
         return 0.0
     return min(FIRST_WAIT * 2 ** min(tries - FREE_TRIES, 32), LONGEST_WAIT)
+
+
+def table_wait_after(tries: int) -> float:
+    """The wait a table earns with ``tries`` tries from every address since its
+    last success."""
+    if tries < TABLE_FREE_TRIES:
+        return 0.0
+    return min(TABLE_FIRST_WAIT * 2 ** min(tries - TABLE_FREE_TRIES, 32), TABLE_LONGEST_WAIT)
+
+
+def network(address: str) -> str:
+    """Whose tries ``address``'s are: itself, or its /64 for IPv6."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 def new_token() -> str:
@@ -63,14 +93,26 @@ def check_pin(db: Database, sid: str, pin: str) -> bool:
     return hmac.compare_digest(got.hex(), digest)
 
 
-def unlock(db: Database, sid: str, secret: str, *, now: float | None = None) -> bool:
+def unlock(db: Database, sid: str, secret: str, *, address: str = "?",
+           now: float | None = None) -> bool:
     """Whether ``secret`` unlocks the session: its PIN, or its table token when
     it has no PIN (a table imported through the API). Every try is counted
-    before it is checked; raises ``TooManyTries`` while the table waits."""
-    has = has_pin(db, sid)
+    before it is checked, for ``address`` and for the table; raises
+    ``TooManyTries`` while either waits. An unknown table is answered as a
+    wrong PIN is, after as long (nothing to count: no row for a guessed id)."""
+    try:
+        has = has_pin(db, sid)
+    except NotFound:
+        hash_pin(secret)  # as long as a real table's check
+        return False
     now = time.time() if now is None else now
-    until = storage.run_write(
-        db, lambda w: storage.claim_attempt(w, sid, "unlock", now, wait_after))
+    mine = f"unlock {network(address)}"
+
+    def claim(w: Database) -> float:
+        return (storage.claim_attempt(w, sid, mine, now, wait_after) or
+                storage.claim_attempt(w, sid, "unlock", now, table_wait_after))
+
+    until = storage.run_write(db, claim)
     if until:
         when = datetime.fromtimestamp(until, UTC).strftime("%H:%M:%S UTC")
         raise TooManyTries(
@@ -83,7 +125,11 @@ def unlock(db: Database, sid: str, secret: str, *, now: float | None = None) -> 
     ok = check_pin(db, sid, secret) if has else \
         token_role(db, sid, secret.strip()) == "table"
     if ok:
-        storage.run_write(db, lambda w: storage.clear_attempts(w, sid, "unlock"))
+        def clear(w: Database) -> None:
+            storage.clear_attempts(w, sid, mine)
+            storage.clear_attempts(w, sid, "unlock")
+
+        storage.run_write(db, clear)
     return ok
 
 
@@ -158,9 +204,13 @@ def token_role(db: Database, sid: str, token: str | None) -> str | None:
 
 def authorize(db: Database, sid: str, token: str | None, *, write: bool) -> str:
     """The token's role, if it may read (or with ``write``, write) the session.
-    Raises ``NotFound``, then ``Locked`` (no token, or not this session's),
-    ``ReadOnly`` (the audit token, for a write)."""
-    role = token_role(db, sid, token)
+    Raises ``Locked`` (no token, or not this session's, or no such session:
+    to whoever holds no token of it, an unknown id and a real one answer
+    alike), ``ReadOnly`` (the audit token, for a write)."""
+    try:
+        role = token_role(db, sid, token)
+    except NotFound:
+        role = None
     if token is None:
         raise Locked("unauthorized", N_("this needs 'Authorization: Bearer <token>' with the "
                                         "session's table token") if write else

@@ -32,7 +32,7 @@ from sqlite_utils import Database
 from ..rules.errors import MalformedInput
 from ..rules.words import N_
 from . import access, storage, table_events
-from .errors import NotYourSeat
+from .errors import NotFound, NotYourSeat
 from .kinds import EventKind
 
 SEAT, VIEWER = "seat", "viewer"
@@ -111,8 +111,12 @@ def authorize(db: Database, sid: str, token: str | None, *, write: bool,
               seats: bool = False) -> Access:
     """``access.authorize`` with links: a viewer link reads; a seat link reads,
     and with ``seats`` may also write (the view then checks whose, with
-    ``check_seat``). Raises ``NotFound``, ``Locked``, ``NotYourSeat``."""
-    found = token_access(db, sid, token)
+    ``check_seat``). Raises ``Locked`` (also for an unknown table, as
+    ``access.authorize`` does), ``NotYourSeat``."""
+    try:
+        found = token_access(db, sid, token)
+    except NotFound:
+        found = None
     if found is None or found.role in (TABLE, AUDIT):
         role = access.authorize(db, sid, token, write=write)  # its own refusals, as before
         return Access(role)

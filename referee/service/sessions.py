@@ -149,50 +149,62 @@ def _store(db: Database, log: dict, session: Session, pin: str | None,
         # In the chain, so verify vouches for what the club's ledger leaves out.
         opening["brought_forward_from"] = brought_forward_from
     try:
-        events = _events(log, opening)
-    except RefereeError:
+        with storage.write(db):
+            storage.insert_session(db, sid, log, header, rules.to_json(), log["players"],
+                                   access.hash_pin(pin) if pin else None,
+                                   access.token_hash(info.table_token),
+                                   access.token_hash(info.audit_token))
+            storage.set_quantum(db, sid, str(q))
+            if brought_forward_from is not None:
+                storage.set_brought_forward_from(db, sid, brought_forward_from)
+            first = storage.append_events(db, sid, _events(log, opening))
+            for kind, value in judged:
+                if kind == FAULT:
+                    raise value
+                if kind == HANDS:
+                    storage.insert_hands(db, sid, value, first)
+                elif value != log["players"]:  # EVERYONE: someone sat down later
+                    storage.set_everyone(db, sid, value)
+            # A table whose log raised the stake plays on at it: the hands started
+            # here carry the last hand's stake, as the tablet's stake change does.
+            last_stake = log["hands"][-1].get("stake") if log.get("hands") else None
+            if last_stake is not None:
+                storage.set_next(db, sid, stake=str(last_stake), seats=None)
+    except _Unlogged as err:  # rolled back
         for kind, value in judged:  # the replay's first fault is the one to report
             if kind == FAULT:
                 raise value from None
-        raise
-    with storage.write(db):
-        storage.insert_session(db, sid, log, header, rules.to_json(), log["players"],
-                               access.hash_pin(pin) if pin else None,
-                               access.token_hash(info.table_token),
-                               access.token_hash(info.audit_token))
-        storage.set_quantum(db, sid, str(q))
-        if brought_forward_from is not None:
-            storage.set_brought_forward_from(db, sid, brought_forward_from)
-        first = storage.append_events(db, sid, events)
-        for kind, value in judged:
-            if kind == FAULT:
-                raise value
-            if kind == HANDS:
-                storage.insert_hands(db, sid, value, first)
-            elif value != log["players"]:  # EVERYONE: someone sat down later
-                storage.set_everyone(db, sid, value)
-        # A table whose log raised the stake plays on at it: the hands started
-        # here carry the last hand's stake, as the tablet's stake change does.
-        last_stake = log["hands"][-1].get("stake") if log.get("hands") else None
-        if last_stake is not None:
-            storage.set_next(db, sid, stake=str(last_stake), seats=None)
+        raise err.error from None
     return info
 
 
-def _events(log: dict, opening: dict) -> list[tuple[int | None, str, dict | str]]:
-    """The new session's events ``(hand, kind, payload)``, each encoded once
-    (an action's payload follows from its text alone, and a long log repeats
-    a few thousand texts)."""
-    events: list[tuple[int | None, str, dict | str]] = [(None, "session", opening)]
+class _Unlogged(Exception):
+    """An action text the events could not be made of (in ``error``), met
+    while they were written: the replay's own fault, if any, comes first."""
+
+    def __init__(self, error: RefereeError) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+def _events(log: dict, opening: dict) -> Iterator[tuple[int | None, str, dict | str]]:
+    """The new session's events ``(hand, kind, payload)`` as they are written
+    (all of a 200,000-hand log's at once held a gigabyte), each payload
+    encoded once (an action's follows from its text alone, and a long log
+    repeats a few thousand texts). A text that cannot be read: ``_Unlogged``."""
+    yield None, "session", opening
     payloads: dict[str, str] = {}
     for n, given in enumerate(log.get("hands", ()), 1):
-        events.append((n, "hand_start", setup_of(given)))
+        yield n, "hand_start", setup_of(given)
         for text in given.get("actions", ()):
             payload = payloads.get(text)
             if payload is None:
-                payload = payloads[text] = canonical_action(str(parse_logged(text)), text)
-            events.append((n, "action", payload))
-    return events
+                try:
+                    payload = canonical_action(str(parse_logged(text)), text)
+                except RefereeError as err:
+                    raise _Unlogged(err) from None
+                payloads[text] = payload
+            yield n, "action", payload
 
 
 def judge(log: dict) -> Iterator[tuple[str, Any]]:

@@ -463,14 +463,29 @@ def session_result(sid: str):
     return Response(sessions.result_text(get_db(), sid), 200, mimetype="application/json")
 
 
+def _whole(name: str, default: int) -> int:
+    """The query's ``name``, a whole number from 0 given at most once: a
+    guessed value (``null``, twice) is refused, not read as the default."""
+    given = request.args.getlist(name)
+    if not given:
+        return default
+    if len(given) > 1:
+        raise ApiError(400, "bad_request", N_("{name} is given more than once"), {"name": name})
+    if not given[0].isdigit() or not given[0].isascii():
+        raise ApiError(400, "bad_request", N_("{name} must be a whole number from 0, not "
+                                              "{value}"), {"name": name, "value": repr(given[0])})
+    digits = given[0].lstrip("0") or "0"
+    return int(digits) if len(digits) <= 19 else 2**62  # past any page there is
+
+
 @bp.get("/sessions/<sid>/standings")
 @token_required(write=False)
 def session_standings(sid: str):
     # A page of hands, the newest by default: the answer stays the same size
     # however long the night (``settled`` and ``offset`` lead to the others).
-    limit = min(max(request.args.get("limit", STANDINGS_PAGE, type=int), 0), STANDINGS_MAX)
+    limit = min(_whole("limit", STANDINGS_PAGE), STANDINGS_MAX)
     if "offset" in request.args:
-        offset = min(max(request.args.get("offset", 0, type=int), 0), 2**62)
+        offset = min(_whole("offset", 0), 2**62)
         return sessions.standings(get_db(), sid, offset=offset, limit=limit)
     return sessions.standings(get_db(), sid, newest=limit)
 

@@ -30,7 +30,7 @@ from ..reports.stored import load_stored
 from ..reports.whatif import what_if
 from ..rules.errors import RefereeError
 from ..rules.options import OPTION_NAMES, PRESET_SOURCES
-from ..service import access, pay, seats, sessions, table_events
+from ..service import pay, seats, sessions, table_events
 from ..service.errors import NotFound
 from . import forms
 from .db import get_db
@@ -48,17 +48,19 @@ def _allowed(sid: str) -> str | None:
     db = get_db()
     token = request.args.get("token") or None
     try:
-        use_table_language(sessions.table_language(db, sid))
         # Any of the table's tokens reads its papers: table, audit, a seat or the viewer.
         if token and seats.token_access(db, sid, token) is not None:
+            use_table_language(sessions.table_language(db, sid))
             return token
-        access.has_pin(db, sid)  # NotFound for a session that does not exist
-        if forms.is_unlocked(sid):
+        if forms.is_unlocked(sid) or (
+                forms.link_token(sid) and seats.token_access(db, sid, forms.link_token(sid))):
+            # unlocked here, or a phone that joined by its seat's or the viewer's link
+            use_table_language(sessions.table_language(db, sid))
             return None
-        if forms.link_token(sid) and seats.token_access(db, sid, forms.link_token(sid)):
-            return None  # a phone that joined by its seat's or the viewer's link
     except NotFound:
-        abort(404)
+        # A table that is not there is answered as one whose token is not
+        # this: an id alone tells nothing (docs/decisions.md).
+        pass
     here = request.full_path.rstrip("?")
     unlock = url_for("tablet.unlock", session_id=sid, next=here)
     if not token:

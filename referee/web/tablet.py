@@ -40,7 +40,7 @@ from ..rules import told as told_rules
 from ..rules.cards import UNKNOWN, pretty
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
 from ..service import access, hands, seats, sessions, storage, table_events, tap
-from ..service.errors import RefereeError, RuleViolation, StaleSeq, TooManyTries
+from ..service.errors import NotFound, RefereeError, RuleViolation, StaleSeq, TooManyTries
 from . import forms, links
 from .db import get_db
 from .errors import error_page, flash_refusal
@@ -127,11 +127,13 @@ def unlocked(view):
 
     @functools.wraps(view)
     def guarded(session_id: str, **kwargs):
-        g.summary = _summary(session_id)
+        # Access first: a stranger is sent to the unlock page whether or not
+        # the table exists (its id alone tells nothing).
         g.access = page_access(session_id)
         if g.access is None:
             return redirect(url_for("tablet.unlock", session_id=session_id,
                                     next=request.path))
+        g.summary = _summary(session_id)
         if request.method == "POST" and not g.access.writes and \
                 not getattr(view, "seat_may", False):
             raise seats.not_your_seat(g.access)
@@ -236,27 +238,36 @@ def create_post():
 # ------------------------------------------------------------------ unlock
 
 
+def _has_pin(session_id: str) -> bool:
+    """What the unlock page asks for: the PIN, also for a table that does not
+    exist (whoever has only an id learns nothing of the table, not even
+    whether there is one: no name, no language; docs/decisions.md)."""
+    try:
+        return access.has_pin(get_db(), session_id)
+    except NotFound:
+        return True
+
+
 @bp.get("/s/<session_id>/unlock")
 def unlock(session_id: str):
-    summary = _summary(session_id)
-    return render_template("unlock.html", summary=summary, session_id=session_id,
+    return render_template("unlock.html", summary={}, session_id=session_id,
                            next=request.args.get("next", ""), error=None,
-                           has_pin=access.has_pin(get_db(), session_id))
+                           has_pin=_has_pin(session_id))
 
 
 @bp.post("/s/<session_id>/unlock")
 def unlock_post(session_id: str):
-    summary = _summary(session_id)
     nxt = request.form.get("next", "")
     db = get_db()
-    has_pin = access.has_pin(db, session_id)
+    has_pin = _has_pin(session_id)
 
     def again(error: str, status: int):
-        return render_template("unlock.html", summary=summary, session_id=session_id,
+        return render_template("unlock.html", summary={}, session_id=session_id,
                                next=nxt, error=error, has_pin=has_pin), status
 
     try:
-        ok = access.unlock(db, session_id, request.form.get("pin", ""))
+        ok = access.unlock(db, session_id, request.form.get("pin", ""),
+                           address=request.remote_addr or "?")
     except TooManyTries as err:
         return again(_message(err), 429)
     if not ok:
