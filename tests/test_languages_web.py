@@ -149,7 +149,7 @@ def test_a_german_hand_reads_in_german_with_the_locales_money(client):
     assert "✓ Ben nimmt." in [unescape(f[1]) for f in flashes(page)]
     # A refusal: the page's own words in German around the referee's reason.
     page = act(client, sid, 1, "spread", ["5h", "6h", "3s"])
-    assert any(f[0] == "error" and f[1].startswith("Nicht erfasst: Ben: spread")
+    assert any(f[0] == "error" and f[1].startswith("Nicht erfasst: Ben legt 5♥ 6♥ 3♠ aus")
                for f in flashes(page))
     act(client, sid, 1, "spread", ["5h", "6h", "7h"])
     page = act(client, sid, 1, "spread", ["3s", "3c", "3d"])

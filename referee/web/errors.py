@@ -133,17 +133,21 @@ def error_page(title: str, message: str, status: int):
 
 def flash_refusal(err: RefereeError, text: str) -> None:
     """A tablet's action or undo that was not logged, said on the hand's screen."""
+    # The action as the reader's language says it: the log line (English verbs)
+    # only in English.
+    said = pretty(text) if current() == language.DEFAULT else \
+        language.action_sentence(text, current())
     if isinstance(err, StaleSeq):
         flash(_("Not logged: the hand changed since this screen was loaded (another tablet "
                 "logged an action). Check the table below and tap again. ({action})",
-                action=text), "error")
+                action=said), "error")
     else:
         # The sentence for the table; the rule's code in small print, for a dispute.
         words = sentence(err)
         words = words[:1].upper() + words[1:]
         code = Markup(' <small class="code">({})</small>').format(
             _("rule {code}", code=err.code)) if err.code else ""
-        flash(Markup("{} \u2014 {}.").format(_("Not logged: {action}", action=pretty(text)),
+        flash(Markup("{} \u2014 {}.").format(_("Not logged: {action}", action=said),
                                               words.rstrip(".")) + code, "error")
 
 
