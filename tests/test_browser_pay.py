@@ -10,12 +10,14 @@ from decimal import Decimal
 import pytest
 
 from tests import test_browser_tablet as tb
+from tests.test_browser_tablet import sync_api
 from tests.test_pay import ANN_IBAN, BASIC, epc_fields, read_codes
 
 from .helpers import serve_for_browser
 
 pytestmark = tb.pytestmark
 browser = tb.browser
+expect = sync_api.expect
 
 
 @pytest.fixture(scope="module")
@@ -71,3 +73,34 @@ def test_the_pages_epc_code_reads_back_and_the_host_marks_it_paid(server, browse
     assert pg.locator("li.transfer").count() == 1
     assert pg.locator("#payments li").count() == 1
     context.close()
+
+
+def test_the_players_page_follows_a_transfer_marked_paid_and_shares_its_link(server, browser):
+    """A player's phone on the shared link: the host marks a transfer paid
+    and the page shows it without a reload; Share (no share sheet in a
+    desktop Chromium) copies the viewer link."""
+    base = server
+    host = browser.new_context(viewport=tb.TABLET)
+    sid, token = open_table(host, base, "en")
+    auth = {"Authorization": f"Bearer {token}"}
+    viewer = host.request.post(f"{base}/api/sessions/{sid}/links", data={"role": "viewer"},
+                               headers=auth).json()["token"]
+    phone = browser.new_context(viewport={"width": 390, "height": 844})
+    phone.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
+    pg = phone.new_page()
+    pg.set_default_timeout(10_000)
+    pg.goto(f"{base}/s/{sid}/settle/by/{viewer}")
+    assert pg.url.endswith(f"/s/{sid}/settle") and pg.locator("li.transfer").count() == 2
+    pg.evaluate("window.stayed = true")  # gone if the page is loaded again
+    r = host.request.post(f"{base}/api/sessions/{sid}/paid", headers=auth,
+                          data={"from": "Ben", "to": "Ann", "amount": "0.75"})
+    assert r.status == 201, r.text()
+    expect(pg.locator("li.transfer")).to_have_count(1)
+    assert pg.evaluate("window.stayed") is True
+    assert "Ben paid Ann" in pg.locator("#payments").inner_text()
+    pg.locator("#share").click()
+    expect(pg.locator("#share-done")).to_contain_text("copied")
+    assert pg.evaluate("navigator.clipboard.readText()").endswith(
+        f"/s/{sid}/settle/by/{viewer}")
+    phone.close()
+    host.close()

@@ -524,3 +524,28 @@ def test_the_host_keeps_a_persons_details_from_the_clubs_page(client, app):
     page = r.get_data(as_text=True)
     assert "Kept: an IBAN, a line." in page and CY_IBAN not in page  # which, not what
     assert owed(settlement(client, sid, token), "Ben", "Cy")["pay"]["note"] == "or cash"
+
+
+def test_referee_settle_from_the_database_says_how_to_pay(client, app, tmp_path):
+    from referee.cli import main
+    from tests.reports_fixtures import pdf_text
+
+    sid, token, _ = open_table(client)
+    put(client, sid, token, "Ann", {"paypal": "annalbers", "note": "or cash"})
+    cache.forget()
+    out = tmp_path / "s.pdf"
+    assert main(["settle", "--db", app.config["DATABASE"], sid, "--pdf", str(out)]) == 0
+    text = pdf_text(out.read_bytes())
+    assert "https://paypal.me/annalbers/0.75EUR" in text and "Ann says: or cash" in text
+
+
+def test_a_players_phone_lists_their_own_transfers_first(app):
+    host = app.test_client()
+    sid, token, _ = open_table(host)
+    cy = link(host, sid, token, "seat", "Cy")["token"]
+    phone = app.test_client()
+    join(phone, sid, cy)
+    page = phone.get(f"/s/{sid}/settle").get_data(as_text=True)
+    cards = re.findall(r'<li class="panel transfer( mine)?" data-from="(\w+)" data-to="(\w+)"',
+                       page)
+    assert cards == [(" mine", "Ben", "Cy"), ("", "Ben", "Ann")]

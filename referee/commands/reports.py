@@ -54,12 +54,17 @@ def cmd_settle(args: argparse.Namespace) -> int:
     from .errors import fail
 
     try:
-        log, final_hash, _stored = _load(args)
+        log, final_hash, stored = _load(args)
         session = replay(log)
     except RefereeError as err:
         return fail(err)
+    paying = {}
+    if stored is not None:  # a stored table's paper says how each transfer is paid
+        from ..service import pay
+
+        paying = pay.for_the_paper(stored.db, stored.session_id)
     pdf = render_settlement(session, final_hash=final_hash, date=args.date, table=args.table,
-                            lang=args.lang)
+                            lang=args.lang, **paying)
     return _write(args.pdf, pdf)
 
 

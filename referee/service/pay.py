@@ -113,6 +113,15 @@ def remittance(summary: dict) -> str:
     return payable.remittance(summary.get("table"), when[:10] or None)
 
 
+def for_the_paper(db: Database, sid: str) -> dict:
+    """``render_settlement``'s ``pay_details`` and ``remittance`` for table
+    ``sid``: the details of those the stored settle-up has to be paid (the
+    replay's result is the paper's to build)."""
+    payees = sorted({t["to"] for t in standings(db, sid, newest=0)["transfers"]})
+    return {"pay_details": details_at(db, sid, payees),
+            "remittance": remittance(session_summary(db, sid))}
+
+
 def settlement(db: Database, sid: str) -> dict:
     """The table's settle-up: each transfer still owed (``from``, ``to``,
     ``amount`` as the settlement writes it), since when (the table's closing;

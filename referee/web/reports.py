@@ -116,13 +116,10 @@ def settlement_pdf(sid: str):
     except RefereeError as err:
         return _error_page(err)
     db = get_db()
-    # The payees from the stored settle-up (the replay's result is the PDF's to build).
-    payees = sorted({t["to"] for t in sessions.standings(db, sid, newest=0)["transfers"]})
     return _pdf(render_settlement(session, final_hash=stored.final_hash,
                                   lang=_paper_language(),
                                   settled=table_events.all_settlements(db, sid),
-                                  pay_details=pay.details_at(db, sid, payees),
-                                  remittance=pay.remittance(sessions.session_summary(db, sid))),
+                                  **pay.for_the_paper(db, sid)),
                 f"settlement-{sid}.pdf")
 
 

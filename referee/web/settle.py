@@ -92,6 +92,8 @@ def _mine(who: seats.Access, *players: str) -> bool:
 def page(session_id: str):
     data = pay.settlement(get_db(), session_id)
     who = g.access
+    if who.role == seats.SEAT:  # a player's phone: what they pay, then what they get, first
+        data["owed"].sort(key=lambda t: (t["from"] != who.player, t["to"] != who.player))
     return render_template(
         "settle.html", summary=g.summary, session_id=session_id, s=data, epc_svg=epc_svg,
         client_id=forms.new_client_id(), pdf=url_for("reports.settlement_pdf", sid=session_id),
