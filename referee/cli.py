@@ -24,7 +24,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     # replay finds none), but its many small objects set off the cyclic
     # collector, which rescans the whole log and every hand kept so far: 40%
     # of the run. So the replay runs without it (restored for callers in-process).
-    from .service.collector import paused
+    from .speed.collector import paused
 
     with paused():
         return _replay(args)
@@ -345,8 +345,9 @@ def run() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
     if getattr(args, "exit_at_once", False):
-        sys.stderr.flush()
-        os._exit(status)
+        from .speed.exit import exit_now
+
+        exit_now(status)
     sys.exit(status)
 
 

@@ -75,29 +75,32 @@ def test_no_import_cycle():
 
 
 # ---------------------------------------------------------------- the layers
-# The nine layering rules: what each layer of the referee may import of the
-# others (lowest first; a layer imports only layers below it) and from
-# outside the standard library. The core (rules, ledger) imports the
-# standard library alone. The devtools are no layer: tests and benchmarks
-# use them, nothing of the referee does (the next test).
+# The layering rules (nine layers, and the speed tricks below them): what
+# each layer of the referee may import of the others (lowest first; a layer
+# imports only layers below it) and from outside the standard library. The
+# core (rules, ledger) imports the standard library alone. The devtools are
+# no layer: tests and benchmarks use them, nothing of the referee does.
 STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # The speed tricks that more than one layer uses (referee/speed): the
+    # standard library alone, below everything that pauses or exits with them.
+    "speed": ((), ()),
     "rules": ((), ()),
     "ledger": (("rules",), ()),
     "language": (("rules",), ("babel",)),
     "record": (("rules", "ledger"), ("marshmallow", "orjson")),
     "replay": (("rules", "ledger", "record"), ()),
-    "service": (("rules", "ledger", "record", "replay"),
+    "service": (("speed", "rules", "ledger", "record", "replay"),
                 ("orjson", "sqlite_utils", "psycopg", "psycopg_pool",
                  "schwifty")),  # payable.py: a player's IBAN checked before it is kept
     "reports": (("rules", "ledger", "language", "record", "replay", "service"),
                 ("reportlab", "babel", "segno")),
-    "web": (("rules", "ledger", "language", "record", "replay", "service", "reports"),
+    "web": (("speed", "rules", "ledger", "language", "record", "replay", "service", "reports"),
             ("flask", "flask_babel", "werkzeug", "markupsafe", "marshmallow", "apispec",
              "segno", "sqlite_utils")),
     # The command line: referee/cli.py, referee/commands/, python -m referee.
-    "commands": (("rules", "ledger", "language", "record", "replay", "service", "reports",
-                  "web", "cli", "commands"), ("waitress", "segno")),
+    "commands": (("speed", "rules", "ledger", "language", "record", "replay", "service",
+                  "reports", "web", "cli", "commands"), ("waitress", "segno")),
 }
 LAYER_OF = {"cli": "commands", "__main__": "commands"}
 

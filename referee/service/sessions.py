@@ -28,7 +28,8 @@ from ..rules.errors import RefereeError
 from ..rules.hand import VOID
 from ..rules.options import resolve
 from ..rules.words import N_
-from . import access, beside, cache, collector, storage, totals
+from ..speed import collector
+from . import access, beside, cache, storage, totals
 from .errors import MalformedInput
 from .hands import (
     hand_result,

@@ -24,7 +24,8 @@ from ..replay import replay
 from ..rules.errors import RefereeError
 from ..rules.events import disputes_after_undo
 from ..rules.hand import VOID
-from . import beside, collector, storage, totals
+from ..speed import collector
+from . import beside, storage, totals
 from .hands import hand_result, session_quantum, void_hand_result
 from .kinds import EventKind
 from .table_events import renamed

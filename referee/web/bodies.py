@@ -11,8 +11,8 @@ from marshmallow import Schema, ValidationError
 from ..language import N_
 from ..record import THE_BODY, check_document, parse_json
 from ..rules.words import Words
-from ..service import collector
 from ..service.errors import MalformedInput
+from ..speed import collector
 from .errors import ApiError
 
 
@@ -26,7 +26,7 @@ def read_body(schema: Schema | None = None, *, log: bool = False) -> dict:
         # document's RecursionError through, and keeps lone surrogates.
         try:
             # A long log is a million small objects: decoded with the
-            # collector paused, as the import then works (service.collector).
+            # collector paused, as the import then works (speed.collector).
             with collector.paused():
                 data = parse_json(request.get_data(), THE_BODY)
             if not log:

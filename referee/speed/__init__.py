@@ -1,0 +1,52 @@
+"""The referee's speed tricks, fenced: each lives in a named module that says
+what it buys (measured; the history is in docs/decisions.md) and what would
+break if it were changed carelessly. Code written for speed rather than
+plainly is one of these:
+
+- **The cyclic collector paused for long work** (``speed/collector.py``:
+  an import, verify, a request body's decoding, ``referee replay``). Buys a
+  quarter of a 10,000-hand import's CPU, 40% of a replay's. Would break: the
+  pause is counted across threads, so a pause that is not the last must not
+  resume collection; code that makes reference cycles inside a pause keeps
+  them until it ends.
+- **Leaving at once** (``speed/exit.py``: ``referee replay``; the forked
+  children leave with ``os._exit`` too). Buys 60 ms at the end of a
+  10,000-hand replay. Would break: nothing registered to run at exit runs.
+- **A long replay on two cores** (``replay/two_cores.py``: a forked second
+  process, segments, pickled answers), for ``referee replay --json`` of
+  2,000 hands or more: what holds it at 10,000+ hands/s as a whole process.
+  Would break: its answer must stay the sequential replay's text, first
+  error included (tested with 1, 2, 3 and 32 segments).
+- **A second process beside a long import or verify** (``service/beside.py``:
+  fork, a spool file, pickle). Buys an import at about 6,000 hands/s where
+  it ran 3,100, verify at 1.3-1.4x its floor. Would break: the child must
+  never touch its parent's connections, locks or files; without ``fork`` or
+  a second core the work runs in one process (tested).
+- **A plain log read without marshmallow** (``record/reading.py``): a
+  replay never imports marshmallow. Would break: it is a second statement
+  of the log's shape, held to the schema by ``tests/test_log_fast_path.py``
+  (every sample log through both); a log it cannot read plainly goes to
+  the schema.
+- **JSON written by the C encoder, made once** (``record/result_text.py``):
+  ``indent=2`` fell back on the pure-Python encoder, which took longer than
+  the replay. Would break: the text must stay what ``json`` writes (tested
+  with quotes, backslashes, non-ASCII).
+- **Canonical event bodies written directly** (``record/chain.py``:
+  ``event_hash_v2``, ``event_hashes_v2``): import and verify hash 143,000
+  events without building and sorting a dict each. Would break: the bytes
+  hashed must stay ``canonical``'s (tested equal to ``event_hash``).
+- **orjson for the JSON columns and request bodies**
+  (``service/storage/rows.to_json``, ``record.parse_json``): a tenth of
+  ``json.dumps``' 0.5-0.7 s for an import's 40,000 columns. Would break:
+  what orjson refuses (an integer past 64 bits, a lone surrogate) falls
+  back on ``json``; verify compares the stored text with ``to_json`` again.
+- **Bounded caches** (``replay.parse_logged``, ``ledger.money.written``):
+  a replay 1.4x as fast. Would break: the cached values must stay immutable
+  (``Action`` is frozen; text).
+
+Imports inside functions: a module imports inside a function to keep a
+command's start-up from loading what that command does not use (a replay
+never loads marshmallow, Flask, reportlab, psycopg or the papers; its
+start-up is timed by ``bench/replay.py``), or where the import would make a
+cycle.
+"""
