@@ -33,6 +33,7 @@ from flask import Blueprint, Response, current_app, request
 from ..language import N_
 from ..service import changes, seats, storage
 from ..service.errors import Locked
+from . import forms
 from .db import get_db
 from .errors import ApiError
 
@@ -82,10 +83,11 @@ def reader(sid: str) -> tuple[seats.Access, str | None]:
     the token it came with. Raises ``NotFound``, then ``Locked``."""
     token = _bearer()
     found = seats.token_access(get_db(), sid, token)  # NotFound first, whatever the token
-    if not token:
-        from .tablet import page_access  # the pages' own guard (the tablet imports us not)
-
-        found = page_access(sid)
+    if not token and forms.is_unlocked(sid):
+        found = seats.Access(seats.HOST)  # this browser unlocked the table with its PIN
+    elif not token and forms.link_token(sid):
+        token = forms.link_token(sid)  # the link this browser joined by, checked again later
+        found = seats.token_access(get_db(), sid, token)
     if found is None:
         raise Locked("unauthorized", N_("this needs 'Authorization: Bearer <token>' with one "
                                         "of the table's tokens"))

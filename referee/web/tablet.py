@@ -109,8 +109,7 @@ def page_access(session_id: str) -> seats.Access | None:
     found = seats.token_access(get_db(), session_id, token)
     if found is None or found.role not in (seats.SEAT, seats.VIEWER):
         forms.keep_link(session_id, None)
-        flash(_("The link this phone joined by has been revoked: ask the host for a new one."),
-              "error")
+        g.revoked = True  # the unlock page says why (a flash could be read by live.js)
         return None
     return found
 
@@ -132,7 +131,8 @@ def unlocked(view):
         g.access = page_access(session_id)
         if g.access is None:
             return redirect(url_for("tablet.unlock", session_id=session_id,
-                                    next=request.path))
+                                    next=request.path,
+                                    revoked=1 if g.get("revoked") else None))
         g.summary = _summary(session_id)
         if request.method == "POST" and not g.access.writes and \
                 not getattr(view, "seat_may", False):
@@ -250,8 +250,10 @@ def _has_pin(session_id: str) -> bool:
 
 @bp.get("/s/<session_id>/unlock")
 def unlock(session_id: str):
+    revoked = _("The link this phone joined by has been revoked: ask the host for a new "
+                "one.") if request.args.get("revoked") else None
     return render_template("unlock.html", summary={}, session_id=session_id,
-                           next=request.args.get("next", ""), error=None,
+                           next=request.args.get("next", ""), error=revoked,
                            has_pin=_has_pin(session_id))
 
 
