@@ -69,7 +69,7 @@ def cmd_settle(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from ..reports.audit import audit_hand, render_audit
+    from ..reports.audit import audit_hand, audit_json, render_audit
     from ..rules.errors import RefereeError
     from .errors import fail
 
@@ -80,7 +80,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     except RefereeError as err:
         return fail(err, as_json=args.json)
     if args.json:
-        sys.stdout.write(json.dumps(audit.to_json(), indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(audit_json(audit), indent=2, ensure_ascii=False) + "\n")
     if args.pdf:
         status = _write(args.pdf, render_audit(audit, final_hash=final_hash, date=args.date,
                                                table=args.table, lang=args.lang))

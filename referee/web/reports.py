@@ -23,7 +23,14 @@ from flask import (
 from ..replay import replay
 
 # The names of the audit's steps: the PDF's, one list for the paper and the page.
-from ..reports.audit import STATUS_WORDS, audit_hand, describe_state, render_audit, told_rows
+from ..reports.audit import (
+    STATUS_WORDS,
+    audit_hand,
+    describe_state,
+    payment_lines,
+    render_audit,
+    told_rows,
+)
 from ..reports.common import rules_in_words, unit_of
 from ..reports.settlement import OUTCOME_WORDS, render_settlement
 from ..reports.stored import load_stored
@@ -187,6 +194,7 @@ def audit_view(sid: str, n: int):
         told=told_rows(audit.hand.told, audit.hand.players, current())
         if audit.hand.told is not None else None,
         story=[say(words) for words in audit.result.settlement.words] if audit.result else [],
+        payments=payment_lines(audit),
         statuses={k: _(v) for k, v in STATUS_WORDS.items()})
 
 
