@@ -336,3 +336,81 @@ def test_many_guessers_slow_the_table_for_a_minute_at_most(app, client):
     assert caught.value.until - t <= access.TABLE_LONGEST_WAIT
     assert access.unlock(db, sid, PIN, address="192.168.1.20",
                          now=t + access.TABLE_LONGEST_WAIT) is True
+
+
+# ---------------------------------------------------------------- 8. names and text
+
+NFD_ASA = "A\u030asa"  # Åsa, decomposed
+MISTAKEN = [("Ann", "ann"), ("Ann", "\u0410nn"), ("\u00c5sa", NFD_ASA), ("Al", "AI"),
+            ("Ann", "\uff21nn"), ("Sam", "Sarn")]
+HIDDEN = ["A\u200bnn", "\u202eAnn", "An\u2028n", "Ann\u00ad", "\u2066Ann", "A\u200dnn",
+          "An\x00n", "An\nn", "\ufeffAnn"]
+
+
+@pytest.mark.parametrize("a,b", MISTAKEN)
+def test_two_names_a_person_could_mistake_cannot_sit_at_one_table(a, b, client, tmp_path):
+    doc = random_session(3, hands=1, players=[a, "Ben", "Cy"])
+    doc["players"] = [a, "Ben", b] if b != NFD_ASA else [a, "Ben", b]
+    r = client.post("/api/sessions", json=doc)
+    assert_error(r, 400)
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(doc))
+    assert main(["replay", str(path)]) == 2
+
+
+@pytest.mark.parametrize("name", HIDDEN + [NFD_ASA])
+def test_a_name_with_hidden_characters_or_in_another_form_is_refused(name, client):
+    r = client.post("/api/sessions", json={**_header(), "players": [name, "Ben"]})
+    err = assert_error(r, 400)
+    assert "invisible" in err["message"] or "control" in err["message"] \
+        or "NFC" in err["message"]
+
+
+def _header() -> dict:
+    return {"format": "tonk-log/1", "stake": "1", "rules": "pagat", "players": ["Ann", "Ben"]}
+
+
+@pytest.mark.parametrize("new", ["ann", "\u0410nn", "A\u200bnn", "Be\u202en", "Cy\n"])
+def test_a_rename_or_a_newcomer_to_a_mistakable_name_is_refused(new, client):
+    from .test_api import Game
+
+    g = Game(client)
+    players = g.sim.header()["players"]
+    assert "Ann" in players
+    other = next(p for p in players if p != "Ann")
+    r = client.post(g.url(f"/players/{other}"), json={"name": new}, headers=bearer(g.table))
+    assert r.status_code in (400, 422), r.get_json()
+    r = client.post(g.url("/seat"), json={"player": new}, headers=bearer(g.table))
+    assert r.status_code in (400, 422), r.get_json()
+    assert client.get(g.url("/log"), headers=bearer(g.audit)).get_json()["players"] == players
+
+
+@pytest.mark.parametrize("text", ["   ", "bad\x00", "\u202eevil", "two\nlines", "zero\u200bwidth"])
+def test_text_fields_are_checked_as_names_are(text, client):
+    r = client.post("/api/sessions", json={**_header(), "currency": text})
+    assert_error(r, 400)
+    r = client.post("/api/sessions", json={**_header(), "table": text})
+    assert_error(r, 400)
+    from .test_api import Game
+
+    g = Game(client)
+    g.start()
+    r = client.post(g.url(f"/hands/{g.n}/void"), json={"reason": text}, headers=bearer(g.table))
+    assert_error(r, 400)
+    r = client.post(g.url(f"/hands/{g.n}/disputes"),
+                    json={"by": "Ann", "note": text, "action": 1}, headers=bearer(g.table))
+    assert r.status_code == 400, r.get_json()
+    r = client.post(g.url("/payments"), json={"from": "Ann", "to": "Ben", "amount": "1",
+                                              "note": text}, headers=bearer(g.table))
+    assert_error(r, 400)
+
+
+def test_the_tablet_keeps_a_typed_name_in_composed_form(client):
+    from referee.service import storage
+
+    from .test_tablet import create
+
+    sid = create(client, players=(NFD_ASA, "Ben", " Cy "))
+    db = storage.connect(client.application.config["DATABASE"])
+    players = storage.session_row(db, sid)["players"]
+    assert "\u00c5sa" in players and NFD_ASA not in players and " Cy " not in players

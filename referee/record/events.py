@@ -17,6 +17,7 @@ from decimal import Decimal, InvalidOperation
 
 from ..ledger.money import amount_fault, parse_stake
 from ..rules.errors import MalformedInput
+from ..rules.table import odd_text
 from ..rules.words import LANGUAGES, N_, Words
 
 #: Session-level fields; ``started`` is older, but is now held to the same format.
@@ -58,6 +59,9 @@ def _text(value: object, low: int, high: int, what: Words, *path: object) -> Non
     if not low <= len(value) <= high:
         raise Unreadable(Words(N_("{what} has {low} to {high} characters, not {length}"),
                                what=what, low=low, high=high, length=len(value)), *path)
+    why = odd_text(value, what)  # as a name is checked: nothing hidden, NFC, not blank
+    if why:
+        raise Unreadable(why, *path)
 
 
 def _time(value: object, *path: object) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..ledger.money import MAX_MULTIPLIER, parse_stake
 from ..rules.options import MAX_PLAYERS
-from ..rules.table import check_name
+from ..rules.table import CURRENCY, TABLE_NAME, check_name, check_names_apart, odd_text
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
 if TYPE_CHECKING:
@@ -100,12 +100,14 @@ def _plain_log(doc: dict) -> dict | None:
         return None
     if type(doc.get("format")) is not str or doc["format"] != FORMAT:
         return None
-    if "table" in doc and (type(doc["table"]) is not str or not 1 <= len(doc["table"]) <= 200):
+    if "table" in doc and (type(doc["table"]) is not str or not 1 <= len(doc["table"]) <= 200
+                           or odd_text(doc["table"], TABLE_NAME)):
         return None
     if any(key in doc for key in _SESSION_EVENTS) and not _events_readable(doc, hand=False):
         return None
     currency = doc.get("currency")
-    if currency is not None and (type(currency) is not str or not 1 <= len(currency) <= 16):
+    if currency is not None and (type(currency) is not str or not 1 <= len(currency) <= 16
+                                 or odd_text(currency, CURRENCY)):
         return None
     stake = doc.get("stake")
     if type(stake) not in (str, int, float):
@@ -119,7 +121,7 @@ def _plain_log(doc: dict) -> dict | None:
     players = doc.get("players")
     if type(players) is not list or not 2 <= len(players) <= MAX_PLAYERS \
             or not all(type(p) is str and not check_name(p) for p in players) \
-            or len(set(players)) != len(players):
+            or check_names_apart(players):
         return None
     out = {key: doc[key] for key in _LOG_FIELDS if key in doc}
     if "hands" in doc:

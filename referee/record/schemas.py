@@ -14,7 +14,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from ..ledger.money import MAX_AMOUNT, MAX_MULTIPLIER, MAX_STAKE, STAKE_PLACES
 from ..rules.errors import MalformedInput
 from ..rules.options import MAX_PLAYERS, PRESETS
-from ..rules.table import check_name
+from ..rules.table import CURRENCY, TABLE_NAME, check_name, check_names_apart, odd_text
 from ..rules.told import FACTS, HOWS
 from ..rules.words import N_, Words
 from .document import check_document
@@ -325,6 +325,15 @@ class LogSchema(Schema):
         if len(set(players)) != len(players):
             raise ValidationError(N_("player names must be unique within the session"),
                                   "players")
+        why = check_names_apart(players)
+        if why:
+            raise ValidationError([why], "players")
+
+    @validates_schema
+    def _readable_text(self, data, **kwargs):
+        for field, what in (("table", TABLE_NAME), ("currency", CURRENCY)):
+            if isinstance(data.get(field), str) and (why := odd_text(data[field], what)):
+                raise ValidationError([why], field)
 
 
 LOG = LogSchema()

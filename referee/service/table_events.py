@@ -36,7 +36,7 @@ from ..replay import check_log_end
 from ..rules.errors import MalformedInput, RuleViolation
 from ..rules.events import check_accepted, check_disputes, disputes_after_undo, void_hand
 from ..rules.hand import VOID, Hand
-from ..rules.table import check_name
+from ..rules.table import check_name, mistaken
 from ..rules.words import N_
 from . import cache, storage
 from .cache import Live
@@ -385,6 +385,11 @@ def seat(db: Database, sid: str, player: str, client_id: str | None = None) -> d
         why = check_name(player)
         if why:
             raise MalformedInput("bad_name", why.template, why.params)
+        other = None if player in live.everyone else mistaken(player, live.everyone)
+        if other is not None:
+            raise RuleViolation("name_taken", N_("{name} and {other} could be taken for each "
+                                                 "other: give one of them another name"),
+                                {"name": player, "other": other})
         seats = list(live.next_seats or (hand.players if hand is not None else live.players))
         if player in seats:
             raise RuleViolation("seated_already", N_("{player} is seated at this table "
@@ -612,6 +617,11 @@ def rename(db: Database, sid: str, old: str, new: str, client_id: str | None = N
         if new in live.everyone:
             raise RuleViolation("name_taken", N_("{new} is already a player of this session: "
                                                  "choose another name"), {"new": new})
+        other = mistaken(new, [p for p in live.everyone if p != old])
+        if other is not None:
+            raise RuleViolation("name_taken", N_("{name} and {other} could be taken for each "
+                                                 "other: give one of them another name"),
+                                {"name": new, "other": other})
 
         def rows(w: Database, _event_id: int) -> None:
             rename_player(w, live.sid, old, new)

@@ -26,6 +26,7 @@ from ..rules.options import (
     OPTION_NAMES,
     OPTION_VALUES,
 )
+from ..rules.table import normal_text
 from .lang import _, say
 
 # ------------------------------------------------------------------ CSRF
@@ -201,7 +202,7 @@ def header_from_form(form) -> tuple[dict, str]:
     """The ``tonk-log/1`` header (no hands) and the PIN from the create form.
 
     Only the shape is read here; the service checks names, stake and rules."""
-    players = [form.get(f"player{i}", "").strip() for i in range(1, MAX_SEATS + 1)]
+    players = [normal_text(form.get(f"player{i}", "")) for i in range(1, MAX_SEATS + 1)]
     players = [p for p in players if p]
     if len(players) < 2:
         raise FormError(_("Seat at least 2 players (names in seat order, clockwise)."))
@@ -221,7 +222,7 @@ def header_from_form(form) -> tuple[dict, str]:
         "rules": rules,
         "players": players,
     }
-    table = form.get("table", "").strip()
+    table = normal_text(form.get("table", ""))
     if table:
         header["table"] = table
     # The table's language: its pages' default and its papers' language.
@@ -230,7 +231,7 @@ def header_from_form(form) -> tuple[dict, str]:
         if chosen not in LANGUAGES:
             raise FormError(_("Choose the table's language from the list."))
         header["language"] = chosen
-    currency = form.get("currency", "").strip()
+    currency = normal_text(form.get("currency", ""))
     if currency:
         header["currency"] = currency
     return header, pin

@@ -39,6 +39,7 @@ from ..language import NAMES
 from ..rules import told as told_rules
 from ..rules.cards import UNKNOWN, pretty
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
+from ..rules.table import normal_text
 from ..service import access, hands, seats, sessions, storage, table_events, tap
 from ..service.errors import NotFound, RefereeError, RuleViolation, StaleSeq, TooManyTries
 from . import forms, links
@@ -860,7 +861,7 @@ def _cid() -> str:
 @bp.post("/s/<session_id>/manage/rename")
 @unlocked
 def rename_post(session_id: str):
-    old, new = request.form.get("old", ""), request.form.get("new", "").strip()
+    old, new = request.form.get("old", ""), normal_text(request.form.get("new", ""))
     return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
                        _("{old} is now called {new}", old=old, new=new),
                        lambda db: table_events.rename(db, session_id, old, new, _cid()))
@@ -913,7 +914,7 @@ def leave_post(session_id: str):
 @bp.post("/s/<session_id>/manage/seat")
 @unlocked
 def seat_post(session_id: str):
-    player = request.form.get("player", "").strip()
+    player = normal_text(request.form.get("player", ""))
     return _event_post(session_id, url_for("tablet.manage", session_id=session_id),
                        _("{player} sits down for the next hand", player=player),
                        lambda db: table_events.seat(db, session_id, player, _cid()))
@@ -945,7 +946,7 @@ def close_post(session_id: str):
 @bp.post("/s/<session_id>/hands/<int:n>/void")
 @unlocked
 def void_post(session_id: str, n: int):
-    reason = request.form.get("reason", "").strip() or _("voided at the table")
+    reason = normal_text(request.form.get("reason", "")) or _("voided at the table")
     return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
                        _("Hand {n} is void ({reason}): it pays nothing", n=n, reason=reason),
                        lambda db: table_events.void(db, session_id, n, reason, _cid()))
@@ -1028,7 +1029,7 @@ def settle_post(session_id: str, n: int, k: int):
 @unlocked
 @seat_may
 def dispute_post(session_id: str, n: int):
-    by, note = request.form.get("by", ""), request.form.get("note", "").strip()
+    by, note = request.form.get("by", ""), normal_text(request.form.get("note", ""))
     raw = request.form.get("action", "")
     action = int(raw) if raw.isdigit() else None
     return _event_post(session_id, url_for("tablet.hand", session_id=session_id, n=n),
