@@ -34,8 +34,8 @@ def test_counts_typed_offline_are_kept_and_logged_once(server, context):
         if digit == "8":
             pg.locator("[data-pad] button[data-next]").click()
     pg.locator("#count-all").click()
-    items = pg.locator("#offline-queue > ol > li")
-    assert items.count() == 3
+    # Kept in IndexedDB first (a moment), then shown.
+    offline.expect(pg.locator("#offline-queue > ol > li")).to_have_count(3)
     context.set_offline(False)
     drained(pg)
     out = referee(server, "export", sid)
