@@ -49,6 +49,10 @@ def stored(db, sid: str) -> dict[str, list[dict]]:
         keys = [d[0] for d in rows.description]
         out[table] = [{k: v for k, v in zip(keys, row, strict=True) if k not in MINE[table]}
                       for row in rows]
+    # The opening event holds a digest of the tokens (``locks``): mine too.
+    opening = json.loads(out["events"][0]["payload"])
+    opening.pop("locks", None)
+    out["events"][0]["payload"] = opening
     first = db.conn.execute("SELECT min(id) FROM events WHERE session_id = ?",
                             (sid,)).fetchone()[0]
     # Each hand's newest event, counted from the session's first.

@@ -92,7 +92,7 @@ def test_chain_verifies_and_names_the_tampered_event(db, database, capsys):
 
     class Args:
         db = database
-        log = session = head = None
+        log = session = head = lang = None
     assert cmd_verify(Args) == 1
     out = capsys.readouterr().out
     assert f"session {bad.id}: event 5" in out

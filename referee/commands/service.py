@@ -55,8 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("log", nargs="?", help="an exported tonk-log/1 file carrying its head")
     p.add_argument("--db", metavar="PATH_OR_URL")
     p.add_argument("--session", metavar="ID", help="check this session only")
-    p.add_argument("--head", metavar="HASH", help="a receipt: the session's chain must "
-                   "still hold this 64-hex hash (needs --session)")
+    p.add_argument("--head", metavar="HASH", help="a receipt: the session's chain (with "
+                   "--session), else the database, must still hold this 64-hex hash")
     from ..rules.words import LANGUAGES
 
     p.add_argument("--lang", choices=LANGUAGES,
@@ -257,14 +257,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     path must not read alike."""
     import sqlite3
 
-    from ..service import trust
+    from ..service import storage, trust
 
     lang = args.lang
+    head = None
     if args.log is not None:
         return _verify_log(args.log, lang)
-    if args.head is not None and (args.session is None or not trust.HEAD.fullmatch(args.head)):
-        return _bad_input(N_("--head takes the 64 lower-case hex digits of a receipt, with "
-                             "--session"), lang)
+    if args.head is not None and not trust.HEAD.fullmatch(args.head):
+        return _bad_input(N_("--head takes the 64 lower-case hex digits of a receipt"), lang)
     path = _db_path(args)
     if _missing(path):
         return _bad_input(N_("no database at {path}"), lang, path=path)
@@ -281,6 +281,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
             report = {args.session: trust.verify_session(db, args.session, args.head)}
         else:
             report = trust.verify_all(db)
+            # A database's receipt (--head alone): the newest session deleted, or
+            # its chain rewritten, leaves nothing inside the file to see; the
+            # head kept outside it does (docs/decisions.md).
+            if args.head is not None and not storage.holds_hash(db, args.head):
+                report["*"] = [_said(lang, N_("the database no longer holds the head {head}: "
+                                              "events were removed or rewritten since it was "
+                                              "taken"), head=args.head)]
+            head = storage.database_head(db)
     except sqlite3.DatabaseError as err:
         return _bad_input(N_("{path} is not a referee database ({error})"), lang, path=path,
                           error=err)
@@ -297,6 +305,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
                _said(lang, N_("{count} sessions checked, {bad} with a fault"),
                      count=len(report), bad=bad))
     print(checked, file=sys.stderr if not bad else sys.stdout)
+    if args.session is None and head is not None and not bad:
+        print(_said(lang, N_("database head {head} (keep it: --head checks it later)"),
+                    head=head), file=sys.stderr)
     return 1 if bad else 0
 
 

@@ -70,6 +70,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def locks_digest(table_hash: str, audit_hash: str, pin_hash: str | None) -> str:
+    """What a session's chain holds of its locks (its opening event's
+    ``locks``): verify compares the stored columns with it."""
+    return hashlib.sha256("\n".join((table_hash, audit_hash, pin_hash or "")).encode()
+                          ).hexdigest()
+
+
 def hash_pin(pin: str) -> str:
     salt = secrets.token_bytes(16)
     digest = hashlib.scrypt(pin.encode(), salt=salt, n=2**14, r=8, p=1)

@@ -149,12 +149,17 @@ def _store(db: Database, log: dict, session: Session, pin: str | None,
     if brought_forward_from is not None:
         # In the chain, so verify vouches for what the club's ledger leaves out.
         opening["brought_forward_from"] = brought_forward_from
+    pin_hash = access.hash_pin(pin) if pin else None
+    table_hash = access.token_hash(info.table_token)
+    audit_hash = access.token_hash(info.audit_token)
+    # The locks too: a replaced token hash or PIN would hand the table to
+    # whoever chose the new one. A digest of the three, which tells nothing
+    # of the PIN to whoever reads an exported chain.
+    opening["locks"] = access.locks_digest(table_hash, audit_hash, pin_hash)
     try:
         with storage.write(db):
             storage.insert_session(db, sid, log, header, rules.to_json(), log["players"],
-                                   access.hash_pin(pin) if pin else None,
-                                   access.token_hash(info.table_token),
-                                   access.token_hash(info.audit_token))
+                                   pin_hash, table_hash, audit_hash)
             storage.set_quantum(db, sid, str(q))
             if brought_forward_from is not None:
                 storage.set_brought_forward_from(db, sid, brought_forward_from)

@@ -26,6 +26,7 @@ from ..rules.events import disputes_after_undo
 from ..rules.hand import VOID
 from ..speed import collector
 from . import beside, storage, totals
+from .access import locks_digest
 from .hands import hand_result, session_quantum, void_hand_result
 from .kinds import EventKind
 from .table_events import renamed
@@ -73,6 +74,10 @@ def _session_faults(row: dict, events: list[dict]) -> list[str]:
     }
     faults = [f"the session's {name} differs from its chain" for name, value in columns.items()
               if _canon(row[name]) != _canon(value)]
+    # Sessions opened before the chain held their locks have none to compare.
+    if "locks" in payload and payload["locks"] != locks_digest(
+            row["table_token_hash"], row["audit_token_hash"], row["pin_hash"]):
+        faults.append("the session's locks (its tokens or PIN) differ from its chain")
     stake, seats, wrong = _expected_next(events)
     if _canon(row["next_stake"]) != _canon(stake):
         faults.append("the stake for the next hand differs from its chain")
@@ -277,6 +282,11 @@ def _result_faults(db: Database, sid: str, row: dict, events: list,
             faults.append(f"hand {hand.number}'s stored seats differ from its chain")
         if have and have["dealer"] != hand.dealer:
             faults.append(f"hand {hand.number}'s stored dealer differs from its chain")
+        # What the pages and the count of settled hands go by.
+        status = "void" if hand.phase == VOID else "complete" if hand.is_complete else "open"
+        if have and have["status"] != status:
+            faults.append(f"hand {hand.number}'s stored status differs from the replay of "
+                          "its chain")
     seats = storage.seat_rows(db, sid)
     if seats.get(0) != row["players"]:
         faults.append("the session's stored seats differ from its chain")
@@ -350,13 +360,71 @@ def _chain_and_event_faults(db: Database, sid: str, head: str | None, row: dict,
                             events: list, hand_rows: dict[int, Any]
                             ) -> tuple[dict | None, list[str]]:
     """The chain's first fault, else what differs between the derived rows
-    (the session's, the hands') and the events."""
+    (the session's, the hands', the stored answers) and the events."""
     fault = storage.verify_session_chain(db, sid, head, rows=events)
     if fault is not None:
         return fault, []
     setups, newest = _expected_setups(events)
     return None, _session_faults(row, events) + _hand_faults(
-        events, hand_rows, setups, newest, _live_actions(events))
+        events, hand_rows, setups, newest, _live_actions(events)) + _reply_faults(
+        db, sid, events)
+
+
+def _reply_faults(db: Database, sid: str, events: list) -> list[str]:
+    """A stored first answer (what a retry with its client id gets back) must
+    answer an event of the chain with that client id, and say what the event
+    says: a refusal its code, a table's event its kind, hand and fields, an
+    action its hand and the count of the hand's actions after it. (The rest
+    of an action's answer, the hand's state then, is not recomputed here:
+    docs/decisions.md.)"""
+    replies = storage.session_replies(db, sid)
+    if not replies:
+        return []
+    by_client = {ev["client_id"]: ev for ev in events if ev["client_id"] is not None}
+    faults = []
+    for client_id, refused, text in replies:
+        ev = by_client.get(client_id)
+        try:
+            body = json.loads(text)
+        except ValueError:
+            body = None
+        if ev is None or not isinstance(body, dict):
+            faults.append(f"the stored answer to client id {client_id!r} answers no event "
+                          "of the chain")
+            continue
+        payload = json.loads(ev["payload"])
+        if refused:
+            error = body.get("error")
+            ok = ev["kind"] == "refusal" and isinstance(error, dict) and \
+                error.get("code") == payload.get("code")
+        elif ev["kind"] == "refusal":
+            ok = False
+        elif "event" in body:
+            ok = body["event"] == ev["kind"] and body.get("hand", ev["hand"]) == ev["hand"] \
+                and all(_canon(body[k]) == _canon(payload[k]) for k in body
+                        if isinstance(payload, dict) and k in payload)
+        else:
+            ok = body.get("session") == sid and body.get("hand") == ev["hand"] and \
+                body.get("seq") == _actions_after(events, ev)
+        if not ok:
+            faults.append(f"the stored answer to client id {client_id!r} differs from its "
+                          f"event {ev['seq']} ({ev['kind']}) in the chain")
+    return faults
+
+
+def _actions_after(events: list, event: Any) -> int:
+    """How many actions hand ``event``'s hand holds just after ``event``."""
+    live: list[int] = []
+    for ev in events:
+        if ev["hand"] == event["hand"]:
+            if ev["kind"] == "action":
+                live.append(ev["id"])
+            elif ev["kind"] == "correction":
+                cancels = json.loads(ev["payload"]).get("cancels")
+                live = [i for i in live if i != cancels]
+        if ev["id"] == event["id"]:
+            break
+    return len(live)
 
 
 def verify_all(db: Database) -> dict[str, list[str]]:

@@ -242,6 +242,20 @@ def _hash_of(db: Database, event_id: int) -> str | None:
     return row[0] if row else None
 
 
+def database_head(db: Database) -> str | None:
+    """The hash of the database's newest event: every session's chain hangs on
+    the one stored before it, so this vouches for them all (a database's
+    receipt)."""
+    row = db.conn.execute("SELECT hash FROM events ORDER BY id DESC LIMIT 1").fetchone()
+    return row[0] if row else None
+
+
+def holds_hash(db: Database, h: str) -> bool:
+    """Whether an event of the database has the hash ``h``."""
+    return db.conn.execute("SELECT 1 FROM events WHERE hash = ? LIMIT 1", (h,)
+                           ).fetchone() is not None
+
+
 def session_events(db: Database, sid: str) -> list:
     """The session's events as stored, every column, in order, each read by
     column name or position (``_named_rows``)."""

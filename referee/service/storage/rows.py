@@ -96,8 +96,16 @@ def hand_rows_as_stored(db: Database, sid: str) -> list:
     """Every hand's row, its JSON columns as the text stored (verify compares
     most of them as text, and decodes only what differs), each read by column
     name (``_named_rows``)."""
-    return _named_rows(db, "SELECT n, setup, actions_key, seats, dealer, seq, last_event, "
-                       "result, running FROM hands WHERE session_id = ? ORDER BY n", (sid,))
+    return _named_rows(db, "SELECT n, setup, actions_key, seats, dealer, status, seq, "
+                       "last_event, result, running FROM hands WHERE session_id = ? ORDER BY n",
+                       (sid,))
+
+
+def session_replies(db: Database, sid: str) -> list[tuple[str, bool, str]]:
+    """Every stored first answer of the session: (client id, refused, body text)."""
+    return [(r[0], bool(r[1]), r[2]) for r in db.conn.execute(
+        "SELECT client_id, refused, body FROM replies WHERE session_id = ? ORDER BY client_id",
+        (sid,))]
 
 
 def seat_rows(db: Database, sid: str) -> dict[int, list[str]]:
