@@ -95,6 +95,23 @@ class Game:
         while not self.sim.hand.is_complete:
             self.play()
 
+    def correct_last(self, tag: str):
+        """Take back the settling action of a settled hand the only way a
+        settled hand allows: a dispute of it, settled by a correction."""
+        by = self.sim.hand.players[0]
+        r = self.client.post(self.url(f"/hands/{self.n}/disputes"),
+                             json={"by": by, "note": "not so", "action": self.seq,
+                                   "client_id": f"{tag}-d"}, headers=bearer(self.table))
+        assert r.status_code == 201, r.get_json()
+        k = len(self.client.get(self.url(f"/hands/{self.n}"), headers=bearer(self.audit))
+                .get_json()["disputes"])
+        r = self.client.post(self.url(f"/hands/{self.n}/disputes/{k}/settle"),
+                             json={"how": "corrected", "by": by, "client_id": f"{tag}-s"},
+                             headers=bearer(self.table))
+        assert r.status_code == 201, r.get_json()
+        self.seq -= 1
+        return r
+
 
 # ------------------------------------------------------------------ sessions
 

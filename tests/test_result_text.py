@@ -53,12 +53,9 @@ def test_result_is_the_replays_text_through_a_live_night(app, client):
         assert_current(app, client, g, whole_log=False)
         g.finish_hand()
         assert_current(app, client, g)
-    # The settling action undone: the hand is open again and leaves the result.
-    r = client.post(g.url(f"/hands/{g.n}/undo"), json={"expected_seq": g.seq,
-                                                           "client_id": "u1"},
-                    headers=bearer(g.table))
-    assert r.status_code == 201, r.get_json()
-    g.seq -= 1
+    # The settling action taken back (a dispute of it, corrected): the hand is
+    # open again and leaves the result.
+    g.correct_last("u1")
     assert_current(app, client, g, whole_log=False)
     assert json.loads(api_text(client, g))["hands"][-1]["hand"] == g.n - 1
     r = g.post(str(g.sim.hand.actions[-1]))

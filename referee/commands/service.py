@@ -259,7 +259,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     from ..service import storage, trust
 
-    lang = args.lang
+    lang = getattr(args, "lang", None)
     head = None
     if args.log is not None:
         return _verify_log(args.log, lang)
