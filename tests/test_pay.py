@@ -549,3 +549,25 @@ def test_a_players_phone_lists_their_own_transfers_first(app):
     cards = re.findall(r'<li class="panel transfer( mine)?" data-from="(\w+)" data-to="(\w+)"',
                        page)
     assert cards == [(" mine", "Ben", "Cy"), ("", "Ben", "Ann")]
+
+
+def test_a_player_keeps_their_details_for_the_club_from_their_own_phone(app):
+    host = app.test_client()
+    sid, token, _ = open_table(host)
+    later, later_token, _ = open_table(host, table="Next week")
+    ann = link(host, sid, token, "seat", "Ann")["token"]
+    body = {"paypal": "annalbers", "club": True}
+    assert_error(put(host, sid, token, "Ann", body), 403, "forbidden")  # not the table token
+    r = put(host, sid, ann, "Ann", body)
+    assert r.status_code == 200 and "club" not in r.get_json()
+    # Next week's table, where Ann gave nothing: the club's details for her.
+    assert owed(settlement(host, later, later_token), "Ben", "Ann")["pay"]["paypal"] == \
+        "https://paypal.me/annalbers/0.75EUR"
+    # From her phone's form too.
+    phone = app.test_client()
+    csrf = join(phone, sid, ann)
+    assert 'id="pay-club"' in phone.get(f"/s/{sid}/settle").get_data(as_text=True)
+    phone.post(f"/s/{sid}/settle/details", data={"player": "Ann", "note": "cash only",
+                                                 "club": "1", "csrf_token": csrf})
+    assert owed(settlement(host, later, later_token), "Ben", "Ann")["pay"] == {
+        "note": "cash only"}

@@ -78,6 +78,17 @@ def set_club_details(db: Database, who: str, doc: dict) -> dict:
     return _append(db, PAY_DETAILS, {"person": who, **details}, check)
 
 
+def set_own_details(db: Database, sid: str, player: str, doc: dict, *, club: bool = False,
+                    client_id: str | None = None) -> dict:
+    """A player's details given from their own phone: for table ``sid``, and
+    with ``club`` also kept by the club for the person they are (every table
+    where they give none of their own)."""
+    answer = set_table_details(db, sid, player, doc, client_id)
+    if club:
+        set_club_details(db, person(player, storage.aliases(db)), doc)
+    return answer
+
+
 def club_details(db: Database) -> dict[str, dict]:
     """Each person's details as the club's chain says now (a spelling merged
     since counts as the person it was merged into)."""

@@ -629,8 +629,12 @@ def revoke_link(sid: str):
 def pay_details(sid: str, name: str):
     body = _body(_PAY_DETAILS)
     seats.check_seat(g.access, name)  # a seat's phone: its own player's details only
-    client_id = body.pop("client_id", None)
-    return pay.set_table_details(get_db(), sid, name, body, client_id)
+    client_id, club = body.pop("client_id", None), body.pop("club")
+    if club and g.access.role != seats.SEAT:
+        raise ApiError(403, "forbidden", N_("club: only the player's own seat token keeps "
+                                            "details for the club here (the host: PUT "
+                                            "/api/club/people/<name>/pay)"))
+    return pay.set_own_details(get_db(), sid, name, body, club=club, client_id=client_id)
 
 
 @bp.get("/sessions/<sid>/settlement")

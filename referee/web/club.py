@@ -317,7 +317,7 @@ def mark_paid():
 
 @api.put("/people/<name>/pay")
 def pay_details(name: str):
-    doc = read_body(PayDetailsRequestSchema(exclude=("client_id",)))
+    doc = read_body(PayDetailsRequestSchema(exclude=("client_id", "club")))
     return pay.set_club_details(get_db(), name, doc)
 
 

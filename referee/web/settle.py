@@ -37,6 +37,9 @@ class PayDetailsRequestSchema(Schema):
 
     client_id = fields.String(validate=validate.Length(min=1, max=100), metadata={
         "description": "a fresh key per request (a table's): a retry gets the first answer"})
+    club = fields.Boolean(load_default=False, metadata={
+        "description": "a table's, from the player's own seat token: keep them for the club "
+                       "too (every table where they give none of their own)"})
     iban = fields.String(allow_none=True, metadata={
         "example": "DE89 3704 0044 0532 0130 00",
         "description": "checked: the country's length and format, the mod-97 check digits "
@@ -139,7 +142,11 @@ def details(session_id: str):
     f = request.form
     player = f.get("player", "")
     doc = {k: f[k] for k in FIELDS if f.get(k, "").strip()}
+    # For the club too: only from the player's own phone (the club's host
+    # keeps them with the host key, on the club's pages).
+    club = bool(f.get("club")) and g.access.role == seats.SEAT
     return _event_post(session_id, url_for("settle.page", session_id=session_id),
                        _("{player}'s payment details are kept", player=player),
-                       lambda db: pay.set_table_details(db, session_id, player, doc, _cid()),
+                       lambda db: pay.set_own_details(db, session_id, player, doc, club=club,
+                                                      client_id=_cid()),
                        for_whom=(player,))
