@@ -83,11 +83,14 @@ class Held:
             self.streams.append(s)
 
     def open_slow(self, count: int) -> None:
+        import selectors
         import socket
 
         for _ in range(count):
             s = socket.create_connection(("127.0.0.1", self.port))
             s.sendall(b"GET /api/openapi.json HTTP/1.1\r\nHost: bench\r\nX-Slow: ")
+            s.setblocking(False)
+            self.selector.register(s, selectors.EVENT_READ)  # the server closing it is read
             self.slow.append(s)
 
     def start(self) -> None:
