@@ -291,7 +291,8 @@ def test_the_papers_mark_disputes_and_say_who_left(client):
     for path in (f"/s/{sid}", f"/s/{sid}/standings", f"/reports/{sid}/"):
         assert "1 dispute open" in client.get(path).get_data(as_text=True), path
     text = pdf_text(client.get(f"/reports/{sid}/settlement.pdf").data)
-    assert "Cy left the table after hand 1" in text
+    assert re.search(r"Cy left the table after hand 1 \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)",
+                     text), text
     assert "1 dispute is still open (hand 1)" in text
     assert "hand 1, by Cy" in text and "open" in text
     # the void's reason is under the table, not in the Winners column

@@ -68,6 +68,7 @@ def render_settlement(
     table: str | None = None,
     lang: str | None = None,
     settled: dict[int, dict[int, dict]] | None = None,
+    moves: dict[tuple[str, str], list[str]] | None = None,
     pay_details: dict[str, dict] | None = None,
     remittance: str | None = None,
 ) -> bytes:
@@ -178,7 +179,7 @@ def render_settlement(
         story.append(_chart(result, players, width, unit, lang))
 
     open_disputes = _disputes_section(story, log, settled or {}, lang)
-    story.extend(_comings_and_goings(log, lang))
+    story.extend(_comings_and_goings(log, lang, moves or {}))
 
     signed = [
         Paragraph(_("Signatures"), st["h2"]),
@@ -294,26 +295,41 @@ def _disputes_section(story: list, log: dict, settled: dict[int, dict[int, dict]
     return still_open
 
 
-def _comings_and_goings(log: dict, lang: str) -> list:
+def _comings_and_goings(log: dict, lang: str,
+                        moves: dict[tuple[str, str], list[str]]) -> list:
     """Who left the table and who sat down, and from which hand: read from the
-    hands' seats (a hand lists them when the table changed)."""
+    hands' seats (a hand lists them when the table changed); ``moves``: when
+    each ``leave`` and ``seat`` event of a stored session was kept, in order
+    (a leave after the last hand is in its events only)."""
     _ = words(lang)
     st = styles()
     lines = []
+    left = {k: list(v) for k, v in moves.items()}
+
+    def at(kind: str, player: str) -> str:
+        times = left.get((kind, player))
+        when = _when(times.pop(0), lang) if times else None
+        return f" ({esc(when)})" if when else ""
+
     before = list(log["players"])
-    for n, h in enumerate(log.get("hands", ()), 1):
+    hands = log.get("hands", ())
+    for n, h in enumerate(hands, 1):
         seats = h.get("players") or before
         for p in before:
             if p not in seats:
-                lines.append(_("{player} left the table after hand {n}",
-                               player=f"<b>{esc(p)}</b>", n=n - 1) if n > 1 else
-                             _("{player} left the table before the first hand",
-                               player=f"<b>{esc(p)}</b>"))
+                lines.append((_("{player} left the table after hand {n}",
+                                player=f"<b>{esc(p)}</b>", n=n - 1) if n > 1 else
+                              _("{player} left the table before the first hand",
+                                player=f"<b>{esc(p)}</b>")) + at("leave", p))
         for p in seats:
             if p not in before:
                 lines.append(_("{player} sat down from hand {n}", player=f"<b>{esc(p)}</b>",
-                               n=n))
+                               n=n) + at("seat", p))
         before = list(seats)
+    for (kind, p), times in left.items():
+        while kind == "leave" and hands and times:  # ``at`` takes each time off
+            lines.append(_("{player} left the table after hand {n}",
+                           player=f"<b>{esc(p)}</b>", n=len(hands)) + at("leave", p))
     if not lines:
         return []
     return [Paragraph(_("Who left, who sat down"), st["h2"]),

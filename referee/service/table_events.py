@@ -435,6 +435,15 @@ def settlements(db: Database, sid: str, n: int) -> dict[int, dict]:
     return out
 
 
+def comings_and_goings(db: Database, sid: str) -> dict[tuple[str, str], list[str]]:
+    """When each player left or sat down, in order: ``(kind, player)`` -> the
+    times of its leave or seat events (for the settlement paper)."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for ev in storage.events_of_kinds(db, sid, (str(EventKind.LEAVE), str(EventKind.SEAT))):
+        out.setdefault((ev["kind"], ev["payload"]["player"]), []).append(ev["created"])
+    return out
+
+
 def all_settlements(db: Database, sid: str) -> dict[int, dict[int, dict]]:
     """Every settled dispute of the session, by hand and place (for the papers)."""
     out: dict[int, dict[int, dict]] = {}

@@ -126,6 +126,7 @@ def settlement_pdf(sid: str):
     return _pdf(render_settlement(session, final_hash=stored.final_hash,
                                   lang=_paper_language(),
                                   settled=table_events.all_settlements(db, sid),
+                                  moves=table_events.comings_and_goings(db, sid),
                                   **pay.for_the_paper(db, sid)),
                 f"settlement-{sid}.pdf")
 
