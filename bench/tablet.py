@@ -55,10 +55,15 @@ def pct(values: list[float], p: float) -> float:
 def start_server(db: Path) -> str:
     from waitress import create_server
 
+    from referee.commands.service import server_settings
     from referee.web import create_app
 
     app = create_app({"DATABASE": str(db), "SECRET_KEY": "bench"})
-    srv = create_server(app, host="127.0.0.1", port=0, threads=4)
+    # As ``referee serve`` sets it up: 4 threads for requests, and one for
+    # each live stream an open page holds (a few pages here); without them
+    # the pages' streams took the request threads and a post waited.
+    app.config["STREAM_LIMIT"] = 16
+    srv = create_server(app, host="127.0.0.1", port=0, **server_settings(4, 16))
     threading.Thread(target=srv.run, daemon=True).start()
     return f"http://127.0.0.1:{srv.effective_port}"
 
@@ -165,11 +170,31 @@ def seq_now(base: str, sid: str, cookie: str) -> int:
         return json.loads(answer.read())["seq"]
 
 
-def catch_up(browser, base: str, actions: int = 10) -> tuple[float, float]:
-    """Taps kept offline (take and discard, turn after turn), then the network
-    back: seconds from ``set_offline(False)`` to the referee holding the last
-    of them (its seq, asked every 5 ms beside the browser), and to the page
-    showing none waiting."""
+def kept_taps(actions: int) -> list[tuple[int, str, str | None, str]]:
+    """Take and discard, turn after turn: (seat, verb, card picked, log line)."""
+    hands = {p: list(c) for p, c in DEAL.items()}
+    order, seats, top, out = ["Ben", "Ann"], {"Ann": 0, "Ben": 1}, UPCARD, []
+    for k in range(actions):
+        p = order[(k // 2) % 2]
+        if k % 2 == 0:
+            hands[p].append(top)
+            out.append((seats[p], "take", None, f"{p}: take"))
+        else:
+            card = next(c for c in sorted(hands[p], key=lambda c: "A23456789TJQK".index(c[0]))
+                        if c != top)
+            hands[p].remove(card)
+            out.append((seats[p], "discard", card, f"{p}: discard {card}"))
+            top = card
+    return out
+
+
+def catch_up(browser, base: str, actions: int = 10) -> tuple[float, float, float]:
+    """Taps kept offline, then the network back: seconds from
+    ``set_offline(False)`` to the referee holding the last of them (its seq,
+    asked every 5 ms beside the browser), and to the page showing none
+    waiting. The floor: the same actions on a new table posted one after
+    the other to the same endpoint, with the same cookie and CSRF token,
+    from Python (the referee's own share of the catch-up)."""
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -177,23 +202,12 @@ def catch_up(browser, base: str, actions: int = 10) -> tuple[float, float]:
     sid = open_table(page, base, players)
     deal(page, base, sid, DEAL, players, UPCARD)
     cookie = "; ".join(f"{c['name']}={c['value']}" for c in context.cookies())
-    hands = {p: list(c) for p, c in DEAL.items()}
-    order, seats, top = ["Ben", "Ann"], {"Ann": 0, "Ben": 1}, UPCARD
+    taps = kept_taps(actions)
     context.set_offline(True)
-    kept = 0
-    while kept < actions:
-        p = order[(kept // 2) % 2]
-        if kept % 2 == 0:
-            page.locator(f"button[name=act][value='{seats[p]}:take']").click()
-            hands[p].append(top)
-        else:
-            out = next(c for c in sorted(hands[p], key=lambda c: "A23456789TJQK".index(c[0]))
-                       if c != top)
-            hands[p].remove(out)
-            page.locator(f"#act label.tile:has(input[name='card'][value='{out}'])").click()
-            page.locator(f"button[name=act][value='{seats[p]}:discard']").click()
-            top = out
-        kept += 1
+    for kept, (seat, verb, card, _line) in enumerate(taps, 1):
+        if card:
+            page.locator(f"#act label.tile:has(input[name='card'][value='{card}'])").click()
+        page.locator(f"button[name=act][value='{seat}:{verb}']").click()
         page.wait_for_selector(f"#offline-queue > ol > li:nth-child({kept})")
     assert seq_now(base, sid, cookie) == 0
     t0 = time.perf_counter()
@@ -204,8 +218,26 @@ def catch_up(browser, base: str, actions: int = 10) -> tuple[float, float]:
     page.wait_for_selector("#offline-queue", state="hidden", timeout=30_000)
     shown = time.perf_counter() - t0
     assert seq_now(base, sid, cookie) == actions  # each once
+    page.wait_for_load_state("load")  # the queue's page reloads once it is sent
+    page.close()
+
+    page = context.new_page()
+    sid = open_table(page, base, players)
+    deal(page, base, sid, DEAL, players, UPCARD)
+    csrf = page.locator("#offline-words").get_attribute("data-csrf")
+    cookie = "; ".join(f"{c['name']}={c['value']}" for c in context.cookies())
+    t0 = time.perf_counter()
+    for k, (_seat, _verb, _card, line) in enumerate(taps):
+        body = json.dumps({"action": line, "client_id": f"floor-{k}", "expected_seq": k})
+        req = urllib.request.Request(
+            f"{base}/api/sessions/{sid}/hands/1/actions", data=body.encode(), method="POST",
+            headers={"Content-Type": "application/json", "X-CSRF-Token": csrf,
+                     "Cookie": cookie})
+        with urllib.request.urlopen(req, timeout=10) as answer:
+            assert answer.status == 201
+    floor = time.perf_counter() - t0
     context.close()
-    return logged, shown
+    return logged, shown, floor
 
 
 FOUR = ["Ann", "Ben", "Cy", "Dee"]
@@ -284,10 +316,15 @@ def main() -> None:
         caught = [catch_up(browser, base) for _ in range(args.repeat)]
         logged = sorted(c[0] * 1000 for c in caught)
         shown = sorted(c[1] * 1000 for c in caught)
+        floor = sorted(c[2] * 1000 for c in caught)
+        med = statistics.median(logged)
         print(f"offline catch-up, 10 kept taps, network back to the last logged: best "
-              f"{logged[0]:.0f} ms, median {statistics.median(logged):.0f} ms "
+              f"{logged[0]:.0f} ms, median {med:.0f} ms "
               f"(to the page showing none waiting: median {statistics.median(shown):.0f} ms); "
-              f"target < 2000 ms: {'met' if statistics.median(logged) < 2000 else 'MISSED'}")
+              f"target < 2000 ms: {'met' if med < 2000 else 'MISSED'}")
+        print(f"floor (the same 10 posted one after the other from Python): best "
+              f"{floor[0]:.0f} ms, median {statistics.median(floor):.0f} ms; ratio "
+              f"{med / statistics.median(floor):.2f}x")
         if args.offline_only:
             browser.close()
             return
