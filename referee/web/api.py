@@ -743,7 +743,7 @@ def build_spec() -> dict:
              "schema": {"type": "integer", "minimum": 0}},
             {"name": "limit", "in": "query", "required": False,
              "schema": {"type": "integer", "minimum": 0, "maximum": 100}}],
-        "responses": {"200": {"description": "standings"}, **_errors(401, 404)}}})
+        "responses": {"200": {"description": "standings"}, **_errors(400, 401, 404)}}})
     spec.path("/api/sessions/{sid}/hands", parameters=[sid], operations={"post": {
         "summary": "Start the next hand (a tonk-log/1 hand without actions), or log a whole "
                    "hand told by its ending (`ending` instead of `deal` and `upcard`: one "
