@@ -75,8 +75,11 @@ def links(db: Database, sid: str) -> dict[tuple[str, str | None], Link]:
     """The table's links in force, by (role, player), each player under their
     name now (a corrected name carries its link)."""
     live: dict[tuple[str, str | None], Link] = {}
-    for ev in storage.events_of_kinds(db, sid, (EventKind.LINK, EventKind.UNLINK,
-                                                EventKind.RENAME)):
+    # Links and name corrections are the table's own events (no hand): a short
+    # walk of the index, where every event of a long night took 66 ms at
+    # 10,000 hands on each page a phone opened.
+    for ev in storage.session_level_events(db, sid, (EventKind.LINK, EventKind.UNLINK,
+                                                     EventKind.RENAME)):
         said = ev["payload"]
         if ev["kind"] == EventKind.RENAME:
             old = live.pop((SEAT, said["old"]), None)
