@@ -616,14 +616,18 @@
             /^\d+$/.test(seq) ? Number(seq) : undefined);
   });
 
-  // tablet.js swapped in the hand page a tap answered: the hand as it is now.
-  document.addEventListener("tonk:swapped", () => {
+  // tablet.js swapped in the hand page a tap answered, or live.js the page
+  // another device's action changed: the hand as it is now, the kept taps
+  // shown on it again.
+  const redrawn = () => {
     hand = readHand();
     actionsAsServed = null;
     spreadsAsServed = null;
     pollAsServed = null;
     refresh();
-  });
+  };
+  document.addEventListener("tonk:swapped", redrawn);
+  document.addEventListener("tonk:refreshed", redrawn);
 
   // ------------------------------------------------------------ the network
   window.addEventListener("offline", wentOffline);
