@@ -42,7 +42,10 @@ bp = Blueprint("live", __name__, url_prefix="/api")
 HEARTBEAT = 10.0  # seconds between keep-alive comments (the issue asks at most 15)
 LOOK = 5.0  # seconds between a stream's own looks at the database
 LIFETIME = 1800.0  # a stream ends after this; the browser reconnects with Last-Event-ID
-GATHER = 0.03  # seconds a woken stream waits for the rest of a burst before it writes
+# A stream writes at most every GAP seconds: at a table's pace (an action every
+# few seconds) each change goes out at once; at a busy one the changes of the
+# last GAP go out in one write (each write wakes the server's loop and costs a send).
+GAP = 0.1
 CATCH_UP = 500  # events sent at most on a reconnect; more: one "reload" event
 HEAD = re.compile(r"^[0-9a-f]{64}$")
 
@@ -150,8 +153,10 @@ def stream(sid: str):
                     heard = time.monotonic()
                 before = rung
                 rung = changes.wait(sid, rung, LOOK)
-                if rung != before and GATHER:
-                    time.sleep(GATHER)  # the changes of a busy moment, sent together
+                if rung != before:
+                    wait = GAP - (time.monotonic() - heard)
+                    if wait > 0:
+                        time.sleep(wait)
                 now = time.monotonic()
                 if now - looked >= LOOK:
                     looked = now
