@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from . import test_browser_tablet as tb
 from .test_browser_tablet import SHOTS, confirm, submit, tap, text
 from .test_languages_web import _english
 
-pytestmark = tb.pytestmark
+# A crawl of every page of a German night: slow (-m "not slow" leaves it out
+# of a quick run).
+pytestmark = [*tb.pytestmark, pytest.mark.slow]
 server, browser = tb.server, tb.browser  # the same fixtures (a module's own server)
 
 SIZES = [(1024, 768), (768, 1024), (390, 844)]

@@ -30,7 +30,9 @@ from tests.test_browser_tablet import (
 
 from .helpers import serve_for_browser
 
-pytestmark = tb.pytestmark
+# A crawl of every page of a night at six screen sizes: slow (-m "not slow"
+# leaves it out of a quick run).
+pytestmark = [*tb.pytestmark, pytest.mark.slow]
 browser = tb.browser  # the same fixture
 HOST_KEY = "night-host-key"
 
