@@ -307,6 +307,7 @@ class _Stream:
             fields[name] = value
 
     def close(self):
+        self.response.close()  # the answer holds the socket too
         self.conn.close()
 
 
@@ -543,3 +544,35 @@ def test_on_postgresql_an_action_through_one_server_reaches_a_stream_held_by_ano
         for server in servers:
             server.kill()
             server.wait()
+
+
+def test_a_table_nobody_watches_keeps_no_bell(app, client):
+    """A process serving many tables keeps the newest events only of those
+    with a stream open here, and gives the stream's slot back when it ends."""
+    from referee.service import changes
+    from referee.web import live
+
+    g = Game(client)
+    g.start()
+    g.play(2)
+    assert g.sid not in changes._bells
+    open_before = live.slots.open
+    srv = _serve(app)
+    try:
+        s = _Stream(srv.server_port, g.url("/stream"), bearer(g.audit))
+        s.next_event()
+        assert g.sid in changes._bells and live.slots.open == open_before + 1
+        g.play(1)
+        assert json.loads(s.next_event()["data"])["kind"] == "action"
+        assert len(changes._bells[g.sid].recent) == 1
+        s.close()
+        deadline = time.monotonic() + 10
+        k = 2
+        while (g.sid in changes._bells or live.slots.open != open_before) \
+                and time.monotonic() < deadline:
+            k += 1  # the server notices the closed stream when it writes to it
+            client.post(g.url("/stake"), json={"stake": str(k)}, headers=bearer(g.table))
+            time.sleep(0.2)
+        assert g.sid not in changes._bells and live.slots.open == open_before
+    finally:
+        srv.shutdown()

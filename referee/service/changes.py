@@ -31,12 +31,13 @@ class _Bell:
     """A table's bell, and its newest events as committed: (seq, kind, hand,
     hash, prev_hash), in order, so that its streams need not ask the database."""
 
-    __slots__ = ("cond", "rung", "recent")
+    __slots__ = ("cond", "rung", "recent", "streams")
 
     def __init__(self) -> None:
         self.cond = threading.Condition(threading.Lock())
         self.rung = 0
         self.recent: deque = deque(maxlen=RECENT)
+        self.streams = 0
 
     def add(self, rows: list[tuple]) -> None:
         for row in rows:
@@ -61,10 +62,31 @@ def _bell(sid: str) -> _Bell:
     return bell
 
 
+def attach(sid: str) -> None:
+    """A stream of ``sid`` opens here: its table's bell is kept (with its
+    newest events) while any stream of it is open."""
+    with _guard:
+        bell = _bells.setdefault(sid, _Bell())
+        bell.streams += 1
+
+
+def detach(sid: str) -> None:
+    """A stream of ``sid`` ended: the last one takes the bell away (a process
+    serving thousands of tables keeps bells only for those watched now)."""
+    with _guard:
+        bell = _bells.get(sid)
+        if bell is not None:
+            bell.streams -= 1
+            if bell.streams <= 0:
+                del _bells[sid]
+
+
 def ring(sid: str, rows: list[tuple] | None = None) -> None:
     """Wake every stream of ``sid`` in this process (``rows``: the events just
-    committed, if known)."""
-    bell = _bell(sid)
+    committed, if known). Nothing to do for a table nobody watches here."""
+    bell = _bells.get(sid)
+    if bell is None:
+        return
     with bell.cond:
         if rows:
             bell.add(rows)

@@ -127,6 +127,7 @@ def stream(sid: str):
 
     def events():
         nonlocal last
+        changes.attach(sid)
         try:
             started = time.monotonic()
             rung = changes.rung(sid)
@@ -166,12 +167,15 @@ def stream(sid: str):
                     heard = now
                     yield ": still here\n\n"
         finally:
-            slots.give_back()
+            changes.detach(sid)
 
     if storage.is_pg(db):
         changes.listen(db.url, storage.listen)
-    return Response(events(), mimetype="text/event-stream", headers={
+    response = Response(events(), mimetype="text/event-stream", headers={
         "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    # Given back when the server closes the answer, even one never started.
+    response.call_on_close(slots.give_back)
+    return response
 
 
 @bp.get("/sessions/<sid>/consistency")
