@@ -17,8 +17,8 @@ from referee.service import sessions, storage
 from . import test_browser_tablet as tablet_tests
 from .helpers import serve_for_browser
 from .test_browser_night import check
+from .test_browser_tablet import create_table
 
-PIN = "1357"
 FOUR = ["Ann", "Ben", "Cy", "Dee"]
 # The tablet tests' Chromium, marks and browser fixture.
 pytestmark = tablet_tests.pytestmark
@@ -48,18 +48,9 @@ def _pad(pg, counts: list[int]) -> None:
             pg.locator("[data-pad] button[data-next]").click()
 
 
-def _open(pg, base: str, preset: str = "pagat") -> str:
-    pg.goto(base + "/new")
-    for i, name in enumerate(FOUR, 1):
-        pg.fill(f"input[name=player{i}]", name)
-    pg.fill("input[name=stake]", "0.50")
-    pg.fill("input[name=currency]", "EUR")
-    if preset != "pagat":
-        pg.select_option("select[name=preset]", preset)
-    pg.fill("input[name=pin]", PIN)
-    pg.fill("input[name=pin2]", PIN)
-    _go(pg, "form button[type=submit]")
-    return pg.url.rsplit("/", 1)[1]
+def _open(pg, base: str, preset: str | None = None) -> str:
+    return create_table(pg, base, FOUR, table="Quick night", preset=preset, stake="0.50",
+                        currency="EUR")
 
 
 def _told(pg, pick: str, counts=(), *, name: str | None = None) -> None:

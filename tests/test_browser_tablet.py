@@ -80,9 +80,12 @@ def at_phone(pg, name: str) -> None:
 
 
 def create_table(pg, base: str, players, table="Back room", shots: bool = False,
-                 host_key: str | None = None) -> str:
+                 host_key: str | None = None, preset: str | None = None,
+                 stake: str = "0.25", currency: str = "USD") -> str:
     """Open a table from the create page (``host_key``: a service that has one)."""
     pg.goto(base + "/new")
+    if preset:
+        pg.select_option("#preset", preset)
     if shots:
         pg.locator("summary", has_text="Change single rules").click()
         shot(pg, "00-tablet-create")
@@ -90,13 +93,14 @@ def create_table(pg, base: str, players, table="Back room", shots: bool = False,
     pg.fill("input[name=table]", table)
     for i, name in enumerate(players, 1):
         pg.fill(f"input[name=player{i}]", name)
-    pg.fill("input[name=stake]", "0.25")
-    pg.fill("input[name=currency]", "USD")
+    pg.fill("input[name=stake]", stake)
+    pg.fill("input[name=currency]", currency)
     pg.fill("input[name=pin]", PIN)
     pg.fill("input[name=pin2]", PIN)
     if host_key is not None:
         pg.fill("input[name=host_key]", host_key)
-    pg.get_by_role("button", name="Open the table").click()
+    # the create form's one button, whatever the page's language
+    pg.locator("form[action='/new'] button[type=submit]").click()
     pg.wait_for_url(re.compile(r".*/s/[0-9a-f]+$"))
     return pg.url.rsplit("/", 1)[1]
 
