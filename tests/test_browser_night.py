@@ -27,6 +27,7 @@ from tests.test_browser_tablet import (
     tap,
     text,
 )
+from tests.test_tablet import CAUGHT_DEAL  # the caught drop's deal
 
 from .helpers import serve_for_browser
 
@@ -129,11 +130,7 @@ def test_a_whole_night(server, browser):
     assert text(pg, "#seating") == "Ann, Ben, Cy"
 
     # Hand 1: a caught drop, with everyone's cards known.
-    deal(pg, players, {
-        "Ann": ["2c", "3d", "As", "Ah", "9s"],
-        "Ben": ["Ks", "Kh", "Kd", "Qs", "4c"],
-        "Cy": ["Jh", "Js", "9c", "9d", "5d"],
-    }, "7d")
+    deal(pg, players, CAUGHT_DEAL, "7d")
     check(pg, "start-hand")
     pg.get_by_role("button", name="Deal: start the hand").click()
     pg.wait_for_url(re.compile(r".*/hands/1$"))
@@ -202,11 +199,7 @@ def test_a_whole_night(server, browser):
 
     # Hand 3: Cy drops at once and is caught.
     pg.goto(f"{base}/s/{sid}")
-    deal(pg, players, {
-        "Ann": ["2c", "3d", "As", "Ah", "9s"],
-        "Ben": ["Ks", "Kh", "Kd", "Qs", "4c"],
-        "Cy": ["Jh", "Js", "9c", "9d", "5d"],
-    }, "7d")
+    deal(pg, players, CAUGHT_DEAL, "7d")
     pg.get_by_role("button", name="Deal: start the hand").click()
     pg.wait_for_url(re.compile(r".*/hands/3$"))
     to_act = text(pg, "#to-act")

@@ -17,6 +17,7 @@ import pytest
 from tests import test_browser_tablet as tb
 from tests.test_browser_night import check
 from tests.test_browser_tablet import create_table, deal, submit, tap, text
+from tests.test_tablet import CAUGHT_DEAL  # the caught drop's deal
 
 pytestmark = tb.pytestmark
 browser = tb.browser
@@ -87,11 +88,7 @@ def test_a_night_on_phones(served, browser):
     tv.goto(f"{base}/s/{sid}/tv")
 
     # The host deals; the phones and the TV see the hand start without a tap.
-    deal(host, players, {
-        "Ann": ["2c", "3d", "As", "Ah", "9s"],
-        "Ben": ["Ks", "Kh", "Kd", "Qs", "4c"],
-        "Cy": ["Jh", "Js", "9c", "9d", "5d"],
-    }, "7d")
+    deal(host, players, CAUGHT_DEAL, "7d")
     host.get_by_role("button", name="Deal: start the hand").click()
     host.wait_for_url(re.compile(r".*/hands/1$"))
     hand_url = host.url
