@@ -71,3 +71,15 @@ def serve_for_browser(request, tmp_path_factory, **config):
     yield f"http://127.0.0.1:{srv.server_port}"
     srv.shutdown()
     thread.join(5)
+
+
+def device(browser, viewport, *, locale: str | None = None, timeout: int = 10_000):
+    """A page in a browser context of its own (one device at the table); the
+    page's script errors gather in ``page.errors`` for the test to assert on."""
+    context = browser.new_context(viewport=viewport, **({"locale": locale} if locale else {}))
+    pg = context.new_page()
+    pg.set_default_timeout(timeout)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.errors = errors
+    return pg

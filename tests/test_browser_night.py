@@ -29,7 +29,7 @@ from tests.test_browser_tablet import (
 )
 from tests.test_tablet import CAUGHT_DEAL  # the caught drop's deal
 
-from .helpers import serve_for_browser
+from .helpers import device, serve_for_browser
 
 # A crawl of every page of a night at six screen sizes: slow (-m "not slow"
 # leaves it out of a quick run).
@@ -103,11 +103,8 @@ def post_form(pg, form: str, button: str | None = None) -> None:
 
 
 def test_a_whole_night(server, browser):
-    context = browser.new_context(viewport=TABLET)
-    pg = context.new_page()
-    pg.set_default_timeout(10_000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg = device(browser, TABLET)
+    context, errors = pg.context, pg.errors
     base = server
     players = ["Ann", "Bne", "Cy"]
 
@@ -347,11 +344,8 @@ def test_a_night_between_the_hands(server, browser):
     """What a host meets between the hands (issue 24): a stake change, a
     dispute settled each way, a leaver, a newcomer, closing, and the closed
     table's debt marked paid at the club; each new page checked like the rest."""
-    context = browser.new_context(viewport=TABLET)
-    pg = context.new_page()
-    pg.set_default_timeout(10_000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg = device(browser, TABLET)
+    context, errors = pg.context, pg.errors
     base = server
     players = ["Gus", "Hal", "Ida", "Jo"]
     sid = create_table(pg, base, players, table="Between the hands", host_key=HOST_KEY)

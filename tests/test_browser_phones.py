@@ -19,6 +19,8 @@ from tests.test_browser_night import check
 from tests.test_browser_tablet import create_table, deal, submit, tap, text
 from tests.test_tablet import CAUGHT_DEAL  # the caught drop's deal
 
+from .helpers import device
+
 pytestmark = tb.pytestmark
 browser = tb.browser
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -48,16 +50,6 @@ def served(tmp_path_factory):
     yield f"http://127.0.0.1:{srv.server_port}", db
     srv.shutdown()
     thread.join(5)
-
-
-def device(browser, viewport):
-    context = browser.new_context(viewport=viewport)
-    pg = context.new_page()
-    pg.set_default_timeout(10_000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.errors = errors
-    return pg
 
 
 def make_link(host, who: str) -> str:

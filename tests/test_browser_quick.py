@@ -15,7 +15,7 @@ from referee.replay import replay
 from referee.service import sessions, storage
 
 from . import test_browser_tablet as tablet_tests
-from .helpers import serve_for_browser
+from .helpers import device, serve_for_browser
 from .test_browser_night import check
 from .test_browser_tablet import create_table
 
@@ -72,11 +72,8 @@ def _told(pg, pick: str, counts=(), *, name: str | None = None) -> None:
 
 @pytest.mark.parametrize("size,lang", [((1024, 768), "en"), ((390, 844), "de")])
 def test_a_quick_night(server, browser, quick_db, size, lang):
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=lang)
-    pg = context.new_page()
-    pg.set_default_timeout(15_000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg = device(browser, {"width": size[0], "height": size[1]}, locale=lang, timeout=15_000)
+    context, errors = pg.context, pg.errors
     sid = _open(pg, server)
     tag = f"{lang}-{size[0]}"
     _told(pg, "tonk_out:1", name=tag)                  # Ann deals, Ben tonks out
