@@ -12,6 +12,10 @@ from .money import fmt
 from .payments import Settlement, settle_ending
 from .settlement import Transfer, settle_up
 
+# What a result line may say after its outcome, in this order: a void hand's
+# reason, a told hand's mark (the stored lines and the standings copy them).
+OUTCOME_NOTES = ("reason", "told")
+
 
 @dataclass
 class HandResult:

@@ -18,7 +18,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..ledger.money import fmt
-from ..ledger.results import result_doc, settle_session
+from ..ledger.results import OUTCOME_NOTES, result_doc, settle_session
 from ..record import FORMAT, dump_log, load_log, setup_of
 from ..record.chain import canonical_action
 from ..record.result_text import EncodedItems, item_line, result_json_text
@@ -459,7 +459,7 @@ def _result_line(r: dict) -> dict:
     """A hand's ``tonk-result/1`` line (a void hand's reason after its
     outcome, or a told hand's mark)."""
     line = {k: r[k] for k in RESULT_KEYS}
-    for key in ("reason", "told"):
+    for key in OUTCOME_NOTES:
         if key in r:
             return {"hand": r["hand"], "dealer": r["dealer"], "outcome": r["outcome"],
                     key: r[key], **line}

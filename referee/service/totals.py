@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from decimal import Decimal
 
+from ..ledger.results import OUTCOME_NOTES
 from ..ledger.side_bets import Pots, SideBetOutcome
 
 
@@ -30,7 +31,7 @@ def step(before: dict | None, result: dict | None) -> dict | None:
     totals = {p: Decimal(v) for p, v in (before or {}).get("totals", {}).items()}
     net = result["net_exact"]
     line = {k: result[k] for k in ("hand", "dealer", "outcome")}
-    for key in ("reason", "told"):  # a void hand's reason, a told hand's mark
+    for key in OUTCOME_NOTES:
         if key in result:
             line[key] = result[key]
     line.update((k, result[k]) for k in ("winners", "counts"))

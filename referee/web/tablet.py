@@ -544,8 +544,9 @@ def _quick_needs(how: str, rules) -> dict:
     needs = {}
     if how in ("drop", "stock_out") or rules.scoring == "push_ups":
         needs["counts"] = True
-    if how == "tonk_out" and told_rules.facts_needed(rules):
-        needs["facts"] = told_rules.facts_needed(rules)
+    facts = told_rules.facts_needed(rules) if how == "tonk_out" else []
+    if facts:
+        needs["facts"] = facts
     if how == "deal_win":
         needs["declares"] = True
     return needs
