@@ -322,7 +322,7 @@ def pay_details(name: str):
 
 
 def document(spec, errors, ok) -> None:
-    """The club's operations in the OpenAPI document (``api.build_spec``)."""
+    """The club's operations in the OpenAPI document (``openapi.build_spec``)."""
     for name, schema in [("ClubLedger", LedgerSchema), ("ClubSeason", SeasonSchema),
                          ("MarkPaid", MarkPaidSchema), ("Paid", PaidSchema),
                          ("Merge", MergeSchema), ("Nickname", NicknameSchema),

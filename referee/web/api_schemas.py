@@ -1,0 +1,325 @@
+"""The JSON API's bodies: what each request takes and each answer gives, as
+marshmallow schemas. The views load requests with them (``web/api.py``) and
+the OpenAPI document is generated from them (``web/openapi.py``)."""
+
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema, fields, validate
+
+from ..record.schemas import HandSchema
+from ..service import table_events
+
+
+class ErrorBodySchema(Schema):
+    code = fields.String(required=True, metadata={"description": "stable, for programs"})
+    message = fields.String(required=True, metadata={"description": "the sentence to show"})
+    hand = fields.Integer(allow_none=True, required=True)
+    action = fields.Integer(allow_none=True, required=True)
+
+
+class ErrorSchema(Schema):
+    error = fields.Nested(ErrorBodySchema, required=True)
+
+
+class SessionCreatedSchema(Schema):
+    id = fields.String(required=True)
+    table_token = fields.String(required=True, metadata={
+        "description": "Bearer token for writes (and reads); shown once"})
+    audit_token = fields.String(required=True, metadata={
+        "description": "Bearer token for reads only; shown once"})
+
+
+class ActionRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    action = fields.String(required=True, validate=validate.Length(min=1, max=500),
+                           metadata={"example": "Ben: draw 4c"})
+    client_id = fields.String(required=True, validate=validate.Length(min=1, max=100),
+                              metadata={"description": "a fresh key per tap: a retry with "
+                                        "the same key gets the first answer"})
+    expected_seq = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                                  metadata={"description": "the hand's number of actions "
+                                            "when the client last looked"})
+
+
+class UndoRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    client_id = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    expected_seq = fields.Integer(strict=True, validate=validate.Range(min=0))
+
+
+class SpreadStateSchema(Schema):
+    id = fields.String()
+    owner = fields.String()
+    cards = fields.List(fields.String())
+
+
+class PlayerStateSchema(Schema):
+    name = fields.String()
+    cards = fields.Integer()
+    known = fields.List(fields.String())
+    unknown = fields.Integer()
+    count = fields.Integer(allow_none=True)
+    waiting = fields.Integer()
+    shown = fields.Boolean()
+
+
+class HandResultSchema(Schema):
+    hand = fields.Integer()
+    dealer = fields.String()
+    outcome = fields.String()
+    reason = fields.String(metadata={"description": "a void hand: why it was cancelled"})
+    winners = fields.List(fields.String())
+    counts = fields.Dict(keys=fields.String(), values=fields.Integer())
+    net = fields.Dict(keys=fields.String(), values=fields.String())
+
+
+class PaymentSchema(Schema):
+    from_ = fields.String(data_key="from")
+    to = fields.String()
+    stakes = fields.String()
+    amount = fields.String()
+    reason = fields.String()
+
+
+class HandResultDetailSchema(HandResultSchema):
+    story = fields.List(fields.String())
+    payments = fields.List(fields.Nested(PaymentSchema))
+    multiplier = fields.Integer()
+    net_exact = fields.Dict(keys=fields.String(), values=fields.String())
+
+
+class HandStateSchema(Schema):
+    session = fields.String()
+    hand = fields.Integer()
+    phase = fields.String()
+    dealer = fields.String()
+    to_act = fields.String(allow_none=True)
+    stock = fields.Integer()
+    top = fields.String(allow_none=True)
+    pile = fields.Integer()
+    spreads = fields.List(fields.Nested(SpreadStateSchema))
+    players = fields.List(fields.Nested(PlayerStateSchema))
+    declared = fields.List(fields.String())
+    must_show = fields.List(fields.String())
+    complete = fields.Boolean()
+    actions = fields.Integer()
+    seq = fields.Integer(metadata={"description": "send it back as expected_seq"})
+    stake_multiplier = fields.Integer()
+    verbs = fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
+                        metadata={"description": "per player who may act, the verbs open"})
+    legal = fields.List(fields.String(), metadata={
+        "description": "the concrete actions the referee would accept now (in GET "
+                       "hands/{n} only: the answers to posts leave it out, listing them "
+                       "costs more than logging an action)"})
+    result = fields.Nested(HandResultDetailSchema)
+    settled_disputes = fields.List(fields.Dict(allow_none=True), metadata={
+        "description": "beside each of the hand's disputes, how it was settled (how, by, "
+                       "at, undone) or null while it is open"})
+
+
+class TransferSchema(Schema):
+    from_ = fields.String(data_key="from")
+    to = fields.String()
+    amount = fields.String()
+
+
+class ResultSchema(Schema):
+    format = fields.String(metadata={"example": "tonk-result/1"})
+    hands = fields.List(fields.Nested(HandResultSchema))
+    totals = fields.Dict(keys=fields.String(), values=fields.String())
+    balances = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "with brought-forward balances or payments: what each player is "
+                       "owed (negative: owes); transfers then settle these"})
+    transfers = fields.List(fields.Nested(TransferSchema))
+    closed = fields.String(metadata={"description": "when the host closed the table"})
+
+
+# ---- the table's own events (log-format.md): one request each
+
+class EventRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    client_id = fields.String(validate=validate.Length(min=1, max=100), metadata={
+        "description": "a fresh key per request: a retry with the same key gets the "
+                       "first answer"})
+
+
+_NAME = {"validate": validate.Length(min=1, max=40), "metadata": {"example": "Ann"}}
+_AMOUNT = {"validate": validate.Regexp(r"^\s*[0-9]{1,9}(\.[0-9]{1,6})?\s*$"),
+           "metadata": {"example": "0.75", "description": "a decimal greater than 0"}}
+
+
+class VoidRequestSchema(EventRequestSchema):
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=200),
+                           metadata={"example": "misdeal"})
+
+
+class AcceptRequestSchema(EventRequestSchema):
+    player = fields.String(required=True, **_NAME)
+
+
+class DisputeRequestSchema(EventRequestSchema):
+    by = fields.String(required=True, **_NAME)
+    note = fields.String(required=True, validate=validate.Length(min=1, max=500),
+                         metadata={"example": "I discarded the 9h, not the 9d"})
+    action = fields.Integer(load_default=None, allow_none=True, strict=True,
+                            validate=validate.Range(min=1, max=100_000),
+                            metadata={"description": "the action's number in the hand, "
+                                      "from 1; null: the hand as a whole"})
+
+
+class StakeRequestSchema(EventRequestSchema):
+    stake = fields.String(required=True, **_AMOUNT)
+
+
+class LeaveRequestSchema(EventRequestSchema):
+    player = fields.String(required=True, **_NAME)
+
+
+class SeatRequestSchema(EventRequestSchema):
+    player = fields.String(required=True, **_NAME)
+
+
+class SettleRequestSchema(EventRequestSchema):
+    how = fields.String(required=True, validate=validate.OneOf(table_events.SETTLE_WAYS),
+                        metadata={"description": "corrected: every action from the newest "
+                                  "back to the disputed one is undone (on a settled hand "
+                                  "only this way); stands: the record is right"})
+    by = fields.String(required=True, validate=_NAME["validate"],
+                       metadata={"example": "Ann", "description": "who settled it"})
+
+
+class PaymentRequestSchema(EventRequestSchema):
+    from_ = fields.String(required=True, data_key="from", **_NAME)
+    to = fields.String(required=True, **_NAME)
+    amount = fields.String(required=True, **_AMOUNT)
+    at = fields.String(validate=validate.Length(min=10, max=40), metadata={
+        "description": "ISO 8601 with a UTC offset; the service's clock if left out"})
+    note = fields.String(validate=validate.Length(min=1, max=500))
+
+
+class RenameRequestSchema(EventRequestSchema):
+    name = fields.String(required=True, **_NAME, )
+
+
+class LinkRequestSchema(EventRequestSchema):
+    role = fields.String(required=True, validate=validate.OneOf(["seat", "viewer"]),
+                         metadata={"description": "seat (with player) or viewer"})
+    player = fields.String(validate=validate.Length(min=1, max=40), metadata={
+        "description": "the seat's player (role seat)", "example": "Ann"})
+
+
+class LinkSchema(Schema):
+    role = fields.String(required=True)
+    player = fields.String(allow_none=True, required=True)
+    token = fields.String(required=True, metadata={
+        "description": "Bearer token of the link: the viewer's reads; a seat's also logs "
+                       "its player's actions, accepts and disputes its player's hands and "
+                       "records payments its player makes or receives (anything else: 403 "
+                       "not_your_seat). A new link for the seat replaces it."})
+    url = fields.String(required=True, metadata={"description": "the page a phone opens "
+                                                 "(its QR code on the table page)"})
+
+
+class EpcSchema(Schema):
+    name = fields.String(required=True)
+    iban = fields.String(required=True)
+    bic = fields.String(allow_none=True, required=True)
+    amount = fields.String(required=True)
+    text = fields.String(required=True, metadata={"description": "the remittance text"})
+
+
+class HowToPaySchema(Schema):
+    iban = fields.String(metadata={"description": "grouped by four, to type"})
+    holder = fields.String()
+    epc = fields.Nested(EpcSchema, allow_none=True, metadata={
+        "description": "the EPC QR code's fields: only in EUR, to a SEPA account, for an "
+                       "amount in whole cents"})
+    paypal = fields.String(metadata={"description": "the PayPal.me link, with the amount "
+                                                    "and currency where PayPal takes them"})
+    paypal_amount = fields.Boolean(metadata={"description": "whether the link asks for the "
+                                                            "amount (else the payer types it)"})
+    note = fields.String()
+
+
+class OwedSchema(Schema):
+    from_ = fields.String(data_key="from", required=True)
+    to = fields.String(required=True)
+    amount = fields.String(required=True, metadata={"description": "as the settlement "
+                                                                   "writes it"})
+    since = fields.String(allow_none=True, required=True, metadata={
+        "description": "when the table closed (null: it is still open)"})
+    pay = fields.Nested(HowToPaySchema, allow_none=True, required=True, metadata={
+        "description": "what the payer needs, from the payee's details (null: none known)"})
+
+
+class SettlementSchema(Schema):
+    session = fields.String(required=True)
+    table = fields.String(allow_none=True, required=True)
+    currency = fields.String(allow_none=True, required=True)
+    started = fields.String(allow_none=True, required=True)
+    closed = fields.String(allow_none=True, required=True)
+    remittance = fields.String(required=True)
+    owed = fields.List(fields.Nested(OwedSchema), required=True)
+    payments = fields.List(fields.Dict(), required=True)
+    players = fields.List(fields.String(), required=True)
+
+
+class PaidRequestSchema(EventRequestSchema):
+    from_ = fields.String(required=True, data_key="from", **_NAME)
+    to = fields.String(required=True, **_NAME)
+    amount = fields.String(required=True, **_AMOUNT)
+
+
+class EventAnswerSchema(Schema):
+    """The event as recorded: its kind, its hand, and what it says (each kind
+    its own fields)."""
+
+    event = fields.String(required=True, metadata={
+        "description": "void, accept, dispute, stake, leave, seat, settle, payment, close, "
+                       "rename; unlink (a link revoked)"})
+    hand = fields.Integer(allow_none=True, required=True)
+    reason = fields.String(metadata={"description": "void: why the hand was cancelled"})
+    void = fields.String(metadata={"description": "leave: the hand voided as the player left"})
+    player = fields.String(allow_none=True, metadata={
+        "description": "accept, leave, seat: who; unlink: the seat's player (null: the "
+                       "viewer link)"})
+    role = fields.String(metadata={"description": "unlink: seat or viewer"})
+    seats = fields.List(fields.String(), metadata={"description": "leave, seat: the next "
+                                                   "hand's seats"})
+    dispute = fields.Integer(metadata={"description": "settle: the dispute's place in the "
+                                       "hand's list, from 0"})
+    how = fields.String(metadata={"description": "settle: corrected or stands"})
+    undone = fields.List(fields.String(), metadata={"description": "settle, corrected: the "
+                                                    "actions undone, newest first"})
+    action = fields.Integer(allow_none=True, metadata={"description": "dispute: the action"})
+    by = fields.String(metadata={"description": "dispute: who objects"})
+    note = fields.String(metadata={"description": "dispute, payment: the note"})
+    stake = fields.String(metadata={"description": "stake: the new stake"})
+    from_hand = fields.Integer(metadata={"description": "stake, seat: the first hand it "
+                                         "applies to"})
+    from_ = fields.String(data_key="from", metadata={"description": "payment: who paid"})
+    to = fields.String(metadata={"description": "payment: who was paid"})
+    amount = fields.String(metadata={"description": "payment: how much"})
+    at = fields.String(metadata={"description": "payment: when"})
+    closed = fields.String(metadata={"description": "close: when"})
+    old = fields.String(metadata={"description": "rename: the name as it was"})
+    new = fields.String(metadata={"description": "rename: the name from now on"})
+
+
+class HandSetupSchema(HandSchema):
+    class Meta(HandSchema.Meta):
+        exclude = ("actions",)
+
+    expected_seq = fields.Integer(strict=True, validate=validate.Range(min=0), metadata={
+        "description": "the table's newest event when the client last looked (its `seq`): "
+                       "refused with 409 if something was logged since"})
+
+
+class ExpectedSeqSchema(Schema):
+    expected_seq = fields.Integer(strict=True, validate=validate.Range(min=0))
