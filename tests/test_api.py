@@ -13,7 +13,7 @@ from referee.devtools.simulate import random_session
 from referee.record import load_log
 from referee.replay import replay
 from referee.rules.errors import RefereeError
-from referee.service import cache, hands
+from referee.service import cache, hands, live_state
 
 from .conftest import BOTH_BACKENDS
 
@@ -323,7 +323,7 @@ def test_a_failed_commit_changes_nothing(app, client, monkeypatch):
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(hands, "_store_hand", broken)
+    monkeypatch.setattr(hands, "store_hand", broken)
     text = g.sim.next_action()
     r = g.post(text, client_id="fails")
     assert_error(r, 500, "internal_error")
@@ -528,7 +528,7 @@ def test_a_write_from_another_process_between_check_and_commit(app, client, tmp_
     g.play(1)
     other = storage.connect(app.config["DATABASE"])
     theirs = g.sim.next_action()
-    real_live, calls = hands._live, []
+    real_live, calls = live_state.current, []
 
     def racing_live(db, sid, **kwargs):
         fresh = real_live(db, sid, **kwargs)
@@ -536,13 +536,13 @@ def test_a_write_from_another_process_between_check_and_commit(app, client, tmp_
         if len(calls) == 1:  # the other process writes now, with its own cache
             key = next(k for k in cache._cache if k[1] == sid)
             cache._cache.pop(key)
-            monkeypatch.setattr(hands, "_live", real_live)
+            monkeypatch.setattr(live_state, "current", real_live)
             assert hands.post_action(other, sid, 1, theirs, "from-other", 1)["seq"] == 2
-            monkeypatch.setattr(hands, "_live", racing_live)
+            monkeypatch.setattr(live_state, "current", racing_live)
             cache._cache[key] = fresh
         return fresh
 
-    monkeypatch.setattr(hands, "_live", racing_live)
+    monkeypatch.setattr(live_state, "current", racing_live)
     assert_error(g.post(theirs, client_id="mine"), 409, "stale_seq")
     assert len(calls) == 2 and calls[1] > calls[0]
     monkeypatch.undo()

@@ -19,8 +19,9 @@ from referee.ledger.side_bets import Pots, SideBetOutcome
 from referee.record.chain import event_hash
 from referee.rules.hand import VOID
 from referee.rules.options import resolve
-from referee.service import hands as hand_service
 from referee.service import sessions, storage, totals, trust
+from referee.service.live_state import session_row
+from referee.service.results import session_quantum
 
 from .test_api import Game, bearer
 from .test_trust import raw, verify
@@ -38,8 +39,8 @@ SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
 def summed_again(db, sid: str) -> list[dict]:
     """Each settled hand's nets and totals as standings summed them before the
     running rows: every stored result, the side-bet pots carried in order."""
-    row = hand_service.session_row(db, sid)
-    q = hand_service.session_quantum(row, resolve(row["rules_expanded"]))
+    row = session_row(db, sid)
+    q = session_quantum(row, resolve(row["rules_expanded"]))
     sums = {p: Decimal(0) for p in row["everyone"]}
     pots, out = Pots(), []
     for r in storage.complete_results(db, sid):

@@ -1,7 +1,7 @@
 """Each session's live state, cached in this process, and the per-session locks.
 
 Reading a hand must not cost more as a session grows, so the service keeps a
-session's rules, table and current hand here; ``referee.service.hands``
+session's rules, table and current hand here; ``referee.service.live_state``
 decides when an entry is stale (another process wrote) and rebuilds it.
 This module only holds entries: it knows no SQL and no rules.
 """

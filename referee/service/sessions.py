@@ -31,15 +31,10 @@ from ..rules.words import N_
 from ..speed import collector
 from . import access, beside, cache, storage, totals
 from .errors import MalformedInput
-from .hands import (
-    hand_result,
-    live_state,
-    session_quantum,
-    session_row,
-    suggest_dealer,
-    void_hand_result,
-)
+from .hands import suggest_dealer
 from .kinds import EventKind
+from .live_state import live_state, session_row
+from .results import hand_result, session_quantum, void_hand_result
 
 RESULT_KEYS = ("hand", "dealer", "outcome", "winners", "counts", "net")
 

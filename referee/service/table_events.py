@@ -41,23 +41,13 @@ from ..rules.words import N_
 from . import cache, storage
 from .cache import Live
 from .errors import NotFound
-from .hands import (
-    _answered,
-    _check_current,
-    _check_undo_events,
-    _hand_row,
-    _new_hand,
-    _Plan,
-    _write,
-    check_open,
-    hand_state,
-    quantum,
-    session_row,
-    void_hand_result,
-)
-from .hands import live_state as hands_live
+from .hands import check_undo_events, hand_row, hand_state
 from .kinds import EventKind
+from .live_state import check_open, new_hand, session_row
+from .live_state import live_state as hands_live
+from .results import quantum, void_hand_result
 from .sessions import standings
+from .writes import Plan, answered, check_current, write
 
 
 def _malformed(err: Unreadable, field: str, hand: int | None = None) -> MalformedInput:
@@ -76,11 +66,11 @@ def _event(db: Database, sid: str, kind: EventKind, client_id: str | None, check
     every process sees the session changed. ``closed_too``: a closed table
     takes it too (a link revoked after the night; settling up: a
     payment, a payee's details)."""
-    seen = _answered(db, sid, client_id, str(kind))
+    seen = answered(db, sid, client_id, str(kind))
     if seen:
         return seen
 
-    def plan(live: Live) -> _Plan:
+    def plan(live: Live) -> Plan:
         if not closed_too:
             check_open(live)
         hand_n, payload, rows, after = check(live)
@@ -108,9 +98,9 @@ def _event(db: Database, sid: str, kind: EventKind, client_id: str | None, check
             if after is not None:
                 after(event["id"])
 
-        return _Plan(answer, None, job, after_commit, touched=True)
+        return Plan(answer, None, job, after_commit, touched=True)
 
-    return _write(db, sid, client_id, plan, check=True, kind=str(kind))
+    return write(db, sid, client_id, plan, check=True, kind=str(kind))
 
 
 def _header(db: Database, sid: str) -> dict:
@@ -125,8 +115,8 @@ def _played(db: Database, live: Live, n: int) -> tuple[Hand, dict, int]:
     if n < 1 or n > live.n:
         raise NotFound("no_hand", N_("session {session} has no hand {n}"),
                                   {"session": live.sid, "n": n}, hand=n)
-    row = _hand_row(db, live.sid, n)
-    hand = _new_hand(live.rules, n, row["seats"], row["setup"])
+    row = hand_row(db, live.sid, n)
+    hand = new_hand(live.rules, n, row["seats"], row["setup"])
     actions = storage.live_actions(storage.hand_events(db, live.sid, n))
     for ev in actions:
         hand.apply(ev["payload"]["action"])
@@ -155,7 +145,7 @@ def void(db: Database, sid: str, n: int, reason: str, client_id: str | None = No
 
 
 def _void_current(live: Live, n: int, reason: str, key: str, extra: dict | None = None):
-    hand = _check_current(live, n)
+    hand = check_current(live, n)
     if hand.phase == VOID:
         raise RuleViolation("hand_void", N_("the hand is already void"), hand=n)
     void_hand(hand)  # raises void_after_end before changing anything; the cached
@@ -488,8 +478,8 @@ def _correctable(db: Database, live: Live, n: int, index: int):
                                                     "not one action: there is nothing to "
                                                     "correct back to; let the record stand"),
                             hand=n)
-    _check_current(live, n)  # an earlier hand: hand_over
-    _check_undo_events(setup, n, len(hand.actions))
+    check_current(live, n)  # an earlier hand: hand_over
+    check_undo_events(setup, n, len(hand.actions))
     return hand, setup, disputes, action
 
 
@@ -507,11 +497,11 @@ def settle_dispute(db: Database, sid: str, n: int, index: int, how: str, by: str
     if how not in SETTLE_WAYS:
         raise MalformedInput("malformed", N_("{field}: {problem}"),
                              {"field": "how", "problem": "corrected | stands"}, hand=n)
-    seen = _answered(db, sid, client_id, str(EventKind.SETTLE))
+    seen = answered(db, sid, client_id, str(EventKind.SETTLE))
     if seen:
         return seen
 
-    def plan(live: Live) -> _Plan:
+    def plan(live: Live) -> Plan:
         check_open(live)
         if by not in live.everyone:
             raise MalformedInput("unknown_player", N_("{old} is not a player of this session"),
@@ -529,7 +519,7 @@ def settle_dispute(db: Database, sid: str, n: int, index: int, how: str, by: str
         work, new_setup = None, setup
         if how == "corrected":
             hand, setup, disputes, action = _correctable(db, live, n, index)
-            work = _new_hand(live.rules, n, list(hand.players), setup)
+            work = new_hand(live.rules, n, list(hand.players), setup)
             for a in hand.actions[:action - 1]:
                 work.apply(a)
             for number in range(len(hand.actions), action - 1, -1):
@@ -570,9 +560,9 @@ def settle_dispute(db: Database, sid: str, n: int, index: int, how: str, by: str
                 live.setup = new_setup
             live.version, live.state = event["id"], None
 
-        return _Plan(answer, None, job, after_commit)
+        return Plan(answer, None, job, after_commit)
 
-    return _write(db, sid, client_id, plan, check=True, kind=str(EventKind.SETTLE))
+    return write(db, sid, client_id, plan, check=True, kind=str(EventKind.SETTLE))
 
 
 # ---------------------------------------------------------------- names

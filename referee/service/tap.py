@@ -3,7 +3,7 @@
 ``tap`` verifies the tapped actions once on the copy (``Hand.apply_verified``
 applies what ``verify`` returned), previews an ending that is not confirmed,
 logs the actions (and a refusal after them) in one write through
-``hands._write``, and returns the new state with the legal actions, which
+``writes.write``, and returns the new state with the legal actions, which
 the hand's page is drawn from; the copy becomes the cached hand after the
 commit. See docs/decisions.md (issue 21) for what it replaced and its
 figures.
@@ -25,16 +25,10 @@ from ..rules.hand import VOID, Hand
 from . import storage
 from .cache import Live
 from .errors import Closed, RefereeError, Refused, RuleViolation, StaleSeq
-from .hands import (
-    _check_current,
-    _check_seq,
-    _Plan,
-    _state,
-    _write,
-    check_open,
-    hand_result,
-    hand_state,
-)
+from .hands import hand_state, public_state
+from .live_state import check_open
+from .results import hand_result
+from .writes import Plan, check_current, check_seq, write
 
 
 @dataclass
@@ -101,13 +95,13 @@ def tap(db: Database, sid: str, n: int, texts: list[str], client_id: str | None,
     ids = _client_ids(client_id, len(texts))
     made: dict = {}
 
-    def plan(live: Live) -> _Plan:
+    def plan(live: Live) -> Plan:
         try:
             check_open(live)
-            hand = _check_current(live, n)
-            _check_seq(n, len(hand.actions), expected_seq)
+            hand = check_current(live, n)
+            check_seq(n, len(hand.actions), expected_seq)
         except (RuleViolation, StaleSeq, Closed) as err:
-            return _Plan(error=err)  # nothing logged
+            return Plan(error=err)  # nothing logged
         work, done, refused = _copy_hand(hand), [], None
         for text in texts:
             try:
@@ -122,11 +116,11 @@ def tap(db: Database, sid: str, n: int, texts: list[str], client_id: str | None,
             (work.is_complete and not hand.is_complete)
         if refused is None and ends and not confirm:
             made["answer"] = {"preview": _preview(live, work, done)}
-            return _Plan(state=made["answer"])
+            return Plan(state=made["answer"])
         return _tap_plan(live, hand, work, done, ids, texts, refused, made)
 
     try:
-        answer = _write(db, sid, client_id, plan, kind=None)
+        answer = write(db, sid, client_id, plan, kind=None)
     except (RuleViolation, StaleSeq) as err:  # a stale seq, a hand that is over
         return Tap([], hand_state(db, sid, n), refused=err, refused_text=texts[0])
     if answer is not made.get("answer"):  # this client_id's first answer again
@@ -149,7 +143,7 @@ def _preview(live: Live, work: Hand, done: list) -> dict:
 
 
 def _tap_plan(live: Live, hand: Hand, work: Hand, done: list, ids: list, texts: list[str],
-              refused: RefereeError | None, made: dict) -> _Plan:
+              refused: RefereeError | None, made: dict) -> Plan:
     """The write of a judged tap: each action logged (with the state after it
     as its client id's reply), then the refusal, if any; the copy becomes
     the live hand after the commit, its state (with the legal actions) the
@@ -163,8 +157,8 @@ def _tap_plan(live: Live, hand: Hand, work: Hand, done: list, ids: list, texts: 
         step = _copy_hand(hand)
         for action in done[:-1]:
             step.apply_verified(action)
-            replies.append(storage.to_json(_state(sid, live.setup, step, None, legal=False)))
-    state = _state(sid, live.setup, work, result, legal=False)
+            replies.append(storage.to_json(public_state(sid, live.setup, step, None, legal=False)))
+    state = public_state(sid, live.setup, work, result, legal=False)
     if done:
         replies.append(storage.to_json(state))
     refusal = None
@@ -210,4 +204,4 @@ def _tap_plan(live: Live, hand: Hand, work: Hand, done: list, ids: list, texts: 
             live.state = page
         live.version = events[-1]
 
-    return _Plan(state=made["answer"], job=job, after_commit=after_commit)
+    return Plan(state=made["answer"], job=job, after_commit=after_commit)

@@ -27,8 +27,8 @@ from ..rules.hand import VOID
 from ..speed import collector
 from . import beside, storage, totals
 from .access import locks_digest
-from .hands import hand_result, session_quantum, void_hand_result
 from .kinds import EventKind
+from .results import hand_result, session_quantum, void_hand_result
 from .table_events import renamed
 
 HEAD = re.compile(r"[0-9a-f]{64}")

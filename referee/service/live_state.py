@@ -1,0 +1,103 @@
+"""A session's live state: its rules, table and current hand, kept in
+``referee.service.cache`` so that reading a hand does not cost more as a
+session grows (each settled hand's result is stored with it, so totals never
+need a replay). On a cache miss, or when another process has written, only
+the current hand is rebuilt from its events (``Table.resume`` checks a new
+hand against the last one's seats and dealer alone)."""
+
+from __future__ import annotations
+
+from sqlite_utils import Database
+
+from ..ledger.money import parse_stake
+from ..replay import start_on
+from ..rules.cards import parse_card
+from ..rules.hand import VOID, Hand
+from ..rules.options import HouseRules, resolve
+from ..rules.table import Table
+from ..rules.told import read_ending, tell
+from ..rules.words import N_
+from . import cache, storage
+from .cache import Live
+from .errors import Closed, NotFound
+from .results import session_quantum
+
+
+def session_row(db: Database, sid: str) -> dict:
+    row = storage.session_row(db, sid)
+    if row is None:
+        raise NotFound("no_session", N_("there is no session {session}"), {"session": repr(sid)})
+    return row
+
+
+def check_open(live: Live) -> None:
+    """Refuse anything sent to a closed table."""
+    if live.closed:
+        raise Closed("table_closed", N_("the table was closed at {closed}: it takes nothing "
+                                        "more, and its settlement is final"),
+                                     {"closed": live.closed})
+
+
+def new_hand(rules: HouseRules, n: int, seats: list[str], setup: dict) -> Hand:
+    """A stored hand rebuilt without its table (its seating was checked when it
+    started); a hand told by its ending, ended as it tells."""
+    deal = {p: [parse_card(c) for c in cards] for p, cards in setup.get("deal", {}).items()}
+    upcard = parse_card(setup["upcard"]) if "upcard" in setup else None
+    hand = Hand(rules, seats, setup["dealer"], deal=deal, upcard=upcard, number=n)
+    if "ending" in setup:
+        tell(hand, read_ending(setup["ending"]))
+    return hand
+
+
+def _build(db: Database, sid: str) -> Live:
+    row = session_row(db, sid)
+    # The rules as stored, fully expanded: a later change of a preset never
+    # changes an old session.
+    rules = resolve(row["rules_expanded"])
+    stake = parse_stake(row["stake"])
+    players = row["players"]
+    everyone = row["everyone"]
+    rows = storage.newest_hands(db, sid, 2)
+    live = Live(sid, rules, stake, session_quantum(row, rules), players, everyone,
+                Table(rules, players), closed=row["header"].get("closed"),
+                next_stake=row["next_stake"], next_seats=row["next_seats"])
+    if not rows:
+        return live
+    newest = rows[0]
+    if len(rows) > 1:
+        last = rows[1]
+        live.table = Table.resume(rules, players, started=last["n"], last_seats=last["seats"],
+                                  last_dealer=last["dealer"], everyone=everyone,
+                                  last_void="void" in last["setup"])
+    n, setup = newest["n"], newest["setup"]
+    hand = start_on(live.table, setup)
+    actions = storage.live_actions(storage.hand_events(db, sid, n))
+    for ev in actions:
+        hand.apply(ev["payload"]["action"])
+    if "void" in setup:
+        hand.phase = VOID
+    live.n, live.version, live.hand, live.setup = n, newest["last_event"], hand, setup
+    live.action_ids = [ev["id"] for ev in actions]
+    return live
+
+
+def current(db: Database, sid: str, *, check: bool = True) -> Live:
+    """The session's cached state, rebuilt if another process has moved it on.
+    Without ``check`` the cache is trusted (a write checks it in its
+    transaction instead). Call with the session's lock held."""
+    live = cache.get(db, sid)
+    # Before the first hand the version is (0, 0) whatever the table's events
+    # changed (a stake, a seat, a close) in another process: such a state is
+    # rebuilt, which costs one row.
+    if live is not None and (not check or live.n and
+                             (live.n, live.version) == storage.current_version(db, sid)):
+        return live
+    live = _build(db, sid)
+    cache.put(db, live)
+    return live
+
+
+def live_state(db: Database, sid: str) -> Live:
+    """The session's live state, current with the database (read only)."""
+    with cache.lock(db, sid):
+        return current(db, sid)

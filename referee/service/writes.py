@@ -1,0 +1,157 @@
+"""The one write path of a live table: every hand's action, undo and start
+and every table event is written through ``write``.
+
+A write holds the session's lock (threads of this process) and then the
+database's write lock (``BEGIN IMMEDIATE``: other processes), re-checks the
+hand's version inside the transaction, applies the action to a copy of the
+hand, inserts, commits, and only then swaps the copy into the cache: a
+refused or failed action changes nothing. A ``client_id`` already answered
+gets its first answer again."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils import Database
+
+from ..rules.hand import Hand
+from ..rules.words import N_
+from . import cache, live_state, storage
+from .cache import Live
+from .errors import NotFound, RefereeError, Refused, RuleViolation, StaleSeq
+
+
+def answered(db: Database, sid: str, client_id: str | None,
+              event: str | None) -> dict | None:
+    """The first answer to ``client_id`` again: its state, or its refusal raised.
+    ``event``: the kind of request now (None: a hand's action, undo or start);
+    a client_id first used for another kind is refused, since its first
+    answer says nothing about this request."""
+    if not client_id:
+        return None
+    seen = storage.reply(db, sid, client_id)
+    if seen is None:
+        return None
+    refused, body = seen
+    if refused:
+        raise Refused.from_dict(body["error"])
+    if body.get("event") != event:
+        raise RuleViolation("client_id_reused", N_("that client_id was already used for "
+                                                   "another kind of request: send a fresh one"))
+    return body
+
+
+def check_current(live: Live, n: int) -> Hand:
+    if n < 1 or n > live.n or live.hand is None:
+        raise NotFound("no_hand", N_("session {session} has no hand {n}"),
+                                  {"session": live.sid, "n": n}, hand=n)
+    if n < live.n:
+        raise RuleViolation("hand_over", N_("this hand is over: hand {hands} has started"),
+                                         {"hands": live.n},
+                            hand=n)
+    return live.hand
+
+
+def check_table_seq(seq: int, expected_seq: int) -> None:
+    if expected_seq != seq:
+        raise StaleSeq("stale_seq", N_("the table's newest event is number {seq}, not "
+                                       "{expected}: something was logged since you looked; "
+                                       "look again"), {"seq": seq, "expected": expected_seq})
+
+
+def check_seq(n: int, seq: int, expected_seq: int | None) -> None:
+    if expected_seq is not None and expected_seq != seq:
+        raise StaleSeq("stale_seq", N_("the hand has {seq} actions, not {expected}: another "
+                                       "action was logged since you looked; look again"),
+                                    {"seq": seq, "expected": expected_seq}, hand=n)
+
+
+def store_hand(w: Database, live: Live, hand: Hand, event_id: int, result: dict | None,
+                client_id: str | None, state_json: str, *, undo: bool = False) -> None:
+    """Store the hand's new derived rows (and the reply) inside the transaction:
+    an action that settles it, or an undo that may reopen it, moves the
+    running totals too."""
+    storage.update_hand(w, live.sid, hand.number, len(hand.actions), event_id,
+                        storage.to_json(result) if result else None)
+    if result is not None or undo:
+        storage.refresh_running(w, live.sid, hand.number)
+    if client_id:
+        storage.store_reply(w, live.sid, client_id, False, state_json)
+
+
+@dataclass
+class Plan:
+    """A write worked out on the cached state, outside the transaction: the
+    answer (a state, or an error to raise), what to insert (``job``, run by the
+    writer inside the transaction) and how the cache moves on after the commit."""
+
+    state: dict | None = None
+    error: RefereeError | None = None  # raised once the write (if any) is committed
+    job: Any = None  # (w) -> None, inside the transaction; None: nothing to write
+    after_commit: Any = None  # () -> None
+    touched: bool = False  # the cached state was changed already (dropped on failure)
+
+    def answer(self) -> dict:
+        if self.error is not None:
+            raise self.error
+        return self.state
+
+
+RETRIES = 5
+
+
+def write(db: Database, sid: str, client_id: str | None, plan, *,
+           check: bool = False, kind: str | None = None) -> dict:
+    """A write under the session's lock.
+
+    ``plan(live)`` checks the request against the cached state and prepares
+    everything costly (the rules, the new state, its JSON) in the request's
+    own thread; the writer thread then only runs the plan's ``job``: the
+    inserts, inside a ``BEGIN IMMEDIATE`` transaction, where the event's
+    insert first checks that the session's newest event is still the one the
+    cache knows (``storage.Moved`` if another process wrote since). The cache
+    moves on after the commit; if the commit fails, or the session moved, the
+    session's cached state is dropped and rebuilt from the database: nothing
+    half-applied stays visible. A ``client_id`` already answered gets its
+    first answer (the replies table's key refuses a second one). Answers
+    without a write (a stale ``expected_seq``, a hand that is over) are not
+    stored, and are only given on a cache checked against the database."""
+    with cache.lock(db, sid):
+        for attempt in range(RETRIES):
+            checked = check or attempt > 0
+            live = live_state.current(db, sid, check=checked)
+            try:
+                p: Plan = plan(live)
+            except BaseException as err:
+                cache.drop(db, sid)  # it may have got half-way: rebuild from the database
+                if checked or not isinstance(err, Exception):
+                    raise
+                continue  # a refusal is only given on the database's state
+            if p.job is None:
+                seen = answered(db, sid, client_id, kind)
+                if seen:
+                    return seen
+                if not checked and (live.n, live.version) != storage.current_version(db, sid):
+                    cache.drop(db, sid)
+                    continue
+                return p.answer()
+            try:
+                storage.run_write(db, p.job)
+            except storage.Moved:
+                cache.drop(db, sid)
+                continue
+            except storage.INTEGRITY_ERRORS:
+                cache.drop(db, sid)
+                seen = answered(db, sid, client_id, kind)
+                if seen:
+                    return seen
+                raise
+            except BaseException:
+                if p.touched:
+                    cache.drop(db, sid)
+                raise
+            if p.after_commit is not None:
+                p.after_commit()
+            return p.answer()
+    raise RuntimeError(f"session {sid} kept changing under this write")
