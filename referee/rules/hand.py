@@ -1,9 +1,13 @@
-"""One hand of Tonk as a state machine.
+"""One hand of Tonk as a state machine: its state, each action applied, and
+how the hand ends.
 
 Like pokerkit's state: every action is checked by one ``verify`` (which
 raises an ``IllegalAction`` naming the rule), asked by ``can``, applied by
 ``apply``; ``actions`` is the append-only list of what was applied, and a
-refused action leaves the state exactly as it was.
+refused action leaves the state exactly as it was. What is allowed is
+stated once, in ``referee.rules.legality``; what is offered (the legal
+actions, the verbs open) in ``referee.rules.offers``; the hand answers for
+both.
 
 The referee tracks every card it has seen and works with cards it has not:
 a hand may hold unknown cards (``??``); a card played from it is a known
@@ -19,13 +23,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
-from enum import StrEnum
 from functools import lru_cache
-from itertools import combinations
 
-from .actions import Action, parse_action
+from . import legality, offers
+from .actions import Action
 from .cards import UNKNOWN, sort_cards
 from .ending import (
     DEAL_WIN,
@@ -37,73 +39,26 @@ from .ending import (
     Claim,
     Ending,
 )
-from .errors import IllegalAction, RefereeError, RuleViolation
+from .errors import RefereeError, RuleViolation
+from .legality import Seen, check_new, eligible_claim
 from .options import HouseRules
-from .spreads import holds_spread, is_book, is_run, is_spread
+from .phases import (  # noqa: F401 (START_VERBS and Phase: their callers import them here)
+    DECLARED,
+    EXTRA_DISCARD,
+    OVER,
+    PLAY,
+    SHOWDOWN,
+    START,
+    START_VERBS,
+    VOID,
+    Phase,
+    TurnState,
+)
+from .spreads import Spread
 from .words import N_, Words
 
-
-class Phase(StrEnum):
-    START = "start"  # the player to act may drop, draw or take (and, before play, claims)
-    PLAY = "play"  # after drawing or taking: spread, hit, discard
-    EXTRA_DISCARD = "extra_discard"  # a slapper owes one extra discard
-    DECLARED = "declared"  # a deal win was declared: the hand is not played
-    SHOWDOWN = "showdown"  # the play ended: players show their hands
-    OVER = "over"
-    VOID = "void"  # the table cancelled the hand (referee.rules.events): no result
-
-
-START, PLAY, EXTRA_DISCARD, DECLARED, SHOWDOWN, OVER, VOID = Phase
-
-START_VERBS = ("drop", "draw", "take")
-# Verbs not bound to the turn: checked whoever is to act.
-_ANY_TURN = frozenset(("declare", "slap", "show"))
 ONE = Decimal(1)
-
-
-# Where a card was seen: a template and its player (and spread), made into
-# words only for a refusal (a tuple costs a replay no more than the text did).
-Seen = tuple
 _UPCARD = (N_("the upcard"),)
-
-
-def _seen(where: Seen) -> Words:
-    template, *who = where
-    return Words(template, **dict(zip(("player", "spread")[:len(who)], who, strict=True)))
-
-
-def _illegal(code: str, template: str, params: dict | None = None) -> IllegalAction:
-    return IllegalAction(code, template, params)
-
-
-class Spread:
-    __slots__ = ("number", "owner", "cards")
-
-    def __init__(self, number: int, owner: str, cards: list[str]) -> None:
-        self.number = number
-        self.owner = owner
-        self.cards = cards
-
-    def __str__(self) -> str:
-        return " ".join(self.cards)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Spread) and (self.number, self.owner, self.cards) == (
-            other.number, other.owner, other.cards)
-
-    __hash__ = None  # mutable
-
-
-@dataclass(slots=True)
-class TurnState:
-    """What the current turn has done so far (a new one when a turn passes)."""
-
-    started: bool = False
-    taken: str | None = None  # the card taken from the discard pile
-    hits: int = 0
-    spreads: int = 0
-    melded: tuple[str, ...] = ()  # spread or hit with this turn
-    out_blocked: bool = False  # hit by another since their last turn (hit_blocks_going_out)
 
 
 @lru_cache(maxsize=1000)
@@ -175,7 +130,7 @@ class Hand:
                     self.unknown[p] = 0
                 for card in mine:
                     if card not in deck_cards or card in seen:
-                        self._check_new(card, where, code="bad_deal")
+                        check_new(self, card, where, code="bad_deal")
                     seen[card] = where
                 self.held[p] = mine
         self.pile: list[str] = []
@@ -183,7 +138,7 @@ class Hand:
             card = UNKNOWN if upcard is None else upcard
             if card != UNKNOWN:
                 if card not in self.deck.cards or card in self.seen:  # only then word it
-                    self._check_new(card, _UPCARD, code="bad_upcard")
+                    check_new(self, card, _UPCARD, code="bad_upcard")
                 self.seen[card] = _UPCARD
             self.pile.append(card)
         elif upcard is not None:
@@ -267,334 +222,6 @@ class Hand:
     def spread_owner(self, k: int) -> str:
         return self.spreads[k - 1].owner
 
-    # ------------------------------------------------------------ verify
-
-    def can(self, action: Action | str) -> bool:
-        try:
-            self.verify(action)
-        except RefereeError:
-            return False
-        return True
-
-    def verify(self, action: Action | str) -> Action:
-        """Check ``action`` against the rules; raise ``IllegalAction`` if refused.
-
-        Returns the parsed action. Never changes the state.
-        """
-        if isinstance(action, str):
-            action = parse_action(action)
-        p = action.player
-        if p not in self.held:  # keyed by the seated players
-            raise _illegal("not_seated", N_("{player} is not seated in this hand"),
-                                         {"player": p})
-        verb = action.verb
-        phase = self.phase
-        # The turn's own actions in play, by table (one check per phase and verb).
-        if (phase == START or phase == PLAY) and verb not in _ANY_TURN:
-            if p != self.players[self.turn]:
-                raise _illegal("out_of_turn", N_("it is {turn}'s turn, not {player}'s"),
-                                              {"turn": self.players[self.turn], "player": p})
-            if phase == START:
-                _START_CHECKS[verb](self, action)
-            else:
-                _PLAY_CHECKS[verb](self, action)
-            return action
-        if phase == OVER:
-            raise _illegal("hand_over", N_("the hand is over; start the next hand"))
-        if phase == VOID:
-            raise _illegal("hand_over", N_("the hand is void; the same dealer deals again"))
-        if verb == "declare":
-            self._verify_declare(action)
-        elif verb == "slap":
-            self._verify_slap(action)
-        elif verb == "show":
-            self._verify_show(action)
-        elif phase == DECLARED:
-            raise _illegal(
-                "hand_over",
-                N_("a deal win was declared, so the hand is not played; the losers show their "
-                   "hands") if self.must_show else
-                N_("a deal win was declared, so the hand is not played"),
-            )
-        elif phase == SHOWDOWN:
-            raise _illegal("hand_over", N_("the play has ended; every player with cards shows "
-                                           "them"))
-        else:  # EXTRA_DISCARD
-            if p != self.extra_by:
-                raise _illegal("out_of_turn", N_("{player} slapped and must discard one extra "
-                                                 "card first"), {"player": self.extra_by})
-            if verb != "discard":
-                raise _illegal("must_discard", N_("{player} slapped and must now discard one "
-                                                  "extra card"), {"player": p})
-            self._verify_discard(action)
-        return action
-
-    def _must_draw_first(self, action: Action) -> None:
-        raise _illegal("must_draw_first", N_("{player} must draw or take before they {verb}"),
-                                          {"player": action.player, "verb": action.verb})
-
-    def _already_drew(self, action: Action) -> None:
-        if action.verb == "drop":
-            raise _illegal("drop_after_draw", N_("{player} has drawn already; a drop is only "
-                                                 "allowed at the start of a turn"),
-                                              {"player": action.player})
-        raise _illegal("already_drew", N_("{player} has already drawn or taken this turn"),
-                                       {"player": action.player})
-
-    # The start of a turn: drop, draw or take (one check each, by verify's table).
-
-    def _verify_drop(self, action: Action) -> None:
-        if not self.play_started:
-            self._verify_no_undeclared_claim()
-        p = action.player
-        if self.wait[p]:
-            w = self.wait[p]
-            raise _illegal("drop_while_waiting", N_(
-                "{player} may not drop: {player} must wait {turns} more turn (this one "
-                "included)") if w == 1 else N_(
-                "{player} may not drop: {player} must wait {turns} more turns (this one "
-                "included)"), {"player": p, "turns": w})
-
-    def _verify_draw(self, action: Action) -> None:
-        if not self.play_started:
-            self._verify_no_undeclared_claim()
-        if action.cards and action.cards[0] != UNKNOWN:
-            if self.stock == 0:
-                raise _illegal("stock_empty", N_("the stock is empty: a draw now ends the "
-                                                 "play (log it without a card)"))
-            card = action.cards[0]
-            if card not in self.deck.cards or card in self.seen:  # only then word it
-                self._check_new(card, (N_("drawn by {player}"), action.player))
-
-    def _verify_take(self, action: Action) -> None:
-        if not self.play_started:
-            self._verify_no_undeclared_claim()
-        p = action.player
-        if not self.pile:
-            raise _illegal("empty_discard_pile", N_("the discard pile is empty: draw from the "
-                                                    "stock"))
-        card = action.card
-        top = self.pile[-1]
-        if card is not None and card != UNKNOWN:
-            if top == UNKNOWN:
-                self._check_new(card, (N_("taken by {player}"), p))
-            elif card != top:
-                raise _illegal("take_mismatch", N_("the top of the discard pile is {top}, not "
-                                                   "{card}"), {"top": top, "card": card})
-
-    def _take_is_usable(self, p: str) -> bool:
-        """Under ``take_must_meld``, whether the top discard could be used by
-        ``p`` this turn. A take that cannot is still a fact the log may record
-        (it is refused when the turn ends), but it is not offered: it would
-        leave the player no legal way to end the turn but an undo."""
-        top = self.pile[-1] if self.pile else UNKNOWN
-        if not self.rules.take_must_meld or top == UNKNOWN or self.unknown[p]:
-            return True
-        return self._can_meld(p, top)
-
-    def _can_meld(self, p: str, card: str) -> bool:
-        """Whether ``card`` could be hit on a spread on the table, or spread with
-        some of ``p``'s cards."""
-        if any(self._extends(s, card) for s in self.spreads):
-            return True
-        held = self.held[p]
-        return any(is_spread(combo + (card,), self.deck)
-                   for size in range(2, len(held) + 1) for combo in combinations(held, size))
-
-    def _verify_no_undeclared_claim(self, besides: str | None = None) -> None:
-        if self.rules.deal_win_declare != "must" or self.play_started and besides:
-            return
-        values, possible = self.deck.values, self.rules.deal_win_counts
-        for q in self.players:
-            if self.unknown[q] or q == besides:
-                continue
-            if possible is not None:  # most dealt hands are ruled out by their count
-                count = 0
-                for card in self.held[q]:
-                    count += values[card]
-                if count not in possible:
-                    continue
-            best = self._best_claim(self.held[q], first_turn=False)
-            if best is not None:
-                raise _illegal(
-                    "undeclared_deal_win",
-                    N_("{player} was dealt {count} ({cards}), a deal win ({claim}), and must "
-                       "declare it before play starts"),
-                    {"player": q, "count": self.deck.count(self.held[q]),
-                     "cards": ' '.join(self.held[q]), "claim": best.claim.describe()},
-                )
-
-    def _cards_from_hand(self, player: str, cards: Iterable[str]) -> None:
-        """Check that ``player`` can play ``cards`` (distinct cards the hand holds,
-        or unseen cards for its unknown slots)."""
-        held = self.held[player]
-        slots = self.unknown[player]
-        used: set[str] = set()
-        for card in cards:
-            if card in used:
-                raise _illegal("duplicate_card", N_("{card} is named twice"), {"card": card})
-            used.add(card)
-            if card in held:
-                continue
-            if card not in self.deck.cards:
-                raise _illegal("card_not_in_deck", N_("{card} is not in this {deck}-card deck"),
-                                                   {"card": card, "deck": self.deck.size})
-            if card in self.seen:
-                raise _illegal("duplicate_card", N_("{card} cannot be in {player}'s hand: it "
-                                                    "was already seen ({seen})"),
-                                                 {"card": card, "player": player,
-                                                  "seen": _seen(self.seen[card])})
-            if slots == 0:
-                raise _illegal("card_not_in_hand", N_("{player} does not hold {card} (their "
-                                                      "hand is {held})"),
-                               {"player": player, "card": card,
-                                "held": " ".join(sort_cards(held)) or Words(N_("empty"))})
-            slots -= 1
-
-    def _card_from_hand(self, player: str, card: str) -> None:
-        """``_cards_from_hand`` for one card (a hit, a discard): a card the hand
-        is known to hold needs no other check."""
-        if card not in self.held[player]:
-            self._cards_from_hand(player, (card,))
-
-    def _check_new(self, card: str, what: Seen, code: str = "duplicate_card") -> None:
-        if card not in self.deck.cards:
-            raise RuleViolation("card_not_in_deck",
-                                N_("{card} is not in this {deck}-card deck"),
-                                {"card": card, "deck": self.deck.size})
-        if card in self.seen:
-            raise RuleViolation(code, N_("{card} cannot be {what}: it was already seen "
-                                         "({seen})"),
-                                      {"card": card, "what": _seen(what),
-                                       "seen": _seen(self.seen[card])})
-
-    def _verify_spread(self, action: Action) -> None:
-        p, cards = action.player, action.cards
-        self._cards_from_hand(p, cards)
-        if not is_spread(cards, self.deck):
-            raise _illegal("invalid_spread", N_("{cards} is neither a book (3 or 4 of a rank) "
-                                                "nor a run (3 or more in sequence of one "
-                                                "suit, ace low)"), {"cards": ' '.join(cards)})
-        if len(cards) == self.card_count(p):
-            self._verify_going_out(p)
-
-    def _verify_hit(self, action: Action) -> None:
-        p, k = action.player, action.spread
-        rules = self.rules
-        if k > len(self.spreads):
-            raise _illegal("no_such_spread", N_("there is no spread S{spread} on the table "
-                                                "({spreads} so far)"),
-                                             {"spread": k, "spreads": len(self.spreads)})
-        if rules.max_hits_per_turn is not None and self.this_turn.hits >= rules.max_hits_per_turn:
-            limit = rules.max_hits_per_turn
-            raise _illegal("hit_limit", N_("{player} may hit only {limit} time a turn")
-                           if limit == 1 else N_("{player} may hit only {limit} times a turn"),
-                           {"player": p, "limit": limit})
-        card = action.cards[0]
-        self._card_from_hand(p, card)
-        spread = self.spreads[k - 1]
-        if not self._extends(spread, card):
-            raise _illegal("illegal_hit", N_("{card} does not extend S{spread} ({cards})"),
-                                          {"card": card, "spread": k, "cards": spread})
-        if self.card_count(p) == 1:
-            self._verify_going_out(p)
-        elif rules.hit_replaces_discard and rules.checks_turn_end:
-            self._verify_turn_end(p, leaving=[card], melded_now=[card])
-
-    def _extends(self, spread: Spread, card: str) -> bool:
-        cards = spread.cards + [card]
-        if is_run(cards, self.deck):
-            return True
-        return self.rules.book_extendable and is_book(cards, self.deck)
-
-    def _verify_discard(self, action: Action) -> None:
-        p, card = action.player, action.cards[0]
-        held = self.held[p]
-        if card not in held:
-            self._cards_from_hand(p, (card,))
-        if len(held) + self.unknown[p] == 1:  # the discard empties the hand
-            self._verify_going_out(p)
-        if self.phase == PLAY and self.rules.checks_turn_end:
-            self._verify_turn_end(p, leaving=[card], melded_now=[])
-
-    def _verify_turn_end(self, p: str, *, leaving: list[str], melded_now: list[str]) -> None:
-        """What must hold when a turn ends with ``leaving`` gone from the hand
-        (called only when ``rules.checks_turn_end``)."""
-        rules = self.rules
-        taken = self.this_turn.taken
-        if rules.take_must_meld and taken not in (None, UNKNOWN) and \
-                taken not in self.this_turn.melded and taken not in melded_now:
-            raise _illegal("take_not_melded", N_("{player} took {card} from the discard pile "
-                                                 "and must spread or hit with it this turn"),
-                                              {"player": p, "card": taken})
-        if rules.must_spread != "never":
-            rest = list(self.held[p])
-            for c in leaving:
-                if c in rest:
-                    rest.remove(c)
-            if holds_spread(rest, self.deck, aces_exempt=rules.must_spread == "except_aces"):
-                raise _illegal("held_spread", N_("{player} may not end the turn holding a "
-                                                 "spread ({cards}): spreads must be laid down"),
-                                              {"player": p, "cards": ' '.join(sort_cards(rest))})
-
-    def _verify_going_out(self, p: str) -> None:
-        if self.this_turn.out_blocked and self.phase == PLAY:
-            raise _illegal("going_out_blocked", N_("{player} was hit since their last turn "
-                                                   "and may not go out this turn"),
-                                                {"player": p})
-
-    def _verify_slap(self, action: Action) -> None:
-        k = action.spread
-        if self.rules.slapping == "off":
-            raise _illegal("slap_not_allowed", N_("these rules do not allow slapping"))
-        if not self.slap_open or self.phase != START:
-            raise _illegal("slap_too_late", N_("only a discard may be slapped, before the "
-                                               "next player draws or takes"))
-        if k > len(self.spreads):
-            raise _illegal("no_such_spread", N_("there is no spread S{spread} on the table"),
-                                             {"spread": k})
-        card = self.pile[-1]
-        if not self._extends(self.spreads[k - 1], card):
-            raise _illegal("illegal_slap", N_("{card} does not extend S{spread} ({cards})"),
-                                           {"card": card, "spread": k,
-                                            "cards": self.spreads[k - 1]})
-
-    def _verify_show(self, action: Action) -> None:
-        p = action.player
-        if p in self.shown:
-            raise _illegal("already_shown", N_("{player} has already shown their hand"),
-                                            {"player": p})
-        if self.phase not in (SHOWDOWN, DECLARED) or (
-            self.phase == DECLARED and p not in self.must_show
-        ):
-            if self.phase == DECLARED:
-                raise _illegal("show_not_needed", N_("{player} need not show: only the losers "
-                                                     "show after a deal win in push-up scoring"),
-                                                  {"player": p})
-            raise _illegal("show_too_early", N_("hands are shown only when the play has ended "
-                                                "(after a drop or when the stock runs out)"))
-        if p not in self.must_show and self.card_count(p):
-            raise _illegal("show_not_needed", N_("{player} need not show"), {"player": p})
-        if action.count is not None:
-            self._verify_count(p, action.count)
-            return  # no cards to judge: must_spread is never judged on a count
-        held, cards = self.held[p], action.cards
-        if self.unknown[p] or len(cards) != len(held) or not all(map(cards.__contains__, held)):
-            # Words the fault (or checks new cards).
-            self._verify_reveal(p, cards, Words(N_("the show")))
-        # A shown hand is the hand as its last turn ended (nothing enters a hand
-        # between turns), so it breaks must_spread only for a player who has
-        # ended a turn; the check catches a spread hidden among cards the
-        # referee did not know then. A player dealt a spread who never had a
-        # turn to lay it down (or dropped at the start of the first) broke nothing.
-        ended = self.turns[p] - (1 if p == self.ender else 0)
-        if ended > 0 and self.rules.must_spread != "never" and holds_spread(
-            action.cards, self.deck, aces_exempt=self.rules.must_spread == "except_aces"
-        ):
-            raise _illegal("held_spread", N_("{player}'s hand holds a spread ({cards}), which "
-                                             "the rules say must be laid down"),
-                                          {"player": p, "cards": ' '.join(action.cards)})
-
     def count_range(self, p: str) -> tuple[int, int]:
         """The least and the most ``p``'s cards could count: the cards known to
         be in the hand, and any value a card of the deck can have for each of
@@ -603,98 +230,15 @@ class Hand:
         known, unknown = self.deck.count(self.held[p]), self.unknown[p]
         return known + unknown * least, known + unknown * most
 
-    def _verify_count(self, p: str, count: int) -> None:
-        low, high = self.count_range(p)
-        if not low <= count <= high:
-            n = self.card_count(p)
-            raise _illegal("impossible_count", N_(
-                "{player}'s {n} card cannot count {count}: it counts {low} to {high}")
-                if n == 1 else N_(
-                "{player}'s {n} cards cannot count {count}: they count {low} to {high}"),
-                {"player": p, "n": n, "count": count, "low": low, "high": high})
+    # ------------------------------------------------------------ judge and offer
 
-    def _verify_reveal(self, p: str, cards: tuple[str, ...], what: Words) -> None:
-        held = self.held[p]
-        n = len(held) + self.unknown[p]
-        if len(cards) != n:
-            raise _illegal("wrong_show", N_("{player} holds {n} card but {what} lists {listed}")
-                           if n == 1 else N_("{player} holds {n} cards but {what} lists {listed}"),
-                           {"player": p, "n": n, "what": what, "listed": len(cards)})
-        for card in held:
-            if card not in cards:
-                missing = [c for c in held if c not in cards]
-                raise _illegal("wrong_show", N_("{player}'s hand holds {cards}, which {what} "
-                                                "leaves out"),
-                                             {"player": p, "cards": ' '.join(missing),
-                                              "what": what})
-        if self.unknown[p]:
-            # Only cards for unknown slots need checking: a fully known hand's
-            # n cards, all listed among n, are exactly the cards listed.
-            self._cards_from_hand(p, cards)
-
-    def _verify_declare(self, action: Action) -> None:
-        p = action.player
-        if self.phase not in (START, DECLARED) or self.phase == START and self.this_turn.started:
-            raise _illegal("declare_too_late", N_("deal wins are declared before play starts"))
-        if any(c.player == p for c in self.claims):
-            raise _illegal("already_declared", N_("{player} has already declared"),
-                                               {"player": p})
-        if self.shown:
-            raise _illegal("declare_too_late", N_("the losers have begun to show; no more "
-                                                  "claims"))
-        first_turn = self.play_started
-        if first_turn:
-            if not any(c.timing for c in self.rules.deal_wins):
-                raise _illegal("declare_too_late", N_("deal wins are declared before play "
-                                                      "starts"))
-            if p != self.players[self.turn] or self.turns[p]:
-                raise _illegal("declare_too_late", N_("the play has started: only a "
-                                                      "first-turn claim may be made, by the "
-                                                      "player to act at the start of their "
-                                                      "first turn"))
-            if self.spreads:
-                raise _illegal("declare_too_late", N_("a first-turn claim may only be made "
-                                                      "while no spread is on the table"))
-        self._verify_reveal(p, action.cards, Words(N_("the declaration")))
-        claim = self._eligible_claim(p, action.cards)
-        if claim is None:
-            total = self.deck.count(action.cards)
-            raise _illegal("false_declaration", N_(
-                "{player}'s hand {cards} counts {total} and wins nothing on the deal under "
-                "these rules at this moment") if self.rules.deal_wins else N_(
-                "{player}'s hand {cards} counts {total} and wins nothing on the deal under "
-                "these rules"), {"player": p, "cards": " ".join(action.cards), "total": total})
-        if claim.claim.timing:
-            # A first-turn claim ends the hand at once: claims held before play
-            # must have been declared already.
-            self._verify_no_undeclared_claim(besides=p)
-
-    def _best_claim(self, cards: Sequence[str], *, first_turn: bool | None) -> Claim | None:
-        """The best claim ``cards`` hold; ``first_turn``: None for any timing,
-        False for claims made before play, True for first-turn claims."""
-        rules = self.rules
-        if not rules.deal_wins:
-            return None
-        count = self.deck.count(cards)  # once, for every claim
-        possible = rules.deal_win_counts
-        if possible is not None and count not in possible:
-            return None
-        for rank, claim in enumerate(rules.deal_wins):
-            if first_turn is not None and bool(claim.timing) != first_turn:
-                continue
-            if claim.holds(cards, self.deck, rules.hand_size, count):
-                return Claim("", claim, rank, count)
-        return None
-
-    def _eligible_claim(self, p: str, cards: Sequence[str]) -> Claim | None:
-        if self.play_started:
-            timing = True
-        elif self.phase == START and p == self.players[self.turn]:
-            timing = None  # the first player's first turn is about to start
-        else:
-            timing = False
-        best = self._best_claim(cards, first_turn=timing)
-        return None if best is None else Claim(p, best.claim, best.rank, best.count)
+    # The one statement of legality is referee.rules.legality, what is offered
+    # referee.rules.offers; the hand answers for them (bound here, so a call
+    # costs what a method did).
+    verify = legality.verify
+    can = legality.can
+    legal_actions = offers.legal_actions
+    verbs = offers.verbs
 
     # ------------------------------------------------------------ apply
 
@@ -850,7 +394,7 @@ class Hand:
 
     def _apply_declare(self, action: Action) -> None:
         p = action.player
-        claim = self._eligible_claim(p, action.cards)
+        claim = eligible_claim(self, p, action.cards)
         self._reveal(p, action.cards, N_("declared by {player}"))
         self.claims.append(claim)
         if claim.claim.timing:
@@ -1000,115 +544,6 @@ class Hand:
         if self.phase == DECLARED and not self.must_show:
             self.phase = OVER
 
-    # ------------------------------------------------------------ offers
-
-    def legal_actions(self) -> list[Action]:
-        """Every concrete action the referee would accept now, as far as the
-        known cards allow (a hand with unknown cards may also play cards the
-        referee cannot list). A draw is offered without a card."""
-        out: list[Action] = []
-        phase = self.phase
-        if phase == OVER or phase == VOID:
-            return out
-        candidates: list[Action] = []
-        for q in self.players:
-            if not self.unknown[q] and not any(c.player == q for c in self.claims):
-                candidates.append(Action(q, "declare", tuple(self.held[q])))
-        if phase in (SHOWDOWN, DECLARED):
-            for q in sorted(self.must_show, key=self.players.index):
-                if not self.unknown[q]:
-                    candidates.append(Action(q, "show", tuple(self.held[q])))
-        p = self.to_act
-        if phase == START:
-            candidates += [Action(p, v) for v in START_VERBS
-                           if v != "take" or self._take_is_usable(p)]
-            if self.slap_open:
-                for q in self.players:
-                    for s in self.spreads:
-                        candidates.append(Action(q, "slap", (), s.number))
-        elif phase == EXTRA_DISCARD:
-            candidates += [Action(p, "discard", (c,)) for c in self.held[p]]
-        elif phase == PLAY:
-            held = self.held[p]
-            melds: list[Action] = []
-            for size in range(3, len(held) + 1):
-                for combo in combinations(held, size):
-                    melds.append(Action(p, "spread", combo))
-            for s in self.spreads:
-                melds += [Action(p, "hit", (c,), s.number) for c in held]
-            taken = self.this_turn.taken
-            if (self.rules.take_must_meld and taken not in (None, UNKNOWN)
-                    and taken not in self.this_turn.melded):
-                # Until the taken card is used, only melds that use it are
-                # offered: another could leave it unusable, and the turn stuck.
-                melds = [a for a in melds if taken in a.cards]
-            if self.this_turn.out_blocked:
-                # Not allowed to go out this turn: a meld leaving one card would
-                # leave only the discard that empties the hand.
-                left = self.card_count(p)
-                melds = [a for a in melds if left - len(a.cards) != 1]
-            candidates += melds
-            candidates += [Action(p, "discard", (c,)) for c in held]
-        for action in candidates:
-            if self.can(action):
-                out.append(action)
-        return out
-
-    def verbs(self) -> dict[str, list[str]]:
-        """For each player who may act now, the kinds of action open to them
-        (ignoring which cards: the tablet picks those). What the tablet shows."""
-        out: dict[str, list[str]] = {}
-        phase = self.phase
-        if phase == OVER or phase == VOID:
-            return out
-
-        def add(q: str, verb: str) -> None:
-            out.setdefault(q, [])
-            if verb not in out[q]:
-                out[q].append(verb)
-
-        if phase in (SHOWDOWN, DECLARED):
-            for q in self.players:
-                if q in self.must_show:
-                    add(q, "show")
-        if phase == DECLARED or phase == START and not self.this_turn.started:
-            for q in self.players:
-                if any(c.player == q for c in self.claims) or self.shown:
-                    continue
-                if self.play_started and (q != self.to_act or self.turns[q] or self.spreads):
-                    continue
-                if self.unknown[q]:
-                    if self._any_claim_possible(q):
-                        add(q, "declare")
-                elif self.can(Action(q, "declare", tuple(self.held[q]))):
-                    add(q, "declare")
-        p = self.to_act
-        if phase == START:
-            for v in START_VERBS:
-                if self.can(Action(p, v)) and (v != "take" or self._take_is_usable(p)):
-                    add(p, v)
-            if self.slap_open:
-                for q in self.players:
-                    if any(self.can(Action(q, "slap", (), s.number)) for s in self.spreads):
-                        add(q, "slap")
-        elif phase == EXTRA_DISCARD:
-            add(p, "discard")
-        elif phase == PLAY:
-            if self.card_count(p) >= 3:
-                add(p, "spread")
-            if self.spreads and (self.rules.max_hits_per_turn is None
-                                 or self.this_turn.hits < self.rules.max_hits_per_turn):
-                add(p, "hit")
-            add(p, "discard")
-        return out
-
-    def _any_claim_possible(self, q: str) -> bool:
-        if not self.rules.deal_wins:
-            return False
-        if self.play_started:
-            return any(c.timing for c in self.rules.deal_wins)
-        return True
-
     # ------------------------------------------------------------ views
 
     def snapshot(self) -> dict:
@@ -1184,16 +619,6 @@ def tonk_out_pays(rules: HouseRules, p: str, *, first_turn: bool, two_spreads: b
 
 
 # What ``verify`` checks for the player to act, by phase and verb: one
-# look-up instead of a chain of comparisons on every action.
-_START_CHECKS = {
-    "drop": Hand._verify_drop, "draw": Hand._verify_draw, "take": Hand._verify_take,
-    "spread": Hand._must_draw_first, "hit": Hand._must_draw_first,
-    "discard": Hand._must_draw_first,
-}
-_PLAY_CHECKS = {
-    "drop": Hand._already_drew, "draw": Hand._already_drew, "take": Hand._already_drew,
-    "spread": Hand._verify_spread, "hit": Hand._verify_hit, "discard": Hand._verify_discard,
-}
 # How ``apply`` carries out each verb once verified.
 _APPLY = {
     verb: getattr(Hand, "_apply_" + verb)

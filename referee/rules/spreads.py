@@ -15,6 +15,27 @@ MIN_SPREAD = 3
 MAX_BOOK = 4
 
 
+class Spread:
+    """A spread on the table: its number (S1, S2, ...), who laid it down, its
+    cards (hits and slaps add to them)."""
+
+    __slots__ = ("number", "owner", "cards")
+
+    def __init__(self, number: int, owner: str, cards: list[str]) -> None:
+        self.number = number
+        self.owner = owner
+        self.cards = cards
+
+    def __str__(self) -> str:
+        return " ".join(self.cards)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Spread) and (self.number, self.owner, self.cards) == (
+            other.number, other.owner, other.cards)
+
+    __hash__ = None  # mutable
+
+
 def is_book(cards: Sequence[str], deck: Deck) -> bool:
     if not MIN_SPREAD <= len(cards) <= MAX_BOOK:
         return False

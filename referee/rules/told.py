@@ -19,6 +19,7 @@ from .cards import parse_cards
 from .ending import DEAL_WIN, DROP, OUT, STOCK_OUT, THROWN_IN, TONK_OUT, Claim, Ending
 from .errors import MalformedInput, RuleViolation
 from .hand import OVER, Hand, tonk_out_pays
+from .legality import best_claim, verify_reveal
 from .options import HouseRules
 from .words import N_, Words
 
@@ -209,8 +210,8 @@ def _deal_win(hand: Hand, told: Told) -> Ending:
     each checked as ``declare`` checks it, then paid as the rules decide."""
     claims: list[Claim] = []
     for q, cards in told.declares.items():
-        hand._verify_reveal(q, cards, Words(N_("the declaration")))
-        best = hand._best_claim(cards, first_turn=None)
+        verify_reveal(hand, q, cards, Words(N_("the declaration")))
+        best = best_claim(hand, cards, first_turn=None)
         if best is None:
             raise RuleViolation("false_declaration", N_(
                 "{player}'s hand {cards} counts {total} and wins nothing on the deal under "
