@@ -256,7 +256,7 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
             check_undo_events(live.setup, n, len(hand.actions))
             if hand.is_complete:
                 # Its money has moved: only a dispute settled by a correction
-                # takes it back (``table_events.settle_dispute``), on the record.
+                # takes it back (``disputes.settle_dispute``), on the record.
                 raise RuleViolation("undo_settled", N_("hand {n} is settled: to correct it, "
                                                        "dispute the action and settle the "
                                                        "dispute by correcting the record"),

@@ -34,17 +34,16 @@ from ..record.events import (
 from ..record.events import check_disputes as check_dispute_shape
 from ..replay import check_log_end
 from ..rules.errors import MalformedInput, RuleViolation
-from ..rules.events import check_accepted, check_disputes, disputes_after_undo, void_hand
+from ..rules.events import check_accepted, check_disputes, void_hand
 from ..rules.hand import VOID, Hand
 from ..rules.table import check_name, mistaken
 from ..rules.words import N_
 from . import cache, storage
 from .cache import Live
 from .errors import NotFound
-from .hands import check_undo_events, hand_row, hand_state
+from .hands import hand_row
 from .kinds import EventKind
 from .live_state import check_open, new_hand, session_row
-from .live_state import live_state as hands_live
 from .results import quantum, void_hand_result
 from .sessions import standings
 from .writes import Plan, answered, check_current, write
@@ -107,7 +106,7 @@ def _header(db: Database, sid: str) -> dict:
     return session_row(db, sid)["header"]
 
 
-def _played(db: Database, live: Live, n: int) -> tuple[Hand, dict, int]:
+def as_played(db: Database, live: Live, n: int) -> tuple[Hand, dict, int]:
     """Hand ``n`` as played (the current one from the cache, an earlier one
     rebuilt from its events), its setup, and its number of actions."""
     if n == live.n and live.hand is not None:
@@ -175,7 +174,7 @@ def accept(db: Database, sid: str, n: int, player: str, client_id: str | None = 
     (``accept_not_seated``), or a second time (``accept_twice``)."""
 
     def check(live: Live):
-        hand, setup, _ = _played(db, live, n)
+        hand, setup, _ = as_played(db, live, n)
         accepted = [*setup.get("accepted", ()), player]
         check_accepted(hand, accepted)
         return _hand_event(live, n, {**setup, "accepted": accepted}, {"player": player})
@@ -197,7 +196,7 @@ def dispute(db: Database, sid: str, n: int, by: str, note: str, action: int | No
             check_dispute_shape([entry])
         except Unreadable as err:
             raise _malformed(err, "dispute", n) from None
-        hand, setup, actions = _played(db, live, n)
+        hand, setup, actions = as_played(db, live, n)
         check_disputes(hand, [entry], actions)
         return _hand_event(live, n, {**setup, "disputes": [*setup.get("disputes", ()), entry]},
                            entry)
@@ -409,22 +408,6 @@ def seat(db: Database, sid: str, player: str, client_id: str | None = None) -> d
     return _event(db, sid, EventKind.SEAT, client_id, check)
 
 
-# ---------------------------------------------------------------- disputes settled
-
-#: How a table settles a dispute (the log format: "by a correction (the
-#: service's undo) or lets the record stand").
-SETTLE_WAYS = ("corrected", "stands")
-
-
-def settlements(db: Database, sid: str, n: int) -> dict[int, dict]:
-    """Hand ``n``'s disputes settled so far, by their place in its list of
-    disputes: how, by whom, when, and (a correction) the actions undone."""
-    out = {}
-    for ev in storage.hand_table_events(db, sid, n, (str(EventKind.SETTLE),)):
-        out[ev["payload"]["dispute"]] = {**ev["payload"], "at": ev["created"]}
-    return out
-
-
 def comings_and_goings(db: Database, sid: str) -> dict[tuple[str, str], list[str]]:
     """When each player left or sat down, in order: ``(kind, player)`` -> the
     times of its leave or seat events (for the settlement paper)."""
@@ -432,137 +415,6 @@ def comings_and_goings(db: Database, sid: str) -> dict[tuple[str, str], list[str
     for ev in storage.events_of_kinds(db, sid, (str(EventKind.LEAVE), str(EventKind.SEAT))):
         out.setdefault((ev["kind"], ev["payload"]["player"]), []).append(ev["created"])
     return out
-
-
-def all_settlements(db: Database, sid: str) -> dict[int, dict[int, dict]]:
-    """Every settled dispute of the session, by hand and place (for the papers)."""
-    out: dict[int, dict[int, dict]] = {}
-    for ev in storage.events_of_kinds(db, sid, (str(EventKind.SETTLE),)):
-        out.setdefault(ev["hand"], {})[ev["payload"]["dispute"]] = {
-            **ev["payload"], "at": ev["created"]}
-    return out
-
-
-def with_settlements(db: Database, sid: str, n: int, state: dict) -> dict:
-    """A hand's state with, beside each dispute, how it was settled (None:
-    open); the state as it was when the hand has no dispute."""
-    if not state.get("disputes"):
-        return state
-    done = settlements(db, sid, n)
-    return {**state, "settled_disputes": [done.get(i) for i in range(len(state["disputes"]))]}
-
-
-def correction_preview(db: Database, sid: str, n: int, index: int) -> dict:
-    """What correcting hand ``n`` back to dispute ``index``'s action would do,
-    without doing it: the actions undone (newest first) and the money the
-    hand's result moved that goes back (its nets; none if it was not
-    settled yet). Refused as ``settle_dispute`` refuses."""
-    with cache.lock(db, sid):
-        live = hands_live(db, sid)
-        hand, _setup, _disputes, action = _correctable(db, live, n, index)
-        undone = [str(a) for a in reversed(hand.actions[action - 1:])]
-        result = hand_state(db, sid, n).get("result") if hand.is_complete else None
-    return {"hand": n, "dispute": index, "action": action, "undone": undone,
-            "net": (result or {}).get("net", {}), "complete": hand.is_complete}
-
-
-def _correctable(db: Database, live: Live, n: int, index: int):
-    hand, setup, _count = _played(db, live, n)
-    disputes = setup.get("disputes") or []
-    if not 0 <= index < len(disputes):
-        raise NotFound("no_dispute", N_("hand {n} has no dispute {number}"),
-                                     {"n": n, "number": index + 1}, hand=n)
-    action = disputes[index]["action"]
-    if action is None:
-        raise RuleViolation("dispute_no_action", N_("this dispute is about the whole hand, "
-                                                    "not one action: there is nothing to "
-                                                    "correct back to; let the record stand"),
-                            hand=n)
-    check_current(live, n)  # an earlier hand: hand_over
-    check_undo_events(setup, n, len(hand.actions))
-    return hand, setup, disputes, action
-
-
-def settle_dispute(db: Database, sid: str, n: int, index: int, how: str, by: str,
-                   client_id: str | None = None) -> dict:
-    """Settle dispute ``index`` (0-based, in the hand's list) of hand ``n``:
-    ``stands`` (the record is right), or ``corrected``: every action from
-    the newest back to the disputed one is undone (the spec's correction; on
-    a settled hand only this way), each kept as a correction event, and the
-    hand is in play again before the disputed action. ``by`` is who settled
-    it (a player of the session). Refused for a dispute already settled
-    (``dispute_settled``), a correction of an earlier hand (``hand_over``),
-    of a dispute of the whole hand (``dispute_no_action``) or of an accepted
-    or void hand (``undo_accepted``, ``hand_void``)."""
-    if how not in SETTLE_WAYS:
-        raise MalformedInput("malformed", N_("{field}: {problem}"),
-                             {"field": "how", "problem": "corrected | stands"}, hand=n)
-    seen = answered(db, sid, client_id, str(EventKind.SETTLE))
-    if seen:
-        return seen
-
-    def plan(live: Live) -> Plan:
-        check_open(live)
-        if by not in live.everyone:
-            raise MalformedInput("unknown_player", N_("{old} is not a player of this session"),
-                                                   {"old": by})
-        hand, setup, count = _played(db, live, n)
-        disputes = setup.get("disputes") or []
-        if not 0 <= index < len(disputes):
-            raise NotFound("no_dispute", N_("hand {n} has no dispute {number}"),
-                                         {"n": n, "number": index + 1}, hand=n)
-        if index in settlements(db, sid, n):
-            raise RuleViolation("dispute_settled", N_("this dispute of hand {n} is settled "
-                                                      "already"), {"n": n}, hand=n)
-        payload: dict = {"dispute": index, "how": how, "by": by}
-        undone: list[tuple[int, str]] = []
-        work, new_setup = None, setup
-        if how == "corrected":
-            hand, setup, disputes, action = _correctable(db, live, n, index)
-            work = new_hand(live.rules, n, list(hand.players), setup)
-            for a in hand.actions[:action - 1]:
-                work.apply(a)
-            for number in range(len(hand.actions), action - 1, -1):
-                text = str(hand.actions[number - 1])
-                undone.append((live.action_ids[number - 1], text))
-                if new_setup.get("disputes"):
-                    new_setup = {**new_setup, "disputes": disputes_after_undo(
-                        new_setup["disputes"], number, text)}
-            payload["undone"] = [text for _id, text in undone]
-        answer = {"event": str(EventKind.SETTLE), "hand": n, **payload}
-        answer_json = storage.to_json(answer)
-        event: dict = {}
-
-        def job(w: Database) -> None:
-            after = live.version if live.n else None
-            for cancels, text in undone:
-                ev = storage.append_event(w, sid, n, "correction",
-                                          {"cancels": cancels, "action": text}, None,
-                                          after=after)
-                after = ev["id"]
-            event.update(storage.append_event(w, sid, n, str(EventKind.SETTLE), payload,
-                                              client_id, after=after))
-            if work is not None:
-                storage.update_hand(w, sid, n, len(work.actions), event["id"], None)
-                storage.refresh_running(w, sid, n)
-            storage.set_hand(w, sid, n, new_setup, event["id"])
-            if live.n and live.n != n:
-                storage.touch_hand(w, sid, live.n, event["id"])
-            if client_id:
-                storage.store_reply(w, sid, client_id, False, answer_json)
-
-        def after_commit() -> None:
-            if work is not None:
-                live.table.hands[-1] = work
-                live.hand, live.setup = work, new_setup
-                del live.action_ids[len(work.actions):]
-            elif n == live.n:
-                live.setup = new_setup
-            live.version, live.state = event["id"], None
-
-        return Plan(answer, None, job, after_commit)
-
-    return write(db, sid, client_id, plan, check=True, kind=str(EventKind.SETTLE))
 
 
 # ---------------------------------------------------------------- names

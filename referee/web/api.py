@@ -11,7 +11,7 @@ import json
 from flask import Blueprint, Response, current_app, g, request
 
 from ..language import N_
-from ..service import access, hands, pay, seats, sessions, table_events
+from ..service import access, disputes, hands, pay, seats, sessions, table_events
 from . import forms, links
 from .api_schemas import (
     AcceptRequestSchema,
@@ -200,7 +200,7 @@ def start_hand(sid: str):
 @bp.get("/sessions/<sid>/hands/<int:n>")
 @token_required(write=False)
 def hand_state(sid: str, n: int):
-    return _said(table_events.with_settlements(get_db(), sid, n,
+    return _said(disputes.with_settlements(get_db(), sid, n,
                                                hands.hand_state(get_db(), sid, n)))
 
 
@@ -272,7 +272,7 @@ def seat(sid: str):
 @token_required(write=True)
 def settle_dispute(sid: str, n: int, k: int):
     body = _body(_SETTLE)
-    return _created(table_events.settle_dispute(get_db(), sid, n, k - 1, body["how"],
+    return _created(disputes.settle_dispute(get_db(), sid, n, k - 1, body["how"],
                                                 body["by"], body.get("client_id")))
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from marshmallow import RAISE, Schema, fields, validate
 
 from ..record.schemas import HandSchema
-from ..service import table_events
+from ..service import disputes
 
 
 class ErrorBodySchema(Schema):
@@ -186,7 +186,7 @@ class SeatRequestSchema(EventRequestSchema):
 
 
 class SettleRequestSchema(EventRequestSchema):
-    how = fields.String(required=True, validate=validate.OneOf(table_events.SETTLE_WAYS),
+    how = fields.String(required=True, validate=validate.OneOf(disputes.SETTLE_WAYS),
                         metadata={"description": "corrected: every action from the newest "
                                   "back to the disputed one is undone (on a settled hand "
                                   "only this way); stands: the record is right"})

@@ -37,7 +37,7 @@ from ..reports.stored import load_stored
 from ..reports.whatif import what_if
 from ..rules.errors import RefereeError
 from ..rules.options import OPTION_NAMES, PRESET_SOURCES
-from ..service import pay, seats, sessions, table_events
+from ..service import disputes, pay, seats, sessions, table_events
 from ..service.errors import NotFound
 from . import forms
 from .db import get_db
@@ -125,7 +125,7 @@ def settlement_pdf(sid: str):
     db = get_db()
     return _pdf(render_settlement(session, final_hash=stored.final_hash,
                                   lang=_paper_language(),
-                                  settled=table_events.all_settlements(db, sid),
+                                  settled=disputes.all_settlements(db, sid),
                                   moves=table_events.comings_and_goings(db, sid),
                                   **pay.for_the_paper(db, sid)),
                 f"settlement-{sid}.pdf")
@@ -166,7 +166,7 @@ def audit_pdf(sid: str, n: int):
     except RefereeError as err:
         return _error_page(err, 404 if err.code == "no_such_hand" else 422)
     return _pdf(render_audit(audit, final_hash=stored.final_hash, lang=_paper_language(),
-                             settled=table_events.settlements(get_db(), sid, n)),
+                             settled=disputes.settlements(get_db(), sid, n)),
                 f"audit-{sid}-hand-{n}.pdf")
 
 

@@ -40,7 +40,7 @@ from ..rules import told as told_rules
 from ..rules.cards import UNKNOWN, pretty
 from ..rules.options import PRESET_SOURCES, PRESETS, resolve
 from ..rules.table import normal_text
-from ..service import access, hands, seats, sessions, storage, table_events, tap
+from ..service import access, disputes, hands, seats, sessions, storage, table_events, tap
 from ..service.errors import NotFound, RefereeError, RuleViolation, StaleSeq, TooManyTries
 from . import forms, links
 from .db import get_db
@@ -607,7 +607,7 @@ def hand(session_id: str, n: int):
 def _hand_page(session_id: str, n: int, state: dict):
     """The hand's page drawn from its state (read, or returned by a tap)."""
     summary = g.summary
-    state = table_events.with_settlements(get_db(), session_id, n, state)
+    state = disputes.with_settlements(get_db(), session_id, n, state)
     rules = _rules(summary)
     players = [p["name"] for p in state["players"]]
     history = hands.history(get_db(), session_id, n)
@@ -1000,7 +1000,7 @@ def settle_post(session_id: str, n: int, k: int):
     target = url_for("tablet.hand", session_id=session_id, n=n) + "#disputes"
     if how == "corrected" and not request.form.get("confirm"):
         try:
-            preview = table_events.correction_preview(get_db(), session_id, n, k - 1)
+            preview = disputes.correction_preview(get_db(), session_id, n, k - 1)
         except RefereeError as err:
             flash_refusal(err, _("Settle the dispute"))
             return redirect(target, 303)
@@ -1022,7 +1022,7 @@ def settle_post(session_id: str, n: int, k: int):
             if how == "corrected" else
             _("Dispute {k} of hand {n}: the record stands", k=k, n=n))
     return _event_post(session_id, target, done,
-                       lambda db: table_events.settle_dispute(db, session_id, n, k - 1, how,
+                       lambda db: disputes.settle_dispute(db, session_id, n, k - 1, how,
                                                               by, _cid()))
 
 
