@@ -22,8 +22,7 @@ from ..ledger.results import OUTCOME_NOTES, result_doc, settle_session
 from ..record import FORMAT, dump_log, load_log, setup_of
 from ..record.chain import canonical_action
 from ..record.result_text import EncodedItems, item_line, result_json_text
-from ..replay import replay
-from ..replay.sequential import Session, open_session, parse_logged, session_money
+from ..replay.sequential import Session, open_session, parse_logged, play_on, session_money
 from ..rules.errors import RefereeError
 from ..rules.hand import VOID
 from ..rules.options import resolve
@@ -109,8 +108,8 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
             except beside.SecondProcessFailed:
                 pass  # ours, never the log's: judged again in this process
         judged = list(judge(log))
-        if judged[0][0] == FAULT:  # known before anything is written: refused at once
-            raise judged[0][1]
+        if judged[-1][0] == FAULT:  # known before anything is written: refused at once
+            raise judged[-1][1]
         return _store(db, log, session, pin, brought_forward_from, iter(judged))
 
 
@@ -209,41 +208,52 @@ def _events(log: dict, opening: dict) -> Iterator[tuple[int | None, str, dict | 
 
 
 def judge(log: dict) -> Iterator[tuple[str, Any]]:
-    """Replay a loaded log (its last hand may be still open), then settle its
-    hands: yields ``(HANDS, rows)``, batches of the hands' rows as an import
-    stores them (``storage.encode_hands``), in order, then ``(EVERYONE,
-    names)``; or, at the replay's first fault, ``(FAULT, error)`` only.
-    (Settling each hand as soon as it was replayed took a sixth longer in
-    all: the engine's and the ledger's work interleaved share the caches
-    worse.)"""
+    """Replay a loaded log (its last hand may be still open) and settle its
+    hands, ``BATCH`` at a time: yields ``(HANDS, rows)``, batches of the
+    hands' rows as an import stores them (``storage.encode_hands``), in
+    order, then ``(EVERYONE, names)``; at the replay's first fault,
+    ``(FAULT, error)`` and nothing after it (the batches before it are
+    rolled back with everything else). Only the batch in hand is kept: the
+    table forgets each batch's hands once they are settled, as
+    ``replay --json``'s segments do (keeping every hand for the settling
+    after the replay held about 5 KB a hand, a gigabyte at 200,000 hands).
+    A batch is replayed, then settled: settling each hand as soon as it was
+    replayed took a sixth longer in all (the engine's and the ledger's work
+    interleaved share the caches worse)."""
     try:
-        played = replay(log, allow_open_last_hand=True)
+        session = open_session(log)
     except RefereeError as err:
         yield FAULT, err
         return
-    stake, q = played.stake, played.quantum
-    batch: list[tuple] = []
+    table, stake, q = session.table, session.stake, session.quantum
+    given = log.get("hands", [])
     last_event = 0  # the session's own event comes first
     running = None  # the newest settled hand's running row
-    for given, hand in zip(log.get("hands", []), played.table.hands, strict=True):
-        last_event += 1 + len(hand.actions)
-        result = None
-        if hand.phase == VOID:
-            result = void_hand_result(hand, given["void"], q)
-        elif hand.is_complete:
-            result = hand_result(hand, stake, q, given)
-        row = totals.step(running, result)
-        if row is not None:
-            running = row
-        batch.append((hand.number, setup_of(given),
-                      "actions" in given, list(hand.players), hand.dealer, len(hand.actions),
-                      last_event, result, row))
-        if len(batch) == BATCH:
-            yield HANDS, storage.encode_hands(batch)
-            batch = []
-    if batch:
+    for first in range(0, len(given), BATCH):
+        setups = given[first:first + BATCH]
+        try:
+            played = [play_on(table, setup) for setup in setups]
+        except RefereeError as err:
+            yield FAULT, err
+            return
+        batch: list[tuple] = []
+        for setup, hand in zip(setups, played, strict=True):
+            last_event += 1 + len(hand.actions)
+            result = None
+            if hand.phase == VOID:
+                result = void_hand_result(hand, setup["void"], q)
+            elif hand.is_complete:
+                result = hand_result(hand, stake, q, setup)
+            row = totals.step(running, result)
+            if row is not None:
+                running = row
+            batch.append((hand.number, setup_of(setup),
+                          "actions" in setup, list(hand.players), hand.dealer,
+                          len(hand.actions), last_event, result, row))
+        del table.hands[:-1]  # only the last hand is needed to start the next
+        del played
         yield HANDS, storage.encode_hands(batch)
-    yield EVERYONE, list(played.table.everyone)
+    yield EVERYONE, list(table.everyone)
 
 
 def get_log(db: Database, sid: str, *, expanded: bool = False) -> dict:
