@@ -23,7 +23,14 @@ from . import forms, links
 from .db import get_db
 from .errors import error_page
 from .lang import _, money
-from .tablet import _cid, _event_post, _summary, page_access, seat_may, unlocked
+from .tablet.blueprint import (
+    form_client_id,
+    page_access,
+    post_event,
+    seat_may,
+    table_summary,
+    unlocked,
+)
 
 bp = Blueprint("settle", __name__)
 
@@ -110,7 +117,7 @@ def shared(session_id: str, token: str):
     """The settle-up page sent to the players (the viewer link): this browser
     joins the table as a viewer, unless it is at the table already (the
     host's tablet, a seat's phone keep what they are)."""
-    _summary(session_id)
+    table_summary(session_id)
     found = seats.token_access(get_db(), session_id, token)
     if found is None or found.role != seats.VIEWER:
         return error_page(_("Locked"), _("This link is not in force: it was revoked or "
@@ -127,12 +134,12 @@ def shared(session_id: str, token: str):
 def paid(session_id: str):
     f = request.form
     payer, payee, amount = f.get("from", ""), f.get("to", ""), f.get("amount", "").strip()
-    return _event_post(session_id, url_for("settle.page", session_id=session_id),
-                       _("{payer} paid {payee} {amount}", payer=payer, payee=payee,
-                         amount=money(amount, g.summary.get("currency"))),
-                       lambda db: pay.mark_paid(db, session_id, payer, payee, amount,
-                                                client_id=_cid()),
-                       for_whom=(payer, payee))
+    return post_event(session_id, url_for("settle.page", session_id=session_id),
+                      _("{payer} paid {payee} {amount}", payer=payer, payee=payee,
+                        amount=money(amount, g.summary.get("currency"))),
+                      lambda db: pay.mark_paid(db, session_id, payer, payee, amount,
+                                               client_id=form_client_id()),
+                      for_whom=(payer, payee))
 
 
 @bp.post("/s/<session_id>/settle/details")
@@ -145,8 +152,8 @@ def details(session_id: str):
     # For the club too: only from the player's own phone (the club's host
     # keeps them with the host key, on the club's pages).
     club = bool(f.get("club")) and g.access.role == seats.SEAT
-    return _event_post(session_id, url_for("settle.page", session_id=session_id),
-                       _("{player}'s payment details are kept", player=player),
-                       lambda db: pay.set_own_details(db, session_id, player, doc, club=club,
-                                                      client_id=_cid()),
-                       for_whom=(player,))
+    return post_event(session_id, url_for("settle.page", session_id=session_id),
+                      _("{player}'s payment details are kept", player=player),
+                      lambda db: pay.set_own_details(db, session_id, player, doc, club=club,
+                                                     client_id=form_client_id()),
+                      for_whom=(player,))

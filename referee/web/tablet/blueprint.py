@@ -1,0 +1,175 @@
+"""The tablet's blueprint and what every page of a table shares: the guard
+(``unlocked``, ``seat_may``, ``host_only``), the table's summary, a hand's
+state in the reader's language, a table event posted from a form, the CSRF
+check and the asset URLs with their content's hash."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+
+from flask import Blueprint, flash, g, redirect, request, url_for
+
+from ...rules.cards import pretty
+from ...rules.options import resolve
+from ...service import hands, seats, sessions
+from ...service.errors import RefereeError
+from .. import forms
+from ..db import get_db
+from ..errors import flash_refusal
+from ..lang import told, use_table_language
+
+
+class _Blueprint(Blueprint):
+    # The pages name their CSS and JS with the file's version (``asset``), so
+    # a browser keeps them a year instead of asking again on every tap: each
+    # tap's page load was two conditional requests longer.
+    def get_send_file_max_age(self, filename: str | None) -> int | None:
+        return 365 * 24 * 3600
+
+
+bp = _Blueprint("tablet", __name__, static_folder=Path(__file__).resolve().parents[1] / "static",
+                static_url_path="/tablet-static")
+
+
+@functools.cache
+def _version(filename: str) -> str:
+    path = Path(bp.static_folder) / filename
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+@bp.app_template_global("asset")
+def asset(filename: str) -> str:
+    """A static file's URL with its content's hash (a new file, a new URL)."""
+    return url_for("tablet.static", filename=filename, v=_version(filename))
+
+# Globals rather than a context processor: imported macros see globals only.
+bp.add_app_template_global(forms.csrf_token, "csrf_token")
+bp.add_app_template_global(forms.card_label, "card_label")
+bp.add_app_template_global(forms.card_colour, "card_colour")
+# Each rendering's own id: a browser test (and bench/tablet.py) sees the page
+# change whether it was loaded or swapped in by tablet.js.
+bp.add_app_template_global(forms.new_client_id, "render_id")
+# Cards written with suit symbols wherever a page writes a log line.
+bp.add_app_template_filter(pretty, "pretty")
+
+
+@bp.before_request
+def _csrf() -> None:
+    if request.method == "POST":
+        forms.check_csrf()
+
+
+def table_summary(session_id: str) -> dict:
+    """The table's summary (``NotFound``, the 404 page, for an unknown table).
+    Its language is the default of the page."""
+    summary = sessions.session_summary(get_db(), session_id)
+    use_table_language(summary.get("language"))
+    return summary
+
+
+def page_access(session_id: str) -> seats.Access | None:
+    """What this browser may do at the table: ``host`` once unlocked with the
+    PIN, else the seat or viewer link it joined by while that link is in force
+    (a revoked link is forgotten here, at once). None: nothing."""
+    if forms.is_unlocked(session_id):
+        return seats.Access(seats.HOST)
+    token = forms.link_token(session_id)
+    if not token:
+        return None
+    found = seats.token_access(get_db(), session_id, token)
+    if found is None or found.role not in (seats.SEAT, seats.VIEWER):
+        forms.keep_link(session_id, None)
+        g.revoked = True  # the unlock page says why (a flash could be read by live.js)
+        return None
+    return found
+
+
+def unlocked(view):
+    """The guard of a table's pages: the 404 page for an unknown table, the
+    unlock page until this browser has unlocked it (with its PIN, or with its
+    table token when it has none: an API import) or joined it by a seat or
+    viewer link. ``g.summary`` is the table's summary, ``g.access`` what this
+    browser may do (``seats.Access``). A form posted from a seat's phone or
+    the viewer link is refused (``not_your_seat``) unless the view is marked
+    ``seat_may`` (and then checks for whom): what a new view allows is the
+    host's alone until it says otherwise."""
+
+    @functools.wraps(view)
+    def guarded(session_id: str, **kwargs):
+        # Access first: a stranger is sent to the unlock page whether or not
+        # the table exists (its id alone tells nothing).
+        g.access = page_access(session_id)
+        if g.access is None:
+            return redirect(url_for("tablet.unlock", session_id=session_id,
+                                    next=request.path,
+                                    revoked=1 if g.get("revoked") else None))
+        g.summary = table_summary(session_id)
+        if request.method == "POST" and not g.access.writes and \
+                not getattr(view, "seat_may", False):
+            raise seats.not_your_seat(g.access)
+        return view(session_id, **kwargs)
+    return guarded
+
+
+def seat_may(view):
+    """A form a seat's phone may post too (the view checks for whom: ``may_act_for``,
+    ``post_event``'s ``for_whom``)."""
+    view.seat_may = True
+    return view
+
+
+def host_only(view):
+    """Under ``unlocked``: only the host's tablet (a seat's phone or the viewer
+    link gets ``not_your_seat``, said on the error page in its language)."""
+
+    @functools.wraps(view)
+    def guarded(session_id: str, **kwargs):
+        if not g.access.writes:
+            raise seats.not_your_seat(g.access)
+        return view(session_id, **kwargs)
+    return guarded
+
+
+def may_act_for(*players: str) -> seats.NotYourSeat | None:
+    """The refusal if this browser may not act for any of ``players``."""
+    try:
+        seats.check_seat(g.access, *players)
+    except seats.NotYourSeat as err:
+        return err
+    return None
+
+
+def table_rules(summary: dict):
+    return resolve(summary["rules"])
+
+
+def most_count(summary: dict) -> int:
+    """The most a hand can count at this table: the number pad's bound."""
+    rules = table_rules(summary)
+    return rules.deck_info.most_count(rules.hand_size)
+
+
+def told_state(session_id: str, n: int) -> dict:
+    """Hand ``n``'s state (``NotFound``, the 404 page, for an unknown hand),
+    its payment story in the reader's language."""
+    return told(hands.hand_state(get_db(), session_id, n))
+
+
+def post_event(session_id: str, target: str, done: str, call, for_whom=()) -> object:
+    """One table event from a form: the service call, then a line saying what
+    was kept (or the refusal as a sentence) on the page the form came from.
+    ``for_whom``: the players a seat's phone must be one of (else only the host)."""
+    try:
+        seats.check_seat(g.access, *for_whom)
+        call(get_db())
+    except RefereeError as err:
+        flash_refusal(err, done)
+    else:
+        flash("\u2713 " + done + ".", "ok")
+    return redirect(target, 303)
+
+
+def form_client_id() -> str:
+    return request.form.get("client_id") or forms.new_client_id()

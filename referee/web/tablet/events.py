@@ -1,0 +1,207 @@
+"""The table's own events from the manage page and the hand screen: rename,
+stake, payment, leave, seat, close, void, accept, dispute and a dispute
+settled, each one service call through ``post_event``."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from flask import flash, g, redirect, render_template, request, url_for
+
+from ...rules.table import normal_text
+from ...service import disputes, sessions, table_events
+from ...service.errors import RefereeError
+from .. import forms
+from ..db import get_db
+from ..errors import flash_refusal
+from ..lang import _, action_words, money
+from .blueprint import bp, form_client_id, post_event, seat_may, told_state, unlocked
+
+
+@bp.get("/s/<session_id>/manage")
+@unlocked
+def manage(session_id: str):
+    return render_template("manage.html", summary=g.summary, session_id=session_id,
+                           money=sessions.money_summary(get_db(), session_id),
+                           client_id=forms.new_client_id())
+
+
+@bp.post("/s/<session_id>/manage/rename")
+@unlocked
+def rename_post(session_id: str):
+    old, new = request.form.get("old", ""), normal_text(request.form.get("new", ""))
+    return post_event(session_id, url_for("tablet.manage", session_id=session_id),
+                      _("{old} is now called {new}", old=old, new=new),
+                      lambda db: table_events.rename(db, session_id, old, new, form_client_id()))
+
+
+@bp.post("/s/<session_id>/manage/stake")
+@unlocked
+def stake_post(session_id: str):
+    stake = request.form.get("stake", "").strip()
+    return post_event(session_id, url_for("tablet.manage", session_id=session_id),
+                      _("The stake is {stake} from the next hand on",
+                        stake=money(stake, g.summary.get("currency"))),
+                      lambda db: table_events.change_stake(db, session_id, stake, form_client_id()))
+
+
+@bp.post("/s/<session_id>/manage/payment")
+@unlocked
+@seat_may
+def payment_post(session_id: str):
+    payer, payee = request.form.get("from", ""), request.form.get("to", "")
+    amount = request.form.get("amount", "").strip()
+    return post_event(session_id, url_for("tablet.manage", session_id=session_id),
+                      _("{payer} paid {payee} {amount}", payer=payer, payee=payee,
+                        amount=money(amount, g.summary.get("currency"))),
+                      lambda db: table_events.record_payment(db, session_id, payer, payee,
+                                                             amount, client_id=form_client_id()),
+                      (payer, payee))
+
+
+@bp.post("/s/<session_id>/manage/leave")
+@unlocked
+def leave_post(session_id: str):
+    player = request.form.get("player", "")
+    if player not in g.summary["seated"]:
+        flash(_("Choose who leaves."), "error")
+        return redirect(url_for("tablet.manage", session_id=session_id), 303)
+    if not request.form.get("confirm"):
+        # Leaving cannot be taken back: the second tap names the player.
+        return _confirm_event(session_id, _("{player} leaves the table?", player=player),
+                              _("The next hand is dealt without them; a hand in play with "
+                                "them in it is void."),
+                              url_for("tablet.leave_post", session_id=session_id),
+                              {"player": player},
+                              _("Yes, {player} leaves", player=player))
+    return post_event(session_id, url_for("tablet.manage", session_id=session_id),
+                      _("{player} has left the table", player=player),
+                      lambda db: table_events.leave(db, session_id, player, form_client_id()))
+
+
+@bp.post("/s/<session_id>/manage/seat")
+@unlocked
+def seat_post(session_id: str):
+    player = normal_text(request.form.get("player", ""))
+    return post_event(session_id, url_for("tablet.manage", session_id=session_id),
+                      _("{player} sits down for the next hand", player=player),
+                      lambda db: table_events.seat(db, session_id, player, form_client_id()))
+
+
+def _confirm_event(session_id: str, question: str, detail: str, action: str, fields: dict,
+                   yes: str, lines: list[str] = (), back: str | None = None):
+    """The second tap of an event that cannot be taken back: the question, what
+    it changes, and the same form again with ``confirm``."""
+    back = back or url_for("tablet.manage", session_id=session_id)
+    g.lang_back = back
+    return render_template("confirm_event.html", summary=g.summary, session_id=session_id,
+                           question=question, detail=detail, action=action, fields=fields,
+                           yes=yes, lines=lines, back=back, client_id=form_client_id())
+
+
+@bp.post("/s/<session_id>/manage/close")
+@unlocked
+def close_post(session_id: str):
+    target = url_for("tablet.session_page", session_id=session_id)
+    # Closing makes the settlement final: the box is the second tap, without JS too.
+    if not request.form.get("sure"):
+        flash(_("Tick the box to say the night is over, then tap Close the table."), "error")
+        return redirect(url_for("tablet.manage", session_id=session_id), 303)
+    return post_event(session_id, target, _("The table is closed: its settlement is final"),
+                      lambda db: table_events.close(db, session_id, form_client_id()))
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/void")
+@unlocked
+def void_post(session_id: str, n: int):
+    reason = normal_text(request.form.get("reason", "")) or _("voided at the table")
+    return post_event(session_id, url_for("tablet.hand", session_id=session_id, n=n),
+                      _("Hand {n} is void ({reason}): it pays nothing", n=n, reason=reason),
+                      lambda db: table_events.void(db, session_id, n, reason, form_client_id()))
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/accept-all")
+@unlocked
+def accept_all_post(session_id: str, n: int):
+    """The host accepts for everyone who has not yet (one tap, confirmed on the
+    page): one accept event per player, as if each had tapped."""
+    target = url_for("tablet.hand", session_id=session_id, n=n) + "#accepts"
+    if not request.form.get("sure"):
+        flash(_("Tick the box to say everyone has seen the result, then tap again."), "error")
+        return redirect(target, 303)
+    state = told_state(session_id, n)
+    waiting = [p["name"] for p in state["players"] if p["name"] not in (state.get("accepted")
+                                                                          or ())]
+    cid = form_client_id()
+    for k, player in enumerate(waiting):
+        try:
+            table_events.accept(get_db(), session_id, n, player, f"{cid}-{k}")
+        except RefereeError as err:
+            flash_refusal(err, _("{player} accepts the result of hand {n}", player=player, n=n))
+            return redirect(target, 303)
+    if waiting:
+        flash("\u2713 " + _("Everyone accepts the result of hand {n}", n=n) + ".", "ok")
+    return redirect(target, 303)
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/accept")
+@unlocked
+@seat_may
+def accept_post(session_id: str, n: int):
+    player = request.form.get("player", "")
+    # Back to the accept buttons, not the top of the page: the next player's
+    # button is then in sight.
+    return post_event(session_id,
+                      url_for("tablet.hand", session_id=session_id, n=n) + "#accepts",
+                      _("{player} accepts the result of hand {n}", player=player, n=n),
+                      lambda db: table_events.accept(db, session_id, n, player, form_client_id()),
+                      (player,))
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/disputes/<int:k>/settle")
+@unlocked
+def settle_post(session_id: str, n: int, k: int):
+    """Settle dispute ``k`` (from 1): let the record stand, or correct it back to
+    the disputed action, on a second tap that shows what that takes back."""
+    by, how = request.form.get("by", ""), request.form.get("how", "")
+    target = url_for("tablet.hand", session_id=session_id, n=n) + "#disputes"
+    if how == "corrected" and not request.form.get("confirm"):
+        try:
+            preview = disputes.correction_preview(get_db(), session_id, n, k - 1)
+        except RefereeError as err:
+            flash_refusal(err, _("Settle the dispute"))
+            return redirect(target, 303)
+        lines = [_("Undone: {action}", action=action_words(t)) for t in preview["undone"]]
+        cur = g.summary.get("currency")
+        for name, net in preview["net"].items():
+            if Decimal(net):
+                lines.append(_("{name}: {amount} of this hand is taken back", name=name,
+                               amount=money(net, cur)))
+        return _confirm_event(
+            session_id, _("Correct hand {n} back to action {number}?", n=n,
+                          number=preview["action"]),
+            _("The hand is in play again before the disputed action; log what really "
+              "happened from there. Every undone action stays in the history."),
+            url_for("tablet.settle_post", session_id=session_id, n=n, k=k),
+            {"by": by, "how": how}, _("Yes, correct the record"), lines,
+            back=target)
+    done = (_("Dispute {k} of hand {n}: the record was corrected", k=k, n=n)
+            if how == "corrected" else
+            _("Dispute {k} of hand {n}: the record stands", k=k, n=n))
+    return post_event(session_id, target, done,
+                      lambda db: disputes.settle_dispute(db, session_id, n, k - 1, how,
+                                                             by, form_client_id()))
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/dispute")
+@unlocked
+@seat_may
+def dispute_post(session_id: str, n: int):
+    by, note = request.form.get("by", ""), normal_text(request.form.get("note", ""))
+    raw = request.form.get("action", "")
+    action = int(raw) if raw.isdigit() else None
+    return post_event(session_id, url_for("tablet.hand", session_id=session_id, n=n),
+                      _("{player}'s dispute is kept with hand {n}", player=by, n=n),
+                      lambda db: table_events.dispute(db, session_id, n, by, note, action,
+                                                      form_client_id()),
+                      (by,))

@@ -1,0 +1,262 @@
+"""The hand screen: a hand's page drawn from its state, the tap that logs an
+action (judged once by ``service.tap``) and the undo."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from flask import abort, current_app, flash, g, jsonify, redirect, render_template, request, url_for
+
+from ... import language
+from ...rules.cards import UNKNOWN
+from ...service import disputes, hands, seats, sessions, storage, tap
+from ...service.errors import RuleViolation, StaleSeq
+from .. import forms
+from ..db import get_db
+from ..errors import flash_refusal
+from ..forms import FormError
+from ..lang import _, action_words, say, told
+from .blueprint import (
+    bp,
+    may_act_for,
+    most_count,
+    page_access,
+    seat_may,
+    table_rules,
+    table_summary,
+    told_state,
+    unlocked,
+)
+from .session import STANDINGS_LAST, marked_disputes
+
+
+@bp.get("/s/<session_id>/hands/<int:n>")
+@unlocked
+def hand(session_id: str, n: int):
+    return _hand_page(session_id, n, told_state(session_id, n))
+
+
+def _hand_page(session_id: str, n: int, state: dict):
+    """The hand's page drawn from its state (read, or returned by a tap)."""
+    summary = g.summary
+    state = disputes.with_settlements(get_db(), session_id, n, state)
+    rules = table_rules(summary)
+    players = [p["name"] for p in state["players"]]
+    history = hands.history(get_db(), session_id, n)
+    holders = _holders(state)
+    actors = [a for a in _actors(state, players)
+              if g.access.writes or a["name"] == g.access.player]
+    verbs = {v for a in actors for v in a["verbs"]}
+    return render_template(
+        "hand.html",
+        summary=summary,
+        session_id=session_id,
+        n=n,
+        state=state,
+        players=players,
+        actors=actors,
+        # "??" is a card only a draw or a take may name.
+        unknown_tile=bool(verbs & {"draw", "take"}),
+        grid=forms.card_grid(rules.deck, rules.jokers),
+        most=most_count(summary),
+        seen=_unpickable(state, history, holders, actors),
+        # For offline.js: the cards played where nobody holds them, and the
+        # shows of known hands (a tap with nothing picked), when it keeps taps.
+        played=_seen_cards(state, history, holders),
+        known_shows=[t for t in state.get("legal") or ()
+                     if t.partition(": ")[2].split(" ")[0] in ("show", "declare")],
+        holders=holders,
+        mine=set(_known_of(state, state.get("to_act"))),
+        history=history,
+        live_count=sum(not h["undone"] for h in history),
+        show_all=_show_all(state),
+        client_id=forms.new_client_id(),
+        standings=marked_disputes(get_db(), session_id,
+                                  sessions.standings(get_db(), session_id, newest=STANDINGS_LAST))
+        if state.get("complete") else None,
+        # Only the newest hand can still be corrected; the service refuses the rest.
+        current=(summary.get("current") or {}).get("hand") == n,
+        **_side_bets(session_id, n, state),
+    )
+
+
+def _side_bets(session_id: str, n: int, state: dict) -> dict:
+    """A settled hand's side bets in the reader's language, and its nets with
+    the pots in them (the result's own nets leave them out; the totals, the
+    standings and the replay's result count them)."""
+    result = state.get("result")
+    if not state.get("complete") or not result or not result.get("side_bets"):
+        return {"side_bet_lines": [], "nets": result.get("net", {}) if result else {}}
+    story, won = hands.side_bets(get_db(), session_id, n)
+    nets = {p: str(Decimal(v) + won.get(p, 0)) for p, v in result["net"].items()}
+    return {"side_bet_lines": [say(language.cards_shown(words)) for words in story], "nets": nets}
+
+
+def _show_all(state: dict) -> list[str]:
+    """The shows the referee can log by itself (hands it knows entirely), for
+    one tap instead of one per player."""
+    if len(state.get("must_show") or ()) < 1:
+        return []
+    out = []
+    for text in state.get("legal") or ():
+        player, _sep, rest = text.rpartition(": ")
+        if rest.startswith("show") and player in state["must_show"]:
+            out.append(text)
+    return out if len(out) > 1 else []
+
+
+def _unpickable(state: dict, history: list[dict], holders: dict[str, str],
+                actors: list[dict]) -> set[str]:
+    """Cards the picker greys out, so a tap cannot name a card the referee knows
+    is elsewhere: seen and in nobody's hand (spreads, the pile), and those held
+    by someone who cannot act now. When the only actor's hand is known entirely
+    and nothing new comes into it (no draw), only their cards stay, and the
+    pile's top for a take. The engine still judges every pick."""
+    seen = _seen_cards(state, history, holders)
+    names = {a["name"] for a in actors}
+    seen |= {c for c, who in holders.items() if who not in names}
+    if len(actors) == 1 and "draw" not in actors[0]["verbs"]:
+        me = next((p for p in state["players"] if p["name"] == actors[0]["name"]), None)
+        if me and not me["unknown"]:
+            keep = set(me["known"])
+            if "take" in actors[0]["verbs"] and state.get("top"):
+                keep.add(state["top"])
+            return ALL_CARDS - keep
+    return seen
+
+
+ALL_CARDS = frozenset(r + s for r in "A23456789TJQK" for s in "cdhs") | \
+    frozenset(f"X{k}" for k in range(1, 5))
+
+
+def _actors(state: dict, players: list[str]) -> list[dict]:
+    """Who may act now and with which verbs: the player to act first, then
+    anyone else who may slap, declare or show."""
+    verbs = state.get("verbs") or {}
+    order = sorted(verbs, key=lambda q: (q != state.get("to_act"), players.index(q)))
+    return [{"name": q, "seat": players.index(q), "verbs": verbs[q]} for q in order]
+
+
+def _seen_cards(state: dict, history: list[dict], holders: dict[str, str]) -> set[str]:
+    """Cards the picker greys out: seen by the referee and in nobody's hand
+    now (on a spread, in the discard pile). The engine still judges every
+    pick; this only saves a refused tap."""
+    seen: set[str] = set()
+    for s in state.get("spreads", ()):
+        seen.update(s["cards"])
+    if state.get("top"):
+        seen.add(state["top"])
+    for h in history:
+        if not h["undone"]:
+            words = h["text"].partition(":")[2].split()
+            seen.update(w for w in words[1:] if len(w) == 2 and w[0] != "S")
+    seen.discard(UNKNOWN)
+    return seen - set(holders)
+
+
+def _known_of(state: dict, name: str | None) -> list[str]:
+    for p in state.get("players", ()):
+        if p["name"] == name:
+            return p.get("known", [])
+    return []
+
+
+def _holders(state: dict) -> dict[str, str]:
+    """Known cards in hands, with who holds them (the picker marks them)."""
+    out = {}
+    for p in state.get("players", ()):
+        for c in p.get("known", ()):
+            out[c] = p["name"]
+    return out
+
+
+@bp.get("/s/<session_id>/hands/<int:n>/seq")
+def hand_seq(session_id: str, n: int):
+    """How far the hand has got, for tablet.js to notice another tablet's action."""
+    table_summary(session_id)
+    if page_access(session_id) is None:
+        abort(403)
+    state = told_state(session_id, n)
+    return jsonify({"seq": state["seq"], "complete": bool(state.get("complete"))})
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/act")
+@unlocked
+@seat_may
+def act(session_id: str, n: int):
+    """Log the tapped action. One that ends play (money moves) is first shown
+    with what it settles, and logged on the second tap (``confirm``)."""
+    target = url_for("tablet.hand", session_id=session_id, n=n)
+    try:
+        texts = _tapped(told_state(session_id, n))
+    except FormError as err:
+        flash(str(err), "error")
+        return redirect(target, 303)
+    refused = next(filter(None, (may_act_for(seats.actor_of(t)) for t in texts)), None)
+    if refused is not None:
+        flash_refusal(refused, texts[0])
+        return redirect(target, 303)
+    client_id = request.form.get("client_id") or forms.new_client_id()
+    seq = request.form.get("expected_seq", "")
+    done = tap.tap(get_db(), session_id, n, texts, client_id,
+                   int(seq) if seq.isdigit() else None, confirm=bool(request.form.get("confirm")))
+    if done.preview:
+        g.lang_back = target  # the language switch leads to the hand, not to this post
+        return render_template("confirm.html", summary=g.summary, session_id=session_id,
+                               n=n, preview=done.preview, form=request.form, texts=texts,
+                               players=done.preview["players"], most=most_count(g.summary),
+                               client_id=client_id, expected_seq=seq, back=target)
+    if done.refused:
+        flash_refusal(done.refused, done.refused_text)
+    if done.logged:
+        flash("; ".join("\u2713 " + action_words(t) for t in done.logged) + ".", "ok")
+    if request.headers.get("X-Tablet-Swap"):
+        # tablet.js swaps the answer in: the hand page itself, drawn from the
+        # state the tap returned, without the redirect's second request; it says
+        # the table's event it shows (live.js then need not fetch it again).
+        g.summary = {**g.summary, **dict(zip(("seq", "head"),
+                                             storage.chain_end(get_db(), session_id),
+                                             strict=True))}
+        page = current_app.make_response(_hand_page(session_id, n, told(done.state)))
+        page.headers["X-Hand-Page"] = target
+        page.headers["Cache-Control"] = "no-store"
+        return page
+    return redirect(target, 303)
+
+
+def _tapped(state: dict) -> list[str]:
+    """The actions a tap's form names: the button with its cards and spread,
+    or every show at once (those still legal). ``FormError`` when none."""
+    legal = state.get("legal") or []
+    if request.form.get("act") == "all:show":
+        texts = [t for t in request.form.getlist("show") if t in legal]
+        if not texts:
+            raise FormError(_("Nothing to show: the hand has moved on."))
+        return texts
+    players = [p["name"] for p in state["players"]]
+    if request.form.get("act") == "all:count":  # shows given as counts on the pad
+        texts = forms.count_shows(request.form, players)
+        if not texts:
+            raise FormError(_("Type the counts on the pad first."))
+        return texts
+    texts = [forms.action_from_form(request.form, players, legal)]
+    if request.form.get("confirm"):  # counts typed on the drop's second tap
+        texts += forms.count_shows(request.form, players)
+    return texts
+
+
+@bp.post("/s/<session_id>/hands/<int:n>/undo")
+@unlocked
+def undo(session_id: str, n: int):
+    client_id = request.form.get("client_id") or forms.new_client_id()
+    seq = request.form.get("expected_seq", "")
+    expected = int(seq) if seq.isdigit() else None
+    try:
+        hands.undo(get_db(), session_id, n, client_id, expected)
+    except (RuleViolation, StaleSeq) as err:  # NotFound: the 404 page
+        flash_refusal(err, "undo")
+    else:
+        undone = hands.last_undone(get_db(), session_id, n)
+        flash(_("Undone: {action}. It stays in the history, marked as undone.",
+                action=action_words(undone) if undone else _("the last action")), "ok")
+    return redirect(url_for("tablet.hand", session_id=session_id, n=n), 303)

@@ -1,0 +1,187 @@
+"""A new hand: dealt at the table (the start form) or told by its ending (the
+quick hand: who ended it and how, with a preview of who pays whom before the
+second tap logs it)."""
+
+from __future__ import annotations
+
+from flask import flash, g, redirect, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
+
+from ...rules import told as told_rules
+from ...service import hands
+from ...service.errors import RefereeError
+from .. import forms
+from ..db import get_db
+from ..forms import FormError
+from ..lang import _
+from ..lang import message as _message
+from ..lang import outcome as outcome_words
+from .blueprint import bp, host_only, most_count, table_rules, unlocked
+
+
+def _start_form(session_id, summary, values=None, error=None, status=200):
+    rules = table_rules(summary)
+    return render_template(
+        "start_hand.html",
+        summary=summary,
+        session_id=session_id,
+        players=summary["seated"],
+        suggested=summary.get("next_dealer"),
+        client_id=forms.new_client_id(),
+        grid=forms.card_grid(rules.deck, rules.jokers),
+        hand_size=rules.hand_size,
+        upcard=rules.upcard,
+        values=values,
+        error=error,
+    ), status
+
+
+def _in_play(session_id: str):
+    """The hand in play, if any: the start-hand form waits until it is over."""
+    cur = g.summary.get("current")
+    if cur and not cur["complete"] and cur["phase"] != "void":
+        if request.headers.get("X-Live-Refresh"):  # live.js asking: it stays put, unflashed
+            return redirect(url_for("tablet.hand", session_id=session_id, n=cur["hand"]), 303)
+        flash(_("Hand {n} is still in play: finish it (or void it) before starting the "
+                "next.", n=cur["hand"]), "error")
+        return redirect(url_for("tablet.hand", session_id=session_id, n=cur["hand"]), 303)
+    return None
+
+
+def _started_elsewhere(session_id: str, asked: str | None):
+    """A start-hand link or form made for hand ``asked`` while another device
+    has started it (or a later one) meanwhile: said, and to that hand, not a
+    form that would deal the hand after it without saying so."""
+    if not (asked or "").isdigit() or int(asked) == g.summary["hands"] + 1:
+        return None
+    newest = g.summary["hands"]
+    if int(asked) > newest:
+        return None
+    flash(_("Hand {n} was started on another device meanwhile: here it is. Nothing was "
+            "dealt from your form.", n=newest), "error")
+    return redirect(url_for("tablet.hand", session_id=session_id, n=newest), 303)
+
+
+@bp.get("/s/<session_id>/hands/new")
+@unlocked
+@host_only
+def start_hand(session_id: str):
+    return (_started_elsewhere(session_id, request.args.get("hand")) or
+            _in_play(session_id) or _start_form(session_id, g.summary))
+
+
+@bp.post("/s/<session_id>/hands/new")
+@unlocked
+def start_hand_post(session_id: str):
+    summary = g.summary
+    busy = _started_elsewhere(session_id, request.form.get("hand")) or _in_play(session_id)
+    if busy:
+        return busy
+    rules = table_rules(summary)
+    setup = forms.setup_from_form(request.form, summary["seated"], rules.upcard,
+                                  rules.hand_size)
+    try:
+        state = hands.start_hand(get_db(), session_id, setup,
+                                request.form.get("client_id") or None)
+    except RefereeError as err:
+        return _start_form(session_id, summary, request.form, _message(err), 422)
+    return redirect(url_for("tablet.hand", session_id=session_id, n=state["hand"]), 303)
+
+
+@bp.get("/s/<session_id>/hands/quick")
+@unlocked
+@host_only
+def quick_hand(session_id: str):
+    """The quick hand: how it ended and who (one tap), then what the rules
+    need to settle it (counts on a number pad, the facts they pay by), then
+    who pays whom, confirmed by a second tap."""
+    busy = _started_elsewhere(session_id, request.args.get("hand")) or _in_play(session_id)
+    if busy:
+        return busy
+    values = MultiDict(request.args)
+    if not values.get("dealer"):
+        values["dealer"] = g.summary.get("next_dealer") or g.summary["seated"][0]
+    how, _sep, by = values.get("pick", "").partition(":")
+    if how in told_rules.HOWS:
+        values["how"], values["by"] = how, by
+        if not _quick_needs(how, table_rules(g.summary)):
+            return _quick_preview(session_id, forms.told_from_form(
+                values, g.summary["seated"], []), values)
+    return _quick_form(session_id, values)
+
+
+@bp.post("/s/<session_id>/hands/quick")
+@unlocked
+def quick_hand_post(session_id: str):
+    busy = _started_elsewhere(session_id, request.form.get("hand")) or _in_play(session_id)
+    if busy:
+        return busy
+    rules = table_rules(g.summary)
+    try:
+        setup = forms.told_from_form(request.form, g.summary["seated"],
+                                     told_rules.facts_needed(rules))
+    except FormError as err:
+        return _quick_form(session_id, request.form, str(err), 422)
+    if not request.form.get("confirm"):
+        return _quick_preview(session_id, setup, request.form)
+    try:
+        state = hands.start_hand(get_db(), session_id, setup,
+                                 request.form.get("client_id") or None)
+    except RefereeError as err:
+        return _quick_form(session_id, request.form, _message(err), 422)
+    result = state.get("result") or {}
+    flash(_("Hand {n} logged, told by its ending: {outcome}.", n=state["hand"],
+            outcome=outcome_words(result.get("outcome"))), "ok")
+    return redirect(url_for("tablet.session_page", session_id=session_id), 303)
+
+
+def _quick_needs(how: str, rules) -> dict:
+    """What the form must ask besides how and who: counts (of every seat, or
+    of the losers in push-up scoring), the facts a tonk out pays by, the
+    declared hands of a deal win."""
+    needs = {}
+    if how in ("drop", "stock_out") or rules.scoring == "push_ups":
+        needs["counts"] = True
+    facts = told_rules.facts_needed(rules) if how == "tonk_out" else []
+    if facts:
+        needs["facts"] = facts
+    if how == "deal_win":
+        needs["declares"] = True
+    return needs
+
+
+def _quick_form(session_id: str, values, error: str | None = None, status: int = 200):
+    summary = g.summary
+    rules = table_rules(summary)
+    seats = summary["seated"]
+    how = values.get("how")
+    by = values.get("by", "")
+    return render_template(
+        "quick_hand.html", summary=summary, session_id=session_id, seats=seats,
+        values=values, how=how if how in told_rules.HOWS else None,
+        by=int(by) if by.isdigit() and int(by) < len(seats) else None,
+        dealer=values.get("dealer"),
+        hows=told_rules.HOW_WORDS, needs=_quick_needs(how, rules) if how else {},
+        questions={fact: _(told_rules.FACT_QUESTIONS[fact], player=seats[int(by)])
+                   for fact in told_rules.FACTS} if by.isdigit() and int(by) < len(seats)
+        else {},
+        most=most_count(summary),
+        grid=forms.card_grid(rules.deck, rules.jokers), hand_size=rules.hand_size,
+        client_id=values.get("client_id") or forms.new_client_id(), error=error), status
+
+
+def _quick_preview(session_id: str, setup: dict, values: MultiDict):
+    """Who pays whom, before the second tap logs it (or the form again, with
+    what the referee refused)."""
+    try:
+        preview = hands.preview_hand(get_db(), session_id, setup)
+    except RefereeError as err:
+        return _quick_form(session_id, values, _message(err), 422)
+    # Every field goes to the second tap as it came (a declared hand's cards
+    # are several values of one field).
+    fields = [(k, v) for k, v in values.items(multi=True)
+              if k not in ("csrf_token", "pick", "confirm", "client_id")]
+    fields.append(("client_id", values.get("client_id") or forms.new_client_id()))
+    return render_template("quick_confirm.html", summary=g.summary, session_id=session_id,
+                           preview=preview, fields=fields,
+                           back=url_for("tablet.quick_hand", session_id=session_id))

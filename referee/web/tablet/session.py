@@ -1,0 +1,83 @@
+"""The table's own pages: the session page (the newest hands, older ones
+paged), the TV across the room and the standings."""
+
+from __future__ import annotations
+
+from flask import g, render_template, request
+
+from ...service import sessions
+from .. import forms
+from ..db import get_db
+from .blueprint import bp, told_state, unlocked
+from .tables import invites
+
+STANDINGS_LAST = 5  # hands of the standings shown on the session and hand pages
+
+
+@bp.get("/s/<session_id>")
+@unlocked
+def session_page(session_id: str):
+    # The page stays the same size all night: the newest hands, older ones paged.
+    per_page = 10
+    pages = max(1, -(-g.summary["hands"] // per_page))
+    page = min(max(request.args.get("page", 1, type=int), 1), pages)
+    top = g.summary["hands"] - (page - 1) * per_page
+    db = get_db()
+    # Only this page's hands and the newest standings are read: the running
+    # totals stand in for every hand before them.
+    return render_template("session.html", summary=g.summary, session_id=session_id,
+                           standings=marked_disputes(db, session_id,
+                                                     sessions.standings(db, session_id,
+                                                                        newest=STANDINGS_LAST)),
+                           settled=sessions.settled_lines(db, session_id,
+                                                          top - per_page + 1, top),
+                           disputes=sessions.dispute_marks(db, session_id,
+                                                           top - per_page + 1, top),
+                           accepted=sessions.accepted_between(db, session_id,
+                                                              top - per_page + 1, top),
+                           rule_changes=_rule_changes(g.summary), page=page,
+                           per_page=per_page,
+                           invites=invites(session_id) if g.access.writes else None,
+                           client_id=forms.new_client_id())
+
+
+@bp.get("/s/<session_id>/tv")
+@unlocked
+def tv(session_id: str):
+    """The TV across the room: the standings, the hand in play, the last result
+    and its payments, large; live like every page of the table."""
+    db = get_db()
+    cur = g.summary.get("current")
+    state = told_state(session_id, cur["hand"]) if cur else None
+    last = state if state and state.get("complete") and state.get("result") else None
+    if last is None and cur and cur["hand"] > 1:
+        earlier = told_state(session_id, cur["hand"] - 1)
+        last = earlier if earlier.get("result") else None
+    in_play = state if state and not state.get("complete") and not state.get("void") else None
+    return render_template("tv.html", summary=g.summary, session_id=session_id,
+                           standings=sessions.standings(db, session_id, newest=1),
+                           state=in_play, last=last)
+
+
+@bp.get("/s/<session_id>/standings")
+@unlocked
+def standings(session_id: str):
+    page = request.args.get("page", 1, type=int)
+    return render_template("standings.html", summary=g.summary, session_id=session_id,
+                           standings=sessions.standings_page(get_db(), session_id,
+                                                             min(max(page, 1), 2**62)))
+
+
+def marked_disputes(db, session_id: str, st: dict) -> dict:
+    """Standings with their disputed hands marked."""
+    if st["hands"]:
+        st["disputes"] = sessions.dispute_marks(db, session_id, st["hands"][0]["hand"],
+                                                st["hands"][-1]["hand"])
+    return st
+
+
+def _rule_changes(summary: dict) -> list[tuple[str, object]]:
+    source = summary.get("rules_source")
+    if isinstance(source, dict):
+        return [(k, v) for k, v in source.items() if k != "preset"]
+    return []

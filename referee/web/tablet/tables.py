@@ -1,0 +1,173 @@
+"""Reaching a table: the home page, a new table, opening one by its id, the
+unlock with its PIN, a seat's or the viewer's link and the host's invitations."""
+
+from __future__ import annotations
+
+import hmac
+
+from flask import current_app, flash, g, redirect, render_template, request, url_for
+from markupsafe import Markup
+
+from ...language import NAMES
+from ...rules.options import PRESET_SOURCES, PRESETS
+from ...service import access, seats, sessions
+from ...service.errors import NotFound, RefereeError, TooManyTries
+from .. import forms, links
+from ..db import get_db
+from ..errors import error_page
+from ..forms import FormError
+from ..lang import _, use_table_language
+from ..lang import message as _message
+from .blueprint import bp, form_client_id, post_event, table_summary, unlocked
+
+
+@bp.get("/")
+def home():
+    # Only the tables this device has unlocked: the list of every table and
+    # its players is nobody else's business. Others open by their id.
+    mine = set(forms.unlocked_ids())
+    return render_template("home.html", sessions=[
+        s for s in sessions.list_sessions(get_db()) if s["id"] in mine])
+
+
+@bp.post("/open")
+def open_session():
+    session_id = request.form.get("session_id", "").strip()
+    if not session_id:
+        flash(_("Type the table's id (shown on its page and in its link)."), "error")
+        return redirect(url_for("tablet.home"))
+    return redirect(url_for("tablet.session_page", session_id=session_id))
+
+
+def _create_form(values=None, error=None, status=200):
+    return render_template(
+        "create.html",
+        options=forms.option_fields(),
+        presets=[(name, PRESET_SOURCES[name], PRESETS[name]) for name in PRESETS],
+        languages=NAMES,
+        seats=forms.MAX_SEATS,
+        values=values or {},
+        host_key=bool(current_app.config.get("REFEREE_HOST_KEY")),
+        options_open=any(k.startswith("opt_") and v for k, v in (values or {}).items()),
+        error=error,
+    ), status
+
+
+@bp.get("/new")
+def create():
+    return _create_form()
+
+
+@bp.post("/new")
+def create_post():
+    host_key = current_app.config.get("REFEREE_HOST_KEY")
+    if host_key:
+        address = request.remote_addr or "?"
+        wait = access.host_key_try(get_db(), "new table", address)
+        if wait:
+            return _create_form(request.form, _("Too many wrong host keys. Wait {seconds} "
+                                                 "seconds.", seconds=wait), 429)
+        sent = request.form.get("host_key", "")
+        if not hmac.compare_digest(sent.encode(), host_key.encode()):
+            return _create_form(request.form, _("The host key is wrong: ask the person who "
+                                                 "runs this referee."), 403)
+        access.host_key_right(get_db(), "new table", address)
+    try:
+        header, pin = forms.header_from_form(request.form)
+        info = sessions.create_session(get_db(), header, pin)
+    except (FormError, RefereeError) as err:
+        message = _message(err) if isinstance(err, RefereeError) else str(err)
+        return _create_form(request.form, message, 422)
+    forms.mark_unlocked(info.id)
+    use_table_language(header.get("language"))  # the line is read on the table's page
+    flash(_("The table is open. Keep the PIN: other tablets need it to join."), "ok")
+    return redirect(url_for("tablet.session_page", session_id=info.id), 303)
+
+
+def _has_pin(session_id: str) -> bool:
+    """What the unlock page asks for: the PIN, also for a table that does not
+    exist (whoever has only an id learns nothing of the table, not even
+    whether there is one: no name, no language; docs/decisions.md)."""
+    try:
+        return access.has_pin(get_db(), session_id)
+    except NotFound:
+        return True
+
+
+@bp.get("/s/<session_id>/unlock")
+def unlock(session_id: str):
+    revoked = _("The link this phone joined by has been revoked: ask the host for a new "
+                "one.") if request.args.get("revoked") else None
+    return render_template("unlock.html", summary={}, session_id=session_id,
+                           next=request.args.get("next", ""), error=revoked,
+                           has_pin=_has_pin(session_id))
+
+
+@bp.post("/s/<session_id>/unlock")
+def unlock_post(session_id: str):
+    nxt = request.form.get("next", "")
+    db = get_db()
+    has_pin = _has_pin(session_id)
+
+    def again(error: str, status: int):
+        return render_template("unlock.html", summary={}, session_id=session_id,
+                               next=nxt, error=error, has_pin=has_pin), status
+
+    try:
+        ok = access.unlock(db, session_id, request.form.get("pin", ""),
+                           address=request.remote_addr or "?")
+    except TooManyTries as err:
+        return again(_message(err), 429)
+    if not ok:
+        return again(_("That PIN is not this table's.") if has_pin else
+                     _("That is not this table's token."), 403)
+    forms.mark_unlocked(session_id)
+    return redirect(forms.local_path(nxt) or
+                    url_for("tablet.session_page", session_id=session_id), 303)
+
+
+@bp.get("/s/<session_id>/join/<token>")
+def join(session_id: str, token: str):
+    """A seat's or the viewer's link, opened (scanned): this browser is that
+    seat or viewer at the table from now on, until the link is revoked."""
+    table_summary(session_id)
+    found = seats.token_access(get_db(), session_id, token)
+    if found is None or found.role not in (seats.SEAT, seats.VIEWER):
+        return error_page(_("Locked"), _("This link is not in force: it was revoked or "
+                                         "replaced by a new one. Ask the host for a new one."),
+                          403)
+    forms.keep_link(session_id, token)
+    return redirect(url_for("tablet.session_page", session_id=session_id), 303)
+
+
+def invites(session_id: str) -> list[dict]:
+    """The Invite section: the viewer link, then each player's seat link, with
+    their QR codes when in force."""
+    secret = current_app.config["SECRET_KEY"]
+    held = seats.links(get_db(), session_id)
+    rows = []
+    for role, player in [(seats.VIEWER, None), *((seats.SEAT, p) for p in g.summary["everyone"])]:
+        link = held.get((role, player))
+        token = seats.shown_token(secret, session_id, link) if link else None
+        url = links.external_url("tablet.join", session_id=session_id, token=token) \
+            if token else None
+        rows.append({"role": role, "player": player, "issued": link is not None,
+                     "url": url, "qr": Markup(links.qr_svg(url)) if url else None})
+    return rows
+
+
+@bp.post("/s/<session_id>/invite")
+@unlocked
+def invite_post(session_id: str):
+    """Make a link (or a new one, which replaces the old), or revoke one."""
+    role = request.form.get("role", "")
+    player = request.form.get("player") or None
+    target = url_for("tablet.session_page", session_id=session_id) + "#invite"
+    who = player if role == seats.SEAT else _("the viewer link")
+    if request.form.get("revoke"):
+        return post_event(session_id, target, _("The link for {who} is revoked", who=who),
+                          lambda db: seats.revoke(db, session_id, role, player, form_client_id()))
+    secret = current_app.config["SECRET_KEY"]
+    client_id = form_client_id()
+    return post_event(session_id, target, _("A new link for {who}: scan its code", who=who),
+                      lambda db: seats.issue(db, session_id, role, player, secret, client_id))
