@@ -42,6 +42,7 @@ from .common import (
     receipt,
     register_fonts,
     rules_in_words,
+    stake_amount,
     stakes_words,
     styles,
     unit_of,
@@ -242,15 +243,13 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
     width = doc.width
     story: list = [Paragraph(_("Hand audit: {table}, hand {n}", table=esc(table_name),
                                n=audit.number), st["title"])]
-    from .settlement import _stake
-
     mult = setup.get("stake_multiplier", 1)
-    stake = _stake(setup.get("stake", log["stake"]), unit, currency, lang)
+    stake = stake_amount(setup.get("stake", log["stake"]), unit, currency, lang)
     if mult != 1:
         stake += f" × {language.number(mult, lang)}"
     if "stake" in setup:
         stake += " " + _("(this hand's; the session's is {stake})",
-                         stake=_stake(log["stake"], unit, currency, lang))
+                         stake=stake_amount(log["stake"], unit, currency, lang))
     intro, rule_lines = rules_in_words(session.rules, lang)
     info = [
         (_("Date"), when),

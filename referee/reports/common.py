@@ -116,6 +116,13 @@ def cash(value: Decimal, quantum: Decimal, currency: str | None, unit: str, lang
     return f"{amount(value, quantum, lang)} {unit}"
 
 
+def stake_amount(stake: object, unit: str, currency: str | None, lang: str) -> str:
+    """A stake as the log gives it, in the language's form."""
+    value = Decimal(str(stake))
+    places = max(0, -value.as_tuple().exponent)
+    quantum = Decimal(1).scaleb(-places)
+    return cash(value, quantum, currency, unit, lang)
+
 MARGIN = 15 * mm
 
 

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import io
 from decimal import Decimal
-from functools import cache
 
 from reportlab.graphics.shapes import Drawing, String
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import (
     CondPageBreak,
-    Flowable,
     KeepTogether,
     PageBreak,
     Paragraph,
@@ -36,7 +33,6 @@ from .common import (
     MARGIN,
     amount,
     cash,
-    clip,
     document,
     esc,
     footer,
@@ -48,16 +44,22 @@ from .common import (
     register_fonts,
     rules_in_words,
     running_chart,
+    stake_amount,
     styles,
     unit_of,
     words,
 )
+from .hands_table import MIN_PLAYER_COLUMN, TOLD_MARK, hands_table, player_column
+from .night_events import (
+    comings_and_goings,
+    disputes_section,
+    hands_count,
+    night_rows,
+    stake_changes,
+    void_and_stake_notes,
+)
 from .words import OUTCOME_WORDS, outcome_words  # noqa: F401 - the web reads them here
 from .words import time_text as _when
-
-ROW_HEIGHT = 11
-# Below this many points per player column the hand table goes landscape.
-MIN_PLAYER_COLUMN = 52
 
 
 def render_settlement(
@@ -105,7 +107,7 @@ def render_settlement(
     hash_label, hash_in_text, hash_value = hash_line(log, final_hash, lang)
     pagesize = A4
     usable = pagesize[0] - 2 * MARGIN
-    if _player_column(usable, len(players), lang) < MIN_PLAYER_COLUMN:
+    if player_column(usable, len(players), lang) < MIN_PLAYER_COLUMN:
         pagesize = landscape(A4)
 
     buf = io.BytesIO()
@@ -120,15 +122,15 @@ def render_settlement(
              else _("Settlement: {table} (provisional)", table=esc(table_name)))
     story.append(Paragraph(title, st["title"]))
 
-    stake_text = _stake(log["stake"], unit, currency, lang)
+    stake_text = stake_amount(log["stake"], unit, currency, lang)
     info = [
         [_("Table"), table_name],
         *([] if log.get("started") and not date else [[_("Date"), when]]),
-        *_night_rows(log, lang),
+        *night_rows(log, lang),
         [_("Players"), ", ".join(players)],
         [_("Stake"), stake_text + ("" if not push_ups else " " + _("(scores, lowest is best)"))
-         + _stake_changes(log, unit, currency, lang)],
-        [_("Hands"), _hands_count(result, lang)],
+         + stake_changes(log, unit, currency, lang)],
+        [_("Hands"), hands_count(result, lang)],
         [hash_label, hash_value],
     ]
     story.append(_info_table(info, width))
@@ -178,8 +180,8 @@ def render_settlement(
                                st["h2"]))
         story.append(_chart(result, players, width, unit, lang))
 
-    open_disputes = _disputes_section(story, log, settled or {}, lang)
-    story.extend(_comings_and_goings(log, lang, moves or {}))
+    open_disputes = disputes_section(story, log, settled or {}, lang)
+    story.extend(comings_and_goings(log, lang, moves or {}))
 
     signed = [
         Paragraph(_("Signatures"), st["h2"]),
@@ -217,8 +219,8 @@ def render_settlement(
             story.append(Paragraph(_("* a disputed hand: see Disputes."), st["small"]))
         if any(h.told for h in result.hands):
             story.append(Paragraph(TOLD_MARK + " " + _(TOLD), st["small"]))
-        story.append(_hands_table(result, players, q, width, lang, disputed))
-        story.extend(_void_and_stake_notes(log, result, unit, currency, lang))
+        story.append(hands_table(result, players, q, width, lang, disputed))
+        story.extend(void_and_stake_notes(log, result, unit, currency, lang))
 
     page = footer(f"{table_name} · {when} · {hash_in_text} {hash_value[:16]}…", lang)
     story += receipt(final_hash, lang)
@@ -259,126 +261,6 @@ def _how_to_pay(how: dict, t, width: float, lang: str) -> Table:
         cells, widths = [[text]], [None]
     return Table(cells, colWidths=widths, hAlign="LEFT", style=[
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (0, 0), 12)])
-
-
-# ---------------------------------------------------------------- the night's events
-
-def _disputes_section(story: list, log: dict, settled: dict[int, dict[int, dict]],
-                      lang: str) -> list[int]:
-    """Every dispute of the night with how it was settled (or that it is
-    open), appended to ``story``; returns the hand of each open one."""
-    _ = words(lang)
-    st = styles()
-    found = [(n, k, d) for n, h in enumerate(log.get("hands", ()), 1)
-             for k, d in enumerate(h.get("disputes") or ())]
-    if not found:
-        return []
-    story.append(Paragraph(_("Disputes"), st["h2"]))
-    still_open = []
-    for n, k, d in found:
-        what = (_("hand {n}, action {action}", n=n, action=d["action"]) if d["action"]
-                else _("hand {n}", n=n))
-        done = settled.get(n, {}).get(k)
-        if done is None:
-            state = _("open")
-            still_open.append(n)
-        elif done["how"] == "corrected":
-            state = _("settled by a correction ({by}, {time})", by=esc(done["by"]),
-                      time=_when(done.get("at"), lang) or "")
-        else:
-            state = _("settled: the record stands ({by}, {time})", by=esc(done["by"]),
-                      time=_when(done.get("at"), lang) or "")
-        story.append(Paragraph(_("{what}, by {player}: “{note}”", what=what,
-                                 player=f"<b>{esc(d['by'])}</b>",
-                                 note=esc(d["note"]))
-                               + " · <b>" + state + "</b>", st["bullet"], bulletText="•"))
-    return still_open
-
-
-def _comings_and_goings(log: dict, lang: str,
-                        moves: dict[tuple[str, str], list[str]]) -> list:
-    """Who left the table and who sat down, and from which hand: read from the
-    hands' seats (a hand lists them when the table changed); ``moves``: when
-    each ``leave`` and ``seat`` event of a stored session was kept, in order
-    (a leave after the last hand is in its events only)."""
-    _ = words(lang)
-    st = styles()
-    lines = []
-    left = {k: list(v) for k, v in moves.items()}
-
-    def at(kind: str, player: str) -> str:
-        times = left.get((kind, player))
-        when = _when(times.pop(0), lang) if times else None
-        return f" ({esc(when)})" if when else ""
-
-    before = list(log["players"])
-    hands = log.get("hands", ())
-    for n, h in enumerate(hands, 1):
-        seats = h.get("players") or before
-        for p in before:
-            if p not in seats:
-                lines.append((_("{player} left the table after hand {n}",
-                                player=f"<b>{esc(p)}</b>", n=n - 1) if n > 1 else
-                              _("{player} left the table before the first hand",
-                                player=f"<b>{esc(p)}</b>")) + at("leave", p))
-        for p in seats:
-            if p not in before:
-                lines.append(_("{player} sat down from hand {n}", player=f"<b>{esc(p)}</b>",
-                               n=n) + at("seat", p))
-        before = list(seats)
-    for (kind, p), times in left.items():
-        while kind == "leave" and hands and times:  # ``at`` takes each time off
-            lines.append(_("{player} left the table after hand {n}",
-                           player=f"<b>{esc(p)}</b>", n=len(hands)) + at("leave", p))
-    if not lines:
-        return []
-    return [Paragraph(_("Who left, who sat down"), st["h2"]),
-            *[Paragraph(line, st["bullet"], bulletText="•") for line in lines]]
-
-
-def _stake(stake: object, unit: str, currency: str | None, lang: str) -> str:
-    """A stake as the log gives it, in the language's form."""
-    value = Decimal(str(stake))
-    places = max(0, -value.as_tuple().exponent)
-    quantum = Decimal(1).scaleb(-places)
-    return cash(value, quantum, currency, unit, lang)
-
-
-def _night_rows(log: dict, lang: str) -> list[list[str]]:
-    """When the table opened and closed, and whether this paper is final."""
-    _ = words(lang)
-    rows = []
-    if log.get("started"):
-        rows.append([_("Opened"), _when(log["started"], lang)])
-    if log.get("closed"):
-        rows.append([_("Closed"), _("{time}: this settlement is final",
-                                    time=_when(log["closed"], lang))])
-    else:
-        rows.append([_("Status"), _("provisional: the table has not been closed")])
-    return rows
-
-
-def _stake_changes(log: dict, unit: str, currency: str | None, lang: str) -> str:
-    """Where the table changed the stake: the hands and the stake they had."""
-    _ = words(lang)
-    base = str(log["stake"])
-    changes, current = [], base
-    for i, h in enumerate(log.get("hands", ()), 1):
-        stake = str(h.get("stake", base))
-        if stake != current:
-            changes.append(_("from hand {n}: {stake}", n=i,
-                             stake=_stake(stake, unit, currency, lang)))
-            current = stake
-    return ("; " + "; ".join(changes)) if changes else ""
-
-
-def _hands_count(result, lang: str) -> str:
-    _ = words(lang)
-    void = sum(1 for h in result.hands if h.reason is not None)
-    played = len(result.hands) - void
-    if void:
-        return _("{played} played, {void} void", played=played, void=void)
-    return str(played)
 
 
 def _money_section(log: dict, result, players: list[str], unit: str, currency: str | None,
@@ -435,50 +317,6 @@ def _money_section(log: dict, result, players: list[str], unit: str, currency: s
     out.append(Paragraph(_("A balance is what the player is owed (negative: owes): brought "
                            "forward, plus the hands, plus what they paid, less what they "
                            "received."), st["small"]))
-    return out
-
-
-def _void_and_stake_notes(log: dict, result, unit: str, currency: str | None,
-                          lang: str) -> list:
-    """Under the hand table: the void hands with their reasons, and each hand
-    whose stake was not the session's."""
-    _ = words(lang)
-    st = styles()
-    out: list = []
-    void = [h for h in result.hands if h.reason is not None]
-    if void:
-        out.append(Paragraph(_("Void hands (nobody paid; the same dealer dealt again)"),
-                             st["h2"]))
-        for h in void:
-            out.append(Paragraph(_("Hand {n} (dealt by {dealer}): {reason}", n=h.number,
-                                   dealer=esc(h.dealer), reason=esc(h.reason)),
-                                 st["bullet"], bulletText="•"))
-    bets = [h for h in result.hands if h.side_bets]
-    if bets:
-        out.append(Paragraph(_("Side bets"), st["h2"]))
-        for h in bets:
-            for said in h.side_bets:
-                out.append(Paragraph(_("Hand {n}", n=h.number) + ": " + esc(language.say(
-                    language.cards_shown(said), lang)), st["bullet"], bulletText="•"))
-    base = str(log["stake"])
-    own = [(i, str(h["stake"])) for i, h in enumerate(log.get("hands", ()), 1)
-           if "stake" in h and str(h["stake"]) != base]
-    if own:
-        out.append(Paragraph(_("Hands at another stake"), st["h2"]))
-        runs: list[list] = []
-        for i, stake in own:
-            if runs and runs[-1][1] == i - 1 and runs[-1][2] == stake:
-                runs[-1][1] = i
-            else:
-                runs.append([i, i, stake])
-        for first, last, stake in runs:
-            span = (_("Hand {n}", n=first) if first == last
-                    else _("Hands {first}–{last}", first=first, last=last))
-            out.append(Paragraph(_("{hands}: stake {stake} (the session's: {base})",
-                                   hands=span,
-                                   stake=esc(_stake(stake, unit, currency, lang)),
-                                   base=esc(_stake(base, unit, currency, lang))),
-                                 st["bullet"], bulletText="•"))
     return out
 
 
@@ -563,177 +401,8 @@ def _chart(result, players: list[str], width: float, unit: str, lang: str) -> Dr
     return d
 
 
-def _wrapped_height(para: Paragraph, width: float) -> float:
-    return para.wrap(width - 6, 1000)[1] + 5
-
-
 def _axis_number(v: float, lang: str) -> str:
     text = f"{v:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else language.number(Decimal(text), lang)
 
 
-# hand number, dealer, outcome, and the least the winners column may have
-_FIXED = (31, 62, 50)
-
-
-@cache
-def _fixed(lang: str) -> tuple[float, float, float]:
-    """The fixed columns in ``lang``: the outcome column as wide as its
-    longest outcome name there ("automatischer Gewinn")."""
-    widest = max(pdfmetrics.stringWidth(outcome_words(o, lang), FONT, _RowsBlock.SIZE)
-                 for o in OUTCOME_WORDS)
-    return _FIXED[0], _FIXED[1], max(_FIXED[2], widest + 7)
-_MIN_WINNERS = 78
-
-
-def _player_column(width: float, players: int, lang: str) -> float:
-    return min(64.0, (width - sum(_fixed(lang)) - _MIN_WINNERS) / max(players, 1))
-
-
-# The mark of a hand told by its ending (quick logging) in the hand table.
-TOLD_MARK = "\u2020"
-
-
-def _hands_table(result, players: list[str], q, width: float, lang: str,
-                 disputed: frozenset[int] = frozenset()) -> Flowable:
-    _ = words(lang)
-    st = styles()
-    col_w = _player_column(width, len(players), lang)
-    winners_w = width - sum(_fixed(lang)) - col_w * len(players)
-    cw = list(_fixed(lang)) + [winners_w] + [col_w] * len(players)
-    header = [Paragraph(h, st["head"]) for h in (_("Hand"), _("Dealer"), _("Outcome"),
-                                                  _("Winners"))]
-    header += [Paragraph(esc(p), st["head_right"]) for p in players]
-    rows = [header]
-    pad = 6
-    # A night's nets take few values: each is written in the language's form once.
-    nets: dict[Decimal, str] = {}
-    for h in result.hands:
-        # A void hand has no winner: its reason is in the notes below the table.
-        winners = ", ".join(h.winners) if h.winners else "–"
-        row = [
-            f"{h.number}{'*' if h.number in disputed else ''}{TOLD_MARK if h.told else ''}",
-            clip(h.dealer, cw[1] - pad),
-            clip(outcome_words(h.outcome, lang), cw[2] - pad),
-            clip(winners, cw[3] - pad),
-        ]
-        for p in players:
-            if p not in h.net:
-                row.append("")
-                continue
-            count = h.counts.get(p)
-            net = h.net[p]
-            text = nets.get(net)
-            if text is None:
-                text = nets[net] = amount(net, q, lang)
-            cell = text + (f" ({count})" if count is not None else "")
-            row.append(clip(cell, col_w - pad))
-        rows.append(row)
-    # Fixed widths and heights spare reportlab measuring every cell: a
-    # thousand-hand table renders in a fraction of the time.
-    header_h = max(_wrapped_height(header[i], cw[i]) for i in range(len(header)))
-    return _PagedRows(rows[0], rows[1:], lambda part, odd: _hands_part(
-        [rows[0], *part], cw, header_h, odd), header_h)
-
-
-class _PagedRows(Flowable):
-    """The hands table one page at a time: each split makes a table of the
-    rows that fit and keeps the rest as row indices. One reportlab Table of
-    10,000 rows is split page after page into a new table of every row
-    left, which made the 10,000-hand PDF take 7 s."""
-
-    def __init__(self, header, rows, make, header_h: float, start: int = 0) -> None:
-        super().__init__()
-        self.header, self.rows, self.make = header, rows, make
-        self.header_h, self.start = header_h, start
-        self.hAlign = "LEFT"
-
-    def _height(self, count: int) -> float:
-        return self.header_h + ROW_HEIGHT * count
-
-    def wrap(self, avail_width, avail_height):
-        self._table = None
-        self.width, self.height = avail_width, self._height(len(self.rows) - self.start)
-        return self.width, self.height
-
-    def split(self, avail_width, avail_height):
-        fit = int((avail_height - self.header_h) // ROW_HEIGHT)
-        if fit < 1:
-            return []
-        end = self.start + fit
-        return [self.make(self.rows[self.start:end], self.start % 2),
-                _PagedRows(self.header, self.rows, self.make, self.header_h, end)]
-
-    def draw(self):
-        table = self.make(self.rows[self.start:], self.start % 2)
-        table.wrapOn(self.canv, self.width, self.height)
-        table.drawOn(self.canv, 0, 0)
-
-
-def _hands_part(rows: list, cw: list[float], header_h: float, odd: int) -> Flowable:
-    """The hands table's header and ``rows``; ``odd``: the first row is an
-    odd one of the whole table (the shading goes on across pages)."""
-    header = Table([rows[0]], colWidths=cw, rowHeights=[header_h], hAlign="LEFT")
-    header.setStyle(TableStyle([
-        ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
-        ("LEFTPADDING", (0, 0), (-1, -1), 3),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
-        ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
-    ]))
-    return _RowsBlock(header, rows[1:], cw, header_h, odd)
-
-
-class _RowsBlock(Flowable):
-    """A page of the hands table: the header as a one-row table, the rows
-    written as plain text in one text object, right-aligned from the fifth
-    column on (and the hand number), shaded every other row. Drawn by
-    reportlab's Table, each of 70,000 cells made its own text object: two
-    thirds of the 10,000-hand PDF's time."""
-
-    SHADE = colors.HexColor("#F2F2F2")
-    SIZE = 7.5
-
-    def __init__(self, header: Table, rows: list, cw: list[float], header_h: float,
-                 odd: int) -> None:
-        super().__init__()
-        self.header, self.rows, self.cw, self.header_h, self.odd = header, rows, cw, header_h, odd
-        self.hAlign = "LEFT"
-
-    def wrap(self, avail_width, avail_height):
-        self.width = sum(self.cw)
-        self.height = self.header_h + ROW_HEIGHT * len(self.rows)
-        return self.width, self.height
-
-    def draw(self):
-        canv = self.canv
-        body = ROW_HEIGHT * len(self.rows)
-        self.header.wrapOn(canv, self.width, self.header_h)
-        self.header.drawOn(canv, 0, body)
-        canv.setFillColor(self.SHADE)
-        for i in range(len(self.rows)):
-            if (i + self.odd) % 2:
-                canv.rect(0, body - (i + 1) * ROW_HEIGHT, self.width, ROW_HEIGHT,
-                          stroke=0, fill=1)
-        canv.setFillColor(colors.black)
-        lefts, x = [], 0.0
-        for w in self.cw:
-            lefts.append(x)
-            x += w
-        text = canv.beginText()
-        text.setFont(FONT, self.SIZE)
-        width = pdfmetrics.stringWidth
-        # The baseline where the table's MIDDLE alignment with 2 points of
-        # bottom padding put it.
-        rise = (ROW_HEIGHT + 2 - self.SIZE) / 2 + 0.2 * self.SIZE
-        for i, row in enumerate(self.rows):
-            y = body - (i + 1) * ROW_HEIGHT + rise
-            for c, cell in enumerate(row):
-                if not cell:
-                    continue
-                if c == 0 or c >= 4:
-                    at = lefts[c] + self.cw[c] - 3 - width(cell, FONT, self.SIZE)
-                else:
-                    at = lefts[c] + 3
-                text.setTextOrigin(at, y)
-                text.textOut(cell)
-        canv.drawText(text)

@@ -1,0 +1,165 @@
+"""The settlement paper's notes on the night's events: when the table opened
+and closed, the stake's changes, the void hands, the hands counted, who left
+and who sat down, and the disputes with how each was settled."""
+
+from __future__ import annotations
+
+from reportlab.platypus import Paragraph
+
+from .. import language
+from .common import esc, stake_amount, styles, words
+from .words import time_text as _when
+
+
+def disputes_section(story: list, log: dict, settled: dict[int, dict[int, dict]],
+                     lang: str) -> list[int]:
+    """Every dispute of the night with how it was settled (or that it is
+    open), appended to ``story``; returns the hand of each open one."""
+    _ = words(lang)
+    st = styles()
+    found = [(n, k, d) for n, h in enumerate(log.get("hands", ()), 1)
+             for k, d in enumerate(h.get("disputes") or ())]
+    if not found:
+        return []
+    story.append(Paragraph(_("Disputes"), st["h2"]))
+    still_open = []
+    for n, k, d in found:
+        what = (_("hand {n}, action {action}", n=n, action=d["action"]) if d["action"]
+                else _("hand {n}", n=n))
+        done = settled.get(n, {}).get(k)
+        if done is None:
+            state = _("open")
+            still_open.append(n)
+        elif done["how"] == "corrected":
+            state = _("settled by a correction ({by}, {time})", by=esc(done["by"]),
+                      time=_when(done.get("at"), lang) or "")
+        else:
+            state = _("settled: the record stands ({by}, {time})", by=esc(done["by"]),
+                      time=_when(done.get("at"), lang) or "")
+        story.append(Paragraph(_("{what}, by {player}: “{note}”", what=what,
+                                 player=f"<b>{esc(d['by'])}</b>",
+                                 note=esc(d["note"]))
+                               + " · <b>" + state + "</b>", st["bullet"], bulletText="•"))
+    return still_open
+
+
+def comings_and_goings(log: dict, lang: str,
+                       moves: dict[tuple[str, str], list[str]]) -> list:
+    """Who left the table and who sat down, and from which hand: read from the
+    hands' seats (a hand lists them when the table changed); ``moves``: when
+    each ``leave`` and ``seat`` event of a stored session was kept, in order
+    (a leave after the last hand is in its events only)."""
+    _ = words(lang)
+    st = styles()
+    lines = []
+    left = {k: list(v) for k, v in moves.items()}
+
+    def at(kind: str, player: str) -> str:
+        times = left.get((kind, player))
+        when = _when(times.pop(0), lang) if times else None
+        return f" ({esc(when)})" if when else ""
+
+    before = list(log["players"])
+    hands = log.get("hands", ())
+    for n, h in enumerate(hands, 1):
+        seats = h.get("players") or before
+        for p in before:
+            if p not in seats:
+                lines.append((_("{player} left the table after hand {n}",
+                                player=f"<b>{esc(p)}</b>", n=n - 1) if n > 1 else
+                              _("{player} left the table before the first hand",
+                                player=f"<b>{esc(p)}</b>")) + at("leave", p))
+        for p in seats:
+            if p not in before:
+                lines.append(_("{player} sat down from hand {n}", player=f"<b>{esc(p)}</b>",
+                               n=n) + at("seat", p))
+        before = list(seats)
+    for (kind, p), times in left.items():
+        while kind == "leave" and hands and times:  # ``at`` takes each time off
+            lines.append(_("{player} left the table after hand {n}",
+                           player=f"<b>{esc(p)}</b>", n=len(hands)) + at("leave", p))
+    if not lines:
+        return []
+    return [Paragraph(_("Who left, who sat down"), st["h2"]),
+            *[Paragraph(line, st["bullet"], bulletText="•") for line in lines]]
+
+
+def night_rows(log: dict, lang: str) -> list[list[str]]:
+    """When the table opened and closed, and whether this paper is final."""
+    _ = words(lang)
+    rows = []
+    if log.get("started"):
+        rows.append([_("Opened"), _when(log["started"], lang)])
+    if log.get("closed"):
+        rows.append([_("Closed"), _("{time}: this settlement is final",
+                                    time=_when(log["closed"], lang))])
+    else:
+        rows.append([_("Status"), _("provisional: the table has not been closed")])
+    return rows
+
+
+def stake_changes(log: dict, unit: str, currency: str | None, lang: str) -> str:
+    """Where the table changed the stake: the hands and the stake they had."""
+    _ = words(lang)
+    base = str(log["stake"])
+    changes, current = [], base
+    for i, h in enumerate(log.get("hands", ()), 1):
+        stake = str(h.get("stake", base))
+        if stake != current:
+            changes.append(_("from hand {n}: {stake}", n=i,
+                             stake=stake_amount(stake, unit, currency, lang)))
+            current = stake
+    return ("; " + "; ".join(changes)) if changes else ""
+
+
+def hands_count(result, lang: str) -> str:
+    _ = words(lang)
+    void = sum(1 for h in result.hands if h.reason is not None)
+    played = len(result.hands) - void
+    if void:
+        return _("{played} played, {void} void", played=played, void=void)
+    return str(played)
+
+
+def void_and_stake_notes(log: dict, result, unit: str, currency: str | None,
+                         lang: str) -> list:
+    """Under the hand table: the void hands with their reasons, and each hand
+    whose stake was not the session's."""
+    _ = words(lang)
+    st = styles()
+    out: list = []
+    void = [h for h in result.hands if h.reason is not None]
+    if void:
+        out.append(Paragraph(_("Void hands (nobody paid; the same dealer dealt again)"),
+                             st["h2"]))
+        for h in void:
+            out.append(Paragraph(_("Hand {n} (dealt by {dealer}): {reason}", n=h.number,
+                                   dealer=esc(h.dealer), reason=esc(h.reason)),
+                                 st["bullet"], bulletText="•"))
+    bets = [h for h in result.hands if h.side_bets]
+    if bets:
+        out.append(Paragraph(_("Side bets"), st["h2"]))
+        for h in bets:
+            for said in h.side_bets:
+                out.append(Paragraph(_("Hand {n}", n=h.number) + ": " + esc(language.say(
+                    language.cards_shown(said), lang)), st["bullet"], bulletText="•"))
+    base = str(log["stake"])
+    own = [(i, str(h["stake"])) for i, h in enumerate(log.get("hands", ()), 1)
+           if "stake" in h and str(h["stake"]) != base]
+    if own:
+        out.append(Paragraph(_("Hands at another stake"), st["h2"]))
+        runs: list[list] = []
+        for i, stake in own:
+            if runs and runs[-1][1] == i - 1 and runs[-1][2] == stake:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i, stake])
+        for first, last, stake in runs:
+            span = (_("Hand {n}", n=first) if first == last
+                    else _("Hands {first}–{last}", first=first, last=last))
+            out.append(Paragraph(_("{hands}: stake {stake} (the session's: {base})",
+                                   hands=span,
+                                   stake=esc(stake_amount(stake, unit, currency, lang)),
+                                   base=esc(stake_amount(base, unit, currency, lang))),
+                                 st["bullet"], bulletText="•"))
+    return out
