@@ -1,7 +1,7 @@
 """The house rules: one frozen object with every option of ``rules.md``.
 
 Each option is a field with a one-line explanation and its allowed values
-(as data: ``Choice``, ``WholeNumber``, ``Limit``, ``Amount``, ``ClaimList``)
+(as data, ``allowed.py``: ``Choice``, ``WholeNumber``, ``Limit``, ``Amount``, ``ClaimList``)
 in its metadata; values that are names are enum members (``StrEnum``, so
 they compare and serialise as their text). The
 presets are plain data (overrides of the standard game). ``resolve`` turns
@@ -12,12 +12,20 @@ into a ``HouseRules`` and names any unknown option or bad value.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field, fields
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from enum import StrEnum
 from functools import cached_property
 
+from .allowed import (
+    Amount,
+    Choice,
+    ClaimList,
+    DealWin,
+    Limit,
+    WholeNumber,
+    to_json_value,
+)
 from .cards import Deck
 from .catches import CATCH_SCHEMES
 from .errors import RulesError
@@ -27,243 +35,6 @@ TYPE_CHECKING = False  # typing is not imported at run time: a replay starts fas
 if TYPE_CHECKING:
     from typing import Any
 
-# ---------------------------------------------------------------- deal wins
-
-_WHEN = re.compile(r"^(total|low):(\d{1,3})$")
-
-
-@dataclass(frozen=True)
-class DealWin:
-    """One deal-win claim: when a dealt hand wins outright and what it pays."""
-
-    when: str  # "total:N", "low:N" or "five_faces"
-    pays: Decimal
-    timing: str | None = None  # None, or "first_turn" (Chicago's "49 in turn")
-
-    # Cached: every hand checks its dealt hands against every claim.
-    @cached_property
-    def kind(self) -> str:
-        return self.when.split(":")[0]
-
-    @cached_property
-    def number(self) -> int | None:
-        return int(self.when.split(":")[1]) if ":" in self.when else None
-
-    def holds(self, cards: list[str] | tuple[str, ...], deck: Deck, hand_size: int,
-              count: int | None = None) -> bool:
-        """Whether the dealt ``cards`` make this claim; ``count``, if given, is
-        their count (a hand checks every claim against one count)."""
-        kind = self.kind
-        if kind == "five_faces":
-            return hand_size == 5 and len(cards) == 5 and all(c[0] in "JQK" for c in cards)
-        if count is None:
-            count = deck.count(cards)
-        if kind == "total":
-            # With J/Q/K at 11-12-13 a total would come too easily: not allowed.
-            return not deck.court_high and count == self.number
-        return count <= self.number
-
-    def describe(self) -> Words:
-        kind, n = self.kind, self.number
-        what = {
-            "total": N_("a dealt hand of exactly {n}"),
-            "low": N_("a dealt hand of {n} or fewer"),
-            "five_faces": N_("five face cards dealt"),
-        }[kind]
-        template = N_("{what} (claimed at the start of one's first turn) pays {pays}") \
-            if self.timing else N_("{what} pays {pays}")
-        return Words(template, what=Words(what, n=n), pays=Decimal(_fmt(self.pays)))
-
-    def to_json(self) -> dict:
-        out: dict[str, Any] = {"when": self.when, "pays": _json_number(self.pays)}
-        if self.timing:
-            out["timing"] = self.timing
-        return out
-
-
-def _fmt(d: Decimal) -> str:
-    return format(d.normalize(), "f")
-
-
-def _json_number(d: Decimal) -> int | float:
-    return int(d) if d == d.to_integral_value() else float(d)
-
-
-# ------------------------------------------------------------------ allowed values
-#
-# Each option's allowed values are written once, here, as data: the check
-# that refuses a bad value, the words of ``referee rules`` and of the
-# reference page, the tablet's control and the property tests' option mixes
-# are all read from them.
-
-
-_POSITIVE = Words(N_("a number greater than 0"))
-
-
-def _bad(option: str, value: Any, expected: Words | str) -> RulesError:
-    return RulesError(
-        "bad_option_value",
-        N_("option {option} cannot be {value}: expected {expected}"),
-        {"option": option, "value": json.dumps(value), "expected": expected},
-    )
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One of a fixed list of values (the default first); names are an enum's members."""
-
-    values: tuple[Any, ...]
-
-    def check(self, name: str, value: Any) -> Any:
-        for allowed in self.values:
-            # bool is an int in Python: 1 must not pass for true.
-            same_kind = isinstance(value, str) if isinstance(allowed, str) else \
-                type(value) is type(allowed)
-            if same_kind and value == allowed:
-                return allowed
-        raise _bad(name, value, self.describe())
-
-    def describe(self) -> str:
-        return ", ".join(json.dumps(v) for v in self.values)
-
-    @property
-    def choices(self) -> list[Any]:
-        return [_to_json_value(v) for v in self.values]
-
-    @property
-    def standard(self) -> list[Any]:
-        return self.choices
-
-
-@dataclass(frozen=True)
-class WholeNumber:
-    """A whole number from ``lo`` to ``hi``; ``usual``: the values tables play."""
-
-    lo: int
-    hi: int
-    usual: tuple[int, ...] = ()
-
-    def check(self, name: str, value: Any) -> int:
-        if type(value) is not int or not self.lo <= value <= self.hi:
-            raise _bad(name, value, Words(N_("a whole number from {lo} to {hi}"),
-                                          lo=self.lo, hi=self.hi))
-        return value
-
-    def describe(self) -> Words:
-        if self.usual:
-            return Words(N_("{lo} to {hi} (standard values {usual})"), lo=self.lo, hi=self.hi,
-                         usual=", ".join(map(str, self.usual)))
-        return Words(N_("{lo} to {hi}"), lo=self.lo, hi=self.hi)
-
-    @property
-    def choices(self) -> list[int]:
-        return list(range(self.lo, self.hi + 1))
-
-    @property
-    def standard(self) -> list[int]:
-        return list(self.usual) or self.choices
-
-
-@dataclass(frozen=True)
-class Limit:
-    """null (no limit) or a whole number of at least 1."""
-
-    usual: tuple[int | None, ...] = (None, 1)
-
-    def check(self, name: str, value: Any) -> int | None:
-        if value is None:
-            return None
-        if type(value) is not int or value < 1:
-            raise _bad(name, value, Words(N_("null or a whole number of at least 1")))
-        return value
-
-    def describe(self) -> Words:
-        return Words(N_("null, 1 or more"))
-
-    choices = None
-
-    @property
-    def standard(self) -> list[Any]:
-        return list(self.usual)
-
-
-@dataclass(frozen=True)
-class Amount:
-    """Stakes: a number greater than 0; ``optional``: or null; ``words``:
-    or one of these texts (``"2n"``)."""
-
-    usual: tuple[Any, ...]
-    optional: bool = False
-    words: tuple[str, ...] = ()
-
-    def check(self, name: str, value: Any) -> Decimal | str | None:
-        if value is None and self.optional:
-            return None
-        if value in self.words:
-            return value
-        if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
-            raise _bad(name, value, _POSITIVE)
-        try:
-            d = Decimal(str(value))
-        except InvalidOperation:
-            raise _bad(name, value, _POSITIVE) from None
-        if not d.is_finite() or d <= 0:
-            raise _bad(name, value, _POSITIVE)
-        return d
-
-    def describe(self) -> Words:
-        # "null" and the texts are JSON values, the same in every language
-        number = Words(N_("null, a number > 0") if self.optional else N_("a number > 0"))
-        return Phrases([number, *(", " + json.dumps(w) for w in self.words)])
-
-    choices = None
-
-    @property
-    def standard(self) -> list[Any]:
-        return list(self.usual)
-
-
-@dataclass(frozen=True)
-class ClaimList:
-    """The deal-win claims: a list of ``{"when", "pays", "timing"?}``."""
-
-    def check(self, name: str, value: Any) -> tuple[DealWin, ...]:
-        if not isinstance(value, list):
-            raise _bad(name, value, Words(N_('a list of claims like {"when": "total:49", '
-                                              '"pays": 2}')))
-        claims = []
-        for i, claim in enumerate(value, 1):
-            where = f"{name}[{i}]"
-            if not isinstance(claim, dict):
-                raise _bad(where, claim, Words(N_('an object like {"when": "total:49", '
-                                                   '"pays": 2}')))
-            unknown = sorted(set(claim) - {"when", "pays", "timing"})
-            if unknown:
-                raise RulesError("unknown_option",
-                                 N_("{where} has unknown field(s) {options}; a claim has "
-                                    "when, pays and optionally timing"),
-                                 {"where": where, "options": ', '.join(unknown)})
-            when = claim.get("when")
-            if not isinstance(when, str) or not (when == "five_faces" or _WHEN.match(when)):
-                raise _bad(f"{where}.when", when, Words(N_('"total:N", "low:N" or "five_faces"')))
-            if "pays" not in claim:
-                raise RulesError("bad_option_value", N_("{where} needs pays (the stakes it "
-                                                        "wins)"), {"where": where})
-            pays = _CLAIM_PAYS.check(f"{where}.pays", claim["pays"])
-            timing = claim.get("timing")
-            if timing not in (None, "first_turn"):
-                raise _bad(f"{where}.timing", timing, Words(N_('"first_turn" or nothing')))
-            claims.append(DealWin(when, pays, timing))
-        return tuple(claims)
-
-    def describe(self) -> Words:
-        return Words(N_("a list of {fields}"), fields='{"when", "pays", "timing"?}')
-
-    choices = None
-    standard = None  # the presets' lists are the ones to try
-
-
-_CLAIM_PAYS = Amount(usual=(2,))
 
 # ------------------------------------------------------------------ names
 
@@ -505,7 +276,7 @@ class HouseRules:
         """Every option, fully expanded: what is stored with a session."""
         out: dict[str, Any] = {}
         for f in fields(self):
-            out[f.name] = _to_json_value(getattr(self, f.name))
+            out[f.name] = to_json_value(getattr(self, f.name))
         return out
 
     def differences(self, other: HouseRules | None = None) -> list[tuple[str, Any, Any]]:
@@ -518,18 +289,8 @@ class HouseRules:
                 continue
             mine, theirs = getattr(self, f.name), getattr(other, f.name)
             if mine != theirs:
-                diffs.append((f.name, _to_json_value(mine), _to_json_value(theirs)))
+                diffs.append((f.name, to_json_value(mine), to_json_value(theirs)))
         return diffs
-
-
-def _to_json_value(value: Any) -> Any:
-    if isinstance(value, StrEnum):
-        return value.value
-    if isinstance(value, Decimal):
-        return _json_number(value)
-    if isinstance(value, tuple):
-        return [v.to_json() for v in value]
-    return value
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(HouseRules) if f.name != "preset")
@@ -545,7 +306,7 @@ OPTION_VALUES: dict[str, Words | Phrases | str] = {
     name: a.describe() for name, a in OPTION_ALLOWED.items()
 }
 OPTION_DEFAULTS: dict[str, Any] = {
-    f.name: _to_json_value(f.default) for f in fields(HouseRules) if f.name != "preset"
+    f.name: to_json_value(f.default) for f in fields(HouseRules) if f.name != "preset"
 }
 
 # ------------------------------------------------------------------ presets
