@@ -8,13 +8,32 @@ from decimal import Decimal
 from ..rules.ending import Outcome
 from ..rules.hand import Hand
 from ..rules.words import N_, Words
-from .money import fmt
+from .money import fmt, written
 from .payments import Settlement, settle_ending
 from .settlement import Transfer, settle_up
 
-# What a result line may say after its outcome, in this order: a void hand's
-# reason, a told hand's mark (the stored lines and the standings copy them).
+# A hand's entry in ``tonk-result/1``: these fields in this order, with the
+# notes that may follow its outcome (a void hand's reason, a told hand's
+# mark) in ``OUTCOME_NOTES``' order. ``HandResult.to_json`` writes it; the
+# printed line is that dict encoded (``record.result_text.item_line``), and
+# ``result_entry`` reads it back out of a stored result, which holds more.
+RESULT_FIELDS = ("hand", "dealer", "outcome", "winners", "counts", "net")
 OUTCOME_NOTES = ("reason", "told")
+
+
+def result_entry(stored: dict, *, net: bool = True) -> dict:
+    """The ``tonk-result/1`` entry of a hand from a dict that holds it
+    (``HandResult.to_json``, or a stored result, which adds its story and
+    payments): the fields in their order, the notes present after the
+    outcome. ``net=False``: without ``net`` (a running row whose nets move
+    with side-bet pots adds its own)."""
+    entry = {key: stored[key] for key in RESULT_FIELDS[:3]}  # up to the outcome
+    for key in OUTCOME_NOTES:
+        if key in stored:
+            entry[key] = stored[key]
+    for key in RESULT_FIELDS[3:] if net else RESULT_FIELDS[3:-1]:
+        entry[key] = stored[key]
+    return entry
 
 
 @dataclass
@@ -32,22 +51,22 @@ class HandResult:
     reason: str | None = None  # why a void hand was cancelled (the log's text)
     told: bool = False  # told by its ending, not logged action by action
 
+    def notes(self) -> dict:
+        """What the hand's entry says after its outcome (``OUTCOME_NOTES``):
+        a void hand's reason, or the mark of a hand told by its ending."""
+        # Named as the attributes that hold them: reason (None: not void), told.
+        return {key: value for key in OUTCOME_NOTES
+                if (value := getattr(self, key)) is not None and value is not False}
+
     def to_json(self, quantum: Decimal) -> dict:
-        """The hand in the result format, as plain values (amounts as text)."""
-        doc = {
-            "hand": self.number,
-            "dealer": self.dealer,
-            "outcome": self.outcome.value,
-            "winners": list(self.winners),
-            "counts": dict(self.counts),
-            "net": {q: fmt(v, quantum) for q, v in self.net.items()},
-        }
-        if self.reason is not None:  # a void hand: its reason follows its outcome
-            doc = {"hand": doc["hand"], "dealer": doc["dealer"], "outcome": doc["outcome"],
-                   "reason": self.reason, **doc}
-        elif self.told:  # so does the mark of a hand told by its ending
-            doc = {"hand": doc["hand"], "dealer": doc["dealer"], "outcome": doc["outcome"],
-                   "told": True, **doc}
+        """The hand's ``tonk-result/1`` entry, as plain values (amounts as
+        text): its stored form, which the printed line encodes as it is."""
+        q = str(quantum)  # once, not once per amount
+        doc = {"hand": self.number, "dealer": self.dealer, "outcome": self.outcome.value}
+        doc.update(self.notes())
+        doc["winners"] = list(self.winners)
+        doc["counts"] = dict(self.counts)
+        doc["net"] = {p: written(str(v), q) for p, v in self.net.items()}
         return doc
 
 

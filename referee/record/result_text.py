@@ -7,11 +7,6 @@ from __future__ import annotations
 
 import json
 import json.encoder
-from decimal import Decimal
-from functools import lru_cache
-
-from ..ledger.money import written
-from ..ledger.results import HandResult
 
 encode = json.JSONEncoder(ensure_ascii=False).encode
 
@@ -28,28 +23,6 @@ def item_line(item: object) -> str:
     if _encode_item is None:  # pragma: no cover - CPython always has the C encoder
         return "    " + encode(item)
     return "    " + "".join(_encode_item(item, 0))
-
-
-# A session's names (and outcomes) are encoded once each; the bound keeps a
-# long-lived server's cache small.
-_string = lru_cache(maxsize=10_000)(json.encoder.encode_basestring)
-
-
-def hand_line(hand: HandResult, quantum: Decimal) -> str:
-    """``item_line(hand.to_json(quantum))``, written directly: a third of
-    the JSON encoder's time, for the thousands of hands of a long replay."""
-    q = str(quantum)
-    counts = ", ".join([f"{_string(p)}: {c}" for p, c in hand.counts.items()])
-    net = ", ".join([f'{_string(p)}: "{written(str(v), q)}"' for p, v in hand.net.items()])
-    winners = ", ".join([_string(p) for p in hand.winners])
-    outcome = _string(hand.outcome.value)
-    if hand.reason is not None:  # a void hand: its reason follows its outcome
-        outcome += f', "reason": {_string(hand.reason)}'
-    elif hand.told:  # as does the mark of a hand told by its ending
-        outcome += ', "told": true'
-    return (f'    {{"hand": {hand.number}, "dealer": {_string(hand.dealer)}, '
-            f'"outcome": {outcome}, "winners": [{winners}], '
-            f'"counts": {{{counts}}}, "net": {{{net}}}}}')
 
 
 class EncodedItems(str):

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from ..ledger.results import result_doc, settle_session
-from ..record.result_text import EncodedItems, hand_line, result_json_text
+from ..record.result_text import EncodedItems, item_line, result_json_text
 from ..rules.errors import RefereeError
 from ..rules.hand import VOID
 from ..rules.table import Table
@@ -203,7 +203,7 @@ def _replay_segment(session: Session, table: Table, start: int, end: int) -> Seg
         hand = play_on(table, setup)
         result = settle_logged(hand, setup, stake)
         if result is not None:
-            lines.append(hand_line(result, quantum))
+            lines.append(item_line(result.to_json(quantum)))  # as stored, encoded
             if hand.phase != VOID:  # nobody pays a void hand: a line, but nothing to add
                 for q, amount in result.net.items():
                     totals[q] = totals[q] + amount if q in totals else amount

@@ -18,7 +18,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..ledger.money import fmt
-from ..ledger.results import OUTCOME_NOTES, result_doc, settle_session
+from ..ledger.results import result_doc, result_entry, settle_session
 from ..record import FORMAT, dump_log, load_log, setup_of
 from ..record.chain import canonical_action
 from ..record.result_text import EncodedItems, item_line, result_json_text
@@ -34,8 +34,6 @@ from .hands import suggest_dealer
 from .kinds import EventKind
 from .live_state import live_state, session_row
 from .results import hand_result, session_quantum, void_hand_result
-
-RESULT_KEYS = ("hand", "dealer", "outcome", "winners", "counts", "net")
 
 
 @dataclass(frozen=True)
@@ -322,7 +320,7 @@ def result_text(db: Database, sid: str) -> str:
     everyone, q = st["players"], session_quantum(row, resolve(row["rules_expanded"]))
     for n, running in storage.running_between(db, sid, first, 2**63 - 1):
         numbers.append(n)
-        lines.append(item_line(_result_line(_standing_line(n, running, everyone, q, False))))
+        lines.append(item_line(result_entry(_standing_line(n, running, everyone, q, False))))
     doc = dict(st["result"])
     doc["hands"] = EncodedItems(",\n".join(lines))
     text = result_json_text(doc)
@@ -362,7 +360,7 @@ def standings(db: Database, sid: str, *, offset: int = 0, limit: int | None = No
         from ..ledger.balances import balance_quantum
 
         bq = balance_quantum(q, money.amounts())
-    result = result_doc([_result_line(h) for h in hands], totals, transfers, q,
+    result = result_doc([result_entry(h) for h in hands], totals, transfers, q,
                         balances=balances, bq=bq, closed=header.get("closed"))
     return {"players": everyone, "hands": hands, "totals": result["totals"],
             "transfers": result["transfers"], "push_ups": push_ups,
@@ -457,17 +455,6 @@ def _standing_line(n: int, running: dict, everyone: list[str], q,
     totals = {p: fmt(Decimal(after.get(p, "0")), q) for p in everyone}
     totals.update((p, fmt(Decimal(v), q)) for p, v in after.items() if p not in totals)
     line["totals"] = totals
-    return line
-
-
-def _result_line(r: dict) -> dict:
-    """A hand's ``tonk-result/1`` line (a void hand's reason after its
-    outcome, or a told hand's mark)."""
-    line = {k: r[k] for k in RESULT_KEYS}
-    for key in OUTCOME_NOTES:
-        if key in r:
-            return {"hand": r["hand"], "dealer": r["dealer"], "outcome": r["outcome"],
-                    key: r[key], **line}
     return line
 
 

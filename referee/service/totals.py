@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from decimal import Decimal
 
-from ..ledger.results import OUTCOME_NOTES
+from ..ledger.results import result_entry
 from ..ledger.side_bets import Pots, SideBetOutcome
 
 
@@ -30,13 +30,8 @@ def step(before: dict | None, result: dict | None) -> dict | None:
         return None
     totals = {p: Decimal(v) for p, v in (before or {}).get("totals", {}).items()}
     net = result["net_exact"]
-    line = {k: result[k] for k in ("hand", "dealer", "outcome")}
-    for key in OUTCOME_NOTES:
-        if key in result:
-            line[key] = result[key]
-    line.update((k, result[k]) for k in ("winners", "counts"))
-    if not result.get("side_bets"):
-        line["net"] = result["net"]
+    # A hand with side bets: its nets move with the pots, added below.
+    line = result_entry(result, net=not result.get("side_bets"))
     out: dict = {"line": line}
     pots_in = (before or {}).get("pots") or {}
     if result.get("side_bets"):
