@@ -130,7 +130,7 @@ def test_a_tampered_running_total_fails_verify(app, client):
     conn.execute("UPDATE hands SET running = ? WHERE n = 1", [json.dumps(running)])
     assert verify(app) == 1
     db = storage.connect(app.config["DATABASE"])
-    assert any("running totals" in f for f in trust.verify_session(db, g.sid))
+    assert any("running totals" in str(f) for f in trust.verify_session(db, g.sid))
 
 
 def test_a_tampered_count_of_settled_hands_fails_verify(app, client):

@@ -351,7 +351,7 @@ def test_a_hand_dealt_at_a_tampered_stake_fails(app, client):
     cache.forget()
     g.start()  # dealt at the tampered stake, and that start is chained
     conn = storage.connect(app.config["DATABASE"])
-    assert any("stake is not the one the table set" in f
+    assert any("stake is not the one the table set" in str(f)
                for f in trust.verify_all(conn)[g.sid])
     assert verify(app) == 1
 

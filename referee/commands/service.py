@@ -321,7 +321,7 @@ def _verify_log(path: str, lang: str | None = None) -> int:
         lang = lang or (doc.get("language") if isinstance(doc.get("language"), str) else None)
         head = verify_log(doc)
     except LogChainError as err:
-        print(_said(lang, N_("log {path}: {fault}"), path=path, fault=err))
+        print(_said(lang, N_("log {path}: {fault}"), path=path, fault=err.words))
         return 1
     except RefereeError as err:
         return fail(err, lang=lang)

@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable, Iterable
 
 from ..rules.errors import MalformedInput
-from ..rules.words import N_
+from ..rules.words import N_, Words
 from .reading import setup_of
 
 GENESIS = "0" * 64
@@ -86,7 +86,12 @@ def event_hashes_v2(prev_hash: str, session_id: str, created: str,
 
 
 class LogChainError(Exception):
-    """The log's events do not hash to its head, or its play is not theirs."""
+    """The log's events do not hash to its head, or its play is not theirs:
+    ``words``, where they part (``str()``: in English)."""
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        self.words = Words(template, **params)
+        super().__init__(str(self.words))
 
 
 _EVENT_KEYS = {"id", "chain", "hand", "seq", "kind", "payload", "client_id", "created"}
@@ -121,14 +126,15 @@ def verify_log(doc: dict) -> str:
     head, session_id, prev, events = _shape(doc)
     for expected, ev in enumerate(events, 1):
         if ev["seq"] != expected:
-            raise LogChainError(f"event {expected} is missing from the chain")
+            raise LogChainError(N_("event {event} is missing from the chain"), event=expected)
         if not isinstance(ev["payload"], str):
             raise MalformedInput("malformed_log", N_("chain.events.{expected}.payload: must "
                                                      "be the event's JSON text"),
                                                   {"expected": expected})
         prev = event_hash(prev, {**ev, "session_id": session_id})
     if prev != head:
-        raise LogChainError(f"the chain hashes to {prev}, not to the log's head {head}")
+        raise LogChainError(N_("the chain hashes to {hash}, not to the log's head {head}"),
+                            hash=prev, head=head)
     _same_play(doc, events)
     return head
 
@@ -136,12 +142,12 @@ def verify_log(doc: dict) -> str:
 def _same_play(doc: dict, events: list[dict]) -> None:
     first = events[0]
     if first["kind"] != "session":
-        raise LogChainError("the chain does not open with the session's header")
+        raise LogChainError(NO_HEADER)
     payload = json.loads(first["payload"])
     header = payload["header"] if first["chain"] >= 2 else payload
     given = {k: v for k, v in doc.items() if k not in ("hands", *EXPORT_FIELDS)}
     if canonical({k: v for k, v in header.items() if k != "hands"}) != canonical(given):
-        raise LogChainError("the log's header is not the one its chain holds")
+        raise LogChainError(N_("the log's header is not the one its chain holds"))
     hands: list[dict] = []
     live: list[tuple[int, str]] = []
     for ev in events[1:]:
@@ -157,64 +163,74 @@ def _same_play(doc: dict, events: list[dict]) -> None:
             hands[-1]["actions"] = [text for _, text in live]
     played = doc.get("hands", [])
     if len(played) != len(hands):
-        raise LogChainError(f"the log has {len(played)} hands, its chain {len(hands)}")
+        raise LogChainError(N_("the log has {log} hands, its chain {chain}"), log=len(played),
+                            chain=len(hands))
     for n, (mine, theirs) in enumerate(zip(played, hands, strict=True), 1):
         if canonical(setup_of(mine)) != canonical(theirs["setup"]):
-            raise LogChainError(f"hand {n}'s setup is not the one its chain holds")
+            raise LogChainError(N_("hand {hand}'s setup is not the one its chain holds"), hand=n)
         if mine.get("actions", []) != theirs["actions"]:
-            raise LogChainError(f"hand {n}'s actions are not the ones its chain holds")
+            raise LogChainError(N_("hand {hand}'s actions are not the ones its chain holds"),
+                                hand=n)
 
 
 # ---------------------------------------------------------------- a stored chain checked
 # Pure functions over the rows as stored (``storage.events`` reads them):
 # what ``referee verify`` holds every session's and the club's chain to.
 
-def _fault(row, why: str) -> dict:
+# Where a stored chain breaks, in words (``Words``: ``referee verify`` says
+# them in the reader's language).
+NO_HEADER = N_("the chain does not open with the session's header")
+_PREV = Words(N_("its prev_hash does not match the previous event's hash"))
+_CONTENTS = Words(N_("its hash does not match its contents"))
+
+
+def _fault(row, why: Words) -> dict:
     return {"id": row["id"], "seq": row["seq"], "kind": row["kind"], "hand": row["hand"],
             "reason": why}
 
 
 def _first_link_fault(ev_id: int, chain: int, prev_hash: str,
-                      hash_of: Callable[[int], str | None]) -> str | None:
+                      hash_of: Callable[[int], str | None]) -> Words | None:
     """Why a session's first event does not hang where it must (None: it does)."""
     if chain < 2:
-        return None if prev_hash == GENESIS else \
-            "its prev_hash does not match the previous event's hash"
+        return None if prev_hash == GENESIS else _PREV
     # Format 2 links the first event to the event stored just before it.
     before = hash_of(ev_id - 1) if ev_id > 1 else GENESIS
     if before is None:
-        return f"event id {ev_id - 1}, stored before this session, is missing"
+        return Words(N_("event id {id}, stored before this session, is missing"), id=ev_id - 1)
     if prev_hash != before:
-        return "its prev_hash does not match the event stored before it"
+        return Words(N_("its prev_hash does not match the event stored before it"))
     return None
 
 
-def _format_fault(ev_id: int, chain: int, prev_chain: int, first_new: int | None) -> str | None:
+def _format_fault(ev_id: int, chain: int, prev_chain: int,
+                  first_new: int | None) -> Words | None:
     if chain < prev_chain:
-        return "it is hashed with an older chain format than the event before it"
+        return Words(N_("it is hashed with an older chain format than the event before it"))
     if chain < CHAIN and first_new is not None and ev_id > first_new:
         # Format 1 ended at the migration: an older event after a newer
         # one is a downgrade, which would drop the ids and rules from the hash.
-        return "it is hashed with an older chain format than events stored before it"
+        return Words(N_("it is hashed with an older chain format than events stored before "
+                        "it"))
     return None
 
 
 def _cancels_fault(payload: str, hand: int | None,
-                   actions: dict[int, int | None]) -> str | None:
+                   actions: dict[int, int | None]) -> Words | None:
     cancels = json.loads(payload).get("cancels")
     if cancels not in actions or actions[cancels] != hand:
-        return "it cancels an event that is not an earlier action of its hand"
+        return Words(N_("it cancels an event that is not an earlier action of its hand"))
     return None
 
 
 def _end_fault(events: int, seen_head: bool, head: str | None) -> dict | None:
     if events == 0:
         return {"id": None, "seq": 1, "kind": None, "hand": None,
-                "reason": "the session has no events"}
+                "reason": Words(N_("the session has no events"))}
     if not seen_head:
         return {"id": None, "seq": None, "kind": None, "hand": None,
-                "reason": f"the receipt's head {head} is not in the chain: events were "
-                          "deleted or the chain was written again"}
+                "reason": Words(N_("the receipt's head {head} is not in the chain: events "
+                                   "were deleted or the chain was written again"), head=head)}
     return None
 
 
@@ -236,11 +252,12 @@ def session_chain_fault(rows: Iterable, sid: str, head: str | None, first_new: i
     for row in rows:
         ev_id, chain, _, hand, seq, kind, payload, client_id, created, prev_hash, hash_ = row
         if seq != expected_seq:
-            why = f"event {expected_seq} is missing (next is {seq})"
+            why = Words(N_("event {event} is missing (next is {next})"), event=expected_seq,
+                        next=seq)
         elif expected_seq == 1:
             why = _first_link_fault(ev_id, chain, prev_hash, hash_of)
         elif prev_hash != prev:
-            why = "its prev_hash does not match the previous event's hash"
+            why = _PREV
         else:
             why = None
         if why is None and (chain != CHAIN or prev_chain != CHAIN):
@@ -248,14 +265,14 @@ def session_chain_fault(rows: Iterable, sid: str, head: str | None, first_new: i
         if why is None and (event_hash_v2(prev_hash, ev_id, sid, hand, seq, kind, payload,
                                           client_id, created) if chain == 2
                             else event_hash(prev_hash, dict(row))) != hash_:
-            why = "its hash does not match its contents"
+            why = _CONTENTS
         if why is None and kind == "correction":
             why = _cancels_fault(payload, hand, actions)
         # Most events follow their session's previous one directly: only a
         # gap in the session's ids (another session wrote between) asks for a hash.
         if why is None and chain >= 2 and ev_id > 1 \
                 and previous_id != ev_id - 1 and hash_of(ev_id - 1) is None:
-            why = f"event id {ev_id - 1} is missing"
+            why = Words(N_("event id {id} is missing"), id=ev_id - 1)
         if why:
             return _fault(dict(row), why)
         if kind == "action":
@@ -266,14 +283,14 @@ def session_chain_fault(rows: Iterable, sid: str, head: str | None, first_new: i
     return _end_fault(expected_seq - 1, seen_head, head)
 
 
-def club_chain_fault(rows: Iterable[dict]) -> str | None:
+def club_chain_fault(rows: Iterable[dict]) -> Words | None:
     """The first fault of the club's chain (None: intact or empty), from its
     events as stored, in order."""
     prev, expected = GENESIS, 1
     for row in rows:
         if row["seq"] != expected or row["id"] != expected:
-            return f"club event {expected} is missing"
+            return Words(N_("club event {event} is missing"), event=expected)
         if row["prev_hash"] != prev or event_hash(prev, row) != row["hash"]:
-            return f"club event {expected}: its hash does not match its contents"
+            return Words(N_("club event {event}: {fault}"), event=expected, fault=_CONTENTS)
         prev, expected = row["hash"], expected + 1
     return None

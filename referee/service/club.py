@@ -30,7 +30,7 @@ from ..record.events import Unreadable, check_payments, decimal_of
 from ..rules.errors import MalformedInput, RuleViolation
 from ..rules.table import NICKNAME as A_NICKNAME
 from ..rules.table import check_name
-from ..rules.words import N_
+from ..rules.words import N_, Words
 from . import storage
 from .errors import NotFound
 from .sessions import get_log, standings
@@ -182,7 +182,7 @@ def club_history(db: Database) -> list[dict]:
             for ev in reversed(events) if ev["kind"] in (*WHO_IS_WHO, PAYMENT)]
 
 
-def verify(db: Database) -> list[str]:
+def verify(db: Database) -> list[Words]:
     """What ``referee verify`` finds wrong with the club's chain or its rows."""
     fault = storage.verify_club_chain(db)
     if fault:
@@ -190,9 +190,9 @@ def verify(db: Database) -> list[str]:
     spellings, nicks = fold(storage.club_events(db))
     faults = []
     if storage.aliases(db) != spellings:
-        faults.append("the club's merged spellings differ from its chain")
+        faults.append(Words(N_("the club's merged spellings differ from its chain")))
     if storage.nicknames(db) != nicks:
-        faults.append("the club's nicknames differ from its chain")
+        faults.append(Words(N_("the club's nicknames differ from its chain")))
     return faults
 
 

@@ -20,10 +20,12 @@ import orjson
 from sqlite_utils import Database
 
 from ..record import load_log
+from ..record.chain import NO_HEADER
 from ..replay import replay
 from ..rules.errors import RefereeError
 from ..rules.events import disputes_after_undo
 from ..rules.hand import VOID
+from ..rules.words import N_, Names, Phrases, Words
 from ..speed import collector
 from . import beside, storage, totals
 from .access import locks_digest
@@ -38,10 +40,10 @@ def _canon(data) -> str:
     return storage.canonical(data)
 
 
-def _session_faults(row: dict, events: list[dict]) -> list[str]:
+def _session_faults(row: dict, events: list[dict]) -> list[Words]:
     first = events[0]
     if first["kind"] != "session":
-        return ["the chain does not open with the session's header"]
+        return [Words(NO_HEADER)]
     if first["chain"] < 2:
         return []  # format 1 did not hash the expanded rules: only the events are vouched for
     payload = json.loads(first["payload"])
@@ -72,18 +74,20 @@ def _session_faults(row: dict, events: list[dict]) -> list[str]:
         "started": header.get("started"),
         "brought_forward_from": payload.get("brought_forward_from"),
     }
-    faults = [f"the session's {name} differs from its chain" for name, value in columns.items()
-              if _canon(row[name]) != _canon(value)]
+    faults = [Words(N_("the session's {column} differs from its chain"), column=name)
+              for name, value in columns.items() if _canon(row[name]) != _canon(value)]
     # Sessions opened before the chain held their locks have none to compare.
     if "locks" in payload and payload["locks"] != locks_digest(
             row["table_token_hash"], row["audit_token_hash"], row["pin_hash"]):
-        faults.append("the session's locks (its tokens or PIN) differ from its chain")
+        faults.append(Words(N_("the session's locks (its tokens or PIN) differ from its "
+                               "chain")))
     stake, seats, wrong = _expected_next(events)
     if _canon(row["next_stake"]) != _canon(stake):
-        faults.append("the stake for the next hand differs from its chain")
+        faults.append(Words(N_("the stake for the next hand differs from its chain")))
     if _canon(row["next_seats"]) != _canon(seats):
-        faults.append("the seats for the next hand differ from its chain")
-    faults += [f"hand {n}'s stake is not the one the table set" for n in wrong]
+        faults.append(Words(N_("the seats for the next hand differ from its chain")))
+    faults += [Words(N_("hand {hand}'s stake is not the one the table set"), hand=n)
+               for n in wrong]
     return faults
 
 
@@ -168,21 +172,25 @@ def _same(text: str | None, value) -> bool:
 
 
 def _hand_faults(events: list, hand_rows: dict[int, Any], setups: dict[int, dict],
-                 newest: dict[int, int], live: dict[int, list[tuple[int, str]]]) -> list[str]:
+                 newest: dict[int, int], live: dict[int, list[tuple[int, str]]]
+                 ) -> list[Words]:
     faults = []
     with_events = {ev["hand"] for ev in events if ev["hand"] is not None}
     for n in sorted(with_events | set(hand_rows)):
         row = hand_rows.get(n)
         if row is None or n not in setups:
-            faults.append(f"hand {n} is in the {'events' if row is None else 'hands'} only")
+            faults.append(Words(N_("hand {hand} is in the events only") if row is None else
+                                N_("hand {hand} is in the hands only"), hand=n))
             continue
         if _canon(json.loads(row["setup"])) != _canon(setups[n]):
-            faults.append(f"hand {n}'s stored setup differs from its chain")
+            faults.append(Words(N_("hand {hand}'s stored setup differs from its chain"), hand=n))
         if row["last_event"] != newest[n]:
-            faults.append(f"hand {n}'s newest event {row['last_event']} is not the chain's "
-                          f"({newest[n]}): events were removed or added")
+            faults.append(Words(N_("hand {hand}'s newest event {stored} is not the chain's "
+                                   "({chain}): events were removed or added"),
+                                hand=n, stored=row["last_event"], chain=newest[n]))
         if row["seq"] != len(live.get(n, ())):
-            faults.append(f"hand {n}'s count of actions differs from its chain")
+            faults.append(Words(N_("hand {hand}'s count of actions differs from its chain"),
+                                hand=n))
     return faults
 
 
@@ -247,13 +255,49 @@ def _chain_log(row: dict, hand_rows: dict[int, Any],
     return doc
 
 
+def _error_words(err: RefereeError) -> Phrases:
+    """A refusal's message as ``Words``: where it happened, then its sentence
+    (``RefereeError.message``, in any language)."""
+    where: list = []
+    if err.hand is not None:
+        where.append(Words(N_("hand {hand}"), hand=err.hand))
+    if err.action is not None:
+        where += [", "] * bool(where) + [Words(N_("action {action}"), action=err.action)]
+    if err.action_text:
+        where.append(f" ({err.action_text})" if where else f"({err.action_text})")
+    return Phrases([*where, ": " if where else "", Words(err.template, **err.params)])
+
+
+def _result_differences(n: int, text: str | None, want: dict | None) -> list[Words]:
+    """How hand ``n``'s stored result (its JSON text) differs from the
+    replay's, compared as data: the fields that differ, named."""
+    if want is None:
+        return [Words(N_("hand {hand} has a stored result, but the replay of its chain does "
+                         "not settle it"), hand=n)]
+    if text is None:
+        return [Words(N_("hand {hand} has no stored result, but the replay of its chain "
+                         "settles it"), hand=n)]
+    try:
+        got = json.loads(text)
+    except ValueError:
+        got = None
+    if not isinstance(got, dict):
+        return [Words(N_("hand {hand}'s stored result cannot be read as a result"), hand=n)]
+    fields = [k for k in (*want, *(k for k in got if k not in want))
+              if k not in got or k not in want or _canon(got[k]) != _canon(want[k])]
+    if fields == ["story_words"] and "story_words" not in got:
+        return []  # a result stored before its story's words were kept has none
+    return [Words(N_("hand {hand}'s stored result differs from the replay of its chain in "
+                     "{fields}"), hand=n, fields=Names(fields))]
+
+
 def _result_faults(db: Database, sid: str, row: dict, events: list,
-                   hand_rows: dict[int, Any]) -> list[str]:
+                   hand_rows: dict[int, Any]) -> list[Words]:
     try:
         log = load_log(_chain_log(row, hand_rows, _live_actions(events)))
         played = replay(log, allow_open_last_hand=True)
     except RefereeError as err:
-        return [f"the chain's log does not replay: {err.message}"]
+        return [Words(N_("the chain's log does not replay: {error}"), error=_error_words(err))]
     # The places the session's amounts are written with, as the service keeps
     # them (a hand's own stake may need more than the session's).
     q = session_quantum(row, played.rules)
@@ -261,42 +305,41 @@ def _result_faults(db: Database, sid: str, row: dict, events: list,
     running = None
     for given, hand in zip(log.get("hands", []), played.table.hands, strict=False):
         have = hand_rows.get(hand.number)
+        n = hand.number
         if hand.phase == VOID:
             want = void_hand_result(hand, given["void"], q)
         else:
             want = hand_result(hand, played.stake, q, given) if hand.is_complete else None
         got = have["result"] if have else None
-        if not _same(got, want) and not (
-                # A result stored before its story's words were kept has none.
-                want is not None and got is not None and "story_words" not in json.loads(got)
-                and _same(got, {k: v for k, v in want.items() if k != "story_words"})):
-            faults.append(f"hand {hand.number}'s stored result differs from the replay of "
-                          "its chain")
+        if not _same(got, want):  # the same text is the same result: most hands
+            faults += _result_differences(n, got, want)
         # The pages read the totals from these rows alone: they must be the replay's.
         after = totals.step(running, want)
         if have and not _same(have["running"], after):
-            faults.append(f"hand {hand.number}'s stored running totals differ from the "
-                          "replay of its chain")
+            faults.append(Words(N_("hand {hand}'s stored running totals differ from the "
+                                   "replay of its chain"), hand=n))
         running = after if after is not None else running
         if have and not _same(have["seats"], list(hand.players)):
-            faults.append(f"hand {hand.number}'s stored seats differ from its chain")
+            faults.append(Words(N_("hand {hand}'s stored seats differ from its chain"), hand=n))
         if have and have["dealer"] != hand.dealer:
-            faults.append(f"hand {hand.number}'s stored dealer differs from its chain")
+            faults.append(Words(N_("hand {hand}'s stored dealer differs from its chain"),
+                                hand=n))
         # What the pages and the count of settled hands go by.
         status = "void" if hand.phase == VOID else "complete" if hand.is_complete else "open"
         if have and have["status"] != status:
-            faults.append(f"hand {hand.number}'s stored status differs from the replay of "
-                          "its chain")
+            faults.append(Words(N_("hand {hand}'s stored status differs from the replay of "
+                                   "its chain"), hand=n))
     seats = storage.seat_rows(db, sid)
     if seats.get(0) != row["players"]:
-        faults.append("the session's stored seats differ from its chain")
+        faults.append(Words(N_("the session's stored seats differ from its chain")))
     for n, have in hand_rows.items():
         if not _same(have["seats"], seats.get(n)):
-            faults.append(f"hand {n}'s seat rows differ from its chain")
+            faults.append(Words(N_("hand {hand}'s seat rows differ from its chain"), hand=n))
     if storage.settled_count(db, sid) != storage.counted_settled(db, sid):
-        faults.append("the session's count of settled hands differs from its hands")
+        faults.append(Words(N_("the session's count of settled hands differs from its hands")))
     if _canon(row["everyone"]) != _canon(list(played.table.everyone)):
-        faults.append("the session's list of everyone seated differs from its chain")
+        faults.append(Words(N_("the session's list of everyone seated differs from its "
+                               "chain")))
     return faults
 
 
@@ -307,13 +350,14 @@ def _result_faults(db: Database, sid: str, row: dict, events: list,
 BESIDE_EVENTS = 20_000
 
 
-def _chain_fault_text(fault: dict) -> str:
-    where = "" if fault["seq"] is None else (
-        f"event {fault['seq']} (id {fault['id']}, {fault['kind']}, hand {fault['hand']}): ")
-    return where + fault["reason"]
+def _chain_fault_words(fault: dict) -> Words:
+    if fault["seq"] is None:
+        return fault["reason"]
+    return Words(N_("event {event} (id {id}, {kind}, hand {hand}): {fault}"), event=fault["seq"],
+                 id=fault["id"], kind=fault["kind"], hand=fault["hand"], fault=fault["reason"])
 
 
-def verify_session(db: Database, sid: str, head: str | None = None) -> list[str]:
+def verify_session(db: Database, sid: str, head: str | None = None) -> list[Words]:
     """Every reason the stored session cannot be trusted (empty: it can).
     ``head``: a receipt's hash, which the chain must still hold. The faults
     come in order of trust: the chain's first, else the derived rows' against
@@ -328,7 +372,7 @@ def verify_session(db: Database, sid: str, head: str | None = None) -> list[str]
     with collector.paused():
         row = storage.session_row(db, sid)
         if row is None:
-            return [f"there is no session {sid!r}"]
+            return [Words(N_("there is no session {session}"), session=repr(sid))]
         events = storage.session_events(db, sid)
         hand_rows = {r["n"]: r for r in storage.hand_rows_as_stored(db, sid)}
         path = storage.db_file(db)
@@ -340,7 +384,7 @@ def verify_session(db: Database, sid: str, head: str | None = None) -> list[str]
         if chain_faults is None:
             fault, faults = _chain_and_event_faults(db, sid, head, row, events, hand_rows)
             if fault is not None:
-                return [_chain_fault_text(fault)]
+                return [_chain_fault_words(fault)]
             return faults or _result_faults(db, sid, row, events, hand_rows)
         try:
             results, error = _result_faults(db, sid, row, events, hand_rows), None
@@ -348,7 +392,7 @@ def verify_session(db: Database, sid: str, head: str | None = None) -> list[str]
             results, error = [], err
         fault, faults = chain_faults()
         if fault is not None:
-            return [_chain_fault_text(fault)]
+            return [_chain_fault_words(fault)]
         if faults:
             return faults
         if error is not None:
@@ -358,7 +402,7 @@ def verify_session(db: Database, sid: str, head: str | None = None) -> list[str]
 
 def _chain_and_event_faults(db: Database, sid: str, head: str | None, row: dict,
                             events: list, hand_rows: dict[int, Any]
-                            ) -> tuple[dict | None, list[str]]:
+                            ) -> tuple[dict | None, list[Words]]:
     """The chain's first fault, else what differs between the derived rows
     (the session's, the hands', the stored answers) and the events."""
     fault = storage.verify_session_chain(db, sid, head, rows=events)
@@ -370,7 +414,7 @@ def _chain_and_event_faults(db: Database, sid: str, head: str | None, row: dict,
         db, sid, events)
 
 
-def _reply_faults(db: Database, sid: str, events: list) -> list[str]:
+def _reply_faults(db: Database, sid: str, events: list) -> list[Words]:
     """A stored first answer (what a retry with its client id gets back) must
     answer an event of the chain with that client id, and say what the event
     says: a refusal its code, a table's event its kind, hand and fields, an
@@ -389,8 +433,8 @@ def _reply_faults(db: Database, sid: str, events: list) -> list[str]:
         except ValueError:
             body = None
         if ev is None or not isinstance(body, dict):
-            faults.append(f"the stored answer to client id {client_id!r} answers no event "
-                          "of the chain")
+            faults.append(Words(N_("the stored answer to client id {client_id} answers no "
+                                   "event of the chain"), client_id=repr(client_id)))
             continue
         payload = json.loads(ev["payload"])
         if refused:
@@ -407,8 +451,9 @@ def _reply_faults(db: Database, sid: str, events: list) -> list[str]:
             ok = body.get("session") == sid and body.get("hand") == ev["hand"] and \
                 body.get("seq") == _actions_after(events, ev)
         if not ok:
-            faults.append(f"the stored answer to client id {client_id!r} differs from its "
-                          f"event {ev['seq']} ({ev['kind']}) in the chain")
+            faults.append(Words(N_("the stored answer to client id {client_id} differs from "
+                                   "its event {event} ({kind}) in the chain"),
+                                client_id=repr(client_id), event=ev["seq"], kind=ev["kind"]))
     return faults
 
 
@@ -427,11 +472,11 @@ def _actions_after(events: list, event: Any) -> int:
     return len(live)
 
 
-def verify_all(db: Database) -> dict[str, list[str]]:
+def verify_all(db: Database) -> dict[str, list[Words]]:
     """Each stored session's faults, and any events whose session is gone."""
     out = {sid: verify_session(db, sid) for sid in storage.session_ids(db)}
     for sid in storage.orphan_sessions(db):
-        out[sid] = ["the session's events are stored but the session is not"]
+        out[sid] = [Words(N_("the session's events are stored but the session is not"))]
     from .club import verify as verify_club
 
     club_faults = verify_club(db)

@@ -21,6 +21,7 @@ from ...record.chain import (
     event_hashes_v2,
     session_chain_fault,
 )
+from ...rules.words import Words
 from .. import changes
 from .rows import _fits, _insert_rows, _named_rows, now, session_ids
 
@@ -372,6 +373,6 @@ def club_events(db: Database) -> list[dict]:
     return [dict(zip(keys, values, strict=True)) for values in cur]
 
 
-def verify_club_chain(db: Database) -> str | None:
+def verify_club_chain(db: Database) -> Words | None:
     """The first fault of the club's chain (None: intact or empty)."""
     return club_chain_fault(club_events(db))
