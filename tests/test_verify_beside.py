@@ -60,4 +60,5 @@ def test_no_second_process_to_be_had_verifies_in_one(app, client, monkeypatch):
     assert trust.verify_session(db, g.sid) == []
     raw(app).execute("UPDATE hands SET dealer = 'Zed' WHERE session_id = ? AND n = 1",
                      (g.sid,))
-    assert list(map(str, trust.verify_session(db, g.sid))) == ["hand 1's stored dealer differs from its chain"]
+    assert list(map(str, trust.verify_session(db, g.sid))) == [
+        "hand 1's stored dealer differs from its chain"]

@@ -61,13 +61,37 @@ class HandResult:
     def to_json(self, quantum: Decimal) -> dict:
         """The hand's ``tonk-result/1`` entry, as plain values (amounts as
         text): its stored form, which the printed line encodes as it is."""
-        q = str(quantum)  # once, not once per amount
         doc = {"hand": self.number, "dealer": self.dealer, "outcome": self.outcome.value}
-        doc.update(self.notes())
+        if self.reason is not None or self.told:  # most hands have no note
+            doc.update(self.notes())
         doc["winners"] = list(self.winners)
         doc["counts"] = dict(self.counts)
-        doc["net"] = {p: written(str(v), q) for p, v in self.net.items()}
+        q = str(quantum)
+        texts = _amounts_written(q)
+        net = doc["net"] = {}
+        for p, v in self.net.items():
+            exact = str(v)
+            text = texts.get(exact)
+            if text is None:
+                text = texts[exact] = written(exact, q)
+            net[p] = text
         return doc
+
+
+# A long replay writes tens of thousands of amounts of a few distinct values:
+# each quantum keeps them by their exact text (``money.written`` looked up by
+# the pair cost a tenth of writing a hand's entry), bounded like ``written``
+# for a long-lived server.
+_WRITTEN: dict[str, dict[str, str]] = {}
+
+
+def _amounts_written(quantum: str) -> dict[str, str]:
+    texts = _WRITTEN.get(quantum)
+    if texts is None or len(texts) > 10_000:
+        if len(_WRITTEN) > 100:
+            _WRITTEN.clear()
+        texts = _WRITTEN[quantum] = {}
+    return texts
 
 
 def settle_hand(hand: Hand, stake: Decimal, multiplier: int = 1) -> HandResult:
