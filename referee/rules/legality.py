@@ -35,6 +35,21 @@ _ANY_TURN = frozenset(("declare", "slap", "show"))
 Seen = tuple
 
 
+class _ToPick(tuple):
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "TO_PICK"
+
+
+#: The cards of an action the player is still to pick (the tablet offers the
+#: verb, then the player picks the cards): ``verify`` judges such an action on
+#: everything up to its cards (whose turn, the phase, the verb's own limits),
+#: and stops where its cards would be judged. ``referee.rules.offers`` asks so
+#: which verbs are open. Told apart from any logged action by identity.
+TO_PICK: tuple[str, ...] = _ToPick()
+
+
 def _seen(where: Seen) -> Words:
     template, *who = where
     return Words(template, **dict(zip(("player", "spread")[:len(who)], who, strict=True)))
@@ -238,6 +253,8 @@ def check_new(hand: Hand, card: str, what: Seen, code: str = "duplicate_card") -
 
 def _verify_spread(hand: Hand, action: Action) -> None:
     p, cards = action.player, action.cards
+    if cards is TO_PICK:
+        return
     _cards_from_hand(hand, p, cards)
     if not is_spread(cards, hand.deck):
         raise _illegal("invalid_spread", N_("{cards} is neither a book (3 or 4 of a rank) "
@@ -259,6 +276,8 @@ def _verify_hit(hand: Hand, action: Action) -> None:
         raise _illegal("hit_limit", N_("{player} may hit only {limit} time a turn")
                        if limit == 1 else N_("{player} may hit only {limit} times a turn"),
                        {"player": p, "limit": limit})
+    if action.cards is TO_PICK:
+        return
     card = action.cards[0]
     _card_from_hand(hand, p, card)
     spread = hand.spreads[k - 1]
@@ -279,6 +298,8 @@ def extends(hand: Hand, spread: Spread, card: str) -> bool:
 
 
 def _verify_discard(hand: Hand, action: Action) -> None:
+    if action.cards is TO_PICK:
+        return
     p, card = action.player, action.cards[0]
     held = hand.held[p]
     if card not in held:
@@ -350,6 +371,8 @@ def _verify_show(hand: Hand, action: Action) -> None:
                                             "(after a drop or when the stock runs out)"))
     if p not in hand.must_show and hand.card_count(p):
         raise _illegal("show_not_needed", N_("{player} need not show"), {"player": p})
+    if action.cards is TO_PICK:
+        return
     if action.count is not None:
         _verify_count(hand, p, action.count)
         return  # no cards to judge: must_spread is never judged on a count
@@ -425,6 +448,8 @@ def _verify_declare(hand: Hand, action: Action) -> None:
         if hand.spreads:
             raise _illegal("declare_too_late", N_("a first-turn claim may only be made "
                                                   "while no spread is on the table"))
+    if action.cards is TO_PICK:
+        return
     verify_reveal(hand, p, action.cards, Words(N_("the declaration")))
     claim = eligible_claim(hand, p, action.cards)
     if claim is None:

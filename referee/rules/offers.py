@@ -1,22 +1,128 @@
-"""What the referee offers now: the actions and verbs a tablet shows.
+"""What the referee offers now: the actions and the verbs a tablet shows.
 
-Legality is ``referee.rules.legality``'s; this module only proposes
-candidates and keeps those ``can`` accepts.
+One generator, ``offers``, proposes every kind of action worth offering now,
+each as an ``Offer``: the action with its cards still to pick, where the
+player picks them, and the actions the referee can list itself from the
+cards it knows. Whether any of them is allowed is ``verify``'s to say
+(``referee.rules.legality``, the one statement of legality): the legal
+actions are the listed actions it accepts, the verbs open those of which it
+accepts one. Besides the rules, the generator only keeps from offering
+what would lead nowhere (a take that cannot be used, a meld that would
+strand the turn) and what no rule pays (a declaration where the rules have
+no deal wins).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import Action
 from .cards import UNKNOWN
-from .legality import can, extends
+from .legality import TO_PICK, can, extends
 from .phases import DECLARED, EXTRA_DISCARD, OVER, PLAY, SHOWDOWN, START, START_VERBS, VOID
-from .spreads import is_spread
+from .spreads import MIN_SPREAD, is_spread
 
 if TYPE_CHECKING:
     from .hand import Hand
+
+_NONE: tuple[Action, ...] = ()
+
+
+class Offer(NamedTuple):
+    """One kind of action offered to a player now: ``to_pick``, the action with
+    its cards still to pick (None where the referee lists every choice), and
+    ``listed``, the actions the referee can name from the cards it knows
+    (a hand with unknown cards may also play cards it cannot list)."""
+
+    player: str
+    verb: str
+    to_pick: Action | None
+    listed: Iterable[Action]
+
+
+def offers(hand: Hand) -> Iterator[Offer]:
+    """Every kind of action worth offering now, in the order the tablet shows
+    them: the shows, the declarations, then what the player to act may do."""
+    phase = hand.phase
+    if phase == OVER or phase == VOID:
+        return
+    players, held, unknown = hand.players, hand.held, hand.unknown
+    if phase == SHOWDOWN or phase == DECLARED:
+        for q in players:
+            if q in hand.must_show:
+                yield Offer(q, "show", Action(q, "show", TO_PICK),
+                            _NONE if unknown[q] else (Action(q, "show", tuple(held[q])),))
+    for q in players:
+        if not unknown[q]:
+            yield Offer(q, "declare", None, (Action(q, "declare", tuple(held[q])),))
+        elif hand.rules.deal_wins:
+            yield Offer(q, "declare", Action(q, "declare", TO_PICK), _NONE)
+    p = hand.to_act
+    if phase == START:
+        for v in START_VERBS:
+            if v != "take" or _take_is_usable(hand, p):
+                yield Offer(p, v, None, (Action(p, v),))
+        if hand.slap_open:
+            for q in players:
+                yield Offer(q, "slap", None,
+                            [Action(q, "slap", (), s.number) for s in hand.spreads])
+    elif phase == EXTRA_DISCARD:
+        yield Offer(p, "discard", Action(p, "discard", TO_PICK),
+                    [Action(p, "discard", (c,)) for c in held[p]])
+    elif phase == PLAY:
+        if hand.card_count(p) >= MIN_SPREAD:
+            yield Offer(p, "spread", Action(p, "spread", TO_PICK), _melds(hand, p, "spread"))
+        # The first spread stands for any: the hit is judged up to its card.
+        yield Offer(p, "hit", Action(p, "hit", TO_PICK, 1), _melds(hand, p, "hit"))
+        yield Offer(p, "discard", Action(p, "discard", TO_PICK),
+                    [Action(p, "discard", (c,)) for c in held[p]])
+
+
+def legal_actions(hand: Hand) -> list[Action]:
+    """Every concrete action the referee would accept now, as far as the
+    known cards allow (a hand with unknown cards may also play cards the
+    referee cannot list). A draw is offered without a card."""
+    return [action for offer in offers(hand) for action in offer.listed if can(hand, action)]
+
+
+def verbs(hand: Hand) -> dict[str, list[str]]:
+    """For each player who may act now, the kinds of action open to them: the
+    action with its cards still to pick is accepted, or, where the referee
+    lists every choice, one of them is. What the tablet shows."""
+    out: dict[str, list[str]] = {}
+    for player, verb, to_pick, listed in offers(hand):
+        if verb in out.get(player, ()):
+            continue
+        if can(hand, to_pick) if to_pick is not None else \
+                any(can(hand, action) for action in listed):
+            out.setdefault(player, []).append(verb)
+    return out
+
+
+def _melds(hand: Hand, p: str, verb: str) -> Iterator[Action]:
+    """The spreads (or hits) ``p`` could make from the cards known to be in
+    their hand, less those that would strand the turn."""
+    held = hand.held[p]
+    if verb == "spread":
+        melds: Iterable[Action] = (Action(p, "spread", combo)
+                                   for size in range(MIN_SPREAD, len(held) + 1)
+                                   for combo in combinations(held, size))
+    else:
+        melds = (Action(p, "hit", (c,), s.number) for s in hand.spreads for c in held)
+    taken = hand.this_turn.taken
+    if (hand.rules.take_must_meld and taken not in (None, UNKNOWN)
+            and taken not in hand.this_turn.melded):
+        # Until the taken card is used, only melds that use it are
+        # offered: another could leave it unusable, and the turn stuck.
+        melds = (a for a in melds if taken in a.cards)
+    if hand.this_turn.out_blocked:
+        # Not allowed to go out this turn: a meld leaving one card would
+        # leave only the discard that empties the hand.
+        left = hand.card_count(p)
+        melds = (a for a in melds if left - len(a.cards) != 1)
+    return iter(melds)
 
 
 def _take_is_usable(hand: Hand, p: str) -> bool:
@@ -38,113 +144,3 @@ def _can_meld(hand: Hand, p: str, card: str) -> bool:
     held = hand.held[p]
     return any(is_spread(combo + (card,), hand.deck)
                for size in range(2, len(held) + 1) for combo in combinations(held, size))
-
-
-def legal_actions(hand: Hand) -> list[Action]:
-    """Every concrete action the referee would accept now, as far as the
-    known cards allow (a hand with unknown cards may also play cards the
-    referee cannot list). A draw is offered without a card."""
-    out: list[Action] = []
-    phase = hand.phase
-    if phase == OVER or phase == VOID:
-        return out
-    candidates: list[Action] = []
-    for q in hand.players:
-        if not hand.unknown[q] and not any(c.player == q for c in hand.claims):
-            candidates.append(Action(q, "declare", tuple(hand.held[q])))
-    if phase in (SHOWDOWN, DECLARED):
-        for q in sorted(hand.must_show, key=hand.players.index):
-            if not hand.unknown[q]:
-                candidates.append(Action(q, "show", tuple(hand.held[q])))
-    p = hand.to_act
-    if phase == START:
-        candidates += [Action(p, v) for v in START_VERBS
-                       if v != "take" or _take_is_usable(hand, p)]
-        if hand.slap_open:
-            for q in hand.players:
-                for s in hand.spreads:
-                    candidates.append(Action(q, "slap", (), s.number))
-    elif phase == EXTRA_DISCARD:
-        candidates += [Action(p, "discard", (c,)) for c in hand.held[p]]
-    elif phase == PLAY:
-        held = hand.held[p]
-        melds: list[Action] = []
-        for size in range(3, len(held) + 1):
-            for combo in combinations(held, size):
-                melds.append(Action(p, "spread", combo))
-        for s in hand.spreads:
-            melds += [Action(p, "hit", (c,), s.number) for c in held]
-        taken = hand.this_turn.taken
-        if (hand.rules.take_must_meld and taken not in (None, UNKNOWN)
-                and taken not in hand.this_turn.melded):
-            # Until the taken card is used, only melds that use it are
-            # offered: another could leave it unusable, and the turn stuck.
-            melds = [a for a in melds if taken in a.cards]
-        if hand.this_turn.out_blocked:
-            # Not allowed to go out this turn: a meld leaving one card would
-            # leave only the discard that empties the hand.
-            left = hand.card_count(p)
-            melds = [a for a in melds if left - len(a.cards) != 1]
-        candidates += melds
-        candidates += [Action(p, "discard", (c,)) for c in held]
-    for action in candidates:
-        if can(hand, action):
-            out.append(action)
-    return out
-
-
-def verbs(hand: Hand) -> dict[str, list[str]]:
-    """For each player who may act now, the kinds of action open to them
-    (ignoring which cards: the tablet picks those). What the tablet shows."""
-    out: dict[str, list[str]] = {}
-    phase = hand.phase
-    if phase == OVER or phase == VOID:
-        return out
-
-    def add(q: str, verb: str) -> None:
-        out.setdefault(q, [])
-        if verb not in out[q]:
-            out[q].append(verb)
-
-    if phase in (SHOWDOWN, DECLARED):
-        for q in hand.players:
-            if q in hand.must_show:
-                add(q, "show")
-    if phase == DECLARED or phase == START and not hand.this_turn.started:
-        for q in hand.players:
-            if any(c.player == q for c in hand.claims) or hand.shown:
-                continue
-            if hand.play_started and (q != hand.to_act or hand.turns[q] or hand.spreads):
-                continue
-            if hand.unknown[q]:
-                if _any_claim_possible(hand, q):
-                    add(q, "declare")
-            elif can(hand, Action(q, "declare", tuple(hand.held[q]))):
-                add(q, "declare")
-    p = hand.to_act
-    if phase == START:
-        for v in START_VERBS:
-            if can(hand, Action(p, v)) and (v != "take" or _take_is_usable(hand, p)):
-                add(p, v)
-        if hand.slap_open:
-            for q in hand.players:
-                if any(can(hand, Action(q, "slap", (), s.number)) for s in hand.spreads):
-                    add(q, "slap")
-    elif phase == EXTRA_DISCARD:
-        add(p, "discard")
-    elif phase == PLAY:
-        if hand.card_count(p) >= 3:
-            add(p, "spread")
-        if hand.spreads and (hand.rules.max_hits_per_turn is None
-                             or hand.this_turn.hits < hand.rules.max_hits_per_turn):
-            add(p, "hit")
-        add(p, "discard")
-    return out
-
-
-def _any_claim_possible(hand: Hand, q: str) -> bool:
-    if not hand.rules.deal_wins:
-        return False
-    if hand.play_started:
-        return any(c.timing for c in hand.rules.deal_wins)
-    return True
