@@ -1,4 +1,5 @@
-"""How a hand's play ended: the facts the ledger settles from."""
+"""How a hand's play ended: the facts the ledger settles from, and what a tonk
+out pays."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 
-from .options import DealWin
-from .words import Words
+from .options import DealWin, HouseRules
+from .words import N_, Words
+
+ONE = Decimal(1)
 
 
 class EndingKind(StrEnum):
@@ -66,3 +69,28 @@ class Ending:
         """Seats in playing order, starting left of the dealer."""
         i = self.players.index(self.dealer)
         return list(self.players[i + 1:] + self.players[: i + 1])
+
+
+def tonk_out_pays(rules: HouseRules, p: str, *, first_turn: bool, two_spreads: bool,
+                  by_hits: bool, hit_a_spread: bool) -> tuple[Decimal, Words]:
+    """What a tonk out by ``p`` pays each other player, and why, from the
+    facts of how it happened (a played hand knows them; a told one states
+    them): out in the first turn; with two spreads of one's own in it; the
+    last cards gone by hits alone; having hit a spread this hand."""
+    if rules.first_turn_two_spreads_pays is not None and first_turn and two_spreads:
+        return rules.first_turn_two_spreads_pays, Words(
+            N_("{player} went out in their first turn with two spreads of their own"),
+            player=p)
+    if rules.tonk_out_by_hits_pays is not None and by_hits:
+        pays, why = rules.tonk_out_by_hits_pays, Words(
+            N_("{player}'s last cards went by hits alone"), player=p)
+    else:
+        pays, why = rules.tonk_out_pays, Words(
+            N_("{player} emptied their hand with no final discard"), player=p)
+    if rules.tonk_out_double_first_turn_only and not first_turn and pays > ONE:
+        pays, why = ONE, Words(
+            N_("{why}, after their first turn (a tonk out then pays 1)"), why=why)
+    if rules.tonk_out_double_lost_by_hitting and hit_a_spread and pays > ONE:
+        pays, why = ONE, Words(
+            N_("{why}, having hit a spread this hand (so it pays 1)"), why=why)
+    return pays, why

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from decimal import Decimal
 from functools import lru_cache
 
 from . import legality, offers
@@ -38,6 +37,7 @@ from .ending import (
     TONK_OUT,
     Claim,
     Ending,
+    tonk_out_pays,
 )
 from .errors import RefereeError, RuleViolation
 from .legality import Seen, check_new, eligible_claim
@@ -57,7 +57,6 @@ from .phases import (  # noqa: F401 (START_VERBS and Phase: their callers import
 from .spreads import Spread
 from .words import N_, Words
 
-ONE = Decimal(1)
 _UPCARD = (N_("the upcard"),)
 
 
@@ -591,31 +590,6 @@ class Hand:
                 self.apply(action)
             except RefereeError as err:
                 raise err.at(hand=self.number, action=i, action_text=str(action)) from None
-
-
-def tonk_out_pays(rules: HouseRules, p: str, *, first_turn: bool, two_spreads: bool,
-                  by_hits: bool, hit_a_spread: bool) -> tuple[Decimal, Words]:
-    """What a tonk out by ``p`` pays each other player, and why, from the
-    facts of how it happened (a played hand knows them; a told one states
-    them): out in the first turn; with two spreads of one's own in it; the
-    last cards gone by hits alone; having hit a spread this hand."""
-    if rules.first_turn_two_spreads_pays is not None and first_turn and two_spreads:
-        return rules.first_turn_two_spreads_pays, Words(
-            N_("{player} went out in their first turn with two spreads of their own"),
-            player=p)
-    if rules.tonk_out_by_hits_pays is not None and by_hits:
-        pays, why = rules.tonk_out_by_hits_pays, Words(
-            N_("{player}'s last cards went by hits alone"), player=p)
-    else:
-        pays, why = rules.tonk_out_pays, Words(
-            N_("{player} emptied their hand with no final discard"), player=p)
-    if rules.tonk_out_double_first_turn_only and not first_turn and pays > ONE:
-        pays, why = ONE, Words(
-            N_("{why}, after their first turn (a tonk out then pays 1)"), why=why)
-    if rules.tonk_out_double_lost_by_hitting and hit_a_spread and pays > ONE:
-        pays, why = ONE, Words(
-            N_("{why}, having hit a spread this hand (so it pays 1)"), why=why)
-    return pays, why
 
 
 # What ``verify`` checks for the player to act, by phase and verb: one

@@ -16,9 +16,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .cards import parse_cards
-from .ending import DEAL_WIN, DROP, OUT, STOCK_OUT, THROWN_IN, TONK_OUT, Claim, Ending
+from .ending import (
+    DEAL_WIN,
+    DROP,
+    OUT,
+    STOCK_OUT,
+    THROWN_IN,
+    TONK_OUT,
+    Claim,
+    Ending,
+    tonk_out_pays,
+)
 from .errors import MalformedInput, RuleViolation
-from .hand import OVER, Hand, tonk_out_pays
+from .hand import OVER, Hand
 from .legality import best_claim, verify_reveal
 from .options import HouseRules
 from .words import N_, Words
