@@ -392,3 +392,129 @@ def test_hand_rows_written_by_the_older_encoder_still_verify(app, client):
     assert verify(app) == 0
     edit_first_settled(conn, "running", "totals", "999")
     assert verify(app) == 1
+
+
+def _replied(client):
+    """A session whose every kind of write left a stored answer: a hand
+    started, actions, an undo (as ``played``), a refusal and a void."""
+    g = Game(client, seed=3)
+    r = client.post(g.url("/hands"), json={**g.sim.next_setup(), "client_id": "s1"},
+                    headers=bearer(g.table))
+    assert r.status_code == 201, r.get_json()
+    g.n, g.seq = r.get_json()["hand"], 0
+    g.finish_hand()
+    g.start()
+    g.play(2)
+    r = client.post(g.url(f"/hands/{g.n}/undo"), json={"expected_seq": g.seq, "client_id": "u1"},
+                    headers=bearer(g.table))
+    assert r.status_code == 201, r.get_json()
+    r = g.post("Zed: drop", client_id="refused", expected_seq=g.seq - 1)
+    assert r.status_code >= 400
+    r = client.post(g.url(f"/hands/{g.n}/void"), json={"reason": "misdeal", "client_id": "v1"},
+                    headers=bearer(g.table))
+    assert r.status_code == 201, r.get_json()
+    return g
+
+
+def _forge(conn, kind: str, change) -> str:
+    """Edit the stored answer to the first event of ``kind`` with a client id."""
+    cid, body = conn.execute(
+        "SELECT r.client_id, r.body FROM replies r JOIN events e ON e.session_id = "
+        "r.session_id AND e.client_id = r.client_id WHERE e.kind = ? ORDER BY e.id LIMIT 1",
+        [kind]).fetchone()
+    data = json.loads(body)
+    change(data)
+    conn.execute("UPDATE replies SET body = ? WHERE client_id = ?", [json.dumps(data), cid])
+    return cid
+
+
+def _other_turn(state):
+    # The game state a retry would show, edited: whose turn it is and what
+    # each holds; the session, hand and count of actions stay as they were.
+    state["turn"] = next(p for p in state["players"] if p != state.get("turn"))
+    state["stock"] = state.get("stock", 0) + 1
+
+
+FORGED = [
+    ("action", _other_turn),
+    ("correction", _other_turn),
+    ("hand_start", lambda state: state.update(dealer="Zed")),
+    ("refusal", lambda body: body["error"].update(params={"turn": "Zed", "player": "Ann"})),
+    ("void", lambda body: body.update(note="nobody pays")),
+]
+
+
+@pytest.mark.parametrize("kind,change", FORGED, ids=[f[0] for f in FORGED])
+def test_a_forged_stored_answer_fails_whatever_it_changes(app, client, kind, change):
+    g = _replied(client)
+    assert verify(app) == 0
+    cid = _forge(raw(app), kind, change)
+    faults = trust.verify_session(storage.connect(app.config["DATABASE"]), g.sid)
+    assert [f.template for f in faults] == [
+        "the stored answer to client id {client_id} differs from its event {event} ({kind}) "
+        "in the chain"], faults
+    assert faults[0].params["client_id"] == repr(cid) and faults[0].params["kind"] == kind
+
+
+def test_a_retry_gets_the_answer_the_chain_vouches_for(app, client):
+    """The answer's digest rides in its event (``record.chain.REPLY``): the
+    stored answer is the one whose digest the chain holds, and the event's
+    own fields (the setup, the action) are read without it."""
+    from referee.record.chain import REPLY, reply_digest
+
+    _replied(client)
+    conn = raw(app)
+    rows = conn.execute("SELECT e.kind, e.payload, r.body FROM events e JOIN replies r ON "
+                        "e.session_id = r.session_id AND e.client_id = r.client_id").fetchall()
+    kinds = {kind for kind, _, _ in rows}
+    assert {"action", "correction", "hand_start", "refusal", "void"} <= kinds
+    for kind, payload, body in rows:
+        digest = json.loads(payload).get(REPLY)
+        # A table's event answers with the event itself: nothing to add.
+        assert digest == (None if kind == "void" else reply_digest(body)), kind
+    setup = conn.execute("SELECT setup FROM hands ORDER BY n DESC LIMIT 1").fetchone()[0]
+    assert REPLY not in json.loads(setup)
+
+
+def _opened_before_the_locks_were_chained(app, sid):
+    """The session as the service stored it before its opening event held the
+    digest of its locks: that event without ``locks``, its chain hashed so."""
+    def edit(ev):
+        if ev["kind"] == "session":
+            payload = json.loads(ev["payload"])
+            del payload["locks"]
+            ev["payload"] = json.dumps(payload)
+    rehash_with(app, sid, edit)
+
+
+def test_a_session_opened_before_its_locks_were_chained_is_said_not_covered(app, client,
+                                                                           capsys):
+    new = played(client, hands=1, undo=False)
+    old = played(client, hands=1, undo=False)  # the newest: no chain hangs on its events
+    _opened_before_the_locks_were_chained(app, old.sid)
+    db = storage.connect(app.config["DATABASE"])
+    notes: dict = {}
+    assert trust.verify_all(db, notes) == {old.sid: [], new.sid: []}
+    assert [n.template for n in notes[old.sid]] == [
+        "not covered: its locks (tokens and PIN) were stored before its chain held them, so "
+        "verify cannot tell whether they were changed"] and new.sid not in notes
+    # Its PIN replaced: nothing in the chain to see it by, and verify says so.
+    raw(app).execute("UPDATE sessions SET pin_hash = 'scrypt$00$00' WHERE id = ?", [old.sid])
+    capsys.readouterr()
+    assert verify(app, "--lang", "de") == 0
+    err = capsys.readouterr().err
+    assert f"Sitzung {old.sid}: nicht abgedeckt: ihre Schlösser" in err and new.sid not in err
+    # The same edit of a session whose chain holds its locks is a fault.
+    raw(app).execute("UPDATE sessions SET pin_hash = 'scrypt$00$00' WHERE id = ?", [new.sid])
+    assert verify(app) == 1
+    said: list = []
+    assert trust.verify_session(db, old.sid, notes=said) == [] and len(said) == 1
+
+
+def test_a_format_1_session_is_said_not_covered(app, client):
+    test_sessions_stored_before_the_migration_still_verify(app, client)
+    notes: dict = {}
+    db = storage.connect(app.config["DATABASE"])
+    assert not any(trust.verify_all(db, notes).values())
+    assert [[n.template[:40] for n in said] for said in notes.values()] == [
+        ["not covered: it was stored before its ch"]]

@@ -198,8 +198,15 @@ def test_a_rewritten_chain_that_does_not_replay_says_where_in_german(app, client
     conn = raw(app)
     rows = conn.execute("SELECT id, payload FROM events WHERE session_id = ? AND hand = 2 "
                         "AND kind = 'action' ORDER BY seq LIMIT 2", [g.sid]).fetchall()
-    swap = {rows[0][0]: rows[1][1], rows[1][0]: rows[0][1]}
-    rehash_with(app, g.sid, lambda ev: ev.update(payload=swap.get(ev["id"], ev["payload"])))
+    # The two actions' texts swapped (each keeps its answer's digest).
+    texts = [json.loads(payload)["text"] for _, payload in rows]
+    swap = {rows[0][0]: texts[1], rows[1][0]: texts[0]}
+
+    def edit(ev):
+        if ev["id"] in swap:
+            ev["payload"] = json.dumps({**json.loads(ev["payload"]), "action": swap[ev["id"]],
+                                        "text": swap[ev["id"]]})
+    rehash_with(app, g.sid, edit)
     capsys.readouterr()
     assert verify(app, "--lang", "de") == 1
     out = capsys.readouterr().out

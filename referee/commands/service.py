@@ -278,9 +278,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
                     lang = sessions.table_language(db, args.session)
                 except RefereeError:
                     lang = None
-            report = {args.session: trust.verify_session(db, args.session, args.head)}
+            said: list = []
+            report = {args.session: trust.verify_session(db, args.session, args.head, said)}
+            notes = {args.session: said} if said else {}
         else:
-            report = trust.verify_all(db)
+            notes = {}
+            report = trust.verify_all(db, notes)
             # A database's receipt (--head alone): the newest session deleted, or
             # its chain rewritten, leaves nothing inside the file to see; the
             # head kept outside it does (docs/decisions.md).
@@ -294,6 +297,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
                           error=err)
     except RefereeError as err:
         return fail(err, lang=lang)
+    # What the chain cannot vouch for is not a fault: said, on stderr.
+    for sid, said in notes.items():
+        for note in said:
+            print(_said(lang, N_("session {session}: {fault}"), session=sid, fault=note),
+                  file=sys.stderr)
     bad = 0
     for sid, faults in report.items():
         if faults:

@@ -85,6 +85,28 @@ def event_hashes_v2(prev_hash: str, session_id: str, created: str,
     return out
 
 
+#: The key under which an event written with a client id holds the digest of
+#: the answer stored for that id (what a retry with it gets back): the chain
+#: vouches for the answer's every byte (docs/decisions.md).
+REPLY = "reply"
+
+
+def reply_digest(answer_json: str) -> str:
+    return hashlib.sha256(answer_json.encode()).hexdigest()
+
+
+def with_reply(payload: dict, client_id: str | None, answer_json: str) -> dict:
+    """``payload`` as it is chained when ``answer_json`` is stored as the
+    answer to ``client_id`` (as it is without a client id: nothing stored)."""
+    return {**payload, REPLY: reply_digest(answer_json)} if client_id else payload
+
+
+def without_reply(payload: dict) -> dict:
+    """A ``hand_start`` event's payload as the hand's setup (its answer's
+    digest is the chain's, not the setup's)."""
+    return {k: v for k, v in payload.items() if k != REPLY} if REPLY in payload else payload
+
+
 class LogChainError(Exception):
     """The log's events do not hash to its head, or its play is not theirs:
     ``words``, where they part (``str()``: in English)."""
@@ -153,7 +175,7 @@ def _same_play(doc: dict, events: list[dict]) -> None:
     for ev in events[1:]:
         payload = json.loads(ev["payload"])
         if ev["kind"] == "hand_start":
-            hands.append({"setup": payload, "actions": []})
+            hands.append({"setup": without_reply(payload), "actions": []})
             live = []
         elif ev["kind"] == "action" and hands:
             live.append((ev["id"], payload["text"]))

@@ -14,6 +14,7 @@ from decimal import Decimal
 from sqlite_utils import Database
 
 from ..record import load_hand_setup
+from ..record.chain import with_reply
 from ..replay import side_bet_outcomes, start_on
 from ..rules.actions import parse_action
 from ..rules.events import disputes_after_undo
@@ -160,8 +161,9 @@ def _refusal(live: Live, n: int, text: str, err: RefereeError,
 
     def job(w: Database) -> None:
         event.update(storage.append_event(
-            w, live.sid, n, "refusal", {"action": text, "code": err.code,
-                                        "message": err.message}, client_id,
+            w, live.sid, n, "refusal", with_reply({"action": text, "code": err.code,
+                                                   "message": err.message}, client_id,
+                                                  body_json), client_id,
             after=live.version))
         storage.touch_hand(w, live.sid, n, event["id"])
         if client_id:
@@ -210,9 +212,9 @@ def post_action(db: Database, sid: str, n: int, action_text: str, client_id: str
         event: dict = {}
 
         def job(w: Database) -> None:
-            event.update(storage.append_event(w, sid, n, "action",
-                                              {"action": text, "text": text}, client_id,
-                                              after=live.version))
+            event.update(storage.append_event(
+                w, sid, n, "action", with_reply({"action": text, "text": text}, client_id,
+                                                state_json), client_id, after=live.version))
             store_hand(w, live, hand, event["id"], result, client_id, state_json)
 
         def after_commit() -> None:
@@ -277,9 +279,10 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
         event: dict = {}
 
         def job(w: Database) -> None:
-            event.update(storage.append_event(w, sid, n, "correction",
-                                              {"cancels": cancels, "action": cancelled},
-                                              client_id, after=live.version))
+            event.update(storage.append_event(
+                w, sid, n, "correction", with_reply({"cancels": cancels, "action": cancelled},
+                                                    client_id, state_json),
+                client_id, after=live.version))
             store_hand(w, live, work, event["id"], None, client_id, state_json, undo=True)
             if setup is not live.setup:
                 storage.set_hand(w, sid, n, setup, event["id"])
@@ -341,7 +344,8 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
                 raise storage.Moved(sid)
             if expected_seq is not None:
                 check_table_seq(storage.newest_seq(w, sid), expected_seq)
-            event.update(storage.append_event(w, sid, hand.number, "hand_start", setup,
+            event.update(storage.append_event(w, sid, hand.number, "hand_start",
+                                              with_reply(setup, client_id, state_json),
                                               client_id))
             storage.insert_hand(w, sid, hand.number, setup, "ending" not in setup,
                                 list(hand.players), hand.dealer, len(hand.actions),

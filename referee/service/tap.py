@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from ..record.chain import with_reply
 from ..rules.actions import parse_action
 from ..rules.hand import VOID, Hand
 from . import storage
@@ -171,8 +172,9 @@ def _tap_plan(live: Live, hand: Hand, work: Hand, done: list, ids: list, texts: 
         after = live.version
         for k, action in enumerate(done):
             text = str(action)
-            after = storage.append_event(w, sid, n, "action", {"action": text, "text": text},
-                                         ids[k], after=after)["id"]
+            after = storage.append_event(
+                w, sid, n, "action", with_reply({"action": text, "text": text}, ids[k],
+                                                replies[k]), ids[k], after=after)["id"]
             events.append(after)
             last = k == len(done) - 1
             storage.update_hand(w, sid, n, seq + k + 1, after, result_json if last else None)
@@ -182,14 +184,14 @@ def _tap_plan(live: Live, hand: Hand, work: Hand, done: list, ids: list, texts: 
             storage.refresh_running(w, sid, n)
         if refusal is not None:
             k = len(done)
-            after = storage.append_event(w, sid, n, "refusal", {
+            body = storage.to_json({"error": refusal.to_stored()})
+            after = storage.append_event(w, sid, n, "refusal", with_reply({
                 "action": str(texts[k]), "code": refused.code, "message": refused.message},
-                ids[k], after=after)["id"]
+                ids[k], body), ids[k], after=after)["id"]
             events.append(after)
             storage.touch_hand(w, sid, n, after)
             if ids[k]:
-                storage.store_reply(w, sid, ids[k], True,
-                                    storage.to_json({"error": refusal.to_stored()}))
+                storage.store_reply(w, sid, ids[k], True, body)
 
     page = {**state, "result": json.loads(result_json)} if result is not None else dict(state)
     if work.phase != VOID:

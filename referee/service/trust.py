@@ -20,7 +20,7 @@ import orjson
 from sqlite_utils import Database
 
 from ..record import load_log
-from ..record.chain import NO_HEADER
+from ..record.chain import NO_HEADER, REPLY, reply_digest, without_reply
 from ..replay import replay
 from ..rules.errors import RefereeError
 from ..rules.events import disputes_after_undo
@@ -91,6 +91,29 @@ def _session_faults(row: dict, events: list[dict]) -> list[Words]:
     return faults
 
 
+def not_covered(events: list) -> list[Words]:
+    """What of a session its chain does not vouch for, from its events as
+    stored: the locks (token hashes and PIN) of a session opened before its
+    opening event held their digest, and, before chain format 2, its
+    expanded rules and derived header too. Neither can be checked, so
+    ``verify`` says so rather than pass them in silence (docs/decisions.md)."""
+    first = events[0] if events else None
+    if first is None or first["kind"] != "session":
+        return []  # a fault of the chain's, said as one
+    if first["chain"] < 2:
+        return [Words(N_("not covered: it was stored before its chain held its rules, "
+                         "its locks (tokens and PIN) and what is read from its header, so "
+                         "verify cannot tell whether they were changed"))]
+    try:
+        payload = json.loads(first["payload"])
+    except ValueError:
+        return []  # a fault of the chain's
+    if isinstance(payload, dict) and "locks" not in payload:
+        return [Words(N_("not covered: its locks (tokens and PIN) were stored before its "
+                         "chain held them, so verify cannot tell whether they were changed"))]
+    return []
+
+
 def _expected_next(events: list[dict]) -> tuple[str | None, list | None, list[int]]:
     """What the table's events leave pending for the next hand: the stake (the
     last stake change, else the last imported hand's own) and the seats after
@@ -132,7 +155,7 @@ def _expected_setups(events: list[dict]) -> tuple[dict[int, dict], dict[int, int
         said = json.loads(ev["payload"]) if ev["kind"] != "action" else None
         n = ev["hand"]
         if ev["kind"] == "hand_start":
-            setups[n] = said
+            setups[n] = without_reply(said)
             in_force[n] = 0
             current = n
         elif n in setups:
@@ -357,9 +380,12 @@ def _chain_fault_words(fault: dict) -> Words:
                  id=fault["id"], kind=fault["kind"], hand=fault["hand"], fault=fault["reason"])
 
 
-def verify_session(db: Database, sid: str, head: str | None = None) -> list[Words]:
+def verify_session(db: Database, sid: str, head: str | None = None,
+                   notes: list[Words] | None = None) -> list[Words]:
     """Every reason the stored session cannot be trusted (empty: it can).
-    ``head``: a receipt's hash, which the chain must still hold. The faults
+    ``head``: a receipt's hash, which the chain must still hold. ``notes``
+    (a list): what the chain cannot vouch for is added to it (``not_covered``,
+    not a fault: the session may well be intact). The faults
     come in order of trust: the chain's first, else the derived rows' against
     the events, else the stored results' against a replay.
 
@@ -374,6 +400,8 @@ def verify_session(db: Database, sid: str, head: str | None = None) -> list[Word
         if row is None:
             return [Words(N_("there is no session {session}"), session=repr(sid))]
         events = storage.session_events(db, sid)
+        if notes is not None:
+            notes += not_covered(events)
         hand_rows = {r["n"]: r for r in storage.hand_rows_as_stored(db, sid)}
         path = storage.db_file(db)
         chain_faults = None
@@ -416,11 +444,14 @@ def _chain_and_event_faults(db: Database, sid: str, head: str | None, row: dict,
 
 def _reply_faults(db: Database, sid: str, events: list) -> list[Words]:
     """A stored first answer (what a retry with its client id gets back) must
-    answer an event of the chain with that client id, and say what the event
-    says: a refusal its code, a table's event its kind, hand and fields, an
-    action its hand and the count of the hand's actions after it. (The rest
-    of an action's answer, the hand's state then, is not recomputed here:
-    docs/decisions.md.)"""
+    answer an event of the chain with that client id and be that event's
+    answer: its digest, where the event holds one (``record.chain.REPLY``:
+    every answer stored since), else what can be told of it from the event:
+    a table's event's answer is the event itself (its kind, hand and
+    fields), a refusal's says its code and message, an action's, undo's or
+    start's its hand and the count of the hand's actions after it (the rest,
+    the hand's state then, is vouched for only by a digest:
+    docs/decisions.md)."""
     replies = storage.session_replies(db, sid)
     if not replies:
         return []
@@ -437,24 +468,33 @@ def _reply_faults(db: Database, sid: str, events: list) -> list[Words]:
                                    "event of the chain"), client_id=repr(client_id)))
             continue
         payload = json.loads(ev["payload"])
-        if refused:
-            error = body.get("error")
-            ok = ev["kind"] == "refusal" and isinstance(error, dict) and \
-                error.get("code") == payload.get("code")
-        elif ev["kind"] == "refusal":
-            ok = False
-        elif "event" in body:
-            ok = body["event"] == ev["kind"] and body.get("hand", ev["hand"]) == ev["hand"] \
-                and all(_canon(body[k]) == _canon(payload[k]) for k in body
-                        if isinstance(payload, dict) and k in payload)
+        if REPLY in payload:
+            ok = payload[REPLY] == reply_digest(text) and refused == (ev["kind"] == "refusal")
         else:
-            ok = body.get("session") == sid and body.get("hand") == ev["hand"] and \
-                body.get("seq") == _actions_after(events, ev)
+            ok = _answers_without_digest(sid, events, ev, payload, refused, body)
         if not ok:
             faults.append(Words(N_("the stored answer to client id {client_id} differs from "
                                    "its event {event} ({kind}) in the chain"),
                                 client_id=repr(client_id), event=ev["seq"], kind=ev["kind"]))
     return faults
+
+
+def _answers_without_digest(sid: str, events: list, ev: Any, payload: Any, refused: bool,
+                            body: dict) -> bool:
+    """Whether an answer stored before answers carried a digest says what its
+    event says (a table's event's answer, all of it)."""
+    if refused:
+        error = body.get("error")
+        return ev["kind"] == "refusal" and isinstance(error, dict) and \
+            error.get("code") == payload.get("code") and \
+            error.get("message") == payload.get("message")
+    if ev["kind"] == "refusal":
+        return False
+    if "event" in body:  # a table's event: its answer is the event (``table_events``)
+        return isinstance(payload, dict) and _canon(body) == _canon(
+            {"event": ev["kind"], "hand": ev["hand"], **payload})
+    return body.get("session") == sid and body.get("hand") == ev["hand"] and \
+        body.get("seq") == _actions_after(events, ev)
 
 
 def _actions_after(events: list, event: Any) -> int:
@@ -472,9 +512,16 @@ def _actions_after(events: list, event: Any) -> int:
     return len(live)
 
 
-def verify_all(db: Database) -> dict[str, list[Words]]:
-    """Each stored session's faults, and any events whose session is gone."""
-    out = {sid: verify_session(db, sid) for sid in storage.session_ids(db)}
+def verify_all(db: Database, notes: dict[str, list[Words]] | None = None
+               ) -> dict[str, list[Words]]:
+    """Each stored session's faults, and any events whose session is gone.
+    ``notes`` (a dict): each session's ``not_covered``, where it has any."""
+    out = {}
+    for sid in storage.session_ids(db):
+        said: list[Words] = []
+        out[sid] = verify_session(db, sid, notes=said)
+        if said and notes is not None:
+            notes[sid] = said
     for sid in storage.orphan_sessions(db):
         out[sid] = [Words(N_("the session's events are stored but the session is not"))]
     from .club import verify as verify_club
