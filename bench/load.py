@@ -13,9 +13,16 @@ action of a session, at the same hand state.
 
 ``--streams N`` holds N live streams open during the run (``GET
 /api/sessions/<id>/stream``, spread over the tablets' tables: 120 = 20 tables
-x 6 devices), read by one thread of this process; ``--slow N`` holds N
-half-sent requests open (a header line, then a byte every 10 s). Compare a
-run with them beside one without (the same command, alternately, ``--repeat``).
+x 6 devices), read by a process of its own; ``--slow N`` holds N half-sent
+requests open (a header line, then a byte every 10 s). ``--pair`` measures,
+in each repeat, a run without them and then one with them, and prints each
+pair's ratio and the best and median of them (the issue 27 figure):
+
+    .venv/bin/python bench/load.py --no-long --actions 100 --streams 120 --pair --repeat 5
+
+``--server PATH`` measures another checkout's server (its bench/floor.py)
+with this benchmark, for a side-by-side with the commit before. The server's
+processor time per action (Linux) is printed beside each run.
 
 ``--db`` a PostgreSQL URL (a new schema in it for the run; default: a new
 SQLite file); ``--servers`` app processes on that one database, each tablet
@@ -31,6 +38,7 @@ same latency at the 10,000th action of a session as at the 10th.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -53,78 +61,95 @@ from referee.devtools.loadgen import (  # noqa: E402
 from referee.devtools.simulate import Dealer  # noqa: E402
 
 
-class Held:
-    """Sockets held open beside the load, read (and trickled) by one thread:
-    live streams of the tablets' tables, and half-sent requests."""
+def _hold(port: int, streams: list[tuple[str, str]], slow: int, pipe) -> None:
+    """The held sockets' process: open them, read them (and trickle the slow
+    ones) until told to stop, then say what was read."""
+    import selectors
+    import socket
 
-    def __init__(self, port: int) -> None:
-        import selectors
+    from referee.commands.service import open_files
 
-        self.port = port
-        self.selector = selectors.DefaultSelector()
-        self.streams: list = []
-        self.slow: list = []
-        self.events = 0
-        self.refused = 0
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def open_streams(self, tablets: list[Tablet], count: int) -> None:
-        import selectors
-        import socket
-
-        for k in range(count):
-            t = tablets[k % len(tablets)]
-            s = socket.create_connection(("127.0.0.1", self.port))
-            s.sendall(f"GET /api/sessions/{t.sid}/stream HTTP/1.1\r\nHost: bench\r\n"
-                      f"Authorization: Bearer {t.client.token}\r\n\r\n".encode())
-            s.setblocking(False)
-            self.selector.register(s, selectors.EVENT_READ)
-            self.streams.append(s)
-
-    def open_slow(self, count: int) -> None:
-        import selectors
-        import socket
-
-        for _ in range(count):
-            s = socket.create_connection(("127.0.0.1", self.port))
-            s.sendall(b"GET /api/openapi.json HTTP/1.1\r\nHost: bench\r\nX-Slow: ")
-            s.setblocking(False)
-            self.selector.register(s, selectors.EVENT_READ)  # the server closing it is read
-            self.slow.append(s)
-
-    def start(self) -> None:
-        self.thread.start()
-
-    def _run(self) -> None:
-        trickled = time.monotonic()
-        while not self.stop.is_set():
-            for key, _ in self.selector.select(0.5):
+    open_files()
+    selector = selectors.DefaultSelector()
+    held = []
+    for sid, token in streams:
+        s = socket.create_connection(("127.0.0.1", port))
+        s.sendall(f"GET /api/sessions/{sid}/stream HTTP/1.1\r\nHost: bench\r\n"
+                  f"Authorization: Bearer {token}\r\n\r\n".encode())
+        held.append(s)
+    slow_socks = []
+    for _ in range(slow):
+        s = socket.create_connection(("127.0.0.1", port))
+        s.sendall(b"GET /api/openapi.json HTTP/1.1\r\nHost: bench\r\nX-Slow: ")
+        slow_socks.append(s)
+    for s in held + slow_socks:  # the server closing a slow one is read too
+        s.setblocking(False)
+        selector.register(s, selectors.EVENT_READ)
+    pipe.send("open")
+    events = refused = 0
+    trickled = time.monotonic()
+    while not pipe.poll():
+        ready = selector.select(0.5)
+        for key, _ in ready:
+            try:
+                data = key.fileobj.recv(262144)
+            except BlockingIOError:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                selector.unregister(key.fileobj)
+                continue
+            events += data.count(b"\nid: ") + data.startswith(b"id: ")
+            refused += data.count(b" 503 ")
+        if ready:
+            # A phone reads its own stream, on its own processor: here one
+            # process reads all of them, in batches (what the server sent
+            # waits in the socket's buffer), so that reading costs this
+            # shared machine's processors little.
+            time.sleep(0.05)
+        if slow_socks and time.monotonic() - trickled > 10:
+            trickled = time.monotonic()
+            for s in slow_socks:
                 try:
-                    data = key.fileobj.recv(65536)
+                    s.sendall(b"x")
                 except OSError:
-                    data = b""
-                if not data:
-                    self.selector.unregister(key.fileobj)
-                    continue
-                self.events += data.count(b"\nid: ") + data.startswith(b"id: ")
-                self.refused += data.count(b" 503 ")
-            if self.slow and time.monotonic() - trickled > 10:
-                trickled = time.monotonic()
-                for s in self.slow:
-                    try:
-                        s.sendall(b"x")
-                    except OSError:
-                        pass
+                    pass
+    pipe.send((len(selector.get_map()), events, refused))
+    for s in held + slow_socks:
+        s.close()
+
+
+class Held:
+    """Sockets held open beside the load, in a process of their own (so that
+    reading them does not take the tablets' interpreter lock): live streams
+    of the tablets' tables, and half-sent requests."""
+
+    def __init__(self, port: int, tablets: list[Tablet], streams: int, slow: int) -> None:
+        import multiprocessing
+
+        self.count = streams + slow
+        self.pipe, child = multiprocessing.Pipe()
+        pairs = [(tablets[k % len(tablets)].sid, tablets[k % len(tablets)].client.token)
+                 for k in range(streams)]
+        self.proc = multiprocessing.get_context("fork").Process(
+            target=_hold, args=(port, pairs, slow, child), daemon=True)
+        self.proc.start()
+        assert self.pipe.recv() == "open"
+        self.alive = self.events = self.refused = 0
 
     def close(self) -> None:
-        self.stop.set()
-        self.thread.join(2)
-        for s in self.streams + self.slow:
-            s.close()
+        if self.proc.is_alive():
+            self.pipe.send("stop")
+            if self.pipe.poll(10):
+                self.alive, self.events, self.refused = self.pipe.recv()
+        self.proc.join(5)
+        if self.proc.is_alive():
+            self.proc.kill()
 
-    def alive(self) -> int:
-        return len(self.selector.get_map())
+    def said(self) -> str:
+        return (f"held open: {self.alive} of {self.count} sockets still open at the end; "
+                f"{self.events} stream events read, {self.refused} streams refused (503)")
 
 
 def pct(values: list[float], p: float) -> float:
@@ -221,14 +246,30 @@ def fresh_schema(url: str) -> str:
     return f"{url}{'&' if '?' in url else '?'}options={quote(f'-c search_path={name}')}"
 
 
-def measure(tablets: list[Tablet], args: argparse.Namespace) -> dict:
+def cpu_seconds(pids: list[int]) -> float:
+    """The processor time (user and system) the processes ``pids`` have used
+    (Linux's /proc; 0 elsewhere)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            return 0.0
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def measure(tablets: list[Tablet], args: argparse.Namespace, pids: list[int]) -> dict:
     """One measurement: rounds of actions and of the floor taking turns."""
     for t in tablets:
         t.prepare(args.actions)
-    lat, floor, busy, floor_busy = [], [], 0.0, 0.0
+    lat, floor, busy, floor_busy, cpu = [], [], 0.0, 0.0, 0.0
     for k in range(args.rounds):
         count = args.actions // args.rounds + (k < args.actions % args.rounds)
+        before = cpu_seconds(pids)
         r, xs = run(tablets, count, "step")
+        cpu += cpu_seconds(pids) - before
         lat += xs
         busy += len(xs) / r
         r, xs = run(tablets, count, "bench_insert")
@@ -236,7 +277,8 @@ def measure(tablets: list[Tablet], args: argparse.Namespace) -> dict:
         floor_busy += len(xs) / r
     m = {"rate": len(lat) / busy, "floor_rate": len(floor) / floor_busy,
          "p50": pct(lat, 50) * 1e3, "p99": pct(lat, 99) * 1e3,
-         "f50": pct(floor, 50) * 1e3, "f99": pct(floor, 99) * 1e3}
+         "f50": pct(floor, 50) * 1e3, "f99": pct(floor, 99) * 1e3,
+         "cpu": cpu / len(lat) * 1e3}
     # The ratios of one run: actions and floor met the same weather.
     m["p99_x"], m["rate_x"] = m["p99"] / m["f99"], m["rate"] / m["floor_rate"]
     return m
@@ -244,7 +286,7 @@ def measure(tablets: list[Tablet], args: argparse.Namespace) -> dict:
 
 def show(m: dict, label: str) -> None:
     print(f"  {label:7} actions : {m['rate']:7.0f} actions/s  p50 {m['p50']:6.2f} ms  "
-          f"p99 {m['p99']:6.2f} ms")
+          f"p99 {m['p99']:6.2f} ms  server processor {m['cpu']:.2f} ms an action")
     print(f"  {'':7} floor   : {m['floor_rate']:7.0f} inserts/s  p50 {m['f50']:6.2f} ms  "
           f"p99 {m['f99']:6.2f} ms")
     print(f"  {'':7} ratios  : p99 {m['p99_x']:.2f} x floor (target <= 1.5), "
@@ -268,6 +310,12 @@ def main() -> None:
                         help="live streams held open during the run (120: 20 tables x 6)")
     parser.add_argument("--slow", type=int, default=0,
                         help="half-sent requests held open during the run")
+    parser.add_argument("--server", default=str(ROOT / "bench" / "floor.py"),
+                        help="the server script (default this checkout's bench/floor.py; "
+                        "another checkout's measures that one's server with this benchmark)")
+    parser.add_argument("--pair", action="store_true",
+                        help="each repeat also measures a run without the held sockets "
+                        "(taking turns) and prints the ratio of the pair")
     parser.add_argument("--no-long", action="store_true",
                         help="skip the action at the 10,000th action of a session")
     args = parser.parse_args()
@@ -284,7 +332,7 @@ def main() -> None:
     try:
         for port in ports:  # one after the other: the first makes the floor's table
             servers.append(start_server(target, port, "--threads", str(args.threads),
-                                        command=(str(ROOT / "bench" / "floor.py"),)))
+                                        command=(args.server,)))
         port = ports[0]
 
         def client(k: int) -> Client:
@@ -301,34 +349,54 @@ def main() -> None:
             t.prepare(10)
         run(tablets, 10, "step")  # warm-up: connections, caches
         run(tablets, 10, "bench_insert")
-        if args.streams or args.slow:
-            from referee.commands.service import open_files
-
-            open_files()  # this process holds them too
-            held = Held(port)
-            held.open_streams(tablets, args.streams)
-            held.open_slow(args.slow)
-            held.start()
-            time.sleep(1.0)
         # Rounds of actions and of the floor take turns, so that both meet the
         # same weather on a shared machine.
         print(f"{backend}, {args.servers} app process(es) ({args.balance}), "
               f"{args.tablets} tablets x {args.actions} actions, server threads "
               f"{args.threads}, {args.streams} live streams, {args.slow} half-sent "
-              "requests held open")
-        runs = []
+              "requests held open" + (", each run paired with one without them"
+                                      if args.pair else ""))
+        runs, bare, ratios = [], [], []
         for k in range(args.repeat):
-            runs.append(measure(tablets, args))
-            show(runs[-1], f"run {k + 1}")
+            # --pair: a run without them, then one with them (streams closed
+            # here are noticed by the server within seconds, not at once).
+            order = (False, True) if args.pair else (True,)
+            for holding in order:
+                if holding and (args.streams or args.slow):
+                    held = Held(port, tablets, args.streams, args.slow)
+                    time.sleep(1.0)
+                    try:
+                        runs.append(measure(tablets, args, [s.pid for s in servers]))
+                    finally:
+                        held.close()
+                    show(runs[-1], f"run {k + 1}")
+                    print(f"  {'':7} {held.said()}")
+                    held = None
+                elif holding:
+                    runs.append(measure(tablets, args, [s.pid for s in servers]))
+                    show(runs[-1], f"run {k + 1}")
+                else:
+                    bare.append(measure(tablets, args, [s.pid for s in servers]))
+                    show(bare[-1], f"without {k + 1}")
+            if args.pair:
+                ratios.append((runs[-1]["rate"] / bare[-1]["rate"], runs[-1]["p99_x"],
+                               runs[-1]["p99"] / bare[-1]["f99"]))
+                print(f"  pair {k + 1}: actions/s {runs[-1]['rate']:.0f} with, "
+                      f"{bare[-1]['rate']:.0f} without: {ratios[-1][0]:.2f}x (target >= 0.9); "
+                      f"p99 with {ratios[-1][1]:.2f}x its own floor, {ratios[-1][2]:.2f}x "
+                      "the floor without (target <= 1.5)")
         if args.repeat > 1:
             # best: the run with the most actions/s, whole; median: of each
             # figure and each run's ratio, apart
             show(max(runs, key=lambda m: m["rate"]), "best")
             show({key: statistics.median(m[key] for m in runs) for key in runs[0]}, "median")
-        if held is not None:
-            print(f"  held open: {held.alive()} of {args.streams + args.slow} sockets still "
-                  f"open at the end; {held.events} stream events read, "
-                  f"{held.refused} streams refused (503)")
+        if args.pair:
+            rates = [r[0] for r in ratios]
+            print(f"  with / without, actions/s: best {max(rates):.2f}x, median "
+                  f"{statistics.median(rates):.2f}x, worst {min(rates):.2f}x of {len(rates)} "
+                  f"pairs; p99 with: median {statistics.median(r[1] for r in ratios):.2f}x "
+                  f"its own floor, {statistics.median(r[2] for r in ratios):.2f}x the floor "
+                  "without")
         if args.no_long:
             return
 

@@ -52,6 +52,14 @@ class _Bell:
 
 _bells: dict[str, _Bell] = {}
 _guard = threading.Lock()
+_hooks: list = []  # told of every ring after the bell's own waiters (web.streams' writer)
+
+
+def on_ring(hook) -> None:
+    """``hook(sid)`` is called after every ring of a watched table's bell."""
+    with _guard:
+        if hook not in _hooks:
+            _hooks.append(hook)
 
 
 def _bell(sid: str) -> _Bell:
@@ -92,6 +100,8 @@ def ring(sid: str, rows: list[tuple] | None = None) -> None:
             bell.add(rows)
         bell.rung += 1
         bell.cond.notify_all()
+    for hook in _hooks:
+        hook(sid)
 
 
 def since(sid: str, seq: int) -> list[tuple] | None:

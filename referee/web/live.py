@@ -33,7 +33,7 @@ from flask import Blueprint, Response, current_app, request
 from ..language import N_
 from ..service import changes, seats, storage
 from ..service.errors import Locked
-from . import forms
+from . import forms, streams
 from .db import get_db
 from .errors import ApiError
 
@@ -103,7 +103,7 @@ def _still_reads(db, sid: str, who: seats.Access, token: str | None) -> bool:
     return True
 
 
-def _message(row: tuple) -> str:
+def message(row: tuple) -> str:
     seq, kind, hand, head, prev = row
     data = json.dumps({"seq": seq, "kind": kind, "hand": hand, "head": head, "prev": prev},
                       separators=(",", ":"))
@@ -115,42 +115,61 @@ def _last_seen() -> int | None:
     return int(raw) if raw.isdigit() and len(raw) < 19 else None
 
 
-@bp.get("/sessions/<sid>/stream")
-def stream(sid: str):
-    who, token = reader(sid)
-    db = get_db()
-    if not slots.take(current_app.config.get("STREAM_LIMIT")):
-        return Response("retry: 5000\n\n", 503, mimetype="text/event-stream",
-                        headers={"Retry-After": "5"})
-    last = _last_seen()
-    lifetime = current_app.config.get("STREAM_LIFETIME", LIFETIME)
+def _catch_up(db, sid: str, last: int) -> tuple[str, int]:
+    """What a stream that was sent event ``last`` has not had: (its text, the
+    number of the last event in it), from memory, else from the database; a
+    "reload" event when that is more than ``CATCH_UP`` events."""
+    rows = changes.since(sid, last)
+    if rows is None:  # not all in memory: from the database
+        rows = storage.events_since(db, sid, last, CATCH_UP + 1)
+    if len(rows) > CATCH_UP:
+        end = storage.chain_end(db, sid)
+        return message((end[0], "reload", None, end[1], None)), end[0]
+    if rows:
+        return "".join(message(row) for row in rows), rows[-1][0]
+    return "", last
 
-    def events():
-        nonlocal last
+
+class _Follow:
+    """One device following a table: who reads, with which token, and the
+    number of the last event it was sent."""
+
+    def __init__(self, db, sid: str, who: seats.Access, token: str | None,
+                 last: int | None, lifetime: float) -> None:
+        self.db, self.sid, self.who, self.token = db, sid, who, token
+        self.last, self.lifetime = last, lifetime
+
+    def start(self) -> str:
+        """The first write: where the table is now for a new reader (or one
+        from before a reset), else what it missed."""
+        db, sid = self.db, self.sid
+        if self.last is None or self.last > storage.chain_end(db, sid)[0]:
+            end = storage.chain_end(db, sid)
+            self.last = end[0]
+            return "retry: 2000\n" + message((end[0], "now", None, end[1], None))
+        text, self.last = _catch_up(db, sid, self.last)
+        return text
+
+    def still_reads(self) -> bool:
+        return _still_reads(self.db, self.sid, self.who, self.token)
+
+    def own_thread(self):
+        """The stream written by this thread (any server but waitress)."""
+        sid = self.sid
         changes.attach(sid)
         try:
             started = time.monotonic()
             rung = changes.rung(sid)
-            end = storage.chain_end(db, sid)
-            if last is None or last > end[0]:
-                # A new reader (or one from before a reset): where the table is now.
-                yield "retry: 2000\n" + _message((end[0], "now", None, end[1], None))
-                last = end[0]
+            first = self.start()
+            if first:
+                yield first
             looked = heard = time.monotonic()
-            while time.monotonic() - started < lifetime:
-                rows = changes.since(sid, last)
-                if rows is None:  # not all in memory: from the database
-                    rows = storage.events_since(db, sid, last, CATCH_UP + 1)
-                if len(rows) > CATCH_UP:
-                    end = storage.chain_end(db, sid)
-                    yield _message((end[0], "reload", None, end[1], None))
-                    last = end[0]
-                    rows = []
-                if rows:
+            while time.monotonic() - started < self.lifetime:
+                text, self.last = _catch_up(self.db, sid, self.last)
+                if text:
                     # One write for what came together: each write wakes the
                     # server's loop and costs a send.
-                    yield "".join(_message(row) for row in rows)
-                    last = rows[-1][0]
+                    yield text
                     heard = time.monotonic()
                 before = rung
                 rung = changes.wait(sid, rung, LOOK)
@@ -161,7 +180,7 @@ def stream(sid: str):
                 now = time.monotonic()
                 if now - looked >= LOOK:
                     looked = now
-                    if not _still_reads(db, sid, who, token):
+                    if not self.still_reads():
                         return
                 if now - heard >= HEARTBEAT:
                     heard = now
@@ -169,9 +188,70 @@ def stream(sid: str):
         finally:
             changes.detach(sid)
 
+    def by_writer(self, channel, chunked: bool):
+        """The stream written by the one writer of every stream
+        (``web.streams``); this thread sleeps, and wakes to check the link and
+        the connection, send a heartbeat, or catch up from the database what
+        memory no longer holds."""
+        changes.attach(self.sid)
+        live = None
+        try:
+            started = time.monotonic()
+            # waitress writes the answer's head with the first write: after it
+            # the writer's writes follow on the same connection.
+            yield self.start() or ": open\n\n"
+            live = streams.Stream(self.sid, channel, chunked, self.last)
+            live.out = live.leave_loop()
+            streams.writer.add(live)
+            looked = time.monotonic()
+            while not live.ended and time.monotonic() - started < self.lifetime:
+                live.wake.wait(0.2 if channel.total_outbufs_len else max(
+                    0.1, min(LOOK, HEARTBEAT - (time.monotonic() - live.sent))))
+                live.wake.clear()
+                if time.monotonic() - looked >= LOOK:
+                    looked = time.monotonic()
+                    if not self.still_reads() or live.gone():
+                        return
+                if not self._tend(live):
+                    return
+        finally:
+            if live is not None:
+                streams.writer.remove(live)
+                live.rejoin_loop()
+            changes.detach(self.sid)
+
+    def _tend(self, live: streams.Stream) -> bool:
+        """What the writer leaves to the stream's thread: what a full socket
+        kept back, a catch-up from the database, the heartbeat. False: ended."""
+        with live.lock:
+            if live.ended:
+                return False
+            live.flush()
+            if live.behind or changes.since(self.sid, live.last) is None:
+                text, last = _catch_up(self.db, self.sid, live.last)
+                live.behind = False
+                if text and live.send(text.encode()):
+                    live.last = last
+            if time.monotonic() - live.sent >= HEARTBEAT:
+                live.send(b": still here\n\n")
+            return True
+
+
+@bp.get("/sessions/<sid>/stream")
+def stream(sid: str):
+    who, token = reader(sid)
+    db = get_db()
+    if not slots.take(current_app.config.get("STREAM_LIMIT")):
+        return Response("retry: 5000\n\n", 503, mimetype="text/event-stream",
+                        headers={"Retry-After": "5"})
+    follow = _Follow(db, sid, who, token, _last_seen(),
+                     current_app.config.get("STREAM_LIFETIME", LIFETIME))
+    channel = streams.waitress_channel(request.environ)
     if storage.is_pg(db):
         changes.listen(db.url, storage.listen)
-    response = Response(events(), mimetype="text/event-stream", headers={
+    body = follow.own_thread() if channel is None else follow.by_writer(
+        channel, request.environ.get("SERVER_PROTOCOL") == "HTTP/1.1")
+    response = Response(body, mimetype="text/event-stream", headers={
         "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
     # Given back when the server closes the answer, even one never started.
     response.call_on_close(slots.give_back)
