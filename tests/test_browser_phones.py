@@ -15,7 +15,7 @@ import sqlite3
 import pytest
 
 from tests import test_browser_tablet as tb
-from tests.test_browser_night import check
+from tests.test_browser_night import SHOTS, _axe, check
 from tests.test_browser_tablet import create_table, deal, submit, tap, text
 from tests.test_tablet import CAUGHT_DEAL  # the caught drop's deal
 
@@ -52,6 +52,29 @@ def served(tmp_path_factory):
     thread.join(5)
 
 
+def check_tv(tv, name: str) -> None:
+    """The TV page at the tablet and phone sizes (``check``), then at 1920x1080:
+    the standings, the hand in play and the last result all on the screen
+    without a scroll, letters of 24 px at least (read across a room), axe
+    clean; a screenshot. The page stays at 1920x1080."""
+    check(tv, name)
+    tv.set_viewport_size(TV)
+    wide, high = tv.evaluate("[document.documentElement.scrollWidth, "
+                             "document.documentElement.scrollHeight]")
+    assert wide <= TV["width"] and high <= TV["height"], \
+        f"{name} scrolls at 1920x1080: {wide}x{high}"
+    for panel in ("#tv-standings", "#tv-hand", "#tv-result"):
+        box = tv.locator(panel).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= TV["height"], (panel, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= TV["width"], (panel, box)
+    size = tv.evaluate("parseFloat(getComputedStyle(document.getElementById('tv')).fontSize)")
+    assert size >= 24, f"{name}: letters of {size} px on the TV"
+    found = _axe.run(tv).response["violations"]
+    assert not [v["id"] for v in found if v["impact"] in ("serious", "critical")]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    tv.screenshot(path=str(SHOTS / f"night-{name}-tv.png"))
+
+
 def make_link(host, who: str) -> str:
     row = f"#invite-{who}"
     submit(host, f"{row} button:not([name=revoke])")
@@ -86,7 +109,7 @@ def test_a_night_on_phones(served, browser):
     hand_url = host.url
     expect(tv.locator("#tv-to-act")).to_have_text("Ben to act", timeout=LIVE)
     expect(ann.locator("#current-hand")).to_be_visible(timeout=LIVE)
-    check(tv, "phones-tv")
+    check_tv(tv, "phones-tv")
     ann.goto(hand_url)
     ben.goto(hand_url)
     # Ann's phone waits for Ben and offers no button of his.
@@ -135,6 +158,7 @@ def test_a_night_on_phones(served, browser):
     submit(ben, "#accepts button")
     expect(host.locator("#accepts")).to_contain_text("✓ Ben", timeout=LIVE)
     expect(tv.locator("#tv-result")).to_contain_text("Ann pays Ben", timeout=LIVE)
+    check_tv(tv, "phones-tv-result")
     host.goto(f"{base}/s/{sid}")
     assert "accepted: Ann, Ben" in text(host, "#hands")
     check(host, "phones-table-accepted")
