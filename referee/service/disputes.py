@@ -16,8 +16,7 @@ from .cache import Live
 from .errors import NotFound
 from .hands import check_undo_events, hand_state
 from .kinds import EventKind
-from .live_state import check_open, new_hand
-from .live_state import live_state as hands_live
+from .live_state import check_open, live_state, new_hand
 from .table_events import as_played
 from .writes import Plan, answered, check_current, write
 
@@ -59,7 +58,7 @@ def correction_preview(db: Database, sid: str, n: int, index: int) -> dict:
     hand's result moved that goes back (its nets; none if it was not
     settled yet). Refused as ``settle_dispute`` refuses."""
     with cache.lock(db, sid):
-        live = hands_live(db, sid)
+        live = live_state(db, sid)
         hand, _setup, _disputes, action = _correctable(db, live, n, index)
         undone = [str(a) for a in reversed(hand.actions[action - 1:])]
         result = hand_state(db, sid, n).get("result") if hand.is_complete else None
