@@ -23,7 +23,6 @@ browser's own access to the table's pages (its PIN or the link it joined by).
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 import time
@@ -36,6 +35,7 @@ from ..service.errors import Locked
 from . import forms, streams
 from .db import get_db
 from .errors import ApiError
+from .streams import message
 
 bp = Blueprint("live", __name__, url_prefix="/api")
 
@@ -101,13 +101,6 @@ def _still_reads(db, sid: str, who: seats.Access, token: str | None) -> bool:
     if who.role in (seats.SEAT, seats.VIEWER) and token:
         return seats.token_access(db, sid, token) is not None
     return True
-
-
-def message(row: tuple) -> str:
-    seq, kind, hand, head, prev = row
-    data = json.dumps({"seq": seq, "kind": kind, "hand": hand, "head": head, "prev": prev},
-                      separators=(",", ":"))
-    return f"id: {seq}\nevent: change\ndata: {data}\n\n"
 
 
 def _last_seen() -> int | None:

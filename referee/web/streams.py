@@ -22,6 +22,7 @@ answer without a length is written here the same way. Served by anything else
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -34,6 +35,15 @@ GAP = 0.1
 # Bytes waiting for a device that does not read: past this its stream ends
 # (it reconnects with Last-Event-ID and gets what it missed from the database).
 BACKLOG = 1 << 20
+
+
+def message(row: tuple) -> str:
+    """One change as a Server-Sent Event: ``id:`` its number, ``data:`` its
+    summary (the same for every device, so built once a change)."""
+    seq, kind, hand, head, prev = row
+    data = json.dumps({"seq": seq, "kind": kind, "hand": hand, "head": head, "prev": prev},
+                      separators=(",", ":"))
+    return f"id: {seq}\nevent: change\ndata: {data}\n\n"
 
 
 def waitress_channel(environ: dict):
@@ -202,8 +212,6 @@ class Writer:
     def _write(streams: list[Stream]) -> None:
         """Send each stream of one table what it has not had, each message
         built once however many streams send it."""
-        from .live import message
-
         made: dict[int, tuple[bytes, int]] = {}  # a stream's last -> (bytes, new last)
         for stream in streams:
             with stream.lock:
