@@ -65,8 +65,14 @@ def test_sigkill_mid_burst_loses_no_acknowledged_action(database):
     try:
         for th in threads:
             th.start()
-        for server in servers:
-            time.sleep(1.5)
+        for k, server in enumerate(servers):
+            # Killed mid-burst once it has taken a fair share (on a busy host
+            # a fixed pause could kill it before it took any).
+            waited = time.monotonic() + 20
+            while (sum(len(t.acked) for t in tablets[k::2]) <= 25
+                   and time.monotonic() < waited):
+                time.sleep(0.1)
+            time.sleep(0.3)
             os.kill(server.pid, signal.SIGKILL)
             server.wait(10)
         stop.set()
