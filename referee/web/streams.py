@@ -8,9 +8,12 @@ answering the tablets. Here one thread does it: a table's bell (``changes``)
 tells it which tables changed; at most every ``GAP`` seconds it builds each
 change's bytes once and hands them to every stream of that table (waitress's
 ``write_soon``: a socket send from this thread). The stream's own thread
-sleeps, waking every few seconds to check its link and send a heartbeat, and
-when this writer finds it behind what memory holds (a reconnect from long
-ago, a write by another process) to catch it up from the database.
+sleeps, waking every few seconds to check its link and its connection, send
+a heartbeat, and when this writer finds it behind what memory holds (a
+reconnect from long ago, a write by another process) to catch it up from the
+database. While it is written here, the stream's connection is out of
+waitress's loop, which otherwise asks every connection it holds on each turn
+(see ``Stream.leave_loop``; docs/decisions.md has the figures).
 
 waitress says nothing of this in its API: the channel is found through the
 ``waitress.client_disconnected`` callable it puts in every request's environ
@@ -51,9 +54,15 @@ def waitress_channel(environ: dict):
     served by waitress (or by one that no longer says it this way)."""
     hook = environ.get("waitress.client_disconnected")
     channel = getattr(hook, "__self__", None)
-    if hasattr(channel, "write_soon") and hasattr(channel, "total_outbufs_len"):
+    if all(hasattr(channel, name) for name in _USED):
         return channel
     return None
+
+
+# What of a waitress channel is used here: a waitress without one of these is
+# served as any other server is.
+_USED = ("write_soon", "total_outbufs_len", "connected", "will_close", "outbuf_lock",
+         "server", "socket", "_flush_exception", "_flush_some")
 
 
 class Stream:
