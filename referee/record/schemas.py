@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import (
+    RAISE,
+    Schema,
+    ValidationError,
+    fields,
+    pre_load,
+    validate,
+    validates_schema,
+)
 
 from ..ledger.money import MAX_AMOUNT, MAX_MULTIPLIER, MAX_STAKE, STAKE_PLACES
 from ..rules.errors import MalformedInput
@@ -240,7 +248,33 @@ class FirstFaultList(fields.List):
             raise ValidationError({i: error.messages}) from None
 
 
-class SideBetSchema(Schema):
+class StrictSchema(Schema):
+    """A schema that refuses unknown fields, naming the first: marshmallow
+    words an error for each (a body of 100,000 unknown keys took 0.4-1 s of
+    CPU to refuse, 15 s on a loaded host, where parsing it takes 0.14 s)."""
+
+    class Meta:
+        unknown = RAISE
+
+    @pre_load
+    def _first_unknown(self, data, **kwargs):
+        if isinstance(data, dict):
+            known = self._known_keys()
+            if not known.issuperset(data):  # the common case costs one set operation
+                key = next(k for k in data if k not in known)
+                raise ValidationError({key: [self.error_messages["unknown"]]})
+        return data
+
+    def _known_keys(self) -> frozenset:
+        known = getattr(self, "_known", None)
+        if known is None:
+            known = self._known = frozenset(
+                f.data_key if f.data_key is not None else name
+                for name, f in self.load_fields.items())
+        return known
+
+
+class SideBetSchema(StrictSchema):
     class Meta:
         unknown = RAISE
 
@@ -256,7 +290,7 @@ class SideBetSchema(Schema):
             raise ValidationError(N_("a suit_high bet names its suit"), "suit")
 
 
-class HandSchema(Schema):
+class HandSchema(StrictSchema):
     class Meta:
         unknown = RAISE
         ordered = True
@@ -299,7 +333,7 @@ class HandsField(FirstFaultList):
         return super()._item(i, item, **kwargs)
 
 
-class LogSchema(Schema):
+class LogSchema(StrictSchema):
     class Meta:
         unknown = RAISE
         ordered = True
