@@ -387,6 +387,35 @@ def test_the_stream_sends_each_change_with_its_number_and_catches_up(app, client
 
 
 @SERVERS
+def test_a_stream_says_it_is_alive_and_ends_when_its_link_is_revoked(app, client, kind,
+                                                                     monkeypatch):
+    """A comment line at least every HEARTBEAT seconds; a revoked viewer link's
+    stream ends at its next look (LOOK seconds), its answer finished."""
+    from referee.web import live
+
+    monkeypatch.setattr(live, "HEARTBEAT", 0.4)
+    monkeypatch.setattr(live, "LOOK", 0.5)
+    g = Game(client)
+    viewer = _link(g, "viewer")["token"]
+    srv = _serve(app, kind)
+    try:
+        s = _Stream(srv.server_port, g.url("/stream"), bearer(viewer))
+        s.next_event()
+        t0 = time.monotonic()
+        while not s.response.fp.readline().startswith(b": still here"):
+            pass  # the chunk framing's lines (the raw socket is read)
+        assert time.monotonic() - t0 < 1.5
+        r = client.post(g.url("/links/revoke"), json={"role": "viewer"}, headers=bearer(g.table))
+        assert r.status_code == 201, r.get_json()
+        t0 = time.monotonic()
+        while s.response.fp.readline():  # heartbeats, then the answer's end
+            assert time.monotonic() - t0 < 3, "the revoked link's stream goes on"
+        s.close()
+    finally:
+        srv.shutdown()
+
+
+@SERVERS
 def test_a_stream_tells_a_change_within_a_quarter_second(app, client, kind):
     g = Game(client)
     srv = _serve(app, kind)
