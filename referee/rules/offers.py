@@ -15,6 +15,7 @@ no deal wins).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -49,35 +50,38 @@ def offers(hand: Hand) -> Iterator[Offer]:
     if phase == OVER or phase == VOID:
         return
     players, held, unknown = hand.players, hand.held, hand.unknown
+    # The listed actions are made only when asked for (the verbs seldom ask).
     if phase == SHOWDOWN or phase == DECLARED:
         for q in players:
             if q in hand.must_show:
-                yield Offer(q, "show", Action(q, "show", TO_PICK),
-                            _NONE if unknown[q] else (Action(q, "show", tuple(held[q])),))
-    for q in players:
-        if not unknown[q]:
-            yield Offer(q, "declare", None, (Action(q, "declare", tuple(held[q])),))
-        elif hand.rules.deal_wins:
-            yield Offer(q, "declare", Action(q, "declare", TO_PICK), _NONE)
+                yield Offer(q, "show", _to_pick(q, "show"),
+                            _NONE if unknown[q] else _whole_hand(q, "show", held[q]))
+    if phase == DECLARED or phase == START and not hand.this_turn.started:
+        # Where a hand may take a claim at all (before a turn has begun, or
+        # joining one declared); verify judges who, when and what.
+        for q in players:
+            if not unknown[q]:
+                yield Offer(q, "declare", None, _whole_hand(q, "declare", held[q]))
+            elif hand.rules.deal_wins:
+                yield Offer(q, "declare", _to_pick(q, "declare"), _NONE)
     p = hand.to_act
     if phase == START:
         for v in START_VERBS:
             if v != "take" or _take_is_usable(hand, p):
-                yield Offer(p, v, None, (Action(p, v),))
+                yield Offer(p, v, None, (_no_cards(p, v),))
         if hand.slap_open:
             for q in players:
                 yield Offer(q, "slap", None,
-                            [Action(q, "slap", (), s.number) for s in hand.spreads])
+                            (Action(q, "slap", (), s.number) for s in hand.spreads))
     elif phase == EXTRA_DISCARD:
-        yield Offer(p, "discard", Action(p, "discard", TO_PICK),
-                    [Action(p, "discard", (c,)) for c in held[p]])
+        yield Offer(p, "discard", _to_pick(p, "discard"),
+                    (Action(p, "discard", (c,)) for c in held[p]))
     elif phase == PLAY:
         if hand.card_count(p) >= MIN_SPREAD:
-            yield Offer(p, "spread", Action(p, "spread", TO_PICK), _melds(hand, p, "spread"))
-        # The first spread stands for any: the hit is judged up to its card.
-        yield Offer(p, "hit", Action(p, "hit", TO_PICK, 1), _melds(hand, p, "hit"))
-        yield Offer(p, "discard", Action(p, "discard", TO_PICK),
-                    [Action(p, "discard", (c,)) for c in held[p]])
+            yield Offer(p, "spread", _to_pick(p, "spread"), _melds(hand, p, "spread"))
+        yield Offer(p, "hit", _to_pick(p, "hit"), _melds(hand, p, "hit"))
+        yield Offer(p, "discard", _to_pick(p, "discard"),
+                    (Action(p, "discard", (c,)) for c in held[p]))
 
 
 def legal_actions(hand: Hand) -> list[Action]:
@@ -101,9 +105,27 @@ def verbs(hand: Hand) -> dict[str, list[str]]:
     return out
 
 
+@lru_cache(maxsize=1024)
+def _to_pick(player: str, verb: str) -> Action:
+    """``player``'s ``verb`` with its cards still to pick (made once: an action
+    never changes). The first spread stands for any spread a hit may pick."""
+    return Action(player, verb, TO_PICK, 1 if verb == "hit" else None)
+
+
+@lru_cache(maxsize=1024)
+def _no_cards(player: str, verb: str) -> Action:
+    """A turn's start, which names no card (made once, as ``_to_pick``)."""
+    return Action(player, verb)
+
+
+def _whole_hand(player: str, verb: str, cards: list[str]) -> Iterator[Action]:
+    """A known hand shown or declared (made when asked for)."""
+    yield Action(player, verb, tuple(cards))
+
+
 def _melds(hand: Hand, p: str, verb: str) -> Iterator[Action]:
     """The spreads (or hits) ``p`` could make from the cards known to be in
-    their hand, less those that would strand the turn."""
+    their hand, less those that would strand the turn (made when asked for)."""
     held = hand.held[p]
     if verb == "spread":
         melds: Iterable[Action] = (Action(p, "spread", combo)
@@ -122,7 +144,7 @@ def _melds(hand: Hand, p: str, verb: str) -> Iterator[Action]:
         # leave only the discard that empties the hand.
         left = hand.card_count(p)
         melds = (a for a in melds if left - len(a.cards) != 1)
-    return iter(melds)
+    yield from melds
 
 
 def _take_is_usable(hand: Hand, p: str) -> bool:
