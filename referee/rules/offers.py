@@ -6,10 +6,12 @@ player picks them, and the actions the referee can list itself from the
 cards it knows. Whether any of them is allowed is ``verify``'s to say
 (``referee.rules.legality``, the one statement of legality): the legal
 actions are the listed actions it accepts, the verbs open those of which it
-accepts one. Besides the rules, the generator only keeps from offering
-what would lead nowhere (a take that cannot be used, a meld that would
-strand the turn) and what no rule pays (a declaration where the rules have
-no deal wins).
+accepts one. The generator decides only where to look (shows once the
+play has ended, declarations where a hand may take a claim at all, a
+spread from three cards or more: never narrower than what ``verify``
+accepts), and keeps from offering what would lead nowhere (a take that
+cannot be used, a meld that would strand the turn) and what no rule pays
+(a declaration where the rules have no deal wins).
 """
 
 from __future__ import annotations
