@@ -4,7 +4,7 @@
 
 Run by hand, never as a test (about 10-20 minutes on this host, most of it
 schemathesis). Starts ``referee serve`` on a fresh SQLite database, opens
-three tables played by simulated tablets (client ids, so stored answers
+two tables played by simulated tablets (client ids, so stored answers
 exist), then, part by part, and prints what was sent and what came back:
 
 - ``schemathesis``: its command line against the served OpenAPI document,
