@@ -4,9 +4,9 @@ the OpenAPI document is generated from them (``web/openapi.py``)."""
 
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 
-from ..record.schemas import HandSchema
+from ..record.schemas import HandSchema, StrictSchema
 from ..service import disputes
 
 
@@ -29,10 +29,7 @@ class SessionCreatedSchema(Schema):
         "description": "Bearer token for reads only; shown once"})
 
 
-class ActionRequestSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
+class ActionRequestSchema(StrictSchema):
     action = fields.String(required=True, validate=validate.Length(min=1, max=500),
                            metadata={"example": "Ben: draw 4c"})
     client_id = fields.String(required=True, validate=validate.Length(min=1, max=100),
@@ -43,10 +40,7 @@ class ActionRequestSchema(Schema):
                                             "when the client last looked"})
 
 
-class UndoRequestSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
+class UndoRequestSchema(StrictSchema):
     client_id = fields.String(required=True, validate=validate.Length(min=1, max=100))
     expected_seq = fields.Integer(strict=True, validate=validate.Range(min=0))
 
@@ -140,10 +134,7 @@ class ResultSchema(Schema):
 
 # ---- the table's own events (log-format.md): one request each
 
-class EventRequestSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
+class EventRequestSchema(StrictSchema):
     client_id = fields.String(validate=validate.Length(min=1, max=100), metadata={
         "description": "a fresh key per request: a retry with the same key gets the "
                        "first answer"})

@@ -24,9 +24,10 @@ from flask import (
     session,
     url_for,
 )
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 
 from ..language import N_
+from ..record.schemas import StrictSchema
 from ..rules.errors import RefereeError
 from ..service import access, club, pay
 from ..service.payable import FIELDS
@@ -200,10 +201,7 @@ class SeasonSchema(Schema):
     head_to_head = fields.Nested(HeadToHeadSchema)
 
 
-class MarkPaidSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
+class MarkPaidSchema(StrictSchema):
     from_ = fields.String(data_key="from", required=True, validate=validate.Length(1, 40))
     to = fields.String(required=True, validate=validate.Length(1, 40))
     amount = fields.String(required=True,
@@ -225,29 +223,20 @@ class PaidSchema(Schema):
     currency = fields.String(required=True)
 
 
-class MergeSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
+class MergeSchema(StrictSchema):
     spelling = fields.String(required=True, validate=validate.Length(1, 40), metadata={
         "description": "a name as it sits in some session"})
     into = fields.String(required=True, validate=validate.Length(1, 40), metadata={
         "description": "the person it is from now on"})
 
 
-class NicknameSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
+class NicknameSchema(StrictSchema):
     person = fields.String(required=True, validate=validate.Length(1, 40))
     nickname = fields.String(required=True, allow_none=True, validate=validate.Length(1, 40),
                              metadata={"description": "null takes it away"})
 
 
-class UndoSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
+class UndoSchema(StrictSchema):
     event = fields.Integer(required=True, strict=True, metadata={
         "description": "the merge's or nickname's event (its answer's event)"})
 

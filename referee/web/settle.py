@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
 from markupsafe import Markup
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 from segno.helpers import make_epc_qr
 
+from ..record.schemas import StrictSchema
 from ..service import pay, seats
 from ..service.payable import FIELDS
 from . import forms, links
@@ -35,12 +36,9 @@ from .tablet.blueprint import (
 bp = Blueprint("settle", __name__)
 
 
-class PayDetailsRequestSchema(Schema):
+class PayDetailsRequestSchema(StrictSchema):
     """A player's (or a person's) payment details: any of them; those left out
     are not kept (an empty body clears them)."""
-
-    class Meta:
-        unknown = RAISE
 
     client_id = fields.String(validate=validate.Length(min=1, max=100), metadata={
         "description": "a fresh key per request (a table's): a retry gets the first answer"})
