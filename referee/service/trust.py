@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from contextlib import suppress
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from sqlite_utils import Database
@@ -394,55 +394,78 @@ def verify_session(db: Database, sid: str, head: str | None = None,
     times); the hands' JSON is compared as the text the service writes. A
     long session's chain is hashed, and its rows checked against the events,
     in a second process (forked: it shares the rows read) while this one
-    replays and checks the results."""
-    with collector.paused():
-        row = storage.session_row(db, sid)
-        if row is None:
-            return [Words(N_("there is no session {session}"), session=repr(sid))]
-        events = storage.session_events(db, sid)
-        if notes is not None:
-            notes += not_covered(events)
-        hand_rows = {r["n"]: r for r in storage.hand_rows_as_stored(db, sid)}
-        path = storage.db_file(db)
-        chain_faults = None
-        if path is not None and len(events) >= BESIDE_EVENTS and beside.can_fork():
-            with suppress(beside.SecondProcessFailed):  # none to be had: all here
-                chain_faults = beside.start(lambda: _chain_and_event_faults(
-                    storage.connect(path), sid, head, row, events, hand_rows))
-        if chain_faults is None:
-            fault, faults = _chain_and_event_faults(db, sid, head, row, events, hand_rows)
-            if fault is not None:
-                return [_chain_fault_words(fault)]
-            return faults or _result_faults(db, sid, row, events, hand_rows)
-        try:
-            results, error = _result_faults(db, sid, row, events, hand_rows), None
-        except Exception as err:  # a broken chain or row may hold anything
-            results, error = [], err
-        fault, faults = chain_faults()
+    replays and checks the results.
+
+    Everything is read in one snapshot (``storage.snapshot``): a service
+    writing meanwhile is not seen, where rows read a moment apart would
+    disagree as an edit would. The second process reads only the hashes of
+    events older than the session's (never changed); the rest it is handed."""
+    with collector.paused(), storage.snapshot(db):
+        return _verify_session(db, sid, head, notes)
+
+
+def _verify_session(db: Database, sid: str, head: str | None,
+                    notes: list[Words] | None) -> list[Words]:
+    row = storage.session_row(db, sid)
+    if row is None:
+        return [Words(N_("there is no session {session}"), session=repr(sid))]
+    events = storage.session_events(db, sid)
+    if notes is not None:
+        notes += not_covered(events)
+    hand_rows = {r["n"]: r for r in storage.hand_rows_as_stored(db, sid)}
+    read = Read(row, events, hand_rows, storage.session_replies(db, sid),
+                storage.first_new_event(db))
+    path = storage.db_file(db)
+    chain_faults = None
+    if path is not None and len(events) >= BESIDE_EVENTS and beside.can_fork():
+        with suppress(beside.SecondProcessFailed):  # none to be had: all here
+            chain_faults = beside.start(lambda: _chain_and_event_faults(
+                storage.connect(path), sid, head, read))
+    if chain_faults is None:
+        fault, faults = _chain_and_event_faults(db, sid, head, read)
         if fault is not None:
             return [_chain_fault_words(fault)]
-        if faults:
-            return faults
-        if error is not None:
-            raise error
-        return results
+        return faults or _result_faults(db, sid, row, events, hand_rows)
+    try:
+        results, error = _result_faults(db, sid, row, events, hand_rows), None
+    except Exception as err:  # a broken chain or row may hold anything
+        results, error = [], err
+    fault, faults = chain_faults()
+    if fault is not None:
+        return [_chain_fault_words(fault)]
+    if faults:
+        return faults
+    if error is not None:
+        raise error
+    return results
 
 
-def _chain_and_event_faults(db: Database, sid: str, head: str | None, row: dict,
-                            events: list, hand_rows: dict[int, Any]
+class Read(NamedTuple):
+    """What verify reads of a session, in one snapshot, for every check."""
+    row: dict
+    events: list
+    hand_rows: dict[int, Any]
+    replies: list[tuple[str, bool, str]]
+    first_new: int | None
+
+
+def _chain_and_event_faults(db: Database, sid: str, head: str | None, read: Read
                             ) -> tuple[dict | None, list[Words]]:
     """The chain's first fault, else what differs between the derived rows
     (the session's, the hands', the stored answers) and the events."""
-    fault = storage.verify_session_chain(db, sid, head, rows=events)
+    events = read.events
+    fault = storage.verify_session_chain(db, sid, head, rows=events,
+                                         first_new=read.first_new)
     if fault is not None:
         return fault, []
     setups, newest = _expected_setups(events)
-    return None, _session_faults(row, events) + _hand_faults(
-        events, hand_rows, setups, newest, _live_actions(events)) + _reply_faults(
-        db, sid, events)
+    return None, _session_faults(read.row, events) + _hand_faults(
+        events, read.hand_rows, setups, newest, _live_actions(events)) + _reply_faults(
+        sid, events, read.replies)
 
 
-def _reply_faults(db: Database, sid: str, events: list) -> list[Words]:
+def _reply_faults(sid: str, events: list, replies: list[tuple[str, bool, str]]
+                  ) -> list[Words]:
     """A stored first answer (what a retry with its client id gets back) must
     answer an event of the chain with that client id and be that event's
     answer: its digest, where the event holds one (``record.chain.REPLY``:
@@ -452,7 +475,6 @@ def _reply_faults(db: Database, sid: str, events: list) -> list[Words]:
     start's its hand and the count of the hand's actions after it (the rest,
     the hand's state then, is vouched for only by a digest:
     docs/decisions.md)."""
-    replies = storage.session_replies(db, sid)
     if not replies:
         return []
     by_client = {ev["client_id"]: ev for ev in events if ev["client_id"] is not None}
@@ -515,7 +537,14 @@ def _actions_after(events: list, event: Any) -> int:
 def verify_all(db: Database, notes: dict[str, list[Words]] | None = None
                ) -> dict[str, list[Words]]:
     """Each stored session's faults, and any events whose session is gone.
-    ``notes`` (a dict): each session's ``not_covered``, where it has any."""
+    ``notes`` (a dict): each session's ``not_covered``, where it has any.
+    The whole database is read in one snapshot (``storage.snapshot``)."""
+    with storage.snapshot(db):
+        return _verify_all(db, notes)
+
+
+def _verify_all(db: Database, notes: dict[str, list[Words]] | None
+                ) -> dict[str, list[Words]]:
     out = {}
     for sid in storage.session_ids(db):
         said: list[Words] = []

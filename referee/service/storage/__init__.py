@@ -37,6 +37,7 @@ from .engine import (
     forget_group_commit,
     listen,
     run_write,
+    snapshot,
     write,
 )
 from .events import (
@@ -52,6 +53,7 @@ from .events import (
     events_of_kinds,
     events_since,
     final_hash,
+    first_new_event,
     hand_events,
     hand_table_events,
     hash_at,
@@ -150,7 +152,7 @@ __all__ = [
     "refresh_running", "renamed_text", "renames", "reply", "results_from", "rewrite_names",
     "run_write", "running_before", "running_between", "running_rows", "seat_rows",
     "session_actions", "session_events", "session_level_events", "settled_between",
-    "session_ids", "session_row",
+    "session_ids", "session_row", "snapshot", "first_new_event",
     "session_token_hashes",
     "set_brought_forward_from", "set_everyone", "set_header", "set_hand", "set_next",
     "set_people", "set_quantum", "set_running", "settled_count", "store_reply", "table_names",

@@ -171,6 +171,29 @@ def write(db: Database) -> Iterator[Database]:
 
 
 
+@contextmanager
+def snapshot(db: Database) -> Iterator[Database]:
+    """Reads that all see one state of the database, whatever is committed
+    meanwhile: ``verify`` compares rows read in several queries, and an
+    action stored between two of them would look like an edit. SQLite (WAL):
+    one read transaction, whose first read fixes what it sees (it takes no
+    lock a writer waits for); PostgreSQL: a ``REPEATABLE READ`` transaction,
+    read-only. Inside a transaction already (the same handle), the reads are
+    that transaction's."""
+    if db.conn.in_transaction:
+        yield db
+        return
+    if is_pg(db):
+        db.conn.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    else:
+        db.conn.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        if db.conn.in_transaction:
+            db.conn.execute("ROLLBACK")  # nothing was written: nothing to keep
+
+
 def db_file(db: Database) -> str | None:
     """The SQLite database's file, for a forked process to open on its own
     (None: in memory, or PostgreSQL, where verify does not fork)."""

@@ -265,15 +265,28 @@ def session_events(db: Database, sid: str) -> list:
         "prev_hash, hash FROM events WHERE session_id = ? ORDER BY seq", (sid,))
 
 
+def first_new_event(db: Database) -> int | None:
+    """The id of the database's first event of the current chain format
+    (None: none yet)."""
+    return db.conn.execute("SELECT min(id) FROM events WHERE chain >= ?",
+                           (CHAIN,)).fetchone()[0]
+
+
+_READ = object()
+
+
 def verify_session_chain(db: Database, sid: str, head: str | None = None, *,
-                         rows: list | None = None) -> dict | None:
+                         rows: list | None = None, first_new: Any = _READ) -> dict | None:
     """The first fault of the session's chain (None: intact). With ``head``
     (a receipt), the chain must also still hold that hash. ``rows``: the
-    session's events as ``session_events`` read them (verify reads them once
-    for everything it checks), else they are read here. The checks are
-    ``record.chain.session_chain_fault``'s."""
-    first_new = db.conn.execute("SELECT min(id) FROM events WHERE chain >= ?",
-                                (CHAIN,)).fetchone()[0]
+    session's events as ``session_events`` read them, and ``first_new``:
+    ``first_new_event`` (verify reads both in its snapshot, for everything it
+    checks), else they are read here. The checks are
+    ``record.chain.session_chain_fault``'s; the only rows it reads itself
+    are the hashes of events stored before ones in ``rows`` (events are
+    never changed, so any later read of them sees what the snapshot did)."""
+    if first_new is _READ:
+        first_new = first_new_event(db)
     if rows is None:
         rows = session_events(db, sid)
     return session_chain_fault(rows, sid, head, first_new, lambda i: _hash_of(db, i))

@@ -185,18 +185,24 @@ class PgConnection:
         except (data, OverflowError) as err:
             raise NotStorable(str(err).splitlines()[0]) from err
 
+    def begin(self, mode: str = "") -> None:
+        """Start a transaction on a connection of the pool's, held until its
+        COMMIT or ROLLBACK; ``mode``: what follows ``BEGIN`` (an isolation
+        level: storage's words, never input)."""
+        if self._held is not None:
+            raise RuntimeError("a transaction is open on this handle already")
+        self._held = self.pool.getconn()
+        try:
+            self._held.execute(f"BEGIN {mode}".strip())
+        except BaseException:
+            self.pool.putconn(self._held)
+            self._held = None
+            raise
+
     def execute(self, sql: str, params: Any = ()) -> Rows:
         word = sql.strip().upper() if len(sql) < 12 else ""  # BEGIN, COMMIT, ROLLBACK
         if word == "BEGIN":
-            if self._held is not None:
-                raise RuntimeError("a transaction is open on this handle already")
-            self._held = self.pool.getconn()
-            try:
-                self._held.execute("BEGIN")
-            except BaseException:
-                self.pool.putconn(self._held)
-                self._held = None
-                raise
+            self.begin()
             return Rows(None, [], -1)
         if word in ("COMMIT", "ROLLBACK") and self._held is not None:
             held, self._held = self._held, None

@@ -1,0 +1,71 @@
+"""``referee verify`` on a database a running server is writing: a cron job
+checking a live service must find nothing wrong with it. Verify reads each
+database in one snapshot (docs/decisions.md, issue 25); read in separate
+queries, an action stored between them looked like an edit ("hand 1's newest
+event ... is not the chain's", "the stored answer ... answers no event of the
+chain"). On SQLite and on PostgreSQL; in one process and with the chain
+checked in a second one (``trust.BESIDE_EVENTS``)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from referee.devtools.loadgen import Client, Tablet, free_port, start_server
+from referee.service import cache, storage, trust
+
+from .conftest import BOTH_BACKENDS
+
+
+@pytest.fixture(params=BOTH_BACKENDS)
+def backend(request):
+    return request.param
+
+
+@pytest.mark.parametrize("beside", [False, True], ids=["one-process", "two-processes"])
+def test_verify_while_a_server_writes_finds_no_fault(database, beside, monkeypatch):
+    if beside:
+        monkeypatch.setattr(trust, "BESIDE_EVENTS", 0)
+    port = free_port()
+    server = start_server(database, port)
+    tablets = [Tablet(Client("127.0.0.1", port, timeout=10), seed=k) for k in range(2)]
+    stop = threading.Event()
+    errors: list[Exception] = []
+
+    def play(t: Tablet) -> None:
+        while not stop.is_set():
+            try:
+                t.step()
+            except Exception as err:  # said below: a writer that stopped tests nothing
+                errors.append(err)
+                return
+
+    threads = [threading.Thread(target=play, args=(t,)) for t in tablets]
+    try:
+        for t in tablets:
+            t.open()
+        for th in threads:
+            th.start()
+        db = storage.connect(database)
+        found = {}
+        rounds = 0
+        deadline = time.monotonic() + 6
+        while time.monotonic() < deadline and not found:
+            acked = sum(len(t.acked) for t in tablets)
+            found = {sid: faults for sid, faults in trust.verify_all(db).items() if faults}
+            found.update({t.sid: faults for t in tablets
+                          if (faults := trust.verify_session(db, t.sid))})
+            rounds += 1
+            moved = sum(len(t.acked) for t in tablets) > acked
+        assert not found, {sid: [str(f) for f in faults] for sid, faults in found.items()}
+        assert not errors, errors
+        assert rounds >= 3 and moved, "the writers did not write during the verifies"
+    finally:
+        stop.set()
+        for th in threads:
+            th.join(10)
+        server.kill()
+        server.wait(10)
+        cache.forget()
