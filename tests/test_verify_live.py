@@ -24,6 +24,7 @@ def backend(request):
     return request.param
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("beside", [False, True], ids=["one-process", "two-processes"])
 def test_verify_while_a_server_writes_finds_no_fault(database, beside, monkeypatch):
     if beside:
@@ -51,7 +52,7 @@ def test_verify_while_a_server_writes_finds_no_fault(database, beside, monkeypat
         db = storage.connect(database)
         found = {}
         rounds = 0
-        deadline = time.monotonic() + 6
+        deadline = time.monotonic() + 4
         while time.monotonic() < deadline and not found:
             acked = sum(len(t.acked) for t in tablets)
             found = {sid: faults for sid, faults in trust.verify_all(db).items() if faults}
