@@ -64,6 +64,21 @@ def rehash_with(app, sid, edit):
         prev = ev["hash"]
 
 
+def swap_two_actions(app, sid):
+    """Hand 2's first two actions swapped and the chain re-hashed (each keeps
+    its answer's digest): a chain that no longer replays."""
+    rows = raw(app).execute("SELECT id, payload FROM events WHERE session_id = ? AND hand = 2 "
+                            "AND kind = 'action' ORDER BY seq LIMIT 2", [sid]).fetchall()
+    texts = [json.loads(payload)["text"] for _, payload in rows]
+    swap = {rows[0][0]: texts[1], rows[1][0]: texts[0]}
+
+    def edit(ev):
+        if ev["id"] in swap:
+            ev["payload"] = json.dumps({**json.loads(ev["payload"]), "action": swap[ev["id"]],
+                                        "text": swap[ev["id"]]})
+    rehash_with(app, sid, edit)
+
+
 def verify(app, *extra):
     cache.forget()
     return main(["verify", "--db", app.config["DATABASE"], *extra])

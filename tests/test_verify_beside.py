@@ -5,14 +5,12 @@ chain's fault reported first, and untouched ones pass."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from referee.service import beside, storage, trust
 
 from .test_trust import *  # noqa: F403 - the same tests, collected here too
-from .test_trust import played, raw, rehash_with
+from .test_trust import played, raw, swap_two_actions
 
 
 @pytest.fixture(autouse=True)
@@ -40,18 +38,7 @@ def test_a_rewritten_chain_of_play_that_breaks_a_rule_is_named_both_ways(app, cl
                                                                           monkeypatch):
     g = played(client, undo=False)
     db = storage.connect(app.config["DATABASE"])
-    conn = raw(app)
-    rows = conn.execute("SELECT id, payload FROM events WHERE session_id = ? AND hand = 2 "
-                        "AND kind = 'action' ORDER BY seq LIMIT 2", [g.sid]).fetchall()
-    # The two actions' texts swapped (each keeps its answer's digest).
-    texts = [json.loads(payload)["text"] for _, payload in rows]
-    swap = {rows[0][0]: texts[1], rows[1][0]: texts[0]}
-
-    def edit(ev):
-        if ev["id"] in swap:
-            ev["payload"] = json.dumps({**json.loads(ev["payload"]), "action": swap[ev["id"]],
-                                        "text": swap[ev["id"]]})
-    rehash_with(app, g.sid, edit)
+    swap_two_actions(app, g.sid)
     two = trust.verify_session(db, g.sid)
     monkeypatch.setattr(trust, "BESIDE_EVENTS", 10**9)
     one = trust.verify_session(db, g.sid)

@@ -17,7 +17,7 @@ from referee.rules.words import Names, Phrases, Words
 from referee.service import sessions, storage, trust
 
 from .test_api import bearer
-from .test_trust import played, raw, rehash_with, verify
+from .test_trust import played, raw, swap_two_actions, verify
 
 
 def _templates(words) -> set[str]:
@@ -195,18 +195,7 @@ def test_a_receipt_not_in_the_chain_is_said_in_the_language_asked(app, client, c
 
 def test_a_rewritten_chain_that_does_not_replay_says_where_in_german(app, client, capsys):
     g = played(client, undo=False)
-    conn = raw(app)
-    rows = conn.execute("SELECT id, payload FROM events WHERE session_id = ? AND hand = 2 "
-                        "AND kind = 'action' ORDER BY seq LIMIT 2", [g.sid]).fetchall()
-    # The two actions' texts swapped (each keeps its answer's digest).
-    texts = [json.loads(payload)["text"] for _, payload in rows]
-    swap = {rows[0][0]: texts[1], rows[1][0]: texts[0]}
-
-    def edit(ev):
-        if ev["id"] in swap:
-            ev["payload"] = json.dumps({**json.loads(ev["payload"]), "action": swap[ev["id"]],
-                                        "text": swap[ev["id"]]})
-    rehash_with(app, g.sid, edit)
+    swap_two_actions(app, g.sid)
     capsys.readouterr()
     assert verify(app, "--lang", "de") == 1
     out = capsys.readouterr().out
