@@ -42,7 +42,6 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -50,7 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from referee.devtools.killing import commit_bytes, kill_after, kill_in_commit  # noqa: E402
-from referee.devtools.loadgen import Client, Tablet, free_port, start_server  # noqa: E402
+from referee.devtools.loadgen import Burst, Client, Tablet, free_port, start_server  # noqa: E402
 from referee.devtools.samplegen import make_session  # noqa: E402
 from referee.service import access, storage  # noqa: E402
 
@@ -250,19 +249,8 @@ def kills(database: str, port: int, hands: int, tmp: Path) -> None:
         t.open()
     log = tmp / "long.json"
     log.write_text(json.dumps(make_session(hands, seed=25)))
-    stop = threading.Event()
-    errors: list[str] = []
-
-    def burst(t: Tablet) -> None:
-        while not stop.is_set():
-            try:
-                t.step()
-            except Exception as err:  # a refusal or a dropped connection: said below
-                errors.append(repr(err))
-                return
-    threads = [threading.Thread(target=burst, args=(t,)) for t in tablets]
-    for th in threads:
-        th.start()
+    # A refusal or a dropped connection stops a tablet: said below.
+    writers = Burst(tablets).start()
 
     def sessions_now() -> set[str]:
         db = storage.connect(database)
@@ -278,7 +266,7 @@ def kills(database: str, port: int, hands: int, tmp: Path) -> None:
                                          (sid,)).fetchone()[0] for t in ("events", "hands"))
         finally:
             db.close()
-    acked_before = sum(len(t.acked) for t in tablets)
+    acked_before = writers.acked()
     t0 = time.perf_counter()
     stored, size = commit_bytes(database, str(log))
     took = time.perf_counter() - t0
@@ -300,10 +288,8 @@ def kills(database: str, port: int, hands: int, tmp: Path) -> None:
         said.append(f"{kill.into / 1e6:.1f} MB into its commit: {'all' if new else 'nothing'}")
         if new and rows(new.pop()) != whole:
             fault(f"an import killed {kill.into} bytes into its commit is stored in part")
-    stop.set()
-    for th in threads:
-        th.join(120)
-    acked = sum(len(t.acked) for t in tablets) - acked_before
+    writers.stop(120)
+    acked = writers.acked() - acked_before
     lost = 0
     for t in tablets:
         status, doc = t.client.request("GET", f"/api/sessions/{t.sid}/log")
@@ -312,7 +298,7 @@ def kills(database: str, port: int, hands: int, tmp: Path) -> None:
         lost += len(set(t.acked) - logged)
     print("  killed " + "; ".join(said))
     print(f"  the tablets beside: {acked} actions acknowledged meanwhile, {lost} lost"
-          + (f"; stopped by {errors[:1]}" if errors else ""))
+          + (f"; stopped by {writers.errors[:1]!r}" if writers.errors else ""))
     if lost:
         fault(f"{lost} acknowledged actions lost")
 

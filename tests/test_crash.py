@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from referee.devtools.loadgen import Client, Tablet, free_port, start_server
+from referee.devtools.loadgen import Burst, Client, Tablet, free_port, start_server
 from referee.replay import replay
 from referee.service import cache, storage, trust
 
@@ -35,13 +35,8 @@ def test_sigkill_mid_burst_loses_no_acknowledged_action(database):
     for t in tablets:
         t.open()
     stop = threading.Event()
-
-    def burst(t: Tablet) -> None:
-        while not stop.is_set():
-            try:
-                t.step()
-            except Exception:
-                return  # the server died under us: what was acknowledged counts
+    # A tablet whose server is killed under it stops: what it had acknowledged counts.
+    writers = Burst(tablets)
 
     receipts: list[tuple[str, str]] = []  # (session, head) as a phone would keep them
     # The receipts are read from the other server than the one that wrote.
@@ -60,11 +55,10 @@ def test_sigkill_mid_burst_loses_no_acknowledged_action(database):
                     receipts.append((t.sid, summary["head"]))
             time.sleep(0.05)
 
-    threads = [threading.Thread(target=burst, args=(t,)) for t in tablets]
-    threads.append(threading.Thread(target=take_receipts))
+    receiver = threading.Thread(target=take_receipts)
     try:
-        for th in threads:
-            th.start()
+        writers.start()
+        receiver.start()
         for k, server in enumerate(servers):
             # Killed mid-burst once it has taken a fair share (on a busy host
             # a fixed pause could kill it before it took any).
@@ -75,9 +69,9 @@ def test_sigkill_mid_burst_loses_no_acknowledged_action(database):
             time.sleep(0.3)
             os.kill(server.pid, signal.SIGKILL)
             server.wait(10)
+        writers.stop()
         stop.set()
-        for th in threads:
-            th.join(10)
+        receiver.join(10)
         for k in (0, 1):
             assert sum(len(t.acked) for t in tablets[k::2]) > 25, f"server {k} took too little"
         servers = [start_server(database, port) for port in ports]  # on the same database

@@ -14,12 +14,11 @@ tells when the COMMIT starts, no hook in the referee's code).
 from __future__ import annotations
 
 import json
-import threading
 
 import pytest
 
 from referee.devtools.killing import commit_bytes, kill_in_commit
-from referee.devtools.loadgen import Client, Tablet, free_port, start_server
+from referee.devtools.loadgen import Burst, Client, Tablet, free_port, start_server
 from referee.devtools.samplegen import make_session
 from referee.replay import replay
 from referee.service import cache, storage, trust
@@ -61,14 +60,7 @@ def test_sigkill_inside_an_import_commit_keeps_all_or_nothing(database, backend,
     tablets = [Tablet(Client("127.0.0.1", port, timeout=60), seed=k) for k in range(3)]
     for t in tablets:
         t.open()
-    stop = threading.Event()
-
-    def burst(t: Tablet) -> None:
-        while not stop.is_set():
-            t.step()
-    threads = [threading.Thread(target=burst, args=(t,)) for t in tablets]
-    for th in threads:
-        th.start()
+    writers = Burst(tablets).start()
     try:
         # The first import commits: how many bytes its COMMIT writes.
         stored, size = commit_bytes(database, str(log))
@@ -94,10 +86,8 @@ def test_sigkill_inside_an_import_commit_keeps_all_or_nothing(database, backend,
             # written its commit frame (the WAL's last; a checkpoint after it
             # would write as much again): nothing of the import can be there.
             assert all(said == "nothing" for _, into, said in kills if into <= size / 20), kills
-        stop.set()
-        for th in threads:
-            th.join(60)
-        assert sum(len(t.acked) for t in tablets) > 10, "the service took too little"
+        writers.stop(60)
+        assert writers.acked() > 10, "the service took too little"
         for t in tablets:
             status, doc = t.client.request("GET", f"/api/sessions/{t.sid}/log")
             assert status == 200
@@ -108,7 +98,7 @@ def test_sigkill_inside_an_import_commit_keeps_all_or_nothing(database, backend,
             replay(doc, allow_open_last_hand=True)
         print(f"{backend}: commit of {size:,} bytes; killed at {kills}")
     finally:
-        stop.set()
+        writers.stop(60)
         server.kill()
         server.wait(10)
         said.close()

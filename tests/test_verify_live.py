@@ -8,12 +8,11 @@ checked in a second one (``trust.BESIDE_EVENTS``)."""
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
 
-from referee.devtools.loadgen import Client, Tablet, free_port, start_server
+from referee.devtools.loadgen import Burst, Client, Tablet, free_port, start_server
 from referee.service import cache, storage, trust
 
 from .conftest import BOTH_BACKENDS
@@ -32,41 +31,28 @@ def test_verify_while_a_server_writes_finds_no_fault(database, beside, monkeypat
     port = free_port()
     server = start_server(database, port)
     tablets = [Tablet(Client("127.0.0.1", port, timeout=10), seed=k) for k in range(2)]
-    stop = threading.Event()
-    errors: list[Exception] = []
-
-    def play(t: Tablet) -> None:
-        while not stop.is_set():
-            try:
-                t.step()
-            except Exception as err:  # said below: a writer that stopped tests nothing
-                errors.append(err)
-                return
-
-    threads = [threading.Thread(target=play, args=(t,)) for t in tablets]
+    writers = Burst(tablets)
     try:
         for t in tablets:
             t.open()
-        for th in threads:
-            th.start()
+        writers.start()
         db = storage.connect(database)
         found = {}
         rounds = 0
         deadline = time.monotonic() + 4
         while time.monotonic() < deadline and not found:
-            acked = sum(len(t.acked) for t in tablets)
+            acked = writers.acked()
             found = {sid: faults for sid, faults in trust.verify_all(db).items() if faults}
             found.update({t.sid: faults for t in tablets
                           if (faults := trust.verify_session(db, t.sid))})
             rounds += 1
-            moved = sum(len(t.acked) for t in tablets) > acked
+            moved = writers.acked() > acked
         assert not found, {sid: [str(f) for f in faults] for sid, faults in found.items()}
-        assert not errors, errors
+        # a writer that stopped tests nothing
+        assert not writers.errors, writers.errors
         assert rounds >= 3 and moved, "the writers did not write during the verifies"
     finally:
-        stop.set()
-        for th in threads:
-            th.join(10)
+        writers.stop()
         server.kill()
         server.wait(10)
         cache.forget()

@@ -14,6 +14,7 @@ import random
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -148,6 +149,41 @@ class Balanced(Client):
     def close(self) -> None:
         for client in self.clients:
             client.close()
+
+
+class Burst:
+    """Tablets posting actions, each in a thread of its own, until stopped: the
+    writers beside a crash, a kill or a verify. A tablet stops at its first
+    error (a refusal, a server killed under it), which is kept in ``errors``;
+    what it had acknowledged till then is in its ``acked``."""
+
+    def __init__(self, tablets: list[Tablet]) -> None:
+        self.tablets = tablets
+        self.errors: list[Exception] = []
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._play, args=(t,)) for t in tablets]
+
+    def _play(self, tablet: Tablet) -> None:
+        while not self._stop.is_set():
+            try:
+                tablet.step()
+            except Exception as err:
+                self.errors.append(err)
+                return
+
+    def acked(self) -> int:
+        return sum(len(t.acked) for t in self.tablets)
+
+    def start(self) -> Burst:
+        for th in self._threads:
+            th.start()
+        return self
+
+    def stop(self, wait: float = 10.0) -> None:
+        self._stop.set()
+        for th in self._threads:
+            if th.ident is not None:  # started
+                th.join(wait)
 
 
 class Tablet:
