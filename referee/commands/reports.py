@@ -13,7 +13,7 @@ import sys
 
 
 def _source(p: argparse.ArgumentParser) -> None:
-    from ..language import LANGUAGES
+    from ..rules.words import LANGUAGES
 
     p.add_argument("source", metavar="LOG_OR_SESSION",
                    help="a tonk-log/1 file, or with --db the id of a stored session")
