@@ -93,6 +93,8 @@ def test_the_direct_hashes_are_the_generic_ones(client_id, hand):
     '{"stake_multiplier": 123456789012345678901234567890}',  # orjson: a float
     '{"a": 18446744073709551615, "b": -9223372036854775808, "c": 0.1, "d": 1e400}',
     '{"a": NaN, "b": -Infinity}', '{"a": 1, "a": 2}', '{"name": "Zo\\u00eb"}',
+    '{"deal": [["Ann", -99999999999999999999999]], "n": "12345678901234567890"}',
+    '{"a": 1234567890123456789, "b": "Zo\u00eb 1234567890123456789"}',
 ])
 def test_the_body_reads_as_json_loads_reads_it(text):
     """orjson reads the body where it can; whatever it would read otherwise

@@ -11,7 +11,6 @@ returns the same document. ``result_text`` writes ``referee replay --json``.
 from __future__ import annotations
 
 import json
-import re
 
 import orjson
 
@@ -89,7 +88,17 @@ THE_BODY = Words(N_("the body"))
 
 
 _MISSING = object()
-_LONG_DIGITS = {bytes: re.compile(rb"[0-9]{20}"), str: re.compile(r"[0-9]{20}")}
+# Every digit as "0", every other byte as ".": a run of 20 digits is then a
+# plain substring search. A regular expression for the same run took 44 ms of
+# a 10,000-hand replay's 700 (it tries a match at every byte); this takes 2.
+_DIGITS_ONLY = bytes(0x30 if 0x30 <= b <= 0x39 else 0x2E for b in range(256))
+_LONG_RUN = b"0" * 20
+
+
+def _long_number(raw: bytes) -> bool:
+    """Whether ``raw`` holds a run of 20 digits (a number orjson would read
+    as a float; a string's digits are counted too, which only costs time)."""
+    return _LONG_RUN in raw.translate(_DIGITS_ONLY)
 
 
 def parse_json(text: str | bytes, what: Words = THE_LOG) -> Any:
@@ -100,7 +109,8 @@ def parse_json(text: str | bytes, what: Words = THE_LOG) -> Any:
     ``json.loads``, whose answer or error stands, and so does text with a run
     of 20 digits (orjson makes an integer past 64 bits a float)."""
     doc = _MISSING
-    if _LONG_DIGITS[type(text)].search(text) is None:
+    raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    if not _long_number(raw):
         try:
             doc = orjson.loads(text)
         except orjson.JSONDecodeError:
@@ -114,7 +124,6 @@ def parse_json(text: str | bytes, what: Words = THE_LOG) -> Any:
     except RecursionError:
         raise MalformedInput("malformed_log", N_("{what} is nested more than {depth} deep"),
                                               {"what": what, "depth": MAX_DEPTH}) from None
-    raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
     if b"\\ud" in raw or b"\\uD" in raw:
         check_document(doc)
     return doc
