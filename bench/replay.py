@@ -7,7 +7,7 @@ Generates (and caches) a legal session log with every kind of ending, about
 `json.loads` of the same file, the floor (a replay must at least read its
 input). Prints the best and the median run: this host is shared, and the same
 run varies by 20-40% from one minute to the next.
-Target: 10,000 hands/s or more for the whole process.
+Target: 15,000 hands/s or more for the whole process on a quiet host.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from referee.devtools.simulate import Dealer  # noqa: E402
 from referee.replay import replay  # noqa: E402
 from referee.rules.options import resolve  # noqa: E402
 
-TARGET = 10_000  # hands per second
+TARGET = 15_000  # hands per second: issue 21 keeps the whole process at this or more
 
 
 def best_of(fn, repeat: int) -> tuple[float, float]:
