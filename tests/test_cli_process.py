@@ -78,3 +78,39 @@ def test_serving_on_a_taken_port_says_so_without_a_traceback(tmp_path):
     assert done.returncode == 2
     assert f"cannot serve on 127.0.0.1:{port}" in done.stderr and "--port" in done.stderr
     assert "Traceback" not in done.stderr, done.stderr
+
+
+def test_the_collector_is_set_for_serving():
+    """A long-running server freezes what start-up made and collects its
+    youngest generation every SERVING_THRESHOLD allocations (in a process of
+    its own: a frozen collector would stay frozen in the test's)."""
+    code = ("import gc; from referee.speed.collector import SERVING_THRESHOLD, "
+            "settle_for_serving; before = gc.get_threshold(); settle_for_serving(); "
+            "print(before[0], gc.get_threshold()[0] == SERVING_THRESHOLD, "
+            "gc.get_freeze_count() > 1000, gc.isenabled())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.split() == ["700", "True", "True", "True"], done.stderr
+
+
+def test_serve_sets_the_collector_before_serving(monkeypatch, tmp_path):
+    import waitress
+
+    from referee.commands.service import run_server
+    from referee.speed import collector
+    from referee.web import create_app
+
+    calls = []
+
+    class Server:
+        effective_port = 1
+
+        def run(self):
+            calls.append("run")
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(collector, "settle_for_serving", lambda: calls.append("settle"))
+    monkeypatch.setattr(waitress, "create_server", lambda app, **kw: Server())
+    db = str(tmp_path / "t.sqlite3")
+    assert run_server(create_app({"DATABASE": db}), "127.0.0.1", 0, 2, db) == 0
+    assert calls == ["settle", "run"]

@@ -189,6 +189,9 @@ def run_server(app, host: str, port: int, threads: int, path: str,
         print(f"cannot serve on {host}:{port}: {err.strerror or err} (another server "
               "there? --host and --port choose another)", file=sys.stderr)
         return 2
+    from ..speed.collector import settle_for_serving
+
+    settle_for_serving()
     shown = host if ":" not in host else f"[{host}]"
     print(f"Tonk referee serving on http://{shown}:{server.effective_port}/ "
           f"(database {safe_url(path)})", flush=True)
