@@ -23,6 +23,7 @@ browser's own access to the table's pages (its PIN or the link it joined by).
 
 from __future__ import annotations
 
+import random
 import re
 import threading
 import time
@@ -196,7 +197,12 @@ class _Follow:
             live = streams.Stream(self.sid, channel, chunked, self.last)
             live.out = live.leave_loop()
             streams.writer.add(live)
-            looked = time.monotonic()
+            # Streams opened together (a room of phones, or every phone
+            # reconnecting after the wifi came back) would look together every
+            # LOOK seconds: 120 database reads in one burst, beside the
+            # tablets' requests. Each stream's first look comes at a random
+            # point of the period instead (never later than LOOK).
+            looked = time.monotonic() - random.uniform(0, LOOK)
             while not live.ended and time.monotonic() - started < self.lifetime:
                 live.wake.wait(0.2 if channel.total_outbufs_len else max(
                     0.1, min(LOOK, HEARTBEAT - (time.monotonic() - live.sent))))
