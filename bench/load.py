@@ -16,7 +16,8 @@ action of a session, at the same hand state.
 x 6 devices), read by a process of its own; ``--slow N`` holds N half-sent
 requests open (a header line, then a byte every 10 s). ``--pair`` measures,
 in each repeat, a run without them and then one with them, and prints each
-pair's ratio and the best and median of them (the issue 27 figure):
+pair's ratio and the best and median of them (the issue 27 figure; the
+pairs take turns which run goes first):
 
     .venv/bin/python bench/load.py --no-long --actions 100 --streams 120 --pair --repeat 5
 
@@ -358,9 +359,12 @@ def main() -> None:
                                       if args.pair else ""))
         runs, bare, ratios = [], [], []
         for k in range(args.repeat):
-            # --pair: a run without them, then one with them (streams closed
-            # here are noticed by the server within seconds, not at once).
-            order = (False, True) if args.pair else (True,)
+            # --pair: a run without them and one with them, in turns which
+            # first: a server's later runs meet a longer database (and its
+            # write-ahead log), and the second run of a pair was the slower
+            # whichever it was. (Streams closed here are noticed by the
+            # server within seconds, not at once.)
+            order = ((False, True) if k % 2 == 0 else (True, False)) if args.pair else (True,)
             for holding in order:
                 if holding and (args.streams or args.slow):
                     held = Held(port, tablets, args.streams, args.slow)
