@@ -176,6 +176,7 @@ def run_server(app, host: str, port: int, threads: int, path: str,
     from waitress import create_server
 
     from ..service.storage.pg import safe_url
+    from . import poller
 
     # "Task queue depth is N" on every request that waits for a free thread:
     # normal with many tablets, and a flood in the log under load.
@@ -183,12 +184,13 @@ def run_server(app, host: str, port: int, threads: int, path: str,
     app.config["STREAM_LIMIT"] = streams
     # waitress, not Flask's development server: threaded, production-grade.
     try:
-        server = create_server(app, host=host, port=port, ident="referee",
+        server = create_server(app, map=poller.Map(), host=host, port=port, ident="referee",
                                **server_settings(threads, streams))
     except OSError as err:  # the address is taken, or not this host's
         print(f"cannot serve on {host}:{port}: {err.strerror or err} (another server "
               "there? --host and --port choose another)", file=sys.stderr)
         return 2
+    poller.install(server)
     from ..speed.collector import settle_for_serving
 
     settle_for_serving()

@@ -16,6 +16,15 @@ plainly is one of these:
   and the longest pause from about 40 ms to under 30 (issue 27's p99).
   Would break: an object made at start-up and later dropped stays in
   memory (frozen objects are never collected if they form cycles).
+- **The server's loop** (``commands/poller.py``, ``referee serve`` on
+  Linux): waitress's loop, but a connection that only waits for its next
+  request is parked in an epoll set instead of being asked on every turn,
+  and a connection whose answer its thread is writing is not asked to
+  write. Buys: 40 idle or half-sent connections cost 1.92 ms of processor
+  an action instead of 1.23 (527 actions/s instead of 807); and the loop
+  no longer spins on a writable socket while a thread answers. Would break:
+  it reads waitress's channels' attributes (``requests``, ``total_outbufs_len``,
+  ``will_close``, ``close_when_flushed``); without epoll, waitress's own loop.
 - **Leaving at once** (``speed/exit.py``: ``referee replay``; the forked
   children leave with ``os._exit`` too). Buys 60 ms at the end of a
   10,000-hand replay. Would break: nothing registered to run at exit runs.
