@@ -48,7 +48,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.devtools.killing import commit_bytes, kill_after, kill_in_commit  # noqa: E402
+from referee.devtools.killing import (  # noqa: E402
+    commit_bytes,
+    kill_after,
+    kill_in_commit,
+    rows_of,
+    sessions_now,
+)
 from referee.devtools.loadgen import Burst, Client, Tablet, free_port, start_server  # noqa: E402
 from referee.devtools.samplegen import make_session  # noqa: E402
 from referee.service import access, storage  # noqa: E402
@@ -252,41 +258,27 @@ def kills(database: str, port: int, hands: int, tmp: Path) -> None:
     # A refusal or a dropped connection stops a tablet: said below.
     writers = Burst(tablets).start()
 
-    def sessions_now() -> set[str]:
-        db = storage.connect(database)
-        try:
-            return {row[0] for row in db.conn.execute("SELECT id FROM sessions")}
-        finally:
-            db.close()
-
-    def rows(sid: str) -> tuple[int, int]:
-        db = storage.connect(database)
-        try:
-            return tuple(db.conn.execute(f"SELECT count(*) FROM {t} WHERE session_id = ?",
-                                         (sid,)).fetchone()[0] for t in ("events", "hands"))
-        finally:
-            db.close()
     acked_before = writers.acked()
     t0 = time.perf_counter()
     stored, size = commit_bytes(database, str(log))
     took = time.perf_counter() - t0
-    whole = rows(stored)
+    whole = rows_of(database, stored)
     print(f"kills: a {hands:,}-hand import takes {took:.1f} s beside the tablets; its commit "
           f"writes {size / 1e6:.1f} MB")
     said = []
     for seconds in (0.25 * took, 0.5 * took):  # inside its transaction, before the commit
-        before = sessions_now()
+        before = sessions_now(database)
         kill_after(database, str(log), seconds)
-        new = sessions_now() - before
+        new = sessions_now(database) - before
         said.append(f"after {seconds:.1f} s: {'all' if new else 'nothing'}")
-        if new and rows(new.pop()) != whole:
+        if new and rows_of(database, new.pop()) != whole:
             fault(f"an import killed after {seconds:.1f} s is stored in part")
     for share in (0.0, 0.05, 0.5, 0.95):
-        before = sessions_now()
+        before = sessions_now(database)
         kill = kill_in_commit(database, str(log), share, size)
-        new = sessions_now() - before
+        new = sessions_now(database) - before
         said.append(f"{kill.into / 1e6:.1f} MB into its commit: {'all' if new else 'nothing'}")
-        if new and rows(new.pop()) != whole:
+        if new and rows_of(database, new.pop()) != whole:
             fault(f"an import killed {kill.into} bytes into its commit is stored in part")
     writers.stop(120)
     acked = writers.acked() - acked_before

@@ -14,11 +14,16 @@ tells when the COMMIT starts, no hook in the referee's code).
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
-from referee.devtools.killing import commit_bytes, kill_in_commit
+from referee.devtools.killing import (
+    commit_bytes,
+    kill_in_commit,
+    rows_of,
+    sessions_now,
+    sessions_settled,
+)
 from referee.devtools.loadgen import Burst, Client, Tablet, free_port, start_server
 from referee.devtools.samplegen import make_session
 from referee.replay import replay
@@ -32,37 +37,6 @@ HANDS = 1200  # above sessions.BESIDE_HANDS: the import's two processes
 @pytest.fixture(params=BOTH_BACKENDS)
 def backend(request):
     return request.param
-
-
-def sessions_now(database: str) -> set[str]:
-    db = storage.connect(database)
-    try:
-        return {row[0] for row in db.conn.execute("SELECT id FROM sessions")}
-    finally:
-        db.close()
-
-
-def sessions_settled(database: str) -> set[str]:
-    """The sessions once the database stops changing: on PostgreSQL a COMMIT the
-    server had received completes after its client was killed, and a look
-    taken before that would count it in the next kill."""
-    seen = sessions_now(database)
-    for _ in range(20):
-        time.sleep(0.25)
-        again = sessions_now(database)
-        if again == seen:
-            return again
-        seen = again
-    return seen
-
-
-def rows_of(database: str, sid: str) -> tuple[int, int]:
-    db = storage.connect(database)
-    try:
-        return tuple(db.conn.execute(f"SELECT count(*) FROM {table} WHERE session_id = ?",
-                                     (sid,)).fetchone()[0] for table in ("events", "hands"))
-    finally:
-        db.close()
 
 
 @pytest.mark.slow

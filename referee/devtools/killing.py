@@ -19,6 +19,8 @@ import sys
 import time
 from dataclasses import dataclass
 
+from ..service import storage
+
 CHILD = r"""
 import json, os, sys
 from referee.service import sessions, storage
@@ -126,3 +128,38 @@ def kill_after(database: str, log: str, seconds: float) -> None:
         time.sleep(seconds)
     finally:
         imp.close()
+
+
+# What a kill left: the crash test and bench/attack.py both look.
+
+def sessions_now(database: str) -> set[str]:
+    """The ids of the sessions stored in ``database`` now."""
+    db = storage.connect(database)
+    try:
+        return {row[0] for row in db.conn.execute("SELECT id FROM sessions")}
+    finally:
+        db.close()
+
+
+def sessions_settled(database: str) -> set[str]:
+    """The sessions once the database stops changing: on PostgreSQL a COMMIT the
+    server had received completes after its client was killed, and a look
+    taken before that would count it in the next kill."""
+    seen = sessions_now(database)
+    for _ in range(20):
+        time.sleep(0.25)
+        again = sessions_now(database)
+        if again == seen:
+            return again
+        seen = again
+    return seen
+
+
+def rows_of(database: str, sid: str) -> tuple[int, int]:
+    """How many events and hand rows session ``sid`` has."""
+    db = storage.connect(database)
+    try:
+        return tuple(db.conn.execute(f"SELECT count(*) FROM {table} WHERE session_id = ?",
+                                     (sid,)).fetchone()[0] for table in ("events", "hands"))
+    finally:
+        db.close()
