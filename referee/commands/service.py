@@ -176,6 +176,7 @@ def run_server(app, host: str, port: int, threads: int, path: str,
     from waitress import create_server
 
     from ..service.storage.pg import safe_url
+    from ..speed.collector import settle_for_serving
     from . import poller
 
     # "Task queue depth is N" on every request that waits for a free thread:
@@ -191,8 +192,6 @@ def run_server(app, host: str, port: int, threads: int, path: str,
               "there? --host and --port choose another)", file=sys.stderr)
         return 2
     poller.install(server)
-    from ..speed.collector import settle_for_serving
-
     settle_for_serving()
     shown = host if ":" not in host else f"[{host}]"
     print(f"Tonk referee serving on http://{shown}:{server.effective_port}/ "

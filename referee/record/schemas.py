@@ -275,9 +275,6 @@ class StrictSchema(Schema):
 
 
 class SideBetSchema(StrictSchema):
-    class Meta:
-        unknown = RAISE
-
     kind = fields.String(required=True, validate=validate.OneOf(["suit_high", "first_spread"]))
     suit = fields.String(validate=validate.OneOf(["c", "d", "h", "s"]))
     stake = StakeField(required=True)
@@ -291,8 +288,7 @@ class SideBetSchema(StrictSchema):
 
 
 class HandSchema(StrictSchema):
-    class Meta:
-        unknown = RAISE
+    class Meta(StrictSchema.Meta):
         ordered = True
 
     dealer = fields.String(required=True, metadata=NAME_OPENAPI)
@@ -334,8 +330,7 @@ class HandsField(FirstFaultList):
 
 
 class LogSchema(StrictSchema):
-    class Meta:
-        unknown = RAISE
+    class Meta(StrictSchema.Meta):
         ordered = True
 
     format = fields.String(required=True, validate=validate.Equal(FORMAT))
