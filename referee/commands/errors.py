@@ -10,9 +10,11 @@ the code is the same in every language.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
+from ..rules.numbers import whole
 from ..rules.words import N_
 from ..service.errors import Locked, MalformedInput, NotFound, RefereeError, RulesError
 
@@ -44,3 +46,12 @@ def fail(err: RefereeError, *, as_json: bool = False, lang: str | None = None) -
     else:
         print(f"{kind} [{err.code}]: {message}", file=sys.stderr)
     return 2 if err.exit_status == 2 else 1
+
+
+def whole_argument(text: str) -> int:
+    """A command's whole-number argument (``--hand``, ``--port``): ASCII
+    digits only, as everywhere else; argparse says what was wrong (exit 2)."""
+    number = whole(text)
+    if number is None:
+        raise argparse.ArgumentTypeError(f"a whole number in digits 0-9, not {text!r}")
+    return number

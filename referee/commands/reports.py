@@ -11,6 +11,8 @@ import argparse
 import json
 import sys
 
+from .errors import whole_argument
+
 
 def _source(p: argparse.ArgumentParser) -> None:
     from ..rules.words import LANGUAGES
@@ -137,7 +139,8 @@ def register(sub) -> None:
 
     p = sub.add_parser("audit", help="the audit PDF of one hand: every action and the ruling")
     _source(p)
-    p.add_argument("--hand", type=int, required=True, metavar="N", help="the hand, from 1")
+    p.add_argument("--hand", type=whole_argument, required=True, metavar="N",
+                   help="the hand, from 1")
     p.add_argument("--pdf", metavar="OUT", help="where to write it (- : stdout)")
     p.add_argument("--json", action="store_true", help="print the steps as JSON")
     p.add_argument("--date")
@@ -157,6 +160,6 @@ def register(sub) -> None:
     p.add_argument("--rules", required=True, metavar="PRESET_OR_JSON",
                    help='a preset name, or JSON: {"preset": ..., ...} for complete rules, '
                    'or just the options to change, e.g. {"caught": "double_to_all"}')
-    p.add_argument("--hand", type=int, metavar="N", help="compare this hand only")
+    p.add_argument("--hand", type=whole_argument, metavar="N", help="compare this hand only")
     p.add_argument("--json", action="store_true", help="print tonk-whatif/1 JSON")
     p.set_defaults(func=cmd_whatif)

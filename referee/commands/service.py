@@ -8,7 +8,7 @@ import os
 import sys
 
 from ..rules.errors import RefereeError
-from .errors import fail
+from .errors import fail, whole_argument
 
 # os.path, not pathlib: this module is loaded by every ``referee`` command,
 # replays included, and pathlib (with logging, imported where used) cost 18 ms.
@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the address to listen on (default 127.0.0.1: this machine only; "
                    "0.0.0.0 lets the table's tablets and phones on the local network in: "
                    "--lan does that and says the address)")
-    p.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    p.add_argument("--port", type=whole_argument, default=8000, help="the port (default 8000)")
     p.add_argument("--lan", action="store_true",
                    help="open the table to the room: listen on every address, print the "
                    "address phones on the same network open, and its QR code")
@@ -34,9 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", metavar="PATH_OR_URL",
                    help=f"the database: a file, or a postgresql:// URL (default: "
                    f"REFEREE_DATABASE_URL, else {DEFAULT_DB})")
-    p.add_argument("--threads", type=int, default=8,
+    p.add_argument("--threads", type=whole_argument, default=8,
                    help="worker threads for requests (default 8)")
-    p.add_argument("--streams", type=int, default=None,
+    p.add_argument("--streams", type=whole_argument, default=None,
                    help="live streams open at once, each with a thread of its own (default "
                    "200); one more is answered 503 and its page asks every few seconds")
     p.set_defaults(func=cmd_serve)

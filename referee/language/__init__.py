@@ -22,6 +22,8 @@ from pathlib import Path
 from babel import Locale, dates, numbers
 from babel.support import NullTranslations, Translations
 
+from ..rules.numbers import is_whole
+
 # N_ is the engine's marker, re-exported for the shells' own sentences.
 from ..rules.words import LANGUAGES, N_, Names, Phrases, Words, from_plain  # noqa: F401
 
@@ -273,7 +275,7 @@ def action_sentence(text: str, lang: str) -> str:
 
     player, _sep, rest = text.rpartition(": ")
     verb, *args = rest.split() or [""]
-    spread = args.pop(0) if args and args[0][:1] == "S" and args[0][1:].isdigit() else None
+    spread = args.pop(0) if args and args[0][:1] == "S" and is_whole(args[0][1:]) else None
     cards = " ".join(card_label(c) for c in args)
     if verb == "draw" and (not args or args == [UNKNOWN]):
         return gettext(lang, N_("{player} draws (card not seen)"), player=player)

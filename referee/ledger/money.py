@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from functools import lru_cache
 
+from ..rules.numbers import decimal
 from ..rules.words import N_, Words
 
 # The bounds of every stake and multiplier, stated once: the log's schema, the
@@ -37,10 +38,9 @@ def parse_stake(value: object) -> Decimal:
     not in its one argument, ``Words``."""
     if isinstance(value, bool) or not isinstance(value, (str, int, float, Decimal)):
         raise ValueError(Words(_NOT_DECIMAL, value=repr(value)))
-    try:
-        d = Decimal(str(value).strip())
-    except InvalidOperation:
-        raise ValueError(Words(_NOT_DECIMAL, value=repr(value))) from None
+    d = decimal(value)
+    if d is None:
+        raise ValueError(Words(_NOT_DECIMAL, value=repr(value)))
     if not d.is_finite() or d <= 0:
         raise ValueError(Words(N_("stake must be greater than 0, not {value}"), value=repr(value)))
     if d > MAX_STAKE:

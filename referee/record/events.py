@@ -13,10 +13,11 @@ an acceptance, a dispute) is judged by the rules engine
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from ..ledger.money import amount_fault, parse_stake
 from ..rules.errors import MalformedInput
+from ..rules.numbers import decimal
 from ..rules.table import odd_text
 from ..rules.words import LANGUAGES, N_, Words
 
@@ -91,13 +92,10 @@ def _time(value: object, *path: object) -> None:
 
 def decimal_of(value: object) -> Decimal | None:
     """A decimal string or number as a finite Decimal; None if it is not one."""
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+    if isinstance(value, Decimal):
         return None
-    try:
-        d = Decimal(str(value).strip())
-    except InvalidOperation:
-        return None
-    return d if d.is_finite() else None
+    d = decimal(value)
+    return d if d is not None and d.is_finite() else None
 
 
 def check_language(value: object) -> None:

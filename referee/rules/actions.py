@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .cards import UNKNOWN, parse_cards
 from .errors import MalformedInput
+from .numbers import is_whole, whole
 from .words import N_, Words
 
 VERBS = ("declare", "draw", "take", "spread", "hit", "discard", "drop", "show", "slap")
@@ -57,7 +58,7 @@ def _shown_count(args: list[str], text: str) -> int:
     """The count of a show given as ``=N`` (quick logging): a whole number,
     alone. Anything else cannot be read."""
     digits = args[0][1:]
-    if len(args) != 1 or not digits.isascii() or not digits.isdigit():
+    if len(args) != 1 or not is_whole(digits, len(digits) or 1):
         raise MalformedInput("bad_action", N_("a show given as a count is '=' and a whole "
                                               "number, like 'Cy: show =23', not {text}"),
                                            {"text": repr(text)})
@@ -91,11 +92,10 @@ def parse_action(text: str) -> Action:
         return Action(player, verb, (), None, _shown_count(args, text))
     spread = None
     if needs_spread:
-        if not args or args[0][:1] not in "Ss" or not args[0][1:].isdigit() or \
-                int(args[0][1:]) < 1:
+        spread = whole(args[0][1:]) if args and args[0][:1] in "Ss" else None
+        if not spread:  # none, 0, or not ASCII digits
             raise MalformedInput("bad_action", N_("{verb} needs a spread number like S1, in "
                                                   "{text}"), {"verb": verb, "text": repr(text)})
-        spread = int(args[0][1:])
         args = args[1:]
     if len(args) < lo or (hi is not None and len(args) > hi):
         if hi == lo:

@@ -13,12 +13,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from enum import StrEnum
 from functools import cached_property
 
 from .cards import Deck
 from .errors import RulesError
+from .numbers import decimal
 from .words import N_, Phrases, Words
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-_WHEN = re.compile(r"^(total|low):(\d{1,3})$")
+_WHEN = re.compile(r"^(total|low):([0-9]{1,3})$")  # ASCII digits: \d takes any script's
 
 
 @dataclass(frozen=True)
@@ -202,11 +203,8 @@ class Amount:
             return value
         if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
             raise _bad(name, value, _POSITIVE)
-        try:
-            d = Decimal(str(value))
-        except InvalidOperation:
-            raise _bad(name, value, _POSITIVE) from None
-        if not d.is_finite() or d <= 0:
+        d = decimal(value)
+        if d is None or not d.is_finite() or d <= 0:
             raise _bad(name, value, _POSITIVE)
         return d
 

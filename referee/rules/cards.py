@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from .errors import MalformedInput
+from .numbers import is_whole
 from .words import N_
 
 RANKS = "A23456789TJQK"
@@ -189,7 +190,7 @@ def action_words(text: str) -> str:
     S1 with 7♣``; ``Ben: draw`` -> ``Ben draws (card not seen)``."""
     player, _, rest = text.rpartition(": ")
     verb, *args = rest.split()
-    spread = args.pop(0) if args and args[0][:1] == "S" and args[0][1:].isdigit() else None
+    spread = args.pop(0) if args and args[0][:1] == "S" and is_whole(args[0][1:]) else None
     cards = " ".join(card_label(c) for c in args)
     out = f"{player} {_VERB_WORDS.get(verb, verb)}"
     if verb == "draw" and (not args or args == [UNKNOWN]):

@@ -29,6 +29,7 @@ from marshmallow import Schema, fields, validate
 from ..language import N_
 from ..record.schemas import StrictSchema
 from ..rules.errors import RefereeError
+from ..rules.numbers import whole
 from ..service import access, club, pay
 from ..service.payable import FIELDS
 from .bodies import read_body
@@ -423,10 +424,7 @@ def nickname():
 
 @pages.post("/undo")
 def undo():
-    try:
-        event = int(request.form.get("event", ""))
-    except ValueError:
-        event = 0
+    event = whole(request.form.get("event", "")) or 0
     club.undo(get_db(), event)
     flash(_("Undone."), "ok")
     return redirect(url_for("club.ledger_page"))

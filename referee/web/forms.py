@@ -19,6 +19,7 @@ from flask import abort, request, session
 
 from ..language import LANGUAGES, N_
 from ..rules.cards import JOKERS, RANKS, SUITS, UNKNOWN, card_label  # noqa: F401 (templates)
+from ..rules.numbers import is_whole, whole
 from ..rules.options import (
     OPTION_ALLOWED,
     OPTION_DEFAULTS,
@@ -264,9 +265,9 @@ def told_from_form(form, players: list[str], facts: list[str]) -> dict:
     no). Only what was given goes in: the referee says what is missing."""
     setup: dict[str, Any] = {"dealer": form.get("dealer", "")}
     ending: dict[str, Any] = {"how": form.get("how", "")}
-    by = form.get("by", "")
-    if by.isdigit() and int(by) < len(players):
-        ending["by"] = players[int(by)]
+    by = whole(form.get("by", ""))
+    if by is not None and by < len(players):
+        ending["by"] = players[by]
     counts = {}
     for line in count_shows(form, players):
         name, _sep, count = line.rpartition(": show =")
@@ -291,7 +292,7 @@ def count_shows(form, players: list[str]) -> list[str]:
     for i, name in enumerate(players):
         raw = form.get(f"count{i}", "").strip()
         if raw:
-            if not raw.isdigit() or len(raw) > 3:
+            if not is_whole(raw, 3):
                 raise FormError(_("{player}'s count is a whole number, not {text}",
                                   player=name, text=repr(raw)))
             out.append(f"{name}: show ={int(raw)}")
@@ -314,9 +315,10 @@ def action_from_form(form, players: list[str], legal: list[str]) -> str:
     """
     act = form.get("act", "")
     seat, _sep, verb = act.partition(":")
-    if not seat.isdigit() or int(seat) >= len(players) or not verb.isalpha():
+    number = whole(seat)
+    if number is None or number >= len(players) or not verb.isalpha():
         raise FormError(_("Tap one of the action buttons."))
-    player = players[int(seat)]
+    player = players[number]
     cards = [c for c in form.getlist("card") if c]
     spread = form.get("spread", "").strip()
     if verb in ("show", "declare") and not cards:

@@ -31,6 +31,7 @@ import time
 from flask import Blueprint, Response, current_app, request
 
 from ..language import N_
+from ..rules.numbers import whole
 from ..service import changes, seats, storage
 from ..service.errors import Locked
 from . import forms, streams
@@ -106,7 +107,7 @@ def _still_reads(db, sid: str, who: seats.Access, token: str | None) -> bool:
 
 def _last_seen() -> int | None:
     raw = request.headers.get("Last-Event-ID") or request.args.get("last") or ""
-    return int(raw) if raw.isdigit() and len(raw) < 19 else None
+    return whole(raw)
 
 
 def _catch_up(db, sid: str, last: int) -> tuple[str, int]:
@@ -261,10 +262,11 @@ def stream(sid: str):
 def consistency(sid: str):
     reader(sid)
     raw_seq, head = request.args.get("seq", ""), request.args.get("head", "")
-    if not raw_seq.isdigit() or len(raw_seq) > 18 or not HEAD.match(head):
+    seq_asked = whole(raw_seq)
+    if seq_asked is None or not HEAD.match(head):
         raise ApiError(400, "bad_request", N_("seq is an event's number and head its "
                                               "64-character hash"))
     db = get_db()
     seq, newest = storage.chain_end(db, sid)
-    return {"consistent": storage.hash_at(db, sid, int(raw_seq)) == head,
+    return {"consistent": storage.hash_at(db, sid, seq_asked) == head,
             "seq": seq, "head": newest}

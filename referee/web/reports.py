@@ -36,6 +36,7 @@ from ..reports.settlement import OUTCOME_WORDS, render_settlement
 from ..reports.stored import load_stored
 from ..reports.whatif import what_if
 from ..rules.errors import RefereeError
+from ..rules.numbers import whole
 from ..rules.options import OPTION_NAMES, PRESET_SOURCES
 from ..service import disputes, pay, seats, sessions, table_events
 from ..service.errors import NotFound
@@ -101,7 +102,7 @@ def _error_page(err: RefereeError, status: int = 422):
 @bp.get("/<sid>/")
 def index(sid: str):
     token = _allowed(sid)
-    page = min(max(request.args.get("page", 1, type=int), 1), 2**62)
+    page = min(max((whole(request.args.get("page")) or 1), 1), 2**62)
     try:
         listed = sessions.reports_index(get_db(), sid, page, INDEX_PAGE)
     except NotFound:
@@ -179,7 +180,7 @@ def audit_view(sid: str, n: int):
     except RefereeError as err:
         return _error_page(err, 404 if err.code == "no_such_hand" else 422)
     last = len(audit.steps) - 1
-    step_no = min(max(request.args.get("step", 0, type=int), 0), last)
+    step_no = min(max((whole(request.args.get("step")) or 0), 0), last)
     step = audit.steps[step_no]
 
     def link(k: int) -> str:
@@ -224,7 +225,7 @@ def _plain_lines(rules) -> list[str]:
 def whatif_view(sid: str):
     token = _allowed(sid)
     stored = _stored(sid)
-    hand = request.args.get("hand", type=int)
+    hand = whole(request.args.get("hand"))
     comparison = error = None
     try:
         rules = _whatif_rules(request.args)

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from flask import flash, g, redirect, render_template, request, url_for
 
+from ...rules.numbers import whole
 from ...rules.table import normal_text
 from ...service import disputes, sessions, table_events
 from ...service.errors import RefereeError
@@ -199,7 +200,7 @@ def settle_post(session_id: str, n: int, k: int):
 def dispute_post(session_id: str, n: int):
     by, note = request.form.get("by", ""), normal_text(request.form.get("note", ""))
     raw = request.form.get("action", "")
-    action = int(raw) if raw.isdigit() else None
+    action = whole(raw)
     return post_event(session_id, url_for("tablet.hand", session_id=session_id, n=n),
                       _("{player}'s dispute is kept with hand {n}", player=by, n=n),
                       lambda db: table_events.dispute(db, session_id, n, by, note, action,

@@ -9,6 +9,7 @@ from flask import abort, current_app, flash, g, jsonify, redirect, render_templa
 
 from ... import language
 from ...rules.cards import UNKNOWN
+from ...rules.numbers import whole
 from ...service import disputes, hands, seats, sessions, storage, tap
 from ...service.errors import RuleViolation, StaleSeq
 from .. import forms
@@ -199,7 +200,7 @@ def act(session_id: str, n: int):
     client_id = request.form.get("client_id") or forms.new_client_id()
     seq = request.form.get("expected_seq", "")
     done = tap.tap(get_db(), session_id, n, texts, client_id,
-                   int(seq) if seq.isdigit() else None, confirm=bool(request.form.get("confirm")))
+                   whole(seq), confirm=bool(request.form.get("confirm")))
     if done.preview:
         g.lang_back = target  # the language switch leads to the hand, not to this post
         return render_template("confirm.html", summary=g.summary, session_id=session_id,
@@ -250,7 +251,7 @@ def _tapped(state: dict) -> list[str]:
 def undo(session_id: str, n: int):
     client_id = request.form.get("client_id") or forms.new_client_id()
     seq = request.form.get("expected_seq", "")
-    expected = int(seq) if seq.isdigit() else None
+    expected = whole(seq)
     try:
         hands.undo(get_db(), session_id, n, client_id, expected)
     except (RuleViolation, StaleSeq) as err:  # NotFound: the 404 page

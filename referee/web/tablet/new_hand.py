@@ -8,6 +8,7 @@ from flask import flash, g, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from ...rules import told as told_rules
+from ...rules.numbers import whole
 from ...service import hands
 from ...service.errors import RefereeError
 from .. import forms
@@ -52,10 +53,11 @@ def _started_elsewhere(session_id: str, asked: str | None):
     """A start-hand link or form made for hand ``asked`` while another device
     has started it (or a later one) meanwhile: said, and to that hand, not a
     form that would deal the hand after it without saying so."""
-    if not (asked or "").isdigit() or int(asked) == g.summary["hands"] + 1:
+    number = whole(asked)
+    if number is None or number == g.summary["hands"] + 1:
         return None
     newest = g.summary["hands"]
-    if int(asked) > newest:
+    if number > newest:
         return None
     flash(_("Hand {n} was started on another device meanwhile: here it is. Nothing was "
             "dealt from your form.", n=newest), "error")
@@ -155,16 +157,16 @@ def _quick_form(session_id: str, values, error: str | None = None, status: int =
     rules = table_rules(summary)
     seats = summary["seated"]
     how = values.get("how")
-    by = values.get("by", "")
+    by = whole(values.get("by", ""))
+    by = by if by is not None and by < len(seats) else None
     return render_template(
         "quick_hand.html", summary=summary, session_id=session_id, seats=seats,
         values=values, how=how if how in told_rules.HOWS else None,
-        by=int(by) if by.isdigit() and int(by) < len(seats) else None,
+        by=by,
         dealer=values.get("dealer"),
         hows=told_rules.HOW_WORDS, needs=_quick_needs(how, rules) if how else {},
-        questions={fact: _(told_rules.FACT_QUESTIONS[fact], player=seats[int(by)])
-                   for fact in told_rules.FACTS} if by.isdigit() and int(by) < len(seats)
-        else {},
+        questions={fact: _(told_rules.FACT_QUESTIONS[fact], player=seats[by])
+                   for fact in told_rules.FACTS} if by is not None else {},
         most=most_count(summary),
         grid=forms.card_grid(rules.deck, rules.jokers), hand_size=rules.hand_size,
         client_id=values.get("client_id") or forms.new_client_id(), error=error), status

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import g, render_template, request
 
+from ...rules.numbers import whole
 from ...service import sessions
 from .. import forms
 from ..db import get_db
@@ -20,7 +21,7 @@ def session_page(session_id: str):
     # The page stays the same size all night: the newest hands, older ones paged.
     per_page = 10
     pages = max(1, -(-g.summary["hands"] // per_page))
-    page = min(max(request.args.get("page", 1, type=int), 1), pages)
+    page = min(max((whole(request.args.get("page")) or 1), 1), pages)
     top = g.summary["hands"] - (page - 1) * per_page
     db = get_db()
     # Only this page's hands and the newest standings are read: the running
@@ -62,7 +63,7 @@ def tv(session_id: str):
 @bp.get("/s/<session_id>/standings")
 @unlocked
 def standings(session_id: str):
-    page = request.args.get("page", 1, type=int)
+    page = (whole(request.args.get("page")) or 1)
     return render_template("standings.html", summary=g.summary, session_id=session_id,
                            standings=sessions.standings_page(get_db(), session_id,
                                                              min(max(page, 1), 2**62)))
