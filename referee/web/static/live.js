@@ -14,7 +14,6 @@
   let again = false;
   let wanted = 0;  // the newest event heard of
   let leaving = false;
-  window.addEventListener("pagehide", () => { leaving = true; });
 
   // ---- the witness: the newest (seq, head) this device saw of the table. A
   // newer one replaces it only when it extends it (its prev is the kept head)
@@ -150,23 +149,44 @@
       }
     }, 3000);
   };
+  // The stream is closed whenever the page is hidden away: a page kept in the
+  // browser's back/forward cache would hold its connection open, and with six
+  // connections a host the next page load waits for one (a minute in Chrome).
+  // It reopens when the page comes back, from the last event it had.
+  let source = null;
+  let last = null;  // the number of the last event the stream sent
   const follow = () => {
     if (!window.EventSource) { poll(); return; }
-    const source = new EventSource(data().stream);
+    const url = new URL(data().stream, window.location.href);
+    if (last !== null) url.searchParams.set("last", last);
+    const mine = new EventSource(url);
+    source = mine;
     let failures = 0;
-    source.addEventListener("change", (event) => {
+    mine.addEventListener("change", (event) => {
       failures = 0;
       if (polling) { clearInterval(polling); polling = null; }
+      if (event.lastEventId) last = event.lastEventId;
       const said = JSON.parse(event.data);
       heard(said.seq, said.head, said.prev);
     });
-    source.addEventListener("error", () => {
+    mine.addEventListener("error", () => {
+      if (source !== mine) return;
       failures += 1;
       // The browser reconnects by itself (with Last-Event-ID); meanwhile, ask.
-      if (failures >= 2 || source.readyState === EventSource.CLOSED) poll();
-      if (source.readyState === EventSource.CLOSED) setTimeout(follow, 5000);
+      if (failures >= 2 || mine.readyState === EventSource.CLOSED) poll();
+      if (mine.readyState === EventSource.CLOSED) setTimeout(() => { if (source === mine) follow(); }, 5000);
     });
   };
+  window.addEventListener("pagehide", () => {
+    leaving = true;
+    if (source) { source.close(); source = null; }
+    if (polling) { clearInterval(polling); polling = null; }
+  });
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted) return;  // a fresh load: DOMContentLoaded starts it
+    leaving = false;
+    if (!source) follow();
+  });
 
   document.addEventListener("DOMContentLoaded", () => {
     witness();
