@@ -11,6 +11,7 @@ import pytest
 
 from referee.cli import main
 from referee.ledger.money import MAX_MULTIPLIER, MAX_STAKE, STAKE_PLACES
+from referee.rules.allowed import MOST_PAYS
 
 from .test_api import assert_error, bearer
 
@@ -48,6 +49,16 @@ CASES = {
     "surrogate name": (_set(["table"], "\udfff"), "table"),
     "deep rules": (_set(["rules"], {"preset": "pagat", "x": json.loads("[" * 60 + "]" * 60)}),
                    "rules"),
+    # Issue 34, item 7: a rule's pays beyond any table's (MOST_PAYS) broke every paper.
+    "huge tonk out": (_set(["rules"], {"preset": "pagat", "tonk_out_pays": 1e308}),
+                      "tonk_out_pays"),
+    "tonk out past the bound": (_set(["rules"], {"preset": "pagat",
+                                                 "tonk_out_pays": int(MOST_PAYS) + 1}),
+                                "tonk_out_pays"),
+    "huge deal win": (_set(["rules"], {"preset": "pagat", "deal_wins": [
+        {"when": "total:49", "pays": 10**30}]}), "deal_wins[1].pays"),
+    "tiny caught pays": (_set(["rules"], {"preset": "pagat", "caught": "pay_beaters",
+                                          "caught_pays": "0.00001"}), "caught_pays"),
 }
 
 
@@ -134,3 +145,45 @@ def test_a_file_that_is_not_a_database_is_refused_plainly(argv, tmp_path, capsys
     assert main([*argv, "--db", str(junk)]) == 2
     err = capsys.readouterr().err
     assert "not a referee database" in err and "Traceback" not in err
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+OUT_OF_BOUNDS = [("tonk_out_pays", "1e308"), ("caught_pays", "1e30"),
+                 ("deal_wins", '[{"when": "total:49", "pays": 1e30}]'),
+                 ("caught", DEEP), ("deal_wins", "[" * 900 + "]" * 900)]
+
+
+@pytest.mark.parametrize("option,raw", OUT_OF_BOUNDS)
+def test_what_if_refuses_rules_out_of_bounds(app, option, raw):
+    from referee.service import sessions
+
+    with app.app_context():
+        info = sessions.import_log(app.extensions["referee"]["db"], BASE)
+    client = app.test_client()
+    url = f"/reports/{info.id}/whatif"
+    for query in ({"rules": f'{{"{option}": {raw}}}'}, {f"opt_{option}": raw}):
+        r = client.get(url, query_string={"token": info.audit_token, **query})
+        assert r.status_code == 200, r.get_data(as_text=True)[:500]
+        assert "diff" not in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("option,raw", OUT_OF_BOUNDS)
+def test_the_new_table_form_refuses_rules_out_of_bounds(client, option, raw):
+    from tests.test_tablet import PIN, token
+
+    data = {"csrf_token": token(client), "stake": "1", "preset": "pagat", "pin": PIN,
+            "pin2": PIN, "player1": "Ann", "player2": "Ben", f"opt_{option}": raw}
+    r = client.post("/new", data=data)
+    assert r.status_code == 422, r.get_data(as_text=True)[:500]
+    assert client.get("/").status_code == 200
+
+
+@pytest.mark.parametrize("rules", ['{"tonk_out_pays": 1e308}', '{"caught": ' + DEEP + "}"])
+def test_whatif_on_the_command_line_refuses_them_without_a_traceback(rules, tmp_path, capsys):
+    log = tmp_path / "log.json"
+    log.write_text(json.dumps(BASE))
+    assert main(["whatif", str(log), "--rules", rules]) == 2
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err and out.err

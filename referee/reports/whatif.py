@@ -20,6 +20,7 @@ from decimal import Decimal
 from .. import language
 from ..ledger.money import fmt
 from ..ledger.results import HandResult, SessionResult
+from ..record.document import MAX_DEPTH, check_document
 from ..replay import Session, replay
 from ..replay.sequential import check_log_end, open_session, play_on, start_on
 from ..rules.errors import MalformedInput, RefereeError, RulesError, RuleViolation
@@ -42,6 +43,10 @@ def parse_rules(text: str | dict, current: HouseRules | None = None) -> object:
         except ValueError as err:
             raise RulesError("bad_rules", N_("--rules is neither a preset name nor a JSON "
                                              "object: {error}"), {"error": err}) from None
+        except RecursionError:
+            raise RulesError("bad_rules", N_("{what} is nested more than {depth} deep"),
+                             {"what": "rules", "depth": MAX_DEPTH}) from None
+        check_document(text, ["rules"])  # deeper than a log may be: refused, not recursed
     if not isinstance(text, dict):
         raise RulesError("bad_rules", N_("rules must be a preset name or a JSON object"))
     if "preset" in text or current is None:

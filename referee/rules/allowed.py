@@ -99,6 +99,12 @@ def to_json_value(value: Any) -> Any:
 
 _POSITIVE = Words(N_("a number greater than 0"))
 
+#: The most stakes a rule may pay and its decimal places (as a stake's):
+#: beyond them a table's money stops being money (a tonk out paying 10^30
+#: stakes overflowed the settlement's decimal context, 1e308 every paper's).
+MOST_PAYS = Decimal(100)
+PAYS_PLACES = 4
+
 
 def _bad(option: str, value: Any, expected: Words | str) -> RulesError:
     return RulesError(
@@ -206,11 +212,16 @@ class Amount:
         d = decimal(value)
         if d is None or not d.is_finite() or d <= 0:
             raise _bad(name, value, _POSITIVE)
+        if d > MOST_PAYS or -d.normalize().as_tuple().exponent > PAYS_PLACES:
+            raise _bad(name, value, Words(N_("a number greater than 0 and at most {most}, "
+                                             "with at most {places} decimal places"),
+                                          most=MOST_PAYS, places=PAYS_PLACES))
         return d
 
     def describe(self) -> Words:
         # "null" and the texts are JSON values, the same in every language
-        number = Words(N_("null, a number > 0") if self.optional else N_("a number > 0"))
+        number = Words(N_("null, a number > 0, at most {most}") if self.optional
+                       else N_("a number > 0, at most {most}"), most=MOST_PAYS)
         return Phrases([number, *(", " + json.dumps(w) for w in self.words)])
 
     choices = None

@@ -18,7 +18,9 @@ from urllib.parse import urlsplit
 from flask import abort, request, session
 
 from ..language import LANGUAGES, N_
+from ..record.document import MAX_DEPTH, check_document
 from ..rules.cards import JOKERS, RANKS, SUITS, UNKNOWN, card_label  # noqa: F401 (templates)
+from ..rules.errors import MalformedInput
 from ..rules.numbers import is_whole, whole
 from ..rules.options import (
     OPTION_ALLOWED,
@@ -189,7 +191,9 @@ class FormError(ValueError):
 def parse_option_value(name: str, raw: str) -> Any:
     raw = raw.strip()
     try:
-        return json.loads(raw)
+        value = json.loads(raw)
+    except RecursionError:
+        raise _too_deep(name) from None
     except ValueError:
         if name == "deal_wins":
             raise FormError(_("{option}: write a JSON list like {example}",
@@ -197,6 +201,16 @@ def parse_option_value(name: str, raw: str) -> Any:
                               example='[{"when": "total:49", "pays": 2}]')) from None
         # Bare words like 2n are meant as text.
         return raw
+    try:
+        check_document(value)  # everything after would recurse into it
+    except MalformedInput:
+        raise _too_deep(name) from None
+    return value
+
+
+def _too_deep(name: str) -> FormError:
+    return FormError(_("{what} is nested more than {depth} deep",
+                       what=_(name.replace("_", " ")), depth=MAX_DEPTH))
 
 
 def header_from_form(form) -> tuple[dict, str]:
