@@ -20,6 +20,7 @@ from marshmallow import (
 )
 
 from ..ledger.money import MAX_AMOUNT, MAX_MULTIPLIER, MAX_STAKE, STAKE_PLACES
+from ..ledger.side_bets import KINDS as SIDE_BET_KINDS
 from ..rules.errors import MalformedInput
 from ..rules.options import MAX_PLAYERS, PRESETS
 from ..rules.table import CURRENCY, TABLE_NAME, check_name, check_names_apart, odd_text
@@ -41,10 +42,16 @@ from .reading import FORMAT, plain_hands
 # rules' deck), so the API's description can never be looser than the server.
 
 _STAKE_DIGITS = len(str(int(MAX_STAKE))) - 1  # 1,000,000: up to 999,999 written out
+# As parse_stake reads a stake: trailing zeros are the same money ("0.50" is
+# 0.5), so only the places up to the last digit that is not 0 count; blanks
+# around it are dropped. (A stake written with an exponent, "1e2", which
+# Decimal reads too, is left out: no table writes money so.)
+_STAKE_PLACES = rf"[0-9]{{0,{STAKE_PLACES}}}0*"
 STAKE_OPENAPI = {"oneOf": [
     {"type": "string", "example": "0.25",
-     "pattern": rf"^(0\.[0-9]{{0,{STAKE_PLACES - 1}}}[1-9]|"
-                rf"[1-9][0-9]{{0,{_STAKE_DIGITS - 1}}}(\.[0-9]{{1,{STAKE_PLACES}}})?)$"},
+     "pattern": rf"^\s*0*([1-9][0-9]{{0,{_STAKE_DIGITS - 1}}}(\.{_STAKE_PLACES})?|"
+                rf"{int(MAX_STAKE)}(\.0*)?|"
+                rf"\.[0-9]{{0,{STAKE_PLACES - 1}}}[1-9]0*)\s*$"},
     {"type": "integer", "minimum": 1, "maximum": int(MAX_STAKE)},
 ]}
 AMOUNT_OPENAPI = {"type": "string", "example": "-3.50",
@@ -275,7 +282,7 @@ class StrictSchema(Schema):
 
 
 class SideBetSchema(StrictSchema):
-    kind = fields.String(required=True, validate=validate.OneOf(["suit_high", "first_spread"]))
+    kind = fields.String(required=True, validate=validate.OneOf(SIDE_BET_KINDS))
     suit = fields.String(validate=validate.OneOf(["c", "d", "h", "s"]))
     stake = StakeField(required=True)
     players = FirstFaultList(fields.String(metadata=NAME_OPENAPI), required=True,

@@ -11,14 +11,17 @@ import json
 from flask import Blueprint, Response, current_app, g, request
 
 from ..language import N_
+from ..rules.words import Words
 from ..service import access, disputes, hands, pay, seats, sessions, table_events
 from . import forms, links
 from .api_schemas import (
+    STANDINGS_MAX,
+    STANDINGS_PAGE,
     AcceptRequestSchema,
     ActionRequestSchema,
     DisputeRequestSchema,
     EventRequestSchema,
-    ExpectedSeqSchema,
+    HandRequestSchema,
     LeaveRequestSchema,
     LinkRequestSchema,
     PaidRequestSchema,
@@ -43,13 +46,9 @@ from .settle import PayDetailsRequestSchema
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 _ACTION = ActionRequestSchema()
-_EXPECTED_SEQ = ExpectedSeqSchema()
+_HAND_REQUEST = HandRequestSchema()
 _UNDO = UndoRequestSchema()
 _CREATED = SessionCreatedSchema()
-# Hands per answer of the standings: by default as many as a 10-hand night
-# has, so that a long night's answer costs what a short one's does (100 at
-# 10,000 hands took 2.5x the time of 20); ask for up to 100 with ``limit``.
-STANDINGS_PAGE, STANDINGS_MAX = 20, 100
 _VOID = VoidRequestSchema()
 _ACCEPT = AcceptRequestSchema()
 _DISPUTE = DisputeRequestSchema()
@@ -179,7 +178,11 @@ def _whole(name: str, default: int) -> int:
 def session_standings(sid: str):
     # A page of hands, the newest by default: the answer stays the same size
     # however long the night (``settled`` and ``offset`` lead to the others).
-    limit = min(_whole("limit", STANDINGS_PAGE), STANDINGS_MAX)
+    limit = _whole("limit", STANDINGS_PAGE)
+    if limit > STANDINGS_MAX:  # as the document says: refused, not quietly cut
+        raise ApiError(400, "bad_request", N_("{field}: {problem}"), {
+            "field": "limit",
+            "problem": Words(N_("Must be less than or equal to {max}."), max=STANDINGS_MAX)})
     if "offset" in request.args:
         offset = min(_whole("offset", 0), 2**62)
         return sessions.standings(get_db(), sid, offset=offset, limit=limit)
@@ -190,11 +193,13 @@ def session_standings(sid: str):
 @token_required(write=True)
 def start_hand(sid: str):
     setup = _body()
-    client_id = request.headers.get("Idempotency-Key") or setup.pop("client_id", None)
-    expected = load_fields(_EXPECTED_SEQ, {"expected_seq": setup.pop("expected_seq")}) \
-        if "expected_seq" in setup else {}
+    # The request's own fields, read as the document describes them; the rest
+    # is the hand, which the service reads (record.schemas.HAND_SETUP).
+    own = load_fields(_HAND_REQUEST, {k: setup.pop(k) for k in _HAND_REQUEST.fields
+                                      if k in setup})
+    client_id = request.headers.get("Idempotency-Key") or own.get("client_id")
     return _said(hands.start_hand(get_db(), sid, setup, client_id,
-                                  expected.get("expected_seq"))), 201
+                                  own.get("expected_seq"))), 201
 
 
 @bp.get("/sessions/<sid>/hands/<int:n>")

@@ -6,8 +6,15 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from ..record.schemas import HandSchema, StrictSchema
+from ..ledger.side_bets import KINDS as SIDE_BET_KINDS
+from ..record.events import HAND_FIELDS
+from ..record.schemas import RULES_OPENAPI, STAKE_OPENAPI, HandSchema, StrictSchema
 from ..service import disputes
+
+# Hands per answer of the standings: by default as many as a 10-hand night
+# has, so that a long night's answer costs what a short one's does (100 at
+# 10,000 hands took 2.5x the time of 20); ask for up to 100 with ``limit``.
+STANDINGS_PAGE, STANDINGS_MAX = 20, 100
 
 
 class ErrorBodySchema(Schema):
@@ -66,6 +73,8 @@ class HandResultSchema(Schema):
     dealer = fields.String()
     outcome = fields.String()
     reason = fields.String(metadata={"description": "a void hand: why it was cancelled"})
+    told = fields.Boolean(metadata={"description": "true: the hand was told by its ending "
+                                    "(quick logging), not logged action by action"})
     winners = fields.List(fields.String())
     counts = fields.Dict(keys=fields.String(), values=fields.Integer())
     net = fields.Dict(keys=fields.String(), values=fields.String())
@@ -79,11 +88,23 @@ class PaymentSchema(Schema):
     reason = fields.String()
 
 
+class SideBetOutcomeSchema(Schema):
+    kind = fields.String(validate=validate.OneOf(SIDE_BET_KINDS))
+    suit = fields.String(allow_none=True)
+    stake = fields.String()
+    players = fields.List(fields.String())
+    winner = fields.String(allow_none=True, metadata={"description": "null: nobody in the "
+                                                      "bet won it (its pot carries over)"})
+    why = fields.String()
+
+
 class HandResultDetailSchema(HandResultSchema):
     story = fields.List(fields.String())
     payments = fields.List(fields.Nested(PaymentSchema))
     multiplier = fields.Integer()
     net_exact = fields.Dict(keys=fields.String(), values=fields.String())
+    side_bets = fields.List(fields.Nested(SideBetOutcomeSchema), metadata={
+        "description": "how each of the hand's side bets came out"})
 
 
 class HandStateSchema(Schema):
@@ -130,6 +151,93 @@ class ResultSchema(Schema):
                        "owed (negative: owes); transfers then settle these"})
     transfers = fields.List(fields.Nested(TransferSchema))
     closed = fields.String(metadata={"description": "when the host closed the table"})
+
+
+class PaymentMadeSchema(Schema):
+    """Money handed over at the table, as the log keeps it."""
+
+    from_ = fields.String(data_key="from", required=True)
+    to = fields.String(required=True)
+    amount = fields.String(required=True)
+    at = fields.String()
+    note = fields.String()
+
+
+_MONEY_BY_PLAYER = {"keys": fields.String(), "values": fields.String()}
+
+
+class CurrentHandSchema(Schema):
+    hand = fields.Integer(required=True)
+    phase = fields.String(required=True)
+    to_act = fields.String(allow_none=True, required=True)
+    complete = fields.Boolean(required=True)
+    seq = fields.Integer(required=True, metadata={"description": "the hand's actions: send "
+                                                  "it back as expected_seq"})
+    dealer = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+
+
+class SessionSummarySchema(Schema):
+    id = fields.String(required=True)
+    created = fields.String(required=True)
+    table = fields.String(allow_none=True, required=True)
+    started = fields.String(allow_none=True, required=True)
+    closed = fields.String(allow_none=True, required=True)
+    language = fields.String(required=True)
+    stake = fields.Raw(required=True, metadata={**STAKE_OPENAPI, "description":
+                                                "the stake the table opened with"})
+    stake_now = fields.String(required=True, metadata={
+        "description": "the stake of the hand in play (else of the next hand)"})
+    stake_since = fields.Integer(allow_none=True, required=True, metadata={
+        "description": "the hand stake_now holds from (null: since the table opened)"})
+    stake_next = fields.String(allow_none=True, required=True, metadata={
+        "description": "a stake changed from the next hand on"})
+    next_stake = fields.Raw(required=True, metadata=STAKE_OPENAPI)
+    next_seats = fields.List(fields.String(), allow_none=True, required=True)
+    brought_forward = fields.Dict(allow_none=True, required=True, **_MONEY_BY_PLAYER)
+    payments = fields.List(fields.Nested(PaymentMadeSchema), allow_none=True, required=True)
+    currency = fields.String(allow_none=True, required=True)
+    rules_source = fields.Raw(required=True, metadata={
+        **RULES_OPENAPI, "description": "the rules as the log gave them"})
+    rules = fields.Dict(required=True, metadata={"description": "every option's value"})
+    players = fields.List(fields.String(), required=True)
+    seated = fields.List(fields.String(), required=True, metadata={
+        "description": "who the next hand is dealt to"})
+    everyone = fields.List(fields.String(), required=True, metadata={
+        "description": "everyone who has sat at the table, in order of arrival"})
+    hands = fields.Integer(required=True)
+    current = fields.Nested(CurrentHandSchema, allow_none=True, required=True)
+    next_dealer = fields.String(allow_none=True, required=True)
+    has_pin = fields.Boolean(required=True)
+    seq = fields.Integer(required=True, metadata={"description": "the table's newest event"})
+    head = fields.String(allow_none=True, required=True, metadata={
+        "description": "the newest event's hash"})
+    totals = fields.Dict(required=True, **_MONEY_BY_PLAYER)
+    balances = fields.Dict(allow_none=True, required=True, **_MONEY_BY_PLAYER)
+    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+
+
+class StandingLineSchema(HandResultSchema):
+    totals = fields.Dict(metadata={"description": "each player's total after the hand"},
+                         **_MONEY_BY_PLAYER)
+
+
+class StandingsSchema(Schema):
+    players = fields.List(fields.String(), required=True)
+    hands = fields.List(fields.Nested(StandingLineSchema), required=True)
+    totals = fields.Dict(required=True, **_MONEY_BY_PLAYER)
+    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+    push_ups = fields.Boolean(required=True)
+    currency = fields.String(allow_none=True, required=True)
+    result = fields.Nested(ResultSchema, required=True, metadata={
+        "description": "tonk-result/1 of the hands listed"})
+    balances = fields.Dict(allow_none=True, required=True, **_MONEY_BY_PLAYER)
+    closed = fields.String(allow_none=True, required=True)
+    brought_forward = fields.Dict(allow_none=True, required=True, **_MONEY_BY_PLAYER)
+    payments = fields.List(fields.Nested(PaymentMadeSchema), allow_none=True, required=True)
+    settled = fields.Integer(required=True, metadata={"description": "settled hands in all"})
+    offset = fields.Integer(required=True, metadata={"description": "settled hands before "
+                                                     "the first listed"})
 
 
 # ---- the table's own events (log-format.md): one request each
@@ -303,14 +411,19 @@ class EventAnswerSchema(Schema):
     new = fields.String(metadata={"description": "rename: the name from now on"})
 
 
-class HandSetupSchema(HandSchema):
-    class Meta(HandSchema.Meta):
-        exclude = ("actions",)
+class HandRequestSchema(EventRequestSchema):
+    """The fields of ``POST hands`` that belong to the request, not the hand."""
 
     expected_seq = fields.Integer(strict=True, validate=validate.Range(min=0), metadata={
         "description": "the table's newest event when the client last looked (its `seq`): "
                        "refused with 409 if something was logged since"})
 
 
-class ExpectedSeqSchema(Schema):
-    expected_seq = fields.Integer(strict=True, validate=validate.Range(min=0))
+class HandSetupSchema(HandSchema, HandRequestSchema):
+    """What ``POST hands`` takes: a hand of the log without its actions and
+    without the table's own events (``record.schemas.HAND_SETUP``, which reads
+    it, leaves out the same), with the request's own fields (the
+    Idempotency-Key header may stand for ``client_id``)."""
+
+    class Meta(HandSchema.Meta):
+        exclude = ("actions", *HAND_FIELDS)

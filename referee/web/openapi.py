@@ -10,6 +10,8 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from ..record.schemas import LogSchema
 from . import club
 from .api_schemas import (
+    STANDINGS_MAX,
+    STANDINGS_PAGE,
     AcceptRequestSchema,
     ActionRequestSchema,
     DisputeRequestSchema,
@@ -27,9 +29,11 @@ from .api_schemas import (
     ResultSchema,
     SeatRequestSchema,
     SessionCreatedSchema,
+    SessionSummarySchema,
     SettlementSchema,
     SettleRequestSchema,
     StakeRequestSchema,
+    StandingsSchema,
     UndoRequestSchema,
     VoidRequestSchema,
 )
@@ -70,6 +74,8 @@ def build_spec() -> dict:
                          ("ActionRequest", ActionRequestSchema), ("UndoRequest",
                          UndoRequestSchema), ("HandState", HandStateSchema),
                          ("Result", ResultSchema), ("Log", LogSchema),
+                         ("SessionSummary", SessionSummarySchema),
+                         ("Standings", StandingsSchema),
                          ("HandSetup", HandSetupSchema), ("VoidRequest", VoidRequestSchema),
                          ("AcceptRequest", AcceptRequestSchema),
                          ("DisputeRequest", DisputeRequestSchema),
@@ -101,7 +107,7 @@ def build_spec() -> dict:
                                                                         422)}}})
     spec.path("/api/sessions/{sid}", parameters=[sid], operations={"get": {
         "summary": "The session's summary", "security": auth,
-        "responses": {"200": {"description": "summary"}, **_errors(401, 404)}}})
+        "responses": {**_ok(200, "SessionSummary", "summary"), **_errors(401, 404)}}})
     spec.path("/api/sessions/{sid}/log", parameters=[sid], operations={"get": {
         "summary": "The tonk-log/1 document", "security": auth,
         "responses": {**_ok(200, "Log", "the log"), **_errors(401, 404)}}})
@@ -109,16 +115,16 @@ def build_spec() -> dict:
         "summary": "tonk-result/1 of the complete hands", "security": auth,
         "responses": {**_ok(200, "Result", "the result"), **_errors(401, 404)}}})
     spec.path("/api/sessions/{sid}/standings", parameters=[sid], operations={"get": {
-        "summary": "Running totals hand by hand: a page of settled hands (limit: 20 "
-                   "unless given, at most 100), the newest unless offset is given "
-                   "(settled: how many in all)",
+        "summary": f"Running totals hand by hand: a page of settled hands (limit: "
+                   f"{STANDINGS_PAGE} unless given, at most {STANDINGS_MAX}), the newest "
+                   f"unless offset is given (settled: how many in all)",
         "security": auth,
         "parameters": [
             {"name": "offset", "in": "query", "required": False,
              "schema": {"type": "integer", "minimum": 0}},
             {"name": "limit", "in": "query", "required": False,
-             "schema": {"type": "integer", "minimum": 0, "maximum": 100}}],
-        "responses": {"200": {"description": "standings"}, **_errors(400, 401, 404)}}})
+             "schema": {"type": "integer", "minimum": 0, "maximum": STANDINGS_MAX}}],
+        "responses": {**_ok(200, "Standings", "standings"), **_errors(400, 401, 404)}}})
     spec.path("/api/sessions/{sid}/hands", parameters=[sid], operations={"post": {
         "summary": "Start the next hand (a tonk-log/1 hand without actions), or log a whole "
                    "hand told by its ending (`ending` instead of `deal` and `upcard`: one "
