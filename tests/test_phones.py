@@ -651,3 +651,31 @@ def test_a_table_nobody_watches_keeps_no_bell(app, client, kind):
         assert g.sid not in streams.writer.streams
     finally:
         srv.shutdown()
+
+
+def test_a_seats_forms_offer_only_what_that_seat_may_log(app, client):
+    """A drop on a phone: the confirm step asks the dropper's own count
+    only (another's would have the whole tap refused), the drop and that
+    count are logged; the next phone's count pad asks its own count alone."""
+    import re
+
+    g = Game(client)
+    r = client.post(g.url("/hands"), json={"dealer": "Ann"}, headers=bearer(g.table))
+    assert r.status_code == 201 and r.get_json()["to_act"] == "Ben"
+    ben = _joined(app, _link(g, "seat", "Ben"))
+    cy = _joined(app, _link(g, "seat", "Cy"))
+    hand = f"/s/{g.sid}/hands/1"
+    tap = {"csrf_token": "t", "act": "1:drop", "expected_seq": "0", "client_id": "b1"}
+    page = ben.post(f"{hand}/act", data=tap).get_data(as_text=True)
+    assert re.findall(r'id="(count\d)"', page) == ["count1"]
+    r = ben.post(f"{hand}/act", data={**tap, "confirm": "1", "count1": "12"})
+    assert r.status_code == 303
+    page = ben.get(hand).get_data(as_text=True)
+    assert "✓ Ben drops; ✓ Ben shows a count of 12." in page
+    assert "not_your_seat" not in page
+    page = cy.get(hand).get_data(as_text=True)
+    assert re.findall(r'id="(count\d)"', page) == ["count2"]
+    assert 'id="show-all"' not in page
+    host = _host(app, g)
+    page = host.get(hand).get_data(as_text=True)
+    assert re.findall(r'id="(count\d)"', page) == ["count0", "count2"]

@@ -71,6 +71,7 @@ def _hand_page(session_id: str, n: int, state: dict):
         history=history,
         live_count=sum(not h["undone"] for h in history),
         show_all=_show_all(state),
+        count_skip=count_skip(players, state.get("must_show") or ()),
         client_id=forms.new_client_id(),
         standings=marked_disputes(get_db(), session_id,
                                   sessions.standings(get_db(), session_id, newest=STANDINGS_LAST))
@@ -93,15 +94,24 @@ def _side_bets(session_id: str, n: int, state: dict) -> dict:
     return {"side_bet_lines": [say(language.cards_shown(words)) for words in story], "nets": nets}
 
 
+def count_skip(players: list[str], must_show) -> list[int]:
+    """The seats whose count this device's pad does not ask: those with nothing
+    to show, and on a seat's phone every seat but its own (another player's
+    count would have the whole tap refused)."""
+    return [i for i, p in enumerate(players)
+            if p not in must_show or not (g.access.writes or p == g.access.player)]
+
+
 def _show_all(state: dict) -> list[str]:
     """The shows the referee can log by itself (hands it knows entirely), for
-    one tap instead of one per player."""
+    one tap instead of one per player (on a seat's phone, never another's)."""
     if len(state.get("must_show") or ()) < 1:
         return []
     out = []
     for text in state.get("legal") or ():
         player, _sep, rest = text.rpartition(": ")
-        if rest.startswith("show") and player in state["must_show"]:
+        if rest.startswith("show") and player in state["must_show"] and \
+                (g.access.writes or player == g.access.player):
             out.append(text)
     return out if len(out) > 1 else []
 
@@ -206,6 +216,8 @@ def act(session_id: str, n: int):
         return render_template("confirm.html", summary=g.summary, session_id=session_id,
                                n=n, preview=done.preview, form=request.form, texts=texts,
                                players=done.preview["players"], most=most_count(g.summary),
+                               count_skip=count_skip(done.preview["players"],
+                                                     done.preview.get("must_show") or ()),
                                client_id=client_id, expected_seq=seq, back=target)
     if done.refused:
         flash_refusal(done.refused, done.refused_text)
