@@ -16,6 +16,7 @@ from tests.test_api import Game, bearer
 from .helpers import device
 
 pytestmark = tb.pytestmark
+browser = tb.browser  # the same fixture
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
@@ -104,3 +105,113 @@ def test_no_page_load_waits_on_a_stream_kept_in_the_back_forward_cache(served, c
         took.append(time.monotonic() - t0)
     assert max(took) < 3, [round(t, 2) for t in took]
     assert pg.errors == []
+
+
+# ------------------------------------------------------------------ a night through the API
+
+class Night:
+    """A table the test moves on through the API as the host's tablet would
+    (told hands, a void, a stake change, a leaver and a newcomer), in the
+    table's language."""
+
+    def __init__(self, app, language: str = "en", players=("Ann", "Ben", "Cy")) -> None:
+        self.client = app.test_client()
+        r = self.client.post("/api/sessions", json={
+            "format": "tonk-log/1", "table": "Freitag", "stake": "0.50", "currency": "EUR",
+            "rules": "pagat", "players": list(players), "language": language})
+        assert r.status_code == 201, r.get_json()
+        made = r.get_json()
+        self.sid, self.auth = made["id"], bearer(made["table_token"])
+
+    def post(self, tail: str, body: dict) -> dict:
+        r = self.client.post(f"/api/sessions/{self.sid}{tail}", json=body, headers=self.auth)
+        assert r.status_code in (200, 201), r.get_json()
+        return r.get_json()
+
+    def summary(self) -> dict:
+        return self.client.get(f"/api/sessions/{self.sid}", headers=self.auth).get_json()
+
+    def state(self, n: int) -> dict:
+        return self.client.get(f"/api/sessions/{self.sid}/hands/{n}", headers=self.auth).get_json()
+
+    def told(self, ending: dict) -> int:
+        return self.post("/hands", {"dealer": self.summary()["next_dealer"],
+                                    "ending": ending})["hand"]
+
+    def start(self) -> int:
+        return self.post("/hands", {"dealer": self.summary()["next_dealer"]})["hand"]
+
+    def act(self, n: int, text: str) -> dict:
+        seq = self.state(n)["seq"]
+        return self.post(f"/hands/{n}/actions", {"action": text, "client_id": f"{n}-{seq}",
+                                                 "expected_seq": seq})
+
+    def link(self, role: str, player: str | None = None) -> str:
+        body = {"role": role, **({"player": player} if player else {})}
+        return self.post("/links", body)["url"].split("localhost", 1)[1]
+
+    def a_night(self) -> int:
+        """Two told hands, a void between them, a stake change, Cy up and Dev
+        down, then a hand in play with a dispute raised in it; its number."""
+        self.told({"how": "drop", "by": "Ben", "counts": {"Ann": 20, "Ben": 9, "Cy": 30}})
+        n = self.start()
+        self.post(f"/hands/{n}/void", {"reason": "misdeal"})
+        self.post("/stake", {"stake": "1.00"})
+        self.told({"how": "out", "by": "Cy"})
+        self.post("/leave", {"player": "Cy"})
+        self.post("/seat", {"player": "Dev"})
+        n = self.start()
+        self.act(n, f"{self.state(n)['to_act']}: draw ??")
+        self.post(f"/hands/{n}/disputes", {"by": "Ann", "note": "the deck was short",
+                                           "action": None})
+        return n
+
+
+# ------------------------------------------------------------------ 12: the TV is a TV page
+
+TV = {"width": 1920, "height": 1080}
+# Every piece of text shown on the page, with its size.
+TEXT_SIZES = """Array.from(document.querySelectorAll('main *'))
+  .filter(e => e.offsetParent !== null && [...e.childNodes].some(
+      n => n.nodeType === 3 && n.textContent.trim()))
+  .map(e => [e.textContent.trim().slice(0, 30), parseFloat(getComputedStyle(e).fontSize)])"""
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", {"stake": "Stake €1.00", "played": "Hands played: 2", "left": "Cy left",
+            "joined": "Dev joined (from hand 4)"}),
+    ("de", {"stake": "Einsatz 1,00\u00a0€", "played": "Gespielte Runden: 2",
+            "left": "Cy ist gegangen", "joined": "Dev kam dazu (ab Hand 4)"}),
+])
+def test_the_tv_fills_the_screen_and_shows_what_the_room_wants(served, browser, language,
+                                                               words):
+    base, app = served
+    night = Night(app, language)
+    n = night.a_night()
+    tv = device(browser, TV)
+    tv.goto(base + night.link("viewer"))
+    tv.goto(f"{base}/s/{night.sid}/tv")
+    # Nothing to tap across the room: no language links, no navigation.
+    assert tv.locator("header.top, nav, a, button").count() == 0
+    assert words["stake"] in tb.text(tv, "#tv-stake")
+    # The void hand was never played (three hands settled, two played).
+    assert tb.text(tv, "#tv-played") == words["played"]
+    assert words["left"] in tb.text(tv, "#tv-seats")
+    assert words["joined"] in tb.text(tv, "#tv-seats")
+    assert "the deck was short" in tb.text(tv, "#tv-disputes")
+    assert f"{n}" in tb.text(tv, "#tv-disputes")
+    # The screen filled, nothing below it, every letter readable across a room.
+    wide, high = tv.evaluate("[document.documentElement.scrollWidth, "
+                             "document.documentElement.scrollHeight]")
+    assert (wide, high) == (TV["width"], TV["height"])
+    for panel in ("#tv-standings", "#tv-hand", "#tv-result"):
+        box = tv.locator(panel).bounding_box()
+        assert box["y"] + box["height"] > 0.95 * TV["height"], (panel, box)
+    small = [(t, s) for t, s in tv.evaluate(TEXT_SIZES) if s < 28]
+    assert not small, small[:5]
+    # A settled dispute leaves the screen; a new hand's events reach it live.
+    tb.SHOTS.mkdir(parents=True, exist_ok=True)
+    tv.screenshot(path=str(tb.SHOTS / f"follow-tv-{language}.png"))
+    night.post(f"/hands/{n}/disputes/1/settle", {"how": "stands", "by": "Ben"})
+    expect(tv.locator("#tv-disputes")).to_have_count(0, timeout=LIVE)
+    assert tv.errors == []

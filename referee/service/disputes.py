@@ -43,6 +43,18 @@ def all_settlements(db: Database, sid: str) -> dict[int, dict[int, dict]]:
     return out
 
 
+def open_disputes(db: Database, sid: str) -> list[dict]:
+    """Every dispute of the table not yet settled, oldest first: its hand, its
+    place in that hand's list (from 1), who raised it, the action (None: the
+    whole hand) and the note (the TV shows them to the room)."""
+    out = []
+    for n, disputes in storage.disputed_hands(db, sid):
+        done = settlements(db, sid, n)
+        out.extend({"hand": n, "number": i + 1, **d}
+                   for i, d in enumerate(disputes) if i not in done)
+    return out
+
+
 def with_settlements(db: Database, sid: str, n: int, state: dict) -> dict:
     """A hand's state with, beside each dispute, how it was settled (None:
     open); the state as it was when the hand has no dispute."""

@@ -372,6 +372,12 @@ def standings(db: Database, sid: str, *, offset: int = 0, limit: int | None = No
             else len(hands), "offset": max(offset, 0)}
 
 
+def played_count(db: Database, sid: str) -> int:
+    """How many hands were played to a result: the settled ones but the void
+    (a void hand pays nothing and is dealt again)."""
+    return storage.settled_count(db, sid) - storage.void_count(db, sid)
+
+
 def standings_page(db: Database, sid: str, page: int = 1, per_page: int = 20) -> dict:
     """``standings`` of one page of settled hands, page 1 the newest (each page
     in order of hands), with ``page``, ``pages`` and ``per_page``: what a page

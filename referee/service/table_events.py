@@ -417,6 +417,16 @@ def comings_and_goings(db: Database, sid: str) -> dict[tuple[str, str], list[str
     return out
 
 
+def seat_changes(db: Database, sid: str) -> list[dict]:
+    """Who left the table or sat down, in order: ``kind`` (``leave`` or
+    ``seat``), ``player``, ``from_hand`` (a seat: the first hand dealt to
+    them) and ``at`` (when it was kept)."""
+    return [{"kind": ev["kind"], "player": ev["payload"]["player"],
+             "from_hand": ev["payload"].get("from_hand"), "at": ev["created"]}
+            for ev in storage.events_of_kinds(db, sid, (str(EventKind.LEAVE),
+                                                        str(EventKind.SEAT)))]
+
+
 # ---------------------------------------------------------------- names
 
 # Keys whose values are never a player's name (a name may be any text).

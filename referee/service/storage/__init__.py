@@ -85,6 +85,7 @@ from .rows import (
     complete_results,
     counted_settled,
     current_version,
+    disputed_hands,
     disputes_between,
     encode_hands,
     hand_row,
@@ -124,6 +125,7 @@ from .rows import (
     to_json,
     touch_hand,
     update_hand,
+    void_count,
 )
 from .schema import (
     MIGRATIONS,
@@ -141,7 +143,7 @@ __all__ = [
     "append_club_event", "append_event", "append_events", "applied_migrations", "canonical",
     "chain_events", "claim_attempt", "clear_attempts", "club_events", "club_session_rows",
     "complete_results", "connect", "counted_settled", "current_version", "db_file", "db_key",
-    "disputes_between",
+    "disputed_hands", "disputes_between", "void_count",
     "enable_group_commit", "encode_hands", "event_hash", "events_of_kinds", "events_since",
     "final_hash", "hash_at", "chain_end",
     "forget_group_commit", "hand_events", "hand_table_events", "hand_row",

@@ -413,6 +413,20 @@ def hand_setups(db: Database, sid: str) -> list[tuple[int, dict, bool]]:
                             "ORDER BY n", (sid,))]
 
 
+def disputed_hands(db: Database, sid: str) -> list[tuple[int, list[dict]]]:
+    """Each hand of the session that carries a dispute, with its disputes, in
+    order of hands."""
+    return [(n, json.loads(setup).get("disputes", [])) for n, setup in db.conn.execute(
+        "SELECT n, setup FROM hands WHERE session_id = ? AND setup LIKE ? ORDER BY n",
+        (sid, '%"disputes"%'))]
+
+
+def void_count(db: Database, sid: str) -> int:
+    """How many of the session's hands are void (settled, yet never played)."""
+    return db.conn.execute("SELECT count(*) FROM hands WHERE session_id = ? AND status = 'void'",
+                           (sid,)).fetchone()[0]
+
+
 def disputes_between(db: Database, sid: str, first: int, last: int) -> dict[int, int]:
     """How many disputes each hand numbered ``first`` to ``last`` carries (the
     hands without one left out): a page of hands, read by its key's range."""

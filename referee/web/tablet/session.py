@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import g, render_template, request
 
 from ...rules.numbers import whole
-from ...service import sessions
+from ...service import disputes, sessions, table_events
 from .. import forms
 from ..db import get_db
 from .blueprint import bp, told_state, unlocked
@@ -57,6 +57,10 @@ def tv(session_id: str):
     in_play = state if state and not state.get("complete") and not state.get("void") else None
     return render_template("tv.html", summary=g.summary, session_id=session_id,
                            standings=sessions.standings(db, session_id, newest=1),
+                           played=sessions.played_count(db, session_id),
+                           disputes=disputes.open_disputes(db, session_id),
+                           # the newest few: the room wants who came and went tonight
+                           seat_changes=table_events.seat_changes(db, session_id)[-4:],
                            state=in_play, last=last)
 
 
