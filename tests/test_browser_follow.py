@@ -57,14 +57,13 @@ def table_seq(g: Game) -> int:
 # ------------------------------------------------------------------ 1: the back/forward cache
 
 @pytest.fixture(scope="module")
-def chrome():
+def chrome(browser):
     """Chromium as people run it: Playwright turns the back/forward cache off
     by default, which hid that a cached page kept its live stream open."""
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=tb.CHROMIUM, args=tb.ARGS,
-                              ignore_default_args=["--disable-back-forward-cache"])
-        yield b
-        b.close()
+    b = browser.browser_type.launch(executable_path=tb.CHROMIUM, args=tb.ARGS,
+                                    ignore_default_args=["--disable-back-forward-cache"])
+    yield b
+    b.close()
 
 
 def test_no_page_load_waits_on_a_stream_kept_in_the_back_forward_cache(served, chrome):
