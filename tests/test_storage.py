@@ -40,7 +40,8 @@ def test_migrations_are_numbered_and_tracked(db, database):
     assert {"sessions", "seats", "hands", "events", "replies"} <= set(storage.table_names(db))
     assert storage.applied_migrations(db) == ["m001_initial", "m002_replies_refused",
                                               "m003_table_events", "m004_chain_v2",
-                                              "m005_club", "m006_running_totals"]
+                                              "m005_club", "m006_running_totals",
+                                              "m007_reply_requests"]
     assert [fn.__name__ for fn in storage.MIGRATIONS] == storage.applied_migrations(db)
     # migrating again is a no-op
     assert storage.pending_migrations(storage.connect(database)) == []

@@ -231,14 +231,14 @@ def test_a_client_id_used_for_another_kind_of_request_is_refused(client):
     assert r.status_code == 201, r.get_json()
     g.sim.accepted(text)
     g.seq += 1
-    refused(g, "/hands/1/disputes", {"by": "Cy", "note": "no", "client_id": "same"}, 422,
+    refused(g, "/hands/1/disputes", {"by": "Cy", "note": "no", "client_id": "same"}, 409,
             "client_id_reused")
     assert post(g, "/hands/1/disputes",
                 {"by": "Cy", "note": "no", "client_id": "d1"}).status_code == 201
-    refused(g, "/hands/1/void", {"reason": "misdeal", "client_id": "d1"}, 422,
+    refused(g, "/hands/1/void", {"reason": "misdeal", "client_id": "d1"}, 409,
             "client_id_reused")
     before = unchanged(g)
-    assert_error(g.post(g.sim.next_action(), client_id="d1"), 422, "client_id_reused")
+    assert_error(g.post(g.sim.next_action(), client_id="d1"), 409, "client_id_reused")
     assert unchanged(g) == before
 
 

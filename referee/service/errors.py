@@ -12,8 +12,8 @@ from ..rules.errors import IllegalAction, MalformedInput, RefereeError, RulesErr
 from ..rules.words import params_from_plain, params_to_plain
 
 __all__ = [
-    "Closed", "IllegalAction", "Locked", "MalformedInput", "NotFound", "NotYourSeat", "ReadOnly",
-    "RefereeError",
+    "ClientIdReused", "Closed", "IllegalAction", "Locked", "MalformedInput", "NotFound",
+    "NotYourSeat", "ReadOnly", "RefereeError",
     "Refused", "RuleViolation", "RulesError", "StaleSeq", "TooManyTries",
 ]
 
@@ -25,6 +25,11 @@ class NotFound(RefereeError):
 class Closed(RefereeError):
     """The host has closed the table: it takes no more hands, actions, corrections
     or events (``table_closed``); its settlement is final."""
+
+
+class ClientIdReused(RefereeError):
+    """A client_id sent again for another request than the one it first
+    answered (``client_id_reused``): the first answer says nothing of this one."""
 
 
 class StaleSeq(RefereeError):

@@ -10,6 +10,9 @@ gets its first answer again."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,26 +22,63 @@ from ..rules.hand import Hand
 from ..rules.words import N_
 from . import cache, live_state, storage
 from .cache import Live
-from .errors import NotFound, RefereeError, Refused, RuleViolation, StaleSeq
+from .errors import ClientIdReused, NotFound, RefereeError, Refused, RuleViolation, StaleSeq
+
+#: The request being answered, as the interface read it (``Request``): kept
+#: beside the answer stored for its client_id, so that the id sent again
+#: with another body is refused, not given the first answer. Set by the
+#: interface around each write (the web: every request); None: unknown.
+REQUEST: ContextVar[Request | None] = ContextVar("referee_request", default=None)
+
+
+@dataclass(frozen=True)
+class Request:
+    """A write request: its ``kind`` (what a person reads: ``POST
+    /api/sessions/<id>/payments``) and a digest of what it asks (its body
+    without the client_id: the same asked by a header or in the body)."""
+
+    kind: str
+    digest: str
+
+    def stored(self) -> str:
+        return f"{self.digest} {self.kind}"
+
+    @staticmethod
+    def make(kind: str, asked: object) -> Request:
+        text = json.dumps(asked, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                          default=str)
+        return Request(kind, hashlib.sha256(text.encode()).hexdigest())
+
+
+def _reused(first: str) -> ClientIdReused:
+    kind = first.partition(" ")[2] or first
+    return ClientIdReused("client_id_reused", N_("that client_id was already used for {kind} "
+                                                 "with another body: send a fresh one"),
+                          {"kind": kind})
 
 
 def answered(db: Database, sid: str, client_id: str | None,
               event: str | None) -> dict | None:
     """The first answer to ``client_id`` again: its state, or its refusal raised.
     ``event``: the kind of request now (None: a hand's action, undo or start);
-    a client_id first used for another kind is refused, since its first
-    answer says nothing about this request."""
+    a client_id first used for another kind, or for the same kind with
+    another body (``REQUEST``), is refused (``client_id_reused``, naming the
+    first request's kind), since its first answer says nothing about this
+    request."""
     if not client_id:
         return None
     seen = storage.reply(db, sid, client_id)
     if seen is None:
         return None
+    now = REQUEST.get()
+    first = storage.reply_request(db, sid, client_id)
+    if now is not None and first is not None and first != now.stored():
+        raise _reused(first)
     refused, body = seen
     if refused:
         raise Refused.from_dict(body["error"])
     if body.get("event") != event:
-        raise RuleViolation("client_id_reused", N_("that client_id was already used for "
-                                                   "another kind of request: send a fresh one"))
+        raise _reused(first or str(body.get("event") or "an action"))
     return body
 
 
@@ -101,6 +141,20 @@ class Plan:
 RETRIES = 5
 
 
+def _noting(job, sid: str, client_id: str | None):
+    """``job``, then what the request was noted beside its answer (read here,
+    in the request's own thread: the job may run in the committer's)."""
+    now = REQUEST.get()
+    if not client_id or now is None:
+        return job
+
+    def noted(w: Database) -> None:
+        job(w)
+        storage.note_request(w, sid, client_id, now.stored())
+
+    return noted
+
+
 def write(db: Database, sid: str, client_id: str | None, plan, *,
            check: bool = False, kind: str | None = None) -> dict:
     """A write under the session's lock.
@@ -137,7 +191,7 @@ def write(db: Database, sid: str, client_id: str | None, plan, *,
                     continue
                 return p.answer()
             try:
-                storage.run_write(db, p.job)
+                storage.run_write(db, _noting(p.job, sid, client_id))
             except storage.Moved:
                 cache.drop(db, sid)
                 continue

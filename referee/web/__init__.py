@@ -12,7 +12,7 @@ from pathlib import Path
 from flask import Flask, request
 
 from ..service import storage
-from . import api, club, errors, lang, links, live, offline, reports, settle, tablet
+from . import api, bodies, club, errors, lang, links, live, offline, reports, settle, tablet
 from .db import Handles
 
 
@@ -99,6 +99,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(club.pages)
     app.register_blueprint(offline.bp)
     errors.register(app)
+    app.before_request(bodies.note_request)
+    app.teardown_request(bodies.forget_request)
 
     @app.after_request
     def _headers(response):

@@ -34,8 +34,8 @@ from .api_schemas import (
     UndoRequestSchema,
     VoidRequestSchema,
 )
-from .bodies import load_fields
-from .bodies import read_body as _body
+from .bodies import load_fields, with_key
+from .bodies import read_body as _read_body
 from .club import require_host_key
 from .db import get_db
 from .errors import ApiError
@@ -64,6 +64,14 @@ _PAY_DETAILS = PayDetailsRequestSchema()
 _PAID = PaidRequestSchema()
 
 # ---------------------------------------------------------------- requests
+
+def _body(schema=None, *, log: bool = False) -> dict:
+    """A write's body, its client_id also taken from the ``Idempotency-Key``
+    header (``bodies.with_key``)."""
+    if log:
+        return _read_body(log=True)
+    data = with_key(_read_body())
+    return data if schema is None else load_fields(schema, data)
 
 # ---------------------------------------------------------------- auth
 
@@ -197,7 +205,7 @@ def start_hand(sid: str):
     # is the hand, which the service reads (record.schemas.HAND_SETUP).
     own = load_fields(_HAND_REQUEST, {k: setup.pop(k) for k in _HAND_REQUEST.fields
                                       if k in setup})
-    client_id = request.headers.get("Idempotency-Key") or own.get("client_id")
+    client_id = own.get("client_id")
     return _said(hands.start_hand(get_db(), sid, setup, client_id,
                                   own.get("expected_seq"))), 201
 

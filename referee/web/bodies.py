@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import re
 
-from flask import request
+from flask import g, request
 from marshmallow import Schema, ValidationError
 
 from ..language import N_
 from ..record import THE_BODY, check_document, parse_json
 from ..rules.words import Words
 from ..service.errors import MalformedInput
+from ..service.writes import REQUEST, Request
 from ..speed import collector
 from .errors import ApiError
 
@@ -39,6 +40,21 @@ def read_body(schema: Schema | None = None, *, log: bool = False) -> dict:
     if schema is None:
         return data
     return load_fields(schema, data)
+
+
+def with_key(data: dict) -> dict:
+    """``data`` with the ``Idempotency-Key`` header as its ``client_id``: either
+    may be sent, or both when they are equal (``client_id_mismatch``: they
+    differ, and which one to honour is not for the service to guess)."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return data
+    given = data.get("client_id")
+    if given is not None and given != key:
+        raise ApiError(400, "client_id_mismatch", N_("the Idempotency-Key header and the "
+                                                     "body's client_id differ: send one of "
+                                                     "them, or the same in both"))
+    return {**data, "client_id": key}
 
 
 def load_fields(schema: Schema, data: dict) -> dict:
@@ -91,3 +107,37 @@ def _words(said: object) -> object:
         if found:
             return Words(template, **found.groupdict())
     return said
+
+
+# What identifies a request beside its client_id: neither the id itself (in
+# the body or the Idempotency-Key header) nor the form's CSRF token.
+_NOT_ASKED = ("client_id", "csrf_token")
+
+
+def note_request() -> None:
+    """Before a write: what it asks (``service.writes.REQUEST``), so that a
+    client_id sent again with another body is refused, naming the first
+    request's kind, instead of silently given the first answer."""
+    if request.method not in ("POST", "PUT", "PATCH", "DELETE") or request.url_rule is None:
+        return
+    asked: object = None
+    if request.is_json:
+        try:
+            asked = parse_json(request.get_data(), THE_BODY)
+        except MalformedInput:
+            return  # refused as unreadable by the view itself
+    elif request.form:
+        asked = {k: request.form.getlist(k) for k in sorted(request.form)}
+    if isinstance(asked, dict):
+        asked = {k: v for k, v in asked.items() if k not in _NOT_ASKED}
+    kind = f"{request.method} {request.url_rule.rule}"
+    g.request_token = REQUEST.set(Request.make(kind, [request.view_args, asked]))
+
+
+def forget_request(_exc: BaseException | None = None) -> None:
+    token = g.pop("request_token", None)
+    if token is not None:
+        try:
+            REQUEST.reset(token)
+        except ValueError:  # another context's: nothing of this request is left in it
+            pass

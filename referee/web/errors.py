@@ -20,6 +20,7 @@ from .. import language
 from ..language import N_
 from ..rules.cards import pretty
 from ..service.errors import (
+    ClientIdReused,
     Closed,
     Locked,
     MalformedInput,
@@ -39,6 +40,7 @@ STATUSES: tuple[tuple[type[RefereeError], int], ...] = (
     (NotFound, 404),
     (StaleSeq, 409),
     (Closed, 409),  # the table no longer takes anything: not a rule of the game
+    (ClientIdReused, 409),  # the id answered another request: a conflict, not a rule
     (TooManyTries, 429),
     (ReadOnly, 403),
     (Locked, 401),

@@ -502,6 +502,19 @@ def reply(db: Database, sid: str, client_id: str) -> tuple[bool, dict] | None:
     return None if row is None else (bool(row[0]), json.loads(row[1]))
 
 
+def reply_request(db: Database, sid: str, client_id: str) -> str | None:
+    """What the first request with ``client_id`` was (``note_request``), if known."""
+    row = db.conn.execute("SELECT request FROM replies WHERE session_id = ? AND "
+                          "client_id = ?", (sid, client_id)).fetchone()
+    return None if row is None else row[0]
+
+
+def note_request(db: Database, sid: str, client_id: str, request: str) -> None:
+    """Keep what the request answered under ``client_id`` was, beside its answer."""
+    db.conn.execute("UPDATE replies SET request = ? WHERE session_id = ? AND client_id = ?",
+                    (request, sid, client_id))
+
+
 def store_reply(db: Database, sid: str, client_id: str, refused: bool, body_json: str) -> None:
     """Keep the first answer to ``client_id``; a second one breaks the key
     (one of ``INTEGRITY_ERRORS``), which is how a racing retry is noticed."""

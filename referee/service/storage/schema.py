@@ -261,6 +261,14 @@ def m006_running_totals(db: Database) -> None:
         set_running(db, sid, totals.chain(None, results_from(db, sid, 1)))
 
 
+@migration
+def m007_reply_requests(db: Database) -> None:
+    # What each stored answer answered (the request's kind and a digest of
+    # its body, ``service.writes.Request``): a client_id sent again with
+    # another body is refused, not given the first answer (issue 33).
+    db.execute("ALTER TABLE replies ADD COLUMN request TEXT")
+
+
 
 def apply_pg(db: Any) -> None:
     """Apply PostgreSQL's pending migrations (inside the write lock: processes
