@@ -1,7 +1,8 @@
 """What each player stands at once the session's money is counted: what was
 carried in, what the hands gave, and what was handed over at the table.
 
-The spec's sign: a balance is brought forward + totals + paid - received,
+The spec's sign: a balance is brought forward + totals + paid - received
+(less what was carried on to a later table),
 so a loser who pays what they lost stands at 0, and a winner who is paid
 stands at 0 too. Every term sums to zero over the players, so the balances
 do; ``settle_up`` then says what is still owed.
@@ -20,12 +21,17 @@ def balances(
     totals: Mapping[str, Decimal],
     brought_forward: Mapping[str, Decimal],
     payments: Iterable[tuple[str, str, Decimal]],
+    carried_forward: Mapping[str, Decimal] | None = None,
 ) -> dict[str, Decimal]:
-    """Each player's balance (positive: owed money), in ``players``' order."""
+    """Each player's balance (positive: owed money), in ``players``' order.
+    ``carried_forward``: what was carried on to a later table (owed there
+    now, so no longer here)."""
     out = {q: brought_forward.get(q, Decimal(0)) + totals.get(q, Decimal(0)) for q in players}
     for payer, payee, amount in payments:
         out[payer] += amount
         out[payee] -= amount
+    for q, v in (carried_forward or {}).items():
+        out[q] -= v
     return out
 
 

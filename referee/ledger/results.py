@@ -131,19 +131,25 @@ class Money:
     ``payments``), read: present when the log has either key. (A plain
     class: making a dataclass at import costs every replay's start-up.)"""
 
-    __slots__ = ("brought_forward", "payments")
+    __slots__ = ("brought_forward", "payments", "carried_forward")
 
     def __init__(self, brought_forward: dict[str, Decimal],
-                 payments: list[tuple[str, str, Decimal]]) -> None:
+                 payments: list[tuple[str, str, Decimal]],
+                 carried_forward: dict[str, Decimal] | None = None) -> None:
         self.brought_forward = brought_forward
-        self.payments = payments  # payer, payee, amount, in order
+        self.payments = payments  # payer, payee, amount, in order: those that count
+        # What was carried on to later tables (their brought_forward), summed:
+        # it is owed there now, not here.
+        self.carried_forward = carried_forward or {}
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Money) and (self.brought_forward, self.payments) == (
-            other.brought_forward, other.payments)
+        return isinstance(other, Money) and (
+            self.brought_forward, self.payments, self.carried_forward) == (
+            other.brought_forward, other.payments, other.carried_forward)
 
     def amounts(self) -> list[Decimal]:
-        return [*self.brought_forward.values(), *(p[2] for p in self.payments)]
+        return [*self.brought_forward.values(), *(p[2] for p in self.payments),
+                *self.carried_forward.values()]
 
 
 @dataclass
@@ -187,7 +193,8 @@ def settle_session(players: list[str], nets: list[dict[str, Decimal]], push_ups:
     from .balances import balances, still_owed  # only sessions with money carried or paid
 
     totals, _ = totals_and_transfers(players, nets, True)
-    owed = balances(players, totals, money.brought_forward, money.payments)
+    owed = balances(players, totals, money.brought_forward, money.payments,
+                    money.carried_forward)
     return totals, owed, [] if push_ups else still_owed(owed, players)
 
 

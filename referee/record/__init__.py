@@ -50,7 +50,7 @@ def load_log(doc: Any) -> dict:
 
         log = load_checked(doc)
         _check_told_hands(log)  # a plain log has no told hands
-    if "brought_forward" in log or "payments" in log:
+    if "brought_forward" in log or "payments" in log or "carried_forward" in log:
         from .events import check_session_money
 
         check_session_money(log)

@@ -22,13 +22,16 @@ from ..rules.table import odd_text
 from ..rules.words import LANGUAGES, N_, Words
 
 #: Session-level fields; ``started`` is older, but is now held to the same format.
-SESSION_FIELDS = ("language", "started", "closed", "brought_forward", "payments")
+SESSION_FIELDS = ("language", "started", "closed", "brought_forward", "payments",
+                  "carried_forward")
 #: Hand-level fields.
 HAND_FIELDS = ("stake", "void", "accepted", "disputes")
 
 UNKNOWN_FIELD = N_("is not a field of the log format")
 
-_PAYMENT_KEYS = frozenset(("from", "to", "amount", "at", "note"))
+_PAYMENT_KEYS = frozenset(("from", "to", "amount", "at", "note", "by", "pending", "confirmed",
+                           "undone"))
+_CARRY_KEYS = ("to", "balances", "at")
 _DISPUTE_KEYS = ("action", "by", "note")
 
 
@@ -154,6 +157,39 @@ def check_payments(value: object) -> None:
             _time(payment["at"], i, "at")
         if "note" in payment:
             _text(payment["note"], 1, 500, _NOTE, i, "note")
+        if "by" in payment and type(payment["by"]) is not str:
+            raise Unreadable(_NAME, i, "by")
+        if "pending" in payment and payment["pending"] is not True:
+            raise Unreadable(N_("is true while the payee (or the host) has not confirmed it; "
+                                "otherwise left out"), i, "pending")
+        for key in ("confirmed", "undone"):
+            if key in payment:
+                _mark(payment[key], i, key)
+
+
+def _mark(value: object, i: int, key: str) -> None:
+    """A payment's ``confirmed`` or ``undone``: ``{"by": a name or null (the
+    host), "at": a time}``."""
+    if type(value) is not dict or set(value) != {"by", "at"}:
+        raise Unreadable(N_('must be an object like {"by": "Ben", "at": '
+                            '"2026-11-21T23:50:00Z"} ("by" null: the host)'), i, key)
+    if value["by"] is not None and type(value["by"]) is not str:
+        raise Unreadable(_NAME, i, key, "by")
+    _time(value["at"], i, key, "at")
+
+
+def check_carried_forward(value: object) -> None:
+    for i, carry in _records(
+            value, N_('must be a list of carries like {"to": "<session>", "balances": '
+                      '{"Ann": "-2.00", "Ben": "2.00"}}'),
+            N_("a carry is an object with to and balances"), _CARRY_KEYS, ("to", "balances")):
+        _text(carry["to"], 1, 100, Words(N_("a session's id")), i, "to")
+        try:
+            check_brought_forward(carry["balances"])
+        except Unreadable as err:
+            raise Unreadable(err.text, i, "balances", *err.path) from None
+        if "at" in carry:
+            _time(carry["at"], i, "at")
 
 
 def check_hand_stake(value: object) -> None:
@@ -198,6 +234,7 @@ SESSION_CHECKS = {
     "closed": check_time,
     "brought_forward": check_brought_forward,
     "payments": check_payments,
+    "carried_forward": check_carried_forward,
 }
 HAND_CHECKS = {
     "stake": check_hand_stake,
@@ -217,17 +254,23 @@ def session_players(log: dict) -> list[str]:
     return players
 
 
-def check_session_money(log: dict) -> None:
-    """What ``brought_forward`` and ``payments`` mean: names of the session,
-    carried-in balances that sum to zero, payments between two players of a
-    positive amount. Read after the log's shape is checked."""
-    if "brought_forward" not in log and "payments" not in log:
-        return
-    players = set(session_players(log))
-    carried = log.get("brought_forward") or {}
+#: The session-level fields that carry money besides the hands: a log with
+#: any of them has ``balances`` in its result.
+MONEY_FIELDS = ("brought_forward", "payments", "carried_forward")
+
+
+def has_money(log: dict) -> bool:
+    return "brought_forward" in log or "payments" in log or "carried_forward" in log
+
+
+def _carried(carried: dict, players: set[str], field: str) -> None:
     for name in carried:
         if name not in players:
-            raise MalformedInput("unknown_player", N_("brought_forward names {name}, who is "
+            if field == "brought_forward":
+                raise MalformedInput("unknown_player", N_("brought_forward names {name}, who "
+                                                          "is not a player of this session"),
+                                                       {"name": name})
+            raise MalformedInput("unknown_player", N_("carried_forward names {name}, who is "
                                                       "not a player of this session"),
                                                    {"name": name})
     total = sum((decimal_of(v) for v in carried.values()), Decimal(0))
@@ -236,6 +279,19 @@ def check_session_money(log: dict) -> None:
                                                        "to zero (what one owes another is "
                                                        "owed to them), but sum to {total}"),
                                                     {"total": total})
+
+
+def check_session_money(log: dict) -> None:
+    """What ``brought_forward``, ``payments`` and ``carried_forward`` mean:
+    names of the session, carried balances that sum to zero, payments between
+    two players of a positive amount, recorded (``by``) and confirmed by one
+    of the two. Read after the log's shape is checked."""
+    if not has_money(log):
+        return
+    players = set(session_players(log))
+    _carried(log.get("brought_forward") or {}, players, "brought_forward")
+    for carry in log.get("carried_forward") or ():
+        _carried(carry["balances"], players, "carried_forward")
     for i, payment in enumerate(log.get("payments") or (), 1):
         payer, payee, amount = payment["from"], payment["to"], payment["amount"]
         if payer == payee:
@@ -253,3 +309,22 @@ def check_session_money(log: dict) -> None:
                 raise MalformedInput("unknown_player", N_("payment {number} names {name}, who "
                                                           "is not a player of this session"),
                                                        {"number": i, "name": name})
+        confirmer = (payment.get("confirmed") or {}).get("by")
+        for name in (payment.get("by"), confirmer):
+            if name is not None and name not in (payer, payee):
+                raise MalformedInput("payment_by", N_("payment {number}: only {payer} or "
+                                                      "{payee} may record or confirm it, not "
+                                                      "{name}"),
+                                                   {"number": i, "payer": payer, "payee": payee,
+                                                    "name": name})
+        if payment.get("pending") and ("confirmed" in payment or payment.get("by") != payer):
+            raise MalformedInput("payment_pending", N_("payment {number}: only a payment its "
+                                                       "payer recorded waits for confirmation, "
+                                                       "and a confirmed one waits no more"),
+                                                    {"number": i})
+
+
+def counts(payment: dict) -> bool:
+    """Whether a logged payment moves money: not one its payer recorded that
+    is still waiting to be confirmed, not one the host took back."""
+    return not payment.get("pending") and "undone" not in payment

@@ -81,6 +81,8 @@ DEAL_OPENAPI = {"type": "object", "maxProperties": MAX_PLAYERS,
                                          "items": CARD_OPENAPI}}
 ACTIONS_OPENAPI = {"type": "array", "items": {"type": "string", "minLength": 1,
                                               "maxLength": 500}}
+MARK_OPENAPI = {"type": "object", "required": ["by", "at"], "additionalProperties": False,
+                "properties": {"by": {**NAME_OPENAPI, "nullable": True}, "at": TIME_OPENAPI}}
 EVENTS_OPENAPI = {
     "language": {"type": "string", "enum": ["en", "de", "fr", "pt"]},
     "started": TIME_OPENAPI,
@@ -90,7 +92,15 @@ EVENTS_OPENAPI = {
     "payments": {"type": "array", "items": {
         "type": "object", "required": ["from", "to", "amount"], "additionalProperties": False,
         "properties": {"from": NAME_OPENAPI, "to": NAME_OPENAPI, "amount": AMOUNT_OPENAPI,
-                       "at": TIME_OPENAPI, "note": NOTE_OPENAPI}}},
+                       "at": TIME_OPENAPI, "note": NOTE_OPENAPI, "by": NAME_OPENAPI,
+                       "pending": {"type": "boolean", "enum": [True]},
+                       "confirmed": MARK_OPENAPI, "undone": MARK_OPENAPI}}},
+    "carried_forward": {"type": "array", "items": {
+        "type": "object", "required": ["to", "balances"], "additionalProperties": False,
+        "properties": {"to": {"type": "string", "minLength": 1, "maxLength": 100},
+                       "balances": {"type": "object", "maxProperties": MAX_PLAYERS,
+                                    "additionalProperties": AMOUNT_OPENAPI},
+                       "at": TIME_OPENAPI}}},
     "stake": STAKE_OPENAPI,
     "void": {"type": "string", "minLength": 1, "maxLength": 200},
     "accepted": {"type": "array", "maxItems": MAX_PLAYERS, "items": NAME_OPENAPI},
@@ -354,6 +364,7 @@ class LogSchema(StrictSchema):
     brought_forward = EventField(SESSION_CHECKS["brought_forward"])
     hands = HandsField(fields.Nested(HandSchema))
     payments = EventField(SESSION_CHECKS["payments"])
+    carried_forward = EventField(SESSION_CHECKS["carried_forward"])
 
     @validates_schema
     def _unique_players(self, data, **kwargs):

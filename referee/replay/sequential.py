@@ -101,14 +101,21 @@ def settle_logged(hand: Hand, setup: dict, stake: Decimal) -> HandResult | None:
 
 
 def session_money(log: dict) -> Money | None:
-    """A read log's ``brought_forward`` and ``payments`` as exact amounts
+    """A read log's ``brought_forward``, ``payments`` and ``carried_forward`` as exact amounts
     (their meaning checked when the log was read)."""
-    if "brought_forward" not in log and "payments" not in log:
+    if "brought_forward" not in log and "payments" not in log and \
+            "carried_forward" not in log:
         return None
     carried = {q: Decimal(str(v).strip()) for q, v in (log.get("brought_forward") or {}).items()}
+    # A payment its payer recorded that waits for the payee's word, or one
+    # the host took back, moves nothing (record.events.counts).
     paid = [(p["from"], p["to"], Decimal(str(p["amount"]).strip()))
-            for p in log.get("payments") or ()]
-    return Money(carried, paid)
+            for p in log.get("payments") or () if not p.get("pending") and "undone" not in p]
+    moved: dict[str, Decimal] = {}
+    for carry in log.get("carried_forward") or ():
+        for q, v in carry["balances"].items():
+            moved[q] = moved.get(q, Decimal(0)) + Decimal(str(v).strip())
+    return Money(carried, paid, moved)
 
 
 def open_session(log: dict) -> Session:
