@@ -45,7 +45,9 @@ def _errors(*codes: int) -> dict:
              403: "the token may not do this (the audit or viewer token for a write; a "
                   "seat's token for what is not its own player's: not_your_seat)",
              404: "no such session or hand",
-             409: "expected_seq is stale", 413: "body too large",
+             409: "expected_seq is stale, the table is closed, or the client_id (or "
+                  "Idempotency-Key) first answered another request: client_id_reused",
+             413: "body too large",
              422: "the rules refuse it (code and sentence from the referee)"}
     return {str(c): {"description": words[c], "content": {
         "application/json": {"schema": "Error"}}} for c in codes}
@@ -130,8 +132,6 @@ def build_spec() -> dict:
                    "hand told by its ending (`ending` instead of `deal` and `upcard`: one "
                    "event, settled at once)",
         "security": auth, "requestBody": body("HandSetup"),
-        "parameters": [{"name": "Idempotency-Key", "in": "header", "required": False,
-                        "schema": {"type": "string"}}],
         "responses": {**_ok(201, "HandState", "the new hand"),
                       **_errors(400, 401, 403, 404, 422)}}})
     spec.path("/api/sessions/{sid}/hands/{n}", parameters=[sid, n], operations={"get": {
@@ -247,4 +247,32 @@ def build_spec() -> dict:
         "responses": {**_ok(201, "EventAnswer", "recorded as a payment"),
                       **_errors(400, 401, 403, 404, 409, 422)}}})
     club.document(spec, _errors, _ok)
-    return spec.to_dict()
+    return _idempotent(spec.to_dict())
+
+
+_KEY = {"name": "Idempotency-Key", "in": "header", "required": False,
+        "schema": {"type": "string", "minLength": 1, "maxLength": 100},
+        "description": "the request's client_id (the body's, if both are sent, must be the "
+                       "same: else 400 client_id_mismatch)"}
+
+
+def _idempotent(doc: dict) -> dict:
+    """Every write of a table that takes a client_id takes it as the
+    ``Idempotency-Key`` header too, and answers 409 when that id first
+    answered another request (``client_id_reused``)."""
+    for path, item in doc["paths"].items():
+        if not path.startswith("/api/sessions/{sid}"):
+            continue
+        for method in ("post", "put"):
+            op = item.get(method)
+            if op is None:
+                continue
+            params = op.setdefault("parameters", [])
+            if not any(p.get("name") == _KEY["name"] for p in params):
+                params.append(dict(_KEY))
+            if "409" not in op["responses"]:
+                conflict = _errors(409)["409"]
+                conflict["content"]["application/json"]["schema"] = {
+                    "$ref": "#/components/schemas/Error"}  # made after apispec resolved them
+                op["responses"]["409"] = conflict
+    return doc
