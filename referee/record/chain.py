@@ -18,7 +18,12 @@ from collections.abc import Callable, Iterable
 
 from ..rules.errors import MalformedInput
 from ..rules.words import N_, Words
+from .kinds import EventKind
 from .reading import setup_of
+
+# The kinds as plain text, compared once per event of a long chain.
+_SESSION, _HAND_START, _ACTION, _CORRECTION = map(str, (
+    EventKind.SESSION, EventKind.HAND_START, EventKind.ACTION, EventKind.CORRECTION))
 
 GENESIS = "0" * 64
 CHAIN = 2  # the format new events are hashed with
@@ -163,7 +168,7 @@ def verify_log(doc: dict) -> str:
 
 def _same_play(doc: dict, events: list[dict]) -> None:
     first = events[0]
-    if first["kind"] != "session":
+    if first["kind"] != _SESSION:
         raise LogChainError(NO_HEADER)
     payload = json.loads(first["payload"])
     header = payload["header"] if first["chain"] >= 2 else payload
@@ -174,13 +179,13 @@ def _same_play(doc: dict, events: list[dict]) -> None:
     live: list[tuple[int, str]] = []
     for ev in events[1:]:
         payload = json.loads(ev["payload"])
-        if ev["kind"] == "hand_start":
+        if ev["kind"] == _HAND_START:
             hands.append({"setup": without_reply(payload), "actions": []})
             live = []
-        elif ev["kind"] == "action" and hands:
+        elif ev["kind"] == _ACTION and hands:
             live.append((ev["id"], payload["text"]))
             hands[-1]["actions"] = [text for _, text in live]
-        elif ev["kind"] == "correction" and hands:
+        elif ev["kind"] == _CORRECTION and hands:
             live = [(i, text) for i, text in live if i != payload["cancels"]]
             hands[-1]["actions"] = [text for _, text in live]
     played = doc.get("hands", [])
@@ -288,7 +293,7 @@ def session_chain_fault(rows: Iterable, sid: str, head: str | None, first_new: i
                                           client_id, created) if chain == 2
                             else event_hash(prev_hash, dict(row))) != hash_:
             why = _CONTENTS
-        if why is None and kind == "correction":
+        if why is None and kind == _CORRECTION:
             why = _cancels_fault(payload, hand, actions)
         # Most events follow their session's previous one directly: only a
         # gap in the session's ids (another session wrote between) asks for a hash.
@@ -297,7 +302,7 @@ def session_chain_fault(rows: Iterable, sid: str, head: str | None, first_new: i
             why = Words(N_("event id {id} is missing"), id=ev_id - 1)
         if why:
             return _fault(dict(row), why)
-        if kind == "action":
+        if kind == _ACTION:
             actions[ev_id] = hand
         prev, prev_chain, previous_id = hash_, chain, ev_id
         expected_seq += 1

@@ -22,11 +22,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ..ledger.results import HandResult
+from ..record.kinds import EventKind
 from ..rules.actions import parse_action
 from ..rules.errors import MalformedInput, RefereeError
 from ..rules.hand import VOID, Hand
 from ..rules.words import N_
 from .sequential import Session, open_session, settle_logged, start_hand
+
+_ACTION, _REFUSAL = str(EventKind.ACTION), str(EventKind.REFUSAL)
 
 STATUSES = ("accepted", "refused", "corrected")
 
@@ -83,9 +86,9 @@ def events_from_storage(rows: list[dict]) -> list[dict]:
     out = []
     for r in rows:
         payload = r.get("payload") or {}
-        if r["kind"] == "action":
+        if r["kind"] == _ACTION:
             out.append({"seq": r["seq"], "action": payload.get("action"), "status": "accepted"})
-        elif r["kind"] == "refusal":
+        elif r["kind"] == _REFUSAL:
             out.append({"seq": r["seq"], "action": payload.get("action"), "status": "refused",
                         "code": payload.get("code"), "message": payload.get("message")})
         else:

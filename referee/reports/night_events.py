@@ -7,6 +7,7 @@ from __future__ import annotations
 from reportlab.platypus import Paragraph
 
 from .. import language
+from ..record.kinds import EventKind
 from .common import esc, stake_amount, styles, words
 from .words import time_text as _when
 
@@ -68,16 +69,16 @@ def comings_and_goings(log: dict, lang: str,
                 lines.append((_("{player} left the table after hand {n}",
                                 player=f"<b>{esc(p)}</b>", n=n - 1) if n > 1 else
                               _("{player} left the table before the first hand",
-                                player=f"<b>{esc(p)}</b>")) + at("leave", p))
+                                player=f"<b>{esc(p)}</b>")) + at(EventKind.LEAVE, p))
         for p in seats:
             if p not in before:
                 lines.append(_("{player} sat down from hand {n}", player=f"<b>{esc(p)}</b>",
-                               n=n) + at("seat", p))
+                               n=n) + at(EventKind.SEAT, p))
         before = list(seats)
     for (kind, p), times in left.items():
-        while kind == "leave" and hands and times:  # ``at`` takes each time off
+        while kind == EventKind.LEAVE and hands and times:  # ``at`` takes each time off
             lines.append(_("{player} left the table after hand {n}",
-                           player=f"<b>{esc(p)}</b>", n=len(hands)) + at("leave", p))
+                           player=f"<b>{esc(p)}</b>", n=len(hands)) + at(EventKind.LEAVE, p))
     if not lines:
         return []
     return [Paragraph(_("Who left, who sat down"), st["h2"]),

@@ -33,15 +33,15 @@ from ..rules.table import check_name
 from ..rules.words import N_, Words
 from . import storage
 from .errors import NotFound
+from .kinds import WHO_IS_WHO as _WHO_IS_WHO
+from .kinds import ClubKind
 from .sessions import get_log, standings
 from .table_events import record_payment
 
 POINTS = "points"  # the currency of sessions played for points (no currency)
-MERGE, NICKNAME, UNDO = "merge", "nickname", "undo"
-# A debt paid after its table closed, kept in the club's chain (a table's own
-# payments are that table's events).
-PAYMENT = "payment"
-WHO_IS_WHO = (MERGE, NICKNAME, UNDO)
+MERGE, NICKNAME, UNDO, PAYMENT = map(str, (ClubKind.MERGE, ClubKind.NICKNAME, ClubKind.UNDO,
+                                         ClubKind.PAYMENT))
+WHO_IS_WHO = tuple(map(str, _WHO_IS_WHO))
 
 
 # ---------------------------------------------------------------- people

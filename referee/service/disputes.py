@@ -148,7 +148,7 @@ def settle_dispute(db: Database, sid: str, n: int, index: int, how: str, by: str
         def job(w: Database) -> None:
             after = live.version if live.n else None
             for cancels, text in undone:
-                ev = storage.append_event(w, sid, n, "correction",
+                ev = storage.append_event(w, sid, n, str(EventKind.CORRECTION),
                                           {"cancels": cancels, "action": text}, None,
                                           after=after)
                 after = ev["id"]

@@ -25,9 +25,13 @@ from ..rules.words import N_, Words
 from . import cache, storage, totals
 from .cache import Live
 from .errors import Closed, NotFound, RefereeError, Refused, RuleViolation, StaleSeq
+from .kinds import EventKind
 from .live_state import check_open, current, new_hand
 from .results import hand_result
 from .writes import Plan, answered, check_current, check_seq, check_table_seq, store_hand, write
+
+_HAND_START, _ACTION, _CORRECTION, _REFUSAL = map(str, (
+    EventKind.HAND_START, EventKind.ACTION, EventKind.CORRECTION, EventKind.REFUSAL))
 
 
 def public_state(sid: str, setup: dict, hand: Hand, result: dict | None, *,
@@ -127,15 +131,15 @@ def history(db: Database, sid: str, n: int) -> list[dict]:
     """The hand's logged actions in order, undone ones marked (they stay in the
     history). One indexed read of this hand's events only."""
     events = storage.hand_events(db, sid, n)
-    cancelled = {ev["payload"]["cancels"] for ev in events if ev["kind"] == "correction"}
+    cancelled = {ev["payload"]["cancels"] for ev in events if ev["kind"] == _CORRECTION}
     return [{"text": ev["payload"]["action"], "undone": ev["id"] in cancelled}
-            for ev in events if ev["kind"] == "action"]
+            for ev in events if ev["kind"] == _ACTION]
 
 
 def last_undone(db: Database, sid: str, n: int) -> str | None:
     """The action the hand's newest correction cancelled."""
     undone = [ev["payload"]["action"] for ev in storage.hand_events(db, sid, n)
-              if ev["kind"] == "correction"]
+              if ev["kind"] == _CORRECTION]
     return undone[-1] if undone else None
 
 
@@ -161,7 +165,7 @@ def _refusal(live: Live, n: int, text: str, err: RefereeError,
 
     def job(w: Database) -> None:
         event.update(storage.append_event(
-            w, live.sid, n, "refusal", with_reply({"action": text, "code": err.code,
+            w, live.sid, n, _REFUSAL, with_reply({"action": text, "code": err.code,
                                                    "message": err.message}, client_id,
                                                   body_json), client_id,
             after=live.version))
@@ -213,7 +217,7 @@ def post_action(db: Database, sid: str, n: int, action_text: str, client_id: str
 
         def job(w: Database) -> None:
             event.update(storage.append_event(
-                w, sid, n, "action", with_reply({"action": text, "text": text}, client_id,
+                w, sid, n, _ACTION, with_reply({"action": text, "text": text}, client_id,
                                                 state_json), client_id, after=live.version))
             store_hand(w, live, hand, event["id"], result, client_id, state_json)
 
@@ -280,7 +284,7 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
 
         def job(w: Database) -> None:
             event.update(storage.append_event(
-                w, sid, n, "correction", with_reply({"cancels": cancels, "action": cancelled},
+                w, sid, n, _CORRECTION, with_reply({"cancels": cancels, "action": cancelled},
                                                     client_id, state_json),
                 client_id, after=live.version))
             store_hand(w, live, work, event["id"], None, client_id, state_json, undo=True)
@@ -344,7 +348,7 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
                 raise storage.Moved(sid)
             if expected_seq is not None:
                 check_table_seq(storage.newest_seq(w, sid), expected_seq)
-            event.update(storage.append_event(w, sid, hand.number, "hand_start",
+            event.update(storage.append_event(w, sid, hand.number, _HAND_START,
                                               with_reply(setup, client_id, state_json),
                                               client_id))
             storage.insert_hand(w, sid, hand.number, setup, "ending" not in setup,

@@ -1,36 +1,9 @@
-"""The kinds of event in a session's hash chain, stated once.
-
-Every event is appended by ``storage.append_event`` (hash-chained alike);
-the first five are play, the rest are the table's own events
-(``log-format.md``, "The table's own events").
-"""
+"""The kinds of event, as the service's modules import them: stated in
+``referee.record.kinds`` (the record reads them back from an exported chain,
+below the service)."""
 
 from __future__ import annotations
 
-from enum import StrEnum
+from ..record.kinds import PLAY, TABLE_EVENTS, WHO_IS_WHO, ClubKind, EventKind
 
-
-class EventKind(StrEnum):
-    SESSION = "session"  # the header as created or imported
-    HAND_START = "hand_start"
-    ACTION = "action"
-    CORRECTION = "correction"  # an undo
-    REFUSAL = "refusal"  # an action the rules refused, kept for the audit
-    VOID = "void"  # the hand in play cancelled, with a reason
-    STAKE = "stake"  # the stake from the next hand on
-    LEAVE = "leave"  # a player gets up (voiding the hand in play if seated in it)
-    ACCEPT = "accept"  # a player confirms a hand's result
-    DISPUTE = "dispute"  # an objection to an action or a hand, for the record
-    PAYMENT = "payment"  # money handed over at the table
-    CLOSE = "close"  # the host closes the table
-    RENAME = "rename"  # a player's name corrected
-    SEAT = "seat"  # a newcomer (or a player who left) sits down for the next hand
-    SETTLE = "settle"  # a dispute settled: the record corrected back to it, or let stand
-    LINK = "link"  # a seat or viewer link issued (its token's hash): service/seats.py
-    UNLINK = "unlink"  # a seat or viewer link revoked
-    PAY_DETAILS = "pay_details"  # how a player is paid (an IBAN, PayPal.me, a line)
-
-
-TABLE_EVENTS = (EventKind.VOID, EventKind.STAKE, EventKind.LEAVE, EventKind.ACCEPT,
-                EventKind.DISPUTE, EventKind.PAYMENT, EventKind.CLOSE, EventKind.RENAME,
-                EventKind.SEAT, EventKind.SETTLE)
+__all__ = ["PLAY", "TABLE_EVENTS", "WHO_IS_WHO", "ClubKind", "EventKind"]

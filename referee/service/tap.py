@@ -27,9 +27,12 @@ from . import storage
 from .cache import Live
 from .errors import Closed, RefereeError, Refused, RuleViolation, StaleSeq
 from .hands import hand_state, public_state
+from .kinds import EventKind
 from .live_state import check_open
 from .results import hand_result
 from .writes import Plan, check_current, check_seq, write
+
+_ACTION, _REFUSAL = str(EventKind.ACTION), str(EventKind.REFUSAL)
 
 
 @dataclass
@@ -173,7 +176,7 @@ def _tap_plan(live: Live, hand: Hand, work: Hand, done: list, ids: list, texts: 
         for k, action in enumerate(done):
             text = str(action)
             after = storage.append_event(
-                w, sid, n, "action", with_reply({"action": text, "text": text}, ids[k],
+                w, sid, n, _ACTION, with_reply({"action": text, "text": text}, ids[k],
                                                 replies[k]), ids[k], after=after)["id"]
             events.append(after)
             last = k == len(done) - 1
@@ -185,7 +188,7 @@ def _tap_plan(live: Live, hand: Hand, work: Hand, done: list, ids: list, texts: 
         if refusal is not None:
             k = len(done)
             body = storage.to_json({"error": refusal.to_stored()})
-            after = storage.append_event(w, sid, n, "refusal", with_reply({
+            after = storage.append_event(w, sid, n, _REFUSAL, with_reply({
                 "action": str(texts[k]), "code": refused.code, "message": refused.message},
                 ids[k], body), ids[k], after=after)["id"]
             events.append(after)

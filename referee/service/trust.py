@@ -33,6 +33,10 @@ from .kinds import EventKind
 from .results import hand_result, session_quantum, void_hand_result
 from .table_events import renamed
 
+# The kinds as plain text, compared once per event of a long chain.
+_SESSION, _HAND_START, _ACTION, _CORRECTION, _REFUSAL = map(str, (
+    EventKind.SESSION, EventKind.HAND_START, EventKind.ACTION, EventKind.CORRECTION,
+    EventKind.REFUSAL))
 HEAD = re.compile(r"[0-9a-f]{64}")
 
 
@@ -42,7 +46,7 @@ def _canon(data) -> str:
 
 def _session_faults(row: dict, events: list[dict]) -> list[Words]:
     first = events[0]
-    if first["kind"] != "session":
+    if first["kind"] != _SESSION:
         return [Words(NO_HEADER)]
     if first["chain"] < 2:
         return []  # format 1 did not hash the expanded rules: only the events are vouched for
@@ -98,7 +102,7 @@ def not_covered(events: list) -> list[Words]:
     expanded rules and derived header too. Neither can be checked, so
     ``verify`` says so rather than pass them in silence (docs/decisions.md)."""
     first = events[0] if events else None
-    if first is None or first["kind"] != "session":
+    if first is None or first["kind"] != _SESSION:
         return []  # a fault of the chain's, said as one
     if first["chain"] < 2:
         return [Words(N_("not covered: it was stored before its chain held its rules, "
@@ -123,10 +127,10 @@ def _expected_next(events: list[dict]) -> tuple[str | None, list | None, list[in
     changed = imported = seats = None
     wrong: list[int] = []
     for ev in events:
-        if ev["kind"] == "action" or ev["kind"] == "refusal":
+        if ev["kind"] == _ACTION or ev["kind"] == _REFUSAL:
             continue  # most events: nothing pending in them, not worth decoding
         said = json.loads(ev["payload"])
-        if ev["kind"] == "hand_start":
+        if ev["kind"] == _HAND_START:
             imported = None if said.get("stake") is None else str(said["stake"])
             seats = None
             if changed is not None and said.get("stake") != changed:
@@ -152,17 +156,17 @@ def _expected_setups(events: list[dict]) -> tuple[dict[int, dict], dict[int, int
     for ev in events:
         # An action only counts: most events are actions, and decoding each
         # of 140,000 took a second of a long session's verify.
-        said = json.loads(ev["payload"]) if ev["kind"] != "action" else None
+        said = json.loads(ev["payload"]) if ev["kind"] != _ACTION else None
         n = ev["hand"]
-        if ev["kind"] == "hand_start":
+        if ev["kind"] == _HAND_START:
             setups[n] = without_reply(said)
             in_force[n] = 0
             current = n
         elif n in setups:
             setup = setups[n]
-            if ev["kind"] == "action":
+            if ev["kind"] == _ACTION:
                 in_force[n] += 1
-            elif ev["kind"] == "correction":
+            elif ev["kind"] == _CORRECTION:
                 if setup.get("disputes"):
                     setups[n] = {**setup, "disputes": disputes_after_undo(
                         setup["disputes"], in_force[n], said["action"])}
@@ -241,7 +245,7 @@ def _live_actions(events: list) -> dict[int, list[tuple[int, str]]]:
     at = None
     for ev in events:
         kind = ev[_KIND]
-        if kind == "action":
+        if kind == _ACTION:
             payload = ev[_PAYLOAD]
             text = texts.get(payload)
             if text is None:
@@ -252,7 +256,7 @@ def _live_actions(events: list) -> dict[int, list[tuple[int, str]]]:
                 at = ev[_HAND]
                 hand = live.setdefault(at, [])
             hand.append((ev[_ID], text))
-        elif kind == "correction":
+        elif kind == _CORRECTION:
             cancels = json.loads(ev[_PAYLOAD])["cancels"]
             at = ev[_HAND]
             hand = live[at] = [a for a in live.get(at, []) if a[0] != cancels]
@@ -491,7 +495,7 @@ def _reply_faults(sid: str, events: list, replies: list[tuple[str, bool, str]]
             continue
         payload = json.loads(ev["payload"])
         if REPLY in payload:
-            ok = payload[REPLY] == reply_digest(text) and refused == (ev["kind"] == "refusal")
+            ok = payload[REPLY] == reply_digest(text) and refused == (ev["kind"] == _REFUSAL)
         else:
             ok = _answers_without_digest(sid, events, ev, payload, refused, body)
         if not ok:
@@ -507,10 +511,10 @@ def _answers_without_digest(sid: str, events: list, ev: Any, payload: Any, refus
     event says (a table's event's answer, all of it)."""
     if refused:
         error = body.get("error")
-        return ev["kind"] == "refusal" and isinstance(error, dict) and \
+        return ev["kind"] == _REFUSAL and isinstance(error, dict) and \
             error.get("code") == payload.get("code") and \
             error.get("message") == payload.get("message")
-    if ev["kind"] == "refusal":
+    if ev["kind"] == _REFUSAL:
         return False
     if "event" in body:  # a table's event: its answer is the event (``table_events``)
         return isinstance(payload, dict) and _canon(body) == _canon(
@@ -524,9 +528,9 @@ def _actions_after(events: list, event: Any) -> int:
     live: list[int] = []
     for ev in events:
         if ev["hand"] == event["hand"]:
-            if ev["kind"] == "action":
+            if ev["kind"] == _ACTION:
                 live.append(ev["id"])
-            elif ev["kind"] == "correction":
+            elif ev["kind"] == _CORRECTION:
                 cancels = json.loads(ev["payload"]).get("cancels")
                 live = [i for i in live if i != cancels]
         if ev["id"] == event["id"]:

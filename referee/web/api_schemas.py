@@ -8,6 +8,7 @@ from marshmallow import Schema, fields, validate
 
 from ..ledger.side_bets import KINDS as SIDE_BET_KINDS
 from ..record.events import HAND_FIELDS
+from ..record.kinds import TABLE_EVENTS, EventKind
 from ..record.schemas import RULES_OPENAPI, STAKE_OPENAPI, HandSchema, StrictSchema
 from ..service import disputes
 
@@ -375,13 +376,15 @@ class PaidRequestSchema(EventRequestSchema):
     amount = fields.String(required=True, **_AMOUNT)
 
 
+_ANSWERED = [*map(str, TABLE_EVENTS), str(EventKind.UNLINK)]
+
+
 class EventAnswerSchema(Schema):
     """The event as recorded: its kind, its hand, and what it says (each kind
     its own fields)."""
 
-    event = fields.String(required=True, metadata={
-        "description": "void, accept, dispute, stake, leave, seat, settle, payment, close, "
-                       "rename; unlink (a link revoked)"})
+    event = fields.String(required=True, validate=validate.OneOf(_ANSWERED), metadata={
+        "description": "the table's own event; unlink: a link revoked"})
     hand = fields.Integer(allow_none=True, required=True)
     reason = fields.String(metadata={"description": "void: why the hand was cancelled"})
     void = fields.String(metadata={"description": "leave: the hand voided as the player left"})

@@ -244,7 +244,7 @@ class UndoSchema(StrictSchema):
 
 class ClubEventSchema(Schema):
     event = fields.Integer(required=True, metadata={"description": "the club event's id"})
-    kind = fields.String(required=True, validate=validate.OneOf(["merge", "nickname", "undo"]))
+    kind = fields.String(required=True, validate=validate.OneOf(club.WHO_IS_WHO))
     spelling = fields.String()
     into = fields.String()
     person = fields.String()

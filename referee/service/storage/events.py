@@ -21,9 +21,17 @@ from ...record.chain import (
     event_hashes_v2,
     session_chain_fault,
 )
+from ...record.kinds import PLAY as _PLAY
+from ...record.kinds import EventKind
 from ...rules.words import Words
 from .. import changes
 from .rows import _fits, _insert_rows, _named_rows, now, session_ids
+
+# The kinds as plain text: bound in the statements' parameters and compared
+# once per event read.
+PLAY = tuple(map(str, _PLAY))
+_ACTION, _CORRECTION = PLAY
+_REFUSAL, _SETTLE, _RENAME = map(str, (EventKind.REFUSAL, EventKind.SETTLE, EventKind.RENAME))
 
 
 class Moved(Exception):
@@ -123,7 +131,7 @@ def hand_events(db: Database, session_id: str, n: int, *,
     with ``refusals``: the audit shows them)."""
     if not _fits(n):
         return []
-    kinds = ("action", "correction", "refusal") if refusals else ("action", "correction")
+    kinds = (*PLAY, _REFUSAL) if refusals else PLAY
     rows = db.conn.execute(
         "SELECT id, seq, kind, payload FROM events WHERE session_id = ? AND hand = ? "
         f"AND kind IN ({', '.join('?' * len(kinds))}) ORDER BY seq",
@@ -176,7 +184,7 @@ def settled_between(db: Database, session_id: str, first: int, last: int) -> dic
     out: dict[int, int] = {}
     for (n,) in db.conn.execute(
             "SELECT hand FROM events WHERE session_id = ? AND hand BETWEEN ? AND ? "
-            "AND kind = 'settle'", (session_id, first, last)):
+            "AND kind = ?", (session_id, first, last, _SETTLE)):
         out[n] = out.get(n, 0) + 1
     return out
 
@@ -187,7 +195,7 @@ def renames(db: Database, session_id: str) -> list[tuple[int, str, str]]:
     return [(seq, p["old"], p["new"]) for seq, p in (
         (r[0], json.loads(r[1])) for r in db.conn.execute(
             "SELECT seq, payload FROM events WHERE session_id = ? AND hand IS NULL AND "
-            "kind = 'rename' ORDER BY seq", (session_id,)))]
+            "kind = ? ORDER BY seq", (session_id, _RENAME)))]
 
 
 def renamed_text(text: str, seq: int, names: list[tuple[int, str, str]]) -> str:
@@ -214,9 +222,9 @@ def live_actions(events: list[dict]) -> list[dict]:
     """The hand's actions in force: every action not cancelled by a correction."""
     live: list[dict] = []
     for ev in events:
-        if ev["kind"] == "action":
+        if ev["kind"] == _ACTION:
             live.append(ev)
-        elif ev["kind"] == "correction":
+        elif ev["kind"] == _CORRECTION:
             cancels = ev["payload"]["cancels"]
             live = [a for a in live if a["id"] != cancels]
     return live
@@ -316,8 +324,8 @@ def touched_since(db: Database, sid: str, seq: int) -> tuple[int | None, bool]:
     number among them (None: none was about a hand), and whether one of them
     corrected a name (which rewrites every hand)."""
     row = db.conn.execute(
-        "SELECT min(hand), max(CASE WHEN kind = 'rename' THEN 1 ELSE 0 END) FROM events "
-        "WHERE session_id = ? AND seq > ?", (sid, seq)).fetchone()
+        "SELECT min(hand), max(CASE WHEN kind = ? THEN 1 ELSE 0 END) FROM events "
+        "WHERE session_id = ? AND seq > ?", (_RENAME, sid, seq)).fetchone()
     return row[0], bool(row[1])
 
 
@@ -327,7 +335,7 @@ def session_actions(db: Database, sid: str) -> dict[int, list[dict]]:
     names = renames(db, sid)
     for ev_id, seq, hand, kind, payload in db.conn.execute(
             "SELECT id, seq, hand, kind, payload FROM events WHERE session_id = ? AND kind IN "
-            "('action', 'correction') ORDER BY seq", (sid,)):
+            f"({', '.join('?' * len(PLAY))}) ORDER BY seq", (sid, *PLAY)):
         events.setdefault(hand, []).append({"id": ev_id, "seq": seq, "kind": kind,
                                             "payload": json.loads(payload)})
     if names:
