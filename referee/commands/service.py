@@ -39,6 +39,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--streams", type=whole_argument, default=None,
                    help="live streams open at once, each with a thread of its own (default "
                    "200); one more is answered 503 and its page asks every few seconds")
+    p.add_argument("--trusted-proxies", type=whole_argument, metavar="N",
+                   help="how many reverse proxies stand in front of the service: the "
+                   "client's address is then the one in X-Forwarded-For N hops back "
+                   "(default REFEREE_TRUSTED_PROXIES, else 0: the header is ignored)")
     p.set_defaults(func=cmd_serve)
     p = sub.add_parser("import", help="store a session log; prints the new session's id")
     p.add_argument("log", help="a tonk-log/1 file")
@@ -111,6 +115,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = {"DATABASE": path}
     if public:
         config["PUBLIC_URL"] = public
+    if args.trusted_proxies is not None:
+        config["TRUSTED_PROXIES"] = args.trusted_proxies
     try:
         app = create_app(config)
     except RefereeError as err:

@@ -12,7 +12,20 @@ from pathlib import Path
 from flask import Flask, request
 
 from ..service import storage
-from . import api, bodies, club, errors, lang, links, live, offline, reports, settle, tablet
+from . import (
+    api,
+    bodies,
+    club,
+    errors,
+    lang,
+    links,
+    live,
+    offline,
+    proxy,
+    reports,
+    settle,
+    tablet,
+)
 from .db import Handles
 
 
@@ -55,7 +68,7 @@ def _secret_key(instance: Path) -> str:
 def create_app(config: dict | None = None) -> Flask:
     # The instance folder (database, secret key) is where the service runs,
     # as the README says, whether from a checkout or an installed package.
-    app = Flask(__name__, instance_path=os.path.abspath("instance"),
+    app = proxy.App(__name__, instance_path=os.path.abspath("instance"),
                 instance_relative_config=True, template_folder=str(TEMPLATES))
     app.config.from_mapping(
         # A PostgreSQL URL in REFEREE_DATABASE_URL (several app servers on one
@@ -69,11 +82,14 @@ def create_app(config: dict | None = None) -> Flask:
         PUBLIC_URL=os.environ.get(links.PUBLIC_URL_ENV) or None,
         # Writes share fsyncs through one committing thread (storage.GroupCommitter).
         GROUP_COMMIT=True,
+        # How many reverse proxies stand in front (their X-Forwarded-For believed): proxy.py.
+        TRUSTED_PROXIES=None,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
     )
     if config:
         app.config.update(config)
+    app.config["TRUSTED_PROXIES"] = proxy.trusted_proxies(app.config["TRUSTED_PROXIES"])
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
@@ -101,6 +117,7 @@ def create_app(config: dict | None = None) -> Flask:
     errors.register(app)
     app.before_request(bodies.note_request)
     app.teardown_request(bodies.forget_request)
+    proxy.trust(app, app.config["TRUSTED_PROXIES"])
 
     @app.after_request
     def _headers(response):
