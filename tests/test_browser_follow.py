@@ -5,6 +5,7 @@ the TV as a TV, and the pages by keyboard and screen reader."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -120,7 +121,8 @@ class Night:
             "rules": "pagat", "players": list(players), "language": language})
         assert r.status_code == 201, r.get_json()
         made = r.get_json()
-        self.sid, self.auth = made["id"], bearer(made["table_token"])
+        self.sid, self.token = made["id"], made["table_token"]
+        self.auth = bearer(self.token)
 
     def post(self, tail: str, body: dict) -> dict:
         r = self.client.post(f"/api/sessions/{self.sid}{tail}", json=body, headers=self.auth)
@@ -148,6 +150,16 @@ class Night:
     def link(self, role: str, player: str | None = None) -> str:
         body = {"role": role, **({"player": player} if player else {})}
         return self.post("/links", body)["url"].split("localhost", 1)[1]
+
+    def host(self, browser, base: str, viewport=TABLET):
+        """The host's tablet, unlocked with the table token (no PIN: opened
+        through the API)."""
+        pg = device(browser, viewport)
+        pg.goto(f"{base}/s/{self.sid}")
+        pg.fill("input[name=pin]", self.token)
+        pg.locator("form button[type=submit]").click()
+        pg.wait_for_url(re.compile(rf".*/s/{self.sid}$"))
+        return pg
 
     def a_night(self) -> int:
         """Two told hands, a void between them, a stake change, Cy up and Dev
@@ -214,3 +226,73 @@ def test_the_tv_fills_the_screen_and_shows_what_the_room_wants(served, browser, 
     night.post(f"/hands/{n}/disputes/1/settle", {"how": "stands", "by": "Ben"})
     expect(tv.locator("#tv-disputes")).to_have_count(0, timeout=LIVE)
     assert tv.errors == []
+
+
+# ------------------------------------------------------------------ 5, 6: phones follow the table
+
+def test_a_seats_phone_follows_the_table_and_asks_what_is_its_own(served, browser):
+    base, app = served
+    night = Night(app)
+    ann = device(browser, PHONE)
+    ann.goto(base + night.link("seat", "Ann"))
+    ann.wait_for_url(re.compile(rf".*/s/{night.sid}$"))
+    host = night.host(browser, base)
+    tv = device(browser, TABLET)
+    tv.goto(base + night.link("viewer"))
+    tv.goto(f"{base}/s/{night.sid}/tv")
+
+    # A told hand: Ann's phone goes to it by itself and asks her to accept it;
+    # no live board (stock, pile, cards in hand) for a hand never played here.
+    night.told({"how": "drop", "by": "Ben", "counts": {"Ann": 20, "Ben": 9, "Cy": 30}})
+    ann.wait_for_url(re.compile(r".*/hands/1$"), timeout=LIVE)
+    assert "Accept it" in tb.text(ann, "#yours")
+    assert ann.locator("#stock, #top, #spreads, .known").count() == 0
+    assert not re.search(r"\d cards?\b", tb.text(ann, "#players"))
+    tb.shot(ann, "follow-phone-told")
+    tb.submit(ann, "#accepts button")
+    assert "✓ Ann" in tb.text(ann, "#accepts") and ann.locator("#yours").count() == 0
+
+    # A hand dealt: the phone moves to it, and when Ann must show, it asks her
+    # own count alone.
+    n = night.start()
+    ann.wait_for_url(re.compile(rf".*/hands/{n}$"), timeout=LIVE)
+    to_act = night.state(n)["to_act"]
+    assert to_act != "Ann"
+    night.act(n, f"{to_act}: drop")
+    night.act(n, f"{to_act}: show =9")
+    expect(ann.locator("#yours")).to_contain_text("show your hand", timeout=LIVE)
+    assert ann.locator("input.count").count() == 1
+    tb.shot(ann, "follow-phone-show")
+    ann.locator("input.count").fill("20")
+    tb.submit(ann, "#count-all")
+    assert "Ann shows a count of 20" in tb.text(ann, ".flash-ok")
+    rest = [p for p in night.state(n)["must_show"]]
+    for who in rest:
+        night.act(n, f"{who}: show =30")
+    expect(ann.locator("#yours")).to_contain_text("Accept it", timeout=LIVE)
+
+    # The next hand before Ann accepted: the phone follows, and says which
+    # hand still waits for her.
+    m = night.start()
+    ann.wait_for_url(re.compile(rf".*/hands/{m}$"), timeout=LIVE)
+    assert tb.text(ann, "#unaccepted") == f"Hand {n} waits for you to accept it."
+    first = night.state(m)["to_act"]
+    night.act(m, f"{first}: draw ??")
+
+    # 5: a dispute raised on the phone mid-hand is in sight on the host's
+    # hand page, which follows live, and on the TV.
+    host.goto(f"{base}/s/{night.sid}/hands/{m}")
+    ann.reload()
+    if not ann.locator(".dispute-box > summary").is_visible():
+        ann.locator("#history > summary").click()  # where the form was kept before
+    ann.locator(".dispute-box > summary").click()
+    ann.fill("#dispute-note", "Ben saw my cards")
+    tb.submit(ann, "#dispute-form button[type=submit]")
+    expect(host.locator("#status-disputes")).to_be_visible(timeout=LIVE)
+    assert tb.text(host, "#status-disputes").endswith("1 dispute open")
+    assert host.locator("#status-disputes").bounding_box()["y"] < TABLET["height"]
+    assert "Ben saw my cards" in host.locator("#dispute-1").text_content()
+    tb.shot(host, "follow-host-disputed", full_page=False)
+    expect(tv.locator("#tv-disputes")).to_contain_text("Ben saw my cards", timeout=LIVE)
+    for pg in (ann, host, tv):
+        assert pg.errors == []

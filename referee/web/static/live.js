@@ -83,6 +83,14 @@
       const main = document.querySelector("main");
       if (!fresh || !main) return;
       if (leaving || document.querySelector("form[data-sent]")) return;  // a tap on its way
+      // A seat's phone follows the table: a new place (a hand dealt or told)
+      // is where it goes, as a Bridgemate moves to the next board.
+      const place = fresh.querySelector("#place")?.dataset.href;
+      if (place && place !== main.querySelector("#place")?.dataset.href &&
+          new URL(place, window.location.href).pathname !== window.location.pathname) {
+        window.location.assign(place);
+        return;
+      }
       // What this device had picked, typed and opened stays.
       const picked = [...main.querySelectorAll("input:checked")].map((i) => [i.name, i.value]);
       const typed = [...main.querySelectorAll("input[type=text][id], textarea[id]")]

@@ -10,6 +10,7 @@ import hashlib
 from pathlib import Path
 
 from flask import Blueprint, flash, g, redirect, request, url_for
+from markupsafe import Markup
 
 from ...rules.cards import pretty
 from ...rules.options import resolve
@@ -139,6 +140,29 @@ def may_act_for(*players: str) -> seats.NotYourSeat | None:
     except seats.NotYourSeat as err:
         return err
     return None
+
+
+def seat_place() -> str | None:
+    """Where a seat's phone belongs now: the newest hand's page (a hand in
+    play, or one just told, which its player is asked to accept). None for the
+    host and a viewer, when there is no hand, or its player is not in it, or it
+    is void (the same dealer deals again: the next hand is the place)."""
+    access, summary = g.get("access"), g.get("summary")
+    cur = (summary or {}).get("current")
+    if access is None or access.writes or not access.player or not cur or \
+            cur["phase"] == "void" or access.player not in cur["players"]:
+        return None
+    return url_for("tablet.hand", session_id=summary["id"], n=cur["hand"])
+
+
+@bp.app_template_global("place_mark")
+def place_mark() -> Markup:
+    """The mark live.js follows on a seat's phone: when a fresh copy of the
+    page names another place than the page had, the phone goes there (a new
+    hand dealt, a hand told) as a Bridgemate moves to the next board."""
+    place = seat_place()
+    return Markup('<span hidden id="place" data-href="{}"></span>').format(place) \
+        if place else Markup("")
 
 
 def table_rules(summary: dict):

@@ -71,6 +71,8 @@ def _hand_page(session_id: str, n: int, state: dict):
         history=history,
         live_count=sum(not h["undone"] for h in history),
         show_all=_show_all(state),
+        yours=_yours(state, players, summary),
+        unaccepted=_unaccepted(session_id, n, players),
         count_skip=count_skip(players, state.get("must_show") or ()),
         client_id=forms.new_client_id(),
         standings=marked_disputes(get_db(), session_id,
@@ -92,6 +94,34 @@ def _side_bets(session_id: str, n: int, state: dict) -> dict:
     story, won = hands.side_bets(get_db(), session_id, n)
     nets = {p: str(Decimal(v) + won.get(p, 0)) for p, v in result["net"].items()}
     return {"side_bet_lines": [say(language.cards_shown(words)) for words in story], "nets": nets}
+
+
+def _yours(state: dict, players: list[str], summary: dict) -> str | None:
+    """What a seat's phone asks its player to do on this hand now: ``accept``
+    its result, ``show`` their hand, take their ``turn``; None: nothing (or
+    not a seat's phone)."""
+    me = g.access.player
+    if g.access.writes or me not in players or summary.get("closed") or state.get("void"):
+        return None
+    if state.get("complete"):
+        return "accept" if me not in (state.get("accepted") or ()) else None
+    if me in (state.get("must_show") or ()):
+        return "show"
+    return "turn" if state.get("to_act") == me else None
+
+
+def _unaccepted(session_id: str, n: int, players: list[str]) -> int | None:
+    """The hand before this one when it was settled (not void) with this
+    seat's player in it and they have not accepted it: the phone moved on
+    with the table, and the page says where it still waits for them."""
+    me = g.access.player
+    if g.access.writes or not me or n < 2 or g.summary.get("closed"):
+        return None
+    line = sessions.settled_lines(get_db(), session_id, n - 1, n - 1).get(n - 1)
+    if not line or line.get("outcome") == "void" or me not in line.get("net", {}):
+        return None
+    accepted = sessions.accepted_between(get_db(), session_id, n - 1, n - 1).get(n - 1, ())
+    return n - 1 if me not in accepted else None
 
 
 def count_skip(players: list[str], must_show) -> list[int]:
