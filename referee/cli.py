@@ -71,13 +71,14 @@ class _Forms:
     locale's forms, money as on the papers (``1,75 €``)."""
 
     def __init__(self, session, result, lang: str) -> None:
+        from . import language
         from .reports.words import words
 
         self.log, self.lang, self.q = session.log, lang, result.quantum
         self.push_ups = session.rules.scoring == "push_ups"
         self._ = _ = words(lang)
-        self.unit = self.log.get("currency") or (_("push-ups") if self.push_ups
-                                                 else _("points"))
+        self.unit = self.log.get("currency") or (
+            _("push-ups") if self.push_ups else language.gettext(lang, language.POINTS))
 
     def num(self, value, quantum=None) -> str:
         from . import language
@@ -93,9 +94,9 @@ class _Forms:
 
         quantum = self.q if quantum is None else quantum
         currency = self.log.get("currency")
-        if not currency and value == 1 and self.unit == self._("points"):
-            return self._("1 point")
-        if self.lang == language.DEFAULT or not currency:
+        if not currency:
+            return language.quantity(value, self.num(value, quantum), self.unit, self.lang)
+        if self.lang == language.DEFAULT:
             return f"{self.num(value, quantum)} {self.unit}"
         return language.money(value.quantize(quantum), currency, self.lang)
 
@@ -111,12 +112,12 @@ class _Forms:
         from . import language
         from .ledger.money import parse_stake
 
-        if not self.log.get("currency") and not self.push_ups and parse_stake(text) == 1:
-            return self._("1 point")
+        value = parse_stake(text)
         if self.lang != language.DEFAULT:
-            value = parse_stake(text)
             text = language.decimal_text(value, max(0, -value.as_tuple().exponent), self.lang)
-        return f"{text} {self.unit}"
+        if self.log.get("currency"):
+            return f"{text} {self.unit}"
+        return language.quantity(value, text, self.unit, self.lang)
 
     def time(self, value: str) -> str:
         """English keeps the log's own time (scripts read it); a person's language its form."""

@@ -95,7 +95,8 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "speed": ((), ()),
     "rules": ((), ()),
     "ledger": (("rules",), ()),
-    "language": (("rules",), ("babel",)),
+    # the localised face of numbers and money, over the ledger's plain one
+    "language": (("rules", "ledger"), ("babel",)),
     "record": (("rules", "ledger"), ("marshmallow", "orjson")),
     "replay": (("rules", "ledger", "record"), ()),
     "service": (("speed", "rules", "ledger", "record", "replay"),

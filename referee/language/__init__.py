@@ -22,6 +22,7 @@ from pathlib import Path
 from babel import Locale, dates, numbers
 from babel.support import NullTranslations, Translations
 
+from ..ledger.money import unsigned
 from ..rules.numbers import is_whole
 
 # N_ is the engine's marker, re-exported for the shells' own sentences.
@@ -185,18 +186,27 @@ def amount(value: Decimal, quantum: Decimal, lang: str) -> str:
     (``-1.234,50`` in German); ``-0`` as ``0``: a column of money. (The
     result's text, which scripts read, writes amounts as plain decimals in
     every language: ``ledger.money.fmt``.)"""
-    q = Decimal(value).quantize(quantum)
-    if q == 0:
-        q = abs(q)
+    q = unsigned(Decimal(value).quantize(quantum))
     return decimal_text(q, max(0, -quantum.as_tuple().exponent), lang)
 
 
 def currency_amount(value: Decimal, quantum: Decimal, currency: str, lang: str) -> str:
     """Money in a sentence on a paper, written to ``quantum``'s places in the
     locale's form with its currency (``1,50 €``); ``-0`` as ``0``."""
-    q = Decimal(value).quantize(quantum)
-    return numbers.format_currency(abs(q) if q == 0 else q, currency, locale=locale(lang),
-                                   decimal_quantization=False)
+    q = unsigned(Decimal(value).quantize(quantum))
+    return numbers.format_currency(q, currency, locale=locale(lang), decimal_quantization=False)
+
+
+POINTS, ONE_POINT = N_("points"), N_("1 point")
+
+
+def quantity(value: Decimal, text: str, unit: str, lang: str) -> str:
+    """A number of a unit in a sentence: ``text`` (the number as written) and
+    ``unit``; one point is its own sentence in each language ("1 Punkt", not
+    "1 Punkte")."""
+    if value == 1 and unit == gettext(lang, POINTS):
+        return gettext(lang, ONE_POINT)
+    return f"{text} {unit}"
 
 
 def money_text(value: object, currency: str | None, lang: str) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from .money import unsigned
 from .settlement import Transfer, settle_up
 
 # Outcomes whose end counts are the players' shows (a drop is answered by
@@ -204,8 +205,7 @@ def head_to_head(sessions: Iterable[ClubSession], a: str, b: str) -> HeadToHead:
 def plain(amount: Decimal, places: int) -> str:
     """A decimal as a spreadsheet reads it: no exponent, no grouping, ``places``
     decimals."""
-    q = amount.quantize(Decimal(1).scaleb(-places))
-    return f"{abs(q) if q == 0 else q:f}"
+    return f"{unsigned(amount.quantize(Decimal(1).scaleb(-places))):f}"
 
 
 def places_of(amounts: Iterable[Decimal], least: int = 0) -> int:

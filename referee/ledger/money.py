@@ -70,6 +70,12 @@ def quantum_for(stake: Decimal, currency: str | None, amounts: Iterable[Decimal]
     return Decimal(1).scaleb(-places)
 
 
+def unsigned(q: Decimal) -> Decimal:
+    """``-0`` as ``0``: nothing owed has no sign, in a column of money or a
+    sentence (every writer of an amount, plain or in a language, asks here)."""
+    return abs(q) if q == 0 else q
+
+
 def fmt(amount: Decimal, quantum: Decimal) -> str:
     """``amount`` written to ``quantum`` (``-0`` as ``0``)."""
     return written(str(amount), str(quantum))
@@ -81,7 +87,4 @@ def fmt(amount: Decimal, quantum: Decimal) -> str:
 @lru_cache(maxsize=10_000)
 def written(amount: str, quantum: str) -> str:
     """``fmt`` of amounts given as text (for a writer that has the texts)."""
-    q = Decimal(amount).quantize(Decimal(quantum))
-    if q == 0:
-        q = abs(q)
-    return format(q, "f")
+    return format(unsigned(Decimal(amount).quantize(Decimal(quantum))), "f")

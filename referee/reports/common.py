@@ -102,7 +102,7 @@ def unit_of(log: dict, rules: HouseRules, lang: str = language.DEFAULT) -> str:
     _ = words(lang)
     if rules.scoring == "push_ups":
         return _("push-up points")
-    return log.get("currency") or _("points")
+    return log.get("currency") or language.gettext(lang, language.POINTS)
 
 
 def cash(value: Decimal, quantum: Decimal, currency: str | None, unit: str, lang: str) -> str:
@@ -110,10 +110,7 @@ def cash(value: Decimal, quantum: Decimal, currency: str | None, unit: str, lang
     the number and its unit (points)."""
     if currency:
         return language.currency_amount(value, quantum, currency, lang)
-    _ = words(lang)
-    if value == 1 and unit == _("points"):
-        return _("1 point")  # "1 Punkt", not "1 Punkte"
-    return f"{amount(value, quantum, lang)} {unit}"
+    return language.quantity(value, amount(value, quantum, lang), unit, lang)
 
 
 def stake_amount(stake: object, unit: str, currency: str | None, lang: str) -> str:

@@ -25,6 +25,7 @@ from reportlab.platypus import (
 )
 
 from .. import language
+from ..ledger.money import unsigned
 from ..replay import Session
 from ..rules.told import TOLD
 from ..service.payable import how_to_pay
@@ -403,6 +404,6 @@ def _chart(result, players: list[str], width: float, unit: str, lang: str) -> Dr
 
 def _axis_number(v: float, lang: str) -> str:
     text = f"{v:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else language.number(Decimal(text), lang)
+    return language.number(unsigned(Decimal(text or "0")), lang)
 
 

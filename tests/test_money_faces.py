@@ -1,0 +1,52 @@
+"""Numbers and money have two faces, each stated once: the plain one
+(``ledger.money``: the result document, the club's spreadsheet) and the
+localised one (``language``: papers, pages, the report in a language). Every
+writer of an amount goes through them, so the two rules a reader sees
+everywhere hold everywhere: nothing owed has no sign, and one point is "1
+point" in each language."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from referee import language
+from referee.cli import _Forms
+from referee.ledger.club import plain
+from referee.ledger.money import fmt
+from referee.reports.common import cash, stake_amount
+
+TINY = Decimal("-0.001")  # rounds to nothing at cents: -0.00 unless the rule holds
+CENT = Decimal("0.01")
+
+
+@pytest.mark.parametrize("lang", language.LANGUAGES)
+def test_nothing_owed_has_no_sign_in_any_face(lang):
+    written = [fmt(TINY, CENT), plain(TINY, 2), language.amount(TINY, CENT, lang),
+               language.currency_amount(TINY, CENT, "EUR", lang),
+               cash(TINY, CENT, None, language.gettext(lang, language.POINTS), lang),
+               cash(TINY, CENT, "EUR", "EUR", lang)]
+    assert not any("-" in text or "\u2212" in text for text in written), written
+
+
+class _Session:
+    def __init__(self, currency):
+        self.log = {"currency": currency} if currency else {}
+        self.rules = type("Rules", (), {"scoring": "money"})()
+
+
+class _Result:
+    quantum = CENT
+
+
+@pytest.mark.parametrize("lang", language.LANGUAGES)
+def test_one_point_is_its_own_sentence_on_every_writer(lang):
+    one = language.gettext(lang, language.ONE_POINT)
+    points = language.gettext(lang, language.POINTS)
+    forms = _Forms(_Session(None), _Result(), lang)
+    assert [cash(Decimal(1), CENT, None, points, lang), stake_amount("1", points, None, lang),
+            forms.amount(Decimal(1)), forms.stake_words("1")] == [one] * 4
+    # a currency, or another number, is never "point"
+    assert language.quantity(Decimal(2), "2", points, lang) == f"2 {points}"
+    assert _Forms(_Session("EUR"), _Result(), lang).stake_words("1") != one
