@@ -457,6 +457,8 @@ CATCH_TABLE = [
     ("five_to_low", None, SPREAD_COUNTS, {"Ann": -5, "Ben": 0, "Cy": 5, "Dee": 0}),
     ("pay_beaters", 4, SPREAD_COUNTS, {"Ann": -8, "Ben": 4, "Cy": 4, "Dee": 0}),
     ("pay_lowest", "2n", SPREAD_COUNTS, {"Ann": -8, "Ben": 0, "Cy": 8, "Dee": 0}),
+    ("lowest_wins", None, SPREAD_COUNTS, {"Ann": -1, "Ben": -1, "Cy": 3, "Dee": -1}),
+    ("lowest_wins", None, TIED_LOW, {"Ann": -2, "Ben": 2, "Cy": 2, "Dee": -2}),
 ]
 
 
@@ -580,6 +582,21 @@ def test_overrides_on_top_of_a_preset():
     ({"preset": "vegas"}, "unknown_preset", "vegas"),
     ({"jokers": 5}, "bad_option_value", "jokers"),
     ({"hand_size": 6}, "bad_option_value", "hand_size"),
+    ({"hand_size": 8}, "bad_option_value", "hand_size"),
+    ({"ace": "high"}, "bad_option_value", "ace"),
+    ({"ace": True}, "bad_option_value", "ace"),
+    ({"pickup_depth": 3}, "bad_option_value", "pickup_depth"),
+    ({"pickup_depth": 0}, "bad_option_value", "pickup_depth"),
+    ({"pickup_depth": "2"}, "bad_option_value", "pickup_depth"),
+    ({"preset": "push_ups", "match_to": 0}, "bad_option_value", "match_to"),
+    ({"preset": "push_ups", "match_to": 100.5}, "bad_option_value", "match_to"),
+    ({"preset": "push_ups", "match_to": "100"}, "bad_option_value", "match_to"),
+    ({"preset": "push_ups", "match_to": True}, "bad_option_value", "match_to"),
+    ({"match_to": 100}, "bad_option_value", "match_to"),
+    ({"preset": "push_ups", "scoring": "stakes", "match_to": 100}, "bad_option_value",
+     "match_to"),
+    ({"caught": "lowest_win"}, "bad_option_value", "caught"),
+    ({"dealer_rotation": "winner"}, "bad_option_value", "dealer_rotation"),
     ({"deck": "52"}, "bad_option_value", "deck"),
     ({"caught": "nobody"}, "bad_option_value", "caught"),
     ({"jokers_wild": 1}, "bad_option_value", "jokers_wild"),
@@ -597,7 +614,7 @@ def test_unknown_options_and_bad_values_are_named(rules, code, words):
 
 
 def test_option_list_matches_rules_md():
-    assert len(OPTION_NAMES) == 37
+    assert len(OPTION_NAMES) == 40
 
 
 def test_take_must_meld_offers_a_take_only_when_the_card_can_be_used():

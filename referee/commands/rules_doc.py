@@ -33,6 +33,7 @@ GROUPS = [
     (N_("Dropping and catches"), ["drop_pays", "caught", "caught_pays"]),
     (N_("Stock out"), ["stock_out", "stock_out_pays", "stock_out_tie"]),
     (N_("Scoring"), ["scoring"]),
+    (N_("Rules other tables play"), ["ace", "pickup_depth", "match_to"]),
 ]
 
 

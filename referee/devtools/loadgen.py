@@ -19,6 +19,7 @@ import time
 import uuid
 from pathlib import Path
 
+from ..ledger.results import hand_standing
 from ..rules.hand import Hand
 from ..rules.options import resolve
 from ..rules.table import Table
@@ -61,7 +62,7 @@ class SimTable:
         self.rules = resolve(rules)
         self.players = list(players)
         self.rng = random.Random(seed)
-        self.table = Table(self.rules, self.players)
+        self.table = Table(self.rules, self.players, settle=hand_standing)
         self.chooser = Dealer(self.rules, self.players, self.rng)
         self.hand: Hand | None = None
         self.stock: list[str] = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from ..ledger.results import hand_standing
 from ..rules.actions import Action
 from ..rules.cards import SUITS
 from ..rules.hand import PLAY, START, Hand
@@ -30,7 +31,7 @@ class Dealer:
         self.eager = eager
         self.players = list(players)
         self.rng = rng
-        self.table = Table(rules, self.players)
+        self.table = Table(rules, self.players, settle=hand_standing)
         self.max_actions = max_actions
         self.hands: list[dict] = []
 
@@ -144,6 +145,8 @@ def random_session(seed: int, *, rules: object = "pagat", hands: int = 3,
         players = ["Ann", "Ben", "Cy", "Dee"][: rng.randint(2, max(2, most))]
     dealer = Dealer(house, players, rng)
     for _ in range(hands):
+        if dealer.table.match_over():
+            break  # a match to a score ended: no hand starts after it
         dealer.play_hand()
     return dealer.log(rules_source=rules)
 

@@ -165,7 +165,7 @@ def _settle_drop(ending: Ending, rules: HouseRules, pay, tell) -> Outcome:
                        for q in others if q not in beaters),
         scheme=scheme.name))
     catch = Catch(scheme.name, d, ending.dealer, players, others, beaters, lowest, low,
-                  rules.caught_amount(len(players)))
+                  rules.caught_amount(len(players)), rules.drop_pays)
     scheme.pays(catch, pay, tell)
     return Outcome.CAUGHT
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from ..rules import match
 from ..rules.ending import Outcome
 from ..rules.hand import Hand
 from ..rules.words import N_, Words
@@ -114,6 +115,34 @@ def settle_hand(hand: Hand, stake: Decimal, multiplier: int = 1) -> HandResult:
                       net, s, multiplier, told=hand.told is not None)
 
 
+def hand_standing(hand: Hand) -> tuple[list[str], dict[str, Decimal]]:
+    """A complete hand's winners and nets in stakes (push-up points under
+    push-ups): what a table whose next hand depends on them asks
+    (``Table.settle``: the winner leads, a match to a score)."""
+    s = settle_ending(hand.ending, hand.rules)
+    return s.winners, s.net
+
+
+def match_doc(to: int, totals: dict[str, Decimal], after_hand: int | None,
+              q: Decimal) -> dict:
+    """The result's ``match`` object: the scores toward ``to``, whether some
+    score has reached it, after which hand, and who won (the lowest)."""
+    over = after_hand is not None
+    return {"to": to, "scores": {p: fmt(v, q) for p, v in totals.items()}, "over": over,
+            "after_hand": after_hand, "winners": match.winners(totals) if over else None}
+
+
+def match_after(to: int, hands: list[HandResult]) -> int | None:
+    """The hand in which some score reached ``to`` (None: none has yet)."""
+    scores: dict[str, Decimal] = {}
+    for h in hands:
+        for q, v in h.net.items():
+            scores[q] = scores.get(q, Decimal(0)) + v
+        if h.outcome != Outcome.VOID and match.is_over(to, scores):
+            return h.number
+    return None
+
+
 def void_result(hand: Hand, reason: str) -> HandResult:
     """A hand the table cancelled: nobody pays, and it had no end to count."""
     zero = Decimal(0)
@@ -160,6 +189,7 @@ class SessionResult:
     push_ups: bool = False
     money: Money | None = None
     closed: str | None = None  # as the log wrote it
+    match_to: int | None = None  # the rules' match_to
     totals: dict[str, Decimal] = field(init=False)
     transfers: list[Transfer] = field(init=False)
     balances: dict[str, Decimal] | None = field(init=False)
@@ -176,10 +206,18 @@ class SessionResult:
 
         return balance_quantum(self.quantum, self.money.amounts())
 
+    def match(self) -> dict | None:
+        """Where a match to a score stands (``match_doc``; None: no match)."""
+        if self.match_to is None:
+            return None
+        return match_doc(self.match_to, self.totals, match_after(self.match_to, self.hands),
+                         self.quantum)
+
     def to_json(self) -> dict:
         q = self.quantum
         return result_doc([h.to_json(q) for h in self.hands], self.totals, self.transfers, q,
-                          balances=self.balances, bq=self.balance_quantum, closed=self.closed)
+                          balances=self.balances, bq=self.balance_quantum, closed=self.closed,
+                          match=self.match())
 
 
 def settle_session(players: list[str], nets: list[dict[str, Decimal]], push_ups: bool,
@@ -212,9 +250,11 @@ def totals_and_transfers(players: list[str], nets: list[dict[str, Decimal]],
 
 def result_doc(hands: list, totals: dict[str, Decimal], transfers: list[Transfer],
                q: Decimal, *, balances: dict[str, Decimal] | None = None,
-               bq: Decimal | None = None, closed: str | None = None) -> dict:
+               bq: Decimal | None = None, closed: str | None = None,
+               match: dict | None = None) -> dict:
     """The ``tonk-result/1`` document (``hands``: each hand's ``to_json``).
-    ``bq``: the quantum of balances and of the transfers that settle them."""
+    ``bq``: the quantum of balances and of the transfers that settle them;
+    ``match``: a match's standing (``match_doc``)."""
     doc = {
         "format": "tonk-result/1",
         "hands": hands,
@@ -226,6 +266,8 @@ def result_doc(hands: list, totals: dict[str, Decimal], transfers: list[Transfer
         doc["balances"] = {p: fmt(v, tq) for p, v in balances.items()}
     doc["transfers"] = [{"from": t.payer, "to": t.payee, "amount": fmt(t.amount, tq)}
                         for t in transfers]
+    if match is not None:
+        doc["match"] = match
     if closed is not None:
         doc["closed"] = closed
     return doc

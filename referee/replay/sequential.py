@@ -8,7 +8,14 @@ from decimal import Decimal
 from functools import cached_property, lru_cache
 
 from ..ledger.money import parse_stake, quantum_for
-from ..ledger.results import HandResult, Money, SessionResult, settle_hand, void_result
+from ..ledger.results import (
+    HandResult,
+    Money,
+    SessionResult,
+    hand_standing,
+    settle_hand,
+    void_result,
+)
 from ..ledger.side_bets import (
     Pots,
     SideBetOutcome,
@@ -79,7 +86,7 @@ class Session:
             results.append(result)
         return SessionResult(list(self.table.everyone), results, self.quantum,
                              push_ups=self.rules.scoring == "push_ups", money=self.money(),
-                             closed=self.log.get("closed"))
+                             closed=self.log.get("closed"), match_to=self.rules.match_to)
 
 
 def own_stake(setup: dict, stake: Decimal) -> Decimal:
@@ -125,7 +132,7 @@ def open_session(log: dict) -> Session:
     except RefereeError as err:
         raise err.at() from None
     stake = parse_stake(log["stake"])
-    return Session(log, rules, stake, Table(rules, log["players"]))
+    return Session(log, rules, stake, Table(rules, log["players"], settle=hand_standing))
 
 
 def start_on(table: Table, setup: dict) -> Hand:

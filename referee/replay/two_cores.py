@@ -72,6 +72,10 @@ def replay_json_text(log: dict) -> str:
     if not can_split(log):
         return result_json_text(replay(log).result().to_json())
     session = open_session(log)
+    if session.rules.follows_results:
+        # Each hand's start depends on the hands settled before it (the
+        # winner leads, a match ends): one piece, in order.
+        return result_json_text(replay(log).result().to_json())
     hands = log["hands"]
     bounds = _segments(hands, SEGMENTS)
     before, everyone = _seating(session, hands, {start for start, _ in bounds})

@@ -56,6 +56,19 @@ def plurals(lang: str):
     return translate
 
 
+def match_words(match: dict, lang: str) -> str:
+    """Where a match to a score stands (the result's ``match``), said the
+    same way on every page and paper: over, after which hand, who won; or
+    the score it goes to."""
+    _ = words(lang)
+    if match["over"]:
+        return _("Match over after hand {hand}: {winners} won the match to {to} (the lowest "
+                 "score).", hand=match["after_hand"], winners=", ".join(match["winners"]),
+                 to=match["to"])
+    return _("A match to {to}: it ends after the hand in which a score reaches {to}; the "
+             "lowest score wins.", to=match["to"])
+
+
 def paper_language(log: dict, asked: str | None = None) -> str:
     """The language of a table's paper: the one asked for, else the log's
     ``language``, else English. Every way of choosing it ends here, so the

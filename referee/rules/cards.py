@@ -96,6 +96,7 @@ class Deck:
     jokers_wild: bool = False
     deuces_wild: bool = False
     court_high: bool = False  # J/Q/K count 11/12/13
+    ace_high: bool = False  # in a run the ace may also stand above the king
     cards: frozenset[str] = field(init=False)
     values: dict[str, int] = field(init=False, compare=False)
     wild: frozenset[str] = field(init=False)

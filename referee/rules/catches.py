@@ -44,6 +44,7 @@ class Catch:
     lowest: list[str]
     low: int  # the lowest count
     amount: Decimal  # caught_pays for this many players
+    drop_pays: Decimal = ONE  # what a drop won pays (lowest_wins pays the lowest so)
 
     def left_of_dealer(self) -> list[str]:
         """Seats in playing order, starting left of the dealer."""
@@ -204,3 +205,19 @@ def _pay_lowest(c: Catch, pay: Pay, tell: Tell) -> None:
     for lo in c.lowest:
         pay(c.dropper, lo, c.amount, c.reason)
     tell(lambda: pays_each(c.dropper, c.amount, c.lowest))
+
+
+@catch_scheme("lowest_wins", N_("a caught drop pays like a drop won by the lowest: each lowest "
+              "collects drop_pays from every player not among the lowest, the dropper "
+              "included, and nothing more"))
+def _lowest_wins(c: Catch, pay: Pay, tell: Tell) -> None:
+    for lo in c.lowest:
+        for q in c.not_lowest:
+            pay(q, lo, c.drop_pays, f"lowest count ({c.scheme})")
+    tell(lambda: Words(
+        N_("{lowest}, lowest with {low}, wins as a drop would: collects {stakes} from each of "
+           "{payers}.") if len(c.lowest) == 1 else
+        N_("{lowest}, lowest with {low}, win as a drop would: each collects {stakes} from "
+           "each of {payers}."),
+        lowest=names(c.lowest), low=c.low, stakes=plural(c.drop_pays),
+        payers=names(c.not_lowest)))

@@ -40,7 +40,7 @@ from .ending import (
     tonk_out_pays,
 )
 from .errors import RefereeError, RuleViolation
-from .legality import Seen, check_new, eligible_claim
+from .legality import Seen, check_new, eligible_claim, taken_from
 from .options import HouseRules
 from .phases import (  # noqa: F401 (START_VERBS and Phase: their callers import them here)
     DECLARED,
@@ -295,8 +295,9 @@ class Hand:
     def _apply_take(self, action: Action) -> None:
         p = action.player
         self._begin_turn(p)
-        top = self.pile.pop()
         card = action.card
+        # Under pickup_depth 2 the card below the top may be taken instead.
+        top = self.pile.pop(taken_from(self, card) if self.rules.pickup_depth == 2 else -1)
         if top == UNKNOWN and card is not None and card != UNKNOWN:
             top = card
             self.seen[card] = (N_("taken by {player}"), p)
@@ -555,6 +556,8 @@ class Hand:
             "to_act": self.to_act,
             "stock": self.stock,
             "top": self.top,
+            **({"second": self.pile[-2] if len(self.pile) > 1 else None}
+               if self.rules.pickup_depth == 2 else {}),
             "pile": len(self.pile),
             "spreads": [
                 {"id": f"S{s.number}", "owner": s.owner, "cards": list(s.cards)}

@@ -172,12 +172,35 @@ def _verify_take(hand: Hand, action: Action) -> None:
                                                 "stock"))
     card = action.card
     top = hand.pile[-1]
-    if card is not None and card != UNKNOWN:
+    if card is not None and card != UNKNOWN and card != top:
+        if hand.rules.pickup_depth == 2 and len(hand.pile) > 1:
+            second = hand.pile[-2]
+            if card == second:
+                return
+            if top != UNKNOWN:
+                if second == UNKNOWN:  # the second card, not known till now
+                    check_new(hand, card, (N_("taken by {player}"), p))
+                    return
+                raise _illegal("take_mismatch", N_("the top two cards of the discard pile "
+                                                   "are {top} and {second}, not {card}"),
+                               {"top": top, "second": second, "card": card})
         if top == UNKNOWN:
             check_new(hand, card, (N_("taken by {player}"), p))
-        elif card != top:
+        else:
             raise _illegal("take_mismatch", N_("the top of the discard pile is {top}, not "
                                                "{card}"), {"top": top, "card": card})
+
+
+def taken_from(hand: Hand, card: str | None) -> int:
+    """Where in the discard pile a take takes its card: the top (-1), or under
+    ``pickup_depth`` 2 the card below it (-2) when the take names that card,
+    or names a card the top is known not to be while the second is unknown
+    (``verify`` has judged the take)."""
+    pile = hand.pile
+    if card is None or card == UNKNOWN or card == pile[-1] or len(pile) < 2:
+        return -1
+    second = pile[-2]
+    return -2 if card == second or second == UNKNOWN and pile[-1] != UNKNOWN else -1
 
 
 def _verify_no_undeclared_claim(hand: Hand, besides: str | None = None) -> None:
@@ -259,7 +282,11 @@ def _verify_spread(hand: Hand, action: Action) -> None:
     if not is_spread(cards, hand.deck):
         raise _illegal("invalid_spread", N_("{cards} is neither a book (3 or 4 of a rank) "
                                             "nor a run (3 or more in sequence of one "
-                                            "suit, ace low)"), {"cards": ' '.join(cards)})
+                                            "suit, the ace low or high but not both: "
+                                            "K-A-2 is no run)") if hand.deck.ace_high else
+                       N_("{cards} is neither a book (3 or 4 of a rank) "
+                          "nor a run (3 or more in sequence of one "
+                          "suit, ace low)"), {"cards": ' '.join(cards)})
     if len(cards) == hand.card_count(p):
         _verify_going_out(hand, p)
 

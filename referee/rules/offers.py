@@ -71,6 +71,11 @@ def offers(hand: Hand) -> Iterator[Offer]:
         for v in START_VERBS:
             if v != "take" or _take_is_usable(hand, p):
                 yield Offer(p, v, None, (_no_cards(p, v),))
+        if hand.rules.pickup_depth == 2 and len(hand.pile) > 1:
+            # The card below the top, taken by naming it (the top stays).
+            second = hand.pile[-2]
+            if second != UNKNOWN and _take_is_usable(hand, p, second):
+                yield Offer(p, "take", None, (Action(p, "take", (second,)),))
         if hand.slap_open:
             for q in players:
                 yield Offer(q, "slap", None,
@@ -149,12 +154,13 @@ def _melds(hand: Hand, p: str, verb: str) -> Iterator[Action]:
     yield from melds
 
 
-def _take_is_usable(hand: Hand, p: str) -> bool:
-    """Under ``take_must_meld``, whether the top discard could be used by
-    ``p`` this turn. A take that cannot is still a fact the log may record
-    (it is refused when the turn ends), but it is not offered: it would
-    leave the player no legal way to end the turn but an undo."""
-    top = hand.pile[-1] if hand.pile else UNKNOWN
+def _take_is_usable(hand: Hand, p: str, card: str | None = None) -> bool:
+    """Under ``take_must_meld``, whether the top discard (or ``card``, the
+    one below it) could be used by ``p`` this turn. A take that cannot is
+    still a fact the log may record (it is refused when the turn ends), but
+    it is not offered: it would leave the player no legal way to end the
+    turn but an undo."""
+    top = card or (hand.pile[-1] if hand.pile else UNKNOWN)
     if not hand.rules.take_must_meld or top == UNKNOWN or hand.unknown[p]:
         return True
     return _can_meld(hand, p, top)

@@ -42,6 +42,12 @@ if TYPE_CHECKING:
 class DealerRotation(StrEnum):
     LEFT = "left"
     FREE = "free"
+    WINNER_LEADS = "winner_leads"
+
+
+class Ace(StrEnum):
+    LOW = "low"
+    LOW_OR_HIGH = "low_or_high"
 
 
 class MustSpread(StrEnum):
@@ -131,11 +137,14 @@ class HouseRules:
     court_values: str = _opt("10", N_("What J, Q and K count: 10 each, or 11, 12 and 13 "
                              "(then deal wins on totals are not allowed)."),
                              Choice(("10", "11-12-13")))
-    hand_size: int = _opt(5, N_("Cards dealt to each player."), Choice((5, 7)))
+    hand_size: int = _opt(5, N_("Cards dealt to each player."), Choice((5, 7, 9)))
     upcard: bool = _opt(True, N_("A card is turned up to start the discard pile; without "
                         "it the first player must draw from the stock."), _NO_YES)
     dealer_rotation: DealerRotation = _opt(DealerRotation.LEFT, N_("Who deals next: the player "
-                                           "left of the last dealer (checked), or anyone."),
+                                           "left of the last dealer (checked), anyone, or the "
+                                           "player at the right of the last hand's winner, so "
+                                           "that the winner plays first (checked; after a hand "
+                                           "with no winner the same dealer deals again)."),
                                            _names(DealerRotation))
     # Spreads and the turn
     book_extendable: bool = _opt(True, N_("A book of three may be hit with its fourth card."),
@@ -219,6 +228,17 @@ class HouseRules:
     scoring: Scoring = _opt(Scoring.STAKES, N_("Stakes paid in money or points, or push-ups: "
                             "losers' scores go up by their counts and the lowest score is "
                             "best."), _names(Scoring))
+    # Rules other tables play (each off by default: no preset changes)
+    ace: Ace = _opt(Ace.LOW, N_("In a run the ace is low only (A-2-3), or low or high (A-2-3 "
+                    "or Q-K-A, never both at once: K-A-2 is no run); it always counts 1."),
+                    _names(Ace))
+    pickup_depth: int = _opt(1, N_("Instead of drawing, a player may take the top card of the "
+                             "discard pile, or either of the top two (the other stays where it "
+                             "was)."), Choice((1, 2)))
+    match_to: int | None = _opt(None, N_("Push-ups only: the session is a match that ends after "
+                                "the hand in which a score reaches this number; the lowest "
+                                "score wins it, and no hand starts after it (none: no match)."),
+                                Limit(usual=(None, 100)))
 
     # -------------------------------------------------------------- derived
 
@@ -250,7 +270,15 @@ class HouseRules:
             jokers_wild=self.jokers_wild,
             deuces_wild=self.deuces_wild,
             court_high=self.court_values == "11-12-13",
+            ace_high=self.ace == "low_or_high",
         )
+
+    @cached_property
+    def follows_results(self) -> bool:
+        """Whether a hand's start depends on how the hands before it were
+        settled (the winner leads; a match ends): decided once, so that a
+        table under other rules never settles a hand to start the next."""
+        return self.dealer_rotation == "winner_leads" or self.match_to is not None
 
     @cached_property
     def max_players(self) -> int:
@@ -413,6 +441,12 @@ def resolve(rules: Any) -> HouseRules:
                          {"options": ", ".join(unknown)})
     merged = {**PRESETS[preset], **{k: v for k, v in rules.items() if k != "preset"}}
     values = {name: _CHECKS[name](name, value) for name, value in merged.items()}
+    if values.get("match_to") is not None and values.get("scoring", "stakes") != "push_ups":
+        raise RulesError("bad_option_value", N_("option match_to cannot be {value} with "
+                                                "scoring {scoring}: a match to a score needs "
+                                                "push-ups scoring (\"scoring\": \"push_ups\")"),
+                         {"value": json.dumps(values["match_to"]),
+                          "scoring": json.dumps(str(values.get("scoring", "stakes")))})
     return HouseRules(preset=preset, **values)
 
 

@@ -67,8 +67,16 @@ def is_run(cards: Sequence[str], deck: Deck) -> bool:
             return False
         positions.add(pos)
     # The wild cards fill the gaps and, where needed, extend either end; the
-    # ace is low only, so the window must fit inside the rank order.
-    return max(positions) - min(positions) + 1 <= n
+    # window must fit inside the rank order, where the ace is low (A-2-3).
+    if max(positions) - min(positions) + 1 <= n:
+        return True
+    # With ace low or high, the ace may instead stand above the king (Q-K-A),
+    # never at both ends at once (K-A-2 fits neither way).
+    if deck.ace_high and 0 in positions:
+        positions.discard(0)
+        positions.add(len(order))
+        return max(positions) - min(positions) + 1 <= n
+    return False
 
 
 def is_spread(cards: Sequence[str], deck: Deck, *, books: bool = True) -> bool:

@@ -5,11 +5,19 @@ from __future__ import annotations
 import functools
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from decimal import Decimal
 
+from . import match
 from .errors import MalformedInput, RuleViolation
 from .hand import VOID, Hand
 from .options import HouseRules
-from .words import N_, Words
+from .words import N_, Names, Words
+
+ZERO = Decimal(0)
+
+#: The shell's settlement of a complete hand: its winners and nets (push-up
+#: points under push-ups), for rules whose next hand depends on them.
+Settle = Callable[[Hand], tuple[Sequence[str], Mapping[str, Decimal]]]
 
 PLAYER_NAME = Words(N_("a player's name"))
 NICKNAME = Words(N_("a nickname"))
@@ -136,7 +144,8 @@ class Table:
     """The hands of one session, checked against each other: the dealer
     passes left after every hand and newcomers sit at the dealer's right."""
 
-    def __init__(self, rules: HouseRules, players: Sequence[str]) -> None:
+    def __init__(self, rules: HouseRules, players: Sequence[str], *,
+                 settle: Settle | None = None) -> None:
         # At the table's opening, not at its first deal: a session that can
         # never deal a hand must not be created.
         if len(players) > rules.max_players:
@@ -161,6 +170,15 @@ class Table:
         # The last hand was void: its dealer deals again. Kept here for a
         # table resumed after it (the hand itself says so otherwise).
         self.last_void = False
+        # Rules whose next hand depends on how the last was settled (the
+        # winner leads; a match to a score): the shell's settlement of a
+        # complete hand (its winners, and its nets: push-up points), asked
+        # only under such rules; and what it gave for the hands before the
+        # last one in ``hands`` (a resumed table is given them).
+        self.settle = settle
+        self.last_winners: tuple[str, ...] | None = None
+        self.scores: dict[str, Decimal] = {}
+        self._settled: tuple[Hand, int, tuple[str, ...], dict[str, Decimal]] | None = None
 
     @classmethod
     def resume(
@@ -173,15 +191,21 @@ class Table:
         last_dealer: str,
         everyone: Sequence[str] = (),
         last_void: bool = False,
+        last_winners: Sequence[str] | None = None,
+        scores: Mapping[str, Decimal] | None = None,
+        settle: Settle | None = None,
     ) -> Table:
         """A table whose earlier hands are settled and stored elsewhere: the
         next hand is checked against the last one's seats and dealer only, so
-        a long session costs no more than a short one."""
-        table = cls(rules, players)
+        a long session costs no more than a short one (under rules that
+        follow results, also its winners and the scores after it)."""
+        table = cls(rules, players, settle=settle)
         table.started = started
         table.last_seats = tuple(last_seats)
         table.last_dealer = last_dealer
         table.last_void = last_void
+        table.last_winners = None if last_winners is None else tuple(last_winners)
+        table.scores = dict(scores or {})
         for name in everyone:
             if name not in table.everyone:
                 table.everyone.append(name)
@@ -191,26 +215,88 @@ class Table:
         """A table that can start the next hand as this one would, without
         changing this one (what a hand would settle, before it is logged)."""
         if self.last_seats is None:
-            return Table(self.rules, self.players)
+            return Table(self.rules, self.players, settle=self.settle)
+        winners, scores = self._standing() if self.rules.follows_results else (None, None)
         return Table.resume(self.rules, self.players, started=self.started,
                             last_seats=self.last_seats, last_dealer=self.last_dealer,
-                            everyone=self.everyone, last_void=self._redeal())
+                            everyone=self.everyone, last_void=self._redeal(),
+                            last_winners=winners, scores=scores, settle=self.settle)
 
     def expected_dealer(self, seats: Sequence[str]) -> str | None:
-        """Who must deal a hand with ``seats`` under ``dealer_rotation: left``
-        (None: anyone may, as for the first hand). After a void hand the deal
-        does not pass: its dealer deals again, or if gone, the next seated to
-        the left, as if the void hand had never been dealt."""
+        """Who must deal a hand with ``seats`` (None: anyone may, as for the
+        first hand); see ``next_dealer``."""
+        return self.next_dealer(seats)[0]
+
+    def next_dealer(self, seats: Sequence[str]) -> tuple[str | None, Words | None]:
+        """Who must deal a hand with ``seats``, and why (None: anyone may, as
+        for the first hand; checked unless ``dealer_rotation`` is free).
+
+        Under ``left`` the deal passes to the left. After a void hand it does
+        not pass: its dealer deals again, or if gone, the next seated to the
+        left, as if the void hand had never been dealt. Under
+        ``winner_leads`` the last hand's winner plays first, so the seat at
+        their right deals; of several winners the one nearest the last
+        dealer's left leads; after a hand with no winner the same dealer
+        deals again (as after a void hand); a winner who left leads nobody,
+        and with no winner still seated the deal passes to the left."""
         if self.last_seats is None:
-            return None
+            return None, None
         prev = self.last_seats
         i = prev.index(self.last_dealer)
-        first = 0 if self._redeal() else 1
+        redeal = self._redeal()
+        why: Words | None = None
+        if redeal:
+            why = Words(N_("hand {hand} was void, so the deal does not pass"),
+                        hand=self.started)
+        elif self.rules.dealer_rotation == "winner_leads":
+            winners = self._standing()[0]
+            if winners is not None and not winners:
+                redeal = True
+                why = Words(N_("hand {hand} had no winner, so the same dealer deals again"),
+                            hand=self.started)
+            elif winners:
+                order = prev[i + 1:] + prev[:i + 1]  # from the last dealer's left
+                for w in sorted(winners, key=order.index):
+                    if w in seats:
+                        dealer = seats[(seats.index(w) - 1) % len(seats)]
+                        return dealer, Words(N_("{winner} won hand {hand} and plays first, so "
+                                                "the player at their right deals"),
+                                             winner=w, hand=self.started)
+        if why is None:
+            why = Words(N_("the deal passes to the left of {dealer}"), dealer=self.last_dealer)
+        first = 0 if redeal else 1
         for step in range(first, len(prev) + first):
             q = prev[(i + step) % len(prev)]
             if q in seats:
-                return q
-        return None
+                return q, why
+        return None, None
+
+    def _standing(self) -> tuple[tuple[str, ...] | None, dict[str, Decimal]]:
+        """Under rules that follow results: the winners of the last hand
+        (None: not known, as for a void hand or one still in play) and the
+        scores after it. A complete last hand is settled by the shell once."""
+        last = self.hands[-1] if self.hands else None
+        if last is None or last.phase == VOID or not last.is_complete:
+            return (self.last_winners if last is None else None), self.scores
+        kept = self._settled
+        if kept is None or kept[0] is not last or kept[1] != len(last.actions):
+            if self.settle is None:
+                raise TypeError("a table under these rules needs the shell's settle")
+            winners, net = self.settle(last)
+            scores = dict(self.scores)
+            for q, v in net.items():
+                scores[q] = scores.get(q, ZERO) + v
+            kept = self._settled = (last, len(last.actions), tuple(winners), scores)
+        return kept[2], kept[3]
+
+    def match_over(self) -> tuple[list[str], dict[str, Decimal]] | None:
+        """Under ``match_to``, once some score has reached it: the match's
+        winners and the scores (None: no match, or not over)."""
+        to = self.rules.match_to
+        if to is None:
+            return None
+        scores = self._standing()[1]
+        return (match.winners(scores), scores) if match.is_over(to, scores) else None
 
     def start_hand(
         self,
@@ -233,6 +319,8 @@ class Table:
                         N_("hand {last} is not finished ({reason}) but hand {number} starts"),
                         {"last": last.number, "reason": unfinished_reason(last), "number": number},
                     )
+            if self.rules.match_to is not None:
+                self._check_match()
             seats = tuple(players) if players is not None else (
                 self.last_seats or self.players)
             # The same seats as last hand were checked then (names, nobody
@@ -254,22 +342,9 @@ class Table:
                                                     {"dealer": dealer})
             if self.last_seats is not None and not same_seats:
                 self._check_seating(seats, dealer)
-            redeal = last.phase == VOID if last is not None else self.last_void
-            if same_seats and not redeal:  # most hands: the deal passes to the next seat
-                expected = seats[(seats.index(self.last_dealer) + 1) % len(seats)]
-            else:
-                expected = self.expected_dealer(seats)
-            if self.rules.dealer_rotation == "left" and expected and dealer != expected:
-                if redeal:
-                    why = Words(N_("hand {hand} was void, so the deal does not pass"),
-                                hand=number - 1)
-                else:
-                    why = Words(N_("the deal passes to the left of {dealer}"),
-                                dealer=self.last_dealer)
-                raise RuleViolation("wrong_dealer", N_("{expected} deals this hand ({why}), "
-                                                       "not {dealer}"),
-                                                    {"expected": expected, "why": why,
-                                                     "dealer": dealer})
+            if self.rules.dealer_rotation != "free":
+                redeal = last.phase == VOID if last is not None else self.last_void
+                self._check_dealer(seats, dealer, fast=same_seats and not redeal)
             hand = Hand(self.rules, seats, dealer, deal=deal, upcard=upcard, number=number)
             if then is not None:
                 then(hand)
@@ -278,6 +353,9 @@ class Table:
         if last is not None:
             # Only now that the new hand stands: a refused start changes nothing.
             last.finish_declarations()
+            if self.rules.follows_results and last.phase != VOID:
+                winners, self.scores = self._standing()
+                self.last_winners = winners
         if not same_seats:
             for name in seats:
                 if name not in self.everyone:
@@ -287,6 +365,36 @@ class Table:
         self.last_seats, self.last_dealer = seats, dealer
         self.last_void = False
         return hand
+
+    def _check_match(self) -> None:
+        """No hand starts after a match to a score is over."""
+        over = self.match_over()
+        if over is not None:
+            winners, scores = over
+            raise RuleViolation(
+                "match_over",
+                N_("the match to {to} is over: {winners} won it with the lowest "
+                   "score ({score}), so no hand starts after it"),
+                {"to": self.rules.match_to, "winners": Names(winners),
+                 "score": scores[winners[0]]})
+
+    def _check_dealer(self, seats: tuple[str, ...], dealer: str, *, fast: bool) -> None:
+        """The dealer is the one the rotation names (``next_dealer``);
+        ``fast``: the same seats as the last hand, which was not void."""
+        if fast and self.rules.dealer_rotation == "left":
+            # most hands: the deal passes to the next seat
+            expected = seats[(seats.index(self.last_dealer) + 1) % len(seats)]
+            why = None
+        else:
+            expected, why = self.next_dealer(seats)
+        if expected and dealer != expected:
+            if why is None:
+                why = Words(N_("the deal passes to the left of {dealer}"),
+                            dealer=self.last_dealer)
+            raise RuleViolation("wrong_dealer", N_("{expected} deals this hand ({why}), "
+                                                   "not {dealer}"),
+                                                {"expected": expected, "why": why,
+                                                 "dealer": dealer})
 
     def _newcomer_mistaken(self, seats: Sequence[str]) -> Words | None:
         """A newcomer whose name could be taken for someone who sat here before."""
