@@ -642,6 +642,7 @@ def test_the_payment_form_starts_on_two_different_players(client):
 
 
 def _sample_hands():
+    from referee.ledger.results import hand_standing
     from referee.record import load_log
     from referee.replay import start_on
     from referee.rules.options import resolve
@@ -652,9 +653,9 @@ def _sample_hands():
             continue
         try:
             log = load_log(json.loads(path.read_text()))
+            table = Table(resolve(log["rules"]), log["players"], settle=hand_standing)
         except RefereeError:
             continue  # a log the referee refuses whole
-        table = Table(resolve(log["rules"]), log["players"])
         for setup in log["hands"]:
             try:
                 hand = start_on(table, setup)

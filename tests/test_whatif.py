@@ -97,3 +97,42 @@ def test_cli_whatif(tmp_path, capsys):
     assert main(["whatif", log, "--rules", "baton_rouge", "--hand", "1"]) == 1
     assert "40-card deck" in capsys.readouterr().out
     assert main(["whatif", log, "--rules", "pagat", "--hand", "7"]) == 2
+
+
+# ------------------------------------------------------------------ issue 36
+
+SAMPLES = __import__("pathlib").Path(__file__).resolve().parents[1] / "sample_logs"
+
+
+def _sample(name: str) -> dict:
+    return json.loads((SAMPLES / f"{name}.json").read_text())
+
+
+def test_lowest_wins_settles_a_catch_again_as_a_drop_won_by_the_lowest():
+    # Cy drops with 13 and Ann has 11: under pagat Cy pays Ann 2 and Ann
+    # collects 1 from Cy and Ben (+4); under lowest_wins Ann only collects 1 each.
+    log = _sample("opt_caught_lowest_wins")
+    log["rules"] = "pagat"
+    w = what_if(log, '{"caught": "lowest_wins"}')
+    assert w.error is None
+    assert w.hands[0].old.net == {"Ann": D(4), "Ben": D(-1), "Cy": D(-3)}
+    assert w.hands[0].new.net == {"Ann": D(2), "Ben": D(-1), "Cy": D(-1)}
+    assert w.total_difference() == {"Ann": D(-2), "Ben": D(0), "Cy": D(2)}
+
+
+def test_the_ace_changed_where_the_log_allows():
+    # Played with Q-K-A: under ace low the spread is refused, and said so.
+    w = what_if(_sample("opt_ace_low_or_high_queen_king_ace"), '{"ace": "low"}')
+    assert w.error is not None and w.error.code == "invalid_spread"
+    assert (w.error.hand, w.error.action) == (1, 2)
+    # A game with the ace low only is the same game with it low or high.
+    w = what_if(session_log(), '{"ace": "low_or_high"}')
+    assert w.error is None and not any(h.changed for h in w.hands)
+
+
+def test_a_match_or_winner_leads_asked_of_a_session_that_did_not_play_so():
+    log = _sample("opt_match_to_not_over")
+    w = what_if(log, '{"match_to": 20}')
+    assert w.error is not None and w.error.code == "match_over" and w.error.hand == 2
+    w = what_if(_sample("opt_dealer_rotation_winner_leads"), '{"dealer_rotation": "left"}')
+    assert w.error is not None and w.error.code == "wrong_dealer"

@@ -205,6 +205,13 @@ def _replay_keeping_told(log: dict, old_rules: HouseRules, old: dict[int, HandRe
     or what it tells is impossible under them."""
     session = open_session(log)
     kept: dict[int, tuple[Words, HandResult]] = {}
+    if session.rules.follows_results:
+        # A kept hand's winners and nets are its old result's (it has no
+        # ending these rules could settle).
+        settle = session.table.settle
+        session.table.settle = lambda hand: (
+            (kept[hand.number][1].winners, kept[hand.number][1].net)
+            if hand.number in kept else settle(hand))
     for number, setup in enumerate(log.get("hands", []), 1):
         why = _cannot_resettle(setup, old_rules, session.rules) if "ending" in setup else None
         if why is None:

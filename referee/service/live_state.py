@@ -7,9 +7,12 @@ hand against the last one's seats and dealer alone)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from sqlite_utils import Database
 
 from ..ledger.money import parse_stake
+from ..ledger.results import hand_standing
 from ..replay import start_on
 from ..rules.cards import parse_card
 from ..rules.hand import VOID, Hand
@@ -59,16 +62,18 @@ def _build(db: Database, sid: str) -> Live:
     everyone = row["everyone"]
     rows = storage.newest_hands(db, sid, 2)
     live = Live(sid, rules, stake, session_quantum(row, rules), players, everyone,
-                Table(rules, players), closed=row["header"].get("closed"),
+                Table(rules, players, settle=hand_standing), closed=row["header"].get("closed"),
                 next_stake=row["next_stake"], next_seats=row["next_seats"])
     if not rows:
         return live
     newest = rows[0]
     if len(rows) > 1:
         last = rows[1]
+        winners, scores = _standing_before(db, sid, rows[0]["n"], rules)
         live.table = Table.resume(rules, players, started=last["n"], last_seats=last["seats"],
                                   last_dealer=last["dealer"], everyone=everyone,
-                                  last_void="void" in last["setup"])
+                                  last_void="void" in last["setup"], last_winners=winners,
+                                  scores=scores, settle=hand_standing)
     n, setup = newest["n"], newest["setup"]
     hand = start_on(live.table, setup)
     actions = storage.live_actions(storage.hand_events(db, sid, n))
@@ -79,6 +84,20 @@ def _build(db: Database, sid: str) -> Live:
     live.n, live.version, live.hand, live.setup = n, newest["last_event"], hand, setup
     live.action_ids = [ev["id"] for ev in actions]
     return live
+
+
+def _standing_before(db: Database, sid: str, n: int, rules: HouseRules
+                     ) -> tuple[list[str] | None, dict[str, Decimal] | None]:
+    """Under rules that follow results (the winner leads, a match to a
+    score): the winners of the settled hand before hand ``n`` and the totals
+    after it, from its running row; (None, None) under other rules."""
+    if not rules.follows_results:
+        return None, None
+    running = storage.running_before(db, sid, n)
+    if running is None:
+        return None, {}
+    return (running["line"]["winners"],
+            {p: Decimal(v) for p, v in running["totals"].items()})
 
 
 def current(db: Database, sid: str, *, check: bool = True) -> Live:

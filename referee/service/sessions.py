@@ -18,13 +18,14 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..ledger.money import fmt
-from ..ledger.results import result_doc, result_entry, settle_session
+from ..ledger.results import match_doc, result_doc, result_entry, settle_session
 from ..record import FORMAT, dump_log, load_log, setup_of
 from ..record.chain import canonical_action
 from ..record.result_text import EncodedItems, item_line, result_json_text
 from ..replay.sequential import Session, open_session, parse_logged, play_on, session_money
 from ..rules.errors import RefereeError
 from ..rules.hand import VOID
+from ..rules.match import is_over as match_is_over
 from ..rules.options import resolve
 from ..rules.words import N_
 from ..speed import collector
@@ -360,14 +361,19 @@ def standings(db: Database, sid: str, *, offset: int = 0, limit: int | None = No
         from ..ledger.balances import balance_quantum
 
         bq = balance_quantum(q, money.amounts())
+    match = None
+    if rules.match_to is not None:
+        # Nothing is dealt after a match is over: the newest settled hand ended it.
+        over = match_is_over(rules.match_to, totals)
+        match = match_doc(rules.match_to, totals, newest["line"]["hand"] if over else None, q)
     result = result_doc([result_entry(h) for h in hands], totals, transfers, q,
-                        balances=balances, bq=bq, closed=header.get("closed"))
+                        balances=balances, bq=bq, closed=header.get("closed"), match=match)
     return {"players": everyone, "hands": hands, "totals": result["totals"],
             "transfers": result["transfers"], "push_ups": push_ups,
             "currency": row["currency"], "result": result,
             "balances": result.get("balances"), "closed": header.get("closed"),
             "brought_forward": header.get("brought_forward"),
-            "payments": header.get("payments"),
+            "payments": header.get("payments"), "match": match,
             "settled": storage.settled_count(db, sid) if limit is not None or offset
             else len(hands), "offset": max(offset, 0)}
 

@@ -148,6 +148,7 @@ GROUPS = {
     "drop_pays": N_("Dropping and catches"),
     "stock_out": N_("Stock out"),
     "scoring": N_("Scoring"),
+    "ace": N_("Rules other tables play"),
 }
 
 MAX_SEATS = 8

@@ -1,0 +1,93 @@
+"""The rules other tables play at a live table (issue 36): the API checks
+the new options, the table refuses a hand after a match and a wrong dealer
+under winner leads, also when its state is rebuilt from the database, and
+the result says where the match stands as the replay of its log does."""
+
+from __future__ import annotations
+
+import json
+
+from referee.record.result_text import result_json_text
+from referee.replay import replay
+from referee.service import cache
+from tests.test_api import assert_error, bearer
+
+HEADER = {"format": "tonk-log/1", "stake": "1", "players": ["Ann", "Ben", "Cy"]}
+
+
+def _table(client, rules):
+    r = client.post("/api/sessions", json={**HEADER, "rules": rules})
+    assert r.status_code == 201, r.get_json()
+    t = r.get_json()
+    return t["id"], bearer(t["table_token"])
+
+
+def _told(client, sid, auth, dealer, **ending):
+    return client.post(f"/api/sessions/{sid}/hands", headers=auth,
+                       json={"dealer": dealer, "ending": ending})
+
+
+def test_the_api_refuses_option_values_the_spec_does_not_list(client):
+    for rules in ({"preset": "pagat", "match_to": 100}, {"preset": "push_ups", "match_to": 0},
+                  {"preset": "pagat", "ace": "high"}, {"preset": "pagat", "pickup_depth": 3},
+                  {"preset": "pagat", "hand_size": 8},
+                  {"preset": "pagat", "dealer_rotation": "winner"}):
+        r = client.post("/api/sessions", json={**HEADER, "rules": rules})
+        assert_error(r, 400, "bad_option_value")
+    sid, auth = _table(client, {"preset": "push_ups", "match_to": 50, "ace": "low_or_high",
+                                "pickup_depth": 2, "hand_size": 9, "caught": "lowest_wins",
+                                "dealer_rotation": "winner_leads"})
+    log = client.get(f"/api/sessions/{sid}/log", headers=auth).get_json()
+    assert log["rules"]["match_to"] == 50
+
+
+def test_a_match_ends_and_a_new_hand_is_refused_with_its_reason(client):
+    sid, auth = _table(client, {"preset": "push_ups", "match_to": 30})
+    for dealer, by, counts in (("Ann", "Ben", {"Ann": 12, "Ben": 3, "Cy": 20}),
+                               ("Ben", "Cy", {"Ann": 9, "Ben": 7, "Cy": 2}),
+                               ("Cy", "Ben", {"Ann": 10, "Ben": 1, "Cy": 3})):
+        r = _told(client, sid, auth, dealer, how="drop", by=by, counts=counts)
+        assert r.status_code == 201, r.get_json()
+    result = client.get(f"/api/sessions/{sid}/result", headers=auth)
+    assert result.get_json()["match"] == {"to": 30, "scores": {"Ann": "31", "Ben": "7",
+                                                              "Cy": "23"},
+                                          "over": True, "after_hand": 3, "winners": ["Ben"]}
+    log = client.get(f"/api/sessions/{sid}/log", headers=auth).get_json()
+    assert result.get_data(as_text=True) == result_json_text(replay(log).result().to_json())
+    for forget in (False, True):
+        if forget:
+            cache.forget()  # the table's state rebuilt from the database
+        r = _told(client, sid, auth, "Ann", how="out", by="Cy")
+        err = assert_error(r, 422, "match_over")
+        assert err["hand"] == 4 and "Ben won it" in err["message"]
+    log = client.get(f"/api/sessions/{sid}/log", headers=auth).get_json()
+    assert len(log["hands"]) == 3
+
+
+def test_a_match_not_yet_over_says_so(client):
+    sid, auth = _table(client, {"preset": "push_ups", "match_to": 100})
+    _told(client, sid, auth, "Ann", how="drop", by="Ben", counts={"Ann": 12, "Ben": 3, "Cy": 20})
+    match = client.get(f"/api/sessions/{sid}/result", headers=auth).get_json()["match"]
+    assert match == {"to": 100, "scores": {"Ann": "12", "Ben": "0", "Cy": "20"},
+                     "over": False, "after_hand": None, "winners": None}
+    sid, auth = _table(client, "push_ups")
+    assert "match" not in client.get(f"/api/sessions/{sid}/result", headers=auth).get_json()
+
+
+def test_winner_leads_checks_the_dealer_also_after_a_rebuild(client):
+    sid, auth = _table(client, {"preset": "pagat", "dealer_rotation": "winner_leads"})
+    assert _told(client, sid, auth, "Ann", how="tonk_out", by="Cy").status_code == 201
+    for forget in (False, True):
+        if forget:
+            cache.forget()
+        err = assert_error(_told(client, sid, auth, "Cy", how="out", by="Ann"), 422,
+                           "wrong_dealer")
+        assert "Cy won hand 1" in err["message"]
+    assert _told(client, sid, auth, "Ben", how="out", by="Ann").status_code == 201
+    cache.forget()
+    # Ann won hand 2: Cy, at her right, deals hand 3.
+    assert_error(_told(client, sid, auth, "Ann", how="out", by="Ann"), 422, "wrong_dealer")
+    assert _told(client, sid, auth, "Cy", how="out", by="Ann").status_code == 201
+    log = client.get(f"/api/sessions/{sid}/log", headers=auth).get_json()
+    assert [h["dealer"] for h in log["hands"]] == ["Ann", "Ben", "Cy"]
+    assert json.dumps(replay(log).result().to_json())
