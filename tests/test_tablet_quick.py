@@ -179,3 +179,26 @@ def test_the_next_hand_can_be_a_quick_one(client):
     assert confirm(client, sid, pick(client, sid, "out:1")).status_code == 303
     page = hand_page(client, sid, 1)
     assert f'href="/s/{sid}/hands/quick?hand=2"' in page
+
+
+def test_counts_typed_on_counts_only_survive_the_confirm_step(client):
+    """The last counts settle the hand: the confirm page must carry them to
+    the second tap, or it answers "Type the counts on the pad first." and logs
+    nothing (issue 35, item 2)."""
+    sid = create(client, ("Ann", "Ben", "Cy"))
+    assert start(client, sid).status_code == 303
+    page = hand_page(client, sid)
+    data = {"csrf_token": form_value(page, "csrf_token"), "client_id": "d1",
+            "expected_seq": "0", "act": "1:drop"}
+    r = client.post(f"/s/{sid}/hands/1/act", data=data)
+    r = client.post(f"/s/{sid}/hands/1/act", data={**data, "confirm": "1", "count1": "9"})
+    page = client.get(r.headers["Location"]).data.decode()
+    data = {"csrf_token": form_value(page, "csrf_token"), "client_id": "d2",
+            "expected_seq": "2", "act": "all:count", "count0": "20", "count2": "30"}
+    confirm_page = client.post(f"/s/{sid}/hands/1/act", data=data)
+    assert confirm_page.status_code == 200 and 'id="confirm-yes"' in confirm_page.data.decode()
+    form = confirm_page.data.decode().split('class="row confirm-form"')[1]
+    r = client.post(f"/s/{sid}/hands/1/act", data=MultiDict(fields_of(form)))
+    page = client.get(r.headers["Location"]).data.decode()
+    assert "Type the counts on the pad first." not in page
+    assert "drop won" in page
