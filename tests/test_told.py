@@ -207,10 +207,14 @@ def _refused(tmp_path, capsys, log, code, status=1, hand=1, action=None):
 
 
 def test_an_impossible_count_show(tmp_path, capsys):
-    # Ben holds 5 unknown cards: 5 to 50 in a 52-card deck with no jokers.
-    log = _log([{"dealer": "Cy", "actions": ["Ann: drop", "Ann: show =12", "Ben: show =4",
+    # Ben holds 5 unknown cards: 6 (A A A A 2: a deck has four aces) to 50 in a
+    # 52-card deck with no jokers; the refusal states that range.
+    log = _log([{"dealer": "Cy", "actions": ["Ann: drop", "Ann: show =12", "Ben: show =5",
                                              "Cy: show =40"]}])
-    assert "5 to 50" in _refused(tmp_path, capsys, log, "impossible_count", action=3)
+    assert "6 to 50" in _refused(tmp_path, capsys, log, "impossible_count", action=3)
+    log["hands"][0]["actions"][2] = "Ben: show =6"
+    status, out = _result(tmp_path, capsys, log)
+    assert status == 0 and out["hands"][0]["counts"]["Ben"] == 6, out
 
 
 def test_a_count_show_knows_the_cards_it_has_seen(tmp_path, capsys):
@@ -223,10 +227,14 @@ def test_a_count_show_knows_the_cards_it_has_seen(tmp_path, capsys):
 
 
 def test_a_count_with_jokers_and_court_values(tmp_path, capsys):
+    # Five cards with two jokers (0) count at least 0 0 A A A = 3; with courts
+    # 11-12-13 at most K K K K Q = 64 (each card once).
     rules = {"preset": "pagat", "jokers": 2, "court_values": "11-12-13", "deal_wins": []}
-    log = _log([{"dealer": "Cy", "actions": ["Ann: drop", "Ann: show =0", "Ben: show =65",
-                                             "Cy: show =66"]}], rules)
-    _refused(tmp_path, capsys, log, "impossible_count", action=4)
+    log = _log([{"dealer": "Cy", "actions": ["Ann: drop", "Ann: show =3", "Ben: show =64",
+                                             "Cy: show =65"]}], rules)
+    assert "3 to 64" in _refused(tmp_path, capsys, log, "impossible_count", action=4)
+    log["hands"][0]["actions"][1] = "Ann: show =2"
+    _refused(tmp_path, capsys, log, "impossible_count", action=2)
 
 
 def test_a_count_that_is_not_a_number_cannot_be_read(tmp_path, capsys):
@@ -427,3 +435,25 @@ def test_the_audit_says_a_show_was_a_count():
                    if any(" show =" in a for a in h.get("actions", ())))
     text = " ".join(_pdf_text(render_audit(audit_hand(log, counted), lang="fr")).split())
     assert "Ben montre un compte de 9 montrée par son compte, non par ses cartes" in text
+
+
+@pytest.mark.parametrize("deck, five", [
+    ({"jokers": 0}, (6, 50)),  # A A A A 2; any five tens
+    ({"jokers": 2}, (3, 50)),  # two jokers (0) and three aces
+    ({"jokers": 4, "court_values": "11-12-13"}, (1, 64)),  # four jokers and an ace; K K K K Q
+])
+def test_the_count_range_is_that_of_real_cards(deck, five):
+    """The least and the most n cards can count are those of n distinct cards
+    of the deck: every hand dealt at random lies within, and the bounds are
+    those of the hands named above."""
+    import random
+
+    from referee.rules.options import resolve
+    d = resolve({"preset": "pagat", **deck}).deck_info
+    assert d.count_range(5) == five
+    rng = random.Random(35)
+    cards = sorted(d.cards)
+    for _ in range(2000):
+        n = rng.randint(1, 7)
+        low, high = d.count_range(n)
+        assert low <= d.count(rng.sample(cards, n)) <= high

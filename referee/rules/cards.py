@@ -140,13 +140,20 @@ class Deck:
             total += values[card]
         return total
 
-    def card_values(self) -> tuple[int, int]:
-        """The least and the most one card of this deck can count left in a hand."""
-        return min(self.values.values()), max(self.values.values())
-
     def most_count(self, cards: int) -> int:
         """The most a hand of ``cards`` cards of this deck can count."""
-        return sum(sorted(self.values.values(), reverse=True)[:cards])
+        return self.count_range(cards)[1]
+
+    def count_range(self, cards: int, besides: Iterable[str] = ()) -> tuple[int, int]:
+        """The least and the most ``cards`` cards of this deck can count, drawn
+        from the deck without the cards ``besides`` (those known to be in the
+        same hand): each card exists once, so five cards of a standard deck
+        count at least 6 (A A A A 2), not five aces' 5."""
+        kept = set(besides)
+        values = sorted(v for c, v in self.values.items() if c not in kept)
+        if cards <= 0:
+            return 0, 0
+        return sum(values[:cards]), sum(values[-cards:])
 
     def describe(self) -> str:
         return f"{self.size}-card deck"

@@ -223,11 +223,12 @@ class Hand:
 
     def count_range(self, p: str) -> tuple[int, int]:
         """The least and the most ``p``'s cards could count: the cards known to
-        be in the hand, and any value a card of the deck can have for each of
-        the others (whatever was seen elsewhere)."""
-        least, most = self.deck.card_values()
-        known, unknown = self.deck.count(self.held[p]), self.unknown[p]
-        return known + unknown * least, known + unknown * most
+        be in the hand, and for the others the least and the most as many other
+        cards of the deck can count (whatever was seen elsewhere; each card of
+        the deck once)."""
+        known = self.deck.count(self.held[p])
+        least, most = self.deck.count_range(self.unknown[p], self.held[p])
+        return known + least, known + most
 
     # ------------------------------------------------------------ judge and offer
 
