@@ -84,7 +84,7 @@ def test_a_quick_night(server, browser, quick_db, size, lang):
     _go(pg, "form.deal-form button[type=submit]")
     _go(pg, "button[name=act][value='0:drop']")
     check(pg, f"quick-drop-confirm-{tag}")
-    _pad(pg, (5, 20, 33, 40))
+    _pad(pg, (6, 20, 33, 40))
     _go(pg, "#confirm-yes")
     assert pg.locator("#result").count()
     context.close()
@@ -93,7 +93,7 @@ def test_a_quick_night(server, browser, quick_db, size, lang):
     log = sessions.get_log(storage.connect(quick_db), sid)
     assert [h.get("ending", {}).get("how") for h in log["hands"]] == \
         ["tonk_out", "drop", "stock_out", None]
-    assert log["hands"][3]["actions"] == ["Ann: drop", "Ann: show =5", "Ben: show =20",
+    assert log["hands"][3]["actions"] == ["Ann: drop", "Ann: show =6", "Ben: show =20",
                                           "Cy: show =33", "Dee: show =40"]
     result = replay(log).result()
     assert [h.told for h in result.hands] == [True, True, True, False]
