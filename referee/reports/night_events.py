@@ -8,8 +8,26 @@ from reportlab.platypus import Paragraph
 
 from .. import language
 from ..record.kinds import EventKind
-from .common import esc, stake_amount, styles, words
+from .common import esc, plurals, stake_amount, styles, words
 from .words import time_text as _when
+
+
+def open_disputes(log: dict, settled: dict[int, dict[int, dict]]) -> list[int]:
+    """The hand of each dispute still open (one entry per dispute)."""
+    return [n for n, h in enumerate(log.get("hands", ()), 1)
+            for k, _d in enumerate(h.get("disputes") or ()) if k not in settled.get(n, {})]
+
+
+def open_disputes_line(still_open: list[int], lang: str) -> Paragraph:
+    """The settlement's plain word that disputes are open (under the table's
+    facts and again above the signatures)."""
+    ngettext = plurals(lang)
+    return Paragraph("<b>" + ngettext(
+        "{count} dispute is still open (hand {hands}): settle it before signing, or sign "
+        "knowing it is open.",
+        "{count} disputes are still open (hands {hands}): settle them before signing, or "
+        "sign knowing they are open.", len(still_open), count=len(still_open),
+        hands=", ".join(str(n) for n in sorted(set(still_open)))) + "</b>", styles()["body"])
 
 
 def disputes_section(story: list, log: dict, settled: dict[int, dict[int, dict]],

@@ -39,7 +39,6 @@ from .common import (
     footer,
     hash_line,
     paper_language,
-    plurals,
     qr_drawing,
     receipt,
     register_fonts,
@@ -56,6 +55,8 @@ from .night_events import (
     disputes_section,
     hands_count,
     night_rows,
+    open_disputes,
+    open_disputes_line,
     stake_changes,
     void_and_stake_notes,
 )
@@ -94,7 +95,6 @@ def render_settlement(
     log = session.log
     lang = paper_language(log, lang)
     _ = words(lang)
-    ngettext = plurals(lang)
     result = session.result()
     q = result.quantum
     unit = unit_of(log, session.rules, lang)
@@ -135,6 +135,8 @@ def render_settlement(
         [hash_label, hash_value],
     ]
     story.append(_info_table(info, width))
+    if still_open := open_disputes(log, settled or {}):
+        story.append(open_disputes_line(still_open, lang))
 
     story.append(Paragraph(_("Rules"), st["h2"]))
     intro, lines = rules_in_words(session.rules, lang)
@@ -181,18 +183,12 @@ def render_settlement(
                                st["h2"]))
         story.append(_chart(result, players, width, unit, lang))
 
-    open_disputes = disputes_section(story, log, settled or {}, lang)
+    still_open = disputes_section(story, log, settled or {}, lang)
     story.extend(comings_and_goings(log, lang, moves or {}))
 
     signed = [
         Paragraph(_("Signatures"), st["h2"]),
-        *([Paragraph("<b>" + ngettext(
-            "{count} dispute is still open (hand {hands}): settle it before signing, or sign "
-            "knowing it is open.",
-            "{count} disputes are still open (hands {hands}): settle them before signing, or "
-            "sign knowing they are open.", len(open_disputes), count=len(open_disputes),
-            hands=", ".join(str(n) for n in sorted(set(open_disputes)))) + "</b>",
-            st["body"])] if open_disputes else []),
+        *([open_disputes_line(still_open, lang)] if still_open else []),
         Paragraph(_("We agree that the totals and payments above settle this session, "
                     "identified by its {what} {hash}….", what=esc(hash_in_text),
                     hash=hash_value[:16])

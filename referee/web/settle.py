@@ -26,6 +26,7 @@ from .errors import error_page
 from .lang import _, money
 from .tablet.blueprint import (
     form_client_id,
+    open_dispute_hands,
     page_access,
     post_event,
     seat_may,
@@ -107,7 +108,8 @@ def page(session_id: str):
         client_id=forms.new_client_id(), pdf=url_for("reports.settlement_pdf", sid=session_id),
         may_mark=lambda t: _mine(who, t["from"], t["to"]),
         details_for=[p for p in data["players"] if _mine(who, p)],
-        host=who.writes, share_url=_share_url(session_id))
+        host=who.writes, share_url=_share_url(session_id),
+        disputed=open_dispute_hands(session_id))
 
 
 @bp.get("/s/<session_id>/settle/by/<token>")

@@ -197,3 +197,9 @@ def post_event(session_id: str, target: str, done: str, call, for_whom=()) -> ob
 
 def form_client_id() -> str:
     return request.form.get("client_id") or forms.new_client_id()
+
+
+def open_dispute_hands(session_id: str) -> dict[int, int]:
+    """The hands with a dispute still open, and how many each has."""
+    marks = sessions.dispute_marks(get_db(), session_id, 1, max(g.summary["hands"], 1))
+    return {n: m["open"] for n, m in sorted(marks.items()) if m["open"]}

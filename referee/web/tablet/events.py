@@ -16,7 +16,15 @@ from .. import forms
 from ..db import get_db
 from ..errors import flash_refusal
 from ..lang import _, action_words, money
-from .blueprint import bp, form_client_id, post_event, seat_may, told_state, unlocked
+from .blueprint import (
+    bp,
+    form_client_id,
+    open_dispute_hands,
+    post_event,
+    seat_may,
+    told_state,
+    unlocked,
+)
 
 
 @bp.get("/s/<session_id>/manage")
@@ -108,6 +116,16 @@ def close_post(session_id: str):
     if not request.form.get("sure"):
         flash(_("Tick the box to say the night is over, then tap Close the table."), "error")
         return redirect(url_for("tablet.manage", session_id=session_id), 303)
+    disputed = open_dispute_hands(session_id)
+    if disputed and not request.form.get("confirm"):
+        # A dispute left open is signed knowing it: the host is asked first.
+        return _confirm_event(
+            session_id, _("Close the table with a dispute open?"),
+            _("The settlement becomes final and says that these disputes are open; "
+              "settle them first on their hands' pages, or close knowing they are open."),
+            url_for("tablet.close_post", session_id=session_id), {"sure": "1"},
+            _("Yes, close with the disputes open"),
+            [_("Hand {n}: {count} open", n=n, count=k) for n, k in disputed.items()])
     return post_event(session_id, target, _("The table is closed: its settlement is final"),
                       lambda db: table_events.close(db, session_id, form_client_id()))
 
@@ -130,7 +148,12 @@ def accept_all_post(session_id: str, n: int):
     if not request.form.get("sure"):
         flash(_("Tick the box to say everyone has seen the result, then tap again."), "error")
         return redirect(target, 303)
-    state = told_state(session_id, n)
+    state = disputes.with_settlements(get_db(), session_id, n, told_state(session_id, n))
+    if _open_disputes(state):
+        # One tap must not accept for people while one of them objects.
+        flash(_("A dispute of hand {n} is open: settle it first; each player may still "
+                "accept for themselves.", n=n), "error")
+        return redirect(target, 303)
     waiting = [p["name"] for p in state["players"] if p["name"] not in (state.get("accepted")
                                                                           or ())]
     cid = form_client_id()
@@ -143,6 +166,12 @@ def accept_all_post(session_id: str, n: int):
     if waiting:
         flash("\u2713 " + _("Everyone accepts the result of hand {n}", n=n) + ".", "ok")
     return redirect(target, 303)
+
+
+def _open_disputes(state: dict) -> int:
+    settled = state.get("settled_disputes") or ()
+    return sum(1 for k in range(len(state.get("disputes") or ())) if
+               k >= len(settled) or settled[k] is None)
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/accept")
