@@ -6,12 +6,14 @@ catalogs."""
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from html import unescape
 from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 
+from referee import language
 from referee.language import TRANSLATIONS
 from referee.service import sessions
 from referee.web import TEMPLATES
@@ -247,3 +249,49 @@ def test_each_page_of_a_table_has_no_english_heading_button_or_label_left(client
             said = " ".join(visible(re.sub(r"(?s)<select.*?</select>", " ", inner)).split())
             left = english.findall(said)
             assert not left, (path, tag, said, left)
+
+
+# ---------------------------------------------------------------- typed numbers
+
+def _pattern_of(page: str, name: str) -> re.Pattern:
+    field = re.search(rf'<input[^>]*name="{name}"[^>]*>', page).group(0)
+    # An HTML pattern matches the whole value (the browser anchors it).
+    return re.compile(re.search(r'pattern="([^"]+)"', field).group(1))
+
+
+@pytest.mark.parametrize("lang, stake, amount", [
+    ("de", "1,00", "0,50"), ("fr", "1,00", "0,50"), ("pt", "1,00", "0,50"),
+    ("en", "1.00", "0.50"),
+])
+def test_every_number_field_reads_the_tables_language(client, lang, stake, amount):
+    """A German stake "1,00" on a page that prints "0,50 €" passes the browser's
+    pattern and the server (issue 35, item 7); the point is read too."""
+    sid = create(client, currency="EUR", language=lang, stake="0.50")
+    manage = client.get(f"/s/{sid}/manage").get_data(as_text=True)
+    for name, typed in (("stake", stake), ("amount", amount), ("stake", "2.00")):
+        assert _pattern_of(manage, name).fullmatch(typed), (name, typed)
+    assert not _pattern_of(manage, "stake").fullmatch("1.000,00")
+    r = client.post(f"/s/{sid}/manage/stake", data={
+        "csrf_token": form_value(manage, "csrf_token"), "client_id": "k1", "stake": stake})
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert not [f for f in flashes(page) if f[0] == "error"], flashes(page)
+    shown = visible(language.money(Decimal("1.00"), "EUR", lang))
+    assert shown in visible(client.get(f"/s/{sid}").get_data(as_text=True))
+    r = client.post(f"/s/{sid}/manage/payment", data={
+        "csrf_token": form_value(manage, "csrf_token"), "client_id": "p1", "from": "Ann",
+        "to": "Ben", "amount": amount})
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert not [f for f in flashes(page) if f[0] == "error"], flashes(page)
+    assert sessions.get_log(get_db_of(client), sid)["payments"][0]["amount"] == "0.50"
+
+
+def test_the_create_form_reads_a_stake_in_the_readers_language(client):
+    page = client.get("/new?lang=de").get_data(as_text=True)
+    assert _pattern_of(page, "stake").fullmatch("0,25") and 'value="0,25"' in page
+    sid = create(client, currency="EUR", stake="0,25")
+    assert sessions.get_log(get_db_of(client), sid)["stake"] == "0.25"
+
+
+def get_db_of(client):
+    with client.application.app_context():
+        return get_db()

@@ -174,6 +174,30 @@ def money(amount: Decimal, currency: str | None, lang: str) -> str:
     return f"{plain} {currency}" if currency else plain
 
 
+def decimal_sign(lang: str) -> str:
+    """The sign between the whole and the fraction in ``lang`` (``,`` in German)."""
+    return numbers.get_decimal_symbol(locale(lang))
+
+
+def decimal_pattern(lang: str) -> str:
+    """The browser's pattern for a decimal typed in ``lang``: digits, then one
+    decimal sign and digits. The point is read in every language (a phone's
+    keypad may offer only it); no grouping signs (a stake is small, and
+    ``1.000`` must not be read as a thousand in one language and one in another)."""
+    signs = "".join(sorted({".", decimal_sign(lang)}))
+    return f"[0-9]+([{signs}][0-9]+)?"
+
+
+def read_decimal(text: str, lang: str) -> str:
+    """A decimal typed in ``lang`` (``1,00`` in German) as the service reads it
+    (``1.00``); anything else as typed, for the service to refuse in words."""
+    text = (text or "").strip()
+    sign = decimal_sign(lang)
+    if sign != "." and text.count(sign) == 1 and "." not in text:
+        return text.replace(sign, ".")
+    return text
+
+
 def decimal_text(value, places: int, lang: str) -> str:
     """A decimal with exactly ``places`` places in ``lang``'s form
     (``number`` drops trailing zeros, which money must keep)."""

@@ -30,7 +30,7 @@ from ..rules.options import (
     OPTION_VALUES,
 )
 from ..rules.table import normal_text
-from .lang import _, say
+from .lang import _, say, typed_decimal
 
 # ------------------------------------------------------------------ CSRF
 
@@ -234,7 +234,7 @@ def header_from_form(form) -> tuple[dict, str]:
             rules[name] = parse_option_value(name, raw)
     header: dict[str, Any] = {
         "format": "tonk-log/1",
-        "stake": form.get("stake", "").strip() or "1",
+        "stake": typed_decimal(form.get("stake")) or "1",
         "rules": rules,
         "players": players,
     }

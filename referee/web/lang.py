@@ -109,6 +109,18 @@ def num(value) -> str:
     return language.number(amount, current())
 
 
+def typed_decimal(text: str | None) -> str:
+    """A decimal typed in a form in the reader's form (``1,00`` on a German
+    page), as the service reads it (``1.00``); the page's pattern says the same
+    (``decimal_pattern``)."""
+    return language.read_decimal(text or "", current())
+
+
+def decimal_pattern() -> str:
+    """The browser's pattern of a decimal field on this page."""
+    return language.decimal_pattern(current())
+
+
 def day(value) -> str:
     """A date (or the date of a timestamp) in the reader's form."""
     if not value:
@@ -191,6 +203,7 @@ def init_app(app) -> None:
     app.after_request(_remember)
     app.add_template_global(current, "lang")
     app.add_template_global(switch_links, "language_links")
+    app.add_template_global(decimal_pattern, "decimal_pattern")
     app.add_template_filter(money, "money")
     app.add_template_filter(num, "num")
     app.add_template_filter(day, "day")

@@ -15,7 +15,7 @@ from ...service.errors import RefereeError
 from .. import forms
 from ..db import get_db
 from ..errors import flash_refusal
-from ..lang import _, action_words, money
+from ..lang import _, action_words, money, typed_decimal
 from .blueprint import (
     bp,
     form_client_id,
@@ -47,7 +47,7 @@ def rename_post(session_id: str):
 @bp.post("/s/<session_id>/manage/stake")
 @unlocked
 def stake_post(session_id: str):
-    stake = request.form.get("stake", "").strip()
+    stake = typed_decimal(request.form.get("stake"))
     return post_event(session_id, url_for("tablet.manage", session_id=session_id),
                       _("The stake is {stake} from the next hand on",
                         stake=money(stake, g.summary.get("currency"))),
@@ -59,7 +59,7 @@ def stake_post(session_id: str):
 @seat_may
 def payment_post(session_id: str):
     payer, payee = request.form.get("from", ""), request.form.get("to", "")
-    amount = request.form.get("amount", "").strip()
+    amount = typed_decimal(request.form.get("amount"))
     return post_event(session_id, url_for("tablet.manage", session_id=session_id),
                       _("{payer} paid {payee} {amount}", payer=payer, payee=payee,
                         amount=money(amount, g.summary.get("currency"))),
