@@ -549,3 +549,23 @@ def test_season_pdf_and_text_in_another_language(weeks, club_app, tmp_path, caps
     client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
     r = client.get("/club/season.pdf?lang=pt")
     assert r.status_code == 200 and "A temporada" in pdf_text(r.data)
+
+
+def test_the_season_counts_told_hands_drops_and_catches(club_app):
+    """Ben drops twice in hands told by their ending, once caught: the season
+    says so (issue 35, item 8: it read drops from logged actions only)."""
+    client = club_app.test_client()
+    doc = {"format": "tonk-log/1", "table": "Told", "stake": "0.50", "currency": "EUR",
+           "rules": "pagat", "players": ["Ann", "Ben", "Cy"],
+           "started": "2026-11-02T20:00:00Z", "hands": [
+               {"dealer": "Ann", "ending": {"how": "drop", "by": "Ben",
+                                            "counts": {"Ann": 20, "Ben": 6, "Cy": 30}}},
+               {"dealer": "Ben", "ending": {"how": "drop", "by": "Ben",
+                                            "counts": {"Ann": 4, "Ben": 9, "Cy": 30}}},
+               {"dealer": "Cy", "ending": {"how": "tonk_out", "by": "Ann"}}]}
+    r = client.post("/api/sessions", json=doc, headers=KEY)
+    assert r.status_code == 201, r.get_json()
+    season = client.get("/api/club/season", headers=KEY).get_json()
+    ben = season["players"]["Ben"]
+    assert (ben["drops"], ben["drops_won"], ben["caught"]) == (2, 1, 1)
+    assert season["players"]["Ann"]["drops"] == 0

@@ -224,8 +224,12 @@ def pick_currency(db: Database, currency: str | None) -> str:
     return have[0] if have else POINTS
 
 
-def _dropper(actions: list[str]) -> str | None:
-    for text in actions:
+def _dropper(hand: dict) -> str | None:
+    """Who dropped in a hand of the log: a told hand says it in its ending."""
+    ending = hand.get("ending")
+    if ending is not None:
+        return ending.get("by") if ending.get("how") == "drop" else None
+    for text in hand.get("actions", ()):
         name, _, rest = text.partition(":")
         if rest.strip() == "drop":
             return name
@@ -260,8 +264,7 @@ def gather(db: Database, currency: str, start: date | None = None,
         paid = {r["hand"]: r.get("payments", ()) for r in storage.complete_results(db, sid)}
         hands = []
         for line in s["result"]["hands"]:
-            actions = log_hands[line["hand"] - 1].get("actions", [])
-            dropper = _dropper(actions)
+            dropper = _dropper(log_hands[line["hand"] - 1])
             hands.append(HandLine(
                 outcome=line["outcome"], winners=tuple(who(p) for p in line["winners"]),
                 net={who(p): Decimal(v) for p, v in line["net"].items()},
