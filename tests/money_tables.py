@@ -61,3 +61,16 @@ def seat_token(client, table, player) -> str:
     r = post(client, table, "/links", {"role": "seat", "player": player})
     assert r.status_code == 201, r.get_json()
     return r.get_json()["token"]
+
+
+def replayed(client, table) -> dict:
+    """The result ``referee replay`` gives of the table's export (in this
+    process, as the command reads a file)."""
+    from referee.replay import replay
+
+    log = get(client, table, "/log")
+    return replay(log).result().to_json()
+
+
+def as_decimals(amounts: dict) -> dict[str, Decimal]:
+    return {p: Decimal(v) for p, v in amounts.items()}

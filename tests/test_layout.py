@@ -101,7 +101,8 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "replay": (("rules", "ledger", "record"), ()),
     "service": (("speed", "rules", "ledger", "record", "replay"),
                 ("orjson", "sqlite_utils", "psycopg", "psycopg_pool",
-                 "schwifty")),  # payable.py: a player's IBAN checked before it is kept
+                 "schwifty",  # payable.py: a player's IBAN checked before it is kept
+                 "babel")),  # payable.py: a currency's smallest coin (its ISO 4217 digits)
     "reports": (("rules", "ledger", "language", "record", "replay", "service"),
                 ("reportlab", "babel", "segno")),
     "web": (("speed", "rules", "ledger", "language", "record", "replay", "service", "reports"),

@@ -8,8 +8,20 @@ from decimal import Decimal
 
 import pytest
 
-from tests.money_tables import balances, open_table, out_by, post
+from tests.money_tables import (
+    as_decimals,
+    balances,
+    get,
+    open_table,
+    out_by,
+    owed,
+    post,
+    replayed,
+    seat_token,
+)
 from tests.test_api import assert_error
+from tests.test_pay import unlock
+from tests.test_trust import verify
 
 
 @pytest.fixture
@@ -64,3 +76,121 @@ def test_a_hand_takes_the_key_in_the_header_and_the_body_when_they_agree(client)
         r.get_json()
     assert_error(post(client, t, "/hands", {**hand, "client_id": "h2"},
                       **{"Idempotency-Key": "h3"}), 400, "client_id_mismatch")
+
+
+# ---------------------------------------------------------------- item 2: a phone's word
+
+@pytest.fixture
+def night(client):
+    """Quin and Sal each owe Rob 1.00 at a pound table, with a phone each."""
+    t = open_table(client, players=("Quin", "Rob", "Sal"), currency="GBP")
+    out_by(client, t, "Rob")
+    assert owed(client, t) == [("Quin", "Rob", Decimal("1.00")), ("Sal", "Rob", Decimal("1.00"))]
+    return {"t": t, **{p: seat_token(client, t, p) for p in ("Quin", "Rob", "Sal")}}
+
+
+def test_a_phone_records_no_more_than_is_owed(client, night):
+    t = night["t"]
+    assert post(client, t, "/close", {}).status_code == 201
+    before = balances(client, t)
+    for token in (night["Quin"], night["Rob"]):  # the payer's word, and the payee's
+        assert_error(post(client, t, "/payments", {"from": "Quin", "to": "Rob",
+                                                   "amount": "500"}, token=token),
+                     422, "more_than_owed")
+    assert balances(client, t) == before
+    # Sal's pound still goes to Rob.
+    assert ("Sal", "Rob", Decimal("1.00")) in owed(client, t)
+
+
+def test_the_payers_word_waits_for_the_payee_and_settles_nothing_till_then(client, night):
+    t = night["t"]
+    before = balances(client, t)
+    r = post(client, t, "/payments", {"from": "Quin", "to": "Rob", "amount": "1.00"},
+             token=night["Quin"])
+    assert r.status_code == 201 and r.get_json()["pending"] is True
+    assert balances(client, t) == before
+    assert ("Quin", "Rob", Decimal("1.00")) in owed(client, t)
+    [claim] = get(client, t, "/settlement")["payments"]
+    assert claim["pending"] is True and claim["by"] == "Quin"
+    assert replayed(client, t)["balances"] == {p: f"{v:.2f}" for p, v in before.items()}
+    # Not the payer's own phone, nor a third one: the payee's, or the host.
+    for token in (night["Quin"], night["Sal"]):
+        assert_error(post(client, t, "/payments/1/confirm", {}, token=token), 403,
+                     "not_your_seat")
+    assert post(client, t, "/payments/1/confirm", {}, token=night["Rob"]).status_code == 201
+    after = balances(client, t)
+    assert after["Quin"] == 0 and after["Rob"] == before["Rob"] - 1
+    [done] = get(client, t, "/settlement")["payments"]
+    assert "pending" not in done and done["confirmed"]["by"] == "Rob"
+    assert as_decimals(replayed(client, t)["balances"]) == after
+    # Confirmed once: a second confirmation has nothing to confirm.
+    assert_error(post(client, t, "/payments/1/confirm", {}), 422, "not_pending")
+
+
+def test_marked_paid_by_the_payer_then_by_the_payee_counts_once(client, night):
+    t = night["t"]
+    body = {"from": "Quin", "to": "Rob", "amount": "1.00"}
+    assert post(client, t, "/paid", body, token=night["Quin"]).get_json()["pending"] is True
+    assert_error(post(client, t, "/paid", body, token=night["Quin"]), 422, "claim_waiting")
+    r = post(client, t, "/paid", body, token=night["Rob"])  # confirms the claim
+    assert r.status_code == 201 and r.get_json()["event"] == "payment_confirm"
+    assert len(get(client, t, "/settlement")["payments"]) == 1
+    assert balances(client, t)["Quin"] == 0
+
+
+# ---------------------------------------------------------------- item 5: whole coins
+
+@pytest.mark.parametrize("currency, amount, ok", [
+    ("EUR", "0.004", False), ("EUR", "0.01", True), ("JPY", "0.5", False), ("JPY", "1", True),
+    ("BHD", "0.005", True), ("BHD", "0.0005", False), (None, "0.004", True),
+])
+def test_an_amount_is_whole_coins_of_its_currency(client, currency, amount, ok):
+    t = open_table(client, currency=currency)
+    out_by(client, t, "Ben")
+    r = post(client, t, "/payments", {"from": "Ann", "to": "Ben", "amount": amount})
+    if ok:
+        assert r.status_code == 201, r.get_json()
+    else:
+        assert_error(r, 400, "amount_coin")
+        assert amount in r.get_json()["error"]["message"]
+
+
+# ---------------------------------------------------------------- item 6: the host
+
+def test_the_host_takes_a_payment_back_with_a_reversing_event(client, app, night):
+    t = night["t"]
+    before = balances(client, t)
+    assert post(client, t, "/close", {}).status_code == 201
+    # A cash payment after the close: taken, and the settle-up page leads to it.
+    assert post(client, t, "/payments", {"from": "Sal", "to": "Rob", "amount": "1.00",
+                                         "note": "cash"}).status_code == 201
+    assert balances(client, t)["Sal"] == 0
+    events = len(get(client, t, "/log").get("payments"))
+    r = post(client, t, "/payments/1/undo", {})
+    assert r.status_code == 201 and r.get_json()["event"] == "payment_undo"
+    assert balances(client, t) == before
+    [kept] = get(client, t, "/log")["payments"]
+    assert kept["undone"]["by"] is None and kept["note"] == "cash"  # never a delete
+    assert len(get(client, t, "/log")["payments"]) == events
+    assert as_decimals(replayed(client, t)["balances"]) == before
+    assert_error(post(client, t, "/payments/1/undo", {}), 422, "undone_already")
+    # A phone takes back no payment that moved money.
+    assert post(client, t, "/payments", {"from": "Sal", "to": "Rob",
+                                         "amount": "1.00"}).status_code == 201
+    assert_error(post(client, t, "/payments/2/undo", {}, token=night["Rob"]), 403,
+                 "not_your_seat")
+    assert verify(app) == 0
+
+
+def test_the_settle_page_shows_who_confirmed_what_and_offers_a_cash_payment(client, night):
+    t = night["t"]
+    post(client, t, "/payments", {"from": "Quin", "to": "Rob", "amount": "1.00"},
+         token=night["Quin"])
+    post(client, t, "/payments", {"from": "Sal", "to": "Rob", "amount": "1.00"},
+         token=night["Sal"])
+    post(client, t, "/payments/2/confirm", {})
+    unlock(client, t["id"], t["token"])
+    page = client.get(f"/s/{t['id']}/settle").get_data(as_text=True)
+    assert "waiting for Rob to confirm" in page
+    assert "confirmed by the host" in page
+    assert 'id="record-cash"' in page

@@ -31,13 +31,17 @@ class EventKind(StrEnum):
     LINK = "link"  # a seat or viewer link issued (its token's hash): service/seats.py
     UNLINK = "unlink"  # a seat or viewer link revoked
     PAY_DETAILS = "pay_details"  # how a player is paid (an IBAN, PayPal.me, a line)
+    CONFIRM = "payment_confirm"  # a payment its payer recorded, confirmed (payee or host)
+    UNDO_PAYMENT = "payment_undo"  # a payment taken back: a reversing event, never a delete
+    CARRY = "carry"  # balances carried on to a later table (its brought_forward)
 
 
 # The table's own events (``log-format.md``, "The table's own events"): each
 # has a request of its own, answered with the event as kept.
 TABLE_EVENTS = (EventKind.VOID, EventKind.STAKE, EventKind.LEAVE, EventKind.ACCEPT,
                 EventKind.DISPUTE, EventKind.PAYMENT, EventKind.CLOSE, EventKind.RENAME,
-                EventKind.SEAT, EventKind.SETTLE)
+                EventKind.SEAT, EventKind.SETTLE, EventKind.CONFIRM, EventKind.UNDO_PAYMENT,
+                EventKind.CARRY)
 # A hand's play, replayed to rebuild it: its actions and their undoing.
 PLAY = (EventKind.ACTION, EventKind.CORRECTION)
 

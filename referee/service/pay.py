@@ -154,9 +154,12 @@ def settlement(db: Database, sid: str) -> dict:
 
 
 def mark_paid(db: Database, sid: str, payer: str, payee: str, amount: str, *,
-              note: str | None = None, client_id: str | None = None) -> dict:
+              note: str | None = None, client_id: str | None = None,
+              by: str | None = None) -> dict:
     """A transfer the settlement lists as owed, paid in full: recorded as the
     log's payment (``record_payment``), refused with ``not_owed`` unless the
-    settlement owes exactly it now."""
+    settlement owes exactly it now. ``by``: the player whose own phone marks
+    it (the payer's word waits for the payee's; the payee's, or the host's,
+    confirms a claim of it that waits)."""
     return record_payment(db, sid, payer, payee, amount, note=note, client_id=client_id,
-                          owed=True)
+                          owed=True, by=by)

@@ -124,6 +124,20 @@ def iban_text(iban: str) -> str:
     return " ".join(iban[i:i + 4] for i in range(0, len(iban), 4))
 
 
+def coin(currency: str | None) -> Decimal | None:
+    """The smallest coin of ``currency`` (0.01 for EUR, 1 for JPY, 0.001 for
+    BHD: babel's ISO 4217 digits); None where amounts are free: points, or a
+    currency ISO 4217 does not know ("chips")."""
+    code = iso_currency(currency)
+    if code is None:
+        return None
+    from babel.numbers import get_currency_precision, is_currency  # only payments need it
+
+    if not is_currency(code):
+        return None
+    return Decimal(1).scaleb(-get_currency_precision(code))
+
+
 def _amount(written: str) -> Decimal | None:
     try:
         value = Decimal(str(written).strip())

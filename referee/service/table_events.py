@@ -19,6 +19,7 @@ that first answer again.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any
 
 from sqlite_utils import Database
@@ -40,13 +41,16 @@ from ..rules.table import check_name, mistaken
 from ..rules.words import N_
 from . import cache, storage
 from .cache import Live
-from .errors import NotFound
+from .errors import NotFound, NotYourSeat
 from .hands import hand_row
 from .kinds import EventKind
 from .live_state import check_open, new_hand, session_row
+from .payable import coin
 from .results import quantum, void_hand_result
 from .sessions import standings
 from .writes import Plan, answered, check_current, write
+
+ZERO = Decimal(0)
 
 
 def _malformed(err: Unreadable, field: str, hand: int | None = None) -> MalformedInput:
@@ -289,18 +293,62 @@ def leave(db: Database, sid: str, player: str, client_id: str | None = None) -> 
     return _event(db, sid, EventKind.LEAVE, client_id, check)
 
 
+def balances_now(db: Database, sid: str) -> dict[str, Decimal]:
+    """What each player of table ``sid`` stands at now (positive: is owed)."""
+    st = standings(db, sid, newest=0)
+    return {p: Decimal(v) for p, v in (st["balances"] or st["totals"]).items()}
+
+
+def check_within_owed(db: Database, sid: str, payer: str, payee: str, amount: Decimal) -> None:
+    """A payment a player's own phone moves may only settle what is owed: at
+    most what ``payer`` owes and ``payee`` is owed now, so that it brings
+    both toward zero and moves no one else's money (``more_than_owed``)."""
+    now = balances_now(db, sid)
+    most = max(min(-now.get(payer, ZERO), now.get(payee, ZERO)), ZERO)
+    if amount > most:
+        raise RuleViolation("more_than_owed", N_("{payer} owes {payee} at most {most} at this "
+                                                 "table now, not {amount}: a player's own "
+                                                 "phone records no more than what is owed "
+                                                 "(the host's tablet may)"),
+                                              {"payer": payer, "payee": payee, "most": most,
+                                               "amount": amount})
+
+
+def check_coin(amount: Decimal, currency: str | None) -> None:
+    """An amount of money is whole coins of its currency (``amount_coin``):
+    0.004 EUR is owed by no one who can pay it. Points are free."""
+    smallest = coin(currency)
+    if smallest is not None and amount % smallest:
+        raise MalformedInput("amount_coin", N_("{amount} is not a whole number of {currency}'s "
+                                               "smallest coin ({coin})"),
+                                            {"amount": amount, "currency": currency,
+                                             "coin": smallest})
+
+
 def record_payment(db: Database, sid: str, payer: str, payee: str, amount: str, *,
                    at: str | None = None, note: str | None = None,
-                   client_id: str | None = None, owed: bool = False) -> dict:
+                   client_id: str | None = None, owed: bool = False,
+                   by: str | None = None) -> dict:
     """Money handed over at the table (``at``: when; the service's clock if not
     given), also once it is closed: the night's debts are paid after it.
     Refused: to oneself (``payment_to_self``), an amount that is not
-    a decimal greater than 0 (``payment_amount``), a name not of the session
+    a decimal greater than 0 (``payment_amount``) or not whole coins of the
+    table's currency (``amount_coin``), a name not of the session
     (``unknown_player``), a time or note that cannot be read (``malformed``).
-    ``owed``: a transfer of the settlement marked paid, refused unless the
-    settlement owes exactly it now (``not_owed``: marked paid already, or the
-    money moved since the payer looked), checked under the session's lock so
-    that two phones marking it at once record it once."""
+    ``by``: the player whose own phone records it (None: the host). The
+    payer's own word is ``pending`` until the payee or the host confirms it
+    (``confirm_payment``), and moves nothing till then; the payee's is their
+    word that they were paid. Either is capped at what is owed between the
+    two (``more_than_owed``). ``owed``: a transfer of the settlement marked
+    paid, refused unless the settlement owes exactly it now (``not_owed``:
+    marked paid already, or the money moved since the payer looked),
+    checked under the session's lock so that two phones marking it at once
+    record it once; marked by the payee or the host while the payer's own
+    claim of it waits, it confirms that claim."""
+    if owed and by != payer:
+        waiting = _waiting_claim(db, sid, payer, payee, str(amount).strip())
+        if waiting is not None:
+            return confirm_payment(db, sid, waiting, by=by, client_id=client_id)
 
     def check(live: Live):
         payment = {"from": payer, "to": payee, "amount": amount,
@@ -313,6 +361,7 @@ def record_payment(db: Database, sid: str, payer: str, payee: str, amount: str, 
             raise _malformed(err, "payment") from None
         check_session_money({"players": list(live.everyone), "payments": [payment]})
         payment["amount"] = str(amount).strip()
+        value = Decimal(payment["amount"])
         if owed and not any((t["from"], t["to"], t["amount"]) == (payer, payee,
                                                                    payment["amount"])
                             for t in standings(db, sid, newest=0)["transfers"]):
@@ -320,10 +369,115 @@ def record_payment(db: Database, sid: str, payer: str, payee: str, amount: str, 
                                                "it was marked paid already, or the "
                                                "settlement changed (look again)"),
                                             {"payer": payer, "payee": payee, "amount": amount})
+        if not owed:  # a transfer the settlement owes is paid as it is owed
+            check_coin(value, session_row(db, sid)["currency"])
+        if by is not None:
+            if by == payer and _waiting_claim(db, sid, payer, payee, payment["amount"]):
+                raise RuleViolation("claim_waiting", N_("{payer}'s payment of {amount} to "
+                                                        "{payee} waits for {payee} to "
+                                                        "confirm it already"),
+                                    {"payer": payer, "payee": payee,
+                                     "amount": payment["amount"]})
+            check_within_owed(db, sid, payer, payee, value)
+            payment["by"] = by
+            if by == payer:
+                payment["pending"] = True
         return None, payment, *_header_change(
-            live, lambda h: {**h, "payments": [*h.get("payments", ()), payment]})
+            live, lambda h: fold_money(h, EventKind.PAYMENT, payment))
 
     return _event(db, sid, EventKind.PAYMENT, client_id, check, closed_too=True)
+
+
+def _waiting_claim(db: Database, sid: str, payer: str, payee: str, amount: str) -> int | None:
+    """The number (from 1) of the payer's own claim of exactly this payment
+    that still waits for confirmation, if there is one."""
+    for k, p in enumerate(_header(db, sid).get("payments") or (), 1):
+        if p.get("pending") and "undone" not in p and \
+                (p["from"], p["to"], p["amount"]) == (payer, payee, amount):
+            return k
+    return None
+
+
+def _payment(live: Live, db: Database, number: int) -> dict:
+    payments = _header(db, live.sid).get("payments") or []
+    if not 1 <= number <= len(payments):
+        raise NotFound("no_payment", N_("this table has no payment {number}"),
+                                     {"number": number})
+    return payments[number - 1]
+
+
+def confirm_payment(db: Database, sid: str, number: int, *, by: str | None = None,
+                    client_id: str | None = None) -> dict:
+    """Payment ``number`` (from 1), recorded by its payer's own phone, is
+    confirmed by its payee (``by``) or the host (None): from now on it moves
+    the money. Refused for one that waits for nothing (``not_pending``), by
+    anyone else (``not_your_seat``), or when it is more than is owed now
+    (``more_than_owed``: the money moved since it was claimed)."""
+
+    def check(live: Live):
+        payment = _payment(live, db, number)
+        if not payment.get("pending") or "undone" in payment:
+            raise RuleViolation("not_pending", N_("payment {number} waits for no one's "
+                                                  "confirmation"), {"number": number})
+        if by is not None and by != payment["to"]:
+            raise NotYourSeat("not_your_seat", N_("only {payee} (or the host) confirms that "
+                                                  "{payee} was paid"),
+                              {"payee": payment["to"]})
+        check_within_owed(db, sid, payment["from"], payment["to"],
+                          Decimal(payment["amount"]))
+        said = {"payment": number, "by": by, "at": storage.now_seconds()}
+        return None, said, *_header_change(live, lambda h: fold_money(
+            h, EventKind.CONFIRM, said))
+
+    return _event(db, sid, EventKind.CONFIRM, client_id, check, closed_too=True)
+
+
+def undo_payment(db: Database, sid: str, number: int, *, by: str | None = None,
+                 client_id: str | None = None) -> dict:
+    """Payment ``number`` (from 1) taken back: a reversing event, the payment
+    stays in the record marked ``undone`` and moves nothing. The host (None)
+    may take back any; a player's own phone (``by``) only a claim still
+    waiting that they made or that names them as payee (withdrawn, or
+    declined). Refused a second time (``undone_already``)."""
+
+    def check(live: Live):
+        payment = _payment(live, db, number)
+        if "undone" in payment:
+            raise RuleViolation("undone_already", N_("payment {number} was taken back "
+                                                     "already"), {"number": number})
+        if by is not None and not (payment.get("pending") and
+                                   by in (payment["from"], payment["to"])):
+            raise NotYourSeat("not_your_seat", N_("only the host takes back a payment that "
+                                                  "moved money"))
+        said = {"payment": number, "by": by, "at": storage.now_seconds()}
+        return None, said, *_header_change(live, lambda h: fold_money(
+            h, EventKind.UNDO_PAYMENT, said))
+
+    return _event(db, sid, EventKind.UNDO_PAYMENT, client_id, check, closed_too=True)
+
+
+MONEY_EVENTS = (EventKind.PAYMENT, EventKind.CONFIRM, EventKind.UNDO_PAYMENT, EventKind.CARRY)
+
+
+def fold_money(header: dict, kind: str, said: dict) -> dict:
+    """The session's header after one of its money events (as chained): a
+    payment appended, one confirmed or taken back, balances carried on. The
+    service writes the header so, and ``referee verify`` folds the chain so."""
+    if kind == EventKind.PAYMENT:
+        return {**header, "payments": [*header.get("payments", ()), said]}
+    if kind in (EventKind.CONFIRM, EventKind.UNDO_PAYMENT):
+        payments = [dict(p) for p in header.get("payments", ())]
+        k = said["payment"] - 1
+        mark = {"by": said["by"], "at": said["at"]}
+        if kind == EventKind.CONFIRM:
+            payments[k].pop("pending", None)
+            payments[k]["confirmed"] = mark
+        else:
+            payments[k]["undone"] = mark
+        return {**header, "payments": payments}
+    if kind == EventKind.CARRY:
+        return {**header, "carried_forward": [*header.get("carried_forward", ()), said]}
+    return header
 
 
 def close(db: Database, sid: str, client_id: str | None = None) -> dict:

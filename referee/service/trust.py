@@ -31,7 +31,7 @@ from . import beside, storage, totals
 from .access import locks_digest
 from .kinds import EventKind
 from .results import hand_result, session_quantum, void_hand_result
-from .table_events import renamed
+from .table_events import MONEY_EVENTS, fold_money, renamed
 
 # The kinds as plain text, compared once per event of a long chain.
 _SESSION, _HAND_START, _ACTION, _CORRECTION, _REFUSAL = map(str, (
@@ -54,14 +54,15 @@ def _session_faults(row: dict, events: list[dict]) -> list[Words]:
     header = payload.get("header", {})
     players = header.get("players")
     # The table's own events change the header as the service wrote them
-    # (``table_events``): payments and closing add to it, a corrected name
+    # (``table_events``): money events (payments, their confirmations and
+    # undos, carries) and closing add to it, a corrected name
     # renames it; the stake and seats they change belong to the hands.
     for ev in events[1:]:
         if ev["hand"] is not None:
             continue
         said = json.loads(ev["payload"])
-        if ev["kind"] == EventKind.PAYMENT:
-            header = {**header, "payments": [*header.get("payments", ()), said]}
+        if ev["kind"] in MONEY_EVENTS:
+            header = fold_money(header, ev["kind"], said)
         elif ev["kind"] == EventKind.CLOSE:
             header = {**header, "closed": said["closed"]}
         elif ev["kind"] == EventKind.RENAME:

@@ -296,7 +296,29 @@ def record_payment(sid: str):
     seats.check_seat(g.access, body["from_"], body["to"])
     return _created(table_events.record_payment(
         get_db(), sid, body["from_"], body["to"], body["amount"], at=body.get("at"),
-        note=body.get("note"), client_id=body.get("client_id")))
+        note=body.get("note"), client_id=body.get("client_id"), by=_by()))
+
+
+def _by() -> str | None:
+    """Whose own phone sends a payment's word (None: the host's, or the table
+    token): a payer's own word waits for the payee's (issue 33)."""
+    return g.access.player if g.access.role == seats.SEAT else None
+
+
+@bp.post("/sessions/<sid>/payments/<int:k>/confirm")
+@token_required(write=True, seats_too=True)
+def confirm_payment(sid: str, k: int):
+    body = _body(_CLOSE)
+    return _created(table_events.confirm_payment(get_db(), sid, k, by=_by(),
+                                                 client_id=body.get("client_id")))
+
+
+@bp.post("/sessions/<sid>/payments/<int:k>/undo")
+@token_required(write=True, seats_too=True)
+def undo_payment(sid: str, k: int):
+    body = _body(_CLOSE)
+    return _created(table_events.undo_payment(get_db(), sid, k, by=_by(),
+                                              client_id=body.get("client_id")))
 
 
 @bp.post("/sessions/<sid>/close")
@@ -358,7 +380,7 @@ def mark_paid(sid: str):
     body = _body(_PAID)
     seats.check_seat(g.access, body["from_"], body["to"])  # a seat: the payer or the payee
     return _created(pay.mark_paid(get_db(), sid, body["from_"], body["to"], body["amount"],
-                                  client_id=body.get("client_id")))
+                                  client_id=body.get("client_id"), by=_by()))
 
 
 @bp.get("/openapi.json")

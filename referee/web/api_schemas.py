@@ -400,11 +400,18 @@ class EventAnswerSchema(Schema):
     undone = fields.List(fields.String(), metadata={"description": "settle, corrected: the "
                                                     "actions undone, newest first"})
     action = fields.Integer(allow_none=True, metadata={"description": "dispute: the action"})
-    by = fields.String(metadata={"description": "dispute: who objects"})
+    by = fields.String(allow_none=True, metadata={
+        "description": "dispute: who objects; payment: whose own phone recorded it; "
+                       "payment_confirm, payment_undo: whose phone (null: the host)"})
     note = fields.String(metadata={"description": "dispute, payment: the note"})
     stake = fields.String(metadata={"description": "stake: the new stake"})
     from_hand = fields.Integer(metadata={"description": "stake, seat: the first hand it "
                                          "applies to"})
+    payment = fields.Integer(metadata={"description": "payment_confirm, payment_undo: the "
+                                       "payment's number, from 1"})
+    pending = fields.Boolean(metadata={"description": "payment: recorded by its payer's own "
+                                       "phone, it waits for the payee (or the host) to confirm "
+                                       "it and moves nothing till then"})
     from_ = fields.String(data_key="from", metadata={"description": "payment: who paid"})
     to = fields.String(metadata={"description": "payment: who was paid"})
     amount = fields.String(metadata={"description": "payment: how much"})

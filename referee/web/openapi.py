@@ -53,6 +53,11 @@ def _errors(*codes: int) -> dict:
         "application/json": {"schema": "Error"}}} for c in codes}
 
 
+def _k(description: str) -> dict:
+    return {"name": "k", "in": "path", "required": True, "description": description,
+            "schema": {"type": "integer", "minimum": 1}}
+
+
 def _ok(status: int, schema: str, description: str) -> dict:
     return {str(status): {"description": description,
                           "content": {"application/json": {"schema": schema}}}}
@@ -167,7 +172,18 @@ def build_spec() -> dict:
                                                                 "minimum": 1}}],
          "SettleRequest", "Settle the hand's dispute k (from 1): correct the record back to "
          "the disputed action, or let it stand"),
-        ("/payments", [sid], "PaymentRequest", "Record money handed over at the table"),
+        ("/payments", [sid], "PaymentRequest", "Record money handed over at the table (the "
+         "payer's own seat token: pending until the payee or the host confirms it; a seat's "
+         "word is capped at what is owed: more_than_owed; amount_coin: not whole coins of the "
+         "currency)"),
+        ("/payments/{k}/confirm", [sid, _k("the payment's number in the log's payments, "
+                                           "from 1")], "CloseRequest",
+         "Confirm a payment its payer recorded (the payee's seat token or the table token): "
+         "from now on it moves the money"),
+        ("/payments/{k}/undo", [sid, _k("the payment's number in the log's payments, from "
+                                        "1")], "CloseRequest",
+         "Take a payment back: it stays in the record, marked undone, and moves nothing (the "
+         "table token; a seat token only a claim still waiting that names its player)"),
         ("/close", [sid], "CloseRequest", "Close the table: it takes nothing more, and its "
          "settlement is final"),
         ("/players/{name}", [sid, {"name": "name", "in": "path", "required": True,

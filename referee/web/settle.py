@@ -18,7 +18,7 @@ from marshmallow import Schema, fields, validate
 from segno.helpers import make_epc_qr
 
 from ..record.schemas import StrictSchema
-from ..service import pay, seats
+from ..service import pay, seats, table_events
 from ..service.payable import FIELDS
 from . import forms, links
 from .db import get_db
@@ -108,6 +108,10 @@ def page(session_id: str):
         client_id=forms.new_client_id(), pdf=url_for("reports.settlement_pdf", sid=session_id),
         may_mark=lambda t: _mine(who, t["from"], t["to"]),
         details_for=[p for p in data["players"] if _mine(who, p)],
+        may_confirm=lambda p: p.get("pending") and "undone" not in p and (
+            who.writes or who.player == p["to"]),
+        may_undo=lambda p: "undone" not in p and (
+            who.writes or (p.get("pending") and _mine(who, p["from"], p["to"]))),
         host=who.writes, share_url=_share_url(session_id),
         disputed=open_dispute_hands(session_id))
 
@@ -138,8 +142,43 @@ def paid(session_id: str):
                       _("{payer} paid {payee} {amount}", payer=payer, payee=payee,
                         amount=money(amount, g.summary.get("currency"))),
                       lambda db: pay.mark_paid(db, session_id, payer, payee, amount,
-                                               client_id=form_client_id()),
+                                               client_id=form_client_id(), by=_by()),
                       for_whom=(payer, payee))
+
+
+def _by() -> str | None:
+    """The player whose own phone this is (None: the host's tablet)."""
+    return g.access.player if g.access.role == seats.SEAT else None
+
+
+def _number() -> int:
+    text = request.form.get("payment", "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 9 else 0
+
+
+@bp.post("/s/<session_id>/settle/confirm")
+@unlocked
+@seat_may
+def confirm(session_id: str):
+    """A payment its payer recorded, confirmed by the payee's phone or the host."""
+    k = _number()
+    return post_event(session_id, url_for("settle.page", session_id=session_id),
+                      _("Payment {number} is confirmed", number=k),
+                      lambda db: table_events.confirm_payment(db, session_id, k, by=_by(),
+                                                              client_id=form_client_id()))
+
+
+@bp.post("/s/<session_id>/settle/undo")
+@unlocked
+@seat_may
+def undo(session_id: str):
+    """A payment taken back (kept in the record, marked): the host's for any, a
+    player's phone for a claim still waiting that names them."""
+    k = _number()
+    return post_event(session_id, url_for("settle.page", session_id=session_id),
+                      _("Payment {number} is taken back", number=k),
+                      lambda db: table_events.undo_payment(db, session_id, k, by=_by(),
+                                                           client_id=form_client_id()))
 
 
 @bp.post("/s/<session_id>/settle/details")
