@@ -234,16 +234,26 @@ def _money_lines(log: dict, result, amount, num, _, lang: str) -> list[str]:
     if carried:
         lines.append(_("Brought forward: {amounts}", amounts=", ".join(
             f"{p} {num(carried[p], bq)}" for p in result.players if p in carried)))
+    from decimal import Decimal
+
     from .reports.words import time_text
 
-    for (payer, payee, paid), doc in zip(result.money.payments, log.get("payments", []),
-                                         strict=True):
+    for doc in log.get("payments", []):
         extra = [doc["at"] if lang == LANGUAGES[0] else time_text(doc["at"], lang)] \
             if "at" in doc else []
         extra += [doc["note"]] if "note" in doc else []
-        lines.append(_("Paid: {payer} pays {payee} {amount}", payer=payer, payee=payee,
-                       amount=amount(paid, bq))
+        if "undone" in doc:
+            extra.append(_("taken back"))
+        elif doc.get("pending"):
+            extra.append(_("waiting for {payee} to confirm: it settles nothing yet",
+                           payee=doc["to"]))
+        lines.append(_("Paid: {payer} pays {payee} {amount}", payer=doc["from"],
+                       payee=doc["to"], amount=amount(Decimal(str(doc["amount"]).strip()), bq))
                      + (f" ({', '.join(extra)})" if extra else ""))
+    for carry in log.get("carried_forward", []):
+        lines.append(_("Carried on to table {session}: {amounts}", session=carry["to"],
+                       amounts=", ".join(f"{p} {num(Decimal(str(v)), bq)}"
+                                         for p, v in carry["balances"].items())))
     lines.append(_("Balances (brought forward + totals + paid - received): {amounts}",
                    amounts=", ".join(f"{p} {num(v, bq)}" for p, v in result.balances.items())))
     return lines

@@ -438,7 +438,11 @@ def test_a_seat_keeps_its_own_details_and_marks_its_own_transfers(client):
     assert_error(paid(cy, "Ben", "Ann", "0.75", "x1"), 403, "not_your_seat")  # not Cy's
     assert_error(paid(viewer, "Ben", "Ann", "0.75", "x2"), 403, "not_your_seat")
     assert paid(ann, "Ben", "Ann", "0.75", "x3").status_code == 201  # the payee says so
-    assert paid(ben, "Ben", "Cy", "0.25", "x4").status_code == 201  # the payer says so
+    assert paid(ben, "Ben", "Cy", "0.25", "x4").status_code == 201  # the payer says so:
+    # it waits for the payee's word (issue 33), which marking it paid gives
+    assert [(t["from"], t["to"]) for t in settlement(client, sid, viewer)["owed"]] == \
+        [("Ben", "Cy")]
+    assert paid(cy, "Ben", "Cy", "0.25", "x5").status_code == 201
     assert settlement(client, sid, viewer)["owed"] == []
     assert [p["to"] for p in settlement(client, sid, token)["payments"]] == ["Ann", "Cy"]
 

@@ -269,20 +269,32 @@ def _money_section(log: dict, result, players: list[str], unit: str, currency: s
     bq = result.balance_quantum
     money = result.money
     out: list = []
-    if money.payments:
+    if log.get("payments"):
         out.append(Paragraph(_("Payments made"), st["h2"]))
-        for i, (payer, payee, paid_amount) in enumerate(money.payments):
-            given = (log.get("payments") or [{}] * (i + 1))[i]
+        for given in log["payments"]:
+            payer, payee = given["from"], given["to"]
+            paid_amount = Decimal(str(given["amount"]).strip())
             extra = []
             if given.get("at"):
                 extra.append(esc(_when(given["at"], lang)))
             if given.get("note"):
                 extra.append(esc(given["note"]))
+            if "undone" in given:  # kept on the paper, as in the record: it moves nothing
+                extra.append(esc(_("taken back")))
+            elif given.get("pending"):
+                extra.append(esc(_("waiting for {payee} to confirm: it settles nothing yet",
+                                   payee=payee)))
             tail = f" ({', '.join(extra)})" if extra else ""
             out.append(Paragraph(_("{payer} paid {payee} {amount}",
                                    payer=f"<b>{esc(payer)}</b>", payee=f"<b>{esc(payee)}</b>",
                                    amount=esc(cash(paid_amount, bq, currency, unit, lang)))
                                  + tail, st["bullet"], bulletText="•"))
+    for carry in log.get("carried_forward") or ():
+        out.append(Paragraph(esc(_("Carried on to table {session}: {amounts}",
+                                   session=carry["to"], amounts=", ".join(
+                                       f"{p} {cash(Decimal(str(v)), bq, currency, unit, lang)}"
+                                       for p, v in carry["balances"].items()))),
+                             st["body"]))
     out.append(Paragraph(_("Balances"), st["h2"]))
     paid = dict.fromkeys(players, Decimal(0))
     received = dict.fromkeys(players, Decimal(0))
@@ -295,7 +307,9 @@ def _money_section(log: dict, result, players: list[str], unit: str, currency: s
              for i, h in enumerate(head)]]
     for p in players:
         data.append([Paragraph(esc(p), st["body"]),
-                     amount(money.brought_forward.get(p, Decimal(0)), bq, lang),
+                     # carried in, less what was carried on to a later table
+                     amount(money.brought_forward.get(p, Decimal(0))
+                            - money.carried_forward.get(p, Decimal(0)), bq, lang),
                      amount(result.totals[p], bq, lang), amount(paid[p], bq, lang),
                      amount(received[p], bq, lang), amount(result.balances[p], bq, lang)])
     name_w = min(60 * mm, width * 0.3)
