@@ -5,6 +5,8 @@ same as their ``.po``."""
 
 from __future__ import annotations
 
+import re
+
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
@@ -42,3 +44,28 @@ def test_the_template_holds_every_marked_sentence_of_the_code(tmp_path, monkeypa
     with (TRANSLATIONS / "messages.pot").open("rb") as f:
         kept = {m.id for m in read_po(f) if m.id}
     assert fresh == kept, "run python -m referee.devtools.catalogs"
+
+
+def _template_ids() -> list[str]:
+    with (TRANSLATIONS / "messages.pot").open("rb") as f:
+        return [m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id]
+
+
+def test_one_placeholder_style():
+    """Every sentence, of the code and of the pages, names its values as
+    ``{name}``: a second style made one sentence two (and their
+    translations drifted apart)."""
+    assert [i for i in _template_ids() if re.search(r"%\(\w+\)[sd]", i)] == []
+
+
+def test_no_sentence_is_stated_twice_in_two_styles():
+    """Sentences equal once their placeholders are read alike are one
+    sentence: two msgids would be translated twice, and drift."""
+    seen: dict[str, str] = {}
+    twice = []
+    for msgid in _template_ids():
+        plain = re.sub(r"%\((\w+)\)[sd]", r"{\1}", msgid)
+        if plain in seen:
+            twice.append((seen[plain], msgid))
+        seen[plain] = msgid
+    assert twice == []

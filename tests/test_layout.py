@@ -106,7 +106,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "reports": (("rules", "ledger", "language", "record", "replay", "service"),
                 ("reportlab", "babel", "segno")),
     "web": (("speed", "rules", "ledger", "language", "record", "replay", "service", "reports"),
-            ("flask", "flask_babel", "werkzeug", "markupsafe", "marshmallow", "apispec",
+            ("flask", "flask_babel", "jinja2", "werkzeug", "markupsafe", "marshmallow", "apispec",
              "segno", "sqlite_utils")),
     # The command line: referee/cli.py, referee/commands/, python -m referee.
     "commands": (("speed", "rules", "ledger", "language", "record", "replay", "service",

@@ -45,7 +45,7 @@ OWN = {
            "audit": ["Vérification", "Défausse", "donneur José", "attrapé", "Combinaisons",
                      "2 mises = 0,50 €"]},
     "pt": {"settlement": ["Acerto de contas", "Aposta", "Totais finais", "pego",
-                          "caiu e ganhou", "Situação", "€ 0,25", "Jürgen paga a Zoë € 1,75"],
+                          "caiu e ganhou", "Situação", "€ 0,25", "Jürgen paga € 1,75 a Zoë"],
            "audit": ["Auditoria", "Descarte", "carteador José", "pego", "Combinações",
                      "2 apostas = € 0,50"]},
 }

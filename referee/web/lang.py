@@ -20,7 +20,8 @@ from decimal import Decimal, InvalidOperation
 from urllib.parse import urlencode
 
 from flask import g, has_request_context, request
-from flask_babel import Babel, get_locale, refresh
+from flask_babel import Babel, get_locale, get_translations, refresh
+from jinja2 import pass_eval_context
 from markupsafe import Markup
 
 from .. import language
@@ -196,10 +197,35 @@ def _remember(response):
     return response
 
 
+@pass_eval_context
+def _page_gettext(eval_ctx, template: str, /, **params: object) -> str:
+    """A page's ``_``: the sentence in the reader's language, its
+    placeholders filled with the values escaped (a Markup value, a macro's
+    output, as it is)."""
+    text = get_translations().ugettext(template)
+    if eval_ctx.autoescape:
+        text = Markup(text)
+    return text.format(**params) if params else text
+
+
+@pass_eval_context
+def _page_ngettext(eval_ctx, singular: str, plural: str, num: int, /,
+                   **params: object) -> str:
+    """A page's ``ngettext``: as ``_``, the count given as ``num`` too."""
+    text = get_translations().ungettext(singular, plural, num)
+    if eval_ctx.autoescape:
+        text = Markup(text)
+    return text.format(**{"num": num, **params})
+
+
 def init_app(app) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(language.TRANSLATIONS))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", language.DEFAULT)
     Babel(app, locale_selector=select)
+    # The pages' sentences have the same {name} placeholders as the code's
+    # (one style in the catalogs); escaped as Jinja's own gettext escapes them.
+    app.jinja_env.install_gettext_callables(gettext=_page_gettext, ngettext=_page_ngettext,
+                                            newstyle=False)
     app.after_request(_remember)
     app.add_template_global(current, "lang")
     app.add_template_global(switch_links, "language_links")
