@@ -32,7 +32,7 @@ def judge_beside(monkeypatch):
 def forks(monkeypatch):
     started = []
     stream = beside.stream
-    monkeypatch.setattr(beside, "stream", lambda job: started.append(1) or stream(job))
+    monkeypatch.setattr(beside, "stream", lambda *job: started.append(1) or stream(*job))
     return started
 
 
@@ -127,7 +127,7 @@ def test_a_crashed_second_process_loses_nothing(app, client, monkeypatch, forks,
 
 
 def test_a_stream_left_unread_ends_its_child():
-    items = beside.stream(lambda: iter(range(10**9)))
+    items = beside.stream(iter, range(10**9))
     assert next(items) == 0
     items.close()
     with pytest.raises(ChildProcessError):

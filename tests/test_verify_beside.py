@@ -21,7 +21,7 @@ def walk_beside(monkeypatch):
 def test_a_broken_chain_is_the_fault_reported(app, client, monkeypatch):
     started = []
     start = beside.start
-    monkeypatch.setattr(beside, "start", lambda job: started.append(1) or start(job))
+    monkeypatch.setattr(beside, "start", lambda *job: started.append(1) or start(*job))
     g = played(client)
     db = storage.connect(app.config["DATABASE"])
     assert trust.verify_session(db, g.sid) == []

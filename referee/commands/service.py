@@ -181,10 +181,15 @@ def run_server(app, host: str, port: int, threads: int, path: str,
 
     from waitress import create_server
 
+    from ..service import beside
     from ..service.storage.pg import safe_url
     from ..speed.collector import settle_for_serving
     from . import poller
 
+    # The second process a long import replays in comes from a fork server
+    # started now, before waitress's threads: never forked from a request's
+    # thread, holding the server's sockets (service/beside.py).
+    beside.prepare()
     # "Task queue depth is N" on every request that waits for a free thread:
     # normal with many tablets, and a flood in the log under load.
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)

@@ -1,14 +1,24 @@
-"""Work done in a second, forked process while this one goes on: a long
-session's verify hashes its chain there, a long import replays and settles
-its hands there while this process hashes and writes the events.
+"""Work done in a second process while this one goes on: a long session's
+verify hashes its chain there, a long import replays and settles its hands
+there while this process hashes and writes the events.
 
-The host has two cores and Python one lock, so a thread would not help; a
-forked child starts with everything this process has read (nothing is sent
-to it), computes, and answers. It never touches a database handle, a lock
-or a file of its parent's, and leaves with ``os._exit``, so none of the
-parent's clean-up (atexit, buffered output, connections) runs twice.
+The host has two cores and Python one lock, so a thread would not help.
+Where this process runs no other thread (a command: ``referee import``,
+``verify``), the second process is forked: it starts with everything this
+process has read (nothing is sent to it), computes, and answers. A server's
+process runs threads (requests, streams, the committer) and must not fork:
+a child forked from a request's thread held every socket of the server and
+its epoll set while it ran, and 60-73% of other people's requests were
+closed unanswered (issue 34). There the second process comes from a
+fork server (``multiprocessing``'s ``forkserver``: a process of its own,
+started by exec with no descriptor of the server's, the referee's modules
+imported once; ``prepare()`` starts it at serve time, before the threads),
+and the job and its arguments are sent to it pickled. Either way the child
+never touches a database handle, a lock or a file of its parent's, and
+leaves with ``os._exit``, so none of the parent's clean-up (atexit,
+buffered output, connections) runs twice.
 
-A child that answers as it goes (``stream``) writes each item to a spool
+A child answers as it goes (``stream``): it writes each item to a spool
 file and only its length to a pipe: a pipe holds 64 KB, and a child that
 had to wait for its parent to read a megabyte would stop computing until
 the parent was free, which is the waiting this module is for.
@@ -16,17 +26,24 @@ the parent was free, which is the waiting this module is for.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import pickle
 import signal
 import struct
 import tempfile
+import threading
 from collections.abc import Callable, Iterable
 from contextlib import closing, suppress
+from multiprocessing import reduction
 from typing import Any
 
 _LENGTH = struct.Struct("<q")
 _END, _CRASH = -1, -2  # lengths that are not an item's
+
+# What the fork server imports once, so that each job's process starts with
+# the code its job runs (an import's replay, verify's chain walk).
+PRELOAD = ["referee.service.sessions", "referee.service.trust"]
 
 
 class SecondProcessFailed(RuntimeError):
@@ -36,53 +53,138 @@ class SecondProcessFailed(RuntimeError):
 
 
 def can_fork() -> bool:
+    """Whether a second process can be had here (and a second core to run it)."""
     return hasattr(os, "fork") and (os.cpu_count() or 1) >= 2
 
 
-def stream(job: Callable[[], Iterable[Any]]) -> Stream:
-    """Start ``job`` in a forked process now; iterate over the items it
-    yields, each as soon as it is yielded (pickled), in order. Raises
-    ``SecondProcessFailed`` where the job crashed. ``close()`` (after the
-    last item, or instead of reading on) ends the child. Where no second
-    process can be had (no room for the spool, no descriptors, no memory
-    for the fork), raises ``SecondProcessFailed`` before anything started."""
+_server: multiprocessing.context.BaseContext | None = None
+_server_lock = threading.Lock()
+
+
+def _fork_server():
+    global _server
+    with _server_lock:
+        if _server is None:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(PRELOAD)
+            _server = context
+        return _server
+
+
+def prepare() -> None:
+    """Start the fork server now (``referee serve``, before its threads), so
+    that the first long import does not wait for it. Nothing where no second
+    process can be had."""
+    if can_fork():
+        with suppress(OSError, ValueError):
+            from multiprocessing import forkserver
+
+            _fork_server()
+            forkserver.ensure_running()
+
+
+def stream(function: Callable[..., Iterable[Any]], *args: Any) -> Stream:
+    """Start ``function(*args)`` in a second process now; iterate over the
+    items it yields, each as soon as it is yielded (pickled), in order.
+    Raises ``SecondProcessFailed`` where the job crashed. ``close()`` (after
+    the last item, or instead of reading on) ends the child. Where no second
+    process can be had (no room for the spool, no descriptors, no memory,
+    arguments that cannot be sent), raises ``SecondProcessFailed`` before
+    anything started. ``function`` and ``args`` must pickle (a module's
+    function): a process running threads sends them to the fork server."""
     made: list = []
     try:
         spool = tempfile.TemporaryFile()
         made.append(spool.close)
         read, write = os.pipe()
         made += [lambda: os.close(read), lambda: os.close(write)]
-        pid = os.fork()
-    except OSError as err:
+        if threading.active_count() == 1:
+            pid, stop = _forked(function, args, write, spool)
+        else:
+            pid, stop = _served(function, args, write, spool)
+    except Exception as err:  # noqa: BLE001 - any of them: no second process, all here
         for undo in made:
             undo()
-        raise SecondProcessFailed(f"no second process: {err}") from None
+        raise SecondProcessFailed(f"no second process: {err!r}") from None
+    os.close(write)
+    return Stream(pid, stop, read, spool)
+
+
+def _forked(function, args, write: int, spool) -> tuple[int, Callable[[], None]]:
+    """The job in a child forked from this process (which runs no other
+    thread); its pid and the function that ends it."""
+    pid = os.fork()
     if pid == 0:  # the child: answers through the spool, and never returns
+        _answer(function, args, write, spool)
+
+    def stop() -> None:
+        with suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    return pid, stop
+
+
+def _served(function, args, write: int, spool) -> tuple[int, Callable[[], None]]:
+    """The job in a child of the fork server, handed the pipe's end and the
+    spool; its pid and the function that ends it."""
+    process = _fork_server().Process(
+        target=_run, args=(function, args, _Passed(write), _Passed(spool.fileno())),
+        name="referee-beside")
+    process.start()
+
+    def stop() -> None:
+        with suppress(ProcessLookupError, OSError):
+            process.kill()
+        process.join()
+        process.close()
+    return process.pid, stop
+
+
+class _Passed:
+    """A descriptor of this process handed to the fork server's child as it
+    starts (``multiprocessing`` passes it over its socket)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def __reduce__(self):
+        return _received, (reduction.DupFd(self.fd),)
+
+
+def _received(passed) -> int:
+    return passed.detach()
+
+
+def _run(function, args, write: int, spool_fd: int) -> None:
+    """The fork server's child: the job, answered through the spool."""
+    _answer(function, args, write, os.fdopen(spool_fd, "wb"))
+
+
+def _answer(function, args, write: int, spool) -> None:
+    """Run the job, write each item to the spool and its length to the
+    pipe, and leave at once (never returns)."""
+    try:
         try:
-            os.close(read)
-            try:
-                for item in job():
-                    data = pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL)
-                    spool.write(data)
-                    spool.flush()
-                    os.write(write, _LENGTH.pack(len(data)))
-                os.write(write, _LENGTH.pack(_END))
-            except BaseException as err:  # reported by the parent, never lost
-                data = repr(err).encode()
+            for item in function(*args):
+                data = pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL)
                 spool.write(data)
                 spool.flush()
-                os.write(write, _LENGTH.pack(_CRASH) + _LENGTH.pack(len(data)))
-        finally:
-            os._exit(0)
-    os.close(write)
-    return Stream(pid, read, spool)
+                os.write(write, _LENGTH.pack(len(data)))
+            os.write(write, _LENGTH.pack(_END))
+        except BaseException as err:  # reported by the parent, never lost
+            data = repr(err).encode()
+            spool.write(data)
+            spool.flush()
+            os.write(write, _LENGTH.pack(_CRASH) + _LENGTH.pack(len(data)))
+    finally:
+        os._exit(0)
 
 
 class Stream:
-    """The items a forked child yields, read as they come."""
+    """The items a second process yields, read as they come."""
 
-    def __init__(self, pid: int, read: int, spool) -> None:
-        self.pid, self.spool = pid, spool
+    def __init__(self, pid: int, stop: Callable[[], None], read: int, spool) -> None:
+        self.pid, self.stop, self.spool = pid, stop, spool
         self.pipe = os.fdopen(read, "rb")
         self.offset = 0
         self.done = False
@@ -119,18 +221,16 @@ class Stream:
         if self.done:
             return
         self.done = True
-        with suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)
-        os.waitpid(self.pid, 0)
+        self.stop()
         self.pipe.close()
         self.spool.close()
 
 
-def start(job: Callable[[], Any]) -> Callable[[], Any]:
-    """Start ``job`` in a forked process now; the function returned waits
-    for its answer (its return value, pickled), or raises
-    ``SecondProcessFailed``. The answer is waited for exactly once."""
-    items = stream(lambda: (job(),))
+def start(function: Callable[..., Any], *args: Any) -> Callable[[], Any]:
+    """Start ``function(*args)`` in a second process now (as ``stream``); the
+    function returned waits for its answer (its return value, pickled), or
+    raises ``SecondProcessFailed``. The answer is waited for exactly once."""
+    items = stream(_once, function, *args)
 
     def wait() -> Any:
         with closing(items):
@@ -138,3 +238,7 @@ def start(job: Callable[[], Any]) -> Callable[[], Any]:
                 return answer
         raise SecondProcessFailed("the second process sent no answer")
     return wait
+
+
+def _once(function: Callable[..., Any], *args: Any) -> Iterable[Any]:
+    yield function(*args)

@@ -102,7 +102,7 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
         # as they come, or the replay's first fault rolls everything back.
         if len(log.get("hands", ())) >= BESIDE_HANDS and beside.can_fork():
             try:
-                with closing(beside.stream(lambda: judge(log))) as judged:
+                with closing(beside.stream(judge, log)) as judged:
                     return _store(db, log, session, pin, brought_forward_from, judged)
             except beside.SecondProcessFailed:
                 pass  # ours, never the log's: judged again in this process

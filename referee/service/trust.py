@@ -378,6 +378,11 @@ def _result_faults(db: Database, sid: str, row: dict, events: list,
 BESIDE_EVENTS = 20_000
 
 
+def _chain_and_event_faults_at(path: str, sid: str, head: str | None, read: Read):
+    """``_chain_and_event_faults`` in a second process, on its own connection."""
+    return _chain_and_event_faults(storage.connect(path), sid, head, read)
+
+
 def _chain_fault_words(fault: dict) -> Words:
     if fault["seq"] is None:
         return fault["reason"]
@@ -424,8 +429,7 @@ def _verify_session(db: Database, sid: str, head: str | None,
     chain_faults = None
     if path is not None and len(events) >= BESIDE_EVENTS and beside.can_fork():
         with suppress(beside.SecondProcessFailed):  # none to be had: all here
-            chain_faults = beside.start(lambda: _chain_and_event_faults(
-                storage.connect(path), sid, head, read))
+            chain_faults = beside.start(_chain_and_event_faults_at, path, sid, head, read)
     if chain_faults is None:
         fault, faults = _chain_and_event_faults(db, sid, head, read)
         if fault is not None:

@@ -34,9 +34,12 @@ plainly is one of these:
   Would break: its answer must stay the sequential replay's text, first
   error included (tested with 1, 2, 3 and 32 segments).
 - **A second process beside a long import or verify** (``service/beside.py``:
-  fork, a spool file, pickle). Buys an import at about 6,000 hands/s where
+  fork where no other thread runs, else a fork server started before the
+  server's threads; a spool file, pickle). Buys an import at about 6,000 hands/s where
   it ran 3,100, verify at 1.3-1.4x its floor. Would break: the child must
-  never touch its parent's connections, locks or files; without ``fork`` or
+  never touch its parent's connections, locks or files, nor be forked from
+  a process running threads (a server's child held its sockets and epoll
+  set: issue 34); without ``fork`` or
   a second core the work runs in one process (tested).
 - **A plain log read without marshmallow** (``record/reading.py``): a
   replay never imports marshmallow. Would break: it is a second statement
