@@ -278,3 +278,32 @@ def test_pages_render_to_images(tmp_path, settlement_pdf):
     pages = sorted(tmp_path.glob("page-*.png"))
     assert len(pages) == len(pdf_reader(settlement_pdf).pages)
     assert all(p.stat().st_size > 5000 for p in pages)
+
+
+def test_referee_settle_runs_with_the_collector_paused(tmp_path, monkeypatch):
+    # As `referee replay` does: the cyclic collector would rescan every hand
+    # kept so far, again and again, for nothing (the paper makes no cycles).
+    import gc
+    import json
+
+    from referee import replay as replaying
+    from referee.reports import settlement
+
+    log = tmp_path / "log.json"
+    log.write_text(json.dumps(make_session(20)))
+    seen = []
+
+    def watched(module, name):
+        real = getattr(module, name)
+
+        def run(*args, **kwargs):
+            seen.append((name, gc.isenabled()))
+            return real(*args, **kwargs)
+        monkeypatch.setattr(module, name, run)
+
+    watched(replaying, "replay")
+    watched(settlement, "render_settlement")
+    assert gc.isenabled()
+    assert main(["settle", str(log), "--pdf", str(tmp_path / "s.pdf")]) == 0
+    assert seen == [("replay", False), ("render_settlement", False)]
+    assert gc.isenabled()  # given back to the caller
