@@ -71,49 +71,46 @@ class _Forms:
     locale's forms, money as on the papers (``1,75 €``)."""
 
     def __init__(self, session, result, lang: str) -> None:
+        # Imported here, once a report is asked for (not by `replay --json`,
+        # whose start-up never loads babel), and kept: ``num`` is called for
+        # every player of every hand.
         from . import language
-        from .reports.words import words
+        from .ledger.money import fmt, parse_stake
+        from .reports.words import outcome_words, words
 
         self.log, self.lang, self.q = session.log, lang, result.quantum
+        self.language, self.fmt, self.parse_stake = language, fmt, parse_stake
+        self.outcome_words = outcome_words
+        self.plain = lang == language.DEFAULT
         self.push_ups = session.rules.scoring == "push_ups"
         self._ = _ = words(lang)
         self.unit = self.log.get("currency") or (
             _("push-ups") if self.push_ups else language.gettext(lang, language.POINTS))
 
     def num(self, value, quantum=None) -> str:
-        from . import language
-        from .ledger.money import fmt
-
         quantum = self.q if quantum is None else quantum
-        if self.lang == language.DEFAULT:
-            return fmt(value, quantum)
-        return language.amount(value, quantum, self.lang)
+        if self.plain:
+            return self.fmt(value, quantum)
+        return self.language.amount(value, quantum, self.lang)
 
     def amount(self, value, quantum=None) -> str:
-        from . import language
-
+        language = self.language
         quantum = self.q if quantum is None else quantum
         currency = self.log.get("currency")
         if not currency:
             return language.quantity(value, self.num(value, quantum), self.unit, self.lang)
-        if self.lang == language.DEFAULT:
+        if self.plain:
             return f"{self.num(value, quantum)} {self.unit}"
         return language.money(value.quantize(quantum), currency, self.lang)
 
     def outcome(self, code: str) -> str:
-        from . import language
-        from .reports.words import OUTCOME_WORDS
-
-        return language.gettext(self.lang, OUTCOME_WORDS[code]) if code in OUTCOME_WORDS \
-            else code
+        return self.outcome_words(code, self.lang)
 
     def stake_words(self, text: str) -> str:
         """A stake as written ("1 point", not "1 points")."""
-        from . import language
-        from .ledger.money import parse_stake
-
-        value = parse_stake(text)
-        if self.lang != language.DEFAULT:
+        language = self.language
+        value = self.parse_stake(text)
+        if not self.plain:
             text = language.decimal_text(value, max(0, -value.as_tuple().exponent), self.lang)
         if self.log.get("currency"):
             return f"{text} {self.unit}"
@@ -121,9 +118,7 @@ class _Forms:
 
     def time(self, value: str) -> str:
         """English keeps the log's own time (scripts read it); a person's language its form."""
-        from . import language
-
-        return value if self.lang == language.DEFAULT else language.time_text(value, self.lang)
+        return value if self.plain else self.language.time_text(value, self.lang)
 
 
 def format_report(session, result, lang: str | None = None) -> str:
@@ -131,9 +126,10 @@ def format_report(session, result, lang: str | None = None) -> str:
     from .reports.words import paper_language
 
     said = _Forms(session, result, paper_language(session.log, lang))
+    columns = _columns(result, said)  # each hand's outcome said once, for both tables
     lines = _head_lines(session, result, said)
-    lines += _hand_lines(session, result, said)
-    lines += _end_lines(session, result, said)
+    lines += _hand_lines(session, result, said, columns)
+    lines += _end_lines(session, result, said, columns)
     return "\n".join(lines)
 
 
@@ -162,13 +158,14 @@ def _columns(result, said: _Forms) -> tuple[int, int, int, list[str]]:
             max(4, len(_("hand"))), outcomes)
 
 
-def _hand_lines(session, result, said: _Forms) -> list[str]:
+def _hand_lines(session, result, said: _Forms, columns) -> list[str]:
     from . import language
     from .ledger.money import parse_stake
     from .reports.words import story_in
+    from .rules.told import TOLD
 
     _, lang, players = said._, said.lang, result.players
-    width, ow, hw, outcomes = _columns(result, said)
+    width, ow, hw, outcomes = columns
     hand, dealer, outcome_head = _("hand"), _("dealer"), _("outcome")
     lines = ["", f"{hand:>{hw}}  {dealer:<{width}}  {outcome_head:<{ow}}  " +
              "  ".join(f"{p:>{width}}" for p in players)]
@@ -184,8 +181,6 @@ def _hand_lines(session, result, said: _Forms) -> list[str]:
                                     reason=h.reason))
             continue
         if h.told:
-            from .rules.told import TOLD
-
             lines.append(indent + language.gettext(lang, TOLD))
         if "stake" in setup and parse_stake(setup["stake"]) != session.stake:
             lines.append(indent + _("stake {stake} for this hand",
@@ -196,9 +191,9 @@ def _hand_lines(session, result, said: _Forms) -> list[str]:
     return lines
 
 
-def _end_lines(session, result, said: _Forms) -> list[str]:
+def _end_lines(session, result, said: _Forms, columns) -> list[str]:
     _, players = said._, result.players
-    width, ow, hw, _outcomes = _columns(result, said)
+    width, ow, hw, _outcomes = columns
     totals = _("totals")
     lines = ["", f"{'':>{hw}}  {totals:<{width}}  {'':<{ow}}  " +
              "  ".join(f"{said.num(result.totals[p]):>{width}}" for p in players), ""]
