@@ -73,6 +73,14 @@ plainly is one of these:
   format (``XXXX ;\tYYYY ZZZZ ;\t...``); tested line by line against the
   whole file read by a regular expression.
 
+- **The hand's state in slots** (``rules/hand.Hand.__slots__``): CPython
+  keeps at most 29 attributes of a plain instance in its compact form;
+  past that each hand gets a dict of its own and every look-up of its
+  state costs more. At 31 attributes a replayed hand cost 7% more
+  instructions (bench/engine.py). Would break: an attribute not named in
+  ``__slots__`` cannot be set (an AttributeError says so at once), and
+  ``vars(hand)`` has no dict to read (the tap's copy reads the slots).
+
 Imports inside functions: a module imports inside a function to keep a
 command's start-up from loading what that command does not use (a replay
 never loads marshmallow, Flask, reportlab, psycopg or the papers; its
