@@ -483,11 +483,28 @@ def _reply_faults(sid: str, events: list, replies: list[tuple[str, bool, str]]
     fields), a refusal's says its code and message, an action's, undo's or
     start's its hand and the count of the hand's actions after it (the rest,
     the hand's state then, is vouched for only by a digest:
-    docs/decisions.md)."""
-    if not replies:
-        return []
-    by_client = {ev["client_id"]: ev for ev in events if ev["client_id"] is not None}
+    docs/decisions.md).
+
+    And each client id names one event of the chain, which has its stored
+    answer: with the answer deleted, a retry of that id was written again
+    (a payment recorded twice), and nothing else would tell."""
+    by_client: dict[str, Any] = {}
     faults = []
+    for ev in events:
+        client_id = ev["client_id"]
+        if client_id is None:
+            continue
+        first = by_client.setdefault(client_id, ev)
+        if first is not ev:
+            faults.append(Words(N_("client id {client_id} names two events of the chain, "
+                                   "{first} and {second}: one request written twice"),
+                                client_id=repr(client_id), first=first["seq"],
+                                second=ev["seq"]))
+    answered = {client_id for client_id, _refused, _text in replies}
+    faults += [Words(N_("event {event} (client id {client_id}) has no stored answer: a "
+                        "retry of it would be written again"),
+                     event=ev["seq"], client_id=repr(client_id))
+               for client_id, ev in by_client.items() if client_id not in answered]
     for client_id, refused, text in replies:
         ev = by_client.get(client_id)
         try:
