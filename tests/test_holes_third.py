@@ -65,3 +65,42 @@ def test_a_payment_retried_after_its_answer_was_deleted_fails_verify(app, client
     assert verify(app) == 1
     said = capsys.readouterr().out
     assert "pay-1" in said
+
+
+# ---------------------------------------------------------------- item 4
+
+def _open(client, g, token):
+    return client.get(g.url("/stream"), headers=bearer(token), buffered=False)
+
+
+def test_one_link_or_one_table_cannot_take_every_stream(client):
+    from referee.web import live
+
+    g, other = Game(client, seed=1), Game(client, seed=2)
+    viewer = _link(g, "viewer").get_json()["token"]
+    seats_ = {p: _link(g, "seat", p).get_json()["token"] for p in ("Ann", "Ben", "Cy")}
+    elsewhere = _link(other, "viewer").get_json()["token"]
+    before = live.slots.open
+    held = []
+    try:
+        for _ in range(live.PER_LINK):
+            held.append(_open(client, g, viewer))
+            assert held[-1].status_code == 200
+        refused = _open(client, g, viewer)
+        assert refused.status_code == 503 and refused.headers["Retry-After"]
+        refused.close()
+        for token in (seats_["Ann"], seats_["Ben"]):  # the table's other links still stream
+            while len(held) < live.PER_TABLE and \
+                    (r := _open(client, g, token)).status_code == 200:
+                held.append(r)
+        assert len(held) == live.PER_TABLE
+        refused = _open(client, g, seats_["Cy"])
+        assert refused.status_code == 503
+        refused.close()
+        r = _open(client, other, elsewhere)  # and another table is not kept out
+        assert r.status_code == 200
+        held.append(r)
+    finally:
+        for r in held:
+            r.close()
+    assert live.slots.open == before and not live.slots.held

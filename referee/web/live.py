@@ -52,25 +52,45 @@ CATCH_UP = 500  # events sent at most on a reconnect; more: one "reload" event
 HEAD = re.compile(r"^[0-9a-f]{64}$")
 
 
+#: Streams one table, and one link of it (a token; the pages a PIN unlocked
+#: count as one), may hold open in this process: one viewer link took all 200
+#: and every other table's pages got 503 (issue 34). A table's phones, its TV,
+#: the host's pages and a few watchers sharing the viewer link fit well within.
+PER_TABLE = 50
+PER_LINK = 20
+
+
 class _Slots:
-    """Open streams in this process, at most ``STREAM_LIMIT`` (each holds a
-    server thread while it is open): one more is answered 503 and the page
-    falls back to asking every few seconds."""
+    """Open streams in this process, at most ``STREAM_LIMIT`` in all (each
+    holds a server thread while it is open), ``PER_TABLE`` a table and
+    ``PER_LINK`` a link: one more is answered 503 and the page falls back to
+    asking every few seconds."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.open = 0
+        self.held: dict[object, int] = {}  # a table's, a link's: streams open
 
-    def take(self, limit: int | None) -> bool:
+    def take(self, limit: int | None, table: str, link: tuple) -> bool:
         with self.lock:
-            if limit is not None and self.open >= limit:
+            if limit is not None and self.open >= limit \
+                    or self.held.get(table, 0) >= PER_TABLE \
+                    or self.held.get(link, 0) >= PER_LINK:
                 return False
             self.open += 1
+            for key in (table, link):
+                self.held[key] = self.held.get(key, 0) + 1
             return True
 
-    def give_back(self) -> None:
+    def give_back(self, table: str, link: tuple) -> None:
         with self.lock:
             self.open -= 1
+            for key in (table, link):
+                left = self.held[key] - 1
+                if left:
+                    self.held[key] = left
+                else:
+                    del self.held[key]
 
 
 slots = _Slots()
@@ -241,7 +261,8 @@ class _Follow:
 def stream(sid: str):
     who, token = reader(sid)
     db = get_db()
-    if not slots.take(current_app.config.get("STREAM_LIMIT")):
+    link = (sid, token)  # in memory only, never written
+    if not slots.take(current_app.config.get("STREAM_LIMIT"), sid, link):
         return Response("retry: 5000\n\n", 503, mimetype="text/event-stream",
                         headers={"Retry-After": "5"})
     follow = _Follow(db, sid, who, token, _last_seen(),
@@ -254,7 +275,7 @@ def stream(sid: str):
     response = Response(body, mimetype="text/event-stream", headers={
         "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
     # Given back when the server closes the answer, even one never started.
-    response.call_on_close(slots.give_back)
+    response.call_on_close(lambda: slots.give_back(sid, link))
     return response
 
 
