@@ -99,8 +99,15 @@ def main() -> None:
     one_hand.write_text(json.dumps({**log, "hands": log["hands"][:1]}))
     startup, _ = timed(lambda: subprocess.run(
         [*command, "replay", str(one_hand), "--json"], check=True, stdout=subprocess.DEVNULL))
+    # The floor as a whole process (issue 37: the replay at most 6x it): a
+    # bare interpreter reading the same file with json.load.
+    bare, _ = timed(lambda: subprocess.run(
+        [sys.executable, "-S", "-c", "import json, sys; json.load(open(sys.argv[1]))",
+         str(cache)], check=True))
     hands = len(log["hands"])
     print(f"json.loads floor:        {floor * 1000:8.1f} ms")
+    print(f"bare json.load process:  {bare * 1000:8.1f} ms  `referee replay --json` is "
+          f"{whole / bare:.1f}x it (median run {whole_median / bare:.1f}x; target <= 6x)")
     print(f"replay in process:       {in_process * 1000:8.1f} ms  "
           f"{hands / in_process:9.0f} hands/s  ratio to floor {in_process / floor:.1f}x")
     print(f"`referee replay --json`: {whole * 1000:8.1f} ms  "
