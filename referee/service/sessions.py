@@ -490,6 +490,7 @@ def session_summary(db: Database, sid: str) -> dict:
         stake_now = live.setup.get("stake", row["stake"]) if hand is not None \
             else live.next_stake or row["stake"]
         pending = live.next_stake if hand is not None else None
+        match = _match_now(db, sid, live)
     header = row["header"]
     since = None
     for ev in storage.session_level_events(db, sid, (str(EventKind.STAKE),)):
@@ -524,11 +525,26 @@ def session_summary(db: Database, sid: str) -> dict:
         "hands": live.n,
         "current": current,
         "next_dealer": suggest_dealer(db, sid),
+        # Under match_to: where the match stands (the result's ``match``).
+        "match": match,
         "has_pin": bool(row["pin_hash"]),
         # the newest event's number and hash: what a stream's ids count and a
         # witness keeps (``GET /api/sessions/<id>/consistency``)
         **dict(zip(("seq", "head"), storage.chain_end(db, sid), strict=True)),
     }
+
+
+def _match_now(db: Database, sid: str, live) -> dict | None:
+    """The result's ``match`` from the newest settled hand's totals (one
+    row), or None under rules without ``match_to``."""
+    to = live.rules.match_to
+    if to is None:
+        return None
+    newest = storage.newest_running(db, sid)
+    after = (newest or {}).get("totals", {})
+    totals = {p: Decimal(after.get(p, "0")) for p in live.everyone}
+    over = match_is_over(to, totals)
+    return match_doc(to, totals, newest["line"]["hand"] if over else None, live.quantum)
 
 
 def money_summary(db: Database, sid: str) -> dict:

@@ -116,6 +116,9 @@ class HandStateSchema(Schema):
     to_act = fields.String(allow_none=True)
     stock = fields.Integer()
     top = fields.String(allow_none=True)
+    second = fields.String(allow_none=True, metadata={
+        "description": "under pickup_depth 2 only: the card below the top of the discard "
+                       "pile, which a take may name instead of the top"})
     pile = fields.Integer()
     spreads = fields.List(fields.Nested(SpreadStateSchema))
     players = fields.List(fields.Nested(PlayerStateSchema))
@@ -143,6 +146,17 @@ class TransferSchema(Schema):
     amount = fields.String()
 
 
+class MatchSchema(Schema):
+    to = fields.Integer(metadata={"description": "the score that ends the match"})
+    scores = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "the push-up scores (the totals)"})
+    over = fields.Boolean(metadata={"description": "some score has reached to"})
+    after_hand = fields.Integer(allow_none=True, metadata={
+        "description": "the hand after which it ended (null while it has not)"})
+    winners = fields.List(fields.String(), allow_none=True, metadata={
+        "description": "the lowest score, ties sharing (null while it is not over)"})
+
+
 class ResultSchema(Schema):
     format = fields.String(metadata={"example": "tonk-result/1"})
     hands = fields.List(fields.Nested(HandResultSchema))
@@ -151,6 +165,8 @@ class ResultSchema(Schema):
         "description": "with brought-forward balances or payments: what each player is "
                        "owed (negative: owes); transfers then settle these"})
     transfers = fields.List(fields.Nested(TransferSchema))
+    match = fields.Nested(MatchSchema, metadata={
+        "description": "with the rules' match_to only: where the match stands"})
     closed = fields.String(metadata={"description": "when the host closed the table"})
 
 
@@ -209,6 +225,9 @@ class SessionSummarySchema(Schema):
     hands = fields.Integer(required=True)
     current = fields.Nested(CurrentHandSchema, allow_none=True, required=True)
     next_dealer = fields.String(allow_none=True, required=True)
+    match = fields.Nested(MatchSchema, allow_none=True, required=True, metadata={
+        "description": "under match_to: where the match stands (the result's match); "
+                       "null without a match"})
     has_pin = fields.Boolean(required=True)
     seq = fields.Integer(required=True, metadata={"description": "the table's newest event"})
     head = fields.String(allow_none=True, required=True, metadata={
@@ -236,6 +255,8 @@ class StandingsSchema(Schema):
     closed = fields.String(allow_none=True, required=True)
     brought_forward = fields.Dict(allow_none=True, required=True, **_MONEY_BY_PLAYER)
     payments = fields.List(fields.Nested(PaymentMadeSchema), allow_none=True, required=True)
+    match = fields.Nested(MatchSchema, allow_none=True, required=True, metadata={
+        "description": "under match_to: where the match stands; null without a match"})
     settled = fields.Integer(required=True, metadata={"description": "settled hands in all"})
     offset = fields.Integer(required=True, metadata={"description": "settled hands before "
                                                      "the first listed"})

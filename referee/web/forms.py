@@ -19,7 +19,14 @@ from flask import abort, request, session
 
 from ..language import LANGUAGES, N_
 from ..record.document import MAX_DEPTH, check_document
-from ..rules.cards import JOKERS, RANKS, SUITS, UNKNOWN, card_label  # noqa: F401 (templates)
+from ..rules.cards import (  # noqa: F401 (templates use the first five)
+    JOKERS,
+    RANKS,
+    SUITS,
+    UNKNOWN,
+    card_label,
+    parse_card,
+)
 from ..rules.errors import MalformedInput
 from ..rules.numbers import is_whole, whole
 from ..rules.options import (
@@ -314,6 +321,14 @@ def count_shows(form, players: list[str]) -> list[str]:
     return out
 
 
+def parse_card_or_none(text: str) -> str | None:
+    """The canonical card ``text`` names, or None."""
+    try:
+        return parse_card(text)
+    except MalformedInput:
+        return None
+
+
 _PICK_SPREAD = {
     "hit": N_("Choose the spread to hit (tap S1, S2, ... on the table)."),
     "slap": N_("Choose the spread to slap (tap S1, S2, ... on the table)."),
@@ -324,17 +339,22 @@ def action_from_form(form, players: list[str], legal: list[str]) -> str:
     """The log line for the button tapped, the cards picked and the spread chosen.
 
     The button's value is ``SEAT:VERB`` (a seat number, so names never travel
-    in button values). With no cards picked, a show or declare means the
+    in button values), or ``SEAT:take:CARD`` for the card below the top of
+    the pile. With no cards picked, a show or declare means the
     cards the referee already knows, if it knows them all (it then lists the
     action among the legal ones).
     """
     act = form.get("act", "")
     seat, _sep, verb = act.partition(":")
+    # A take of the card below the top (pickup_depth 2) names it on its
+    # button: SEAT:take:CARD.
+    verb, _sep, named = verb.partition(":")
     number = whole(seat)
-    if number is None or number >= len(players) or not verb.isalpha():
+    if number is None or number >= len(players) or not verb.isalpha() or \
+            named and (verb != "take" or parse_card_or_none(named) != named):
         raise FormError(_("Tap one of the action buttons."))
     player = players[number]
-    cards = [c for c in form.getlist("card") if c]
+    cards = [named] if named else [c for c in form.getlist("card") if c]
     spread = form.get("spread", "").strip()
     if verb in ("show", "declare") and not cards:
         prefix = f"{player}: {verb}"

@@ -237,10 +237,19 @@ def init_app(app) -> None:
     app.add_template_filter(action_words, "action_words")
     app.add_template_filter(outcome, "outcome")
     app.add_template_filter(reason, "reason")
+    app.add_template_filter(match_words, "match_words")
     # A sentence the engine states in English (a preset's source), in the
     # reader's language where the catalogs have it.
     app.add_template_filter(_, "translated")
     app.add_template_filter(logged, "logged")
+
+
+def match_words(match: dict) -> str:
+    """Where a match to a score stands, in the reader's language, as the
+    papers say it."""
+    from ..reports.words import match_words as said
+
+    return said(match, current())
 
 
 def reason(text: str) -> str:

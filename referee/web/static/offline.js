@@ -138,10 +138,11 @@
         return /^[0-9]{1,3}$/.test(v) ? [`${p}: show =${Number(v)}`] : [];
       })};
     }
-    const [seat, verb] = act.split(":");
+    // SEAT:take:CARD takes the card below the top of the pile (pickup_depth 2).
+    const [seat, verb, named] = act.split(":");
     const player = hand.players[Number(seat)];
     if (player === undefined || !/^[a-z]+$/.test(verb || "")) return {lines: []};
-    const cards = data.getAll("card").filter(Boolean);
+    const cards = named ? [named] : data.getAll("card").filter(Boolean);
     const spread = String(data.get("spread") || "").trim();
     if ((verb === "show" || verb === "declare") && !cards.length) {
       const prefix = `${player}: ${verb}`;

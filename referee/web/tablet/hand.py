@@ -162,8 +162,10 @@ def _unpickable(state: dict, history: list[dict], holders: dict[str, str],
             keep = set(me["known"])
             if "take" in actors[0]["verbs"] and state.get("top"):
                 keep.add(state["top"])
+                if actors[0].get("second"):
+                    keep.add(actors[0]["second"])
             return ALL_CARDS - keep
-    return seen
+    return seen - {a["second"] for a in actors if a.get("second")}
 
 
 ALL_CARDS = frozenset(r + s for r in "A23456789TJQK" for s in "cdhs") | \
@@ -175,7 +177,11 @@ def _actors(state: dict, players: list[str]) -> list[dict]:
     anyone else who may slap, declare or show."""
     verbs = state.get("verbs") or {}
     order = sorted(verbs, key=lambda q: (q != state.get("to_act"), players.index(q)))
-    return [{"name": q, "seat": players.index(q), "verbs": verbs[q]} for q in order]
+    # Under pickup_depth 2 the card below the top is a take of its own.
+    second = state.get("second")
+    second = second if second and second != UNKNOWN else None
+    return [{"name": q, "seat": players.index(q), "verbs": verbs[q],
+             "second": second if "take" in verbs[q] else None} for q in order]
 
 
 def _seen_cards(state: dict, history: list[dict], holders: dict[str, str]) -> set[str]:
