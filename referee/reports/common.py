@@ -36,12 +36,24 @@ FONT = "DejaVuSans"
 FONT_BOLD = "DejaVuSans-Bold"
 
 # Distinguishable on paper and on screen, also for the colour-blind (Okabe-Ito first).
+# The chart's colours (Okabe-Ito's, safe for colour-blind readers), in the
+# order that keeps the first five furthest apart: the vermillion and the
+# orange, or the two blues, were side by side and read as one colour.
 PALETTE = [
     colors.HexColor(c) for c in (
-        "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-        "#F0E442", "#8C564B", "#7F7F7F",
+        "#0072B2", "#D55E00", "#009E73", "#000000", "#CC79A7", "#E69F00", "#56B4E9",
+        "#7F7F7F", "#8C564B", "#F0E442",
     )
 ]
+#: Dash patterns: the second five colours are each near one of the first
+#: five, so their lines are dashed; past the palette, other dashes. No two
+#: players' lines look alike.
+DASHES = (None, [4, 2], [1, 2], [6, 2, 1, 2], [8, 3])
+
+
+def line_style(i: int) -> tuple:
+    """The colour and the dash pattern of the ``i``-th player's line."""
+    return PALETTE[i % len(PALETTE)], DASHES[(i // 5) % len(DASHES)]
 
 
 @cache
@@ -96,6 +108,31 @@ def clip(text: str, width: float, font: str = FONT, size: float = 7.5) -> str:
     while text and pdfmetrics.stringWidth(text + "…", font, size) > width:
         text = text[:-1]
     return text + "…"
+
+
+#: The padding each side of a cell in a table of figures (``column_widths``).
+CELL_PAD = 3
+
+
+def column_widths(head: list[str], body: list[list[str]], width: float, *,
+                  first_most: float = 34 * mm, size: float = 7.5) -> list[float] | None:
+    """Widths for a table whose heading cells wrap between words: each column
+    as wide as its longest heading word and its widest value (and the cell's
+    padding, ``CELL_PAD`` a side), the first (the names) at most ``first_most``;
+    what is left over shared out. None when they cannot fit ``width``: the
+    caller turns the page or splits the table."""
+    need = []
+    for i, text in enumerate(head):
+        word = max((pdfmetrics.stringWidth(w, FONT_BOLD, size) for w in text.split()),
+                   default=0)
+        value = max((pdfmetrics.stringWidth(str(row[i]), FONT, size + 0.5) for row in body),
+                    default=0)
+        need.append(max(word, value) + 2 * CELL_PAD + 1)
+    need[0] = min(need[0], first_most)
+    if sum(need) > width:
+        return None
+    extra = (width - sum(need)) / len(need)
+    return [w + extra for w in need]
 
 
 def unit_of(log: dict, rules: HouseRules, lang: str = language.DEFAULT) -> str:
@@ -257,7 +294,7 @@ def running_chart(lines: dict[str, list[tuple[float, float]]], width: float, hei
     (dashed past it), a grid, the x axis titled, a legend on the right.
     Returns the drawing and its plot, whose x axis the caller sets (hands or
     sessions)."""
-    from reportlab.graphics.charts.legends import Legend
+    from reportlab.graphics.charts.legends import Auto, LineLegend
     from reportlab.graphics.charts.lineplots import LinePlot
     from reportlab.graphics.shapes import Drawing, String
 
@@ -269,11 +306,10 @@ def running_chart(lines: dict[str, list[tuple[float, float]]], width: float, hei
     plot.height = height - plot.y - 10
     plot.data = [lines[p] for p in names]
     for i in range(len(names)):
-        plot.lines[i].strokeColor = PALETTE[i % len(PALETTE)]
+        plot.lines[i].strokeColor, dash = line_style(i)
         plot.lines[i].strokeWidth = 1.4
-        # Past the palette, dashes tell lines of the same colour apart.
-        if i >= len(PALETTE):
-            plot.lines[i].strokeDashArray = [3, 2]
+        if dash:
+            plot.lines[i].strokeDashArray = dash
     plot.joinedLines = 1
     for axis in (plot.xValueAxis, plot.yValueAxis):
         axis.labels.fontName = FONT
@@ -284,17 +320,19 @@ def running_chart(lines: dict[str, list[tuple[float, float]]], width: float, hei
     d.add(plot)
     d.add(String(plot.x + plot.width / 2, 4, x_title, fontName=FONT, fontSize=7,
                  textAnchor="middle"))
-    legend = Legend()
+    legend = LineLegend()  # the lines' own colour and dashes
     legend.x = plot.x + plot.width + 12
     legend.y = plot.y + plot.height
     legend.alignment = "right"
     legend.fontName = FONT
     legend.fontSize = 8
-    legend.dx = 10
+    legend.dx = 16
     legend.dy = 3
     legend.deltay = 11
     legend.columnMaximum = 14
-    legend.colorNamePairs = [(PALETTE[i % len(PALETTE)], clip(p, legend_w - 18, FONT, 8))
-                             for i, p in enumerate(names)]
+    legend.strokeWidth = 1.4
+    for i, p in enumerate(names):
+        plot.lines[i].name = clip(p, legend_w - 24, FONT, 8)
+    legend.colorNamePairs = Auto(obj=plot)  # each swatch drawn as its line is
     d.add(legend)
     return d, plot

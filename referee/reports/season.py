@@ -9,15 +9,18 @@ import io
 from reportlab.graphics.shapes import Drawing
 from reportlab.graphics.widgets.markers import makeMarker
 from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
-from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from .. import language
 from ..language import N_
 from .common import (
+    CELL_PAD,
     FONT,
-    FONT_BOLD,
+    MARGIN,
     clip,
+    column_widths,
     document,
     esc,
     footer,
@@ -50,16 +53,71 @@ def _number(value: object, lang: str) -> str:
     return amount(d, Decimal(1).scaleb(min(0, d.as_tuple().exponent)), lang)
 
 
+def season_span(season: dict, lang: str) -> str:
+    """The season's dates as one phrase ("From 02.11.2026 to 16.11.2026"; an
+    open end is the first or the last table): a whole sentence each, as a
+    language needs its own words around a date and around "the first table"."""
+    _ = words(lang)
+    start = language.day(season["from"], lang) if season.get("from") else None
+    end = language.day(season["to"], lang) if season.get("to") else None
+    if start and end:
+        return _("From {start} to {end}", start=start, end=end)
+    if start:
+        return _("From {start} to the last table", start=start)
+    if end:
+        return _("From the first table to {end}", end=end)
+    return _("From the first table to the last")
+
+
+def _table(head: list[str], body: list[list[object]], widths: list[float]) -> Table:
+    """A table of figures: headings that wrap between words, names on the
+    left, figures on the right."""
+    st = styles()
+    cells = [[Paragraph(esc(h), st["head"] if i == 0 else st["head_right"])
+              for i, h in enumerate(head)], *body]
+    table = Table(cells, colWidths=widths, repeatRows=1)
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), FONT, 8),
+        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
+        ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
+        ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#F2F2F2")]),
+    ]))
+    return table
+
+
 def render_season(season: dict, lang: str = language.DEFAULT) -> bytes:
     _ = words(lang)
     ngettext = plurals(lang)
     st = styles()
     buf = io.BytesIO()
-    start = language.day(season["from"], lang) if season["from"] else _("the first table")
-    end = language.day(season["to"], lang) if season["to"] else _("the last")
-    span = _("{start} to {end}", start=start, end=end)
+    span = season_span(season, lang)
+    head = [language.gettext(lang, c).replace("\n", " ") for c in COLUMNS]
+    rows = []
+    for name, p in season["players"].items():
+        rate = (f"{p['drops_won']} ({_number(p['drop_win_rate'], lang)})" if p["drops"]
+                else "0")
+        rows.append([clip(name, 32 * mm), *map(str, (
+            p["hands"], sum(p["wins"].values()), p["drops"], rate, p["caught"],
+            p["tonk_outs"], p["deal_wins"])), _number(p["average_show"], lang),
+            _number(p["won"], lang), _number(p["lost"], lang)])
+    wins_head = [_("Player"), *(outcome_words(o, lang) for o in _endings(season))]
+    wins = [[clip(name, 32 * mm), *(str(p["wins"][o]) for o in _endings(season))]
+            for name, p in season["players"].items()]
+    # Portrait while every column's heading words and figures fit; else the
+    # page turns (a language with long words, a long name).
+    pagesize = A4
+    for size in (A4, landscape(A4)):
+        usable = size[0] - 2 * MARGIN
+        if column_widths(head, rows, usable) and column_widths(wins_head, wins, usable):
+            pagesize = size
+            break
+    else:
+        pagesize = landscape(A4)
     doc = document(buf, title=_("Season"), subject=_("The club's season, {span}", span=span),
-                   kind="season")
+                   kind="season", pagesize=pagesize)
     width = doc.width
     story = [Paragraph(_("The season"), st["title"]),
              Paragraph(esc(ngettext("{span} · {n} session · amounts in {currency} (positive: won)",
@@ -67,38 +125,15 @@ def render_season(season: dict, lang: str = language.DEFAULT) -> bytes:
                                     "(positive: won)", season["sessions"],
                                     span=span, currency=season["currency"])),
                        st["body"])]
-    rows = [[language.gettext(lang, c) for c in COLUMNS]]
-    for name, p in season["players"].items():
-        rate = (f"{p['drops_won']} ({_number(p['drop_win_rate'], lang)})" if p["drops"]
-                else "0")
-        rows.append([clip(name, 32 * mm), p["hands"], sum(p["wins"].values()), p["drops"],
-                     rate, p["caught"], p["tonk_outs"], p["deal_wins"],
-                     _number(p["average_show"], lang), _number(p["won"], lang),
-                     _number(p["lost"], lang)])
-    rest = (width - 34 * mm - 22 * mm) / (len(COLUMNS) - 2)
-    widths = [34 * mm, rest, rest, rest, 22 * mm, *[rest] * (len(COLUMNS) - 5)]
-    table = Table(rows, colWidths=widths, repeatRows=1)
-    table.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, -1), FONT, 8),
-        ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
-        ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
-        ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
-        ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
-        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#F2F2F2")]),
-    ]))
-    story += [Paragraph(_("Each player"), st["h2"]), table]
-    wins = [[_("Player"), *(outcome_words(o, lang) for o in _endings(season))]]
-    for name, p in season["players"].items():
-        wins.append([clip(name, 32 * mm), *(p["wins"][o] for o in _endings(season))])
-    if len(wins) > 1:
-        t = Table(wins, repeatRows=1)
-        t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8),
-                               ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
-                               ("ALIGN", (1, 0), (-1, -1), "RIGHT")]))
-        story += [Paragraph(_("Wins by ending"), st["h2"]), t]
+    widths = column_widths(head, rows, width) or [width / len(head)] * len(head)
+    story += [Paragraph(_("Each player"), st["h2"]), _table(head, rows, widths)]
+    if wins:
+        widths = column_widths(wins_head, wins, width) or [width / len(wins_head)] * len(
+            wins_head)
+        story += [Paragraph(_("Wins by ending"), st["h2"]), _table(wins_head, wins, widths)]
     if season["running"]:
-        story += [Paragraph(_("Running balance after each session"), st["h2"]),
-                  _chart(season, width, lang), Spacer(1, 4)]
+        story += [KeepTogether([Paragraph(_("Running balance after each session"), st["h2"]),
+                                _chart(season, width, lang)]), Spacer(1, 4)]
     h2h = season.get("head_to_head")
     if h2h:
         a, b = h2h["players"]
@@ -112,7 +147,7 @@ def render_season(season: dict, lang: str = language.DEFAULT) -> bytes:
                                           "won).", first=b, second=a, wins=h2h["wins"][b],
                                           won=_number(h2h["won_from"][b], lang))),
                             st["body"])]
-    page = footer(_("Tonk referee · season {span}", span=span), lang)
+    page = footer(_("Tonk referee · season · {span}", span=span), lang)
     doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()
 
