@@ -182,13 +182,17 @@ def test_the_stake_in_force_and_since_which_hand_on_every_page(client):
     client.post(f"/s/{sid}/manage/stake", data={**data, "stake": "1.00", "client_id": "st"})
     session = client.get(f"/s/{sid}").get_data(as_text=True)
     assert "$1.00 from the next hand on" in session
+    # The sheet printed now is for the hands to come: the new stake, at once
+    # (issue 35, item 16: it said $0.25 until a hand was played at $1.00).
+    sheet = pdf_text(client.get(f"/reports/{sid}/house-rules.pdf").data)
+    assert "Stake: $1.00" in sheet and "from hand 2 on" in sheet and "$0.25" not in sheet
     _tonk_out(client, sid, dealer="Ben", n=2)
     for path in (f"/s/{sid}", f"/s/{sid}/standings", f"/reports/{sid}/"):
         text = " ".join(re.sub(r"<[^>]+>", " ", client.get(path).get_data(as_text=True)).split())
         assert "Stake $1.00 (since hand 2)" in text, path
         assert "Stake $0.25" not in text, path
     sheet = pdf_text(client.get(f"/reports/{sid}/house-rules.pdf").data)
-    assert "Stake: $1.00" in sheet and "since hand 2" in sheet and "$0.25" not in sheet
+    assert "Stake: $1.00" in sheet and "from hand 2 on" in sheet and "$0.25" not in sheet
 
 
 def test_a_leaver_needs_a_second_tap_and_is_gone_from_the_seating(client):

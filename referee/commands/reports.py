@@ -133,8 +133,9 @@ def cmd_sheet(args: argparse.Namespace) -> int:
         # A stored session's page is the service's address and /s/ID.
         url = f"{url.rstrip('/')}/s/{args.source}"
     try:
-        log, _hash, _stored = _load(args)
-        pdf = render_sheet(log, lang=args.lang, url=url)
+        log, _hash, stored = _load(args)
+        pdf = render_sheet(log, lang=args.lang, url=url,
+                           stake=stored.stake_in_force() if stored else None)
     except RefereeError as err:
         return fail(err)
     return _write(args.pdf, pdf)

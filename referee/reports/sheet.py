@@ -37,9 +37,15 @@ from .common import (
 )
 
 
-def stake_in_force(log: dict) -> tuple[Decimal, int | None]:
-    """The stake the table plays at now (its last hand's, which carries a
-    changed stake), and since which hand when the table changed it."""
+def stake_in_force(log: dict, stored: dict | None = None) -> tuple[Decimal, int | None]:
+    """The stake the table plays at now, and since which hand when the table
+    changed it: a stored table's as its pages say it (``stored``:
+    ``service.sessions.stake_in_force``, which knows a change made after the
+    last hand), else a log's (its last hand's, which carries a changed stake)."""
+    if stored is not None:
+        if stored.get("stake_next") is not None:  # the sheet is for the hands to come
+            return parse_stake(stored["stake_next"]), stored.get("stake_next_from")
+        return parse_stake(stored["stake_now"]), stored["stake_since"]
     hands = log.get("hands") or []
     base = str(log["stake"])
     now = str(hands[-1].get("stake", base)) if hands else base
@@ -51,13 +57,14 @@ def stake_in_force(log: dict) -> tuple[Decimal, int | None]:
     return parse_stake(now), (since if since and since > 1 else None)
 
 
-def payment_rows(log: dict, lang: str) -> list[tuple[str, str, str]]:
+def payment_rows(log: dict, lang: str, stake: Decimal | None = None
+                 ) -> list[tuple[str, str, str]]:
     """(ending, what it pays in stakes, the same at the stake in force) for
     every way a hand ends under the log's rules."""
     _ = words(lang)
     session = open_session(log)
     rules = session.rules
-    stake = stake_in_force(log)[0]
+    stake = stake_in_force(log)[0] if stake is None else stake
     push_ups = rules.scoring == "push_ups"
     currency = None if push_ups else log.get("currency")
     unit = unit_of(log, rules, lang)
@@ -105,10 +112,12 @@ def payment_rows(log: dict, lang: str) -> list[tuple[str, str, str]]:
     return rows
 
 
-def render_sheet(log: dict, *, lang: str | None = None, url: str | None = None) -> bytes:
+def render_sheet(log: dict, *, lang: str | None = None, url: str | None = None,
+                 stake: dict | None = None) -> bytes:
     """The one-page house-rules sheet of the table of ``log`` in ``lang``
     (else the log's language); ``url``, the table's page, is printed and
-    drawn as a QR code."""
+    drawn as a QR code; ``stake``, a stored table's stake in force
+    (``service.sessions.stake_in_force``)."""
     register_fonts()
     lang = paper_language(log, lang)
     _ = words(lang)
@@ -124,14 +133,14 @@ def render_sheet(log: dict, *, lang: str | None = None, url: str | None = None) 
                    subject=_("The house rules of {table}", table=table_name), kind="sheet")
     width = doc.width
     story: list = [Paragraph(_("House rules: {table}", table=esc(table_name)), st["title"])]
-    now, since = stake_in_force(log)
+    now, since = stake_in_force(log, stake)
     stake = cash(now, session.quantum, currency, unit, lang)
     if push_ups:
         stake_line = _("Scoring: push-ups (no money; the lowest score is best).")
     else:
         stake_line = _("Stake: {stake} (the amount 1 stake stands for).", stake=esc(stake))
         if since:
-            stake_line += " " + _("The table changed it: this stake holds since hand {n}.",
+            stake_line += " " + _("The table changed it: this stake holds from hand {n} on.",
                                   n=since)
     story.append(Paragraph(stake_line, st["body"]))
     intro, lines = rules_in_words(rules, lang)
@@ -143,7 +152,7 @@ def render_sheet(log: dict, *, lang: str | None = None, url: str | None = None) 
     head = [Paragraph(_("Ending"), st["head"]), Paragraph(_("Pays"), st["head"]),
             Paragraph(_("At this table"), st["head"])]
     data = [head] + [[Paragraph(esc(a), st["cell"]), Paragraph(esc(b), st["cell"]),
-                      Paragraph(esc(c), st["cell"])] for a, b, c in payment_rows(log, lang)]
+                      Paragraph(esc(c), st["cell"])] for a, b, c in payment_rows(log, lang, now)]
     t = Table(data, colWidths=[width * 0.3, width * 0.4, width * 0.3], hAlign="LEFT",
               repeatRows=1)
     t.setStyle(TableStyle([

@@ -17,6 +17,13 @@ class StoredSession:
     db: object
     session_id: str
 
+    def stake_in_force(self) -> dict:
+        """The stake in force as the table's pages say it (a change made
+        after the last hand is in no hand of the log yet)."""
+        from ..service import sessions
+
+        return sessions.stake_in_force(self.db, self.session_id)
+
     def hand_events(self, n: int) -> list[dict]:
         from ..service import storage
         from .audit import events_from_storage

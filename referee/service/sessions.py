@@ -476,6 +476,35 @@ def table_language(db: Database, sid: str) -> str:
     return session_row(db, sid)["header"].get("language", "en")
 
 
+def stake_in_force(db: Database, sid: str) -> dict:
+    """The stake in force, the one statement of it the table's pages and the
+    house-rules sheet read: ``stake_now``, the stake of the hand in play (else
+    of the next hand: a change made between hands is in force at once);
+    ``stake_since``, the hand it holds from (None: since the table opened);
+    ``stake_next``, a change from the next hand on made during a hand (or
+    after it, before the next), and ``stake_next_from``, that next hand."""
+    row = session_row(db, sid)
+    with cache.lock(db, sid):
+        return _stake_in_force(db, sid, row, live_state(db, sid))
+
+
+def _stake_in_force(db: Database, sid: str, row: dict, live) -> dict:
+    hand = live.hand
+    stake_now = live.setup.get("stake", row["stake"]) if hand is not None \
+        else live.next_stake or row["stake"]
+    pending = live.next_stake if hand is not None else None
+    since = later = None
+    for ev in storage.session_level_events(db, sid, (str(EventKind.STAKE),)):
+        if ev["payload"]["from_hand"] <= max(live.n, 1):
+            since = ev["payload"]["from_hand"]
+        else:
+            later = ev["payload"]["from_hand"]
+    pending = pending if pending is not None and str(pending) != str(stake_now) else None
+    return {"stake_now": str(stake_now),
+            "stake_since": since if since is not None and since > 1 else None,
+            "stake_next": pending, "stake_next_from": later if pending is not None else None}
+
+
 def session_summary(db: Database, sid: str) -> dict:
     row = session_row(db, sid)
     with cache.lock(db, sid):  # a write changes the cached hand in place
@@ -487,15 +516,10 @@ def session_summary(db: Database, sid: str) -> dict:
                        "complete": hand.is_complete, "seq": len(hand.actions),
                        "dealer": hand.dealer, "players": list(hand.players)}
         seated = list(live.next_seats or (hand.players if hand is not None else live.players))
-        stake_now = live.setup.get("stake", row["stake"]) if hand is not None \
-            else live.next_stake or row["stake"]
-        pending = live.next_stake if hand is not None else None
+        stake = _stake_in_force(db, sid, row, live)
+        stake.pop("stake_next_from")  # the pages say "from the next hand on"
         match = _match_now(db, sid, live)
     header = row["header"]
-    since = None
-    for ev in storage.session_level_events(db, sid, (str(EventKind.STAKE),)):
-        if ev["payload"]["from_hand"] <= max(live.n, 1):
-            since = ev["payload"]["from_hand"]
     return {
         "id": sid,
         "created": row["created"],
@@ -515,12 +539,7 @@ def session_summary(db: Database, sid: str) -> dict:
         # Who the next hand is dealt to: after a player left or sat down, not
         # the players the table opened with.
         "seated": seated,
-        # The stake of the hand in play (else of the next hand), since which
-        # hand (None: since the table opened), and a change from the next hand on.
-        "stake_now": str(stake_now),
-        "stake_since": since if since is not None and since > 1 else None,
-        "stake_next": pending if pending is not None and str(pending) != str(stake_now)
-        else None,
+        **stake,
         "everyone": list(live.everyone),
         "hands": live.n,
         "current": current,

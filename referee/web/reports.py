@@ -148,7 +148,8 @@ def sheet_pdf(sid: str):
     stored = _stored(sid)
     url = external_url("tablet.session_page", session_id=sid)
     try:
-        data = render_sheet(stored.log, lang=_paper_language(), url=url)
+        data = render_sheet(stored.log, lang=_paper_language(), url=url,
+                            stake=stored.stake_in_force())
     except RefereeError as err:
         return _error_page(err)
     return _pdf(data, f"house-rules-{sid}.pdf")
