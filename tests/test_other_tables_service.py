@@ -91,3 +91,63 @@ def test_winner_leads_checks_the_dealer_also_after_a_rebuild(client):
     log = client.get(f"/api/sessions/{sid}/log", headers=auth).get_json()
     assert [h["dealer"] for h in log["hands"]] == ["Ann", "Ben", "Cy"]
     assert json.dumps(replay(log).result().to_json())
+
+
+def test_the_season_counts_a_match_as_one(app):
+    """Two matches to a score (one of three hands, one of two) and a match
+    not yet over: each player has played two matches, Ben won both, and the
+    unfinished one counts for nothing; the season's hands count as ever."""
+    from referee.ledger.club import ClubSession, HandLine, season_stats
+
+    app.config["REFEREE_HOST_KEY"] = "club-key"
+    client = app.test_client()
+    drops = [{"how": "drop", "by": "Ben", "counts": {"Ann": 12, "Ben": 3, "Cy": 20}},
+             {"how": "drop", "by": "Ben", "counts": {"Ann": 9, "Ben": 1, "Cy": 2}},
+             {"how": "drop", "by": "Ben", "counts": {"Ann": 10, "Ben": 1, "Cy": 3}}]
+    for day, to, hands in (("2026-11-02", 30, 3), ("2026-11-09", 21, 2), ("2026-11-16", 99, 1)):
+        r = client.post("/api/sessions", headers={"X-Host-Key": "club-key"}, json={
+            **HEADER, "rules": {"preset": "push_ups", "match_to": to},
+            "started": f"{day}T20:00:00Z"})
+        assert r.status_code == 201, r.get_json()
+        t = r.get_json()
+        auth = {**bearer(t["table_token"]), "X-Host-Key": "club-key"}
+        for k, dealer in zip(range(hands), ("Ann", "Ben", "Cy"), strict=False):
+            assert _told(client, t["id"], auth, dealer, **drops[k]).status_code == 201
+    season = client.get("/api/club/season", headers={"X-Host-Key": "club-key"}).get_json()
+    assert season["sessions"] == 3
+    assert {p: (st["matches"], st["matches_won"]) for p, st in season["players"].items()} == \
+        {"Ann": (2, 0), "Ben": (2, 2), "Cy": (2, 0)}
+    assert season["players"]["Ben"]["hands"] == 6
+    from tests.test_club import _csrf
+
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
+    page = client.get("/club/season")
+    assert page.status_code == 200
+    assert "Ben won 2 of 2 matches." in page.get_data(as_text=True)
+    # Tied lowest share the win: each of them has won the match.
+    line = HandLine("stock_out", ("Ann", "Ben"), {"Ann": 0, "Ben": 0, "Cy": 5})
+    shared = ClubSession("s", "2026-11-20", ["Ann", "Ben", "Cy"], [line],
+                         match_winners=("Ann", "Ben"))
+    stats = season_stats([shared])
+    assert [(stats[p].matches, stats[p].matches_won) for p in ("Ann", "Ben", "Cy")] == \
+        [(1, 1), (1, 1), (1, 0)]
+
+
+def test_the_settlement_says_the_match_is_over_and_who_won_it():
+    from pathlib import Path
+
+    from referee.record import load_log
+    from referee.reports.settlement import render_settlement
+    from tests.reports_fixtures import pdf_text
+
+    path = Path(__file__).resolve().parents[1] / "sample_logs" / "opt_match_to_over.json"
+    log = json.loads(path.read_text())
+    text = " ".join(pdf_text(render_settlement(replay(load_log(log)))).split())
+    assert "Match over after hand 3: Ann won the match to 30 (the lowest score)." in text
+    log["language"] = "de"
+    text = " ".join(pdf_text(render_settlement(replay(load_log(log)))).split())
+    assert "Match vorbei nach Hand 3: Ann hat das Match bis 30 gewonnen" in text
+    log.pop("language")
+    log["hands"] = log["hands"][:2]
+    text = " ".join(pdf_text(render_settlement(replay(load_log(log)))).split())
+    assert "A match to 30: it ends after the hand in which a score reaches 30" in text

@@ -49,6 +49,9 @@ class ClubSession:
     payments: Sequence[tuple[str, str, Decimal]] = ()
     brought_forward: Mapping[str, Decimal] = field(default_factory=dict)
     carried: bool = False  # its brought_forward came from a session of the club
+    # A match to a score (match_to) that is over: its winners. A match counts
+    # as one, however many hands it took.
+    match_winners: tuple[str, ...] | None = None
 
 
 def session_money(s: ClubSession) -> dict[str, Decimal]:
@@ -118,6 +121,8 @@ class Stats:
     show_total: int = 0
     won: Decimal = ZERO
     lost: Decimal = ZERO  # negative or zero
+    matches: int = 0  # matches to a score played to the end
+    matches_won: int = 0  # of them, won (ties for lowest share the win)
 
     @property
     def average_show(self) -> Decimal | None:
@@ -170,6 +175,11 @@ def season_stats(sessions: Iterable[ClubSession]) -> dict[str, Stats]:
                 continue
             for p in h.net:
                 _count(out.setdefault(p, Stats()), h, p)
+        if s.match_winners is not None:  # one match, one result, whatever its hands
+            for p in s.players:
+                stats = out.setdefault(p, Stats())
+                stats.matches += 1
+                stats.matches_won += p in s.match_winners
     return dict(sorted(out.items()))
 
 

@@ -60,7 +60,7 @@ from .night_events import (
     stake_changes,
     void_and_stake_notes,
 )
-from .words import OUTCOME_WORDS, outcome_words  # noqa: F401 - the web reads them here
+from .words import OUTCOME_WORDS, match_words, outcome_words  # noqa: F401 - the web reads them here
 from .words import time_text as _when
 
 
@@ -145,6 +145,9 @@ def render_settlement(
         story.append(Paragraph(line, st["bullet"], bulletText="•"))
 
     story.append(Paragraph(_("Final totals") if not push_ups else _("Final scores"), st["h2"]))
+    match = result.match()
+    if match is not None:  # a match to a score: over or not, and who won it
+        story.append(Paragraph(f"<b>{esc(match_words(match, lang))}</b>", st["body"]))
     story.append(_totals_table(result, players, q, unit, width, lang))
 
     if result.balances is not None:

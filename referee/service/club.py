@@ -279,7 +279,9 @@ def gather(db: Database, currency: str, start: date | None = None,
                       for p in header.get("payments", ())],
             brought_forward={who(p): Decimal(str(v))
                              for p, v in (header.get("brought_forward") or {}).items()},
-            carried=row.get("brought_forward_from") is not None))
+            carried=row.get("brought_forward_from") is not None,
+            match_winners=tuple(who(p) for p in s["match"]["winners"])
+            if s.get("match") and s["match"]["over"] else None))
     return sorted(out, key=lambda s: (s.date, s.id))
 
 
@@ -407,7 +409,8 @@ def season(db: Database, currency: str | None = None, start: date | None = None,
                    "drop_win_rate": None if st.drop_win_rate is None else str(st.drop_win_rate),
                    "caught": st.caught, "tonk_outs": st.tonk_outs, "deal_wins": st.deal_wins,
                    "average_show": None if st.average_show is None else str(st.average_show),
-                   "won": plain(st.won, places), "lost": plain(st.lost, places)}
+                   "won": plain(st.won, places), "lost": plain(st.lost, places),
+                   "matches": st.matches, "matches_won": st.matches_won}
                for p, st in stats.items()}
     out = {"currency": currency, "from": start.isoformat() if start else None,
            "to": end.isoformat() if end else None, "sessions": len(sessions),

@@ -177,6 +177,10 @@ class PlayerSeasonSchema(Schema):
     average_show = fields.String(allow_none=True, required=True)
     won = fields.String(required=True)
     lost = fields.String(required=True)
+    matches = fields.Integer(required=True, metadata={
+        "description": "matches to a score (match_to) played to the end: each counts once"})
+    matches_won = fields.Integer(required=True, metadata={
+        "description": "of them, won (players tied for lowest share the win)"})
 
 
 class RunningSchema(Schema):
