@@ -50,3 +50,28 @@ def test_one_point_is_its_own_sentence_on_every_writer(lang):
     # a currency, or another number, is never "point"
     assert language.quantity(Decimal(2), "2", points, lang) == f"2 {points}"
     assert _Forms(_Session("EUR"), _Result(), lang).stake_words("1") != one
+
+
+@pytest.mark.parametrize("lang", language.LANGUAGES)
+def test_a_number_pattern_is_parsed_once_not_at_every_amount(lang, monkeypatch):
+    # babel parses a pattern given as text on every call; a table's page
+    # writes dozens of amounts (a tenth of its CPU went to parsing them).
+    from babel import numbers
+
+    language.money(Decimal("1.5"), None, lang)  # the patterns used below, parsed
+    language.money(Decimal("1.5"), "chips", lang)
+    language.amount(Decimal("1.5"), CENT, lang)
+    parsed = []
+    real = numbers.parse_pattern
+
+    def counted(pattern):
+        if isinstance(pattern, str):
+            parsed.append(pattern)
+        return real(pattern)
+
+    monkeypatch.setattr(numbers, "parse_pattern", counted)
+    written = [language.money(Decimal(v), c, lang) for v in ("2.25", "-3", "1234.5")
+               for c in (None, "chips", "EUR")]
+    written += [language.amount(Decimal("7.1"), CENT, lang) for _ in range(3)]
+    assert parsed == []
+    assert written[0] == language.decimal_text(Decimal("2.25"), 2, lang)
