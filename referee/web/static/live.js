@@ -98,6 +98,9 @@
       const open = [...main.querySelectorAll("details[id][open]")].map((d) => d.id);
       const closed = [...main.querySelectorAll("details[id]:not([open])")].map((d) => d.id);
       const focused = document.activeElement?.id;
+      // A button or a card has no id: it is found again by its name and value.
+      const was = document.activeElement;
+      const named = !focused && was?.name ? [was.tagName, was.name, was.value] : null;
       const x = window.scrollX;
       const y = window.scrollY;
       const warning = document.getElementById("witness-warning");
@@ -122,6 +125,10 @@
       if (wanted === -1) wanted = Number(data().seq);
       data().head = doc.body.dataset.head || "";
       if (focused) document.getElementById(focused)?.focus({preventScroll: true});
+      if (named) {
+        [...fresh.querySelectorAll(named[0])].find((e) => e.name === named[1] &&
+          e.value === named[2] && !e.disabled)?.focus({preventScroll: true});
+      }
       window.scrollTo(x, y);
       document.dispatchEvent(new CustomEvent("tonk:refreshed"));
     } catch (err) {

@@ -410,7 +410,8 @@
       if (toActNode) toActNode.dataset.served = toActNode.textContent;
     }
     if (!queued.length) {
-      actions.innerHTML = actionsAsServed;
+      // Written again only when changed: a rewrite takes the keyboard's focus away.
+      if (actions.innerHTML !== actionsAsServed) actions.innerHTML = actionsAsServed;
       drawSpreads([]);
       if (toActNode) toActNode.textContent = toActNode.dataset.served;
       const topNode = document.getElementById("top");
