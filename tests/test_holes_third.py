@@ -104,3 +104,65 @@ def test_one_link_or_one_table_cannot_take_every_stream(client):
         for r in held:
             r.close()
     assert live.slots.open == before and not live.slots.held
+
+
+# ---------------------------------------------------------------- item 5
+
+def test_the_audit_stops_at_the_hands_first_fault(tmp_path, capsys):
+    import json
+    import time
+    from pathlib import Path
+
+    from referee.cli import main
+
+    log = json.loads((Path(__file__).resolve().parents[1] / "sample_logs" /
+                      "pagat_basic.json").read_text())
+    actions = log["hands"][0]["actions"]
+    log["hands"][0]["actions"] = [actions[1], *actions, *(["Ann: draw"] * 100_000)]
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(log))
+    t0 = time.monotonic()
+    assert main(["audit", str(path), "--hand", "1", "--json"]) == 1
+    took = time.monotonic() - t0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    assert len(steps) == 3 and steps[1]["status"] == "fault", steps[:3]
+    assert took < 20, took
+
+
+def test_a_refused_step_is_drawn_without_the_state_again():
+    import json
+    from pathlib import Path
+
+    from referee.replay.audit import audit_hand
+    from referee.reports import audit as paper
+    from tests.reports_fixtures import pdf_text
+
+    log = json.loads((Path(__file__).resolve().parents[1] / "sample_logs" /
+                      "pagat_basic.json").read_text())
+    events = [{"seq": k, "action": "Cy: draw", "status": "refused", "code": "not_your_turn",
+               "message": "x"} for k in range(60)]
+    text = pdf_text(paper.render_audit(audit_hand(log, 1, events)))
+    assert text.count("a refusal changes nothing") == 60
+
+
+def test_papers_are_drawn_a_few_at_a_time(app, monkeypatch):
+    from referee.service import sessions
+    from referee.web import reports
+    from tests.reports_fixtures import session_log
+
+    with app.app_context():
+        info = sessions.import_log(app.extensions["referee"]["db"], session_log())
+    client = app.test_client()
+    url = f"/reports/{info.id}/settlement.pdf?token={info.audit_token}"
+    monkeypatch.setattr(reports, "PAPER_WAIT", 0.2)
+    for _ in range(reports.PAPERS_AT_ONCE):  # papers being drawn for other tables
+        assert reports._papers.acquire(timeout=1)
+    try:
+        for path in (url, f"/reports/{info.id}/hands/1/audit.pdf?token={info.audit_token}"):
+            r = client.get(path)
+            assert r.status_code == 503 and r.headers["Retry-After"], r.status_code
+            assert "try again" in r.get_data(as_text=True)
+    finally:
+        for _ in range(reports.PAPERS_AT_ONCE):
+            reports._papers.release()
+    assert client.get(url).status_code == 200

@@ -169,9 +169,12 @@ def _step_through(audit: HandAudit, session: Session, setup: dict, events: list[
     for i, ev in enumerate(events, 1):
         seq, text, status = ev.get("seq"), ev.get("action"), ev["status"]
         if audit.fault is not None:
+            # The audit stops at the hand's first fault, as a replay does: the
+            # next event is shown not replayed, and nothing after it (a hand
+            # of 200,000 events after its fault ran past 60 s, all drawn).
             steps.append(Step(i, seq, text, status, steps[-1].state,
                               note="not replayed: an earlier action breaks the rules"))
-            continue
+            break
         if status == "refused":
             step = Step(i, seq, text, "refused", hand.snapshot(), ev.get("code"),
                         ev.get("message"))

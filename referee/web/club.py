@@ -37,6 +37,7 @@ from .db import get_db
 from .errors import WRONG_HOST_KEY, ApiError, error_page
 from .forms import check_csrf
 from .lang import _, message, money
+from .reports import paper_turn
 from .settle import PayDetailsRequestSchema
 
 api = Blueprint("club_api", __name__, url_prefix="/api/club")
@@ -494,7 +495,9 @@ def season_pdf():
     from .lang import current
 
     # The club's paper has no table, so it is in the reader's language.
-    return _download(render_season(data, current()), "application/pdf", "season.pdf")
+    with paper_turn():
+        paper = render_season(data, current())
+    return _download(paper, "application/pdf", "season.pdf")
 
 
 COLOURS = ("#1b6ca8", "#c0392b", "#27ae60", "#8e44ad", "#d35400", "#16a085", "#7f8c8d",

@@ -75,7 +75,10 @@ TABLE_PAGES = {
 # keeps them), marked so that the reader's language has them too.
 HTTP_TITLES = {400: N_("Bad request"), 403: N_("Forbidden"), 404: N_("Not found"),
                405: N_("Method not allowed"), 413: N_("Too large"),
-               415: N_("Unsupported media type"), 429: N_("Too many requests")}
+               415: N_("Unsupported media type"), 429: N_("Too many requests"),
+               503: N_("Busy")}
+#: A paper asked for while others are being drawn for too long (reports.py).
+BUSY_PAPERS = N_("Other papers are being drawn right now: try again in a few seconds.")
 HTTP_SENTENCES = {
     N_("The browser (or proxy) sent a request that this server could not understand."),
     N_("The requested URL was not found on the server. If you entered the URL manually "
@@ -86,7 +89,13 @@ HTTP_SENTENCES = {
     N_("This user has exceeded an allotted request count. Try again later."),
     N_("You don't have the permission to access the requested resource. It is either "
        "read-protected or not readable by the server."),
+    BUSY_PAPERS,
 }
+
+
+def _retry_after(err: HTTPException) -> dict:
+    """The Retry-After an error carries (a 503 or 429), kept on its page."""
+    return {k: v for k, v in err.get_headers() if k == "Retry-After"}
 
 
 def _http_sentence(err: HTTPException) -> str:
@@ -187,12 +196,14 @@ def register(app: Flask) -> None:
                 return err  # a redirect or a page a view made itself
             page, status = error_page(_(HTTP_TITLES[code]), _http_sentence(err), code)
             valid = getattr(err, "valid_methods", None)
-            return page, status, {"Allow": ", ".join(valid)} if code == 405 and valid else {}
+            return page, status, {"Allow": ", ".join(valid)} if code == 405 and valid else \
+                _retry_after(err)
         response, _status = _json_error(error_body(HTTP_CODES.get(code, f"http_{code}"),
                                              _http_sentence(err)), code)
         valid = getattr(err, "valid_methods", None)
         if code == 405 and valid:
             response.headers["Allow"] = ", ".join(valid)
+        response.headers.update(_retry_after(err))
         return response, code
 
     @app.errorhandler(Exception)
