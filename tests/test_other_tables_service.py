@@ -151,3 +151,28 @@ def test_the_settlement_says_the_match_is_over_and_who_won_it():
     log["hands"] = log["hands"][:2]
     text = " ".join(pdf_text(render_settlement(replay(load_log(log)))).split())
     assert "A match to 30: it ends after the hand in which a score reaches 30" in text
+
+
+def test_the_house_rules_sheet_says_each_new_option_with_an_example_from_the_engine():
+    from referee.reports.sheet import examples, render_sheet
+    from tests.reports_fixtures import pdf_text
+
+    log = {**HEADER, "players": ["Ann", "Ben", "Cy", "Dee"], "hands": [],
+           "rules": {"preset": "push_ups", "ace": "low_or_high", "pickup_depth": 2,
+                     "dealer_rotation": "winner_leads", "caught": "lowest_wins",
+                     "match_to": 100, "hand_size": 9}}
+    said = examples(log, "en")
+    assert said[0] == ("The ace low or high: Q♥ K♥ A♥, A♥ 2♥ 3♥ are runs; K♥ A♥ 2♥, "
+                       "Q♥ K♥ A♥ 2♥ are not.")
+    assert "with 5♥ on top of 7♦, a player may take either" in said[1]
+    # Dee wins: Cy, at her right, deals (the engine's own rotation).
+    assert said[2] == "The winner leads: if Dee wins a hand, Cy deals the next one and Dee " \
+        "plays first."
+    assert "Ben, lowest with 7, wins as a drop would: collects 1 stake from each of Ann, " \
+        "Cy and Dee." in said[3]
+    assert said[4].startswith("A match to 100: it ends after the hand")
+    text = " ".join(pdf_text(render_sheet(log)).split())
+    for line in said:
+        assert " ".join(line.split()) in text
+    assert examples({**log, "rules": "pagat"}, "en") == []
+    assert examples({**log, "language": "de"}, "de")[2].startswith("Der Gewinner spielt an")

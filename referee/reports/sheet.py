@@ -112,6 +112,53 @@ def payment_rows(log: dict, lang: str, stake: Decimal | None = None
     return rows
 
 
+def examples(log: dict, lang: str) -> list[str]:
+    """What the rules other tables play (issue 36) mean at this table, each
+    example worked out by the engine itself: which runs the ace makes, who
+    deals after a winner (the table's own seats), what a caught drop pays,
+    when the match ends."""
+    from ..ledger.payments import settle_ending
+    from ..rules.cards import card_label
+    from ..rules.ending import DROP, Ending
+    from ..rules.spreads import is_run
+    from ..rules.table import Table
+    from .words import match_words
+
+    _ = words(lang)
+    rules, out = open_session(log).rules, []
+
+    def said(cards: str) -> str:
+        return " ".join(card_label(c) for c in cards.split())
+
+    if rules.ace == "low_or_high":
+        deck = rules.deck_info
+        runs = [c for c in ("Qh Kh Ah", "Ah 2h 3h") if is_run(c.split(), deck)]
+        not_runs = [c for c in ("Kh Ah 2h", "Qh Kh Ah 2h") if not is_run(c.split(), deck)]
+        out.append(_("The ace low or high: {runs} are runs; {not_runs} are not.",
+                     runs=", ".join(map(said, runs)), not_runs=", ".join(map(said, not_runs))))
+    if rules.pickup_depth == 2:
+        out.append(_("Two-deep pickup: with {top} on top of {second}, a player may take "
+                     "either instead of drawing; the other card stays where it was.",
+                     top=said("5h"), second=said("7d")))
+    seats = log["players"]
+    if rules.dealer_rotation == "winner_leads":
+        winner = seats[-1]
+        table = Table.resume(rules, seats, started=1, last_seats=seats, last_dealer=seats[0],
+                             last_winners=[winner])
+        out.append(_("The winner leads: if {winner} wins a hand, {dealer} deals the next one "
+                     "and {winner} plays first.", winner=winner,
+                     dealer=table.expected_dealer(seats)))
+    if rules.caught == "lowest_wins" and len(seats) >= 3:
+        counts = dict.fromkeys(seats, 20)
+        counts.update({seats[0]: 9, seats[1]: 7, seats[2]: 9})
+        ending = Ending(DROP, tuple(seats), seats[-1], player=seats[0], counts=counts)
+        story = " ".join(language.say(w, lang) for w in settle_ending(ending, rules).words)
+        out.append(_("For example: {story}", story=story))
+    if rules.match_to is not None:
+        out.append(match_words({"to": rules.match_to, "over": False}, lang))
+    return out
+
+
 def render_sheet(log: dict, *, lang: str | None = None, url: str | None = None,
                  stake: dict | None = None) -> bytes:
     """The one-page house-rules sheet of the table of ``log`` in ``lang``
@@ -147,6 +194,8 @@ def render_sheet(log: dict, *, lang: str | None = None, url: str | None = None,
     story.append(Paragraph(esc(intro), st["body"]))
     for line in lines:
         story.append(Paragraph(line, st["bullet"], bulletText="•"))
+    for line in examples(log, lang):
+        story.append(Paragraph(esc(line), st["bullet"], bulletText="•"))
 
     story.append(Paragraph(_("What each ending pays"), st["h2"]))
     head = [Paragraph(_("Ending"), st["head"]), Paragraph(_("Pays"), st["head"]),
