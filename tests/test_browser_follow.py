@@ -283,15 +283,14 @@ def test_a_seats_phone_follows_the_table_and_asks_what_is_its_own(served, browse
     # hand page, which follows live, and on the TV.
     host.goto(f"{base}/s/{night.sid}/hands/{m}")
     ann.reload()
-    if not ann.locator(".dispute-box > summary").is_visible():
-        ann.locator("#history > summary").click()  # where the form was kept before
     ann.locator(".dispute-box > summary").click()
     ann.fill("#dispute-note", "Ben saw my cards")
     tb.submit(ann, "#dispute-form button[type=submit]")
     expect(host.locator("#status-disputes")).to_be_visible(timeout=LIVE)
     assert tb.text(host, "#status-disputes").endswith("1 dispute open")
     assert host.locator("#status-disputes").bounding_box()["y"] < TABLET["height"]
-    assert "Ben saw my cards" in host.locator("#dispute-1").text_content()
+    expect(host.locator("#dispute-1")).to_be_visible()
+    assert "Ben saw my cards" in tb.text(host, "#dispute-1")
     tb.shot(host, "follow-host-disputed", full_page=False)
     expect(tv.locator("#tv-disputes")).to_contain_text("Ben saw my cards", timeout=LIVE)
     for pg in (ann, host, tv):
