@@ -230,9 +230,16 @@ def test_the_tv_fills_the_screen_and_shows_what_the_room_wants(served, browser, 
 
 # ------------------------------------------------------------------ 5, 6: phones follow the table
 
-def test_a_seats_phone_follows_the_table_and_asks_what_is_its_own(served, browser):
+@pytest.mark.parametrize("language, words", [
+    ("en", {"accept": "Accept it", "show": "show your hand", "waits": "Hand {n} waits for you"
+            " to accept it.", "cards": r"\d cards?\b", "open": "1 dispute open"}),
+    ("de", {"accept": "Akzeptiere es", "show": "Zeig deine Hand", "waits": "Hand {n} wartet"
+            " auf dein Akzeptieren.", "cards": r"\d Karten?\b", "open": "1 Einspruch offen"}),
+])
+def test_a_seats_phone_follows_the_table_and_asks_what_is_its_own(served, browser, language,
+                                                                  words):
     base, app = served
-    night = Night(app)
+    night = Night(app, language)
     ann = device(browser, PHONE)
     ann.goto(base + night.link("seat", "Ann"))
     ann.wait_for_url(re.compile(rf".*/s/{night.sid}$"))
@@ -245,10 +252,10 @@ def test_a_seats_phone_follows_the_table_and_asks_what_is_its_own(served, browse
     # no live board (stock, pile, cards in hand) for a hand never played here.
     night.told({"how": "drop", "by": "Ben", "counts": {"Ann": 20, "Ben": 9, "Cy": 30}})
     ann.wait_for_url(re.compile(r".*/hands/1$"), timeout=LIVE)
-    assert "Accept it" in tb.text(ann, "#yours")
+    assert words["accept"] in tb.text(ann, "#yours")
     assert ann.locator("#stock, #top, #spreads, .known").count() == 0
-    assert not re.search(r"\d cards?\b", tb.text(ann, "#players"))
-    tb.shot(ann, "follow-phone-told")
+    assert not re.search(words["cards"], tb.text(ann, "#players"))
+    tb.shot(ann, f"follow-phone-told-{language}")
     tb.submit(ann, "#accepts button")
     assert "✓ Ann" in tb.text(ann, "#accepts") and ann.locator("#yours").count() == 0
 
@@ -260,22 +267,22 @@ def test_a_seats_phone_follows_the_table_and_asks_what_is_its_own(served, browse
     assert to_act != "Ann"
     night.act(n, f"{to_act}: drop")
     night.act(n, f"{to_act}: show =9")
-    expect(ann.locator("#yours")).to_contain_text("show your hand", timeout=LIVE)
+    expect(ann.locator("#yours")).to_contain_text(words["show"], timeout=LIVE)
     assert ann.locator("input.count").count() == 1
-    tb.shot(ann, "follow-phone-show")
+    tb.shot(ann, f"follow-phone-show-{language}")
     ann.locator("input.count").fill("20")
     tb.submit(ann, "#count-all")
-    assert "Ann shows a count of 20" in tb.text(ann, ".flash-ok")
+    assert "Ann" in tb.text(ann, ".flash-ok") and "20" in tb.text(ann, ".flash-ok")
     rest = [p for p in night.state(n)["must_show"]]
     for who in rest:
         night.act(n, f"{who}: show =30")
-    expect(ann.locator("#yours")).to_contain_text("Accept it", timeout=LIVE)
+    expect(ann.locator("#yours")).to_contain_text(words["accept"], timeout=LIVE)
 
     # The next hand before Ann accepted: the phone follows, and says which
     # hand still waits for her.
     m = night.start()
     ann.wait_for_url(re.compile(rf".*/hands/{m}$"), timeout=LIVE)
-    assert tb.text(ann, "#unaccepted") == f"Hand {n} waits for you to accept it."
+    assert tb.text(ann, "#unaccepted") == words["waits"].format(n=n)
     first = night.state(m)["to_act"]
     night.act(m, f"{first}: draw ??")
 
@@ -287,11 +294,12 @@ def test_a_seats_phone_follows_the_table_and_asks_what_is_its_own(served, browse
     ann.fill("#dispute-note", "Ben saw my cards")
     tb.submit(ann, "#dispute-form button[type=submit]")
     expect(host.locator("#status-disputes")).to_be_visible(timeout=LIVE)
-    assert tb.text(host, "#status-disputes").endswith("1 dispute open")
+    assert tb.text(host, "#status-disputes").endswith(words["open"])
     assert host.locator("#status-disputes").bounding_box()["y"] < TABLET["height"]
     expect(host.locator("#dispute-1")).to_be_visible()
     assert "Ben saw my cards" in tb.text(host, "#dispute-1")
-    tb.shot(host, "follow-host-disputed", full_page=False)
+    tb.shot(host, f"follow-host-disputed-{language}", full_page=False)
+    tb.shot(ann, f"follow-phone-disputed-{language}")
     expect(tv.locator("#tv-disputes")).to_contain_text("Ben saw my cards", timeout=LIVE)
     for pg in (ann, host, tv):
         assert pg.errors == []
