@@ -74,3 +74,32 @@ def replayed(client, table) -> dict:
 
 def as_decimals(amounts: dict) -> dict[str, Decimal]:
     return {p: Decimal(v) for p, v in amounts.items()}
+
+
+def paper_text(client, table) -> str:
+    """The text of the table's settlement PDF."""
+    from tests.reports_fixtures import pdf_text
+
+    r = client.get(f"/reports/{table['id']}/settlement.pdf?token={table['token']}")
+    assert r.status_code == 200
+    return pdf_text(r.data)
+
+
+def carry(client, source, players, currency="USD", token=None):
+    """A new table carrying ``source``'s debts among ``players``."""
+    return client.post("/api/sessions", headers=KEY, json={
+        "stake": "1", "rules": "pagat", "players": list(players), "currency": currency,
+        "brought_forward_from": source["id"],
+        "brought_forward_token": token or source["token"]})
+
+
+def made(response) -> dict:
+    assert response.status_code == 201, response.get_json()
+    got = response.get_json()
+    return {"id": got["id"], "token": got["table_token"], "audit": got["audit_token"]}
+
+
+def ledger(client, currency="USD") -> dict:
+    r = client.get(f"/api/club/ledger?currency={currency}", headers=KEY)
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()

@@ -11,7 +11,6 @@ import json
 import re
 from collections import Counter
 from decimal import Decimal
-from itertools import combinations
 
 import pytest
 
@@ -151,7 +150,7 @@ def _expected_stats(logs, merged=True):
 
 # ---------------------------------------------------------------- the ledger
 
-def test_club_balances_and_fewest_transfers(weeks):
+def test_club_balances_and_each_debt_where_it_is_owed(weeks):
     client = weeks["client"]
     _merge(client)
     r = client.get("/api/club/ledger", headers=KEY)
@@ -162,20 +161,19 @@ def test_club_balances_and_fewest_transfers(weeks):
     assert {p: v for p, v in got.items() if v} == {p: v for p, v in expected.items() if v}
     assert sum(got.values()) == 0
     assert "Bne" not in got
-    # The transfers clear every balance, and no fewer could: n people with a
-    # non-zero balance need n - (the most zero-sum groups they split into).
+    # The transfers clear every balance, each one a debt its table owes as
+    # its own settle-up says (issue 33: one answer to who pays whom).
     left = dict(got)
     for t in led["transfers"]:
         left[t["from"]] += Decimal(t["amount"])
         left[t["to"]] -= Decimal(t["amount"])
     assert not any(left.values())
-    owing = [p for p, v in got.items() if v]
-    groups = 1
-    for k in range(1, len(owing)):
-        for subset in combinations(owing, k):
-            if sum(got[p] for p in subset) == 0:
-                groups = 2  # enough for four players: two zero-sum halves at most
-    assert len(led["transfers"]) == max(0, len(owing) - groups)
+    tokens = {m["id"]: m["table_token"] for m in weeks["made"]}
+    for t in led["transfers"]:
+        table = client.get(f"/api/sessions/{t['session']}/settlement",
+                           headers=bearer(tokens[t["session"]])).get_json()
+        assert {(_who(o["from"], True), _who(o["to"], True), o["amount"])
+                for o in table["owed"]} >= {(t["from"], t["to"], t["amount"])}
 
 
 def test_brought_forward_from_the_club_is_not_counted_twice():
@@ -206,33 +204,36 @@ def test_referee_ledger_json_is_exactly_the_issue_s_shape(weeks, capsys, club_ap
     r = weeks["client"].get("/api/club/ledger", headers=KEY).get_json()
     # (the API's transfers also say since when their payer owes)
     assert out == {"balances": r["balances"], "transfers": [
-        {k: v for k, v in t.items() if k != "since"} for t in r["transfers"]]}
+        {k: v for k, v in t.items() if k not in ("since", "session")} for t in r["transfers"]]}
     assert "Bne" in out["balances"]
     assert all(re.fullmatch(r"2026-11-\d\d", t["since"]) for t in r["transfers"])
 
 
-def test_mark_paid_records_a_payment_at_the_open_table(weeks):
+def test_mark_paid_records_the_payment_at_the_table_that_owes_it(weeks):
     client = weeks["client"]
     _merge(client)
     led = client.get("/api/club/ledger", headers=KEY).get_json()
-    week4 = weeks["made"][3]
-    seated = {"Ann", "Ben", "Dee"}
-    t = next((t for t in led["transfers"] if {t["from"], t["to"]} <= seated), None)
-    if t is None:
-        pytest.skip("no transfer between two players of the open table")
+    tokens = {m["id"]: m["table_token"] for m in weeks["made"]}
+    # The oldest debt, at a closed table: recorded there all the same.
+    t = led["transfers"][0]
     r = client.post("/api/club/transfers", json=t, headers=KEY)
     assert r.status_code == 201, r.get_json()
-    assert r.get_json()["session"] == week4["id"]
-    payments = client.get(f"/api/sessions/{week4['id']}", headers=bearer(
-        week4["table_token"])).get_json()["payments"]
-    assert payments[-1]["from"] == t["from"] and payments[-1]["amount"] == t["amount"]
+    assert r.get_json()["session"] == t["session"]
+    table = client.get(f"/api/sessions/{t['session']}/settlement",
+                       headers=bearer(tokens[t["session"]])).get_json()
+    assert table["closed"] is not None
+    assert table["payments"][-1]["note"] == "club settlement"
+    assert (t["from"], t["to"]) not in {(_who(o["from"], True), _who(o["to"], True))
+                                        for o in table["owed"]}
     after = client.get("/api/club/ledger", headers=KEY).get_json()
     assert Decimal(after["balances"][t["from"]]) == Decimal(led["balances"][t["from"]]) + \
         Decimal(t["amount"])
-    # Nobody sits at an open table with Cy: the club keeps it as its own event.
+    assert t not in after["transfers"]
+    # What no table owes is refused, and changes nothing.
     r = client.post("/api/club/transfers", json={"from": "Cy", "to": "Ann", "amount": "1"},
                     headers=KEY)
-    assert r.status_code == 201 and r.get_json()["session"] is None, r.get_json()
+    assert r.status_code == 422 and r.get_json()["error"]["code"] == "not_owed"
+    assert client.get("/api/club/ledger", headers=KEY).get_json() == after
 
 
 def test_the_club_needs_the_host_key(weeks, club_app):

@@ -9,12 +9,17 @@ from decimal import Decimal
 import pytest
 
 from tests.money_tables import (
+    KEY,
     as_decimals,
     balances,
+    carry,
     get,
+    ledger,
+    made,
     open_table,
     out_by,
     owed,
+    paper_text,
     post,
     replayed,
     seat_token,
@@ -194,3 +199,76 @@ def test_the_settle_page_shows_who_confirmed_what_and_offers_a_cash_payment(clie
     assert "waiting for Rob to confirm" in page
     assert "confirmed by the host" in page
     assert 'id="record-cash"' in page
+
+
+# ---------------------------------------------------------------- item 1: carried once
+
+def test_a_debt_is_carried_once_in_its_own_currency_and_leaves_its_table(client):
+    first = open_table(client)
+    out_by(client, first, "Ben")
+    assert owed(client, first) == [("Ann", "Ben", Decimal("1.00"))]
+    second = made(carry(client, first, ("Ann", "Ben")))
+    assert owed(client, second) == [("Ann", "Ben", Decimal("1.00"))]
+    # Marked moved at the source: its page, its export and its paper stop asking.
+    assert owed(client, first) == []
+    assert replayed(client, first)["transfers"] == []
+    [moved] = get(client, first, "/log")["carried_forward"]
+    assert moved["to"] == second["id"] and moved["balances"] == {"Ann": "-1.00", "Ben": "1.00"}
+    assert "Carried on to table " + second["id"] in paper_text(client, first)
+    # A second carry finds it owed elsewhere; another currency is refused.
+    assert_error(carry(client, first, ("Ann", "Ben")), 422, "carried_already")
+    for currency in ("EUR", "JPY"):
+        err = assert_error(carry(client, first, ("Ann", "Ben"), currency), 422,
+                           "carry_currency")
+        assert "USD" in err["message"] and currency in err["message"]
+    # Paid at the table where it is owed now, once; the other refuses it.
+    r = post(client, first, "/paid", {"from": "Ann", "to": "Ben", "amount": "1.00"})
+    assert_error(r, 422, "not_owed")
+    assert post(client, second, "/paid", {"from": "Ann", "to": "Ben",
+                                          "amount": "1.00"}).status_code == 201
+    assert ledger(client)["balances"] == {"Ann": "0.00", "Ben": "0.00"}
+    assert ledger(client)["transfers"] == []
+
+
+def test_a_debt_to_someone_absent_stays_where_it_is(client):
+    first = open_table(client, players=("Ann", "Ben", "Cy"))
+    out_by(client, first, "Ben")
+    second = made(carry(client, first, ("Ann", "Ben")))
+    assert owed(client, second) == [("Ann", "Ben", Decimal("1.00"))]
+    assert owed(client, first) == [("Cy", "Ben", Decimal("1.00"))]
+    assert as_decimals(ledger(client)["balances"]) == {
+        "Ann": Decimal(-1), "Ben": Decimal(2), "Cy": Decimal(-1)}
+
+
+# ---------------------------------------------------------------- item 3: one answer
+
+def test_paid_at_the_club_reaches_the_table_its_paper_and_its_export(client):
+    t = open_table(client, players=("Emil", "Ben"), currency="EUR")
+    out_by(client, t, "Ben")
+    assert post(client, t, "/close", {}).status_code == 201
+    assert "Emil pays Ben" in paper_text(client, t)
+    [debt] = ledger(client, "EUR")["transfers"]
+    assert debt["session"] == t["id"]
+    r = client.post("/api/club/transfers", json=debt, headers=KEY)
+    assert r.status_code == 201, r.get_json()
+    assert ledger(client, "EUR")["balances"] == {"Ben": "0.00", "Emil": "0.00"}
+    assert owed(client, t) == []
+    assert replayed(client, t)["transfers"] == []
+    assert "Emil pays Ben" not in paper_text(client, t)
+    # Paid twice: the second is refused, the club and the table unchanged.
+    r = client.post("/api/club/transfers", json=debt, headers=KEY)
+    assert r.status_code == 422 and r.get_json()["error"]["code"] == "not_owed"
+
+
+def test_the_club_and_each_table_say_the_same_who_pays_whom(client):
+    t1 = open_table(client, players=("Clara", "Ben"), currency="EUR")
+    out_by(client, t1, "Ben")  # Clara owes Ben
+    t2 = open_table(client, players=("Ben", "Emil"), currency="EUR")
+    out_by(client, t2, "Emil")  # Ben owes Emil
+    led = ledger(client, "EUR")
+    assert sorted((t["session"], t["from"], t["to"], t["amount"]) for t in led["transfers"]) \
+        == sorted([(t1["id"], "Clara", "Ben", "1.00"), (t2["id"], "Ben", "Emil", "1.00")])
+    for t in (t1, t2):
+        assert [(a, b, f"{v:.2f}") for a, b, v in owed(client, t)] == [
+            (d["from"], d["to"], d["amount"]) for d in led["transfers"]
+            if d["session"] == t["id"]]

@@ -18,7 +18,7 @@ DEFAULT = LANGUAGES[0]  # English; the words module, not babel: every command st
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("ledger", help="everyone's balance over every session, and who pays "
-                       "whom now (the fewest transfers)")
+                       "whom now (each debt at the table where it is owed)")
     p.add_argument("--db", metavar="PATH_OR_URL")
     p.add_argument("--currency", help="the currency (needed when sessions use several)")
     p.add_argument("--json", action="store_true", help='{"balances": {...}, "transfers": '

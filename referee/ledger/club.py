@@ -48,7 +48,16 @@ class ClubSession:
     hands: Sequence[HandLine]
     payments: Sequence[tuple[str, str, Decimal]] = ()
     brought_forward: Mapping[str, Decimal] = field(default_factory=dict)
-    carried: bool = False  # its brought_forward came from a session of the club
+    # Its brought_forward came from a session of the club that did not mark
+    # it carried on (tables carried before issue 33): counted there, not here.
+    carried: bool = False
+    # What it carried on to later tables (counted there now, not here).
+    carried_forward: Mapping[str, Decimal] = field(default_factory=dict)
+    # What the table itself says each player stands at, and still owes whom:
+    # the club says the same of that table's money (None: worked out here).
+    balance: Mapping[str, Decimal] | None = None
+    owed: Sequence[tuple[str, str, Decimal]] = ()
+    closed: str | None = None  # when the table closed (ISO), if it has
     # A match to a score (match_to) that is over: its winners. A match counts
     # as one, however many hands it took.
     match_winners: tuple[str, ...] | None = None
@@ -56,7 +65,13 @@ class ClubSession:
 
 def session_money(s: ClubSession) -> dict[str, Decimal]:
     """What the session adds to each player's club balance."""
-    out: dict[str, Decimal] = {p: ZERO for p in s.players}
+    if s.balance is not None:
+        out = dict(s.balance)
+        if s.carried:
+            for p, v in s.brought_forward.items():
+                out[p] = out.get(p, ZERO) - v
+        return out
+    out = {p: ZERO for p in s.players}
     if not s.carried:
         for p, v in s.brought_forward.items():
             out[p] = out.get(p, ZERO) + v
@@ -66,7 +81,29 @@ def session_money(s: ClubSession) -> dict[str, Decimal]:
     for payer, payee, amount in s.payments:
         out[payer] = out.get(payer, ZERO) + amount
         out[payee] = out.get(payee, ZERO) - amount
+    for p, v in s.carried_forward.items():
+        out[p] = out.get(p, ZERO) - v
     return out
+
+
+def session_debts(s: ClubSession) -> list[Transfer]:
+    """Who still owes whom at this table: what the table says (``owed``), or
+    where the club counts its money otherwise (a carry not marked at its
+    source; payments kept by the club alone), the fewest transfers that
+    clear what it adds to the club's balances."""
+    if s.balance is not None and not s.carried:
+        return [Transfer(payer, payee, amount) for payer, payee, amount in s.owed]
+    money = session_money(s)
+    return settle_up(money, [*s.players, *sorted(p for p in money if p not in s.players)])
+
+
+def club_debts(sessions: Iterable[ClubSession]) -> list[tuple[ClubSession, Transfer]]:
+    """Every debt still owed, each at the one table where it is owed (its
+    page, papers and export say the same), tables in date order. A debt is
+    paid where it is owed: the club does not net across tables, so that a
+    table and the club never give two answers to who pays whom."""
+    return [(s, t) for s in sorted(sessions, key=lambda s: (s.date, s.id))
+            for t in session_debts(s)]
 
 
 def club_balances(sessions: Iterable[ClubSession]) -> dict[str, Decimal]:

@@ -26,7 +26,7 @@ from sqlite_utils import Database
 
 from ..ledger import club as arithmetic
 from ..ledger.club import ClubSession, HandLine, plain
-from ..record.events import Unreadable, check_payments, decimal_of
+from ..record.events import counts
 from ..rules.errors import MalformedInput, RuleViolation
 from ..rules.table import NICKNAME as A_NICKNAME
 from ..rules.table import check_name
@@ -242,7 +242,12 @@ def gather(db: Database, currency: str, start: date | None = None,
     ``end``, both included), names read as people, oldest first."""
     spellings = storage.aliases(db)
     out = []
-    for row in storage.club_session_rows(db):
+    rows = storage.club_session_rows(db)
+    # The tables whose debts were carried in with the carry marked at their
+    # source (issue 33): their brought_forward counts here, and the source
+    # no longer counts it.
+    marked = {c["to"] for row in rows for c in row["header"].get("carried_forward") or ()}
+    for row in rows:
         if (row["currency"] or POINTS) != currency:
             continue
         day = _day(row)
@@ -273,13 +278,23 @@ def gather(db: Database, currency: str, start: date | None = None,
                 payments=tuple((who(p["from"]), who(p["to"]), Decimal(p["amount"]))
                                for p in paid.get(line["hand"], ()))))
         header = row["header"]
+        moved: dict[str, Decimal] = {}
+        for c in header.get("carried_forward") or ():
+            for p, v in c["balances"].items():
+                moved[who(p)] = moved.get(who(p), Decimal(0)) + Decimal(str(v))
+        stands = s["balances"] or s["totals"]
         out.append(ClubSession(
             id=sid, date=day, players=[who(p) for p in row["everyone"]], hands=hands,
             payments=[(who(p["from"]), who(p["to"]), Decimal(str(p["amount"])))
-                      for p in header.get("payments", ())],
+                      for p in header.get("payments", ()) if counts(p)],
             brought_forward={who(p): Decimal(str(v))
                              for p, v in (header.get("brought_forward") or {}).items()},
-            carried=row.get("brought_forward_from") is not None,
+            carried=row.get("brought_forward_from") is not None and sid not in marked,
+            carried_forward=moved,
+            balance={who(p): Decimal(v) for p, v in stands.items()},
+            owed=[(who(t["from"]), who(t["to"]), Decimal(t["amount"]))
+                  for t in s["transfers"]],
+            closed=header.get("closed"),
             match_winners=tuple(who(p) for p in s["match"]["winners"])
             if s.get("match") and s["match"]["over"] else None))
     return sorted(out, key=lambda s: (s.date, s.id))
@@ -305,64 +320,64 @@ def club_payments(db: Database, currency: str) -> ClubSession:
 
 
 def ledger(db: Database, currency: str | None = None) -> dict:
-    """Everyone's balance over all sessions (positive: the club owes them) and
-    the fewest transfers that clear them, as decimal strings, each with the
-    day since which its payer owes (``since``)."""
+    """Everyone's balance over all sessions (positive: the club owes them), and
+    every debt still owed, each at the table where it is owed (``session``;
+    ``since``: the day it closed, else the day it opened), as that table's
+    page, papers and export say it: the club nets nothing across tables
+    (to do that, carry a table's debts into the next: ``brought_forward_from``)."""
     currency = pick_currency(db, currency)
     sessions = [*gather(db, currency), club_payments(db, currency)]
     balances = arithmetic.club_balances(sessions)
-    transfers = arithmetic.club_transfers(balances)
-    since = arithmetic.owing_since(sessions)
-    places = _places(currency, [*balances.values(), *(t.amount for t in transfers)])
+    debts = arithmetic.club_debts(sessions)
+    places = _places(currency, [*balances.values(), *(t.amount for _, t in debts)])
     return {"currency": currency,
             "balances": {p: plain(v, places) for p, v in balances.items()},
             "transfers": [{"from": t.payer, "to": t.payee, "amount": plain(t.amount, places),
-                           "since": since.get(t.payer)}
-                          for t in transfers]}
+                           "session": s.id if s.id != "club" else None,
+                           "since": (s.closed or s.date or "")[:10] or None}
+                          for s, t in debts]}
 
 
 def mark_paid(db: Database, payer: str, payee: str, amount: str,
-              currency: str | None = None) -> dict:
-    """A club transfer handed over: recorded as a payment at the newest table
-    in that currency, not closed, where both sat (under the names they sat
-    with there). Without one (their tables are closed), a payment event of
-    the club's own chain, which the ledger counts (``session`` None)."""
+              currency: str | None = None, session: str | None = None) -> dict:
+    """A debt of the club's ledger handed over: recorded as a payment at the
+    table where it is owed (``session``; without it, the oldest table that
+    owes exactly it), closed or not, under the names they sat with there, so
+    that the table's page, its papers and its export say it is paid.
+    Refused unless a table owes exactly that now (``not_owed``)."""
     currency = pick_currency(db, currency)
-    spellings = storage.aliases(db)
-    for row in reversed(storage.club_session_rows(db)):
-        if (row["currency"] or POINTS) != currency or row["header"].get("closed"):
+    amount = str(amount).strip()
+    for t in ledger(db, currency)["transfers"]:
+        if (t["from"], t["to"]) != (payer, payee) or not _same_amount(t["amount"], amount) \
+                or t["session"] is None or session not in (None, t["session"]):
             continue
-        seated = {person(n, spellings): n for n in row["everyone"]}
-        if payer in seated and payee in seated:
-            record_payment(db, row["id"], seated[payer], seated[payee], amount,
-                           note="club settlement")
-            return {"session": row["id"], "from": payer, "to": payee,
-                    "amount": str(amount).strip(), "currency": currency}
-    # Every table they shared is closed: the club keeps it, as its own event.
-    payment = {"from": payer, "to": payee, "amount": str(amount).strip(), "currency": currency}
+        spellings = storage.aliases(db)
+        owed = next((o for o in pay_standings(db, t["session"])
+                     if (person(o["from"], spellings), person(o["to"], spellings))
+                     == (payer, payee) and _same_amount(o["amount"], amount)), None)
+        if owed is None:  # a carry not marked at its source: the table says otherwise
+            continue
+        # Under the names they sat with there, as the table owes it.
+        record_payment(db, t["session"], owed["from"], owed["to"], owed["amount"],
+                       note="club settlement", owed=True)
+        return {"session": t["session"], "from": payer, "to": payee, "amount": amount,
+                "currency": currency}
+    raise RuleViolation("not_owed", N_("{payer} does not owe {payee} {amount} at any table "
+                                       "now: mark paid one of the ledger's debts, as it is "
+                                       "listed"),
+                        {"payer": payer, "payee": payee, "amount": amount})
 
-    def check():
-        try:
-            check_payments([{k: payment[k] for k in ("from", "to", "amount")}])
-        except Unreadable as err:
-            raise MalformedInput("malformed", N_("{field}: {problem}"),
-                                 {"field": "payment", "problem": err.text}) from None
-        if payer == payee:
-            raise MalformedInput("payment_to_self", N_("payment {number}: {payer} cannot pay "
-                                                       "themselves"),
-                                                    {"number": 1, "payer": payer})
-        owed = ledger(db, currency)["balances"]
-        for who in (payer, payee):
-            if who not in owed:
-                raise RuleViolation("unknown_player", N_("no session has a player {name}"),
-                                                      {"name": repr(who)})
-        if (decimal_of(payment["amount"]) or 0) <= 0:
-            raise MalformedInput("payment_amount", N_("a payment's amount is a decimal "
-                                                      "greater than 0"))
 
-    done = _append(db, PAYMENT, payment, check)
-    return {"session": None, "event": done["event"], "from": payer, "to": payee,
-            "amount": payment["amount"], "currency": currency}
+def _same_amount(a: str, b: str) -> bool:
+    try:
+        return Decimal(a) == Decimal(b)
+    except ArithmeticError:
+        return False
+
+
+def pay_standings(db: Database, sid: str) -> list[dict]:
+    """The transfers table ``sid`` still owes, as its settle-up writes them."""
+    return standings(db, sid, newest=0)["transfers"]
 
 
 def player(db: Database, name: str) -> dict:

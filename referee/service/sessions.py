@@ -21,6 +21,7 @@ from ..ledger.money import fmt
 from ..ledger.results import match_doc, result_doc, result_entry, settle_session
 from ..record import FORMAT, dump_log, load_log, setup_of
 from ..record.chain import canonical_action
+from ..record.events import session_players
 from ..record.result_text import EncodedItems, item_line, result_json_text
 from ..replay.sequential import Session, open_session, parse_logged, play_on, session_money
 from ..rules.errors import RefereeError
@@ -51,7 +52,7 @@ def create_session(db: Database, header: dict, pin: str | None = None, *,
     import). The table opens now: ``started`` is recorded unless given.
     ``brought_forward_from``: an earlier session (read with its table or audit
     token) whose unpaid balances among this table's players are carried in
-    (``carried_balances``)."""
+    (``carry_into``)."""
     if isinstance(header, dict):
         header = dict(header)
         if "format" not in header:
@@ -62,28 +63,32 @@ def create_session(db: Database, header: dict, pin: str | None = None, *,
                 raise MalformedInput("malformed", N_("brought_forward is given twice: as "
                                                      "balances and as brought_forward_from"))
             access.authorize(db, brought_forward_from, brought_forward_token, write=False)
-            header["brought_forward"] = carried_balances(
-                db, brought_forward_from, header.get("players") or [])
+    if isinstance(header, dict) and brought_forward_from is not None:
+        return carry_into(db, header, pin, brought_forward_from)
     return import_log(db, header, pin, brought_forward_from=brought_forward_from)
 
 
-def carried_balances(db: Database, earlier: str, players: list[str]) -> dict[str, str]:
-    """What the earlier session still owes, carried to a table of ``players``:
-    the fewest transfers that settle its balances, kept where both payer and
-    payee sit at the new table (a debt to or from someone absent stays owed in
-    the earlier session's papers, where it is). The result sums to zero."""
-    result = standings(db, earlier)["result"]
-    carried: dict[str, Decimal] = {}
-    for t in result["transfers"]:
-        if t["from"] in players and t["to"] in players:
-            amount = Decimal(t["amount"])
-            carried[t["from"]] = carried.get(t["from"], Decimal(0)) - amount
-            carried[t["to"]] = carried.get(t["to"], Decimal(0)) + amount
-    return {p: str(carried[p]) for p in players if p in carried}
+def carry_into(db: Database, doc: dict, pin: str | None, earlier: str) -> SessionInfo:
+    """A new table (or an import) that carries ``earlier``'s unpaid debts among
+    its players (``table_events.carry``: once, in its own currency, marked
+    moved at ``earlier``). The document is checked first, so that a table
+    that cannot open carries nothing away; an import's own
+    ``brought_forward`` must be what is carried."""
+    from .table_events import carry
+
+    check = {k: v for k, v in doc.items() if k != "brought_forward"}
+    open_session(load_log(check))  # its faults before anything is carried
+    sid = secrets.token_hex(6)
+    given = doc.get("brought_forward") if "hands" in doc else None
+    carried = carry(db, earlier, sid, session_players(check), doc.get("currency"), given)
+    doc = {**doc, "brought_forward": given if given is not None else carried}
+    if not doc["brought_forward"] and given is None:
+        del doc["brought_forward"]
+    return import_log(db, doc, pin, brought_forward_from=earlier, sid=sid)
 
 
 def import_log(db: Database, doc: dict, pin: str | None = None, *,
-               brought_forward_from: str | None = None) -> SessionInfo:
+               brought_forward_from: str | None = None, sid: str | None = None) -> SessionInfo:
     """Store a whole ``tonk-log/1`` document (its last hand may be still open).
     ``brought_forward_from``: the stored session its ``brought_forward`` came
     from (the club's ledger counts those debts there, not twice)."""
@@ -103,13 +108,13 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
         if len(log.get("hands", ())) >= BESIDE_HANDS and beside.can_fork():
             try:
                 with closing(beside.stream(judge, log)) as judged:
-                    return _store(db, log, session, pin, brought_forward_from, judged)
+                    return _store(db, log, session, pin, brought_forward_from, judged, sid)
             except beside.SecondProcessFailed:
                 pass  # ours, never the log's: judged again in this process
         judged = list(judge(log))
         if judged[-1][0] == FAULT:  # known before anything is written: refused at once
             raise judged[-1][1]
-        return _store(db, log, session, pin, brought_forward_from, iter(judged))
+        return _store(db, log, session, pin, brought_forward_from, iter(judged), sid)
 
 
 #: From this many hands on, an import replays and settles its hands in a
@@ -128,13 +133,13 @@ HANDS, EVERYONE, FAULT = "hands", "everyone", "fault"
 
 
 def _store(db: Database, log: dict, session: Session, pin: str | None,
-           brought_forward_from: str | None, judged: Iterator[tuple[str, Any]]
-           ) -> SessionInfo:
+           brought_forward_from: str | None, judged: Iterator[tuple[str, Any]],
+           sid: str | None = None) -> SessionInfo:
     rules, q = session.rules, session.quantum
     header = {k: v for k, v in log.items() if k != "hands"}
     if "hands" in log:
         header["hands"] = []
-    sid = secrets.token_hex(6)
+    sid = sid or secrets.token_hex(6)
     info = SessionInfo(sid, access.new_token(), access.new_token())
     # The chain carries what money is computed from: the header as given
     # and the rules as expanded, which the session's row is checked against.

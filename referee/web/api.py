@@ -138,7 +138,9 @@ def create_session():
         # says which stored session it came from (the club counts it there).
         if earlier is not None:
             access.authorize(get_db(), earlier, token, write=False)
-        info = sessions.import_log(get_db(), doc, brought_forward_from=earlier)
+            info = sessions.carry_into(get_db(), doc, None, earlier)
+        else:
+            info = sessions.import_log(get_db(), doc)
     else:
         info = sessions.create_session(get_db(), doc, brought_forward_from=earlier,
                                        brought_forward_token=token)

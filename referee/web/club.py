@@ -153,9 +153,11 @@ class ClubTransferSchema(Schema):
     from_ = fields.String(data_key="from", required=True)
     to = fields.String(required=True)
     amount = fields.String(required=True)
+    session = fields.String(allow_none=True, metadata={
+        "description": "the table where it is owed (what its page, papers and export say "
+                       "too); null: payments the club kept itself before issue 33"})
     since = fields.String(allow_none=True, metadata={
-        "description": "the date since which the payer owes (their balance below zero "
-                       "since that session)"})
+        "description": "the day that table closed (else the day it opened)"})
 
 
 class LedgerSchema(Schema):
@@ -215,14 +217,15 @@ class MarkPaidSchema(StrictSchema):
     currency = fields.String(validate=validate.Length(1, 16))
     since = fields.String(allow_none=True, validate=validate.Length(max=40), metadata={
         "description": "ignored: a transfer of the ledger may be posted back as it is"})
+    session = fields.String(allow_none=True, validate=validate.Length(1, 100), metadata={
+        "description": "the table where the debt is owed (the ledger's transfer names it); "
+                       "left out: the oldest table that owes exactly it"})
 
 
 class PaidSchema(Schema):
-    session = fields.String(required=True, allow_none=True, metadata={
-        "description": "the table the payment was recorded at; null: every table the two "
-                       "shared is closed, so the club kept it (event)"})
-    event = fields.Integer(metadata={"description": "the club's payment event, when session "
-                                     "is null"})
+    session = fields.String(required=True, metadata={
+        "description": "the table the payment was recorded at: the one where the debt is "
+                       "owed"})
     from_ = fields.String(data_key="from", required=True)
     to = fields.String(required=True)
     amount = fields.String(required=True)
@@ -307,7 +310,7 @@ def season():
 def mark_paid():
     doc = read_body(MarkPaidSchema())
     return club.mark_paid(get_db(), doc["from_"], doc["to"], doc["amount"],
-                          doc.get("currency")), 201
+                          doc.get("currency"), doc.get("session")), 201
 
 
 @api.put("/people/<name>/pay")
@@ -400,14 +403,10 @@ def ledger_page():
 def paid():
     f = request.form
     done = club.mark_paid(get_db(), f.get("from", ""), f.get("to", ""), f.get("amount", ""),
-                          f.get("currency") or None)
-    if done["session"] is None:
-        flash(_("Recorded by the club: {payer} paid {payee} {amount}.", payer=done["from"],
-                payee=done["to"], amount=money(done["amount"], done["currency"])), "ok")
-    else:
-        flash(_("Recorded: {payer} paid {payee} {amount} at table {table}.",
-                payer=done["from"], payee=done["to"],
-                amount=money(done["amount"], done["currency"]), table=done["session"]), "ok")
+                          f.get("currency") or None, f.get("session") or None)
+    flash(_("Recorded: {payer} paid {payee} {amount} at table {table}.",
+            payer=done["from"], payee=done["to"],
+            amount=money(done["amount"], done["currency"]), table=done["session"]), "ok")
     return redirect(url_for("club.ledger_page", currency=done["currency"]))
 
 
