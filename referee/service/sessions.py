@@ -21,7 +21,6 @@ from ..ledger.money import fmt
 from ..ledger.results import match_doc, result_doc, result_entry, settle_session
 from ..record import FORMAT, dump_log, load_log, setup_of
 from ..record.chain import canonical_action
-from ..record.events import session_players
 from ..record.result_text import EncodedItems, item_line, result_json_text
 from ..replay.sequential import Session, open_session, parse_logged, play_on, session_money
 from ..rules.errors import RefereeError
@@ -45,46 +44,22 @@ class SessionInfo:
     audit_token: str
 
 
-def create_session(db: Database, header: dict, pin: str | None = None, *,
-                   brought_forward_from: str | None = None,
-                   brought_forward_token: str | None = None) -> SessionInfo:
+def create_session(db: Database, header: dict, pin: str | None = None) -> SessionInfo:
     """A new session from a ``tonk-log/1`` header (a document with hands is an
-    import). The table opens now: ``started`` is recorded unless given.
-    ``brought_forward_from``: an earlier session (read with its table or audit
-    token) whose unpaid balances among this table's players are carried in
-    (``carry_into``)."""
+    import). The table opens now: ``started`` is recorded unless given. (A
+    table that carries an earlier one's debts: ``carrying.open_carrying``.)"""
+    return import_log(db, opening(header), pin)
+
+
+def opening(header: dict) -> dict:
+    """A new table's header as it opens: the log's format, ``started`` now
+    unless given."""
     if isinstance(header, dict):
         header = dict(header)
         if "format" not in header:
             header = {"format": FORMAT, **header}
         header.setdefault("started", storage.now_seconds())
-        if brought_forward_from is not None:
-            if "brought_forward" in header:
-                raise MalformedInput("malformed", N_("brought_forward is given twice: as "
-                                                     "balances and as brought_forward_from"))
-            access.authorize(db, brought_forward_from, brought_forward_token, write=False)
-    if isinstance(header, dict) and brought_forward_from is not None:
-        return carry_into(db, header, pin, brought_forward_from)
-    return import_log(db, header, pin, brought_forward_from=brought_forward_from)
-
-
-def carry_into(db: Database, doc: dict, pin: str | None, earlier: str) -> SessionInfo:
-    """A new table (or an import) that carries ``earlier``'s unpaid debts among
-    its players (``table_events.carry``: once, in its own currency, marked
-    moved at ``earlier``). The document is checked first, so that a table
-    that cannot open carries nothing away; an import's own
-    ``brought_forward`` must be what is carried."""
-    from .table_events import carry
-
-    check = {k: v for k, v in doc.items() if k != "brought_forward"}
-    open_session(load_log(check))  # its faults before anything is carried
-    sid = secrets.token_hex(6)
-    given = doc.get("brought_forward") if "hands" in doc else None
-    carried = carry(db, earlier, sid, session_players(check), doc.get("currency"), given)
-    doc = {**doc, "brought_forward": given if given is not None else carried}
-    if not doc["brought_forward"] and given is None:
-        del doc["brought_forward"]
-    return import_log(db, doc, pin, brought_forward_from=earlier, sid=sid)
+    return header
 
 
 def import_log(db: Database, doc: dict, pin: str | None = None, *,

@@ -456,69 +456,6 @@ def undo_payment(db: Database, sid: str, number: int, *, by: str | None = None,
     return _event(db, sid, EventKind.UNDO_PAYMENT, client_id, check, closed_too=True)
 
 
-def carryable(db: Database, sid: str, players: list[str]) -> dict[str, Decimal]:
-    """What table ``sid`` still owes, as a table of ``players`` would carry it
-    in: the fewest transfers that settle its balances, kept where both payer
-    and payee sit there (a debt to or from someone absent stays owed here).
-    Sums to zero."""
-    carried: dict[str, Decimal] = {}
-    for t in standings(db, sid, newest=0)["transfers"]:
-        if t["from"] in players and t["to"] in players:
-            amount = Decimal(t["amount"])
-            carried[t["from"]] = carried.get(t["from"], ZERO) - amount
-            carried[t["to"]] = carried.get(t["to"], ZERO) + amount
-    return {p: carried[p] for p in players if p in carried}
-
-
-def carry(db: Database, sid: str, to: str, players: list[str], currency: str | None,
-          given: dict | None = None) -> dict[str, str]:
-    """Table ``sid``'s debts among ``players`` carried on to the new table
-    ``to`` (in ``currency``), once: they leave this table's balances (its
-    ``carried_forward``, a ``carry`` event) as they enter ``to``'s
-    ``brought_forward``, so that each debt is owed in one place. Returns the
-    brought-forward balances. Refused: another currency (``carry_currency``:
-    an amount is never converted), nothing left to carry at a table that
-    carried its debts already (``carried_already``), and, for an import that
-    writes its own ``given`` balances, any others (``carry_mismatch``)."""
-    theirs = session_row(db, sid)["currency"]
-    if (theirs or None) != (currency or None):
-        raise RuleViolation("carry_currency", N_("table {session} is played in {theirs}, this "
-                                                 "one in {ours}: a balance is carried only "
-                                                 "in its own currency"),
-                            {"session": sid, "theirs": theirs or "points",
-                             "ours": currency or "points"})
-
-    def check(live: Live):
-        owed = carryable(db, sid, players)
-        if given is not None and {p: Decimal(str(v).strip()) for p, v in given.items()
-                                  if Decimal(str(v).strip())} != owed:
-            raise RuleViolation("carry_mismatch", N_("brought_forward is not what table "
-                                                     "{session} owes among these players "
-                                                     "now: {owed}"),
-                                {"session": sid, "owed": ", ".join(
-                                    f"{p} {v}" for p, v in owed.items()) or "-"})
-        if not owed:
-            if _header(db, sid).get("carried_forward"):
-                raise RuleViolation("carried_already", N_("table {session}'s debts among "
-                                                          "these players were carried on "
-                                                          "already: they are owed there"),
-                                    {"session": sid})
-            raise _NothingToCarry
-        said = {"to": to, "balances": {p: str(v) for p, v in owed.items()},
-                "at": storage.now_seconds()}
-        return None, said, *_header_change(live, lambda h: fold_money(h, EventKind.CARRY,
-                                                                      said))
-
-    try:
-        return dict(_event(db, sid, EventKind.CARRY, None, check, closed_too=True)["balances"])
-    except _NothingToCarry:
-        return {}
-
-
-class _NothingToCarry(Exception):
-    """A settled table carries nothing: no event."""
-
-
 MONEY_EVENTS = (EventKind.PAYMENT, EventKind.CONFIRM, EventKind.UNDO_PAYMENT, EventKind.CARRY)
 
 

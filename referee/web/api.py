@@ -12,7 +12,7 @@ from flask import Blueprint, Response, current_app, g, request
 
 from ..language import N_
 from ..rules.words import Words
-from ..service import access, disputes, hands, pay, seats, sessions, table_events
+from ..service import carrying, disputes, hands, pay, seats, sessions, table_events
 from . import forms, links
 from .api_schemas import (
     STANDINGS_MAX,
@@ -133,17 +133,15 @@ def create_session():
         raise ApiError(400, "bad_request", N_("brought_forward_from is a session's id, "
                                               "brought_forward_token its table or audit "
                                               "token"))
-    if "hands" in doc:
-        # An import's brought_forward is written out; brought_forward_from only
-        # says which stored session it came from (the club counts it there).
-        if earlier is not None:
-            access.authorize(get_db(), earlier, token, write=False)
-            info = sessions.carry_into(get_db(), doc, None, earlier)
-        else:
-            info = sessions.import_log(get_db(), doc)
+    if earlier is not None:
+        # An import's brought_forward is written out (and must be what is
+        # carried); a new table's is carried in. Either way the earlier table
+        # marks its debts moved: the club counts them once, where they are owed.
+        info = carrying.open_carrying(get_db(), doc, earlier, token)
+    elif "hands" in doc:
+        info = sessions.import_log(get_db(), doc)
     else:
-        info = sessions.create_session(get_db(), doc, brought_forward_from=earlier,
-                                       brought_forward_token=token)
+        info = sessions.create_session(get_db(), doc)
     return _CREATED.dump(info), 201
 
 

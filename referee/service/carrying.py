@@ -1,0 +1,124 @@
+"""A table's unpaid debts carried into a new table (``brought_forward_from``):
+once, in its own currency, and marked moved at the table they leave, so that
+each debt is owed in one place (issue 33).
+
+The earlier table records a ``carry`` event (its ``carried_forward``) in the
+same request that opens the new one with those balances as its
+``brought_forward``; the club then counts them at the new table.
+"""
+
+from __future__ import annotations
+
+import secrets
+from decimal import Decimal
+
+from sqlite_utils import Database
+
+from ..record import load_log
+from ..record.events import session_players
+from ..replay.sequential import open_session
+from ..rules.errors import RuleViolation
+from ..rules.words import N_
+from . import access, storage
+from .cache import Live
+from .errors import MalformedInput
+from .kinds import EventKind
+from .live_state import session_row
+from .sessions import SessionInfo, import_log, opening, standings
+from .table_events import _event, _header, _header_change, fold_money
+
+ZERO = Decimal(0)
+
+
+def open_carrying(db: Database, doc: dict, earlier: str, token: str | None,
+                  pin: str | None = None) -> SessionInfo:
+    """A new table (a header: it opens now), or an import (a log with hands,
+    which writes its own ``brought_forward``), carrying ``earlier``'s unpaid
+    debts among its players; ``token``: one of ``earlier``'s (table, audit)."""
+    access.authorize(db, earlier, token, write=False)
+    if "hands" not in doc:
+        if "brought_forward" in doc:
+            raise MalformedInput("malformed", N_("brought_forward is given twice: as "
+                                                 "balances and as brought_forward_from"))
+        doc = opening(doc)
+    return carry_into(db, doc, pin, earlier)
+
+
+def carry_into(db: Database, doc: dict, pin: str | None, earlier: str) -> SessionInfo:
+    """``doc`` stored as a new table that carries ``earlier``'s debts (``carry``).
+    The document is checked first, so that a table that cannot open carries
+    nothing away; an import's own ``brought_forward`` must be what is carried."""
+    check = {k: v for k, v in doc.items() if k != "brought_forward"}
+    open_session(load_log(check))  # its faults before anything is carried
+    sid = secrets.token_hex(6)
+    given = doc.get("brought_forward") if "hands" in doc else None
+    carried = carry(db, earlier, sid, session_players(check), doc.get("currency"), given)
+    doc = {**doc, "brought_forward": given if given is not None else carried}
+    if not doc["brought_forward"] and given is None:
+        del doc["brought_forward"]
+    return import_log(db, doc, pin, brought_forward_from=earlier, sid=sid)
+
+
+def carryable(db: Database, sid: str, players: list[str]) -> dict[str, Decimal]:
+    """What table ``sid`` still owes, as a table of ``players`` would carry it
+    in: the fewest transfers that settle its balances, kept where both payer
+    and payee sit there (a debt to or from someone absent stays owed here).
+    Sums to zero."""
+    carried: dict[str, Decimal] = {}
+    for t in standings(db, sid, newest=0)["transfers"]:
+        if t["from"] in players and t["to"] in players:
+            amount = Decimal(t["amount"])
+            carried[t["from"]] = carried.get(t["from"], ZERO) - amount
+            carried[t["to"]] = carried.get(t["to"], ZERO) + amount
+    return {p: carried[p] for p in players if p in carried}
+
+
+def carry(db: Database, sid: str, to: str, players: list[str], currency: str | None,
+          given: dict | None = None) -> dict[str, str]:
+    """Table ``sid``'s debts among ``players`` carried on to the new table
+    ``to`` (in ``currency``), once: they leave this table's balances (its
+    ``carried_forward``, a ``carry`` event) as they enter ``to``'s
+    ``brought_forward``, so that each debt is owed in one place. Returns the
+    brought-forward balances. Refused: another currency (``carry_currency``:
+    an amount is never converted), nothing left to carry at a table that
+    carried its debts already (``carried_already``), and, for an import that
+    writes its own ``given`` balances, any others (``carry_mismatch``)."""
+    theirs = session_row(db, sid)["currency"]
+    if (theirs or None) != (currency or None):
+        raise RuleViolation("carry_currency", N_("table {session} is played in {theirs}, this "
+                                                 "one in {ours}: a balance is carried only "
+                                                 "in its own currency"),
+                            {"session": sid, "theirs": theirs or "points",
+                             "ours": currency or "points"})
+
+    def check(live: Live):
+        owed = carryable(db, sid, players)
+        if given is not None and {p: Decimal(str(v).strip()) for p, v in given.items()
+                                  if Decimal(str(v).strip())} != owed:
+            raise RuleViolation("carry_mismatch", N_("brought_forward is not what table "
+                                                     "{session} owes among these players "
+                                                     "now: {owed}"),
+                                {"session": sid, "owed": ", ".join(
+                                    f"{p} {v}" for p, v in owed.items()) or "-"})
+        if not owed:
+            if _header(db, sid).get("carried_forward"):
+                raise RuleViolation("carried_already", N_("table {session}'s debts among "
+                                                          "these players were carried on "
+                                                          "already: they are owed there"),
+                                    {"session": sid})
+            raise _NothingToCarry
+        said = {"to": to, "balances": {p: str(v) for p, v in owed.items()},
+                "at": storage.now_seconds()}
+        return None, said, *_header_change(live, lambda h: fold_money(h, EventKind.CARRY,
+                                                                      said))
+
+    try:
+        return dict(_event(db, sid, EventKind.CARRY, None, check, closed_too=True)["balances"])
+    except _NothingToCarry:
+        return {}
+
+
+class _NothingToCarry(Exception):
+    """A settled table carries nothing: no event."""
+
+
