@@ -74,3 +74,18 @@ def test_a_match_over_is_said_and_a_new_hand_refused_with_its_reason(client):
     assert r.status_code == 422
     assert "the match to 20 is over" in r.data.decode()
     assert hand_page(client, sid).count("Match over") >= 1
+
+
+def test_match_over_on_the_papers_and_the_reports_pages(client):
+    from tests.reports_fixtures import pdf_text
+
+    sid = create(client, preset="push_ups", opt_match_to="20")
+    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
+    play_caught_hand(client, sid)
+    said = "Match over after hand 1: Ben won the match to 20"
+    for path in (f"/s/{sid}/standings", f"/s/{sid}/tv", f"/reports/{sid}/",
+                 f"/reports/{sid}/hands/1/audit"):
+        page = client.get(path)
+        assert page.status_code == 200 and said in page.get_data(as_text=True), path
+    for path in (f"/reports/{sid}/settlement.pdf", f"/reports/{sid}/hands/1/audit.pdf"):
+        assert said in " ".join(pdf_text(client.get(path).data).split()), path

@@ -49,7 +49,7 @@ from .common import (
     words,
 )
 from .settlement import outcome_words
-from .words import error_in, reason_in, story_in
+from .words import error_in, match_words, reason_in, story_in
 
 
 def _stakes(n: Decimal, lang: str = language.DEFAULT) -> str:
@@ -217,6 +217,14 @@ def _disputes_block(audit: HandAudit, lang: str, settled: dict[int, dict] | None
     return out
 
 
+def _match_rows(session, lang: str) -> list[tuple[str, str]]:
+    """A match to a score: where it stands after the session's hands."""
+    match = session.result().match() if session.rules.match_to is not None else None
+    if match is None:
+        return []
+    return [(words(lang)("Match"), match_words(match, lang))]
+
+
 def render_audit(audit: HandAudit, *, final_hash: str | None = None,
                  date: str | None = None, table: str | None = None,
                  lang: str | None = None, settled: dict[int, dict] | None = None) -> bytes:
@@ -261,6 +269,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
         (_("Rules"), [Paragraph(esc(intro), st["body"]),
                       *(Paragraph(line, st["bullet"], bulletText="•") for line in rule_lines)]),
         *_event_rows(setup, lang),
+        *_match_rows(session, lang),
         (hash_label, hash_value),
     ]
     t = Table([[Paragraph(esc(k), st["head"]),
