@@ -18,6 +18,7 @@ from referee.record import load_log
 from referee.rules.errors import RefereeError
 from referee.service import beside, sessions, storage, trust
 
+from .samples import cover
 from .test_api import GOOD, assert_error
 from .test_import_batch import *  # noqa: F403 - the same tests, collected here too
 from .test_import_batch import base, counts
@@ -64,7 +65,9 @@ def stored(db, sid: str) -> dict[str, list[dict]]:
     return out
 
 
-@pytest.mark.parametrize("path", GOOD, ids=lambda p: p.name)
+# The samples that between them have every feature (tests/samples.py): the
+# rows a log makes follow from what it has.
+@pytest.mark.parametrize("path", sorted(cover(tuple(GOOD))), ids=lambda p: p.name)
 def test_both_ways_store_the_same_rows(app, monkeypatch, forks, path):
     db = storage.connect(app.config["DATABASE"])
     doc = json.loads(path.read_text())
