@@ -106,16 +106,7 @@ def render_season(season: dict, lang: str = language.DEFAULT) -> bytes:
     wins_head = [_("Player"), *(outcome_words(o, lang) for o in _endings(season))]
     wins = [[clip(name, 32 * mm), *(str(p["wins"][o]) for o in _endings(season))]
             for name, p in season["players"].items()]
-    # Portrait while every column's heading words and figures fit; else the
-    # page turns (a language with long words, a long name).
-    pagesize = A4
-    for size in (A4, landscape(A4)):
-        usable = size[0] - 2 * MARGIN
-        if column_widths(head, rows, usable) and column_widths(wins_head, wins, usable):
-            pagesize = size
-            break
-    else:
-        pagesize = landscape(A4)
+    pagesize = _page_size((head, rows), (wins_head, wins))
     doc = document(buf, title=_("Season"), subject=_("The club's season, {span}", span=span),
                    kind="season", pagesize=pagesize)
     width = doc.width
@@ -150,6 +141,16 @@ def render_season(season: dict, lang: str = language.DEFAULT) -> bytes:
     page = footer(_("Tonk referee · season · {span}", span=span), lang)
     doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()
+
+
+def _page_size(*tables: tuple[list, list]) -> tuple[float, float]:
+    """Portrait while every column's heading words and figures fit; else the
+    page turns (a language with long words, a long name)."""
+    for size in (A4, landscape(A4)):
+        usable = size[0] - 2 * MARGIN
+        if all(column_widths(head, rows, usable) for head, rows in tables):
+            return size
+    return landscape(A4)
 
 
 def _endings(season: dict) -> list[str]:

@@ -145,9 +145,7 @@ def render_settlement(
         story.append(Paragraph(line, st["bullet"], bulletText="•"))
 
     story.append(Paragraph(_("Final totals") if not push_ups else _("Final scores"), st["h2"]))
-    match = result.match()
-    if match is not None:  # a match to a score: over or not, and who won it
-        story.append(Paragraph(f"<b>{esc(match_words(match, lang))}</b>", st["body"]))
+    story += _match_line(result, lang, st)
     story.append(_totals_table(result, players, q, unit, width, lang))
 
     if result.balances is not None:
@@ -413,6 +411,14 @@ def _chart(result, players: list[str], width: float, unit: str, lang: str) -> Dr
     ya.labelTextFormat = lambda v: _axis_number(v, lang)
     d.add(String(plot.x - 34, plot.y + plot.height + 2, unit, fontName=FONT, fontSize=7))
     return d
+
+
+def _match_line(result, lang: str, st) -> list:
+    """A match to a score: whether it is over and who won it (none: no match)."""
+    match = result.match()
+    if match is None:
+        return []
+    return [Paragraph(f"<b>{esc(match_words(match, lang))}</b>", st["body"])]
 
 
 def _axis_number(v: float, lang: str) -> str:

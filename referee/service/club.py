@@ -236,6 +236,12 @@ def _dropper(hand: dict) -> str | None:
     return None
 
 
+def _match_winners(standings: dict, who) -> tuple[str, ...] | None:
+    """Who won a table's match, by their club names (None: no match, or not over)."""
+    match = standings.get("match")
+    return tuple(who(p) for p in match["winners"]) if match and match["over"] else None
+
+
 def gather(db: Database, currency: str, start: date | None = None,
            end: date | None = None) -> list[ClubSession]:
     """The club's sessions in ``currency`` (opened between ``start`` and
@@ -295,8 +301,7 @@ def gather(db: Database, currency: str, start: date | None = None,
             owed=[(who(t["from"]), who(t["to"]), Decimal(t["amount"]))
                   for t in s["transfers"]],
             closed=header.get("closed"),
-            match_winners=tuple(who(p) for p in s["match"]["winners"])
-            if s.get("match") and s["match"]["over"] else None))
+            match_winners=_match_winners(s, who)))
     return sorted(out, key=lambda s: (s.date, s.id))
 
 

@@ -335,6 +335,18 @@ _PICK_SPREAD = {
 }
 
 
+def _tapped(act: str, players: list[str]) -> tuple[str, str, str]:
+    """The player, verb and named card of a button's value ``SEAT:VERB`` (or
+    ``SEAT:take:CARD``: a take of the card below the top, pickup_depth 2)."""
+    seat, _sep, verb = act.partition(":")
+    verb, _sep, named = verb.partition(":")
+    number = whole(seat)
+    if number is None or number >= len(players) or not verb.isalpha() or \
+            named and (verb != "take" or parse_card_or_none(named) != named):
+        raise FormError(_("Tap one of the action buttons."))
+    return players[number], verb, named
+
+
 def action_from_form(form, players: list[str], legal: list[str]) -> str:
     """The log line for the button tapped, the cards picked and the spread chosen.
 
@@ -344,16 +356,7 @@ def action_from_form(form, players: list[str], legal: list[str]) -> str:
     cards the referee already knows, if it knows them all (it then lists the
     action among the legal ones).
     """
-    act = form.get("act", "")
-    seat, _sep, verb = act.partition(":")
-    # A take of the card below the top (pickup_depth 2) names it on its
-    # button: SEAT:take:CARD.
-    verb, _sep, named = verb.partition(":")
-    number = whole(seat)
-    if number is None or number >= len(players) or not verb.isalpha() or \
-            named and (verb != "take" or parse_card_or_none(named) != named):
-        raise FormError(_("Tap one of the action buttons."))
-    player = players[number]
+    player, verb, named = _tapped(form.get("act", ""), players)
     cards = [named] if named else [c for c in form.getlist("card") if c]
     spread = form.get("spread", "").strip()
     if verb in ("show", "declare") and not cards:
