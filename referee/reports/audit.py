@@ -358,6 +358,15 @@ def _steps_tables(audit: HandAudit, width: float, lang: str) -> list[Table]:
             for k in range(0, len(steps), STEPS_A_TABLE)]
 
 
+def _state_after(step, lang: str) -> str:
+    """A step's state after it. A refusal changes nothing: its state is the
+    one above, said once (each state drawn again is most of a step's cost,
+    and one seat posted 6,000 refusals)."""
+    if step.status == "refused":
+        return f"<i>{esc(language.gettext(lang, UNCHANGED))}</i>"
+    return "<br/>".join(describe_state(step.state, lang))
+
+
 def _steps_table(steps: list, width: float, lang: str) -> Table:
     _ = words(lang)
     st = styles()
@@ -399,11 +408,7 @@ def _steps_table(steps: list, width: float, lang: str) -> Table:
             str(step.index) if step.index else "",
             "" if step.seq is None else str(step.seq),
             Paragraph("<br/>".join(what), st["cell"]),
-            # A refusal changes nothing: its state is the one above, said once
-            # (each state drawn again is most of a step's cost, and one seat
-            # posted 6,000 refusals).
-            Paragraph(f"<i>{esc(_(UNCHANGED))}</i>" if step.status == "refused" else
-                      "<br/>".join(describe_state(step.state, lang)), st["cell"]),
+            Paragraph(_state_after(step, lang), st["cell"]),
         ])
         colour = STATUS_COLOURS.get(step.status)
         if colour is None and step.disputes:
