@@ -44,9 +44,10 @@ KNOWN = {
     "rules/offers.py::offers": 30,
     "rules/table.py::Table.start_hand": 28,
     "rules/told.py::read_ending": 25,
-    "service/club.py::gather": 20,
+    # grew in work landed beside the gate coming in (issue 33): to be split
+    "service/club.py::gather": 31,
     "service/club.py::season": 19,
-    "service/sessions.py::_store": 16,
+    "service/sessions.py::_store": 17,  # the same
     "service/totals.py::step": 16,
     "service/trust.py::_expected_setups": 20,
     "service/trust.py::_result_faults": 23,
