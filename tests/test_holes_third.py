@@ -166,3 +166,50 @@ def test_papers_are_drawn_a_few_at_a_time(app, monkeypatch):
         for _ in range(reports.PAPERS_AT_ONCE):
             reports._papers.release()
     assert client.get(url).status_code == 200
+
+
+def test_refused_tries_are_limited_per_token(client):
+    from referee.web import refusals
+
+    g = Game(client)
+    g.start()
+    hand = g.sim.hand
+    idle = next(p for p in hand.players if p != hand.players[hand.turn])
+    seat = _link(g, "seat", idle).get_json()["token"]
+    for k in range(refusals.MOST):
+        r = g.post(f"{idle}: draw", client_id=f"r{k}", token=seat)
+        assert r.status_code == 422, r.get_json()
+    head = client.get(g.url(), headers=bearer(g.audit)).get_json()["head"]
+    flooded = g.post(f"{idle}: draw", client_id="r-last", token=seat)
+    assert_error(flooded, 429, "too_many_refusals")
+    # Nothing was judged or written for it; the table's own token still plays.
+    assert client.get(g.url(), headers=bearer(g.audit)).get_json()["head"] == head
+    assert g.play()["seq"] == 1
+
+
+# ---------------------------------------------------------------- item 10
+
+@pytest.mark.parametrize("created", ["2020-01-01T00:00:00.000Z", "2099-01-01T00:00:00.000Z",
+                                     "yesterday"])
+def test_an_edited_session_creation_time_fails_verify(app, client, capsys, created):
+    from .test_trust import played, raw, verify
+
+    g = played(client)
+    assert verify(app) == 0
+    raw(app).execute("UPDATE sessions SET created = ? WHERE id = ?", [created, g.sid])
+    assert verify(app) == 1
+    assert "created" in capsys.readouterr().out
+
+
+def test_a_sheet_url_too_long_for_a_qr_code_is_refused(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-m", "referee.cli", "sheet",
+                           "sample_logs/pagat_basic.json", "--pdf", str(tmp_path / "s.pdf"),
+                           "--url", "http://x/" + "a" * 5000], capture_output=True, text=True,
+                          cwd=root, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and "QR code" in done.stderr

@@ -21,7 +21,9 @@ from reportlab.platypus import SimpleDocTemplate
 
 from .. import language
 from ..language import amount  # noqa: F401 - a paper's numbers, used through here
+from ..rules.errors import MalformedInput
 from ..rules.options import OPTION_DOCS, PRESET_SOURCES, HouseRules
+from ..rules.words import N_
 from .words import (  # noqa: F401 - the papers' words, used through here
     BEATERS,
     claim_words,
@@ -189,7 +191,11 @@ def qr_drawing(text, cell: float = 0.9 * mm, border: int = 2):
     import segno
     from reportlab.graphics.shapes import Drawing, Rect
 
-    matrix = (segno.make_qr(text, error="m") if isinstance(text, str) else text).matrix
+    try:
+        matrix = (segno.make_qr(text, error="m") if isinstance(text, str) else text).matrix
+    except segno.DataOverflowError:  # a command's --url: said, not a traceback
+        raise MalformedInput("bad_url", N_("{url}... is too long for a QR code"),
+                             {"url": text[:40]}) from None
     size = (len(matrix) + 2 * border) * cell
     qr = Drawing(size, size)
     for y, row in enumerate(matrix):

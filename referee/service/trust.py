@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from contextlib import suppress
+from datetime import datetime
 from typing import Any, NamedTuple
 
 import orjson
@@ -42,6 +43,22 @@ HEAD = re.compile(r"[0-9a-f]{64}")
 
 def _canon(data) -> str:
     return storage.canonical(data)
+
+
+#: The session's row is written in the transaction of its first event, a
+#: moment before it: its ``created`` (a session's date in the club's season
+#: where the log gives no ``started``) is at most this long before the first
+#: event's, and never after it (issue 34: an edit of it went unseen).
+CREATED_BEFORE = 600.0
+
+
+def _created_with(created: object, first: object) -> bool:
+    try:
+        row_at = datetime.fromisoformat(str(created).replace("Z", "+00:00"))
+        event_at = datetime.fromisoformat(str(first).replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return 0 <= (event_at - row_at).total_seconds() <= CREATED_BEFORE
 
 
 def _session_faults(row: dict, events: list[dict]) -> list[Words]:
@@ -81,6 +98,9 @@ def _session_faults(row: dict, events: list[dict]) -> list[Words]:
     }
     faults = [Words(N_("the session's {column} differs from its chain"), column=name)
               for name, value in columns.items() if _canon(row[name]) != _canon(value)]
+    if not _created_with(row["created"], first["created"]):
+        faults.append(Words(N_("the session's {column} differs from its chain"),
+                            column="created"))
     # Sessions opened before the chain held their locks have none to compare.
     if "locks" in payload and payload["locks"] != locks_digest(
             row["table_token_hash"], row["audit_token_hash"], row["pin_hash"]):

@@ -13,7 +13,7 @@ from flask import Blueprint, Response, current_app, g, request
 from ..language import N_
 from ..rules.words import Words
 from ..service import carrying, disputes, hands, pay, seats, sessions, table_events
-from . import forms, links
+from . import forms, links, refusals
 from .api_schemas import (
     STANDINGS_MAX,
     STANDINGS_PAGE,
@@ -219,6 +219,7 @@ def hand_state(sid: str, n: int):
 
 @bp.post("/sessions/<sid>/hands/<int:n>/actions")
 @token_required(write=True, seats_too=True, tablet=True)
+@refusals.limited
 def post_action(sid: str, n: int):
     body = _body(_ACTION)
     seats.check_seat(g.access, seats.actor_of(body["action"]))
