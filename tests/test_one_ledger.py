@@ -272,3 +272,27 @@ def test_the_club_and_each_table_say_the_same_who_pays_whom(client):
         assert [(a, b, f"{v:.2f}") for a, b, v in owed(client, t)] == [
             (d["from"], d["to"], d["amount"]) for d in led["transfers"]
             if d["session"] == t["id"]]
+
+
+# ------------------------------------------------------- issue 35 item 15: given once
+
+def test_a_players_details_from_their_phone_are_offered_at_the_next_table(app, client):
+    """Given once on a player's own phone, a person's details are the club's
+    by default: the next table offers them without their being typed again."""
+    from tests.test_pay import join
+
+    t = open_table(client, players=("Ann", "Ben"), currency="EUR")
+    later = open_table(client, players=("Ann", "Ben"), currency="EUR", table="Next week")
+    out_by(client, later, "Ann")
+    ann = seat_token(client, t, "Ann")
+    phone = app.test_client()
+    csrf = join(phone, t["id"], ann)
+    page = phone.get(f"/s/{t['id']}/settle").get_data(as_text=True)
+    form = page[page.index('id="details-form"'):]
+    fields = {"player": "Ann", "paypal": "annalbers", "csrf_token": csrf}
+    # What the form sends as it comes: the club box ticked unless untouched by hand.
+    if 'id="pay-club" checked' in form:
+        fields["club"] = "1"
+    assert phone.post(f"/s/{t['id']}/settle/details", data=fields).status_code == 303
+    [debt] = get(client, later, "/settlement")["owed"]
+    assert debt["to"] == "Ann" and debt["pay"]["paypal"].startswith("https://paypal.me/annalbers")
