@@ -213,3 +213,24 @@ def test_a_sheet_url_too_long_for_a_qr_code_is_refused(tmp_path):
                           cwd=root, timeout=60)
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr and "QR code" in done.stderr
+
+
+@pytest.mark.parametrize("key,warned", [("", True), ("sesame", False)])
+def test_serve_lan_without_a_host_key_says_so_loudly(tmp_path, key, warned):
+    import os
+    import subprocess
+    import sys
+
+    from referee.commands.service import NO_HOST_KEY
+
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "serve", "--lan", "--port", "0",
+                             "--db", str(tmp_path / "r.sqlite3")], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "REFEREE_HOST_KEY": key})
+    try:
+        for _ in range(5):  # the address, its QR code
+            proc.stdout.readline()
+    finally:
+        proc.terminate()
+        _out, err = proc.communicate(timeout=30)
+    assert (NO_HOST_KEY in err) == warned, err
