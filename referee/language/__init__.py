@@ -14,6 +14,7 @@ own English sentence.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from functools import cache
@@ -310,6 +311,56 @@ _WITH_SPREAD_CARDS = {
 }
 
 
+_DRAW_UNSEEN = N_("{player} draws (card not seen)")
+_COUNT = N_("{player} shows a count of {count}")
+_UNDONE = N_("Undone: {action}")
+_ON_UNDONE = N_("[on action {number}, {action}, since undone]")
+# How the log's own words say these (rules.events.disputes_after_undo writes
+# the note, replay.audit the correction's message): read back into ``lang``.
+_LOGGED_ON_UNDONE = re.compile(r"\[on action (\d+), (.+?), since undone\] ?(.*)", re.S)
+_LOGGED_UNDO = re.compile(r"undo of (.+)", re.S)
+
+
+def action_templates(lang: str) -> dict:
+    """Every template ``action_sentence`` uses, in ``lang``: for a page's
+    script (static/offline.js says a kept tap as the page would)."""
+    def each(table: dict) -> dict:
+        return {verb: translations(lang).gettext(t) for verb, t in table.items()}
+
+    return {"alone": each(_ALONE), "cards": each(_WITH_CARDS), "spread": each(_WITH_SPREAD),
+            "spread_cards": each(_WITH_SPREAD_CARDS),
+            "unseen": translations(lang).gettext(_DRAW_UNSEEN),
+            "count": translations(lang).gettext(_COUNT)}
+
+
+def action_words(text: str, lang: str) -> str:
+    """A logged action as a person reads it in ``lang`` wherever it is shown
+    (a refusal, a kept tap, an undo, a dispute): the log line with its cards
+    as read (``Ben: hit S1 7♣``) in English, the verbs' language, and
+    ``action_sentence`` in the others."""
+    from ..rules.cards import pretty
+
+    return pretty(text) if choose(lang) == DEFAULT else action_sentence(text, lang)
+
+
+def undo_words(text: str | None, lang: str) -> str:
+    """A correction's message (``undo of Ben: draw 7c``) in ``lang``."""
+    m = _LOGGED_UNDO.fullmatch(text or "")
+    if not m:
+        return gettext(lang, text) if text else ""
+    return gettext(lang, _UNDONE, action=action_words(m.group(1), lang))
+
+
+def note_words(note: str, lang: str) -> str:
+    """A dispute's note in ``lang``: the player's words as written, with what
+    the referee put before them (the action it was about, since undone)."""
+    m = _LOGGED_ON_UNDONE.fullmatch(note or "")
+    if not m:
+        return note
+    said = gettext(lang, _ON_UNDONE, number=m.group(1), action=action_words(m.group(2), lang))
+    return f"{said} {m.group(3)}".rstrip()
+
+
 def action_sentence(text: str, lang: str) -> str:
     """A logged action as a sentence in ``lang``: ``Ben: hit S1 7c`` -> ``Ben
     hits S1 with 7♣`` (pages and papers alike; the log line stays as logged)."""
@@ -320,10 +371,9 @@ def action_sentence(text: str, lang: str) -> str:
     spread = args.pop(0) if args and args[0][:1] == "S" and is_whole(args[0][1:]) else None
     cards = " ".join(card_label(c) for c in args)
     if verb == "draw" and (not args or args == [UNKNOWN]):
-        return gettext(lang, N_("{player} draws (card not seen)"), player=player)
+        return gettext(lang, _DRAW_UNSEEN, player=player)
     if verb == "show" and args and args[0].startswith("="):  # a count, not the cards
-        return gettext(lang, N_("{player} shows a count of {count}"), player=player,
-                       count=args[0][1:])
+        return gettext(lang, _COUNT, player=player, count=args[0][1:])
     table = (_WITH_SPREAD_CARDS if cards else _WITH_SPREAD) if spread else \
         (_WITH_CARDS if cards else _ALONE)
     template = table.get(verb)

@@ -202,7 +202,7 @@ def _disputes_block(audit: HandAudit, lang: str, settled: dict[int, dict] | None
         else:
             what = _("action {n}", n=k)
         text = _("{player} disputes {what}: “{note}”", player=f"<b>{esc(d['by'])}</b>",
-                 what=what, note=esc(d["note"]))
+                 what=what, note=esc(language.note_words(d["note"], lang)))
         done = (settled or {}).get(i)
         if done is not None:
             when = _when(done.get("at"), lang) or ""
@@ -396,14 +396,14 @@ def _steps_table(steps: list, width: float, lang: str) -> Table:
             what.append(_("taken out by event {n}", n=step.replaced_by))
         if step.code or step.message:
             rule = _("rule {code}", code=f"<b>{esc(step.code)}</b>") if step.code else ""
-            message = language.gettext(lang, step.message) if step.message else ""
+            message = language.undo_words(step.message, lang)
             what.append(f"{rule}{': ' if rule and message else ''}{esc(message)}")
         if step.note:
             what.append(f"<i>{esc(language.gettext(lang, step.note))}</i>")
         for d in step.disputes:
             what.append(_("{who}: “{note}”",
                           who="<b>" + _("disputed by {player}", player=esc(d["by"])) + "</b>",
-                          note=esc(d["note"])))
+                          note=esc(language.note_words(d["note"], lang))))
         rows.append([
             str(step.index) if step.index else "",
             "" if step.seq is None else str(step.seq),

@@ -57,7 +57,7 @@ def disputes_section(story: list, log: dict, settled: dict[int, dict[int, dict]]
                       time=_when(done.get("at"), lang) or "")
         story.append(Paragraph(_("{what}, by {player}: “{note}”", what=what,
                                  player=f"<b>{esc(d['by'])}</b>",
-                                 note=esc(d["note"]))
+                                 note=esc(language.note_words(d["note"], lang)))
                                + " · <b>" + state + "</b>", st["bullet"], bulletText="•"))
     return still_open
 

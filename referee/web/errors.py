@@ -18,7 +18,6 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .. import language
 from ..language import N_
-from ..rules.cards import pretty
 from ..service.errors import (
     ClientIdReused,
     Closed,
@@ -146,8 +145,7 @@ def flash_refusal(err: RefereeError, text: str) -> None:
     """A tablet's action or undo that was not logged, said on the hand's screen."""
     # The action as the reader's language says it: the log line (English verbs)
     # only in English.
-    said = pretty(text) if current() == language.DEFAULT else \
-        language.action_sentence(text, current())
+    said = language.action_words(text, current())
     if isinstance(err, StaleSeq):
         flash(_("Not logged: the hand changed since this screen was loaded (another tablet "
                 "logged an action). Check the table below and tap again. ({action})",

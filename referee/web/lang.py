@@ -157,6 +157,16 @@ def action_words(text: str) -> str:
     return language.action_sentence(text, current())
 
 
+def note(text: str) -> str:
+    """A dispute's note in the reader's language (``language.note_words``)."""
+    return language.note_words(text, current())
+
+
+def undo_words(text: str | None) -> str:
+    """An audit step's message (a correction's "undo of ...") in the reader's language."""
+    return language.undo_words(text, current())
+
+
 def logged(text: str) -> Markup:
     """A log line as a page shows it: as logged, cards as symbols (the
     notation disputes and audits refer to); in a language other than English,
@@ -230,6 +240,7 @@ def init_app(app) -> None:
     app.add_template_global(current, "lang")
     app.add_template_global(switch_links, "language_links")
     app.add_template_global(decimal_pattern, "decimal_pattern")
+    app.add_template_global(lambda: language.action_templates(current()), "action_templates")
     app.add_template_filter(money, "money")
     app.add_template_filter(num, "num")
     app.add_template_filter(day, "day")
@@ -242,6 +253,8 @@ def init_app(app) -> None:
     # reader's language where the catalogs have it.
     app.add_template_filter(_, "translated")
     app.add_template_filter(logged, "logged")
+    app.add_template_filter(note, "note")
+    app.add_template_filter(undo_words, "undo_words")
 
 
 def match_words(match: dict) -> str:

@@ -127,6 +127,27 @@
     const line = rest.split(" ").map((w, i) => (i === 0 ? w : cardLabel(w))).join(" ");
     return who ? `${who}: ${line}` : line;
   };
+  // A kept tap as the page says an action (language.action_words, with the
+  // templates of language.action_sentence in the page's language): the log
+  // line in English, a sentence in the others.
+  const actionWords = (text) => {
+    const t = words.actions;
+    if (lang === "en" || !t) return pretty(text);
+    const at = text.lastIndexOf(": ");
+    if (at < 0) return text;
+    const player = text.slice(0, at);
+    const [verb = "", ...args] = text.slice(at + 2).split(" ").filter(Boolean);
+    const spread = args.length && /^S[0-9]+$/.test(args[0]) ? args.shift() : "";
+    const cards = args.map(cardLabel).join(" ");
+    const fill = (s) => s.replace(/\{(\w+)\}/g, (m, k) => (
+      {player, cards, spread, count: (args[0] || "").slice(1)}[k] ?? m));
+    if (verb === "draw" && (!args.length || (args.length === 1 && args[0] === "??"))) {
+      return fill(t.unseen);
+    }
+    if (verb === "show" && args.length && args[0].startsWith("=")) return fill(t.count);
+    const table = spread ? (cards ? t.spread_cards : t.spread) : (cards ? t.cards : t.alone);
+    return table[verb] ? fill(table[verb]) : text;
+  };
 
   // As forms.action_from_form reads the same form: the log lines of one tap.
   const linesOf = (data) => {
@@ -307,13 +328,13 @@
       const li = document.createElement("li");
       li.dataset.clientId = item.client_id;
       const line = document.createElement("span");
-      line.textContent = pretty(item.text);
+      line.textContent = actionWords(item.text);
       li.append(line, " ");
       const mark = document.createElement("small");
       if (item.state === "stopped") {
         stopped = true;
         li.className = "q-stopped";
-        mark.textContent = say("stopped", {action: pretty(item.text)}) + " \u2014 " + item.error;
+        mark.textContent = say("stopped", {action: actionWords(item.text)}) + " \u2014 " + item.error;
         li.replaceChildren(mark);
         const row = document.createElement("div");
         row.className = "row";
@@ -360,7 +381,7 @@
     for (const item of queued) {
       const li = document.createElement("li");
       li.className = "pending";
-      li.textContent = pretty(item.text) + " ";
+      li.textContent = actionWords(item.text) + " ";
       const mark = document.createElement("small");
       mark.textContent = `(${say("waiting")})`;
       li.append(mark);

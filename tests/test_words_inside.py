@@ -1,0 +1,60 @@
+"""No English inside another language (issue 35, item 10): a corrected
+dispute's note, the audit's correction, a refused or kept tap are said in the
+table's language wherever a person reads them, by one function for an
+action's words (``language.action_words``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee import language
+from referee.cli import main
+from referee.rules.events import disputes_after_undo
+from referee.service import disputes, hands, sessions, storage
+from tests.reports_fixtures import pdf_text, session_log
+
+OTHERS = [lang for lang in language.LANGUAGES if lang != language.DEFAULT]
+# The log's own English that used to show through: verbs, and the referee's notes.
+ENGLISH = ("undo of", "since undone", "on action", " discard ", " draw ", " show =")
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_an_actions_words_are_the_languages(lang):
+    note = disputes_after_undo([{"action": 3, "by": "Cy", "note": "9h, nicht 9d"}], 3,
+                               "Clara: discard Qc")[0]["note"]
+    for said in (language.note_words(note, lang), language.undo_words("undo of Clara: discard Qc",
+                                                                      lang),
+                 language.action_words("Ben: show =3", lang),
+                 language.action_words("Dev: draw", lang)):
+        assert not any(e in f" {said} " for e in ENGLISH), said
+    assert language.note_words(note, lang).endswith("9h, nicht 9d")
+    assert "Q♣" in language.undo_words("undo of Clara: discard Qc", lang)
+
+
+def _corrected(tmp_path):
+    """A stored hand with an undo and a dispute settled by a correction."""
+    path = tmp_path / "referee.sqlite3"
+    db = storage.connect(path)
+    log = session_log()
+    log["hands"] = [log["hands"][0], dict(log["hands"][1], actions=[])]
+    info = sessions.import_log(db, log)
+    hands.post_action(db, info.id, 2, "Zoë: draw 9d", None, None)
+    hands.undo(db, info.id, 2)
+    from referee.service import table_events
+    hands.post_action(db, info.id, 2, "Zoë: drop", None, None)
+    table_events.dispute(db, info.id, 2, "José", "zu früh", 1)
+    disputes.settle_dispute(db, info.id, 2, 0, "corrected", "Zoë")
+    for action in ("Zoë: drop", "Zoë: show Ah 2d 3s 4c 5c", "Łukasz: show 6d 6c 6s 5h Td",
+                   "José: show Kd Ks Kc 7c 9s", "Jürgen: show 9c 9h 7h Th 2h"):
+        hands.post_action(db, info.id, 2, action, None, None)
+    return path, info.id
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_papers_say_corrections_in_the_tables_language(tmp_path, lang):
+    path, sid = _corrected(tmp_path)
+    for args in (["audit", sid, "--hand", "2"], ["settle", sid]):
+        out = tmp_path / f"{args[0]}.pdf"
+        assert main([*args, "--db", str(path), "--lang", lang, "--pdf", str(out)]) == 0
+        text = pdf_text(out.read_bytes())
+        assert "undo of" not in text and "since undone" not in text, (args[0], text)
