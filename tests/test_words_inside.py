@@ -5,6 +5,8 @@ action's words (``language.action_words``)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from referee import language
@@ -58,3 +60,48 @@ def test_the_papers_say_corrections_in_the_tables_language(tmp_path, lang):
         assert main([*args, "--db", str(path), "--lang", lang, "--pdf", str(out)]) == 0
         text = pdf_text(out.read_bytes())
         assert "undo of" not in text and "since undone" not in text, (args[0], text)
+
+
+# ---------------------------------------------------------------- words (item 14)
+
+def test_papers_are_in_the_tables_time_zone():
+    """A table's time zone is its ``started``'s offset: every time on its
+    papers is said there, not in UTC (a German night at 19:30 read 18:30 UTC)."""
+    started = "2026-11-16T19:30:00+01:00"
+    assert language.time_text("2026-11-16T22:10:00Z", "de", started) == "16.11.2026 23:10 UTC+1"
+    assert language.time_text(started, "en", started) == "2026-11-16 19:30 UTC+1"
+    assert language.time_text("2026-11-16T22:10:00Z", "en", "2026-11-16T19:30:00+05:30") == \
+        "2026-11-17 03:40 UTC+5:30"
+    assert language.time_text("2026-11-16T22:10:00Z", "en") == "2026-11-16 22:10 UTC"
+
+
+def test_a_table_opens_in_the_opening_devices_time_zone(client):
+    from tests.test_tablet import create
+
+    sid = create(client, language="de", currency="EUR", utc_offset="60")
+    with client.application.app_context():
+        from referee.web.db import get_db
+        started = sessions.get_log(get_db(), sid)["started"]
+    assert started.endswith("+01:00"), started
+    text = pdf_text(client.get(f"/reports/{sid}/settlement.pdf").data)
+    assert "UTC+1" in text and not re.search(r"\d UTC\b(?!\+)", text)
+
+
+def test_german_says_verein_for_the_club():
+    from babel.messages.pofile import read_po
+
+    with (language.TRANSLATIONS / "de" / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        for m in read_po(f):
+            said = m.string if isinstance(m.string, tuple) else (m.string,)
+            assert not any(re.search(r"\bClubs?\b", s) for s in said), m.id
+
+
+def test_the_season_pages_button_is_not_a_cards_show(app):
+    client = app.test_client()
+    app.config["REFEREE_HOST_KEY"] = "k"
+    client.get("/club/unlock")
+    with client.session_transaction() as s:
+        token = s["csrf"]
+    client.post("/club/unlock", data={"host_key": "k", "csrf_token": token})
+    page = client.get("/club/season?lang=de").get_data(as_text=True)
+    assert ">Vorzeigen<" not in page and "Diese Saison zeigen" in page

@@ -258,9 +258,20 @@ def money_text(value: object, currency: str | None, lang: str) -> str:
     return decimal_text(d, max(0, -d.as_tuple().exponent), lang)
 
 
-def time_text(value: str | None, lang: str = DEFAULT) -> str | None:
+def zone_of(value: str | None):
+    """The UTC offset of an ISO 8601 time (a table's ``started``: its time
+    zone, docs/decisions.md), or None."""
+    try:
+        t = datetime.fromisoformat(value) if value else None
+    except ValueError:
+        return None
+    return t.tzinfo if t is not None else None
+
+
+def time_text(value: str | None, lang: str = DEFAULT, zone: str | None = None) -> str | None:
     """An ISO 8601 time as people read it on a paper: "2026-11-21 20:00 UTC" (the date
-    in the language's form: "21.11.2026 20:00 UTC")."""
+    in the language's form: "21.11.2026 20:00 UTC"); in the table's time zone
+    when ``zone`` (its ``started``) has an offset: "21.11.2026 21:00 UTC+1"."""
     if not value:
         return None
     try:
@@ -269,10 +280,15 @@ def time_text(value: str | None, lang: str = DEFAULT) -> str | None:
         return value  # an older log's free text, as written
     if t.tzinfo is None:
         return value
-    t = t.astimezone(UTC)
+    t = t.astimezone(zone_of(zone) or UTC)
+    offset = t.utcoffset()
+    minutes = int(offset.total_seconds() // 60) if offset else 0
+    label = "UTC" if not minutes else "UTC{}{}{}".format(
+        "+" if minutes > 0 else "-", abs(minutes) // 60,
+        f":{abs(minutes) % 60:02d}" if minutes % 60 else "")
     if lang == DEFAULT:
-        return t.strftime("%Y-%m-%d %H:%M UTC")
-    return f"{day(t, lang)} {t:%H:%M} UTC"
+        return t.strftime(f"%Y-%m-%d %H:%M {label}")
+    return f"{day(t, lang)} {t:%H:%M} {label}"
 
 
 def day(value: date | datetime | str, lang: str) -> str:

@@ -158,10 +158,10 @@ STATUS_COLOURS = {
 DISPUTED = colors.HexColor("#E8EEFB")
 
 
-def _when(value: str | None, lang: str) -> str | None:
+def _when(value: str | None, lang: str, zone: str | None = None) -> str | None:
     from .settlement import _when as when
 
-    return when(value, lang)
+    return when(value, lang, zone)
 
 
 def _event_rows(setup: dict, lang: str) -> list[tuple[str, str]]:
@@ -180,8 +180,8 @@ def _event_rows(setup: dict, lang: str) -> list[tuple[str, str]]:
     return rows
 
 
-def _disputes_block(audit: HandAudit, lang: str, settled: dict[int, dict] | None = None
-                    ) -> list:
+def _disputes_block(audit: HandAudit, lang: str, settled: dict[int, dict] | None = None,
+                    zone: str | None = None) -> list:
     """Every dispute of the hand: those of one action are also shown beside
     it in the table above; those of the whole hand only here."""
     disputes = audit.setup.get("disputes") or []
@@ -205,7 +205,7 @@ def _disputes_block(audit: HandAudit, lang: str, settled: dict[int, dict] | None
                  what=what, note=esc(language.note_words(d["note"], lang)))
         done = (settled or {}).get(i)
         if done is not None:
-            when = _when(done.get("at"), lang) or ""
+            when = _when(done.get("at"), lang, zone) or ""
             text += " · <b>" + (
                 _("settled by a correction ({by}, {time})", by=esc(done["by"]), time=when)
                 if done["how"] == "corrected" else
@@ -240,7 +240,8 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
     unit = unit_of(log, session.rules, lang)
     currency = log.get("currency") if session.rules.scoring != "push_ups" else None
     table_name = table or log.get("table") or _("Tonk table")
-    when = date or _when(log.get("started"), lang) or _("date not recorded")
+    when = date or _when(log.get("started"), lang, log.get("started")) or _(
+        "date not recorded")
     hash_label, hash_in_text, hash_value = hash_line(log, final_hash, lang)
     buf = io.BytesIO()
     doc = document(buf, title=_("Tonk hand audit: {table}, hand {n}", table=table_name,
@@ -296,7 +297,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
               "an earlier action out (and may put another in its place), and both stay on "
               "record."), st["small"]))
         story.extend(_steps_tables(audit, width, lang))
-    story.extend(_disputes_block(audit, lang, settled))
+    story.extend(_disputes_block(audit, lang, settled, log.get("started")))
 
     # The heading goes with what it heads: never alone at the foot of a page.
     heading = Paragraph(_("The result"), st["h2"])

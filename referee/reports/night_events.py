@@ -51,10 +51,10 @@ def disputes_section(story: list, log: dict, settled: dict[int, dict[int, dict]]
             still_open.append(n)
         elif done["how"] == "corrected":
             state = _("settled by a correction ({by}, {time})", by=esc(done["by"]),
-                      time=_when(done.get("at"), lang) or "")
+                      time=_when(done.get("at"), lang, log.get("started")) or "")
         else:
             state = _("settled: the record stands ({by}, {time})", by=esc(done["by"]),
-                      time=_when(done.get("at"), lang) or "")
+                      time=_when(done.get("at"), lang, log.get("started")) or "")
         story.append(Paragraph(_("{what}, by {player}: “{note}”", what=what,
                                  player=f"<b>{esc(d['by'])}</b>",
                                  note=esc(language.note_words(d["note"], lang)))
@@ -75,7 +75,7 @@ def comings_and_goings(log: dict, lang: str,
 
     def at(kind: str, player: str) -> str:
         times = left.get((kind, player))
-        when = _when(times.pop(0), lang) if times else None
+        when = _when(times.pop(0), lang, log.get("started")) if times else None
         return f" ({esc(when)})" if when else ""
 
     before = list(log["players"])
@@ -108,10 +108,10 @@ def night_rows(log: dict, lang: str) -> list[list[str]]:
     _ = words(lang)
     rows = []
     if log.get("started"):
-        rows.append([_("Opened"), _when(log["started"], lang)])
+        rows.append([_("Opened"), _when(log["started"], lang, log["started"])])
     if log.get("closed"):
         rows.append([_("Closed"), _("{time}: this settlement is final",
-                                    time=_when(log["closed"], lang))])
+                                    time=_when(log["closed"], lang, log.get("started")))])
     else:
         rows.append([_("Status"), _("provisional: the table has not been closed")])
     return rows

@@ -107,7 +107,7 @@ def render_season(season: dict, lang: str = language.DEFAULT) -> bytes:
     wins = [[clip(name, 32 * mm), *(str(p["wins"][o]) for o in _endings(season))]
             for name, p in season["players"].items()]
     pagesize = _page_size((head, rows), (wins_head, wins))
-    doc = document(buf, title=_("Season"), subject=_("The club's season, {span}", span=span),
+    doc = document(buf, title=_("Season"), subject=_("The club's season: {span}", span=span),
                    kind="season", pagesize=pagesize)
     width = doc.width
     story = [Paragraph(_("The season"), st["title"]),

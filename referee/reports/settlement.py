@@ -102,7 +102,8 @@ def render_settlement(
     push_ups = session.rules.scoring == "push_ups"
     players = list(result.players)
     table_name = table or log.get("table") or _("Tonk table")
-    when = date or _when(log.get("started"), lang) or _("date not recorded")
+    when = date or _when(log.get("started"), lang, log.get("started")) or _(
+        "date not recorded")
     final = "closed" in log
 
     hash_label, hash_in_text, hash_value = hash_line(log, final_hash, lang)
@@ -277,7 +278,7 @@ def _money_section(log: dict, result, players: list[str], unit: str, currency: s
             paid_amount = Decimal(str(given["amount"]).strip())
             extra = []
             if given.get("at"):
-                extra.append(esc(_when(given["at"], lang)))
+                extra.append(esc(_when(given["at"], lang, log.get("started"))))
             if given.get("note"):
                 extra.append(esc(given["note"]))
             if "undone" in given:  # kept on the paper, as in the record: it moves nothing

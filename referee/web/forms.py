@@ -257,7 +257,23 @@ def header_from_form(form) -> tuple[dict, str]:
     currency = normal_text(form.get("currency", ""))
     if currency:
         header["currency"] = currency
+    header["started"] = opened_now(form.get("utc_offset", ""))
     return header, pin
+
+
+def opened_now(utc_offset: str) -> str:
+    """When the table opens, in its time zone (docs/decisions.md): the offset
+    the opening device's clock gives (``utc_offset``, minutes east of UTC, set
+    by tablet.js), else this machine's (the referee on a LAN runs in the room)."""
+    from datetime import UTC, datetime, timedelta, timezone
+
+    now = datetime.now(UTC)
+    raw = utc_offset.strip()
+    if raw.lstrip("-").isascii() and raw.lstrip("-").isdigit() and abs(int(raw)) <= 14 * 60:
+        here = now.astimezone(timezone(timedelta(minutes=int(raw))))
+    else:
+        here = now.astimezone()
+    return here.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def setup_from_form(form, players: list[str], upcard_rule: bool, hand_size: int) -> dict:

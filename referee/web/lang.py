@@ -133,10 +133,11 @@ def day(value) -> str:
 
 
 def clock(value) -> str:
-    """A time (an event's) as the papers write it, in the reader's form."""
+    """A time (an event's) as the papers write it, in the reader's form and
+    the table's time zone (its ``started``'s offset)."""
     from ..reports.words import time_text
 
-    return time_text(value, current()) or ""
+    return time_text(value, current(), (g.get("summary") or {}).get("started")) or ""
 
 
 def outcome(code: str | None) -> str:

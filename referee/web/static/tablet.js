@@ -143,4 +143,9 @@ const setUp = () => {
 
 document.addEventListener("DOMContentLoaded", () => {
   setUp();
+  // A table opens in the time zone of the device that opens it (its papers
+  // print times there): minutes east of UTC.
+  for (const field of document.querySelectorAll("input[name=utc_offset]")) {
+    field.value = String(-new Date().getTimezoneOffset());
+  }
 });
