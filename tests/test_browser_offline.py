@@ -213,7 +213,8 @@ def test_a_kept_tap_the_referee_refuses_stops_the_queue_there(server, context):
     context.set_offline(False)
     expect(stopped(pg)).to_have_count(1, timeout=20_000)
     said = stopped(pg).inner_text()
-    assert said.startswith("Nicht erfasst: Ben: spread 5♥ 6♥ 7♥ — Hand 1, Zug 3 "), said
+    # The kept tap in the page's words, not the log's English (issue 35, item 10).
+    assert said.startswith("Nicht erfasst: Ben legt 5♥ 6♥ 7♥ aus — Hand 1, Zug 3 "), said
     assert "Ben hat 5h nicht" in said, said
     held = pg.locator("#offline-queue li.q-held")
     expect(held).to_have_count(2)

@@ -169,7 +169,7 @@ def test_the_club_pages_write_dates_and_money_in_the_locale(app, client):
     client.get("/?lang=de")
     client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": token(client)})
     page = client.get("/club").get_data(as_text=True)
-    assert html_lang(page) == "de" and "Kassenbuch des Clubs" in page
+    assert html_lang(page) == "de" and "Kassenbuch des Vereins" in page
     page = client.get("/club/season?from=2026-01-31&to=2026-11-24").get_data(as_text=True)
     assert "Die Saison: 31.01.2026 bis 24.11.2026" in page
 
