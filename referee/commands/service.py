@@ -111,6 +111,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     path = _db_path(args)
     host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
+    if args.lan and is_loopback(host):
+        # The phones would be shown an address this server does not answer on.
+        print(f"--lan serves the room, but --host {host} answers this machine alone: the "
+              "address shown to the phones could not work. Leave --host out, or give this "
+              "machine's LAN address.", file=sys.stderr)
+        return 2
     public = args.public_url or os.environ.get(PUBLIC_URL_ENV)
     config = {"DATABASE": path}
     if public:
@@ -124,6 +130,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return run_server(app, host, args.port, args.threads, path,
                       show=bool(public) or args.lan,
                       streams=STREAMS if args.streams is None else max(0, args.streams))
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` only takes connections from this machine."""
+    import ipaddress
+
+    if host.strip("[]").lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def print_address(url: str) -> None:
