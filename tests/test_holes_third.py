@@ -234,3 +234,28 @@ def test_serve_lan_without_a_host_key_says_so_loudly(tmp_path, key, warned):
         proc.terminate()
         _out, err = proc.communicate(timeout=30)
     assert (NO_HOST_KEY in err) == warned, err
+
+
+def test_a_revoked_seats_stream_ends_at_once(app, client):
+    """Under referee serve's server (one writer for every stream) a revoked
+    seat's stream got the table's events for up to LOOK (5) seconds more."""
+    import time
+
+    from .test_phones import _serve, _Stream
+
+    g = Game(client)
+    g.start()
+    seat = _link(g, "seat", "Ann").get_json()["token"]
+    srv = _serve(app, "waitress")
+    try:
+        s = _Stream(srv.server_port, g.url("/stream"), bearer(seat))
+        s.next_event()
+        r = client.post(g.url("/links/revoke"), json={"role": "seat", "player": "Ann"},
+                        headers=bearer(g.table))
+        assert r.status_code == 201, r.get_json()
+        t0 = time.monotonic()
+        while s.response.fp.readline():  # the revocation's event, then the answer's end
+            assert time.monotonic() - t0 < 1.5, "the revoked seat's stream goes on"
+        s.close()
+    finally:
+        srv.shutdown()

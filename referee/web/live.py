@@ -228,8 +228,8 @@ class _Follow:
                 live.wake.wait(0.2 if channel.total_outbufs_len else max(
                     0.1, min(LOOK, HEARTBEAT - (time.monotonic() - live.sent))))
                 live.wake.clear()
-                if time.monotonic() - looked >= LOOK:
-                    looked = time.monotonic()
+                if live.look or time.monotonic() - looked >= LOOK:
+                    live.look, looked = False, time.monotonic()
                     if not self.still_reads() or live.gone():
                         return
                 if not self._tend(live):

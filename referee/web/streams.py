@@ -29,6 +29,7 @@ import json
 import threading
 import time
 
+from ..record.kinds import EventKind
 from ..service import changes
 
 # At most one round of writes every GAP seconds: at a table's pace (an action
@@ -71,7 +72,7 @@ class Stream:
     writer's writes and the stream thread's own (catch-up, heartbeat)."""
 
     __slots__ = ("sid", "channel", "chunked", "last", "lock", "wake", "behind", "ended",
-                 "sent", "out")
+                 "sent", "out", "look")
 
     def __init__(self, sid: str, channel, chunked: bool, last: int) -> None:
         self.sid, self.channel, self.chunked, self.last = sid, channel, chunked, last
@@ -81,6 +82,9 @@ class Stream:
         self.ended = False
         self.sent = time.monotonic()
         self.out = False  # out of waitress's loop (``leave_loop``)
+        # A link was issued or revoked: its thread looks at its own at once,
+        # not at its next look (a revoked seat's stream went on for 4 s).
+        self.look = False
 
     def send(self, data: bytes) -> bool:
         """Write ``data`` (the caller holds ``lock``); False, and the stream
@@ -221,7 +225,8 @@ class Writer:
     def _write(streams: list[Stream]) -> None:
         """Send each stream of one table what it has not had, each message
         built once however many streams send it."""
-        made: dict[int, tuple[bytes, int]] = {}  # a stream's last -> (bytes, new last)
+        # a stream's last -> (bytes, new last, whether a link changed)
+        made: dict[int, tuple[bytes, int, bool]] = {}
         for stream in streams:
             with stream.lock:
                 if stream.ended or stream.behind:
@@ -234,9 +239,15 @@ class Writer:
                         stream.wake.set()
                         continue
                     text = "".join(message(row) for row in rows).encode()
-                    out = made[stream.last] = (text, rows[-1][0] if rows else stream.last)
+                    out = made[stream.last] = (text, rows[-1][0] if rows else stream.last,
+                                               any(row[1] in _LINKS for row in rows))
                 if out[0] and stream.send(out[0]):
                     stream.last = out[1]
+                    if out[2]:
+                        stream.look = True
+                        stream.wake.set()
 
+
+_LINKS = {str(EventKind.LINK), str(EventKind.UNLINK)}
 
 writer = Writer()
