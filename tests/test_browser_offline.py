@@ -204,8 +204,11 @@ def test_a_kept_tap_the_referee_refuses_stops_the_queue_there(server, context):
     pg = context.new_page()
     sid = open_hand(pg, server)
     pg.goto(pg.url + "?lang=de")  # the referee's words in the reader's language
+    stock = int(pg.locator("#stock").inner_text())
     context.set_offline(True)
     keep_tap(pg, 1, "draw", ["8c"])
+    # The page's guess lowers the stock by the card drawn (issue 35, item 15).
+    assert int(pg.locator("#stock").inner_text()) == stock - 1
     keep_tap(pg, 1, "spread", ["Ks", "Kh", "Kd"])
     keep_tap(pg, 1, "spread", ["5h", "6h", "7h"])  # not Ben's cards: refused
     keep_tap(pg, 1, "discard", ["8c"])

@@ -251,6 +251,7 @@
     const played = new Set(hand.played);
     const spreads = [];  // laid by kept taps: S(n+1), ...
     const served = document.querySelectorAll("#spreads label.spread:not(.pending)").length;
+    let drawn = 0;  // cards the kept taps drew from the stock
     for (const item of queued) {
       // A stopped tap, and the ones after it, wait for the host: no guess from them.
       if (item.state === "stopped") break;
@@ -258,6 +259,7 @@
       const [verb, ...args] = rest.split(" ");
       const cards = args.filter((a) => !/^S\d+$/.test(a));
       if (verb === "draw" || verb === "take") {
+        if (verb === "draw") drawn += 1;
         if (verb === "take" && top) played.delete(top);
         if (verb === "take") top = null;
         toAct = who;
@@ -283,7 +285,17 @@
         turn = null;
       }
     }
-    return {toAct, turn, top, played, spreads};
+    return {toAct, turn, top, played, spreads, drawn};
+  };
+
+  // The stock as the page served it, less the cards the kept taps drew.
+  const drawStock = (drawn) => {
+    const node = document.getElementById("stock");
+    if (!node) return;
+    if (node.dataset.served === undefined) node.dataset.served = node.textContent;
+    const served = parseInt(node.dataset.served.replace(/\D/g, ""), 10);
+    node.textContent = drawn && !Number.isNaN(served)
+      ? String(Math.max(0, served - drawn)) : node.dataset.served;
   };
 
   let actionsAsServed = null;
@@ -437,6 +449,7 @@
       if (toActNode) toActNode.textContent = toActNode.dataset.served;
       const topNode = document.getElementById("top");
       if (topNode && topNode.dataset.served !== undefined) topNode.innerHTML = topNode.dataset.served;
+      drawStock(0);
       return;
     }
     const next = foresee();
@@ -452,6 +465,7 @@
       else topNode.textContent = next.top ? cardLabel(next.top) : "\u2026";
     }
     drawSpreads(next.spreads);
+    drawStock(next.drawn);
     for (const box of document.querySelectorAll("#act input[name=card]")) {
       box.disabled = next.played.has(box.value);
       if (box.disabled) box.checked = false;
