@@ -14,6 +14,7 @@ from referee.record import load_log
 from referee.replay import replay
 from referee.rules.errors import RefereeError
 from referee.service import cache, hands, live_state
+from referee.service.errors import ClientIdReused
 
 from .conftest import BOTH_BACKENDS
 from .samples import each_once_and_cover_in_all
@@ -569,8 +570,11 @@ def test_a_write_from_another_process_between_check_and_commit(app, client, tmp_
 
 
 def test_a_retry_without_expected_seq_gets_the_first_answer(app, client):
-    """Without expected_seq a retried client_id reaches the insert: the replies
-    table's key refuses it, and the first answer comes back; one action logged."""
+    """Without expected_seq a retried client_id reaches the insert (the action,
+    judged again on the hand as it is now, is a refusal to log): the replies
+    table's key refuses it, and the first answer comes back; one action logged.
+    Another action under that id is not a retry, by the service as by the web
+    (issue 33): refused, and nothing logged."""
     g = Game(client)
     g.start()
     db = app.extensions["referee"]["db"]
@@ -578,8 +582,10 @@ def test_a_retry_without_expected_seq_gets_the_first_answer(app, client):
     first = hands.post_action(db, g.sid, 1, text, "twice", None)
     g.sim.accepted(text)
     g.seq += 1
+    assert hands.post_action(db, g.sid, 1, text, "twice", None) == first
     nxt = g.sim.next_action()  # legal now: without the key it would be logged
-    assert hands.post_action(db, g.sid, 1, nxt, "twice", None) == first
+    with pytest.raises(ClientIdReused):
+        hands.post_action(db, g.sid, 1, nxt, "twice", None)
     assert client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json()["seq"] == 1
     g.play(2)
 

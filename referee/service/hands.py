@@ -28,7 +28,16 @@ from .errors import Closed, NotFound, RefereeError, Refused, RuleViolation, Stal
 from .kinds import EventKind
 from .live_state import check_open, current, new_hand
 from .results import hand_result
-from .writes import Plan, answered, check_current, check_seq, check_table_seq, store_hand, write
+from .writes import (
+    Plan,
+    answered,
+    asking_action,
+    check_current,
+    check_seq,
+    check_table_seq,
+    store_hand,
+    write,
+)
 
 _HAND_START, _ACTION, _CORRECTION, _REFUSAL = map(str, (
     EventKind.HAND_START, EventKind.ACTION, EventKind.CORRECTION, EventKind.REFUSAL))
@@ -228,7 +237,8 @@ def post_action(db: Database, sid: str, n: int, action_text: str, client_id: str
         p.job, p.after_commit = job, after_commit
         return p
 
-    return write(db, sid, client_id, plan)
+    with asking_action(n, action_text):
+        return write(db, sid, client_id, plan)
 
 
 def check_undo_events(setup: dict, n: int, actions: int) -> None:

@@ -30,7 +30,7 @@ from .hands import hand_state, public_state
 from .kinds import EventKind
 from .live_state import check_open
 from .results import hand_result
-from .writes import Plan, check_current, check_seq, write
+from .writes import Plan, asking_action, check_current, check_seq, write
 
 _ACTION, _REFUSAL = str(EventKind.ACTION), str(EventKind.REFUSAL)
 
@@ -124,7 +124,8 @@ def tap(db: Database, sid: str, n: int, texts: list[str], client_id: str | None,
         return _tap_plan(live, hand, work, done, ids, texts, refused, made)
 
     try:
-        answer = write(db, sid, client_id, plan, kind=None)
+        with asking_action(n, texts[0]):  # the client_id is the first action's own
+            answer = write(db, sid, client_id, plan, kind=None)
     except (RuleViolation, StaleSeq) as err:  # a stale seq, a hand that is over
         return Tap([], hand_state(db, sid, n), refused=err, refused_text=texts[0])
     if answer is not made.get("answer"):  # this client_id's first answer again

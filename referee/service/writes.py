@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from sqlite_utils import Database
 
+from ..rules.actions import parse_action
 from ..rules.hand import Hand
 from ..rules.words import N_
 from . import cache, live_state, storage
@@ -48,6 +51,28 @@ class Request:
         text = json.dumps(asked, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                           default=str)
         return Request(kind, hashlib.sha256(text.encode()).hexdigest())
+
+
+#: How a hand's action is named to a client whose id it first answered: by
+#: the API's door for it (the tablet's form is the same request).
+ACTION_KIND = "POST /api/sessions/<sid>/hands/<int:n>/actions"
+
+
+@contextmanager
+def asking_action(n: int, text: str) -> Iterator[None]:
+    """While a hand's action is written: the request is that action of that
+    hand, whichever door it came through. A tablet's tap posted as a form and
+    sent again by the offline queue through the API (its answer was lost) is
+    the same request under the same client_id, not a reuse."""
+    try:
+        said = str(parse_action(text))
+    except RefereeError:
+        said = str(text)
+    token = REQUEST.set(Request.make(ACTION_KIND, [n, said]))
+    try:
+        yield
+    finally:
+        REQUEST.reset(token)
 
 
 def _reused(first: str) -> ClientIdReused:
