@@ -505,7 +505,7 @@ def test_german_history_lines_carry_no_english_and_messages_use_the_tables_money
     tt.act(client, sid, 1, "draw")  # a card not seen
     tt.act(client, sid, 1, "discard", ["3d"])
     page = tt.hand_page(client, sid)
-    history = re.search(r'<ol class="history">(.*?)</ol>', page, re.S).group(1)
+    history = re.search(r'<ol class="history"[^>]*>(.*?)</ol>', page, re.S).group(1)
     visible = re.sub(r"<[^>]+>", " ", history)
     assert "zieht" in visible and "Ben: draw" not in visible and ": discard" not in visible
     r = client.post(f"/s/{sid}/hands/1/undo", data={
