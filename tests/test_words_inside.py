@@ -105,3 +105,14 @@ def test_the_season_pages_button_is_not_a_cards_show(app):
     client.post("/club/unlock", data={"host_key": "k", "csrf_token": token})
     page = client.get("/club/season?lang=de").get_data(as_text=True)
     assert ">Vorzeigen<" not in page and "Diese Saison zeigen" in page
+
+
+def test_an_accept_button_asks_and_does_not_read_as_a_status(client):
+    """"Anna akzeptiert" on a button read as if Anna had accepted already."""
+    from tests.test_tablet import create, hand_page
+    from tests.test_tablet_quick import FOUR, confirm, pick
+
+    sid = create(client, FOUR, language="de")
+    assert confirm(client, sid, pick(client, sid, "tonk_out:1")).status_code == 303
+    page = hand_page(client, sid, 1)
+    assert ">Ann: akzeptieren<" in page and "Ann akzeptiert" not in page
