@@ -116,3 +116,19 @@ def test_an_accept_button_asks_and_does_not_read_as_a_status(client):
     assert confirm(client, sid, pick(client, sid, "tonk_out:1")).status_code == 303
     page = hand_page(client, sid, 1)
     assert ">Ann: akzeptieren<" in page and "Ann akzeptiert" not in page
+
+
+def test_a_hands_outcome_and_its_winners_stand_without_a_space_between(client):
+    """"hereingelegt : Ben": the told mark's place stood between an outcome and
+    its winners even when the hand was not told (issue 35 item 14)."""
+    import json
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).parents[1] / "sample_logs" /
+                      "ev_caught_dtb_beater.json").read_text())
+    made = client.post("/api/sessions", json={**log, "language": "de"}).get_json()
+    with client.session_transaction() as s:
+        s["unlocked"] = [made["id"]]
+    page = client.get(f"/s/{made['id']}").get_data(as_text=True)
+    assert "hereingelegt:" in page
+    assert not re.search(r"\w : \w", re.sub(r"<[^>]+>", "", page))
