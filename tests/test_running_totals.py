@@ -162,7 +162,10 @@ def test_standings_read_a_page(app, client):
 
 
 def test_the_import_writes_the_chain_the_per_event_path_writes(app, client, monkeypatch):
+    # One clock for the events and the session's row: verify holds the row's
+    # created to its first event's (issue 34 item 10).
     monkeypatch.setattr(storage.events, "now", lambda: "2026-11-23T23:00:00.000Z")
+    monkeypatch.setattr(storage.rows, "now", lambda: "2026-11-23T23:00:00.000Z")
     r = client.post("/api/sessions", json=random_session(3, hands=12))
     sid = r.get_json()["id"]
     db = storage.connect(app.config["DATABASE"])
@@ -197,10 +200,10 @@ def test_the_standings_page_and_the_reports_index_are_paged(client):
     settled = sessions.standings(storage.connect(client.application.config["DATABASE"]),
                                  sid)["hands"]
     newest = client.get(f"/s/{sid}/standings").get_data(as_text=True)
-    assert f"<td>{settled[-1]['hand']}</td>" in newest
-    assert f"<td>{settled[0]['hand']}</td>" not in newest and "Older hands" in newest
+    assert f'<th scope="row">{settled[-1]["hand"]}</th>' in newest
+    assert f'<th scope="row">{settled[0]["hand"]}</th>' not in newest and "Older hands" in newest
     last = client.get(f"/s/{sid}/standings?page=99").get_data(as_text=True)
-    assert f"<td>{settled[0]['hand']}</td>" in last and "Newer hands" in last
+    assert f'<th scope="row">{settled[0]["hand"]}</th>' in last and "Newer hands" in last
     index = client.get(f"/reports/{sid}/").get_data(as_text=True)
     assert f"/reports/{sid}/hands/{settled[-1]['hand']}/audit" in index
     assert f"/reports/{sid}/hands/{settled[0]['hand']}/audit\"" not in index

@@ -61,19 +61,12 @@ def _created_with(created: object, first: object) -> bool:
     return 0 <= (event_at - row_at).total_seconds() <= CREATED_BEFORE
 
 
-def _session_faults(row: dict, events: list[dict]) -> list[Words]:
-    first = events[0]
-    if first["kind"] != _SESSION:
-        return [Words(NO_HEADER)]
-    if first["chain"] < 2:
-        return []  # format 1 did not hash the expanded rules: only the events are vouched for
-    payload = json.loads(first["payload"])
-    header = payload.get("header", {})
+def _header_now(header: dict, events: list[dict]) -> tuple[dict, list | None]:
+    """The session's header and players as the table's own events left them
+    (``table_events``): money events (payments, their confirmations and
+    undos, carries) and closing add to it, a corrected name renames it; the
+    stake and seats they change belong to the hands."""
     players = header.get("players")
-    # The table's own events change the header as the service wrote them
-    # (``table_events``): money events (payments, their confirmations and
-    # undos, carries) and closing add to it, a corrected name
-    # renames it; the stake and seats they change belong to the hands.
     for ev in events[1:]:
         if ev["hand"] is not None:
             continue
@@ -85,6 +78,17 @@ def _session_faults(row: dict, events: list[dict]) -> list[Words]:
         elif ev["kind"] == EventKind.RENAME:
             header = renamed(header, said["old"], said["new"])
             players = renamed(players, said["old"], said["new"])
+    return header, players
+
+
+def _session_faults(row: dict, events: list[dict]) -> list[Words]:
+    first = events[0]
+    if first["kind"] != _SESSION:
+        return [Words(NO_HEADER)]
+    if first["chain"] < 2:
+        return []  # format 1 did not hash the expanded rules: only the events are vouched for
+    payload = json.loads(first["payload"])
+    header, players = _header_now(payload.get("header", {}), events)
     columns = {
         "header": header,
         "rules_expanded": payload.get("rules_expanded"),
