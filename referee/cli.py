@@ -211,13 +211,13 @@ def _end_lines(session, result, said: _Forms, columns) -> list[str]:
         low = min(result.totals.values(), default=0)
         best = [p for p in players if result.totals[p] == low]
         lines.append(_("Push-up scores: lowest is best ({players}).", players=", ".join(best)))
+    else:
+        lines.append(_("Nobody owes anything."))
     match = result.match()
     if match is not None:
         from .reports.words import match_words
 
         lines.append(match_words(match, said.lang))
-    else:
-        lines.append(_("Nobody owes anything."))
     return lines
 
 

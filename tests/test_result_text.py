@@ -119,3 +119,29 @@ def test_result_of_imported_samples_is_the_replays_text(app, client, name):
     got = client.get(f"/api/sessions/{made['id']}/result",
                      headers=bearer(made["audit_token"])).get_data(as_text=True)
     assert got == replay_json_text(load_log(doc))
+
+
+def test_the_report_says_nobody_owes_anything_only_when_nobody_does(capsys):
+    """The match's line took the place of the last else: every report with
+    transfers also said "Nobody owes anything." (issue 36's landing)."""
+    import json
+    from pathlib import Path
+
+    from referee.cli import main
+
+    folder = Path(__file__).resolve().parents[1] / "sample_logs"
+    seen = set()
+    for log in sorted(folder.glob("*.json")):
+        if log.name.endswith(".expected.json"):
+            continue
+        want = json.loads(log.with_suffix(".expected.json").read_text())
+        if "error" in want or want.get("language", "en") != "en" or "transfers" not in want:
+            continue
+        rules = json.loads(log.read_text()).get("rules")
+        if "push_ups" in json.dumps(rules):
+            continue
+        assert main(["replay", str(log)]) == 0
+        said = "Nobody owes anything." in capsys.readouterr().out
+        assert said == (not want["transfers"]), log.name
+        seen.add(said)
+    assert seen == {True, False}
