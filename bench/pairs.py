@@ -60,6 +60,16 @@ def ratios(runs: dict[str, Runs], name: str, base: str) -> list[float]:
     return [a / b for a, b in zip(runs[name].cpu, runs[base].cpu, strict=True)]
 
 
+def verdict(runs: dict[str, Runs], target: float) -> str:
+    """The line each paired benchmark prints: ``this`` against ``against`` by
+    CPU time, best runs and the rounds' median, met or not against ``target``."""
+    each = ratios(runs, "this", "against")
+    best = runs["this"].best() / runs["against"].best()
+    return (f"ratio this/against, CPU: best runs {best:.2f}x; rounds median "
+            f"{statistics.median(each):.2f}x (range {min(each):.2f}-{max(each):.2f}); "
+            f"{'met' if best <= target else 'NOT met'} (target <= {target:.2f}x)")
+
+
 def show(runs: dict[str, Runs]) -> None:
     for name, r in runs.items():
         print(f"  {name:<22} CPU best {r.best() * 1e3:8.0f} ms, median {r.median() * 1e3:8.0f} ms;"

@@ -15,7 +15,6 @@ was split into ``cli._Forms``.
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -47,12 +46,8 @@ def main() -> int:
     print(f"referee replay (the text report, {args.lang}), {args.hands} hands, "
           f"{args.rounds} runs a side, alternating")
     pairs.show(runs)
-    each = pairs.ratios(runs, "this", "against")
-    best = runs["this"].best() / runs["against"].best()
     same = texts["this"] == texts["against"]
-    print(f"ratio this/against, CPU: best runs {best:.2f}x; rounds median "
-          f"{statistics.median(each):.2f}x (range {min(each):.2f}-{max(each):.2f}); "
-          f"{'met' if best <= 1 else 'NOT met'} (target <= 1.00x); "
+    print(f"{pairs.verdict(runs, 1.0)}; "
           f"the reports are {'the same text' if same else 'DIFFERENT'}")
     return 0 if same else 1
 

@@ -15,7 +15,6 @@ was paused for it (or 3 s on a quiet host).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -44,12 +43,8 @@ def main() -> int:
     runs = pairs.take_turns(commands, args.rounds, cwd=out)
     print(f"referee settle --pdf, {args.hands} hands, {args.rounds} runs a side, alternating")
     pairs.show(runs)
-    each = pairs.ratios(runs, "this", "against")
-    best = runs["this"].best() / runs["against"].best()
     same = (out / "this.pdf").read_bytes() == (out / "against.pdf").read_bytes()
-    print(f"ratio this/against, CPU: best runs {best:.2f}x; rounds median "
-          f"{statistics.median(each):.2f}x (range {min(each):.2f}-{max(each):.2f}); "
-          f"{'met' if best <= TARGET else 'NOT met'} (target <= {TARGET}x); "
+    print(f"{pairs.verdict(runs, TARGET)}; "
           f"the papers are {'the same bytes' if same else 'DIFFERENT'}")
     return 0 if same else 1
 
