@@ -32,8 +32,10 @@ from referee.service.storage import pg
 from referee.web import create_app
 from referee.web.db import Handles
 
+# OPENINGS None: every test opens its tables from 127.0.0.1, some hundreds in
+# one database (every sample log); the limit's own tests set it.
 TEST_CONFIG = {"TESTING": True, "SECRET_KEY": "test", "REFEREE_HOST_KEY": None,
-               "GROUP_COMMIT": False}
+               "GROUP_COMMIT": False, "OPENINGS": None}
 
 
 PG_URL_ENV = "REFEREE_TEST_DATABASE_URL"

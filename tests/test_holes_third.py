@@ -217,23 +217,32 @@ def test_a_sheet_url_too_long_for_a_qr_code_is_refused(tmp_path):
 
 @pytest.mark.parametrize("key,warned", [("", True), ("sesame", False)])
 def test_serve_lan_without_a_host_key_says_so_loudly(tmp_path, key, warned):
+    """Said last, after the address's 17-line QR code (it was said before
+    it, scrolled away at once), with the limit that holds instead."""
     import os
     import subprocess
     import sys
 
-    from referee.commands.service import NO_HOST_KEY
+    from referee.commands.service import no_host_key
+    from referee.service.access import OPENINGS
 
     proc = subprocess.Popen([sys.executable, "-m", "referee", "serve", "--lan", "--port", "0",
                              "--db", str(tmp_path / "r.sqlite3")], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
+                            stderr=subprocess.STDOUT, text=True,
                             env={**os.environ, "REFEREE_HOST_KEY": key})
     try:
-        for _ in range(5):  # the address, its QR code
-            proc.stdout.readline()
+        said = []
+        while not said or not said[-1].startswith("\u2580"):  # the QR code's last line
+            said.append(proc.stdout.readline())
+            assert said[-1], said
+        if warned:
+            said.append(proc.stdout.readline())
     finally:
         proc.terminate()
-        _out, err = proc.communicate(timeout=30)
-    assert (NO_HOST_KEY in err) == warned, err
+        said.append(proc.communicate(timeout=30)[0])
+    assert any(no_host_key() in line for line in said) == warned, said
+    if warned:
+        assert said[-2].strip() == no_host_key() and f"{OPENINGS} every" in said[-2]
 
 
 def test_a_revoked_seats_stream_ends_at_once(app, client):
@@ -259,3 +268,89 @@ def test_a_revoked_seats_stream_ends_at_once(app, client):
         s.close()
     finally:
         srv.shutdown()
+
+
+# Tables opened without a host key (item 10: about 400 a second from anyone).
+
+def _open_from(client, address, forwarded=None):
+    headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+    return client.post("/api/sessions", json={"stake": "1", "rules": "pagat",
+                                              "players": ["Ann", "Ben"]},
+                       headers=headers, environ_base={"REMOTE_ADDR": address})
+
+
+def _openings_app(tmp_path, **config):
+    from referee.service import access
+    from referee.web import create_app
+
+    from .conftest import TEST_CONFIG
+
+    return create_app({**TEST_CONFIG, "DATABASE": str(tmp_path / "t.sqlite3"),
+                       "OPENINGS": (access.OPENINGS, access.OPENINGS_WINDOW), **config})
+
+
+def test_tables_opened_without_a_host_key_are_limited_per_address(tmp_path):
+    from referee.service import access
+
+    from .test_tablet import PIN, token
+
+    client = _openings_app(tmp_path).test_client()
+    for _ in range(access.OPENINGS):
+        assert _open_from(client, "203.0.113.9").status_code == 201
+    r = _open_from(client, "203.0.113.9")
+    assert_error(r, 429, "too_many_tables")
+    assert 0 < int(r.headers["Retry-After"]) <= access.OPENINGS_WINDOW
+    assert "try again in" in r.get_json()["error"]["message"]
+    # The tablet's form from that address says so, and opens nothing.
+    form = {"csrf_token": token(client), "stake": "1", "currency": "USD", "preset": "pagat",
+            "pin": PIN, "pin2": PIN, "player1": "Ann", "player2": "Ben"}
+    page = client.post("/new", data=form, environ_base={"REMOTE_ADDR": "203.0.113.9"})
+    assert page.status_code == 429 and int(page.headers["Retry-After"]) > 0
+    assert "Too many new tables" in page.get_data(as_text=True)
+    # Another address, and the same machine's IPv6 neighbour elsewhere, open theirs.
+    assert _open_from(client, "198.51.100.7").status_code == 201
+    assert _open_from(client, "2001:db8::1").status_code == 201
+    page = client.post("/new", data=form, environ_base={"REMOTE_ADDR": "198.51.100.8"})
+    assert page.status_code == 303
+
+
+def test_an_ipv6_network_counts_as_one_address(tmp_path):
+    from referee.service import access
+
+    client = _openings_app(tmp_path, OPENINGS=(3, access.OPENINGS_WINDOW)).test_client()
+    for k in range(3):
+        assert _open_from(client, f"2001:db8:0:1::{k + 1}").status_code == 201
+    assert_error(_open_from(client, "2001:db8:0:1::99"), 429, "too_many_tables")
+    assert _open_from(client, "2001:db8:0:2::1").status_code == 201
+
+
+def test_behind_a_trusted_proxy_tables_are_counted_per_client(tmp_path):
+    client = _openings_app(tmp_path, TRUSTED_PROXIES=1, OPENINGS=(3, 600.0)).test_client()
+    for _ in range(3):
+        assert _open_from(client, "10.0.0.1", "203.0.113.9").status_code == 201
+    assert_error(_open_from(client, "10.0.0.1", "203.0.113.9"), 429, "too_many_tables")
+    assert _open_from(client, "10.0.0.1", "198.51.100.7").status_code == 201
+    # A client's own X-Forwarded-For in front of the proxy's changes nothing.
+    assert_error(_open_from(client, "10.0.0.1", "198.51.100.1, 203.0.113.9"), 429)
+
+
+def test_the_host_keys_holder_opens_as_many_as_meant(tmp_path):
+    client = _openings_app(tmp_path, REFEREE_HOST_KEY="sesame",
+                           OPENINGS=(2, 600.0)).test_client()
+    for _ in range(5):
+        r = client.post("/api/sessions", json={"stake": "1", "rules": "pagat",
+                                               "players": ["Ann", "Ben"]},
+                        headers={"X-Host-Key": "sesame"})
+        assert r.status_code == 201
+
+
+def test_the_window_ends_and_the_address_opens_again(app):
+    from referee.service import access, errors
+
+    db = app.extensions["referee"].db()
+    for _ in range(2):
+        access.opening(db, "203.0.113.9", most=2, window=60, now=1000.0)
+    with pytest.raises(errors.TooManyTries) as err:
+        access.opening(db, "203.0.113.9", most=2, window=60, now=1059.0)
+    assert err.value.until == 1060.0
+    access.opening(db, "203.0.113.9", most=2, window=60, now=1060.5)

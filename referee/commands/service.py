@@ -153,11 +153,17 @@ def print_address(url: str) -> None:
     sys.stdout.flush()
 
 
-# Said on --lan without a host key: anyone on the network may then open tables
-# (about 400 a second over loopback: issue 34).
-NO_HOST_KEY = ("WARNING: no host key is set (REFEREE_HOST_KEY): anyone who reaches this "
-               "address can open tables. Set one before opening the service to a network "
-               "you do not control.")
+# Said on --lan without a host key, after the address and its QR code (the
+# last lines on the screen, where it is read): anyone on the network may then
+# open tables (about 400 a second over loopback before they were counted per
+# address: issue 34).
+def no_host_key() -> str:
+    from ..service import access  # not at the command line's start-up
+
+    return ("WARNING: no host key is set (REFEREE_HOST_KEY): anyone who reaches this "
+            f"address can open tables ({access.OPENINGS} every "
+            f"{access.OPENINGS_WINDOW / 60:g} minutes from each address). Set one before "
+            "opening the service to a network you do not control.")
 
 # The server's settings (docs/deploy.md, "The server"; measured in docs/decisions.md).
 STREAMS = 200  # live streams open at once (each holds a thread while open); more: 503
@@ -235,9 +241,9 @@ def run_server(app, host: str, port: int, threads: int, path: str,
         # --lan without a public URL: the LAN address, with the port really taken.
         if not app.config.get("PUBLIC_URL"):
             app.config["PUBLIC_URL"] = f"http://{lan_address()}:{server.effective_port}/"
-        if not app.config.get("REFEREE_HOST_KEY"):
-            print(NO_HOST_KEY, file=sys.stderr, flush=True)
         print_address(app.config["PUBLIC_URL"])
+        if not app.config.get("REFEREE_HOST_KEY"):
+            print(no_host_key(), file=sys.stderr, flush=True)
     try:
         server.run()
     except KeyboardInterrupt:

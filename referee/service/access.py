@@ -178,6 +178,32 @@ def host_key(db: Database, key: str, sent: str, place: str, address: str, *,
     return True
 
 
+# Tables opened without a host key (anyone who reaches the service may open
+# one): counted per address (its network, as a PIN's tries), ``OPENINGS`` in
+# ``OPENINGS_WINDOW`` seconds, in the database as wrong tries are, so every
+# app server counts them. Anyone could open hundreds of tables a second
+# (issue 34). A club night's tables come in far under it; a flood gets this
+# many, then waits. Every try is counted before the table is made, whether
+# it opens or is refused: a flood of bad bodies costs its reading too.
+OPENINGS = 30
+OPENINGS_WINDOW = 600.0
+TABLES_OPENED = "tables opened"
+
+
+def opening(db: Database, address: str, *, most: int = OPENINGS,
+            window: float = OPENINGS_WINDOW, now: float | None = None) -> None:
+    """Count one table opened from ``address``; raises ``TooManyTries`` once
+    its network has opened ``most`` within ``window`` seconds."""
+    now = time.time() if now is None else now
+    until = storage.run_write(db, lambda w: storage.claim_in_window(
+        w, TABLES_OPENED, network(address), now, most, window))
+    if until:
+        raise TooManyTries("too_many_tables",
+                           N_("Too many new tables from this address: try again in {seconds} "
+                              "seconds."),
+                           {"seconds": max(1, int(until - now + 0.999))}, until=until)
+
+
 def has_pin(db: Database, sid: str) -> bool:
     """Whether the session has a PIN (a table imported through the API has none).
     Raises ``NotFound``."""

@@ -8,6 +8,9 @@ words everywhere. Nothing here knows about HTTP.
 
 from __future__ import annotations
 
+import math
+import time
+
 from ..rules.errors import IllegalAction, MalformedInput, RefereeError, RulesError, RuleViolation
 from ..rules.words import params_from_plain, params_to_plain
 
@@ -48,6 +51,10 @@ class TooManyTries(Locked):
                  until: float) -> None:
         super().__init__(code, template, params)
         self.until = until
+
+    def retry_after(self) -> int:
+        """Whole seconds until a try is taken again (an answer's Retry-After)."""
+        return max(1, math.ceil(self.until - time.time()))
 
     def __reduce__(self):
         return (_too_many, (self.code, self.template, self.params, self.until))

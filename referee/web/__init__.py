@@ -11,7 +11,7 @@ from pathlib import Path
 
 from flask import Flask, request
 
-from ..service import storage
+from ..service import access, storage
 from . import (
     api,
     bodies,
@@ -84,6 +84,8 @@ def create_app(config: dict | None = None) -> Flask:
         GROUP_COMMIT=True,
         # How many reverse proxies stand in front (their X-Forwarded-For believed): proxy.py.
         TRUSTED_PROXIES=None,
+        # Tables opened without a host key, per address: (most, in seconds).
+        OPENINGS=(access.OPENINGS, access.OPENINGS_WINDOW),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
     )

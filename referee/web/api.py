@@ -41,6 +41,7 @@ from .db import get_db
 from .errors import ApiError
 from .lang import told as _said
 from .openapi import build_spec
+from .openings import count_opening
 from .settle import PayDetailsRequestSchema
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -125,6 +126,7 @@ def _created(state: dict) -> Response:
 @bp.post("/sessions")
 def create_session():
     _host_key()
+    count_opening()
     doc = _body(log=True)  # a log or a header: load_log checks it (import_log)
     earlier = doc.pop("brought_forward_from", None)
     token = doc.pop("brought_forward_token", None)

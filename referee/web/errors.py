@@ -171,12 +171,18 @@ def register(app: Flask) -> None:
     @app.errorhandler(RefereeError)
     def _domain(err: RefereeError):
         status = status_for(err)
+        # A 429 says when to come back (a client waits that long, not at once).
+        wait = {"Retry-After": str(err.retry_after())} if isinstance(err, TooManyTries) else {}
         if _api(request.path):
-            return _json_error({"error": {**err.to_dict(), "message": message(err)}}, status)
+            response, _status = _json_error({"error": {**err.to_dict(),
+                                                       "message": message(err)}}, status)
+            response.headers.update(wait)
+            return response, status
         title, words = PAGES.get(status, (NOT_ACCEPTED, None))
         if isinstance(err, NotYourSeat):  # its own sentence: who this phone is
             title, words = NOT_ACCEPTED, None
-        return error_page(_(title), _(words) if words else message(err), status)
+        page, status = error_page(_(title), _(words) if words else message(err), status)
+        return page, status, wait
 
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):

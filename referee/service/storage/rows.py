@@ -491,6 +491,27 @@ def claim_attempt(db: Database, sid: str, kind: str, now: float,
     return 0.0
 
 
+def claim_in_window(db: Database, sid: str, kind: str, now: float, most: int,
+                    window: float) -> float:
+    """Count one use of something allowed ``most`` times a ``window`` of
+    seconds (the window starting at its first use), before it is done; 0 if it
+    may go ahead, else the time (epoch seconds) the window ends. Kept in the
+    ``attempts`` row as ``failures`` (uses), ``last`` (the window's start) and
+    ``locked_until`` (its end)."""
+    row = db.conn.execute("SELECT failures, last FROM attempts WHERE session_id = ? "
+                          "AND kind = ?", (sid, kind)).fetchone()
+    used, since = row if row and row[1] > now - window else (0, now)
+    if used >= most:
+        return since + window
+    db.conn.execute(
+        "INSERT INTO attempts (session_id, kind, failures, last, locked_until) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, kind) DO UPDATE SET "
+        "failures = excluded.failures, last = excluded.last, "
+        "locked_until = excluded.locked_until",
+        (sid, kind, used + 1, since, since + window))
+    return 0.0
+
+
 def clear_attempts(db: Database, sid: str, kind: str) -> None:
     db.conn.execute("DELETE FROM attempts WHERE session_id = ? AND kind = ?", (sid, kind))
 

@@ -18,6 +18,7 @@ from ..errors import error_page
 from ..forms import FormError
 from ..lang import _, use_table_language
 from ..lang import message as _message
+from ..openings import count_opening
 from .blueprint import bp, form_client_id, post_event, table_summary, unlocked
 
 
@@ -72,6 +73,11 @@ def create_post():
             return _create_form(request.form, _("The host key is wrong: ask the person who "
                                                  "runs this referee."), 403)
         access.host_key_right(get_db(), "new table", address)
+    try:
+        count_opening()
+    except TooManyTries as err:
+        page, status = _create_form(request.form, _message(err), 429)
+        return page, status, {"Retry-After": str(err.retry_after())}
     try:
         header, pin = forms.header_from_form(request.form)
         info = sessions.create_session(get_db(), header, pin)
