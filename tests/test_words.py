@@ -158,7 +158,7 @@ def test_replay_in_portuguese_keeps_the_code_and_the_exit_status(capsys):
     assert status == expected["exit_status"]
     assert {k: out[k] for k in ("hand", "action", "code")} == \
         {k: expected["error"][k] for k in ("hand", "action", "code")}
-    assert out["message"] == "mão 2, jogada 3 (Ben: draw 9d): é a vez de Ann, não de Ben"
+    assert out["message"] == "mão 2, jogada 3 (Ben compra 9♦): é a vez de Ann, não de Ben"
 
 
 def test_replay_speaks_the_logs_language_unless_told(tmp_path, capsys):
@@ -168,7 +168,7 @@ def test_replay_speaks_the_logs_language_unless_told(tmp_path, capsys):
     path.write_text(json.dumps(doc))
     assert main(["replay", str(path)]) == 1
     assert capsys.readouterr().err == ("Regel verletzt [out_of_turn]: Hand 2, Zug 3 "
-                                       "(Ben: draw 9d): Ann ist an der Reihe, nicht Ben\n")
+                                       "(Ben zieht 9♦): Ann ist an der Reihe, nicht Ben\n")
     assert main(["replay", str(path), "--lang", "en"]) == 1
     assert "it is Ann's turn, not Ben's" in capsys.readouterr().err
     # A log refused for its shape is still read for its language.
@@ -247,7 +247,7 @@ def test_a_refusal_through_the_api_in_german(client):
     german = r.get_json()["error"]
     assert german["code"] == english["code"] == "out_of_turn"
     assert (german["hand"], german["action"]) == (english["hand"], english["action"])
-    assert german["message"] == f"Hand 1, Zug 1 ({wrong}: drop): {to_act} ist an der Reihe, " \
+    assert german["message"] == f"Hand 1, Zug 1 ({wrong} legt hin): {to_act} ist an der Reihe, " \
                                 f"nicht {wrong}"
 
 
@@ -261,7 +261,7 @@ def test_a_retried_refusal_answers_in_the_retrys_language(client):
                       headers={"Authorization": f"Bearer {g.table}"})
     again = r.get_json()["error"]
     assert r.status_code == 422 and again["code"] == first["code"]
-    assert again["message"] == f"main 1, action 1 ({wrong}: drop): c'est le tour de " \
+    assert again["message"] == f"main 1, action 1 ({wrong} tombe): c'est le tour de " \
                                f"{to_act}, pas de {wrong}"
 
 

@@ -118,7 +118,11 @@ def where(err, lang: str) -> str:
         parts.append(gettext(lang, N_("action {action}"), action=err.action))
     text = ", ".join(parts)
     if err.action_text:
-        text = f"{text} ({err.action_text})" if text else f"({err.action_text})"
+        # The action as the reader's language says it; English keeps the log
+        # line exactly (``err.message``), a sentence in the others.
+        said = err.action_text if choose(lang) == DEFAULT else \
+            action_sentence(err.action_text, lang)
+        text = f"{text} ({said})" if text else f"({said})"
     return text
 
 
