@@ -540,7 +540,12 @@ def test_season_pdf_and_text_in_another_language(weeks, club_app, tmp_path, caps
     assert cli_main(["season", "--db", path, "--from", WEEKS[0], "--to", WEEKS[3],
                      "--pdf", str(pdf), "--lang", "de"]) == 0
     out = capsys.readouterr().out
-    assert "4 Sitzungen in USD" in out
+    assert "4 Sitzungen in USD: Vom 02.11.2026 bis 23.11.2026" in out
+    # Without dates the span is the paper's own sentence, not pieces of one.
+    assert cli_main(["season", "--db", path, "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    assert "in USD: Vom ersten Tisch bis zum letzten" in out, out
+    assert "der ersten" not in out
     text = pdf_text(pdf.read_bytes())
     assert "Die Saison" in text and "Laufender Saldo nach jeder Sitzung" in text
     assert "The season" not in text and "Each player" not in text

@@ -467,8 +467,31 @@ def test_the_session_page_leads_back_to_the_hand_in_play(client):
     start(client, sid)
     act(client, sid, 1, "draw")
     page = client.get(f"/s/{sid}").data.decode()
-    assert "Back to hand 1 (Ben to act)" in page
+    # Said as a fact of the table: the device opening it may never have been
+    # on the hand (a phone that just joined), so not "back to" it.
+    assert "Hand 1 in play (Ben to act)" in page and "Back to" not in page
     assert "· in play" in page
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "Who holds a deal win? {names}"),
+    ("de", "Wer hat einen automatischen Gewinn? {names}"),
+    ("fr", "Qui a une victoire immédiate ? {names}"),
+    ("pt", "Quem tem uma vitória imediata? {names}")])
+def test_the_folded_declare_rows_ask_what_a_player_would(client, lang, said):
+    """Under ``dc`` everyone may declare at the first turn; the folded rows
+    ask the table's question and name who may answer it (not "Declare a deal
+    win (3 player)")."""
+    players = ("Ann", "Ben", "Cy", "Dev")
+    sid = create(client, players=players, preset="dc", language=lang)
+    start(client, sid, dealer="Ann", players=players)
+    page = hand_page(client, sid)
+    summary = re.search(r'<details class="actor declares" id="declares"><summary>(.*?)</summary>',
+                        page)
+    assert summary, page
+    to_act = re.search(r'<span class="who">(\w+) <small>', page).group(1)
+    # Everyone but the player to act (whose row offers it beside the rest).
+    assert summary.group(1) == said.format(names=", ".join(p for p in players if p != to_act))
 
 
 def test_an_earlier_hand_is_read_only(client):

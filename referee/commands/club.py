@@ -102,18 +102,17 @@ def cmd_season(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data))
         return 0
-    from .. import language
+    from ..reports.season import season_span
     from ..reports.words import money_text, plurals, words
 
     lang = args.lang
     _ = words(lang)
     currency = data["currency"]
     ngettext = plurals(lang)
-    print(ngettext("{n} session in {currency}, {start} to {end}",
-                   "{n} sessions in {currency}, {start} to {end}", data["sessions"],
-                   currency=currency,
-                   start=language.day(data["from"], lang) if data["from"] else _("the first"),
-                   end=language.day(data["to"], lang) if data["to"] else _("the last")))
+    # The span is the season paper's own sentence: a language needs its own
+    # words around a date and around "the first table".
+    print(ngettext("{n} session in {currency}: {span}", "{n} sessions in {currency}: {span}",
+                   data["sessions"], currency=currency, span=season_span(data, lang)))
     for name, p in data["players"].items():
         print("  " + _("{player}: {hands} hands, {wins} won, {drops} drops ({drops_won} won), "
                        "caught {caught}, won {won}, lost {lost}", player=name,
