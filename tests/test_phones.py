@@ -587,6 +587,13 @@ def test_a_seat_disputes_its_hand_from_its_phone(app, client):
     assert r.status_code == 303
     log = client.get(g.url("/log"), headers=bearer(g.audit)).get_json()
     assert log["hands"][0]["disputes"] == [{"action": None, "by": "Cy", "note": "I had a 7"}]
+    # The phone sees the dispute open; settling it is the host's (its post
+    # is refused), so the phone is offered no settle form it cannot send.
+    page = cy.get(f"/s/{g.sid}/hands/1").get_data(as_text=True)
+    assert 'id="dispute-1"' in page and "I had a 7" in page
+    assert 'class="row settle-form"' not in page and 'id="settle-1"' not in page
+    assert cy.post(f"/s/{g.sid}/hands/1/disputes/1/settle",
+                   data={"csrf_token": "t", "by": "Cy", "how": "stands"}).status_code == 403
 
 
 def test_on_postgresql_an_action_through_one_server_reaches_a_stream_held_by_another(

@@ -710,3 +710,25 @@ def test_a_tap_judges_on_a_copy_that_leaves_the_live_hand_as_it_was():
             assert work.snapshot() == hand.snapshot(), (name, hand.number, text)
             checked += 1
     assert checked > 500
+
+
+def test_what_a_page_hides_a_script_shows_and_what_it_marks_a_script_reads(client):
+    """Every hidden part of the hand page is one a script of the page shows
+    (``#moved``, 'Another tablet has logged an action', was never shown: the
+    live stream redraws the page instead), and every ``data-`` mark of it is
+    one a script reads (``data-poll`` named the polling live.js replaced)."""
+    scripts = "".join(p.read_text() for p in
+                      (Path(__file__).resolve().parent.parent / "referee/web/static").glob("*.js"))
+    sid = create(client)
+    start(client, sid)
+    page = hand_page(client, sid)
+    hidden = re.findall(r'<[a-z]+ [^>]*\bid="([\w-]+)"[^>]*\bhidden\b', page)
+    assert hidden and [i for i in hidden if i not in scripts] == []
+    marks = set(re.findall(r'\bdata-([a-z-]+)=', page))
+    def read(mark: str) -> bool:
+        camel = re.sub(r"-([a-z])", lambda m: m.group(1).upper(), mark)
+        # Read as ``dataset.x``, through a dataset held aside (``data().x``),
+        # or by its attribute's name.
+        return re.search(rf"\.{camel}\b", scripts) is not None or f"data-{mark}" in scripts
+    # ``data-render`` is each rendering's own id, for the browser tests to wait on.
+    assert marks and sorted(m for m in marks - {"render"} if not read(m)) == []

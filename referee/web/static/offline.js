@@ -299,18 +299,9 @@
   };
 
   let actionsAsServed = null;
-  let pollAsServed = null;
   const draw = () => {
     if (!hand) return;
     const panel = document.getElementById("offline-queue");
-    const layout = document.querySelector(".hand-layout");
-    // The page shows its guess, not the referee's state: tablet.js must not
-    // reload it while taps wait (the queue reloads it when they are sent).
-    if (layout) {
-      if (pollAsServed === null) pollAsServed = layout.dataset.poll || "";
-      if (queued.length) layout.removeAttribute("data-poll");
-      else if (pollAsServed) layout.dataset.poll = pollAsServed;
-    }
     drawPanel(panel);
     drawHistory();
     drawActions();
@@ -660,7 +651,6 @@
     hand = readHand();
     actionsAsServed = null;
     spreadsAsServed = null;
-    pollAsServed = null;
     refresh();
   };
   document.addEventListener("tonk:swapped", redrawn);
