@@ -37,6 +37,7 @@ from ..rules.options import (
     OPTION_VALUES,
 )
 from ..rules.table import normal_text
+from ..service.sessions import HOME_TABLES
 from .lang import _, say, typed_decimal
 
 # ------------------------------------------------------------------ CSRF
@@ -121,8 +122,9 @@ def keep_link(session_id: str, token: str | None) -> None:
 
 def mark_unlocked(session_id: str) -> None:
     unlocked = [s for s in session.get("unlocked", []) if s != session_id]
-    # The cookie holds only the most recent tables, so it stays small.
-    session["unlocked"] = (unlocked + [session_id])[-20:]
+    # The cookie holds only the most recent tables, so it stays small (the
+    # home page lists as many).
+    session["unlocked"] = (unlocked + [session_id])[-HOME_TABLES:]
 
 
 # ------------------------------------------------------------------ cards

@@ -218,12 +218,16 @@ def set_everyone(db: Database, sid: str, everyone: list[str]) -> None:
                     (to_json(everyone), sid))
 
 
-def list_sessions(db: Database) -> list[dict]:
-    return [
-        {"id": r[0], "created": r[1], "table": r[2], "players": json.loads(r[3])}
-        for r in db.conn.execute("SELECT id, created, table_name, players FROM sessions "
-                                 "ORDER BY created DESC")
-    ]
+def list_sessions(db: Database, ids: list[str]) -> list[dict]:
+    """The sessions named by ``ids`` that exist, as ``ids`` orders them (each
+    found by its key: the cost is theirs, not the database's)."""
+    if not ids:
+        return []
+    found = {r[0]: {"id": r[0], "created": r[1], "table": r[2], "players": json.loads(r[3])}
+             for r in db.conn.execute(
+                 "SELECT id, created, table_name, players FROM sessions WHERE id IN "
+                 f"({', '.join('?' * len(ids))})", ids)}
+    return [found[i] for i in ids if i in found]
 
 
 def insert_hand(db: Database, sid: str, n: int, setup: dict, actions_key: bool,

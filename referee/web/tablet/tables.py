@@ -26,9 +26,8 @@ from .blueprint import bp, form_client_id, post_event, table_summary, unlocked
 def home():
     # Only the tables this device has unlocked: the list of every table and
     # its players is nobody else's business. Others open by their id.
-    mine = set(forms.unlocked_ids())
-    return render_template("home.html", sessions=[
-        s for s in sessions.list_sessions(get_db()) if s["id"] in mine])
+    return render_template("home.html",
+                           sessions=sessions.list_sessions(get_db(), forms.unlocked_ids()))
 
 
 @bp.post("/open")
