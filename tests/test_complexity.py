@@ -32,8 +32,6 @@ KNOWN = {
     "replay/audit.py::_step_through": 20,
     "reports/audit.py::describe_state": 16,
     "reports/audit.py::_steps_table": 26,
-    "reports/night_events.py::void_and_stake_notes": 20,
-    "reports/settlement.py::render_settlement": 40,
     "reports/whatif.py::format_whatif": 17,
     "rules/actions.py::parse_action": 23,
     "rules/cards.py::action_words": 16,

@@ -71,7 +71,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         print(json.dumps({"balances": led["balances"], "transfers": [
             {k: t[k] for k in ("from", "to", "amount")} for t in led["transfers"]]}))
         return 0
-    from ..reports.words import money_text, words
+    from ..reports.words import money_text, pays_words, words
 
     _ = words(args.lang)
     currency = led["currency"]
@@ -80,8 +80,8 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         print(f"  {name}: {money_text(amount, currency, args.lang)}")
     print(_("Who pays whom now") if led["transfers"] else _("Nobody owes anybody"))
     for t in led["transfers"]:
-        print("  " + _("{payer} pays {payee} {amount}", payer=t["from"], payee=t["to"],
-                       amount=money_text(t["amount"], currency, args.lang)))
+        print("  " + pays_words(t["from"], t["to"], money_text(t["amount"], currency, args.lang),
+                                args.lang))
     return 0
 
 

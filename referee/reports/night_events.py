@@ -8,14 +8,8 @@ from reportlab.platypus import Paragraph
 
 from .. import language
 from ..record.kinds import EventKind
-from .common import esc, plurals, stake_amount, styles, words
+from .common import esc, plurals, styles, words
 from .words import time_text as _when
-
-
-def open_disputes(log: dict, settled: dict[int, dict[int, dict]]) -> list[int]:
-    """The hand of each dispute still open (one entry per dispute)."""
-    return [n for n, h in enumerate(log.get("hands", ()), 1)
-            for k, _d in enumerate(h.get("disputes") or ()) if k not in settled.get(n, {})]
 
 
 def open_disputes_line(still_open: list[int], lang: str) -> Paragraph:
@@ -30,36 +24,34 @@ def open_disputes_line(still_open: list[int], lang: str) -> Paragraph:
         hands=", ".join(str(n) for n in sorted(set(still_open)))) + "</b>", styles()["body"])
 
 
-def disputes_section(story: list, log: dict, settled: dict[int, dict[int, dict]],
-                     lang: str) -> list[int]:
-    """Every dispute of the night with how it was settled (or that it is
-    open), appended to ``story``; returns the hand of each open one."""
+def disputes_section(sec, lang: str) -> list:
+    """Every dispute of the night (``Sections.disputes``) with how it was
+    settled, or that it is open."""
+    if not sec.disputes:
+        return []
     _ = words(lang)
     st = styles()
-    found = [(n, k, d) for n, h in enumerate(log.get("hands", ()), 1)
-             for k, d in enumerate(h.get("disputes") or ())]
-    if not found:
-        return []
-    story.append(Paragraph(_("Disputes"), st["h2"]))
-    still_open = []
-    for n, k, d in found:
-        what = (_("hand {n}, action {action}", n=n, action=d["action"]) if d["action"]
-                else _("hand {n}", n=n))
-        done = settled.get(n, {}).get(k)
-        if done is None:
-            state = _("open")
-            still_open.append(n)
-        elif done["how"] == "corrected":
-            state = _("settled by a correction ({by}, {time})", by=esc(done["by"]),
-                      time=_when(done.get("at"), lang, log.get("started")) or "")
-        else:
-            state = _("settled: the record stands ({by}, {time})", by=esc(done["by"]),
-                      time=_when(done.get("at"), lang, log.get("started")) or "")
-        story.append(Paragraph(_("{what}, by {player}: “{note}”", what=what,
-                                 player=f"<b>{esc(d['by'])}</b>",
-                                 note=esc(language.note_words(d["note"], lang)))
-                               + " · <b>" + state + "</b>", st["bullet"], bulletText="•"))
-    return still_open
+    out = [Paragraph(_("Disputes"), st["h2"])]
+    for d in sec.disputes:
+        what = (_("hand {n}, action {action}", n=d.hand, action=d.action) if d.action
+                else _("hand {n}", n=d.hand))
+        out.append(Paragraph(_("{what}, by {player}: “{note}”", what=what,
+                               player=f"<b>{esc(d.by)}</b>",
+                               note=esc(language.note_words(d.note, lang)))
+                             + " · <b>" + _settled_words(d.settled, sec.started, lang) + "</b>",
+                             st["bullet"], bulletText="•"))
+    return out
+
+
+def _settled_words(done: dict | None, started: str | None, lang: str) -> str:
+    _ = words(lang)
+    if done is None:
+        return _("open")
+    if done["how"] == "corrected":
+        return _("settled by a correction ({by}, {time})", by=esc(done["by"]),
+                 time=_when(done.get("at"), lang, started) or "")
+    return _("settled: the record stands ({by}, {time})", by=esc(done["by"]),
+             time=_when(done.get("at"), lang, started) or "")
 
 
 def comings_and_goings(log: dict, lang: str,
@@ -117,68 +109,42 @@ def night_rows(log: dict, lang: str) -> list[list[str]]:
     return rows
 
 
-def stake_changes(log: dict, unit: str, currency: str | None, lang: str) -> str:
-    """Where the table changed the stake: the hands and the stake they had."""
+def hands_count(sec, lang: str) -> str:
     _ = words(lang)
-    base = str(log["stake"])
-    changes, current = [], base
-    for i, h in enumerate(log.get("hands", ()), 1):
-        stake = str(h.get("stake", base))
-        if stake != current:
-            changes.append(_("from hand {n}: {stake}", n=i,
-                             stake=stake_amount(stake, unit, currency, lang)))
-            current = stake
-    return ("; " + "; ".join(changes)) if changes else ""
-
-
-def hands_count(result, lang: str) -> str:
-    _ = words(lang)
-    void = sum(1 for h in result.hands if h.reason is not None)
-    played = len(result.hands) - void
+    void = sum(1 for h in sec.hands if h.reason is not None)
+    played = len(sec.hands) - void
     if void:
         return _("{played} played, {void} void", played=played, void=void)
     return str(played)
 
 
-def void_and_stake_notes(log: dict, result, unit: str, currency: str | None,
-                         lang: str) -> list:
-    """Under the hand table: the void hands with their reasons, and each hand
-    whose stake was not the session's."""
+def void_and_stake_notes(sec, stake, lang: str) -> list:
+    """Under the hand table: the void hands with their reasons, the side
+    bets, and the hands whose stake was not the session's (``stake``: a
+    stake as the paper writes it)."""
     _ = words(lang)
     st = styles()
     out: list = []
-    void = [h for h in result.hands if h.reason is not None]
+    void = [h for h in sec.hands if h.reason is not None]
     if void:
         out.append(Paragraph(_("Void hands (nobody paid; the same dealer dealt again)"),
                              st["h2"]))
-        for h in void:
-            out.append(Paragraph(_("Hand {n} (dealt by {dealer}): {reason}", n=h.number,
-                                   dealer=esc(h.dealer), reason=esc(h.reason)),
-                                 st["bullet"], bulletText="•"))
-    bets = [h for h in result.hands if h.side_bets]
+        out += [Paragraph(_("Hand {n} (dealt by {dealer}): {reason}", n=h.number,
+                            dealer=esc(h.dealer), reason=esc(h.reason)),
+                          st["bullet"], bulletText="•") for h in void]
+    bets = [h for h in sec.hands if h.side_bets]
     if bets:
         out.append(Paragraph(_("Side bets"), st["h2"]))
-        for h in bets:
-            for said in h.side_bets:
-                out.append(Paragraph(_("Hand {n}", n=h.number) + ": " + esc(language.say(
-                    language.cards_shown(said), lang)), st["bullet"], bulletText="•"))
-    base = str(log["stake"])
-    own = [(i, str(h["stake"])) for i, h in enumerate(log.get("hands", ()), 1)
-           if "stake" in h and str(h["stake"]) != base]
-    if own:
+        out += [Paragraph(_("Hand {n}", n=h.number) + ": " + esc(language.say(
+            language.cards_shown(said), lang)), st["bullet"], bulletText="•")
+            for h in bets for said in h.side_bets]
+    runs = sec.stake_runs()
+    if runs:
         out.append(Paragraph(_("Hands at another stake"), st["h2"]))
-        runs: list[list] = []
-        for i, stake in own:
-            if runs and runs[-1][1] == i - 1 and runs[-1][2] == stake:
-                runs[-1][1] = i
-            else:
-                runs.append([i, i, stake])
-        for first, last, stake in runs:
-            span = (_("Hand {n}", n=first) if first == last
-                    else _("Hands {first}–{last}", first=first, last=last))
-            out.append(Paragraph(_("{hands}: stake {stake} (the session's: {base})",
-                                   hands=span,
-                                   stake=esc(stake_amount(stake, unit, currency, lang)),
-                                   base=esc(stake_amount(base, unit, currency, lang))),
-                                 st["bullet"], bulletText="•"))
+    for first, last, own in runs:
+        span = (_("Hand {n}", n=first) if first == last
+                else _("Hands {first}–{last}", first=first, last=last))
+        out.append(Paragraph(_("{hands}: stake {stake} (the session's: {base})", hands=span,
+                               stake=esc(stake(own)), base=esc(stake(sec.stake))),
+                             st["bullet"], bulletText="•"))
     return out

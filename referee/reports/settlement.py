@@ -55,12 +55,16 @@ from .night_events import (
     disputes_section,
     hands_count,
     night_rows,
-    open_disputes,
     open_disputes_line,
-    stake_changes,
     void_and_stake_notes,
 )
-from .words import OUTCOME_WORDS, match_words, outcome_words  # noqa: F401 - the web reads them here
+from .sections import Sections
+from .words import (  # noqa: F401 - the web reads OUTCOME_WORDS and outcome_words here
+    OUTCOME_WORDS,
+    match_words,
+    outcome_words,
+    pays_words,
+)
 from .words import time_text as _when
 
 
@@ -91,140 +95,205 @@ def render_settlement(
     transfer's text.
     """
     register_fonts()
-    st = styles()
-    log = session.log
-    lang = paper_language(log, lang)
-    _ = words(lang)
-    result = session.result()
-    q = result.quantum
-    unit = unit_of(log, session.rules, lang)
-    currency = log.get("currency") if session.rules.scoring != "push_ups" else None
-    push_ups = session.rules.scoring == "push_ups"
-    players = list(result.players)
-    table_name = table or log.get("table") or _("Tonk table")
-    when = date or _when(log.get("started"), lang, log.get("started")) or _(
-        "date not recorded")
-    final = "closed" in log
-
-    hash_label, hash_in_text, hash_value = hash_line(log, final_hash, lang)
-    pagesize = A4
-    usable = pagesize[0] - 2 * MARGIN
-    if player_column(usable, len(players), lang) < MIN_PLAYER_COLUMN:
-        pagesize = landscape(A4)
-
+    sec = Sections(session, settled)
     buf = io.BytesIO()
-    doc = document(buf, title=_("Tonk settlement: {table}, {date}", table=table_name,
-                                date=when),
-                   subject=_("Settlement of {hands} hands between {players}",
-                             hands=len(result.hands), players=", ".join(players)),
-                   kind="settlement", pagesize=pagesize)
-    width = doc.width
-    story: list = []
-    title = (_("Settlement: {table} (final)", table=esc(table_name)) if final
-             else _("Settlement: {table} (provisional)", table=esc(table_name)))
-    story.append(Paragraph(title, st["title"]))
-
-    stake_text = stake_amount(log["stake"], unit, currency, lang)
-    info = [
-        [_("Table"), table_name],
-        *([] if log.get("started") and not date else [[_("Date"), when]]),
-        *night_rows(log, lang),
-        [_("Players"), ", ".join(players)],
-        [_("Stake"), stake_text + ("" if not push_ups else " " + _("(scores, lowest is best)"))
-         + stake_changes(log, unit, currency, lang)],
-        [_("Hands"), hands_count(result, lang)],
-        [hash_label, hash_value],
-    ]
-    story.append(_info_table(info, width))
-    if still_open := open_disputes(log, settled or {}):
-        story.append(open_disputes_line(still_open, lang))
-
-    story.append(Paragraph(_("Rules"), st["h2"]))
-    intro, lines = rules_in_words(session.rules, lang)
-    story.append(Paragraph(esc(intro), st["body"]))
-    for line in lines:
-        story.append(Paragraph(line, st["bullet"], bulletText="•"))
-
-    story.append(Paragraph(_("Final totals") if not push_ups else _("Final scores"), st["h2"]))
-    story += _match_line(result, lang, st)
-    story.append(_totals_table(result, players, q, unit, width, lang))
-
-    if result.balances is not None:
-        story.extend(_money_section(log, result, players, unit, currency, width, lang))
-    story.append(Paragraph(_("Settling up") if result.balances is None else _("Still owed"),
-                           st["h2"]))
-    if result.balances is not None:
-        tq = result.balance_quantum
-        story.append(Paragraph(_("The fewest payments that clear the balances above."),
-                               st["small"]))
-    else:
-        tq = q
-    if result.transfers:
-        for t in result.transfers:
-            line = Paragraph(
-                _("{payer} pays {payee} {amount}", payer=f"<b>{esc(t.payer)}</b>",
-                  payee=f"<b>{esc(t.payee)}</b>",
-                  amount=esc(cash(t.amount, tq, currency, unit, lang))),
-                st["bullet"], bulletText="•")
-            how = None if push_ups or not pay_details else how_to_pay(
-                pay_details.get(t.payee), str(t.amount.quantize(tq)), currency,
-                remittance or "")
-            story.append(line if how is None else KeepTogether(
-                [line, _how_to_pay(how, t, width, lang)]))
-    elif push_ups:
-        low = min(result.totals.values(), default=Decimal(0))
-        best = [p for p in players if result.totals[p] == low]
-        story.append(Paragraph(_("Push-up scores are compared, not paid: lowest is best "
-                                 "({players}).", players=esc(", ".join(best))), st["body"]))
-    else:
-        story.append(Paragraph(_("Nobody owes anything."), st["body"]))
-
-    if result.hands:
-        story.append(CondPageBreak(80 * mm))
-        story.append(Paragraph(_("Running totals") if not push_ups else _("Running scores"),
-                               st["h2"]))
-        story.append(_chart(result, players, width, unit, lang))
-
-    still_open = disputes_section(story, log, settled or {}, lang)
-    story.extend(comings_and_goings(log, lang, moves or {}))
-
-    signed = [
-        Paragraph(_("Signatures"), st["h2"]),
-        *([open_disputes_line(still_open, lang)] if still_open else []),
-        Paragraph(_("We agree that the totals and payments above settle this session, "
-                    "identified by its {what} {hash}….", what=esc(hash_in_text),
-                    hash=hash_value[:16])
-                  + ("" if final else " " + _("<b>Provisional</b>: the table was still open "
-                                              "when this was printed; hands or payments may "
-                                              "follow.")),
-                  st["body"]),
-        _signatures(players, width, lang),
-    ]
-    if not final_hash:
-        signed.append(Paragraph(_("Settled from a log file, not a stored session: there is "
-                                  "no event chain, so the fingerprint of the log identifies "
-                                  "what was settled."), st["small"]))
-    story.append(KeepTogether(signed))
-
-    if result.hands:
-        story.append(PageBreak())
-        story.append(Paragraph(_("Hand by hand"), st["h2"]))
-        story.append(Paragraph(
-            _("Each player's column gives the hand's net for that player, and in brackets "
-              "the count left in their hand at the end (where it is known)."), st["small"]))
-        disputed = frozenset(i for i, h in enumerate(log.get("hands", ()), 1)
-                             if h.get("disputes"))
-        if disputed:
-            story.append(Paragraph(_("* a disputed hand: see Disputes."), st["small"]))
-        if any(h.told for h in result.hands):
-            story.append(Paragraph(TOLD_MARK + " " + _(TOLD), st["small"]))
-        story.append(hands_table(result, players, q, width, lang, disputed))
-        story.extend(void_and_stake_notes(log, result, unit, currency, lang))
-
-    page = footer(f"{table_name} · {when} · {hash_in_text} {hash_value[:16]}…", lang)
-    story += receipt(final_hash, lang)
-    doc.build(story, onFirstPage=page, onLaterPages=page)
+    paper = _Paper(sec, session.rules, paper_language(sec.log, lang), buf,
+                   final_hash=final_hash, date=date, table=table)
+    story = [*paper.head(), *paper.rules(), *paper.totals(), *paper.money(),
+             *paper.owed(pay_details, remittance), *paper.chart(),
+             *disputes_section(sec, paper.lang),
+             *comings_and_goings(sec.log, paper.lang, moves or {}),
+             paper.signatures(), *paper.hand_by_hand(), *receipt(final_hash, paper.lang)]
+    page = footer(f"{paper.table_name} · {paper.when} · {paper.hash_in_text} "
+                  f"{paper.hash_value[:16]}…", paper.lang)
+    paper.doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()
+
+
+class _Paper:
+    """The settlement's sections laid out on paper, one method a section,
+    each a list of flowables in the paper's language."""
+
+    def __init__(self, sec: Sections, rules, lang: str, buf, *, final_hash: str | None,
+                 date: str | None, table: str | None) -> None:
+        self.sec, self.house, self.lang, self.date = sec, rules, lang, date
+        self.final_hash = final_hash
+        self._ = _ = words(lang)
+        self.st = styles()
+        log = sec.log
+        self.unit = unit_of(log, rules, lang)
+        self.currency = sec.currency if not sec.push_ups else None
+        self.table_name = table or sec.table or _("Tonk table")
+        self.when = date or _when(sec.started, lang, sec.started) or _("date not recorded")
+        self.hash_label, self.hash_in_text, self.hash_value = hash_line(log, final_hash, lang)
+        pagesize = A4
+        if player_column(pagesize[0] - 2 * MARGIN, len(sec.players), lang) < MIN_PLAYER_COLUMN:
+            pagesize = landscape(A4)
+        self.doc = document(buf, title=_("Tonk settlement: {table}, {date}",
+                                         table=self.table_name, date=self.when),
+                            subject=_("Settlement of {hands} hands between {players}",
+                                      hands=len(sec.hands), players=", ".join(sec.players)),
+                            kind="settlement", pagesize=pagesize)
+        self.width = self.doc.width
+
+    def cash(self, value: Decimal, quantum: Decimal) -> str:
+        return cash(value, quantum, self.currency, self.unit, self.lang)
+
+    def stake(self, stake: str) -> str:
+        return stake_amount(stake, self.unit, self.currency, self.lang)
+
+    def head(self) -> list:
+        """The title and the table's facts (and a word on disputes still open)."""
+        sec, _, lang = self.sec, self._, self.lang
+        title = (_("Settlement: {table} (final)", table=esc(self.table_name)) if sec.final
+                 else _("Settlement: {table} (provisional)", table=esc(self.table_name)))
+        stake = self.stake(sec.stake) + (" " + _("(scores, lowest is best)") if sec.push_ups
+                                         else "")
+        changes = [_("from hand {n}: {stake}", n=n, stake=self.stake(s))
+                   for n, s in sec.stake_changes()]
+        info = [
+            [_("Table"), self.table_name],
+            *([] if sec.started and not self.date else [[_("Date"), self.when]]),
+            *night_rows(sec.log, lang),
+            [_("Players"), ", ".join(sec.players)],
+            [_("Stake"), stake + "".join("; " + c for c in changes)],
+            [_("Hands"), hands_count(sec, lang)],
+            [self.hash_label, self.hash_value],
+        ]
+        out = [Paragraph(title, self.st["title"]), _info_table(info, self.width)]
+        if sec.open_disputes:
+            out.append(open_disputes_line(sec.open_disputes, lang))
+        return out
+
+    def rules(self) -> list:
+        st = self.st
+        intro, lines = rules_in_words(self.house, self.lang)
+        return [Paragraph(self._("Rules"), st["h2"]), Paragraph(esc(intro), st["body"]),
+                *(Paragraph(line, st["bullet"], bulletText="•") for line in lines)]
+
+    def totals(self) -> list:
+        sec, _ = self.sec, self._
+        out = [Paragraph(_("Final totals") if not sec.push_ups else _("Final scores"),
+                         self.st["h2"])]
+        if sec.match is not None:
+            out.append(Paragraph(f"<b>{esc(match_words(sec.match, self.lang))}</b>",
+                                 self.st["body"]))
+        out.append(_totals_table(sec, self.unit, self.width, self.lang))
+        return out
+
+    def money(self) -> list:
+        """Balances brought forward, payments made at the table, and what each
+        player stands at: brought forward + hands + paid - received."""
+        money = self.sec.money
+        if money is None:
+            return []
+        _, st = self._, self.st
+        out: list = []
+        if money.payments:
+            out.append(Paragraph(_("Payments made"), st["h2"]))
+            out += [self._payment(given, money.quantum) for given in money.payments]
+        for to, amounts in money.carries:
+            out.append(Paragraph(esc(_("Carried on to table {session}: {amounts}", session=to,
+                                       amounts=", ".join(f"{p} {self.cash(v, money.quantum)}"
+                                                         for p, v in amounts.items()))),
+                                 st["body"]))
+        out.append(Paragraph(_("Balances"), st["h2"]))
+        out.append(_balances_table(self.sec, self.width, self.lang))
+        out.append(Paragraph(_("A balance is what the player is owed (negative: owes): "
+                               "brought forward, plus the hands, plus what they paid, less "
+                               "what they received."), st["small"]))
+        return out
+
+    def _payment(self, given, quantum: Decimal) -> Paragraph:
+        _, lang = self._, self.lang
+        extra = []
+        if given.at:
+            extra.append(esc(_when(given.at, lang, self.sec.started)))
+        if given.note:
+            extra.append(esc(given.note))
+        if given.undone:  # kept on the paper, as in the record: it moves nothing
+            extra.append(esc(_("taken back")))
+        elif given.pending:
+            extra.append(esc(_("waiting for {payee} to confirm: it settles nothing yet",
+                               payee=given.payee)))
+        tail = f" ({', '.join(extra)})" if extra else ""
+        return Paragraph(_("{payer} paid {payee} {amount}", payer=f"<b>{esc(given.payer)}</b>",
+                           payee=f"<b>{esc(given.payee)}</b>",
+                           amount=esc(self.cash(given.amount, quantum))) + tail,
+                         self.st["bullet"], bulletText="•")
+
+    def owed(self, pay_details: dict[str, dict] | None, remittance: str | None) -> list:
+        """Who pays whom how much (with how to pay it, where the payee gave
+        details), or why nobody does."""
+        sec, _, st = self.sec, self._, self.st
+        out = [Paragraph(_("Settling up") if sec.money is None else _("Still owed"), st["h2"])]
+        if sec.money is not None:
+            out.append(Paragraph(_("The fewest payments that clear the balances above."),
+                                 st["small"]))
+        for t in sec.transfers:
+            line = Paragraph(pays_words(f"<b>{esc(t.payer)}</b>", f"<b>{esc(t.payee)}</b>",
+                                        esc(self.cash(t.amount, sec.transfer_quantum)),
+                                        self.lang), st["bullet"], bulletText="•")
+            how = None if sec.push_ups or not pay_details else how_to_pay(
+                pay_details.get(t.payee), str(t.amount.quantize(sec.transfer_quantum)),
+                self.currency, remittance or "")
+            out.append(line if how is None else KeepTogether(
+                [line, _how_to_pay(how, t, self.width, self.lang)]))
+        if sec.transfers:
+            return out
+        if sec.push_ups:
+            out.append(Paragraph(_("Push-up scores are compared, not paid: lowest is best "
+                                   "({players}).", players=esc(", ".join(sec.best))),
+                                 st["body"]))
+        else:
+            out.append(Paragraph(_("Nobody owes anything."), st["body"]))
+        return out
+
+    def chart(self) -> list:
+        sec, _ = self.sec, self._
+        if not sec.hands:
+            return []
+        return [CondPageBreak(80 * mm),
+                Paragraph(_("Running totals") if not sec.push_ups else _("Running scores"),
+                          self.st["h2"]),
+                _chart(sec, self.width, self.unit, self.lang)]
+
+    def signatures(self) -> KeepTogether:
+        _, st, still_open = self._, self.st, self.sec.open_disputes
+        signed = [
+            Paragraph(_("Signatures"), st["h2"]),
+            *([open_disputes_line(still_open, self.lang)] if still_open else []),
+            Paragraph(_("We agree that the totals and payments above settle this session, "
+                        "identified by its {what} {hash}….", what=esc(self.hash_in_text),
+                        hash=self.hash_value[:16])
+                      + ("" if self.sec.final else " " + _(
+                          "<b>Provisional</b>: the table was still open when this was "
+                          "printed; hands or payments may follow.")),
+                      st["body"]),
+            _signatures(self.sec.players, self.width, self.lang),
+        ]
+        if not self.final_hash:
+            signed.append(Paragraph(_("Settled from a log file, not a stored session: there "
+                                      "is no event chain, so the fingerprint of the log "
+                                      "identifies what was settled."), st["small"]))
+        return KeepTogether(signed)
+
+    def hand_by_hand(self) -> list:
+        sec, _, st = self.sec, self._, self.st
+        if not sec.hands:
+            return []
+        out = [PageBreak(), Paragraph(_("Hand by hand"), st["h2"]),
+               Paragraph(_("Each player's column gives the hand's net for that player, and in "
+                           "brackets the count left in their hand at the end (where it is "
+                           "known)."), st["small"])]
+        if sec.disputes:
+            out.append(Paragraph(_("* a disputed hand: see Disputes."), st["small"]))
+        if any(h.told for h in sec.hands):
+            out.append(Paragraph(TOLD_MARK + " " + _(TOLD), st["small"]))
+        out.append(hands_table(sec.result, sec.players, sec.quantum, self.width, self.lang,
+                               sec.disputed))
+        out += void_and_stake_notes(sec, self.stake, self.lang)
+        return out
 
 
 # ---------------------------------------------------------------- paying a transfer
@@ -262,58 +331,22 @@ def _how_to_pay(how: dict, t, width: float, lang: str) -> Table:
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (0, 0), 12)])
 
 
-def _money_section(log: dict, result, players: list[str], unit: str, currency: str | None,
-                   width: float, lang: str) -> list:
-    """Balances brought forward, payments made at the table, and what each
-    player stands at: brought forward + hands + paid - received."""
+def _balances_table(sec: Sections, width: float, lang: str) -> Table:
     _ = words(lang)
     st = styles()
-    bq = result.balance_quantum
-    money = result.money
-    out: list = []
-    if log.get("payments"):
-        out.append(Paragraph(_("Payments made"), st["h2"]))
-        for given in log["payments"]:
-            payer, payee = given["from"], given["to"]
-            paid_amount = Decimal(str(given["amount"]).strip())
-            extra = []
-            if given.get("at"):
-                extra.append(esc(_when(given["at"], lang, log.get("started"))))
-            if given.get("note"):
-                extra.append(esc(given["note"]))
-            if "undone" in given:  # kept on the paper, as in the record: it moves nothing
-                extra.append(esc(_("taken back")))
-            elif given.get("pending"):
-                extra.append(esc(_("waiting for {payee} to confirm: it settles nothing yet",
-                                   payee=payee)))
-            tail = f" ({', '.join(extra)})" if extra else ""
-            out.append(Paragraph(_("{payer} paid {payee} {amount}",
-                                   payer=f"<b>{esc(payer)}</b>", payee=f"<b>{esc(payee)}</b>",
-                                   amount=esc(cash(paid_amount, bq, currency, unit, lang)))
-                                 + tail, st["bullet"], bulletText="•"))
-    for carry in log.get("carried_forward") or ():
-        out.append(Paragraph(esc(_("Carried on to table {session}: {amounts}",
-                                   session=carry["to"], amounts=", ".join(
-                                       f"{p} {cash(Decimal(str(v)), bq, currency, unit, lang)}"
-                                       for p, v in carry["balances"].items()))),
-                             st["body"]))
-    out.append(Paragraph(_("Balances"), st["h2"]))
-    paid = dict.fromkeys(players, Decimal(0))
-    received = dict.fromkeys(players, Decimal(0))
-    for payer, payee, paid_amount in money.payments:
-        paid[payer] += paid_amount
-        received[payee] += paid_amount
+    money = sec.money
+    bq = money.quantum
     head = [_("Player"), _("Brought forward"), _("Hands"), _("Paid"), _("Received"),
             _("Balance")]
     data = [[Paragraph(esc(h), st["head"] if i == 0 else st["head_right"])
              for i, h in enumerate(head)]]
-    for p in players:
+    for p in sec.players:
         data.append([Paragraph(esc(p), st["body"]),
                      # carried in, less what was carried on to a later table
                      amount(money.brought_forward.get(p, Decimal(0))
-                            - money.carried_forward.get(p, Decimal(0)), bq, lang),
-                     amount(result.totals[p], bq, lang), amount(paid[p], bq, lang),
-                     amount(received[p], bq, lang), amount(result.balances[p], bq, lang)])
+                            - money.carried_out.get(p, Decimal(0)), bq, lang),
+                     amount(sec.totals[p], bq, lang), amount(money.paid[p], bq, lang),
+                     amount(money.received[p], bq, lang), amount(money.balances[p], bq, lang)])
     name_w = min(60 * mm, width * 0.3)
     t = Table(data, colWidths=[name_w] + [min(26 * mm, (width - name_w) / 5)] * 5,
               hAlign="LEFT", repeatRows=1)
@@ -326,11 +359,7 @@ def _money_section(log: dict, result, players: list[str], unit: str, currency: s
         ("TOPPADDING", (0, 0), (-1, -1), 1),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
     ]))
-    out.append(t)
-    out.append(Paragraph(_("A balance is what the player is owed (negative: owes): brought "
-                           "forward, plus the hands, plus what they paid, less what they "
-                           "received."), st["small"]))
-    return out
+    return t
 
 
 def _info_table(rows: list[list[str]], width: float) -> Table:
@@ -345,13 +374,13 @@ def _info_table(rows: list[list[str]], width: float) -> Table:
     return t
 
 
-def _totals_table(result, players, q, unit, width, lang: str) -> Table:
+def _totals_table(sec: Sections, unit: str, width: float, lang: str) -> Table:
     _ = words(lang)
     st = styles()
     data = [[Paragraph(_("Player"), st["head"]),
              Paragraph(_("Total ({unit})", unit=esc(unit)), st["head"])]]
-    for p in players:
-        data.append([Paragraph(esc(p), st["body"]), amount(result.totals[p], q, lang)])
+    for p in sec.players:
+        data.append([Paragraph(esc(p), st["body"]), amount(sec.totals[p], sec.quantum, lang)])
     t = Table(data, colWidths=[min(90 * mm, width * 0.6), 35 * mm], hAlign="LEFT",
               repeatRows=1)
     t.setStyle(TableStyle([
@@ -384,13 +413,14 @@ def _signatures(players: list[str], width: float, lang: str) -> Table:
     return t
 
 
-def _chart(result, players: list[str], width: float, unit: str, lang: str) -> Drawing:
+def _chart(sec: Sections, width: float, unit: str, lang: str) -> Drawing:
     _ = words(lang)
+    players = sec.players
     height = 58 * mm
     legend_w = 42 * mm
     running = dict.fromkeys(players, Decimal(0))
     lines: dict[str, list[tuple[int, float]]] = {p: [(0, 0.0)] for p in players}
-    hands = result.hands
+    hands = sec.hands
     # Over a few hundred hands a line cannot show every step on paper anyway;
     # sampling keeps the drawing (and the render) small. The last hand is kept.
     step = max(1, len(hands) // 400)
@@ -412,14 +442,6 @@ def _chart(result, players: list[str], width: float, unit: str, lang: str) -> Dr
     ya.labelTextFormat = lambda v: _axis_number(v, lang)
     d.add(String(plot.x - 34, plot.y + plot.height + 2, unit, fontName=FONT, fontSize=7))
     return d
-
-
-def _match_line(result, lang: str, st) -> list:
-    """A match to a score: whether it is over and who won it (none: no match)."""
-    match = result.match()
-    if match is None:
-        return []
-    return [Paragraph(f"<b>{esc(match_words(match, lang))}</b>", st["body"])]
 
 
 def _axis_number(v: float, lang: str) -> str:

@@ -28,6 +28,7 @@ from ..rules.hand import OVER
 from ..rules.options import HouseRules, resolve
 from ..rules.words import N_, Words
 from .common import amount, cash, paper_language, rules_in_words, unit_of, words
+from .words import pays_words
 
 ZERO = Decimal(0)
 
@@ -310,9 +311,8 @@ def format_whatif(w: WhatIf, lang: str | None = None) -> str:
         if w.new_result.transfers:
             lines.append(_("Under the new rules, to settle up:"))
             for t in w.new_result.transfers:
-                lines.append("  " + _("{payer} pays {payee} {amount}", payer=t.payer,
-                                      payee=t.payee,
-                                      amount=cash(t.amount, q, currency, unit, lang)))
+                lines.append("  " + pays_words(t.payer, t.payee,
+                                               cash(t.amount, q, currency, unit, lang), lang))
         else:
             lines.append(_("Under the new rules nobody would owe anything."))
     return "\n".join(lines)

@@ -69,6 +69,17 @@ def match_words(match: dict, lang: str) -> str:
              "lowest score wins.", to=match["to"])
 
 
+def pays_words(payer: str, payee: str, amount: str, lang: str) -> str:
+    """Who pays whom how much ("Ann pays Ben 1.50 €"): the one sentence of
+    a transfer on every page and paper (the names and the amount as the
+    caller writes them: marked up, escaped)."""
+    return language.gettext(lang, PAYS, payer=payer, payee=payee, amount=amount)
+
+
+#: A transfer: who pays whom how much.
+PAYS = N_("{payer} pays {payee} {amount}")
+
+
 def paper_language(log: dict, asked: str | None = None) -> str:
     """The language of a table's paper: the one asked for, else the log's
     ``language``, else English. Every way of choosing it ends here, so the

@@ -229,6 +229,15 @@ def _page_ngettext(eval_ctx, singular: str, plural: str, num: int, /,
     return text.format(**{"num": num, **params})
 
 
+@pass_eval_context
+def _pays(eval_ctx, payer: str, payee: str, amount: str) -> str:
+    """Who pays whom how much on a page: the papers' one sentence of it
+    (``reports.words.PAYS``), its values escaped as ``_`` escapes them."""
+    from ..reports.words import PAYS
+
+    return _page_gettext(eval_ctx, PAYS, payer=payer, payee=payee, amount=amount)
+
+
 def init_app(app) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(language.TRANSLATIONS))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", language.DEFAULT)
@@ -239,6 +248,7 @@ def init_app(app) -> None:
                                             newstyle=False)
     app.after_request(_remember)
     app.add_template_global(current, "lang")
+    app.add_template_global(_pays, "pays")
     app.add_template_global(switch_links, "language_links")
     app.add_template_global(decimal_pattern, "decimal_pattern")
     app.add_template_global(lambda: language.action_templates(current()), "action_templates")

@@ -1,0 +1,141 @@
+"""A session's result as its papers and pages show it, built once as data:
+the text report (``referee replay``), the settlement PDF and the pages
+each lay these sections out in their own way and in their own language,
+and none works a fact out again (as python-chess's PGN visitors read one
+game). No words and no layout here: amounts stay ``Decimal`` with the
+quantum they are written to, names as the log gives them.
+
+The sections, in the order the papers give them: the table's facts (name,
+preset, stake and where it changed), the hands (the ledger's
+``HandResult`` rows, with each hand's own stake and whether it is
+disputed), the totals, the money beside the hands (brought forward,
+payments, carries, balances), what is still owed (who pays whom how much),
+the push-up scores' best, the match, and the disputes with how each was
+settled.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from ..ledger.money import parse_stake
+
+
+class Payment:
+    """A payment the log records, as listed (taken back or waiting too:
+    the record keeps them, and the papers say so)."""
+
+    __slots__ = ("payer", "payee", "amount", "at", "note", "undone", "pending")
+
+    def __init__(self, doc: dict) -> None:
+        self.payer, self.payee = doc["from"], doc["to"]
+        self.amount = Decimal(str(doc["amount"]).strip())
+        self.at, self.note = doc.get("at"), doc.get("note")
+        self.undone = "undone" in doc
+        self.pending = bool(doc.get("pending")) and not self.undone
+
+
+class MoneySection:
+    """Brought forward, the payments made at the table, what was carried on
+    to later tables, and what each player stands at (the balance): every
+    amount to the balances' quantum ``quantum``."""
+
+    __slots__ = ("quantum", "brought_forward", "carried_out", "payments", "carries",
+                 "paid", "received", "balances")
+
+    def __init__(self, log: dict, result) -> None:
+        money = result.money
+        self.quantum = result.balance_quantum
+        self.brought_forward = money.brought_forward
+        self.carried_out = money.carried_forward  # summed: owed at the later tables now
+        self.payments = [Payment(doc) for doc in log.get("payments") or ()]
+        self.carries = [(carry["to"], {p: Decimal(str(v)) for p, v in carry["balances"].items()})
+                        for carry in log.get("carried_forward") or ()]
+        self.paid = dict.fromkeys(result.players, Decimal(0))
+        self.received = dict.fromkeys(result.players, Decimal(0))
+        for payer, payee, amount in money.payments:  # those that count
+            self.paid[payer] += amount
+            self.received[payee] += amount
+        self.balances = result.balances
+
+
+class Dispute:
+    """A dispute of a hand and how it was settled (None: still open)."""
+
+    __slots__ = ("hand", "action", "by", "note", "settled")
+
+    def __init__(self, hand: int, doc: dict, settled: dict | None) -> None:
+        self.hand, self.action, self.by, self.note = hand, doc["action"], doc["by"], doc["note"]
+        self.settled = settled
+
+
+class Sections:
+    """The result's sections of one replayed session (see the module)."""
+
+    def __init__(self, session, settled: dict[int, dict[int, dict]] | None = None) -> None:
+        log = self.log = session.log
+        result = self.result = session.result()
+        self.players = list(result.players)
+        self.table = log.get("table")
+        self.preset = session.rules.preset
+        self.push_ups = session.rules.scoring == "push_ups"
+        self.currency = log.get("currency")
+        self.stake = str(log["stake"])
+        self.started, self.closed = log.get("started"), log.get("closed")
+        self.final = "closed" in log  # the table was closed: its settlement is final
+        self.quantum = result.quantum
+        self.hands = result.hands
+        self.totals = result.totals
+        self.own_stakes = own_stakes(log, session.stake)
+        self.money = MoneySection(log, result) if result.balances is not None else None
+        # Still owed: what settles the balances where there are any, else the totals.
+        self.transfers = result.transfers
+        self.transfer_quantum = self.quantum if self.money is None else self.money.quantum
+        self.match = result.match()
+        settled = settled or {}
+        self.disputes = [Dispute(n, d, settled.get(n, {}).get(k))
+                         for n, h in enumerate(log.get("hands", ()), 1)
+                         for k, d in enumerate(h.get("disputes") or ())]
+
+    @property
+    def best(self) -> list[str]:
+        """Push-up scores: the players with the lowest (the best)."""
+        low = min(self.totals.values(), default=Decimal(0))
+        return [p for p in self.players if self.totals[p] == low]
+
+    @property
+    def open_disputes(self) -> list[int]:
+        """The hand of each dispute still open (one entry per dispute)."""
+        return [d.hand for d in self.disputes if d.settled is None]
+
+    @property
+    def disputed(self) -> frozenset[int]:
+        return frozenset(d.hand for d in self.disputes)
+
+    def stake_runs(self) -> list[tuple[int, int, str]]:
+        """The hands at another stake than the session's, in runs of hands
+        one after another at the same stake: (first, last, stake)."""
+        runs: list[list] = []
+        for n, stake in self.own_stakes.items():
+            if runs and runs[-1][1] == n - 1 and runs[-1][2] == stake:
+                runs[-1][1] = n
+            else:
+                runs.append([n, n, stake])
+        return [tuple(run) for run in runs]
+
+    def stake_changes(self) -> list[tuple[int, str]]:
+        """Where the stake in force changed from one hand to the next: (hand, stake)."""
+        changes, current = [], self.stake
+        for n in range(1, len(self.log.get("hands", ())) + 1):
+            stake = self.own_stakes.get(n, self.stake)
+            if stake != current:
+                changes.append((n, stake))
+                current = stake
+        return changes
+
+
+def own_stakes(log: dict, stake: Decimal) -> dict[int, str]:
+    """Each hand whose stake is not the session's, by number: its stake as
+    the log writes it."""
+    return {n: str(h["stake"]) for n, h in enumerate(log.get("hands", ()), 1)
+            if "stake" in h and parse_stake(h["stake"]) != stake}

@@ -1,0 +1,46 @@
+"""A session's result is built once as data (``reports.sections``) and laid
+out by the text report, the settlement PDF and the pages: "who pays whom
+how much" is one sentence (one msgid) everywhere, and a payment made is
+said with that same sentence in every language (the French and Portuguese
+report had drifted: "paie Ben 1" beside "paie 1 à Ben")."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+from referee.record import read_log_file
+from referee.replay import replay
+from referee.reports.sections import Sections
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_logs"
+SENTENCE = "{payer} pays {payee} {amount}"
+
+
+def _session(name: str):
+    return replay(read_log_file(str(SAMPLES / f"{name}.json")), allow_open_last_hand=True)
+
+
+def test_the_sections_hold_the_money_as_the_log_and_the_ledger_give_it():
+    sec = Sections(_session("ev_payments_pending_undone"))
+    money = sec.money
+    assert money is not None
+    listed = [(p.payer, p.payee, p.amount, p.undone, p.pending) for p in money.payments]
+    log = sec.log["payments"]
+    assert [(d["from"], d["to"], Decimal(str(d["amount"]))) for d in log] == \
+        [row[:3] for row in listed]
+    # only what counts moves a balance: taken back and waiting payments do not
+    counted = sum(p.amount for p in money.payments if not p.undone and not p.pending)
+    assert sum(money.paid.values()) == sum(money.received.values()) == counted
+    assert any(p.undone for p in money.payments) and any(p.pending for p in money.payments)
+
+
+def test_a_hand_at_the_sessions_stake_written_otherwise_is_not_another_stake():
+    """A hand's stake is another stake when its value differs, not its
+    spelling ("0.250" is the session's 0.25)."""
+    log = read_log_file(str(SAMPLES / "evt_hand_stake.json"))
+    log["hands"][0]["stake"] = "0.250"
+    sec = Sections(replay(log, allow_open_last_hand=True))
+    assert 1 not in sec.own_stakes
+    assert all(n != 1 for n, _s in sec.stake_changes())
