@@ -18,7 +18,6 @@ from referee.rules.hand import Hand
 from referee.rules.options import OPTION_DOCS
 from referee.service import cache, hands, sessions, storage, tap
 from referee.web import create_app
-from referee.web.forms import action_from_form
 
 XSS = "<script>alert(1)</script>"
 PIN = "4321"
@@ -435,20 +434,6 @@ def test_names_are_escaped_everywhere(client):
     assert "It is &lt;script&gt;alert(1)&lt;/script&gt;&#39;s turn" in refused
     headers = client.get(f"/s/{sid}").headers
     assert "script-src 'self'" in headers["Content-Security-Policy"]
-
-
-def test_the_form_reads_seat_numbers_not_names():
-    class Form(dict):
-        def getlist(self, key):
-            v = self.get(key, [])
-            return v if isinstance(v, list) else [v]
-
-    players = ["Ann", "Ben"]
-    assert action_from_form(Form(act="1:draw", card=[]), players, []) == "Ben: draw"
-    assert action_from_form(Form(act="0:hit", card=["4c"], spread="S2"), players, []) == \
-        "Ann: hit S2 4c"
-    assert action_from_form(Form(act="0:show"), players, ["Ann: show 2c 3d"]) == \
-        "Ann: show 2c 3d"
 
 
 def test_a_deal_win_is_declared_with_the_known_cards(client):

@@ -24,7 +24,7 @@ from babel import Locale, dates, numbers
 from babel.support import NullTranslations, Translations
 
 from ..ledger.money import unsigned
-from ..rules.numbers import is_whole
+from ..rules.numbers import is_whole, whole
 
 # N_ is the engine's marker, re-exported for the shells' own sentences.
 from ..rules.words import LANGUAGES, N_, Names, Phrases, Words, from_plain  # noqa: F401
@@ -347,7 +347,9 @@ def action_templates(lang: str) -> dict:
     def each(table: dict) -> dict:
         return {verb: translations(lang).gettext(t) for verb, t in table.items()}
 
-    return {"alone": each(_ALONE), "cards": each(_WITH_CARDS), "spread": each(_WITH_SPREAD),
+    # ``notation``: the verbs' own language says an action as its line (action_words).
+    return {"notation": choose(lang) == DEFAULT,
+            "alone": each(_ALONE), "cards": each(_WITH_CARDS), "spread": each(_WITH_SPREAD),
             "spread_cards": each(_WITH_SPREAD_CARDS),
             "unseen": translations(lang).gettext(_DRAW_UNSEEN),
             "count": translations(lang).gettext(_COUNT)}
@@ -384,22 +386,61 @@ def note_words(note: str, lang: str) -> str:
 def action_sentence(text: str, lang: str) -> str:
     """A logged action as a sentence in ``lang``: ``Ben: hit S1 7c`` -> ``Ben
     hits S1 with 7♣`` (pages and papers alike; the log line stays as logged)."""
-    from ..rules.cards import UNKNOWN, card_label
+    from ..rules.actions import Action, parse_action
+    from ..rules.errors import MalformedInput
 
-    player, _sep, rest = text.rpartition(": ")
-    verb, *args = rest.split() or [""]
-    spread = args.pop(0) if args and args[0][:1] == "S" and is_whole(args[0][1:]) else None
-    cards = " ".join(card_label(c) for c in args)
-    if verb == "draw" and (not args or args == [UNKNOWN]):
-        return gettext(lang, _DRAW_UNSEEN, player=player)
-    if verb == "show" and args and args[0].startswith("="):  # a count, not the cards
-        return gettext(lang, _COUNT, player=player, count=args[0][1:])
-    table = (_WITH_SPREAD_CARDS if cards else _WITH_SPREAD) if spread else \
-        (_WITH_CARDS if cards else _ALONE)
-    template = table.get(verb)
-    if template is None:  # not a verb of the game: the line as logged
-        return text
-    return gettext(lang, template, player=player, cards=cards, spread=spread or "")
+    try:
+        action = parse_action(text)
+    except MalformedInput:
+        # A refused line the engine cannot read (a hit without its card) is
+        # still said in words as far as it goes: its player, verb and the rest.
+        player, _sep, rest = text.rpartition(": ")
+        verb, *args = rest.split() or [""]
+        spread = whole(args.pop(0)[1:]) if args and args[0][:1] == "S" and \
+            is_whole(args[0][1:]) else None
+        count = whole(args[0][1:]) if verb == "show" and args and args[0][:1] == "=" else None
+        action = Action(player, verb, () if count is not None else tuple(args), spread, count)
+        if not player or verb not in _ALONE | _WITH_CARDS | _WITH_SPREAD:
+            return text
+    return action_said(action, lang)
+
+
+def action_shape(action) -> str:
+    """Which sentence says ``action`` (a ``rules.actions.Action``): ``unseen``
+    (a draw of a card not seen), ``count`` (a show given as a count), else the
+    table of ``action_templates`` its spread and cards choose."""
+    from ..rules.cards import UNKNOWN
+
+    if action.verb == "draw" and action.cards in ((), (UNKNOWN,)):
+        return "unseen"
+    if action.count is not None:
+        return "count"
+    if action.spread is not None:
+        return "spread_cards" if action.cards else "spread"
+    return "cards" if action.cards else "alone"
+
+
+_SHAPES = {"alone": _ALONE, "cards": _WITH_CARDS, "spread": _WITH_SPREAD,
+           "spread_cards": _WITH_SPREAD_CARDS}
+
+
+def action_said(action, lang: str) -> str:
+    """An action (the engine's record) as a sentence in ``lang``: every page,
+    paper and script says an action from its fields, never from its line."""
+    from ..rules.cards import card_label
+
+    shape = action_shape(action)
+    fields = {"player": action.player, "cards": " ".join(map(card_label, action.cards)),
+              "spread": f"S{action.spread}" if action.spread is not None else "",
+              "count": action.count}
+    if shape == "unseen":
+        return gettext(lang, _DRAW_UNSEEN, player=action.player)
+    if shape == "count":
+        return gettext(lang, _COUNT, player=action.player, count=action.count)
+    template = _SHAPES[shape].get(action.verb)
+    if template is None:  # no sentence for it: the line as logged
+        return str(action)
+    return gettext(lang, template, **fields)
 
 
 def cards_shown(words: Words) -> Words:

@@ -54,7 +54,7 @@ from .phases import (  # noqa: F401 (START_VERBS and Phase: their callers import
     Phase,
     TurnState,
 )
-from .spreads import Spread
+from .spreads import Spread, in_rank_order
 from .words import N_, Words
 
 _UPCARD = (N_("the upcard"),)
@@ -572,7 +572,8 @@ class Hand:
                if self.rules.pickup_depth == 2 else {}),
             "pile": len(self.pile),
             "spreads": [
-                {"id": f"S{s.number}", "owner": s.owner, "cards": list(s.cards)}
+                {"id": f"S{s.number}", "owner": s.owner,
+                 "cards": in_rank_order(s.cards, self.deck)}
                 for s in self.spreads
             ],
             "players": [

@@ -20,6 +20,19 @@ START, PLAY, EXTRA_DISCARD, DECLARED, SHOWDOWN, OVER, VOID = Phase
 
 # The verbs that start a turn, in the order the tablet offers them.
 START_VERBS = ("drop", "draw", "take")
+# The verbs of a turn once it has started, in the order the tablet offers them.
+PLAY_VERBS = ("spread", "hit", "discard")
+
+
+def turn_after(hit_replaces_discard: bool) -> dict[str, str]:
+    """Where each verb of the player to act leaves the turn when the play goes
+    on: ``play`` (still theirs, to spread, hit or discard) or ``pass`` (the
+    next seat's, to start). Verbs not named end the play or depend on more
+    than the verb (a drop, a show, a slap). For a page's preview of taps kept
+    offline, which the referee judges when they are sent; a test holds the
+    engine's own moves to it."""
+    return {"draw": "play", "take": "play", "spread": "play",
+            "hit": "pass" if hit_replaces_discard else "play", "discard": "pass"}
 
 
 @dataclass(slots=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from .cards import Deck
+from .cards import Deck, sort_cards
 
 MIN_SPREAD = 3
 MAX_BOOK = 4
@@ -97,6 +97,25 @@ def holds_spread(cards: Sequence[str], deck: Deck, *, aces_exempt: bool = False)
         if is_spread(trio, deck):
             return True
     return False
+
+
+def in_rank_order(cards: Sequence[str], deck: Deck) -> list[str]:
+    """A spread's cards as a person reads them, whatever order they were laid
+    and hit in: a run by rank (3♦ 4♦ 5♦ 6♦ 7♦, not 4♦ 5♦ 6♦ 7♦ 3♦ for a
+    hit below it; Q-K-A with the ace above the king where it stands there),
+    a book by suit; wild cards after the cards they join (the log never says
+    what a wild card stands for)."""
+    wild = deck.wild
+    naturals = [c for c in cards if c not in wild]
+    wilds = sort_cards(c for c in cards if c in wild)
+    if len({c[1] for c in naturals}) != 1 or len({c[0] for c in naturals}) == 1:
+        return sort_cards(naturals) + wilds  # a book (or not a run at all)
+    order = deck.run_order
+    place = {r: i for i, r in enumerate(order)}
+    ranks = [place.get(c[0], -1) for c in naturals]
+    if deck.ace_high and 0 in ranks and max(ranks) - min(ranks) + 1 > len(cards):
+        place["A"] = len(order)  # the run fits only with the ace above the king
+    return sorted(naturals, key=lambda c: place.get(c[0], -1)) + wilds
 
 
 def describe_kind(cards: Sequence[str], deck: Deck) -> str:

@@ -19,6 +19,7 @@ from flask import abort, request, session
 
 from ..language import LANGUAGES, N_
 from ..record.document import MAX_DEPTH, check_document
+from ..rules.actions import Action
 from ..rules.cards import (  # noqa: F401 (templates use the first five)
     JOKERS,
     RANKS,
@@ -195,7 +196,13 @@ def _plain(value: Any) -> str:
 
 
 class FormError(ValueError):
-    """A field a person filled in wrongly; the message says which and how."""
+    """A field a person filled in wrongly; the message says which and how,
+    ``code`` names the mistake (tests/form_cases.json holds the tablet's
+    script to the same codes)."""
+
+    def __init__(self, message: str, code: str = "form") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def parse_option_value(name: str, raw: str) -> Any:
@@ -308,10 +315,7 @@ def told_from_form(form, players: list[str], facts: list[str]) -> dict:
     by = whole(form.get("by", ""))
     if by is not None and by < len(players):
         ending["by"] = players[by]
-    counts = {}
-    for line in count_shows(form, players):
-        name, _sep, count = line.rpartition(": show =")
-        counts[name] = int(count)
+    counts = {a.player: a.count for a in count_shows(form, players)}
     if counts:
         ending["counts"] = counts
     declares = {name: form.getlist(f"declare{i}") for i, name in enumerate(players)
@@ -326,16 +330,16 @@ def told_from_form(form, players: list[str], facts: list[str]) -> dict:
     return setup
 
 
-def count_shows(form, players: list[str]) -> list[str]:
-    """The shows given as counts on the pad (``count<seat>``), as log lines."""
+def count_shows(form, players: list[str]) -> list[Action]:
+    """The shows given as counts on the pad (``count<seat>``)."""
     out = []
     for i, name in enumerate(players):
         raw = form.get(f"count{i}", "").strip()
         if raw:
             if not is_whole(raw, 3):
                 raise FormError(_("{player}'s count is a whole number, not {text}",
-                                  player=name, text=repr(raw)))
-            out.append(f"{name}: show ={int(raw)}")
+                                  player=name, text=repr(raw)), "count_not_whole")
+            out.append(Action(name, "show", count=int(raw)))
     return out
 
 
@@ -361,31 +365,53 @@ def _tapped(act: str, players: list[str]) -> tuple[str, str, str]:
     number = whole(seat)
     if number is None or number >= len(players) or not verb.isalpha() or \
             named and (verb != "take" or parse_card_or_none(named) != named):
-        raise FormError(_("Tap one of the action buttons."))
+        raise FormError(_("Tap one of the action buttons."), "tap_a_button")
     return players[number], verb, named
 
 
-def action_from_form(form, players: list[str], legal: list[str]) -> str:
-    """The log line for the button tapped, the cards picked and the spread chosen.
+def action_from_form(form, players: list[str], legal: list[Action]) -> Action:
+    """The action of the button tapped, the cards picked and the spread chosen.
 
     The button's value is ``SEAT:VERB`` (a seat number, so names never travel
     in button values), or ``SEAT:take:CARD`` for the card below the top of
-    the pile. With no cards picked, a show or declare means the
-    cards the referee already knows, if it knows them all (it then lists the
-    action among the legal ones).
+    the pile. With no cards picked, a show or declare means the cards the
+    referee already knows, if it knows them all (it then lists the action
+    among the ``legal`` ones). What the fields name is the engine's to judge.
     """
     player, verb, named = _tapped(form.get("act", ""), players)
-    cards = [named] if named else [c for c in form.getlist("card") if c]
-    spread = form.get("spread", "").strip()
+    cards = (named,) if named else tuple(c for c in form.getlist("card") if c)
     if verb in ("show", "declare") and not cards:
-        prefix = f"{player}: {verb}"
-        for text in legal:
-            if text == prefix or text.startswith(prefix + " "):
-                return text
-    parts = [f"{player}: {verb}"]
+        known = next((a for a in legal if a.player == player and a.verb == verb), None)
+        if known is not None:
+            return known
+    spread = None
     if verb in ("hit", "slap"):
+        raw = form.get("spread", "").strip()
+        spread = whole(raw[1:]) if raw[:1] == "S" else None
         if not spread:
-            raise FormError(_(_PICK_SPREAD[verb]))
-        parts.append(spread)
-    parts.extend(cards)
-    return " ".join(parts)
+            raise FormError(_(_PICK_SPREAD[verb]), f"spread_{verb}")
+    return Action(player, verb, cards, spread)
+
+
+def tap_actions(form, players: list[str], legal: list[Action]) -> list[Action]:
+    """The actions one tap's form names: the button with its cards and spread
+    (and, on a drop's second tap, the counts typed on the pad), every show at
+    once (those still ``legal``), or the shows given as counts. ``FormError``
+    when none (static/taps.js reads the same form the same way, held to it by
+    tests/form_cases.json)."""
+    act = form.get("act")
+    if act == "all:show":
+        shows = set(form.getlist("show"))
+        actions = [a for a in legal if str(a) in shows]
+        if not actions:
+            raise FormError(_("Nothing to show: the hand has moved on."), "nothing_to_show")
+        return actions
+    if act == "all:count":  # shows given as counts on the pad
+        actions = count_shows(form, players)
+        if not actions:
+            raise FormError(_("Type the counts on the pad first."), "no_counts")
+        return actions
+    actions = [action_from_form(form, players, legal)]
+    if form.get("confirm"):  # counts typed on the drop's second tap
+        actions += count_shows(form, players)
+    return actions

@@ -179,6 +179,27 @@ def logged(text: str) -> Markup:
     return Markup('<span title="{}">{}</span>').format(line, action_words(text))
 
 
+def said(record: dict) -> Markup:
+    """An action of a hand's history (``service.history``'s record: its
+    fields, a take's card resolved) as ``logged`` shows a line: the notation
+    in English, the sentence in the others with the line as logged on hover."""
+    from ..service.history import as_action
+
+    action = as_action(record)
+    line = pretty(str(action))
+    if current() == language.DEFAULT:
+        return Markup("{}").format(line)
+    return Markup('<span title="{}">{}</span>').format(pretty(record["line"]),
+                                                      language.action_said(action, current()))
+
+
+def said_words(record: dict) -> str:
+    """An action of a hand's history as a sentence in the reader's language."""
+    from ..service.history import as_action
+
+    return language.action_said(as_action(record), current())
+
+
 # One whole sentence for each verb: word order and the verb's form differ by
 # language. N_ marks them for the catalogs; ``_`` translates them when read.
 
@@ -264,6 +285,8 @@ def init_app(app) -> None:
     # reader's language where the catalogs have it.
     app.add_template_filter(_, "translated")
     app.add_template_filter(logged, "logged")
+    app.add_template_filter(said, "said")
+    app.add_template_filter(said_words, "said_words")
     app.add_template_filter(note, "note")
     app.add_template_filter(undo_words, "undo_words")
 

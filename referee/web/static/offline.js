@@ -13,7 +13,8 @@
 
 (() => {
   const wordsNode = document.getElementById("offline-words");
-  if (!wordsNode || !window.indexedDB || !window.fetch) return;
+  const taps = window.TonkTaps;  // static/taps.js: a tap's actions, words and what follows
+  if (!wordsNode || !taps || !window.indexedDB || !window.fetch) return;
   let words = {};
   try {
     words = JSON.parse(wordsNode.textContent);
@@ -48,12 +49,14 @@
     open: handNode.dataset.open === "yes",
     // A seat's phone taps for its own player only.
     only: handNode.dataset.only || null,
-    toAct: handNode.dataset.toAct || null,
     players: json(handNode.dataset.players, []),
-    verbs: json(handNode.dataset.verbs, {}),
     labels: json(handNode.dataset.labels, {}),
+    turns: json(handNode.dataset.turns, {after: {}, next: {}}),
     played: json(handNode.dataset.played, []),
     known: json(handNode.dataset.known, []),
+    cards: Object.fromEntries(json(handNode.dataset.deck, [])),
+    unknown: handNode.dataset.unknown,
+    templates: words.actions,
     };
   };
   let hand = readHand();
@@ -116,67 +119,13 @@
   const isOffline = () => !navigator.onLine || offlineSince() !== null;
 
   // ------------------------------------------------------------ a tap into words
-  const SUITS = {c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660"};
-  const cardLabel = (c) => {
-    if (c[0] === "X") return "Joker " + c.slice(1);
-    if (c.length !== 2 || !(c[1] in SUITS)) return c;
-    return (c[0] === "T" ? "10" : c[0]) + SUITS[c[1]];
-  };
-  const pretty = (text) => {
-    const [who, rest] = text.includes(": ") ? text.split(/: (.*)/s) : ["", text];
-    const line = rest.split(" ").map((w, i) => (i === 0 ? w : cardLabel(w))).join(" ");
-    return who ? `${who}: ${line}` : line;
-  };
-  // A kept tap as the page says an action (language.action_words, with the
-  // templates of language.action_sentence in the page's language): the log
-  // line in English, a sentence in the others.
-  const actionWords = (text) => {
-    const t = words.actions;
-    if (lang === "en" || !t) return pretty(text);
-    const at = text.lastIndexOf(": ");
-    if (at < 0) return text;
-    const player = text.slice(0, at);
-    const [verb = "", ...args] = text.slice(at + 2).split(" ").filter(Boolean);
-    const spread = args.length && /^S[0-9]+$/.test(args[0]) ? args.shift() : "";
-    const cards = args.map(cardLabel).join(" ");
-    const fill = (s) => s.replace(/\{(\w+)\}/g, (m, k) => (
-      {player, cards, spread, count: (args[0] || "").slice(1)}[k] ?? m));
-    if (verb === "draw" && (!args.length || (args.length === 1 && args[0] === "??"))) {
-      return fill(t.unseen);
-    }
-    if (verb === "show" && args.length && args[0].startsWith("=")) return fill(t.count);
-    const table = spread ? (cards ? t.spread_cards : t.spread) : (cards ? t.cards : t.alone);
-    return table[verb] ? fill(table[verb]) : text;
-  };
-
-  // As forms.action_from_form reads the same form: the log lines of one tap.
-  const linesOf = (data) => {
-    const act = data.get("act") || "";
-    if (act === "all:show") return {lines: data.getAll("show")};
-    if (act === "all:count") {  // shows given as counts on the pad (forms.count_shows)
-      return {lines: hand.players.flatMap((p, i) => {
-        const v = String(data.get(`count${i}`) || "").trim();
-        return /^[0-9]{1,3}$/.test(v) ? [`${p}: show =${Number(v)}`] : [];
-      })};
-    }
-    // SEAT:take:CARD takes the card below the top of the pile (pickup_depth 2).
-    const [seat, verb, named] = act.split(":");
-    const player = hand.players[Number(seat)];
-    if (player === undefined || !/^[a-z]+$/.test(verb || "")) return {lines: []};
-    const cards = named ? [named] : data.getAll("card").filter(Boolean);
-    const spread = String(data.get("spread") || "").trim();
-    if ((verb === "show" || verb === "declare") && !cards.length) {
-      const prefix = `${player}: ${verb}`;
-      const known = hand.known.find((t) => t === prefix || t.startsWith(prefix + " "));
-      if (known) return {lines: [known]};
-    }
-    const parts = [`${player}: ${verb}`];
-    if (verb === "hit" || verb === "slap") {
-      if (!spread) return {lines: [], missing: words["spread_" + verb]};
-      parts.push(spread);
-    }
-    return {lines: [parts.concat(cards).join(" ")]};
-  };
+  // A kept tap as the page says an action (taps.sayAction, from its fields);
+  // one kept by an older page, which has only its line, as that line.
+  const actionWords = (item) => (item.action && hand ? taps.sayAction(item.action, hand) : item.text);
+  const cardLabel = (c) => (hand ? taps.label(hand)(c) : c);
+  // A form's mistake (forms.FormError's code) in the page's words.
+  const mistake = ({refusal, player, raw}) =>
+    say(refusal, {player, text: `'${raw || ""}'`});
 
   const randomId = () => {
     const bytes = new Uint8Array(16);
@@ -195,9 +144,9 @@
   // posted already and its answer never came (it may have been logged: the
   // same client_id makes a second post count once), else fresh ones.
   const keepTap = async (data, clientId, expected) => {
-    const {lines, missing} = linesOf(data);
-    if (!lines.length) {
-      if (missing) flashLine(missing);
+    const tapped = taps.tapOf(data, hand);
+    if (tapped.refusal) {
+      flashLine(mistake(tapped));
       return false;
     }
     await refresh();
@@ -205,9 +154,10 @@
     const base = expected !== undefined ? expected
       : last ? last.expected_seq + 1 : hand.seq;
     const id = clientId || randomId();
-    for (const [k, text] of lines.entries()) {
+    for (const [k, action] of tapped.actions.entries()) {
       try {
-        await keep({sid: hand.sid, hand: hand.n, api: hand.api, text,
+        await keep({sid: hand.sid, hand: hand.n, api: hand.api, action,
+                    text: action.line || taps.lineOf(action),
                     client_id: k ? `${id}-${k}` : id, expected_seq: base + k,
                     state: "waiting", error: "", at: Date.now()});
       } catch (err) {
@@ -240,52 +190,22 @@
   };
 
   // ------------------------------------------------------------ what follows
-  // The page's guess at the hand after the kept taps, where it can tell: who
-  // acts next, the discard pile's top, the cards played. The referee decides.
+  // The page's preview of the hand after the kept taps (taps.foresee, as the
+  // page was told the turn goes on). A stopped tap, and the ones after it,
+  // wait for the host: nothing follows from them; nor from a tap kept by an
+  // older page, which has only its line.
   const foresee = () => {
-    const verbsNow = hand.verbs[hand.toAct] || [];
-    let toAct = hand.toAct;
-    let turn = verbsNow.includes("discard") && !verbsNow.includes("draw") ? "middle"
-      : verbsNow.includes("draw") || verbsNow.includes("take") ? "start" : null;
-    let top;  // undefined: as the page shows it
-    const played = new Set(hand.played);
-    const spreads = [];  // laid by kept taps: S(n+1), ...
-    const served = document.querySelectorAll("#spreads label.spread:not(.pending)").length;
-    let drawn = 0;  // cards the kept taps drew from the stock
+    const kept = [];
     for (const item of queued) {
-      // A stopped tap, and the ones after it, wait for the host: no guess from them.
-      if (item.state === "stopped") break;
-      const [who, rest = ""] = item.text.split(/: (.*)/s);
-      const [verb, ...args] = rest.split(" ");
-      const cards = args.filter((a) => !/^S\d+$/.test(a));
-      if (verb === "draw" || verb === "take") {
-        if (verb === "draw") drawn += 1;
-        if (verb === "take" && top) played.delete(top);
-        if (verb === "take") top = null;
-        toAct = who;
-        turn = "middle";
-      } else if (verb === "spread" || verb === "hit") {
-        cards.forEach((c) => played.add(c));
-        if (verb === "spread") {
-          spreads.push({id: `S${served + spreads.length + 1}`, owner: who, cards: [...cards]});
-        } else {
-          const onto = spreads.find((sp) => sp.id === args[0]);
-          if (onto) onto.cards.push(...cards);
-        }
-        toAct = who;
-        turn = "middle";
-      } else if (verb === "discard") {
-        cards.forEach((c) => played.add(c));
-        top = cards[0] || null;
-        const seat = hand.players.indexOf(who);
-        toAct = seat < 0 ? null : hand.players[(seat + 1) % hand.players.length];
-        turn = toAct ? "start" : null;
-      } else if (verb !== "slap") {
-        toAct = null;  // a drop, a show, a declare: the referee says what follows
-        turn = null;
-      }
+      if (item.state === "stopped" || !item.action) break;
+      kept.push(item.action);
     }
-    return {toAct, turn, top, played, spreads, drawn};
+    const served = document.querySelectorAll("#spreads label.spread:not(.pending)").length;
+    const next = taps.foresee(hand, kept, served);
+    if (kept.length < queued.length && !queued.some((i) => i.state === "stopped")) {
+      return {...next, toAct: null, phase: null, verbs: []};
+    }
+    return next;
   };
 
   // The stock as the page served it, less the cards the kept taps drew.
@@ -331,13 +251,13 @@
       const li = document.createElement("li");
       li.dataset.clientId = item.client_id;
       const line = document.createElement("span");
-      line.textContent = actionWords(item.text);
+      line.textContent = actionWords(item);
       li.append(line, " ");
       const mark = document.createElement("small");
       if (item.state === "stopped") {
         stopped = true;
         li.className = "q-stopped";
-        mark.textContent = say("stopped", {action: actionWords(item.text)}) + " \u2014 " + item.error;
+        mark.textContent = say("stopped", {action: actionWords(item)}) + " \u2014 " + item.error;
         li.replaceChildren(mark);
         const row = document.createElement("div");
         row.className = "row";
@@ -384,7 +304,7 @@
     for (const item of queued) {
       const li = document.createElement("li");
       li.className = "pending";
-      li.textContent = actionWords(item.text) + " ";
+      li.textContent = actionWords(item) + " ";
       const mark = document.createElement("small");
       mark.textContent = `(${say("waiting")})`;
       li.append(mark);
@@ -464,7 +384,7 @@
     actions.replaceChildren();
     const stopped = queued.some((item) => item.state === "stopped");
     const seat = hand.players.indexOf(next.toAct);
-    if (!next.turn || seat < 0 || stopped || (hand.only && next.toAct !== hand.only)) {
+    if (!next.phase || seat < 0 || stopped || (hand.only && next.toAct !== hand.only)) {
       const p = document.createElement("p");
       p.className = "muted";
       p.textContent = stopped ? say("send_first")
@@ -479,8 +399,7 @@
     who.className = "who";
     who.textContent = next.toAct;
     row.append(who);
-    const verbs = next.turn === "start" ? ["draw", "take", "drop"] : ["spread", "hit", "discard"];
-    for (const verb of verbs) {
+    for (const verb of next.verbs) {
       const b = document.createElement("button");
       b.type = "submit";
       b.name = "act";

@@ -8,10 +8,13 @@ from decimal import Decimal
 from flask import abort, current_app, flash, g, jsonify, redirect, render_template, request, url_for
 
 from ... import language
-from ...rules.cards import UNKNOWN
+from ...rules.actions import parse_action
+from ...rules.cards import UNKNOWN, card_label, sort_cards
 from ...rules.numbers import whole
+from ...rules.phases import PLAY, PLAY_VERBS, START, START_VERBS, turn_after
 from ...service import disputes, hands, seats, sessions, storage, tap
 from ...service.errors import RuleViolation, StaleSeq
+from ...service.history import hand_history, record
 from .. import forms
 from ..db import get_db
 from ..errors import flash_refusal
@@ -43,8 +46,9 @@ def _hand_page(session_id: str, n: int, state: dict):
     state = disputes.with_settlements(get_db(), session_id, n, state)
     rules = table_rules(summary)
     players = [p["name"] for p in state["players"]]
-    history = hands.history(get_db(), session_id, n)
+    history = hand_history(get_db(), session_id, n)
     holders = _holders(state)
+    legal = [parse_action(t) for t in state.get("legal") or ()]
     actors = [a for a in _actors(state, players)
               if g.access.writes or a["name"] == g.access.player]
     verbs = {v for a in actors for v in a["verbs"]}
@@ -60,17 +64,20 @@ def _hand_page(session_id: str, n: int, state: dict):
         unknown_tile=bool(verbs & {"draw", "take"}),
         grid=forms.card_grid(rules.deck, rules.jokers),
         most=most_count(summary),
-        seen=_unpickable(state, history, holders, actors),
-        # For offline.js: the cards played where nobody holds them, and the
-        # shows of known hands (a tap with nothing picked), when it keeps taps.
+        seen=_unpickable(state, history, holders, actors, rules.deck_info.cards),
+        # For offline.js: the cards played where nobody holds them, the shows
+        # of known hands (a tap with nothing picked), the deck's cards as a
+        # person reads them and how the turn goes on, when it keeps taps.
         played=_seen_cards(state, history, holders),
-        known_shows=[t for t in state.get("legal") or ()
-                     if t.partition(": ")[2].split(" ")[0] in ("show", "declare")],
+        known_shows=[record(a) for a in legal if a.verb in ("show", "declare")],
+        deck=deck_labels(rules.deck_info),
+        unknown=UNKNOWN,
+        turns=turns(state, players, rules),
         holders=holders,
         mine=set(_known_of(state, state.get("to_act"))),
         history=history,
         live_count=sum(not h["undone"] for h in history),
-        show_all=_show_all(state),
+        show_all=_show_all(state, legal),
         yours=_yours(state, players, summary),
         unaccepted=_unaccepted(session_id, n, players),
         count_skip=count_skip(players, state.get("must_show") or ()),
@@ -132,22 +139,16 @@ def count_skip(players: list[str], must_show) -> list[int]:
             if p not in must_show or not (g.access.writes or p == g.access.player)]
 
 
-def _show_all(state: dict) -> list[str]:
+def _show_all(state: dict, legal: list) -> list[str]:
     """The shows the referee can log by itself (hands it knows entirely), for
     one tap instead of one per player (on a seat's phone, never another's)."""
-    if len(state.get("must_show") or ()) < 1:
-        return []
-    out = []
-    for text in state.get("legal") or ():
-        player, _sep, rest = text.rpartition(": ")
-        if rest.startswith("show") and player in state["must_show"] and \
-                (g.access.writes or player == g.access.player):
-            out.append(text)
+    out = [str(a) for a in legal if a.verb == "show" and a.player in (state.get("must_show") or ())
+           and (g.access.writes or a.player == g.access.player)]
     return out if len(out) > 1 else []
 
 
 def _unpickable(state: dict, history: list[dict], holders: dict[str, str],
-                actors: list[dict]) -> set[str]:
+                actors: list[dict], deck: frozenset[str]) -> set[str]:
     """Cards the picker greys out, so a tap cannot name a card the referee knows
     is elsewhere: seen and in nobody's hand (spreads, the pile), and those held
     by someone who cannot act now. When the only actor's hand is known entirely
@@ -164,12 +165,8 @@ def _unpickable(state: dict, history: list[dict], holders: dict[str, str],
                 keep.add(state["top"])
                 if actors[0].get("second"):
                     keep.add(actors[0]["second"])
-            return ALL_CARDS - keep
+            return deck - keep
     return seen - {a["second"] for a in actors if a.get("second")}
-
-
-ALL_CARDS = frozenset(r + s for r in "A23456789TJQK" for s in "cdhs") | \
-    frozenset(f"X{k}" for k in range(1, 5))
 
 
 def _actors(state: dict, players: list[str]) -> list[dict]:
@@ -195,10 +192,28 @@ def _seen_cards(state: dict, history: list[dict], holders: dict[str, str]) -> se
         seen.add(state["top"])
     for h in history:
         if not h["undone"]:
-            words = h["text"].partition(":")[2].split()
-            seen.update(w for w in words[1:] if len(w) == 2 and w[0] != "S")
+            seen.update(h["cards"])
     seen.discard(UNKNOWN)
     return seen - set(holders)
+
+
+def deck_labels(deck) -> list[tuple[str, str]]:
+    """The table's cards as a person reads them, in the order a hand is
+    sorted, and the unknown card: offline.js writes a card from this alone."""
+    return [(c, card_label(c)) for c in sort_cards(deck.cards)] + [(UNKNOWN, UNKNOWN)]
+
+
+def turns(state: dict, players: list[str], rules) -> dict:
+    """How the turn goes on, for offline.js to show what follows taps kept
+    offline by asking, not guessing: whose turn it is and where (``start``
+    or ``play``; None: anything else, where the page says nothing), who
+    starts after each seat's discard, the verbs of each part of a turn, and
+    where each verb leaves the turn (``rules.phases.turn_after``)."""
+    where = {str(START): "start", str(PLAY): "play"}.get(str(state.get("phase")))
+    return {"to_act": state.get("to_act") if where else None, "phase": where,
+            "next": {p: players[(i + 1) % len(players)] for i, p in enumerate(players)},
+            "start": list(START_VERBS), "play": list(PLAY_VERBS),
+            "after": turn_after(rules.hit_replaces_discard)}
 
 
 def _known_of(state: dict, name: str | None) -> list[str]:
@@ -274,24 +289,10 @@ def act(session_id: str, n: int):
 
 
 def _tapped(state: dict) -> list[str]:
-    """The actions a tap's form names: the button with its cards and spread,
-    or every show at once (those still legal). ``FormError`` when none."""
-    legal = state.get("legal") or []
-    if request.form.get("act") == "all:show":
-        texts = [t for t in request.form.getlist("show") if t in legal]
-        if not texts:
-            raise FormError(_("Nothing to show: the hand has moved on."))
-        return texts
+    """The log lines of the actions a tap's form names (``forms.tap_actions``)."""
     players = [p["name"] for p in state["players"]]
-    if request.form.get("act") == "all:count":  # shows given as counts on the pad
-        texts = forms.count_shows(request.form, players)
-        if not texts:
-            raise FormError(_("Type the counts on the pad first."))
-        return texts
-    texts = [forms.action_from_form(request.form, players, legal)]
-    if request.form.get("confirm"):  # counts typed on the drop's second tap
-        texts += forms.count_shows(request.form, players)
-    return texts
+    legal = [parse_action(t) for t in state.get("legal") or ()]
+    return [str(a) for a in forms.tap_actions(request.form, players, legal)]
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/undo")

@@ -1,0 +1,78 @@
+"""A hand's history as pages and scripts read it: each logged action as the
+engine's own record (``rules.actions.Action``: who, verb, cards, spread,
+count), in order, undone ones marked (they stay in the history), and a take
+naming the card it took wherever the referee saw it (the log line of a take
+names no card: the pile's top is the engine's to know, so the hand is
+replayed to ask it). No page or script splits a log line to read it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sqlite_utils import Database
+
+from ..rules.actions import Action, parse_action
+from ..rules.cards import UNKNOWN
+from ..rules.errors import RefereeError
+from ..rules.options import HouseRules
+from ..rules.spreads import in_rank_order
+from . import cache, storage
+from .kinds import EventKind
+from .live_state import current, new_hand
+
+_ACTION, _CORRECTION = map(str, (EventKind.ACTION, EventKind.CORRECTION))
+
+
+def record(action: Action, *, undone: bool = False, line: str | None = None) -> dict:
+    """One action as plain fields (for a template, and for a page's script as
+    JSON): ``line`` is the log line as logged, ``cards`` what a person reads
+    (a take's card resolved)."""
+    return {"player": action.player, "verb": action.verb, "cards": list(action.cards),
+            "spread": action.spread, "count": action.count, "undone": undone,
+            "line": line if line is not None else str(action)}
+
+
+def as_action(fields: dict) -> Action:
+    """A record back as the engine's action (the words of a page are said from it)."""
+    return Action(fields["player"], fields["verb"], tuple(fields["cards"]), fields["spread"],
+                  fields["count"])
+
+
+def _as_read(action: Action, rules: HouseRules) -> Action:
+    if action.verb != "spread":
+        return action
+    return replace(action, cards=tuple(in_rank_order(action.cards, rules.deck_info)))
+
+
+def hand_history(db: Database, sid: str, n: int) -> list[dict]:
+    """Hand ``n``'s logged actions in order as records (``record``)."""
+    events = storage.hand_events(db, sid, n)
+    cancelled = {ev["payload"]["cancels"] for ev in events if ev["kind"] == _CORRECTION}
+    if not events:
+        return []
+    with cache.lock(db, sid):
+        rules = current(db, sid).rules
+    # A spread's cards as a person reads them: in rank order, as laid or not.
+    logged = [(_as_read(parse_action(ev["payload"]["action"]), rules), ev["id"] in cancelled,
+               ev["payload"]["action"]) for ev in events if ev["kind"] == _ACTION]
+    if not any(a.verb == "take" and not a.cards for a, _undone, _line in logged):
+        return [record(a, undone=undone, line=line) for a, undone, line in logged]
+    # Which card each take took is the pile's top when it was logged: the
+    # hand's applied actions played again (judged when they were logged).
+    row = storage.hand_row(db, sid, n)
+    hand = new_hand(rules, n, row["seats"], row["setup"]) if row else None
+    out = []
+    for action, undone, line in logged:
+        shown = action
+        if hand is not None:
+            # An undone action was the hand's last when logged: the hand
+            # played so far (live actions only) is the one it was logged on.
+            if action.verb == "take" and not action.cards and hand.top not in (None, UNKNOWN):
+                shown = replace(action, cards=(hand.top,))
+            if not undone:
+                try:
+                    hand.apply_verified(action)
+                except RefereeError:
+                    hand = None  # the rest as logged
+        out.append(record(shown, undone=undone, line=line))
+    return out

@@ -1,0 +1,125 @@
+"""One table of a hand's action form (tests/form_cases.json) read by the
+service (``forms.tap_actions``) and by the tablet's script
+(``static/taps.js``, in Chromium), so that the two cannot drift: the same
+fields give the same log lines, or the same mistake; each line is said in
+every language by the script as the service says it
+(``language.action_words``). And the turn goes on as the pages are told
+(``rules.phases.turn_after``): the offline preview asks, it does not guess."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from referee import language
+from referee.devtools.simulate import Dealer
+from referee.rules.actions import parse_action
+from referee.rules.cards import UNKNOWN
+from referee.rules.options import resolve
+from referee.rules.phases import PLAY, START, turn_after
+from referee.service.history import record
+from referee.web import forms
+from referee.web.tablet.hand import deck_labels
+
+from .test_browser_tablet import ARGS, CHROMIUM
+
+TABLE = json.loads((Path(__file__).with_name("form_cases.json")).read_text("utf-8"))
+SCRIPT = Path(forms.__file__).with_name("static") / "taps.js"
+LEGAL = [parse_action(t) for t in TABLE["legal"]]
+
+
+def _form(fields: dict) -> MultiDict:
+    return MultiDict([(k, x) for k, v in fields.items()
+                      for x in (v if isinstance(v, list) else [v])])
+
+
+def _python(app, fields: dict) -> dict:
+    with app.test_request_context():
+        try:
+            actions = forms.tap_actions(_form(fields), TABLE["players"], LEGAL)
+        except forms.FormError as err:
+            return {"refusal": err.code}
+    return {"lines": [str(a) for a in actions]}
+
+
+@pytest.mark.parametrize("case", TABLE["cases"], ids=lambda c: json.dumps(c["form"]))
+def test_the_service_reads_each_form_as_the_table_says(app, case):
+    want = {"lines": case["lines"]} if "lines" in case else {"refusal": case["refusal"]}
+    assert _python(app, case["form"]) == want
+
+
+def _page(lang: str) -> dict:
+    """What a hand's page hands its script (templates/hand.html's data)."""
+    return {"players": TABLE["players"],
+            "known": [record(a) for a in LEGAL if a.verb in ("show", "declare")],
+            "cards": dict(deck_labels(resolve({"preset": "pagat", "jokers": 2}).deck_info)),
+            "unknown": UNKNOWN, "templates": language.action_templates(lang)}
+
+
+_RUN = """([cases, pages]) => cases.map((fields) => {
+  const form = {get: (k) => (Array.isArray(fields[k]) ? fields[k][0] : fields[k]) ?? null,
+                getAll: (k) => (k in fields ? [].concat(fields[k]) : [])};
+  const tapped = window.TonkTaps.tapOf(form, pages.en);
+  if (tapped.refusal) return {refusal: tapped.refusal};
+  return {lines: tapped.actions.map((a) => a.line || window.TonkTaps.lineOf(a)),
+          said: Object.fromEntries(Object.entries(pages).map(([lang, page]) =>
+            [lang, tapped.actions.map((a) => window.TonkTaps.sayAction(a, page))]))};
+})"""
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing")
+def test_the_tablets_script_reads_and_says_each_form_as_the_service_does(app):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    pages = {lang: _page(lang) for lang in language.LANGUAGES}
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page()
+            page.set_content("<!doctype html><html><head></head><body></body></html>")
+            page.add_script_tag(content=SCRIPT.read_text("utf-8"))
+            got = page.evaluate(_RUN, [[c["form"] for c in TABLE["cases"]], pages])
+        finally:
+            browser.close()
+    for case, js in zip(TABLE["cases"], got, strict=True):
+        python = _python(app, case["form"])
+        assert {k: v for k, v in js.items() if k != "said"} == python, case
+        for lang in language.LANGUAGES if "lines" in python else ():
+            said = [language.action_words(t, lang) for t in python["lines"]]
+            assert js["said"][lang] == said, (case, lang)
+
+
+@pytest.mark.parametrize("hit_passes", [False, True])
+def test_the_turn_goes_on_as_the_pages_are_told(hit_passes):
+    """Every action of the player to act that leaves the play going leaves the
+    turn where ``turn_after`` says: still theirs (``play``) or the next
+    seat's to start (``pass``)."""
+    rules = resolve({"preset": "pagat", "hit_replaces_discard": hit_passes})
+    after = turn_after(rules.hit_replaces_discard)
+    seen = set()
+    for seed in range(12):
+        dealer = Dealer(rules, ["Ann", "Ben", "Cy", "Dev"], random.Random(seed))
+        deck = sorted(rules.deck_info.cards)
+        random.Random(seed).shuffle(deck)
+        deal = {p: [deck.pop() for _ in range(rules.hand_size)] for p in dealer.players}
+        hand = dealer.table.start_hand("Ann", deal=deal, upcard=deck.pop())
+        while not hand.is_complete:
+            before, phase = hand.to_act, hand.phase
+            action = dealer.choose(hand, deck)
+            hand.apply(action)
+            if phase not in (START, PLAY) or action.player != before or \
+                    action.verb not in after or hand.phase not in (START, PLAY):
+                continue
+            seen.add((action.verb, after[action.verb]))
+            players = hand.players
+            if after[action.verb] == "play":
+                assert (hand.to_act, hand.phase) == (before, PLAY), action
+            else:
+                nxt = players[(players.index(before) + 1) % len(players)]
+                assert (hand.to_act, hand.phase) == (nxt, START), action
+    assert {verb for verb, _ in seen} >= {"draw", "discard", "hit"}
