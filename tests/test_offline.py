@@ -74,7 +74,10 @@ def _started(client) -> tuple[str, str, str]:
 def test_the_hand_page_carries_what_a_kept_tap_needs(client):
     sid, node, _csrf = _started(client)
     assert f'data-api="/api/sessions/{sid}/hands/1/actions"' in node
-    assert 'data-seq="0"' in node and 'data-to-act="Ben"' in node
+    assert 'data-seq="0"' in node
+    # How the turn goes on, asked of the engine: Ben starts, Cy after him.
+    turns = json.loads(re.search(r"data-turns='([^']*)'", node).group(1))
+    assert (turns["to_act"], turns["phase"], turns["next"]["Ben"]) == ("Ben", "start", "Cy")
     players = json.loads(re.search(r"data-players='([^']*)'", node).group(1))
     assert players == ["Ann", "Ben", "Cy"]
     assert "7c" in json.loads(re.search(r"data-played='([^']*)'", node).group(1))
