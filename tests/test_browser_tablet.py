@@ -229,7 +229,8 @@ def test_a_refused_action_an_undo_and_a_tonk_out(server, page):
     assert text(page, "#seq") == "0"
     assert text(page, "#top") == "3♦"
     page.locator("#history > summary").click()
-    assert "Ben: take (undone)" in text(page, "#history")
+    # The history says which card the take took (issue 35 item 14).
+    assert "Ben: take 3♦ (undone)" in text(page, "#history")
     shot(page, "09-tablet-undone", full_page=False)
 
     tap(page, 1, "take")

@@ -11,7 +11,8 @@ from dataclasses import replace
 
 from sqlite_utils import Database
 
-from ..rules.actions import Action, parse_action
+from ..replay.sequential import parse_logged
+from ..rules.actions import Action
 from ..rules.cards import UNKNOWN
 from ..rules.errors import RefereeError
 from ..rules.options import HouseRules
@@ -53,7 +54,7 @@ def hand_history(db: Database, sid: str, n: int) -> list[dict]:
     with cache.lock(db, sid):
         rules = current(db, sid).rules
     # A spread's cards as a person reads them: in rank order, as laid or not.
-    logged = [(_as_read(parse_action(ev["payload"]["action"]), rules), ev["id"] in cancelled,
+    logged = [(_as_read(parse_logged(ev["payload"]["action"]), rules), ev["id"] in cancelled,
                ev["payload"]["action"]) for ev in events if ev["kind"] == _ACTION]
     if not any(a.verb == "take" and not a.cards for a, _undone, _line in logged):
         return [record(a, undone=undone, line=line) for a, undone, line in logged]
