@@ -43,7 +43,8 @@ from referee.record.chain import event_hash  # noqa: E402
 from referee.replay import replay  # noqa: E402
 from referee.reports.common import register_fonts  # noqa: E402
 from referee.reports.settlement import render_settlement  # noqa: E402
-from referee.service import cache, storage, trust  # noqa: E402
+from referee.service import storage, trust  # noqa: E402
+from referee.service.table import cache  # noqa: E402
 from referee.web import create_app  # noqa: E402
 
 

@@ -9,7 +9,7 @@ its checkout's own ``.venv/bin/referee``, the two taking turns
 each side's best and median, the ratio of this checkout's CPU time to the
 other's, and whether the two reports are the same text. Target (issue 37):
 at most the other's (ratio <= 1.00) against the commit before the report
-was split into ``cli._Forms``.
+was split into ``_Forms`` (now in ``referee/reports/text.py``).
 """
 
 from __future__ import annotations

@@ -27,8 +27,9 @@ from urllib.parse import quote
 
 import pytest
 
-from referee.service import cache, storage
+from referee.service import storage
 from referee.service.storage import pg
+from referee.service.table import cache
 from referee.web import create_app
 from referee.web.db import Handles
 

@@ -13,8 +13,8 @@ from referee.devtools.simulate import random_session
 from referee.record import load_log
 from referee.replay import replay
 from referee.rules.errors import RefereeError
-from referee.service import cache, hands, live_state
 from referee.service.errors import ClientIdReused
+from referee.service.table import cache, hands, live_state
 
 from .conftest import BOTH_BACKENDS
 from .samples import each_once_and_cover_in_all

@@ -157,7 +157,7 @@ OUT_OF_BOUNDS = [("tonk_out_pays", "1e308"), ("caught_pays", "1e30"),
 
 @pytest.mark.parametrize("option,raw", OUT_OF_BOUNDS)
 def test_what_if_refuses_rules_out_of_bounds(app, option, raw):
-    from referee.service import sessions
+    from referee.service.table import sessions
 
     with app.app_context():
         info = sessions.import_log(app.extensions["referee"]["db"], BASE)

@@ -12,7 +12,8 @@ import re
 import pytest
 
 from referee.replay import replay
-from referee.service import sessions, storage
+from referee.service import storage
+from referee.service.table import sessions
 
 from . import test_browser_tablet as tablet_tests
 from .helpers import device, serve_for_browser

@@ -27,7 +27,8 @@ from referee.devtools.killing import (
 from referee.devtools.loadgen import Burst, Client, Tablet, free_port, start_server
 from referee.devtools.samplegen import make_session
 from referee.replay import replay
-from referee.service import cache, storage, trust
+from referee.service import storage, trust
+from referee.service.table import cache
 
 from .conftest import BOTH_BACKENDS
 

@@ -22,7 +22,7 @@ from referee.rules.actions import parse_action
 from referee.rules.cards import UNKNOWN
 from referee.rules.options import resolve
 from referee.rules.phases import PLAY, START, turn_after
-from referee.service.history import record
+from referee.service.table.history import record
 from referee.web import forms
 from referee.web.tablet.hand import deck_labels
 

@@ -146,7 +146,7 @@ def test_a_refused_step_is_drawn_without_the_state_again():
 
 
 def test_papers_are_drawn_a_few_at_a_time(app, monkeypatch):
-    from referee.service import sessions
+    from referee.service.table import sessions
     from referee.web import reports
     from tests.reports_fixtures import session_log
 
@@ -363,7 +363,7 @@ def _home_cost(app, client, tables: int) -> tuple[int, list[str]]:
     home page's SQLite instructions and the tables it lists."""
     import re
 
-    from referee.service import sessions
+    from referee.service.table import sessions
 
     db = app.extensions["referee"].db()
     ids = [sessions.create_session(db, {"stake": "1", "rules": "pagat", "table": f"T{k}",

@@ -16,7 +16,8 @@ import pytest
 from referee.devtools.samplegen import make_session
 from referee.record import load_log
 from referee.rules.errors import RefereeError
-from referee.service import beside, sessions, storage, trust
+from referee.service import beside, storage, trust
+from referee.service.table import sessions
 
 from .samples import cover
 from .test_api import GOOD, assert_error

@@ -23,7 +23,7 @@ import pytest
 from referee.devtools.loadgen import free_port, start_server
 from referee.devtools.simulate import random_session
 from referee.service import beside
-from referee.service.sessions import BESIDE_HANDS
+from referee.service.table.sessions import BESIDE_HANDS
 
 pytestmark = pytest.mark.slow
 

@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po
 
 from referee import language
 from referee.language import TRANSLATIONS
-from referee.service import sessions
+from referee.service.table import sessions
 from referee.web import TEMPLATES
 from referee.web.db import get_db
 

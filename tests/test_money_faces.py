@@ -12,10 +12,10 @@ from decimal import Decimal
 import pytest
 
 from referee import language
-from referee.cli import _Forms
 from referee.ledger.club import plain
 from referee.ledger.money import fmt
 from referee.reports.common import cash, stake_amount
+from referee.reports.text import _Forms
 
 TINY = Decimal("-0.001")  # rounds to nothing at cents: -0.00 unless the rule holds
 CENT = Decimal("0.01")

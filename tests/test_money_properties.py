@@ -35,7 +35,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from referee.service import cache
+from referee.service.table import cache
 from referee.web.db import Handles
 from tests.money_tables import KEY, as_decimals, get, out_by, paper_text, post, replayed
 

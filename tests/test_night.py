@@ -540,7 +540,8 @@ def test_the_auditor_view_and_the_audit_pdf_name_steps_alike():
 
 def test_verify_speaks_the_asked_language_and_the_tables(tmp_path, capsys):
     from referee.cli import main
-    from referee.service import sessions, storage
+    from referee.service import storage
+    from referee.service.table import sessions
 
     path = tmp_path / "r.sqlite3"
     db = storage.connect(path)

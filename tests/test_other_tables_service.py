@@ -9,7 +9,7 @@ import json
 
 from referee.record.result_text import result_json_text
 from referee.replay import replay
-from referee.service import cache
+from referee.service.table import cache
 from tests.test_api import assert_error, bearer
 
 HEADER = {"format": "tonk-log/1", "stake": "1", "players": ["Ann", "Ben", "Cy"]}

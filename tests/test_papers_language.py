@@ -15,7 +15,7 @@ from referee.reports.audit import audit_hand, render_audit
 from referee.reports.settlement import render_settlement
 from referee.reports.sheet import render_sheet
 from referee.rules.options import PRESETS
-from referee.service import sessions
+from referee.service.table import sessions
 from tests.reports_fixtures import pdf_reader, pdf_text, session_log
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]

@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from referee.rules.errors import MalformedInput
-from referee.service import cache, payable, storage
+from referee.service import storage
+from referee.service.money import payable
+from referee.service.table import cache
 from tests.test_api import assert_error, bearer
 from tests.test_tablet import token as csrf_token
 from tests.test_trust import raw, verify

@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-from referee.service import access, sessions, storage
+from referee.service import access, storage
+from referee.service.table import sessions
 from referee.web.db import get_db
 from tests.reports_fixtures import pdf_text, session_log
 from tests.test_api import Game, assert_error, bearer
@@ -636,7 +637,7 @@ def test_on_postgresql_an_action_through_one_server_reaches_a_stream_held_by_ano
 def test_a_table_nobody_watches_keeps_no_bell(app, client, kind):
     """A process serving many tables keeps the newest events only of those
     with a stream open here, and gives the stream's slot back when it ends."""
-    from referee.service import changes
+    from referee.service.table import changes
     from referee.web import live, streams
 
     g = Game(client)

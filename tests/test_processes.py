@@ -16,7 +16,8 @@ import urllib.request
 import pytest
 
 from referee.devtools.loadgen import Balanced, Client, SimTable, Tablet, free_port, start_server
-from referee.service import cache, storage, trust
+from referee.service import storage, trust
+from referee.service.table import cache
 
 from .conftest import BOTH_BACKENDS
 

@@ -236,7 +236,8 @@ def test_cli_errors(tmp_path, capsys):
 
 def test_cli_from_a_stored_session(tmp_path):
     from referee.reports.stored import final_hash
-    from referee.service import hands, sessions, storage
+    from referee.service import storage
+    from referee.service.table import hands, sessions
 
     path = tmp_path / "referee.sqlite3"
     db = storage.connect(path)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.service import sessions
+from referee.service.table import sessions
 from tests.reports_fixtures import pdf_text, session_log
 
 

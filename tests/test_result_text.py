@@ -14,7 +14,8 @@ import pytest
 from referee.record import load_log
 from referee.replay import replay_json_text
 from referee.rules.hand import VOID
-from referee.service import cache, sessions, storage
+from referee.service import storage
+from referee.service.table import cache, sessions
 
 from .test_api import Game, bearer
 

@@ -1,4 +1,4 @@
-"""The running totals kept as hands are written (``referee.service.totals``,
+"""The running totals kept as hands are written (``referee.service.money.totals``,
 migration m006): equal to summing every stored result again, whatever the
 table did (undo, void, payments, a rename, side bets); checked by verify;
 read a page at a time. And the batched import writes the chain the
@@ -19,9 +19,11 @@ from referee.ledger.side_bets import Pots, SideBetOutcome
 from referee.record.chain import event_hash
 from referee.rules.hand import VOID
 from referee.rules.options import resolve
-from referee.service import sessions, storage, totals, trust
-from referee.service.live_state import session_row
-from referee.service.results import session_quantum
+from referee.service import storage, trust
+from referee.service.money import totals
+from referee.service.money.results import session_quantum
+from referee.service.table import sessions
+from referee.service.table.live_state import session_row
 
 from .test_api import Game, bearer
 from .test_trust import raw, verify

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.service import sessions
+from referee.service.table import sessions
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_logs" / "opt_side_bets.json"
 

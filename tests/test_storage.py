@@ -11,8 +11,9 @@ import pytest
 
 from referee.commands.service import cmd_verify
 from referee.devtools.simulate import random_session
-from referee.service import cache, hands, sessions, storage
+from referee.service import storage
 from referee.service.errors import StaleSeq
+from referee.service.table import cache, hands, sessions
 
 from .conftest import BOTH_BACKENDS
 

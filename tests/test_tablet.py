@@ -16,7 +16,8 @@ from referee.rules.catches import CATCH_SCHEMES
 from referee.rules.errors import RefereeError
 from referee.rules.hand import Hand
 from referee.rules.options import OPTION_DOCS
-from referee.service import cache, hands, sessions, storage, tap
+from referee.service import storage
+from referee.service.table import cache, hands, sessions, tap
 from referee.web import create_app
 
 XSS = "<script>alert(1)</script>"

@@ -10,7 +10,8 @@ import sqlite3
 import pytest
 
 from referee.cli import main
-from referee.service import cache, storage, trust
+from referee.service import storage, trust
+from referee.service.table import cache
 
 from .test_api import Game, bearer
 
@@ -381,7 +382,7 @@ def test_an_imported_table_plays_on_at_its_last_stake(app, client):
     sid, token = r.get_json()["id"], r.get_json()["table_token"]
     last = doc["hands"][-1]
     assert "stake" in last
-    from referee.service import sessions
+    from referee.service.table import sessions
 
     assert token
     with app.app_context():

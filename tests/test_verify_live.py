@@ -13,7 +13,8 @@ import time
 import pytest
 
 from referee.devtools.loadgen import Burst, Client, Tablet, free_port, start_server
-from referee.service import cache, storage, trust
+from referee.service import storage, trust
+from referee.service.table import cache
 
 from .conftest import BOTH_BACKENDS
 

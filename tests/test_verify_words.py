@@ -14,7 +14,8 @@ from referee import language
 from referee.cli import main
 from referee.record.chain import LogChainError, event_hash, verify_log
 from referee.rules.words import Names, Phrases, Words
-from referee.service import sessions, storage, trust
+from referee.service import storage, trust
+from referee.service.table import sessions
 
 from .test_api import bearer
 from .test_trust import played, raw, swap_two_actions, verify

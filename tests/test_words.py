@@ -21,8 +21,8 @@ from referee.record import load_log, read_log_file
 from referee.replay import replay
 from referee.rules.errors import RefereeError
 from referee.rules.words import Names, Phrases, Words, params_from_plain, params_to_plain
-from referee.service import hands
 from referee.service.errors import Refused
+from referee.service.table import hands
 from referee.web.db import get_db
 
 from .samples import cover

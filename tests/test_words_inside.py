@@ -12,7 +12,8 @@ import pytest
 from referee import language
 from referee.cli import main
 from referee.rules.events import disputes_after_undo
-from referee.service import disputes, hands, sessions, storage
+from referee.service import storage
+from referee.service.table import disputes, hands, sessions
 from tests.reports_fixtures import pdf_text, session_log
 
 OTHERS = [lang for lang in language.LANGUAGES if lang != language.DEFAULT]
@@ -42,7 +43,7 @@ def _corrected(tmp_path):
     info = sessions.import_log(db, log)
     hands.post_action(db, info.id, 2, "Zoë: draw 9d", None, None)
     hands.undo(db, info.id, 2)
-    from referee.service import table_events
+    from referee.service.table import table_events
     hands.post_action(db, info.id, 2, "Zoë: drop", None, None)
     table_events.dispute(db, info.id, 2, "José", "zu früh", 1)
     disputes.settle_dispute(db, info.id, 2, 0, "corrected", "Zoë")

@@ -183,7 +183,7 @@ def _pages(sid: str, hands: int) -> list[str]:
 def test_every_page_of_a_played_night_has_no_english_left(app, client, lang):
     import json
 
-    from referee.service import sessions
+    from referee.service.table import sessions
     from referee.web.db import get_db
 
     from .test_languages_web import visible

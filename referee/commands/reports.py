@@ -73,7 +73,7 @@ def _settle(args: argparse.Namespace) -> int:
         return fail(err)
     paying = {}
     if stored is not None:  # a stored table's paper says how each transfer is paid
-        from ..service import pay
+        from ..service.money import pay
 
         paying = pay.for_the_paper(stored.db, stored.session_id)
     pdf = render_settlement(session, final_hash=final_hash, date=args.date, table=args.table,

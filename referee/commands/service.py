@@ -253,7 +253,7 @@ def run_server(app, host: str, port: int, threads: int, path: str,
 
 def cmd_import(args: argparse.Namespace) -> int:
     from ..record import read_log_file
-    from ..service import sessions
+    from ..service.table import sessions
 
     try:
         log = read_log_file(args.log)
@@ -267,7 +267,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from ..service import sessions
+    from ..service.table import sessions
 
     try:
         db = _open(args)
@@ -319,7 +319,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         db = _open(args)
         if args.session is not None:
             if lang is None:  # the table's language, as its papers speak it
-                from ..service import sessions
+                from ..service.table import sessions
 
                 try:
                     lang = sessions.table_language(db, args.session)

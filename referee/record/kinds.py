@@ -28,7 +28,7 @@ class EventKind(StrEnum):
     RENAME = "rename"  # a player's name corrected
     SEAT = "seat"  # a newcomer (or a player who left) sits down for the next hand
     SETTLE = "settle"  # a dispute settled: the record corrected back to it, or let stand
-    LINK = "link"  # a seat or viewer link issued (its token's hash): service/seats.py
+    LINK = "link"  # a seat or viewer link issued (its token's hash): service/access/seats.py
     UNLINK = "unlink"  # a seat or viewer link revoked
     PAY_DETAILS = "pay_details"  # how a player is paid (an IBAN, PayPal.me, a line)
     CONFIRM = "payment_confirm"  # a payment its payer recorded, confirmed (payee or host)

@@ -28,7 +28,7 @@ from .. import language
 from ..ledger.money import unsigned
 from ..replay import Session
 from ..rules.told import TOLD
-from ..service.payable import how_to_pay
+from ..service.money.payable import how_to_pay
 from .common import (
     FONT,
     MARGIN,
@@ -89,7 +89,7 @@ def render_settlement(
     settled, by the dispute's place in the hand's list (the stored session's
     settle events; a log alone does not carry them, so its disputes read open).
 
-    ``pay_details``: the payees' payment details (``referee.service.pay``);
+    ``pay_details``: the payees' payment details (``referee.service.money.pay``);
     each transfer to one of them then carries what its payer needs: an EPC
     QR code, a PayPal.me link, the payee's line, with ``remittance`` as the
     transfer's text.

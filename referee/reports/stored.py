@@ -20,7 +20,7 @@ class StoredSession:
     def stake_in_force(self) -> dict:
         """The stake in force as the table's pages say it (a change made
         after the last hand is in no hand of the log yet)."""
-        from ..service import sessions
+        from ..service.table import sessions
 
         return sessions.stake_in_force(self.db, self.session_id)
 
@@ -41,8 +41,9 @@ def final_hash(db, session_id: str) -> str | None:
 def load_stored(db, session_id: str) -> StoredSession:
     """``db`` is an open storage database, a path to one (which must exist:
     a report never creates an empty database by mistake) or its URL."""
-    from ..service import sessions, storage
+    from ..service import storage
     from ..service.storage import pg
+    from ..service.table import sessions
 
     if isinstance(db, (str, Path)):
         if not pg.is_url(db) and not Path(db).is_file():

@@ -43,7 +43,7 @@ _END, _CRASH = -1, -2  # lengths that are not an item's
 
 # What the fork server imports once, so that each job's process starts with
 # the code its job runs (an import's replay, verify's chain walk).
-PRELOAD = ["referee.service.sessions", "referee.service.trust"]
+PRELOAD = ["referee.service.table.sessions", "referee.service.trust"]
 
 
 class SecondProcessFailed(RuntimeError):

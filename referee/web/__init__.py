@@ -15,7 +15,8 @@ from ..service import access, storage
 from . import (
     api,
     bodies,
-    club,
+    club_api,
+    club_pages,
     errors,
     lang,
     links,
@@ -113,8 +114,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(tablet.bp)
     app.register_blueprint(reports.bp)
     app.register_blueprint(settle.bp)
-    app.register_blueprint(club.api)
-    app.register_blueprint(club.pages)
+    app.register_blueprint(club_api.api)
+    app.register_blueprint(club_pages.pages)
     app.register_blueprint(offline.bp)
     errors.register(app)
     app.before_request(bodies.note_request)

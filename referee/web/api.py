@@ -12,7 +12,9 @@ from flask import Blueprint, Response, current_app, g, request
 
 from ..language import N_
 from ..rules.words import Words
-from ..service import carrying, disputes, hands, pay, seats, sessions, table_events
+from ..service.access import seats
+from ..service.money import carrying, pay
+from ..service.table import disputes, hands, sessions, table_events
 from . import forms, links, refusals
 from .api_schemas import (
     STANDINGS_MAX,
@@ -36,7 +38,7 @@ from .api_schemas import (
 )
 from .bodies import load_fields, with_key
 from .bodies import read_body as _read_body
-from .club import require_host_key
+from .club_api import require_host_key
 from .db import get_db
 from .errors import ApiError
 from .lang import told as _said

@@ -10,7 +10,7 @@ from ..ledger.side_bets import KINDS as SIDE_BET_KINDS
 from ..record.events import HAND_FIELDS
 from ..record.kinds import TABLE_EVENTS, EventKind
 from ..record.schemas import RULES_OPENAPI, STAKE_OPENAPI, HandSchema, StrictSchema
-from ..service import disputes
+from ..service.table import disputes
 
 # Hands per answer of the standings: by default as many as a 10-hand night
 # has, so that a long night's answer costs what a short one's does (100 at

@@ -12,7 +12,7 @@ from ..language import N_
 from ..record import THE_BODY, check_document, parse_json
 from ..rules.words import Words
 from ..service.errors import MalformedInput
-from ..service.writes import REQUEST, Request
+from ..service.table.writes import REQUEST, Request
 from ..speed import collector
 from .errors import ApiError
 

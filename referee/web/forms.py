@@ -38,7 +38,7 @@ from ..rules.options import (
     OPTION_VALUES,
 )
 from ..rules.table import normal_text
-from ..service.sessions import HOME_TABLES
+from ..service.table.sessions import HOME_TABLES
 from .lang import _, say, typed_decimal
 
 # ------------------------------------------------------------------ CSRF

@@ -183,7 +183,7 @@ def said(record: dict) -> Markup:
     """An action of a hand's history (``service.history``'s record: its
     fields, a take's card resolved) as ``logged`` shows a line: the notation
     in English, the sentence in the others with the line as logged on hover."""
-    from ..service.history import as_action
+    from ..service.table.history import as_action
 
     action = as_action(record)
     line = pretty(str(action))
@@ -195,7 +195,7 @@ def said(record: dict) -> Markup:
 
 def said_words(record: dict) -> str:
     """An action of a hand's history as a sentence in the reader's language."""
-    from ..service.history import as_action
+    from ..service.table.history import as_action
 
     return language.action_said(as_action(record), current())
 

@@ -32,8 +32,10 @@ from flask import Blueprint, Response, current_app, request
 
 from ..language import N_
 from ..rules.numbers import whole
-from ..service import changes, seats, storage
+from ..service import storage
+from ..service.access import seats
 from ..service.errors import Locked
+from ..service.table import changes
 from . import forms, streams
 from .db import get_db
 from .errors import ApiError

@@ -8,7 +8,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from ..record.schemas import LogSchema
-from . import club
+from . import club_api
 from .api_schemas import (
     STANDINGS_MAX,
     STANDINGS_PAGE,
@@ -262,7 +262,7 @@ def build_spec() -> dict:
         "security": auth, "requestBody": body("PaidRequest"),
         "responses": {**_ok(201, "EventAnswer", "recorded as a payment"),
                       **_errors(400, 401, 403, 404, 409, 422)}}})
-    club.document(spec, _errors, _ok)
+    club_api.document(spec, _errors, _ok)
     return _idempotent(spec.to_dict())
 
 

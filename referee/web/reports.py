@@ -41,8 +41,10 @@ from ..reports.whatif import what_if
 from ..rules.errors import RefereeError
 from ..rules.numbers import whole
 from ..rules.options import OPTION_NAMES, PRESET_SOURCES
-from ..service import disputes, pay, seats, sessions, table_events
+from ..service.access import seats
 from ..service.errors import NotFound
+from ..service.money import pay
+from ..service.table import disputes, sessions, table_events
 from . import forms
 from .db import get_db
 from .errors import BUSY_PAPERS

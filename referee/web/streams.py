@@ -30,7 +30,7 @@ import threading
 import time
 
 from ..record.kinds import EventKind
-from ..service import changes
+from ..service.table import changes
 
 # At most one round of writes every GAP seconds: at a table's pace (an action
 # every few seconds) a change goes out at once; at a busy service the changes

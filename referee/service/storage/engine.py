@@ -31,8 +31,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from ...rules.words import N_
-from .. import changes
 from ..errors import MalformedInput
+from ..table import changes
 from . import pg, schema
 from .pg import is_pg
 

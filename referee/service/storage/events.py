@@ -24,7 +24,7 @@ from ...record.chain import (
 from ...record.kinds import PLAY as _PLAY
 from ...record.kinds import EventKind
 from ...rules.words import Words
-from .. import changes
+from ..table import changes
 from .rows import _fits, _insert_rows, _named_rows, now, session_ids
 
 # The kinds as plain text: bound in the statements' parameters and compared

@@ -304,7 +304,7 @@ def set_running(db: Database, sid: str, rows: list[tuple[int, dict | None]]) -> 
 def refresh_running(db: Database, sid: str, n: int) -> None:
     """Write the running rows again from hand ``n`` on (inside the write that
     changed hand ``n``'s result)."""
-    from .. import totals
+    from ..money import totals
 
     set_running(db, sid, totals.chain(running_before(db, sid, n), results_from(db, sid, n)))
 

@@ -245,10 +245,10 @@ def _m005_sqlite(db: Database) -> None:
 
 @migration
 def m006_running_totals(db: Database) -> None:
-    # Each settled hand's running totals (referee.service.totals), written
+    # Each settled hand's running totals (referee.service.money.totals), written
     # with its result: the standings of a long session read one row for the
     # totals and a page of rows for the hands, where they summed every hand.
-    from .. import totals
+    from ..money import totals
 
     db.execute("ALTER TABLE hands ADD COLUMN running TEXT")
     # The settled hands alone, in order: counting them and skipping to a page

@@ -14,8 +14,9 @@ from markupsafe import Markup
 
 from ...rules.cards import pretty
 from ...rules.options import resolve
-from ...service import hands, seats, sessions
+from ...service.access import seats
 from ...service.errors import RefereeError
+from ...service.table import hands, sessions
 from .. import forms
 from ..db import get_db
 from ..errors import flash_refusal

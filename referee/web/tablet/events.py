@@ -10,8 +10,8 @@ from flask import flash, g, redirect, render_template, request, url_for
 
 from ...rules.numbers import whole
 from ...rules.table import normal_text
-from ...service import disputes, sessions, table_events
 from ...service.errors import RefereeError
+from ...service.table import disputes, sessions, table_events
 from .. import forms
 from ..db import get_db
 from ..errors import flash_refusal

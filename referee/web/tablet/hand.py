@@ -12,9 +12,11 @@ from ...rules.actions import parse_action
 from ...rules.cards import UNKNOWN, card_label, sort_cards
 from ...rules.numbers import whole
 from ...rules.phases import PLAY, PLAY_VERBS, START, START_VERBS, turn_after
-from ...service import disputes, hands, seats, sessions, storage, tap
+from ...service import storage
+from ...service.access import seats
 from ...service.errors import RuleViolation, StaleSeq
-from ...service.history import hand_history, record
+from ...service.table import disputes, hands, sessions, tap
+from ...service.table.history import hand_history, record
 from .. import forms
 from ..db import get_db
 from ..errors import flash_refusal

@@ -9,8 +9,8 @@ from werkzeug.datastructures import MultiDict
 
 from ...rules import told as told_rules
 from ...rules.numbers import whole
-from ...service import hands
 from ...service.errors import RefereeError
+from ...service.table import hands
 from .. import forms
 from ..db import get_db
 from ..forms import FormError

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import g, render_template, request
 
 from ...rules.numbers import whole
-from ...service import disputes, sessions, table_events
+from ...service.table import disputes, sessions, table_events
 from .. import forms
 from ..db import get_db
 from .blueprint import bp, told_state, unlocked

@@ -10,8 +10,10 @@ from markupsafe import Markup
 
 from ...language import NAMES
 from ...rules.options import PRESET_SOURCES, PRESETS
-from ...service import access, seats, sessions
+from ...service import access
+from ...service.access import seats
 from ...service.errors import NotFound, RefereeError, TooManyTries
+from ...service.table import sessions
 from .. import forms, links
 from ..db import get_db
 from ..errors import error_page

@@ -1,5 +1,5 @@
 """A session's live state: its rules, table and current hand, kept in
-``referee.service.cache`` so that reading a hand does not cost more as a
+``referee.service.table.cache`` so that reading a hand does not cost more as a
 session grows (each settled hand's result is stored with it, so totals never
 need a replay). On a cache miss, or when another process has written, only
 the current hand is rebuilt from its events (``Table.resume`` checks a new
@@ -11,19 +11,20 @@ from decimal import Decimal
 
 from sqlite_utils import Database
 
-from ..ledger.money import parse_stake
-from ..ledger.results import hand_standing
-from ..replay import start_on
-from ..rules.cards import parse_card
-from ..rules.hand import VOID, Hand
-from ..rules.options import HouseRules, resolve
-from ..rules.table import Table
-from ..rules.told import read_ending, tell
-from ..rules.words import N_
-from . import cache, storage
+from ...ledger.money import parse_stake
+from ...ledger.results import hand_standing
+from ...replay import start_on
+from ...rules.cards import parse_card
+from ...rules.hand import VOID, Hand
+from ...rules.options import HouseRules, resolve
+from ...rules.table import Table
+from ...rules.told import read_ending, tell
+from ...rules.words import N_
+from .. import storage
+from ..errors import Closed, NotFound
+from ..money.results import session_quantum
+from . import cache
 from .cache import Live
-from .errors import Closed, NotFound
-from .results import session_quantum
 
 
 def session_row(db: Database, sid: str) -> dict:

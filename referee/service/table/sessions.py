@@ -17,24 +17,26 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ..ledger.money import fmt
-from ..ledger.results import match_doc, result_doc, result_entry, settle_session
-from ..record import FORMAT, dump_log, load_log, setup_of
-from ..record.chain import canonical_action
-from ..record.result_text import EncodedItems, item_line, result_json_text
-from ..replay.sequential import Session, open_session, parse_logged, play_on, session_money
-from ..rules.errors import RefereeError
-from ..rules.hand import VOID
-from ..rules.match import is_over as match_is_over
-from ..rules.options import resolve
-from ..rules.words import N_
-from ..speed import collector
-from . import access, beside, cache, storage, totals
-from .errors import MalformedInput
+from ...ledger.money import fmt
+from ...ledger.results import match_doc, result_doc, result_entry, settle_session
+from ...record import FORMAT, dump_log, load_log, setup_of
+from ...record.chain import canonical_action
+from ...record.result_text import EncodedItems, item_line, result_json_text
+from ...replay.sequential import Session, open_session, parse_logged, play_on, session_money
+from ...rules.errors import RefereeError
+from ...rules.hand import VOID
+from ...rules.match import is_over as match_is_over
+from ...rules.options import resolve
+from ...rules.words import N_
+from ...speed import collector
+from .. import access, beside, storage
+from ..errors import MalformedInput
+from ..kinds import EventKind
+from ..money import totals
+from ..money.results import hand_result, session_quantum, void_hand_result
+from . import cache
 from .hands import suggest_dealer
-from .kinds import EventKind
 from .live_state import live_state, session_row
-from .results import hand_result, session_quantum, void_hand_result
 
 
 @dataclass(frozen=True)
@@ -259,7 +261,7 @@ def export_with_chain(db: Database, sid: str) -> dict:
     """The session's log with its receipt: ``head`` and the events that hash
     to it (``referee.record.chain``), so ``referee verify LOG`` can check the
     file offline."""
-    from ..record.chain import export_fields
+    from ...record.chain import export_fields
 
     doc = get_log(db, sid)
     return {**doc, **export_fields(sid, storage.chain_events(db, sid))}
@@ -314,7 +316,7 @@ def standings(db: Database, sid: str, *, offset: int = 0, limit: int | None = No
     """Each settled hand's nets with the running totals after it, and the
     settle-up. ``offset``/``limit``: only those settled hands (in order of
     hands; ``result`` lists the same ones), ``newest``: the newest so many;
-    read from their running rows (``referee.service.totals``) without
+    read from their running rows (``referee.service.money.totals``) without
     touching the others: the totals are the newest hand's, ``settled`` says
     how many hands are settled in all. ``running_totals``: each line with
     the totals after it (the result document has none)."""
@@ -338,7 +340,7 @@ def standings(db: Database, sid: str, *, offset: int = 0, limit: int | None = No
     totals, balances, transfers = settle_session(everyone, nets, push_ups, money)
     bq = q
     if money is not None:
-        from ..ledger.balances import balance_quantum
+        from ...ledger.balances import balance_quantum
 
         bq = balance_quantum(q, money.amounts())
     match = None

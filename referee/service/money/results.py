@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ..ledger.money import fmt, parse_stake, quantum_for
-from ..ledger.results import void_result
-from ..replay import own_stake, settle_logged, side_bet_outcomes
-from ..rules.hand import Hand
-from ..rules.options import HouseRules
-from ..rules.words import to_plain
+from ...ledger.money import fmt, parse_stake, quantum_for
+from ...ledger.results import void_result
+from ...replay import own_stake, settle_logged, side_bet_outcomes
+from ...rules.hand import Hand
+from ...rules.options import HouseRules
+from ...rules.words import to_plain
 
 
 def quantum(rules: HouseRules, stake: Decimal, currency: str | None) -> Decimal:

@@ -5,7 +5,7 @@ state as a dict) and raises the service's errors (``referee.service.errors``):
 ``NotFound``, ``StaleSeq``, ``Refused`` (the rules refused the action; the
 attempt is kept in the history), or the engine's own ``RefereeError``. The
 session's live state is ``live_state.py``'s, every write goes through
-``writes.py``, and a settled hand's stored result is ``results.py``'s."""
+``writes.py``, and a settled hand's stored result is ``money/results.py``'s."""
 
 from __future__ import annotations
 
@@ -13,21 +13,23 @@ from decimal import Decimal
 
 from sqlite_utils import Database
 
-from ..record import load_hand_setup
-from ..record.chain import with_reply
-from ..replay import side_bet_outcomes, start_on
-from ..rules.actions import parse_action
-from ..rules.events import disputes_after_undo
-from ..rules.hand import VOID, Hand
-from ..rules.options import HouseRules
-from ..rules.told import check_told_hand
-from ..rules.words import N_, Words
-from . import cache, storage, totals
+from ...record import load_hand_setup
+from ...record.chain import with_reply
+from ...replay import side_bet_outcomes, start_on
+from ...rules.actions import parse_action
+from ...rules.events import disputes_after_undo
+from ...rules.hand import VOID, Hand
+from ...rules.options import HouseRules
+from ...rules.told import check_told_hand
+from ...rules.words import N_, Words
+from .. import storage
+from ..errors import Closed, NotFound, RefereeError, Refused, RuleViolation, StaleSeq
+from ..kinds import EventKind
+from ..money import totals
+from ..money.results import hand_result
+from . import cache
 from .cache import Live
-from .errors import Closed, NotFound, RefereeError, Refused, RuleViolation, StaleSeq
-from .kinds import EventKind
 from .live_state import check_open, current, new_hand
-from .results import hand_result
 from .writes import (
     Plan,
     answered,

@@ -1,7 +1,7 @@
 """Each session's live state, cached in this process, and the per-session locks.
 
 Reading a hand must not cost more as a session grows, so the service keeps a
-session's rules, table and current hand here; ``referee.service.live_state``
+session's rules, table and current hand here; ``referee.service.table.live_state``
 decides when an entry is stale (another process wrote) and rebuilds it.
 This module only holds entries: it knows no SQL and no rules.
 """
@@ -15,10 +15,10 @@ from decimal import Decimal
 
 from sqlite_utils import Database
 
-from ..rules.hand import Hand
-from ..rules.options import HouseRules
-from ..rules.table import Table
-from .storage import db_key
+from ...rules.hand import Hand
+from ...rules.options import HouseRules
+from ...rules.table import Table
+from ..storage import db_key
 
 SIZE = 512
 

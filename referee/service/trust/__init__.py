@@ -20,19 +20,20 @@ from typing import Any, NamedTuple
 import orjson
 from sqlite_utils import Database
 
-from ..record import load_log
-from ..record.chain import NO_HEADER, REPLY, reply_digest, without_reply
-from ..replay import replay
-from ..rules.errors import RefereeError
-from ..rules.events import disputes_after_undo
-from ..rules.hand import VOID
-from ..rules.words import N_, Names, Phrases, Words
-from ..speed import collector
-from . import beside, storage, totals
-from .access import locks_digest
-from .kinds import EventKind
-from .results import hand_result, session_quantum, void_hand_result
-from .table_events import MONEY_EVENTS, fold_money, renamed
+from ...record import load_log
+from ...record.chain import NO_HEADER, REPLY, reply_digest, without_reply
+from ...replay import replay
+from ...rules.errors import RefereeError
+from ...rules.events import disputes_after_undo
+from ...rules.hand import VOID
+from ...rules.words import N_, Names, Phrases, Words
+from ...speed import collector
+from .. import beside, storage
+from ..access import locks_digest
+from ..kinds import EventKind
+from ..money import totals
+from ..money.results import hand_result, session_quantum, void_hand_result
+from ..table.table_events import MONEY_EVENTS, fold_money, renamed
 
 # The kinds as plain text, compared once per event of a long chain.
 _SESSION, _HAND_START, _ACTION, _CORRECTION, _REFUSAL = map(str, (
@@ -603,7 +604,7 @@ def _verify_all(db: Database, notes: dict[str, list[Words]] | None
             notes[sid] = said
     for sid in storage.orphan_sessions(db):
         out[sid] = [Words(N_("the session's events are stored but the session is not"))]
-    from .club import verify as verify_club
+    from ..club import verify as verify_club
 
     club_faults = verify_club(db)
     if club_faults or storage.club_events(db):

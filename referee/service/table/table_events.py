@@ -24,29 +24,30 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ..ledger.money import parse_stake
-from ..record.events import (
+from ...ledger.money import parse_stake
+from ...record.events import (
     Unreadable,
     check_hand_stake,
     check_payments,
     check_session_money,
     check_void,
 )
-from ..record.events import check_disputes as check_dispute_shape
-from ..replay import check_log_end
-from ..rules.errors import MalformedInput, RuleViolation
-from ..rules.events import check_accepted, check_disputes, void_hand
-from ..rules.hand import VOID, Hand
-from ..rules.table import check_name, mistaken
-from ..rules.words import N_
-from . import cache, storage
+from ...record.events import check_disputes as check_dispute_shape
+from ...replay import check_log_end
+from ...rules.errors import MalformedInput, RuleViolation
+from ...rules.events import check_accepted, check_disputes, void_hand
+from ...rules.hand import VOID, Hand
+from ...rules.table import check_name, mistaken
+from ...rules.words import N_
+from .. import storage
+from ..errors import NotFound, NotYourSeat
+from ..kinds import EventKind
+from ..money.payable import coin
+from ..money.results import quantum, void_hand_result
+from . import cache
 from .cache import Live
-from .errors import NotFound, NotYourSeat
 from .hands import hand_row
-from .kinds import EventKind
 from .live_state import check_open, new_hand, session_row
-from .payable import coin
-from .results import quantum, void_hand_result
 from .sessions import standings
 from .writes import Plan, answered, check_current, write
 

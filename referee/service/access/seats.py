@@ -29,11 +29,12 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from ..rules.errors import MalformedInput
-from ..rules.words import N_
-from . import access, storage, table_events
-from .errors import NotFound, NotYourSeat
-from .kinds import EventKind
+from ...rules.errors import MalformedInput
+from ...rules.words import N_
+from .. import access, storage
+from ..errors import NotFound, NotYourSeat
+from ..kinds import EventKind
+from ..table import table_events
 
 SEAT, VIEWER = "seat", "viewer"
 HOST, TABLE, AUDIT = "host", "table", "audit"

@@ -12,9 +12,10 @@ from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
-from ..rules.words import N_
-from . import cache, storage
-from .errors import Locked, NotFound, ReadOnly, TooManyTries
+from ...rules.words import N_
+from .. import storage
+from ..errors import Locked, NotFound, ReadOnly, TooManyTries
+from ..table import cache
 
 # Wrong tries at a table's PIN (or, for a table without one, its token on the
 # unlock page): counted in the database, so a restart or a second server

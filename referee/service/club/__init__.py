@@ -24,19 +24,19 @@ from decimal import Decimal
 
 from sqlite_utils import Database
 
-from ..ledger import club as arithmetic
-from ..ledger.club import ClubSession, HandLine, plain
-from ..record.events import counts
-from ..rules.errors import MalformedInput, RuleViolation
-from ..rules.table import NICKNAME as A_NICKNAME
-from ..rules.table import check_name
-from ..rules.words import N_, Words
-from . import storage
-from .errors import NotFound
-from .kinds import WHO_IS_WHO as _WHO_IS_WHO
-from .kinds import ClubKind
-from .sessions import get_log, standings
-from .table_events import record_payment
+from ...ledger import club as arithmetic
+from ...ledger.club import ClubSession, HandLine, plain
+from ...record.events import counts
+from ...rules.errors import MalformedInput, RuleViolation
+from ...rules.table import NICKNAME as A_NICKNAME
+from ...rules.table import check_name
+from ...rules.words import N_, Words
+from .. import storage
+from ..errors import NotFound
+from ..kinds import WHO_IS_WHO as _WHO_IS_WHO
+from ..kinds import ClubKind
+from ..table.sessions import get_log, standings
+from ..table.table_events import record_payment
 
 POINTS = "points"  # the currency of sessions played for points (no currency)
 MERGE, NICKNAME, UNDO, PAYMENT = map(str, (ClubKind.MERGE, ClubKind.NICKNAME, ClubKind.UNDO,

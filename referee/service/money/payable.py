@@ -18,8 +18,8 @@ from decimal import Decimal, InvalidOperation
 from schwifty import IBAN
 from schwifty.exceptions import InvalidChecksumDigits, InvalidCountryCode, SchwiftyException
 
-from ..rules.errors import MalformedInput
-from ..rules.words import N_
+from ...rules.errors import MalformedInput
+from ...rules.words import N_
 
 FIELDS = ("iban", "holder", "paypal", "note")
 """A person's payment details: any of these (none: nothing is known)."""

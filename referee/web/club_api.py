@@ -1,5 +1,5 @@
-"""The club's pages and API: people across tables, the ledger across weeks,
-the season's numbers, and their exports.
+"""The club's API: people across tables, the ledger across weeks, the
+season's numbers (the pages are ``club_pages``).
 
 They show the money of every table, so they need the host key
 (``REFEREE_HOST_KEY``): the API as ``X-Host-Key`` (or a bearer token), the
@@ -13,35 +13,19 @@ from __future__ import annotations
 import hmac
 from datetime import date
 
-from flask import (
-    Blueprint,
-    Response,
-    current_app,
-    flash,
-    redirect,
-    render_template,
-    request,
-    session,
-    url_for,
-)
+from flask import Blueprint, current_app, request
 from marshmallow import Schema, fields, validate
 
 from ..language import N_
 from ..record.schemas import StrictSchema
-from ..rules.errors import RefereeError
-from ..rules.numbers import whole
-from ..service import access, club, pay
-from ..service.payable import FIELDS
+from ..service import access, club
+from ..service.money import pay
 from .bodies import read_body
 from .db import get_db
-from .errors import WRONG_HOST_KEY, ApiError, error_page
-from .forms import check_csrf
-from .lang import _, message, money
-from .reports import paper_turn
+from .errors import WRONG_HOST_KEY, ApiError
 from .settle import PayDetailsRequestSchema
 
 api = Blueprint("club_api", __name__, url_prefix="/api/club")
-pages = Blueprint("club", __name__, url_prefix="/club")
 
 
 # ---------------------------------------------------------------- access
@@ -78,43 +62,6 @@ def _api_guard() -> None:
         raise ApiError(403, "forbidden", N_("the club's pages are shut: this service has no "
                                             "host key (REFEREE_HOST_KEY)"))
     require_host_key(N_("the club's pages need the host key (X-Host-Key header)"))
-
-
-@pages.before_request
-def _page_guard():
-    if request.method == "POST":
-        check_csrf()
-    if request.endpoint == "club.unlock":
-        return None
-    if not _key():
-        return error_page(_("The club is shut"), _("This referee has no host key "
-                          "(REFEREE_HOST_KEY), so no one may see every table's money."), 403)
-    if not session.get("club"):
-        return redirect(url_for("club.unlock", next=request.path))
-    return None
-
-
-@pages.route("/unlock", methods=["GET", "POST"])
-def unlock():
-    error = None
-    if request.method == "POST":
-        address = request.remote_addr or "?"
-        wait = access.host_key_try(get_db(), "club", address)
-        if wait:
-            error = _("Too many wrong host keys. Wait {seconds} seconds.", seconds=wait)
-        elif _right(request.form.get("host_key")):
-            access.host_key_right(get_db(), "club", address)
-            session["club"] = True
-            target = request.args.get("next", "")
-            # Only this blueprint's own pages: nothing else is a place to go.
-            ours = (target == "/club" or target.startswith("/club/")) and not any(
-                c in target for c in "\\\t\n\r ")
-            return redirect(target if ours else url_for("club.ledger_page"))
-        else:
-            error = _("The host key is wrong: ask the person who runs this referee.")
-    return render_template("club_unlock.html", error=error,
-                           shut=not _key()), 403 if error else 200
-
 
 # ---------------------------------------------------------------- reading the query
 
@@ -379,176 +326,3 @@ def document(spec, errors, ok) -> None:
                         "content": {"application/json": {"schema": "MarkPaid"}}},
         "responses": {**ok(201, "Paid", "recorded"),
                       **errors(400, 401, 403, 404, 409, 413, 422)}}})
-
-
-# ---------------------------------------------------------------- pages
-
-def _range() -> tuple[date | None, date | None]:
-    try:
-        return _date("from"), _date("to")
-    except ApiError:
-        return None, None
-
-
-@pages.get("")
-def ledger_page():
-    db = get_db()
-    currency = request.args.get("currency") or None
-    led = club.ledger(db, currency)
-    return render_template("club_ledger.html", ledger=led, people=club.people(db),
-                           currencies=club.currencies(db), history=club.club_history(db))
-
-
-@pages.post("/paid")
-def paid():
-    f = request.form
-    done = club.mark_paid(get_db(), f.get("from", ""), f.get("to", ""), f.get("amount", ""),
-                          f.get("currency") or None, f.get("session") or None)
-    flash(_("Recorded: {payer} paid {payee} {amount} at table {table}.",
-            payer=done["from"], payee=done["to"],
-            amount=money(done["amount"], done["currency"]), table=done["session"]), "ok")
-    return redirect(url_for("club.ledger_page", currency=done["currency"]))
-
-
-@pages.post("/merge")
-def merge():
-    done = club.merge(get_db(), request.form.get("spelling", ""), request.form.get("into", ""))
-    flash(_("{spelling} is {name} from now on (undo below).", spelling=done["spelling"],
-            name=done["into"]), "ok")
-    return redirect(url_for("club.ledger_page"))
-
-
-@pages.post("/nickname")
-def nickname():
-    done = club.nickname(get_db(), request.form.get("person", ""),
-                         request.form.get("nickname") or None)
-    flash(_("{name}'s nickname is saved.", name=done["person"]), "ok")
-    return redirect(url_for("club.player_page", name=done["person"]))
-
-
-@pages.post("/undo")
-def undo():
-    event = whole(request.form.get("event", "")) or 0
-    club.undo(get_db(), event)
-    flash(_("Undone."), "ok")
-    return redirect(url_for("club.ledger_page"))
-
-
-@pages.get("/people/<name>")
-def player_page(name: str):
-    p = club.player(get_db(), name)
-    # Which details the club keeps, not what they are: the numbers are shown
-    # only beside a payment to the person.
-    words = {"iban": _("an IBAN"), "paypal": _("a PayPal.me name"), "note": _("a line")}
-    kept = pay.club_details(get_db()).get(p["name"], {})
-    return render_template("club_player.html", p=p,
-                           kept=[words[k] for k in words if k in kept])
-
-
-@pages.post("/people/<name>/pay")
-def pay_details_page(name: str):
-    doc = {k: request.form[k] for k in FIELDS if request.form.get(k, "").strip()}
-    try:
-        pay.set_club_details(get_db(), name, doc)
-    except RefereeError as err:
-        flash(message(err), "error")
-    else:
-        flash(_("{player}'s payment details are kept", player=name), "ok")
-    return redirect(url_for("club.player_page", name=name), 303)
-
-
-@pages.get("/season")
-def season_page():
-    start, end = _range()
-    a, b = request.args.get("a") or None, request.args.get("b") or None
-    data = club.season(get_db(), request.args.get("currency") or None, start, end, a, b)
-    return render_template("club_season.html", s=data, chart=chart_svg(data["running"]),
-                           a=a or "", b=b or "")
-
-
-def _download(text: str | bytes, mimetype: str, filename: str) -> Response:
-    return Response(text, mimetype=mimetype,
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
-
-
-@pages.get("/hands.csv")
-def hands_csv():
-    start, end = _range()
-    return _download(club.hands_csv(get_db(), request.args.get("currency") or None, start, end),
-                     "text/csv", "hands.csv")
-
-
-@pages.get("/ledger.csv")
-def ledger_csv():
-    return _download(club.ledger_csv(get_db(), request.args.get("currency") or None),
-                     "text/csv", "ledger.csv")
-
-
-@pages.get("/season.pdf")
-def season_pdf():
-    from ..reports.season import render_season
-
-    start, end = _range()
-    data = club.season(get_db(), request.args.get("currency") or None, start, end,
-                       request.args.get("a") or None, request.args.get("b") or None)
-    from .lang import current
-
-    # The club's paper has no table, so it is in the reader's language.
-    with paper_turn():
-        paper = render_season(data, current())
-    return _download(paper, "application/pdf", "season.pdf")
-
-
-COLOURS = ("#1b6ca8", "#c0392b", "#27ae60", "#8e44ad", "#d35400", "#16a085", "#7f8c8d",
-           "#2c3e50")
-
-
-def chart_svg(running: list[dict], width: int = 640, height: int = 240) -> str:
-    """Each player's balance after each session as lines (inline SVG: no
-    script, no image library)."""
-    if not running:
-        return ""
-    from decimal import Decimal
-
-    people = sorted({p for point in running for p in point["balances"]})
-    values = [Decimal(v) for point in running for v in point["balances"].values()] or [
-        Decimal(0)]
-    top, bottom = max(max(values), Decimal(0)), min(min(values), Decimal(0))
-    span = (top - bottom) or Decimal(1)
-    pad = 30
-    n = len(running)
-
-    def x(i: int) -> float:
-        return pad + (width - 2 * pad) * (i / (n - 1) if n > 1 else 0.5)
-
-    def y(v: Decimal) -> float:
-        return float(pad + (height - 2 * pad) * (top - v) / span)
-
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-             f'role="img" aria-label="running balance per player" class="season-chart">',
-             f'<line x1="{pad}" x2="{width - pad}" y1="{y(Decimal(0)):.1f}" '
-             f'y2="{y(Decimal(0)):.1f}" stroke="#999" stroke-dasharray="4 3"/>']
-    for k, p in enumerate(people):
-        colour = COLOURS[k % len(COLOURS)]
-        pts, last = [], Decimal(0)
-        for i, point in enumerate(running):
-            last = Decimal(point["balances"].get(p, last))
-            pts.append(f"{x(i):.1f},{y(last):.1f}")
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
-                     f'points="{" ".join(pts)}"><title>{_esc(p)}</title></polyline>')
-        # A dot at each session: a season of one session draws its points.
-        parts.extend(f'<circle cx="{xy.split(",")[0]}" cy="{xy.split(",")[1]}" r="4" '
-                     f'fill="{colour}" class="point"/>' for xy in pts)
-        parts.append(f'<text x="{width - pad + 2}" y="{y(last):.1f}" font-size="11" '
-                     f'fill="{colour}">{_esc(p)}</text>')
-    for i, point in enumerate(running):
-        parts.append(f'<text x="{x(i):.1f}" y="{height - 8}" font-size="10" '
-                     f'text-anchor="middle">{point["date"][5:]}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def _esc(text: str) -> str:
-    from markupsafe import escape
-
-    return str(escape(text))

@@ -20,12 +20,13 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ..rules.actions import parse_action
-from ..rules.hand import Hand
-from ..rules.words import N_
-from . import cache, live_state, storage
+from ...rules.actions import parse_action
+from ...rules.hand import Hand
+from ...rules.words import N_
+from .. import storage
+from ..errors import ClientIdReused, NotFound, RefereeError, Refused, RuleViolation, StaleSeq
+from . import cache, live_state
 from .cache import Live
-from .errors import ClientIdReused, NotFound, RefereeError, Refused, RuleViolation, StaleSeq
 
 #: The request being answered, as the interface read it (``Request``): kept
 #: beside the answer stored for its client_id, so that the id sent again

@@ -11,14 +11,15 @@ from dataclasses import replace
 
 from sqlite_utils import Database
 
-from ..replay.sequential import parse_logged
-from ..rules.actions import Action
-from ..rules.cards import UNKNOWN
-from ..rules.errors import RefereeError
-from ..rules.options import HouseRules
-from ..rules.spreads import in_rank_order
-from . import cache, storage
-from .kinds import EventKind
+from ...replay.sequential import parse_logged
+from ...rules.actions import Action
+from ...rules.cards import UNKNOWN
+from ...rules.errors import RefereeError
+from ...rules.options import HouseRules
+from ...rules.spreads import in_rank_order
+from .. import storage
+from ..kinds import EventKind
+from . import cache
 from .live_state import current, new_hand
 
 _ACTION, _CORRECTION = map(str, (EventKind.ACTION, EventKind.CORRECTION))

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
-from ..rules.errors import MalformedInput, RuleViolation
-from ..rules.events import disputes_after_undo
-from ..rules.words import N_
-from . import cache, storage
+from ...rules.errors import MalformedInput, RuleViolation
+from ...rules.events import disputes_after_undo
+from ...rules.words import N_
+from .. import storage
+from ..errors import NotFound
+from ..kinds import EventKind
+from . import cache
 from .cache import Live
-from .errors import NotFound
 from .hands import check_undo_events, hand_state
-from .kinds import EventKind
 from .live_state import check_open, live_state, new_hand
 from .table_events import as_played
 from .writes import Plan, answered, check_current, write

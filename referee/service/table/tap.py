@@ -20,16 +20,16 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ..record.chain import with_reply
-from ..rules.actions import parse_action
-from ..rules.hand import VOID, Hand
-from . import storage
+from ...record.chain import with_reply
+from ...rules.actions import parse_action
+from ...rules.hand import VOID, Hand
+from .. import storage
+from ..errors import Closed, RefereeError, Refused, RuleViolation, StaleSeq
+from ..kinds import EventKind
+from ..money.results import hand_result
 from .cache import Live
-from .errors import Closed, RefereeError, Refused, RuleViolation, StaleSeq
 from .hands import hand_state, public_state
-from .kinds import EventKind
 from .live_state import check_open
-from .results import hand_result
 from .writes import Plan, asking_action, check_current, check_seq, write
 
 _ACTION, _REFUSAL = str(EventKind.ACTION), str(EventKind.REFUSAL)

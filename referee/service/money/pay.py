@@ -20,13 +20,14 @@ import json
 
 from sqlite_utils import Database
 
-from ..rules.errors import MalformedInput, RuleViolation
-from ..rules.words import N_
-from . import payable, storage
-from .club import _append, _names, person
-from .kinds import EventKind
-from .sessions import session_summary, standings
-from .table_events import _event, record_payment
+from ...rules.errors import MalformedInput, RuleViolation
+from ...rules.words import N_
+from .. import storage
+from ..club import _append, _names, person
+from ..kinds import EventKind
+from ..table.sessions import session_summary, standings
+from ..table.table_events import _event, record_payment
+from . import payable
 
 PAY_DETAILS = str(EventKind.PAY_DETAILS)
 

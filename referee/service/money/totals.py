@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from decimal import Decimal
 
-from ..ledger.results import result_entry
-from ..ledger.side_bets import Pots, SideBetOutcome
+from ...ledger.results import result_entry
+from ...ledger.side_bets import Pots, SideBetOutcome
 
 
 def step(before: dict | None, result: dict | None) -> dict | None:

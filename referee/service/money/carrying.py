@@ -14,18 +14,18 @@ from decimal import Decimal
 
 from sqlite_utils import Database
 
-from ..record import load_log
-from ..record.events import session_players
-from ..replay.sequential import open_session
-from ..rules.errors import RuleViolation
-from ..rules.words import N_
-from . import access, storage
-from .cache import Live
-from .errors import MalformedInput
-from .kinds import EventKind
-from .live_state import session_row
-from .sessions import SessionInfo, import_log, opening, standings
-from .table_events import _event, _header, _header_change, fold_money
+from ...record import load_log
+from ...record.events import session_players
+from ...replay.sequential import open_session
+from ...rules.errors import RuleViolation
+from ...rules.words import N_
+from .. import access, storage
+from ..errors import MalformedInput
+from ..kinds import EventKind
+from ..table.cache import Live
+from ..table.live_state import session_row
+from ..table.sessions import SessionInfo, import_log, opening, standings
+from ..table.table_events import _event, _header, _header_change, fold_money
 
 ZERO = Decimal(0)
 
