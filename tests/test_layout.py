@@ -148,6 +148,22 @@ def test_every_module_is_in_a_layer_or_the_devtools():
             and not n.startswith("referee.devtools")] == []
 
 
+# The service is one folder per context (docs/architecture.md); beside them,
+# only what every context shares. A new module goes into the context it
+# serves, or a new context's folder is named here and in the architecture.
+SERVICE_CONTEXTS = {"table", "money", "club", "trust", "access", "storage"}
+SERVICE_SHARED = {"errors", "kinds", "beside"}
+
+
+def test_the_service_is_its_contexts():
+    top = {name.split(".")[2] for name in MODULES if name.startswith("referee.service.")}
+    assert top == SERVICE_CONTEXTS | SERVICE_SHARED
+    packages = {n.split(".")[2] for n in MODULES
+                if n.startswith("referee.service.") and n.count(".") == 2
+                and MODULES[n].name == "__init__.py"}
+    assert packages == SERVICE_CONTEXTS
+
+
 def test_devtools_are_for_tests_and_benchmarks_only():
     assert [name for name in sorted(MODULES) if not name.startswith("referee.devtools")
             and any(m.startswith("referee.devtools") for m in GRAPH[name])] == []
