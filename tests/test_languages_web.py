@@ -123,6 +123,42 @@ def test_the_tables_language_is_the_default_of_its_pages(app, client):
     assert html_lang(client.get("/").get_data(as_text=True)) == "pt"
 
 
+def test_a_page_asks_for_its_language_once_however_many_sentences(client, monkeypatch):
+    # Flask-Babel's answer costs a dozen look-ups of the request's context;
+    # the table's page asked it for each of its ~75 sentences and its amounts.
+    from referee.web import lang as page_lang
+
+    sid = create(client, language="fr", currency="EUR")
+    asked = []
+    real = page_lang.get_locale
+
+    def counted():
+        asked.append(1)
+        return real()
+
+    monkeypatch.setattr(page_lang, "get_locale", counted)
+    page = client.get(f"/s/{sid}").get_data(as_text=True)
+    assert html_lang(page) == "fr" and "Classement" in page
+    # Once for the table's language, once again after it is known (it may change the answer).
+    assert len(asked) <= 2
+    # The reader's pick after the table's: the page follows it at once.
+    assert html_lang(client.get(f"/s/{sid}?lang=de").get_data(as_text=True)) == "de"
+
+
+def test_an_amount_written_once_is_written_again_in_each_readers_language(app):
+    # Amounts are written once each (a page repeats its stake and shares):
+    # the same text in another language, or with a currency, is another amount.
+    from referee.web.lang import money, num
+
+    for lang in ("de", "en", "fr"):
+        with app.test_request_context(f"/?lang={lang}"):
+            assert [money(Decimal("1234.5")), money("1234.5", "EUR"), num("1234.5")] == [
+                language.money(Decimal("1234.5"), None, lang),
+                language.money(Decimal("1234.5"), "EUR", lang),
+                language.number(Decimal("1234.5"), lang)]
+            assert money("x") == "x" and money(None) == "" and num("") == ""
+
+
 def test_a_table_created_without_a_language_is_english(app, client):
     sid = create(client)
     with app.app_context():

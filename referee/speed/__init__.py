@@ -84,6 +84,16 @@ plainly is one of these:
   ``__slots__`` cannot be set (an AttributeError says so at once), and
   ``vars(hand)`` has no dict to read (the tap's copy reads the slots).
 
+- **A page's language asked once a request, its amounts written once each**
+  (``web/lang.current``: kept in ``g.reader_lang``; ``web/lang._money_text``,
+  ``_number_text``: bounded caches keyed by the value's text, the currency
+  and the language; the page's ``_`` reads ``language.translations``, the
+  same catalogs Flask-Babel loads). Flask-Babel answered each of a table
+  page's 75 sentences by a dozen look-ups of the request's context, and babel
+  wrote each of its 36 amounts afresh. Would break: whatever changes the
+  page's language within a request must forget ``g.reader_lang``, as
+  ``use_table_language`` does.
+
 The engine's own shortcuts (``referee/rules``): each makes the statement of
 Tonk less plain where a replay spends its time, and each is a trap for the
 next rule that touches it.
