@@ -673,10 +673,6 @@ def _sample_hands():
             yield path.name, hand, setup.get("actions", ())
 
 
-def _state(hand: Hand) -> dict:
-    return {name: getattr(hand, name) for name in Hand.__slots__}
-
-
 def test_a_tap_judges_on_a_copy_that_leaves_the_live_hand_as_it_was():
     # Every step of every sample hand: the next action applied to the copy
     # changes the copy alone (a part of the hand the copy shared would change
@@ -690,7 +686,7 @@ def test_a_tap_judges_on_a_copy_that_leaves_the_live_hand_as_it_was():
                 work.apply(text)
             except RefereeError:
                 break
-            assert _state(hand) == _state(before), (name, hand.number, text)
+            assert vars(hand) == vars(before), (name, hand.number, text)
             assert len(work.actions) == len(hand.actions) + 1
             hand.apply(text)
             assert work.snapshot() == hand.snapshot(), (name, hand.number, text)

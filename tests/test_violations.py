@@ -82,11 +82,6 @@ def test_illegal_action_is_refused(name, actions, deal, code, number, rules):
 
 
 
-def _state(hand: Hand) -> dict:
-    """Everything a hand holds (its state is named in ``__slots__``)."""
-    return {name: getattr(hand, name) for name in Hand.__slots__ if hasattr(hand, name)}
-
-
 @pytest.mark.parametrize("name,actions,deal,code,number,rules", CASES,
                          ids=[c[0] for c in CASES])
 def test_refused_action_changes_nothing(name, actions, deal, code, number, rules):
@@ -95,10 +90,10 @@ def test_refused_action_changes_nothing(name, actions, deal, code, number, rules
                 upcard=None if not rules.upcard else "7d")
     for text in actions[: number - 1]:
         hand.apply(text)
-    before = copy.deepcopy(_state(hand))
+    before = copy.deepcopy(vars(hand))
     with pytest.raises(RefereeError):
         hand.apply(actions[number - 1])
-    assert _state(hand) == before
+    assert vars(hand) == before
     assert not hand.can(actions[number - 1])
 
 
@@ -147,10 +142,10 @@ def test_refused_hand_start_leaves_the_declared_hand_open():
     table = Table(resolve("pagat"), ["Ann", "Ben", "Cy"])
     first = table.start_hand("Ann", deal=deal, upcard="7d")
     first.apply("Ben: declare Ks Kh Kd Qs 9h")
-    before = copy.deepcopy(_state(first))
+    before = copy.deepcopy(vars(first))
     with pytest.raises(RefereeError) as info:
         table.start_hand("Cy")
     assert info.value.code == "wrong_dealer"
-    assert _state(first) == before and table.started == 1
+    assert vars(first) == before and table.started == 1
     table.start_hand("Ben")
     assert first.phase == "over"

@@ -70,17 +70,6 @@ def _per_player(players: tuple[str, ...], size: int) -> tuple[dict, dict, dict]:
 class Hand:
     """The state of one hand, from the deal to the last show."""
 
-    # The hand's state, named once (set in ``__init__``). Slotted: a plain
-    # instance of more than 29 attributes keeps them in a dict of its own,
-    # and every look-up of the hand's state then costs more (a replayed hand
-    # 4.5% more instructions at 31; referee/speed registers this).
-    __slots__ = (
-        "rules", "deck", "number", "players", "dealer", "stock", "seen", "held", "unknown",
-        "pile", "spreads", "wait", "hit_since", "has_hit", "turns", "shown", "counted",
-        "told", "claims", "actions", "phase", "play_started", "turn", "this_turn",
-        "slap_open", "discarder", "extra_by", "ender", "play_kind", "must_show", "ending",
-    )
-
     def __init__(
         self,
         rules: HouseRules,

@@ -73,17 +73,6 @@ plainly is one of these:
   format (``XXXX ;\tYYYY ZZZZ ;\t...``); tested line by line against the
   whole file read by a regular expression.
 
-- **The hand's state in slots** (``rules/hand.Hand.__slots__``): CPython
-  keeps at most 29 attributes of a plain instance in its compact form;
-  past that each hand gets a dict of its own and every look-up of its
-  state costs more. At 31 attributes a replayed hand cost 4.5% more
-  instructions (bench/engine.py: 475 k -> 455 k a hand), the whole
-  ``referee replay --json`` of 10,000 hands 3% (6,610 M -> 6,412 M): under
-  the 10% the house asks of a trick in the rules, kept for the lead to
-  judge (docs/decisions.md, issue 37). Would break: an attribute not named in
-  ``__slots__`` cannot be set (an AttributeError says so at once), and
-  ``vars(hand)`` has no dict to read (the tap's copy reads the slots).
-
 - **A page's language asked once a request, its amounts written once each**
   (``web/lang.current``: kept in ``g.reader_lang``; ``web/lang._money_text``,
   ``_number_text``: bounded caches keyed by the value's text, the currency

@@ -59,8 +59,8 @@ def _copy_hand(hand: Hand) -> Hand:
     0.15 ms, where ``copy.deepcopy`` took 0.25 ms and applying its actions
     again 0.5 ms."""
     work = copy.copy(hand)
-    for name in Hand.__slots__:
-        setattr(work, name, _copied(getattr(hand, name)))
+    for name, value in vars(hand).items():
+        setattr(work, name, _copied(value))
     return work
 
 
