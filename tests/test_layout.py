@@ -107,7 +107,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                 ("reportlab", "babel", "segno")),
     "web": (("speed", "rules", "ledger", "language", "record", "replay", "service", "reports"),
             ("flask", "flask_babel", "jinja2", "werkzeug", "markupsafe", "marshmallow", "apispec",
-             "segno", "sqlite_utils")),
+             "segno")),
     # The command line: referee/cli.py, referee/commands/, python -m referee.
     "commands": (("speed", "rules", "ledger", "language", "record", "replay", "service",
                   "reports", "web", "cli", "commands"), ("waitress", "segno")),
@@ -152,7 +152,7 @@ def test_every_module_is_in_a_layer_or_the_devtools():
 # only what every context shares. A new module goes into the context it
 # serves, or a new context's folder is named here and in the architecture.
 SERVICE_CONTEXTS = {"table", "money", "club", "trust", "access", "storage"}
-SERVICE_SHARED = {"errors", "kinds", "beside"}
+SERVICE_SHARED = {"errors", "kinds", "beside", "database"}
 
 
 def test_the_service_is_its_contexts():
@@ -162,6 +162,14 @@ def test_the_service_is_its_contexts():
                 if n.startswith("referee.service.") and n.count(".") == 2
                 and MODULES[n].name == "__init__.py"}
     assert packages == SERVICE_CONTEXTS
+
+
+def test_the_web_never_imports_the_storage():
+    """A page or route asks the service (``service/database.py`` for the
+    handle, a context for what it reads): the storage's rows and statements
+    stay behind the service's functions."""
+    assert [f"{name} imports {dep}" for name in sorted(MODULES) if name.startswith("referee.web")
+            for dep in sorted(GRAPH[name]) if dep.startswith("referee.service.storage")] == []
 
 
 def test_devtools_are_for_tests_and_benchmarks_only():

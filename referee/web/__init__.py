@@ -11,7 +11,7 @@ from pathlib import Path
 
 from flask import Flask, request
 
-from ..service import access, storage
+from ..service import access, database
 from . import (
     api,
     bodies,
@@ -105,7 +105,7 @@ def create_app(config: dict | None = None) -> Flask:
     handles = Handles(path)
     app.extensions["referee"] = handles
     if app.config["GROUP_COMMIT"]:
-        storage.enable_group_commit(path)
+        database.enable_group_commit(path)
     handles.db()  # creates and migrates the database now, not on the first request
 
     lang.init_app(app)

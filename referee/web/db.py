@@ -6,9 +6,9 @@ import threading
 from typing import Any
 
 from flask import current_app
-from sqlite_utils import Database
 
-from ..service import storage
+from ..service import database
+from ..service.database import Database
 
 
 class Handles(dict):
@@ -35,7 +35,7 @@ class Handles(dict):
     def db(self) -> Database:
         db = getattr(self._local, "db", None)
         if db is None:
-            db = self._local.db = storage.connect(super().__getitem__("path"))
+            db = self._local.db = database.connect(super().__getitem__("path"))
         return db
 
 

@@ -8,7 +8,7 @@ per event of the table's chain, its ``id:`` the event's number (the table's
 witness; ``prev``: the hash before it, so a device sees its witness extended).
 A reconnecting client's ``Last-Event-ID`` gets what it missed; a comment
 line every ``HEARTBEAT`` seconds keeps proxies and phones from dropping it.
-The stream waits on the table's bell (``service.changes``), not on the
+The stream waits on the table's bell (``service.table.changes``), not on the
 database; it also looks every ``LOOK`` seconds (a second process on the same
 SQLite file) and checks again that its link has not been revoked.
 
@@ -32,10 +32,9 @@ from flask import Blueprint, Response, current_app, request
 
 from ..language import N_
 from ..rules.numbers import whole
-from ..service import storage
 from ..service.access import seats
 from ..service.errors import Locked
-from ..service.table import changes
+from ..service.table import changes, following
 from . import forms, streams
 from .db import get_db
 from .errors import ApiError
@@ -138,9 +137,9 @@ def _catch_up(db, sid: str, last: int) -> tuple[str, int]:
     "reload" event when that is more than ``CATCH_UP`` events."""
     rows = changes.since(sid, last)
     if rows is None:  # not all in memory: from the database
-        rows = storage.events_since(db, sid, last, CATCH_UP + 1)
+        rows = following.events_after(db, sid, last, CATCH_UP + 1)
     if len(rows) > CATCH_UP:
-        end = storage.chain_end(db, sid)
+        end = following.chain_end(db, sid)
         return message((end[0], "reload", None, end[1], None)), end[0]
     if rows:
         return "".join(message(row) for row in rows), rows[-1][0]
@@ -160,8 +159,8 @@ class _Follow:
         """The first write: where the table is now for a new reader (or one
         from before a reset), else what it missed."""
         db, sid = self.db, self.sid
-        if self.last is None or self.last > storage.chain_end(db, sid)[0]:
-            end = storage.chain_end(db, sid)
+        if self.last is None or self.last > following.chain_end(db, sid)[0]:
+            end = following.chain_end(db, sid)
             self.last = end[0]
             return "retry: 2000\n" + message((end[0], "now", None, end[1], None))
         text, self.last = _catch_up(db, sid, self.last)
@@ -270,8 +269,7 @@ def stream(sid: str):
     follow = _Follow(db, sid, who, token, _last_seen(),
                      current_app.config.get("STREAM_LIFETIME", LIFETIME))
     channel = streams.waitress_channel(request.environ)
-    if storage.is_pg(db):
-        changes.listen(db.url, storage.listen)
+    following.hear_other_servers(db)
     body = follow.own_thread() if channel is None else follow.by_writer(
         channel, request.environ.get("SERVER_PROTOCOL") == "HTTP/1.1")
     response = Response(body, mimetype="text/event-stream", headers={
@@ -290,6 +288,4 @@ def consistency(sid: str):
         raise ApiError(400, "bad_request", N_("seq is an event's number and head its "
                                               "64-character hash"))
     db = get_db()
-    seq, newest = storage.chain_end(db, sid)
-    return {"consistent": storage.hash_at(db, sid, seq_asked) == head,
-            "seq": seq, "head": newest}
+    return following.consistency(db, sid, seq_asked, head)

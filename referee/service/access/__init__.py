@@ -10,11 +10,10 @@ import secrets
 import time
 from datetime import UTC, datetime
 
-from sqlite_utils import Database
-
 from ...rules.words import N_
 from .. import storage
 from ..errors import Locked, NotFound, ReadOnly, TooManyTries
+from ..storage import Database
 from ..table import cache
 
 # Wrong tries at a table's PIN (or, for a table without one, its token on the

@@ -27,13 +27,12 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from ...rules.errors import MalformedInput
 from ...rules.words import N_
 from .. import access, storage
 from ..errors import NotFound, NotYourSeat
 from ..kinds import EventKind
+from ..storage import Database
 from ..table import table_events
 
 SEAT, VIEWER = "seat", "viewer"

@@ -22,8 +22,6 @@ from collections.abc import Iterable
 from datetime import date
 from decimal import Decimal
 
-from sqlite_utils import Database
-
 from ...ledger import club as arithmetic
 from ...ledger.club import ClubSession, HandLine, plain
 from ...record.events import counts
@@ -35,6 +33,7 @@ from .. import storage
 from ..errors import NotFound
 from ..kinds import WHO_IS_WHO as _WHO_IS_WHO
 from ..kinds import ClubKind
+from ..storage import Database
 from ..table.sessions import get_log, standings
 from ..table.table_events import record_payment
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 import secrets
 from decimal import Decimal
 
-from sqlite_utils import Database
-
 from ...record import load_log
 from ...record.events import session_players
 from ...replay.sequential import open_session
@@ -22,6 +20,7 @@ from ...rules.words import N_
 from .. import access, storage
 from ..errors import MalformedInput
 from ..kinds import EventKind
+from ..storage import Database
 from ..table.cache import Live
 from ..table.live_state import session_row
 from ..table.sessions import SessionInfo, import_log, opening, standings

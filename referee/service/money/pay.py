@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import json
 
-from sqlite_utils import Database
-
 from ...rules.errors import MalformedInput, RuleViolation
 from ...rules.words import N_
 from .. import storage
 from ..club import _append, _names, person
 from ..kinds import EventKind
+from ..storage import Database
 from ..table.sessions import session_summary, standings
 from ..table.table_events import _event, record_payment
 from . import payable

@@ -73,6 +73,7 @@ from .events import (
     verify_club_chain,
     verify_session_chain,
 )
+from .handle import Database
 from .pg import is_pg
 from .rows import (
     NamedRow,
@@ -140,7 +141,7 @@ from .schema import (
 )
 
 __all__ = [
-    "accepted_between",
+    "accepted_between", "Database",
     "BUSY_TIMEOUT_MS", "CLUB", "GENESIS", "INTEGRITY_ERRORS", "MIGRATIONS", "MIGRATIONS_TABLE",
     "WRITE_LOCK", "GroupCommitter", "Moved", "NamedRow", "aliases", "all_hand_rows",
     "append_club_event", "append_event", "append_events", "applied_migrations", "canonical",

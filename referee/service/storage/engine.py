@@ -28,12 +28,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlite_utils import Database
+import sqlite_utils
 
 from ...rules.words import N_
 from ..errors import MalformedInput
 from ..table import changes
 from . import pg, schema
+from .handle import Database
 from .pg import is_pg
 
 BUSY_TIMEOUT_MS = 10_000
@@ -79,7 +80,7 @@ def connect(path: str | Path) -> Database:
     try:
         conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000,
                                isolation_level=None, check_same_thread=False)
-        db = Database(conn, strict=True)
+        db = sqlite_utils.Database(conn, strict=True)
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = FULL")

@@ -10,8 +10,6 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import Any
 
-from sqlite_utils import Database
-
 from ...record.chain import (
     CHAIN,
     GENESIS,
@@ -25,6 +23,7 @@ from ...record.kinds import PLAY as _PLAY
 from ...record.kinds import EventKind
 from ...rules.words import Words
 from ..table import changes
+from .handle import Database
 from .rows import _fits, _insert_rows, _named_rows, now, session_ids
 
 # The kinds as plain text: bound in the statements' parameters and compared

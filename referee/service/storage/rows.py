@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from sqlite_utils import Database
 
+from .handle import Database
 from .pg import is_pg
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sqlite_utils import Database, Migrations
+from sqlite_utils import Migrations
 
+from .handle import Database
 from .pg import is_pg
 from .rows import now, results_from, set_running
 

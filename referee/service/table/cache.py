@@ -13,12 +13,10 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from sqlite_utils import Database
-
 from ...rules.hand import Hand
 from ...rules.options import HouseRules
 from ...rules.table import Table
-from ..storage import db_key
+from ..storage import Database, db_key
 
 SIZE = 512
 

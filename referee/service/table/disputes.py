@@ -6,14 +6,13 @@ the papers. Raising a dispute is one of the table's own events
 
 from __future__ import annotations
 
-from sqlite_utils import Database
-
 from ...rules.errors import MalformedInput, RuleViolation
 from ...rules.events import disputes_after_undo
 from ...rules.words import N_
 from .. import storage
 from ..errors import NotFound
 from ..kinds import EventKind
+from ..storage import Database
 from . import cache
 from .cache import Live
 from .hands import check_undo_events, hand_state

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from sqlite_utils import Database
-
 from ...record import load_hand_setup
 from ...record.chain import with_reply
 from ...replay import side_bet_outcomes, start_on
@@ -27,6 +25,7 @@ from ..errors import Closed, NotFound, RefereeError, Refused, RuleViolation, Sta
 from ..kinds import EventKind
 from ..money import totals
 from ..money.results import hand_result
+from ..storage import Database
 from . import cache
 from .cache import Live
 from .live_state import check_open, current, new_hand

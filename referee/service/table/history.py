@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sqlite_utils import Database
-
 from ...replay.sequential import parse_logged
 from ...rules.actions import Action
 from ...rules.cards import UNKNOWN
@@ -19,6 +17,7 @@ from ...rules.options import HouseRules
 from ...rules.spreads import in_rank_order
 from .. import storage
 from ..kinds import EventKind
+from ..storage import Database
 from . import cache
 from .live_state import current, new_hand
 

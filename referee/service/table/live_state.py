@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from sqlite_utils import Database
-
 from ...ledger.money import parse_stake
 from ...ledger.results import hand_standing
 from ...replay import start_on
@@ -23,6 +21,7 @@ from ...rules.words import N_
 from .. import storage
 from ..errors import Closed, NotFound
 from ..money.results import session_quantum
+from ..storage import Database
 from . import cache
 from .cache import Live
 

@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from sqlite_utils import Database
-
 from ...ledger.money import fmt
 from ...ledger.results import match_doc, result_doc, result_entry, settle_session
 from ...record import FORMAT, dump_log, load_log, setup_of
@@ -34,6 +32,7 @@ from ..errors import MalformedInput
 from ..kinds import EventKind
 from ..money import totals
 from ..money.results import hand_result, session_quantum, void_hand_result
+from ..storage import Database
 from . import cache
 from .hands import suggest_dealer
 from .live_state import live_state, session_row

@@ -22,8 +22,6 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from sqlite_utils import Database
-
 from ...ledger.money import parse_stake
 from ...record.events import (
     Unreadable,
@@ -44,6 +42,7 @@ from ..errors import NotFound, NotYourSeat
 from ..kinds import EventKind
 from ..money.payable import coin
 from ..money.results import quantum, void_hand_result
+from ..storage import Database
 from . import cache
 from .cache import Live
 from .hands import hand_row

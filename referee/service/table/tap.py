@@ -18,8 +18,6 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from sqlite_utils import Database
-
 from ...record.chain import with_reply
 from ...rules.actions import parse_action
 from ...rules.hand import VOID, Hand
@@ -27,6 +25,7 @@ from .. import storage
 from ..errors import Closed, RefereeError, Refused, RuleViolation, StaleSeq
 from ..kinds import EventKind
 from ..money.results import hand_result
+from ..storage import Database
 from .cache import Live
 from .hands import hand_state, public_state
 from .live_state import check_open

@@ -18,13 +18,12 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from sqlite_utils import Database
-
 from ...rules.actions import parse_action
 from ...rules.hand import Hand
 from ...rules.words import N_
 from .. import storage
 from ..errors import ClientIdReused, NotFound, RefereeError, Refused, RuleViolation, StaleSeq
+from ..storage import Database
 from . import cache, live_state
 from .cache import Live
 

@@ -18,7 +18,6 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 import orjson
-from sqlite_utils import Database
 
 from ...record import load_log
 from ...record.chain import NO_HEADER, REPLY, reply_digest, without_reply
@@ -33,6 +32,7 @@ from ..access import locks_digest
 from ..kinds import EventKind
 from ..money import totals
 from ..money.results import hand_result, session_quantum, void_hand_result
+from ..storage import Database
 from ..table.table_events import MONEY_EVENTS, fold_money, renamed
 
 # The kinds as plain text, compared once per event of a long chain.

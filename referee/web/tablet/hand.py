@@ -12,10 +12,9 @@ from ...rules.actions import parse_action
 from ...rules.cards import UNKNOWN, card_label, sort_cards
 from ...rules.numbers import whole
 from ...rules.phases import PLAY, PLAY_VERBS, START, START_VERBS, turn_after
-from ...service import storage
 from ...service.access import seats
 from ...service.errors import RuleViolation, StaleSeq
-from ...service.table import disputes, hands, sessions, tap
+from ...service.table import disputes, following, hands, sessions, tap
 from ...service.table.history import hand_history, record
 from .. import forms
 from ..db import get_db
@@ -281,7 +280,7 @@ def act(session_id: str, n: int):
         # state the tap returned, without the redirect's second request; it says
         # the table's event it shows (live.js then need not fetch it again).
         g.summary = {**g.summary, **dict(zip(("seq", "head"),
-                                             storage.chain_end(get_db(), session_id),
+                                             following.chain_end(get_db(), session_id),
                                              strict=True))}
         page = current_app.make_response(_hand_page(session_id, n, told(done.state)))
         page.headers["X-Hand-Page"] = target
