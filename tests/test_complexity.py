@@ -23,7 +23,6 @@ KNOWN = {
     "language/__init__.py::action_sentence": 17,
     "ledger/payments.py::settle_ending": 19,
     "ledger/side_bets.py::read_side_bets": 17,
-    "record/chain.py::_same_play": 22,
     "record/chain.py::session_chain_fault": 21,
     "record/document.py::_sound": 19,
     "record/events.py::check_session_money": 19,

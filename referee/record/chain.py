@@ -24,6 +24,8 @@ from .reading import setup_of
 # The kinds as plain text, compared once per event of a long chain.
 _SESSION, _HAND_START, _ACTION, _CORRECTION = map(str, (
     EventKind.SESSION, EventKind.HAND_START, EventKind.ACTION, EventKind.CORRECTION))
+# What a correction may cancel: an action, or a told hand's start (told again).
+_CANCELLABLE = (_ACTION, _HAND_START)
 
 GENESIS = "0" * 64
 CHAIN = 2  # the format new events are hashed with
@@ -166,6 +168,30 @@ def verify_log(doc: dict) -> str:
     return head
 
 
+def _chain_hands(events: list[dict]) -> list[dict]:
+    """Each hand's setup and actions in force as a chain's events leave them."""
+    hands: list[dict] = []
+    live: list[tuple[int, str]] = []
+    for ev in events:
+        payload = json.loads(ev["payload"])
+        if ev["kind"] == _HAND_START:
+            hands.append({"setup": without_reply(payload), "actions": [], "id": ev["id"]})
+            live = []
+        elif not hands:
+            continue
+        elif ev["kind"] == _ACTION:
+            live.append((ev["id"], payload["text"]))
+            hands[-1]["actions"] = [text for _, text in live]
+        elif ev["kind"] == _CORRECTION and "ending" in payload:
+            # A told hand corrected: its start cancelled, told again next.
+            if hands[-1]["id"] == payload["cancels"]:
+                hands.pop()
+        elif ev["kind"] == _CORRECTION:
+            live = [(i, text) for i, text in live if i != payload["cancels"]]
+            hands[-1]["actions"] = [text for _, text in live]
+    return hands
+
+
 def _same_play(doc: dict, events: list[dict]) -> None:
     first = events[0]
     if first["kind"] != _SESSION:
@@ -175,19 +201,7 @@ def _same_play(doc: dict, events: list[dict]) -> None:
     given = {k: v for k, v in doc.items() if k not in ("hands", *EXPORT_FIELDS)}
     if canonical({k: v for k, v in header.items() if k != "hands"}) != canonical(given):
         raise LogChainError(N_("the log's header is not the one its chain holds"))
-    hands: list[dict] = []
-    live: list[tuple[int, str]] = []
-    for ev in events[1:]:
-        payload = json.loads(ev["payload"])
-        if ev["kind"] == _HAND_START:
-            hands.append({"setup": without_reply(payload), "actions": []})
-            live = []
-        elif ev["kind"] == _ACTION and hands:
-            live.append((ev["id"], payload["text"]))
-            hands[-1]["actions"] = [text for _, text in live]
-        elif ev["kind"] == _CORRECTION and hands:
-            live = [(i, text) for i, text in live if i != payload["cancels"]]
-            hands[-1]["actions"] = [text for _, text in live]
+    hands = _chain_hands(events[1:])
     played = doc.get("hands", [])
     if len(played) != len(hands):
         raise LogChainError(N_("the log has {log} hands, its chain {chain}"), log=len(played),
@@ -302,7 +316,7 @@ def session_chain_fault(rows: Iterable, sid: str, head: str | None, first_new: i
             why = Words(N_("event id {id} is missing"), id=ev_id - 1)
         if why:
             return _fault(dict(row), why)
-        if kind == _ACTION:
+        if kind in _CANCELLABLE:
             actions[ev_id] = hand
         prev, prev_chain, previous_id = hash_, chain, ev_id
         expected_seq += 1

@@ -91,6 +91,8 @@ def events_from_storage(rows: list[dict]) -> list[dict]:
         elif r["kind"] == _REFUSAL:
             out.append({"seq": r["seq"], "action": payload.get("action"), "status": "refused",
                         "code": payload.get("code"), "message": payload.get("message")})
+        elif "ending" in payload:
+            continue  # a told hand told again: no play of it to step through
         else:
             # The service's corrections are undos: the payload names the
             # cancelled action, and nothing takes its place.

@@ -31,6 +31,7 @@ from .rows import _fits, _insert_rows, _named_rows, now, session_ids
 PLAY = tuple(map(str, _PLAY))
 _ACTION, _CORRECTION = PLAY
 _REFUSAL, _SETTLE, _RENAME = map(str, (EventKind.REFUSAL, EventKind.SETTLE, EventKind.RENAME))
+_HAND_START = str(EventKind.HAND_START)
 
 
 class Moved(Exception):
@@ -175,6 +176,14 @@ def hand_table_events(db: Database, session_id: str, n: int,
     ).fetchall()
     return [{"seq": r[0], "kind": r[1], "payload": json.loads(r[2]), "created": r[3]}
             for r in rows]
+
+
+def hand_start_id(db: Database, session_id: str, n: int) -> int | None:
+    """The id of hand ``n``'s start as it stands (a told hand corrected has
+    been started again: its newest)."""
+    row = db.conn.execute("SELECT id FROM events WHERE session_id = ? AND hand = ? AND kind = ? "
+                          "ORDER BY seq DESC LIMIT 1", (session_id, n, _HAND_START)).fetchone()
+    return row[0] if row else None
 
 
 def settled_between(db: Database, session_id: str, first: int, last: int) -> dict[int, int]:

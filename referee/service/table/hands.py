@@ -149,6 +149,7 @@ def history(db: Database, sid: str, n: int) -> list[dict]:
 def last_undone(db: Database, sid: str, n: int) -> str | None:
     """The action the hand's newest correction cancelled."""
     undone = [ev["payload"]["action"] for ev in storage.hand_events(db, sid, n)
+              if "action" in ev["payload"]
               if ev["kind"] == _CORRECTION]
     return undone[-1] if undone else None
 

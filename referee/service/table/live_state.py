@@ -67,13 +67,7 @@ def _build(db: Database, sid: str) -> Live:
     if not rows:
         return live
     newest = rows[0]
-    if len(rows) > 1:
-        last = rows[1]
-        winners, scores = _standing_before(db, sid, rows[0]["n"], rules)
-        live.table = Table.resume(rules, players, started=last["n"], last_seats=last["seats"],
-                                  last_dealer=last["dealer"], everyone=everyone,
-                                  last_void="void" in last["setup"], last_winners=winners,
-                                  scores=scores, settle=hand_standing)
+    live.table = _table_before(db, sid, rows, rules, players, everyone)
     n, setup = newest["n"], newest["setup"]
     hand = start_on(live.table, setup)
     actions = storage.live_actions(storage.hand_events(db, sid, n))
@@ -84,6 +78,27 @@ def _build(db: Database, sid: str) -> Live:
     live.n, live.version, live.hand, live.setup = n, newest["last_event"], hand, setup
     live.action_ids = [ev["id"] for ev in actions]
     return live
+
+
+def _table_before(db: Database, sid: str, rows: list[dict], rules: HouseRules,
+                  players: list[str], everyone: list[str]) -> Table:
+    """The table as it stood before its newest hand (``rows``: the newest
+    two hands' rows, newest first) started: what that hand is checked on."""
+    if len(rows) < 2:
+        return Table(rules, players, settle=hand_standing)
+    last = rows[1]
+    winners, scores = _standing_before(db, sid, rows[0]["n"], rules)
+    return Table.resume(rules, players, started=last["n"], last_seats=last["seats"],
+                        last_dealer=last["dealer"], everyone=everyone,
+                        last_void="void" in last["setup"], last_winners=winners,
+                        scores=scores, settle=hand_standing)
+
+
+def table_before_newest(db: Database, sid: str, live: Live) -> Table:
+    """The table before ``live``'s newest hand started, rebuilt from the
+    stored rows (a told hand corrected is told again on it)."""
+    return _table_before(db, sid, storage.newest_hands(db, sid, 2), live.rules,
+                         live.players, live.everyone)
 
 
 def _standing_before(db: Database, sid: str, n: int, rules: HouseRules

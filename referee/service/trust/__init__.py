@@ -193,10 +193,7 @@ def _expected_setups(events: list[dict]) -> tuple[dict[int, dict], dict[int, int
             if ev["kind"] == _ACTION:
                 in_force[n] += 1
             elif ev["kind"] == _CORRECTION:
-                if setup.get("disputes"):
-                    setups[n] = {**setup, "disputes": disputes_after_undo(
-                        setup["disputes"], in_force[n], said["action"])}
-                in_force[n] -= 1
+                setups[n] = _after_undo(setup, said, in_force, n)
             elif ev["kind"] == EventKind.VOID:
                 setups[n] = {**setup, "void": said["reason"]}
             elif ev["kind"] == EventKind.LEAVE and "void" in said:
@@ -213,6 +210,19 @@ def _expected_setups(events: list[dict]) -> tuple[dict[int, dict], dict[int, int
         if current is not None:
             newest[current] = ev["id"]
     return setups, newest
+
+
+def _after_undo(setup: dict, said: dict, in_force: dict[int, int], n: int) -> dict:
+    """Hand ``n``'s setup after a correction (``in_force`` moved on with it).
+    A told hand's correction changes nothing here: the start that follows
+    tells it again."""
+    if "ending" in said:
+        return setup
+    in_force[n] -= 1
+    if setup.get("disputes"):
+        return {**setup, "disputes": disputes_after_undo(
+            setup["disputes"], in_force[n] + 1, said["action"])}
+    return setup
 
 
 def _same(text: str | None, value) -> bool:

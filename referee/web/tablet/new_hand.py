@@ -10,7 +10,7 @@ from werkzeug.datastructures import MultiDict
 from ...rules import told as told_rules
 from ...rules.numbers import whole
 from ...service.errors import RefereeError
-from ...service.table import hands
+from ...service.table import hands, retell
 from .. import forms
 from ..db import get_db
 from ..forms import FormError
@@ -152,10 +152,13 @@ def _quick_needs(how: str, rules) -> dict:
     return needs
 
 
-def _quick_form(session_id: str, values, error: str | None = None, status: int = 200):
+def _quick_form(session_id: str, values, error: str | None = None, status: int = 200,
+                correct: dict | None = None):
+    """The quick hand's form; with ``correct`` (the told hand's number and
+    seats), the same form telling that hand again."""
     summary = g.summary
     rules = table_rules(summary)
-    seats = summary["seated"]
+    seats = correct["players"] if correct else summary["seated"]
     how = values.get("how")
     by = whole(values.get("by", ""))
     by = by if by is not None and by < len(seats) else None
@@ -169,21 +172,90 @@ def _quick_form(session_id: str, values, error: str | None = None, status: int =
                    for fact in told_rules.FACTS} if by is not None else {},
         most=most_count(summary),
         grid=forms.card_grid(rules.deck, rules.jokers), hand_size=rules.hand_size,
-        client_id=values.get("client_id") or forms.new_client_id(), error=error), status
+        client_id=values.get("client_id") or forms.new_client_id(), error=error,
+        correct=correct), status
 
 
-def _quick_preview(session_id: str, setup: dict, values: MultiDict):
+def _quick_preview(session_id: str, setup: dict, values: MultiDict,
+                   correct: dict | None = None):
     """Who pays whom, before the second tap logs it (or the form again, with
     what the referee refused)."""
     try:
-        preview = hands.preview_hand(get_db(), session_id, setup)
+        preview = retell.preview(get_db(), session_id, correct["hand"], setup) if correct \
+            else hands.preview_hand(get_db(), session_id, setup)
     except RefereeError as err:
-        return _quick_form(session_id, values, _message(err), 422)
+        return _quick_form(session_id, values, _message(err), 422, correct)
     # Every field goes to the second tap as it came (a declared hand's cards
     # are several values of one field).
     fields = [(k, v) for k, v in values.items(multi=True)
               if k not in ("csrf_token", "pick", "confirm", "client_id")]
     fields.append(("client_id", values.get("client_id") or forms.new_client_id()))
+    if correct:
+        return render_template("quick_confirm.html", summary=g.summary, session_id=session_id,
+                               preview=preview, fields=fields, correct=correct,
+                               back=url_for("tablet.tell_again", session_id=session_id,
+                                            n=correct["hand"]))
     return render_template("quick_confirm.html", summary=g.summary, session_id=session_id,
                            preview=preview, fields=fields,
                            back=url_for("tablet.quick_hand", session_id=session_id))
+
+
+def _told(session_id: str, n: int) -> dict:
+    """Hand ``n`` as the form tells it again: its number, seats and ending."""
+    row = hands.hand_row(get_db(), session_id, n)
+    return {"hand": n, "players": list(row["seats"]), "dealer": row["dealer"],
+            "ending": row["setup"].get("ending")}
+
+
+def _as_form(told: dict) -> MultiDict:
+    """A told hand's ending as the quick form's fields (seat numbers, not names)."""
+    seats, ending = told["players"], told["ending"] or {}
+    values = MultiDict({"dealer": told["dealer"], "how": ending.get("how", "")})
+    if ending.get("by") in seats:
+        values["by"] = str(seats.index(ending["by"]))
+    for name, count in (ending.get("counts") or {}).items():
+        if name in seats:
+            values[f"count{seats.index(name)}"] = str(count)
+    for name, cards in (ending.get("declares") or {}).items():
+        if name in seats:
+            values.setlist(f"declare{seats.index(name)}", list(cards))
+    for fact in told_rules.FACTS:
+        if fact in ending:
+            values[f"fact_{fact}"] = "yes" if ending[fact] else "no"
+    return values
+
+
+@bp.route("/s/<session_id>/hands/<int:n>/tell-again", methods=["GET", "POST"])
+@unlocked
+@host_only
+def tell_again(session_id: str, n: int):
+    """A told hand's typo corrected (``service.retell``): the quick form filled
+    in as it was told, then who pays whom, then the second tap tells it again."""
+    try:
+        told = _told(session_id, n)
+        if told["ending"] is None:
+            raise retell.not_told(n)
+    except RefereeError as err:
+        flash(_message(err), "error")
+        return redirect(url_for("tablet.hand", session_id=session_id, n=n), 303)
+    if request.method == "GET":
+        values = MultiDict(request.args) if request.args.get("how") else _as_form(told)
+        values["dealer"] = told["dealer"]
+        return _quick_form(session_id, values, correct=told)
+    rules = table_rules(g.summary)
+    try:
+        setup = forms.told_from_form(request.form, told["players"],
+                                     told_rules.facts_needed(rules))
+    except FormError as err:
+        return _quick_form(session_id, request.form, str(err), 422, told)
+    setup = {"ending": setup["ending"]}
+    if not request.form.get("confirm"):
+        return _quick_preview(session_id, setup, request.form, told)
+    try:
+        state = retell.tell_again(get_db(), session_id, n, setup,
+                                  request.form.get("client_id") or None)
+    except RefereeError as err:
+        return _quick_form(session_id, request.form, _message(err), 422, told)
+    flash(_("Hand {n} told again: {outcome}.", n=n,
+            outcome=outcome_words((state.get("result") or {}).get("outcome"))), "ok")
+    return redirect(url_for("tablet.hand", session_id=session_id, n=n), 303)

@@ -1,0 +1,113 @@
+"""A told hand corrected: a typo in how a hand ended (a count, who went out)
+put right while nothing stands on it yet.
+
+The host may tell the table's newest hand again, by its ending only (its
+dealer, seats and stake stay), while no later hand has started, nobody has
+accepted its result and the table is open. It is the spec's correction (the
+service's undo: a ``correction`` event cancelling the hand's start, the told
+hand as it was kept in it) and the hand told again (a ``hand_start`` of the
+same number), in one write: the chain keeps both, the log gives the hand as
+it stands. Once someone has accepted it, only a dispute answers it."""
+
+from __future__ import annotations
+
+from sqlite_utils import Database
+
+from ...record import load_hand_setup
+from ...record.chain import with_reply
+from ...replay import start_on
+from ...rules.errors import MalformedInput, RuleViolation
+from ...rules.told import check_told_hand
+from ...rules.words import N_
+from .. import storage
+from ..errors import NotFound
+from ..kinds import EventKind
+from ..money.results import hand_result
+from . import cache
+from .cache import Live
+from .hands import public_state
+from .live_state import check_open, current, table_before_newest
+from .writes import Plan, answered, check_current, write
+
+_HAND_START, _CORRECTION = map(str, (EventKind.HAND_START, EventKind.CORRECTION))
+
+
+def not_told(n: int) -> RuleViolation:
+    return RuleViolation("not_told", N_("hand {n} was played, not told by its ending: "
+                                        "undo its actions instead"), {"n": n}, hand=n)
+
+
+def _check(live: Live, n: int) -> dict:
+    """Hand ``n``'s setup, if it may be told again (else refused, saying why)."""
+    check_open(live)
+    check_current(live, n)  # an earlier hand: hand_over
+    setup = live.setup
+    if "ending" not in setup:
+        raise not_told(n)
+    if setup.get("accepted"):
+        raise RuleViolation("undo_accepted", N_("{names} accepted this hand's result, so its "
+                                                "actions stand; note a dispute instead"),
+                            {"names": ', '.join(setup['accepted'])}, hand=n)
+    return setup
+
+
+def _corrected(setup: dict, given: dict) -> dict:
+    """The hand as told again: the new ending in the place of the old, the rest
+    (dealer, seats, stake, disputes) as it was."""
+    given = load_hand_setup({"dealer": setup["dealer"], **given})
+    if "ending" not in given:
+        raise MalformedInput("malformed", N_("{field}: {problem}"),
+                             {"field": "ending", "problem": "required"})
+    check_told_hand(given)
+    return {**setup, "ending": given["ending"]}
+
+
+def preview(db: Database, sid: str, n: int, given: dict) -> dict:
+    """What telling hand ``n`` again as ``given`` would settle, without
+    storing anything (as ``hands.preview_hand`` for a new hand)."""
+    with cache.lock(db, sid):
+        live = current(db, sid)
+        setup = _corrected(_check(live, n), given)
+        hand = start_on(table_before_newest(db, sid, live), setup)
+        return {"hand": n, "dealer": hand.dealer, "players": list(hand.players),
+                "setup": setup, "result": hand_result(hand, live.stake, live.quantum, setup)}
+
+
+def tell_again(db: Database, sid: str, n: int, given: dict,
+               client_id: str | None = None) -> dict:
+    """Tell hand ``n`` again with ``given``'s ending; returns its state.
+    Refused as ``_check`` says, or as a hand told with that ending would be."""
+    seen = answered(db, sid, client_id, None)
+    if seen:
+        return seen
+
+    def plan(live: Live) -> Plan:
+        setup = _corrected(_check(live, n), given)
+        hand = start_on(table_before_newest(db, sid, live), setup)
+        result = hand_result(hand, live.stake, live.quantum, setup)
+        state = public_state(sid, setup, hand, result, legal=False)
+        state_json = storage.to_json(state)
+        version = (live.n, live.version)
+
+        def job(w: Database) -> None:
+            if storage.current_version(w, sid) != version:
+                raise storage.Moved(sid)
+            start = storage.hand_start_id(w, sid, n)
+            if start is None:
+                raise NotFound("no_hand", N_("session {session} has no hand {n}"),
+                               {"session": sid, "n": n}, hand=n)
+            storage.append_event(w, sid, n, _CORRECTION,
+                                 {"cancels": start, "ending": live.setup["ending"]})
+            event = storage.append_event(w, sid, n, _HAND_START,
+                                         with_reply(setup, client_id, state_json), client_id)
+            storage.set_hand(w, sid, n, setup, event["id"])
+            storage.update_hand(w, sid, n, 0, event["id"], storage.to_json(result))
+            storage.refresh_running(w, sid, n)
+            if client_id:
+                storage.store_reply(w, sid, client_id, False, state_json)
+
+        # Rebuilt from the rows at the next look: the table's cached hand is
+        # the one told before.
+        return Plan(state, None, job, lambda: cache.drop(db, sid), touched=True)
+
+    return write(db, sid, client_id, plan, check=True)

@@ -1,0 +1,135 @@
+"""A told hand's typo corrected without a dispute (issue 35 item 15): the
+host tells the newest hand again while nobody has accepted it; the chain
+keeps the correction and both tellings, the log the hand as it stands, and
+verify, the chain's own check and the audit hold."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.record.chain import verify_log
+from referee.reports.stored import load_stored
+from referee.service import trust
+from referee.service.errors import RefereeError
+from referee.service.table import retell, sessions, table_events
+from referee.web.db import get_db
+from tests.helpers import result_of
+from tests.test_told_service import DROP, _table
+
+# Ann's count typed as 8 where she had 20: Ben caught instead of a drop won.
+TYPO = {**DROP, "counts": {**DROP["counts"], "Ann": 8}}
+
+
+def _told(client, ending=TYPO):
+    sid, auth = _table(client)
+    r = client.post(f"/api/sessions/{sid}/hands", json={"dealer": "Ann", "ending": ending},
+                    headers=auth)
+    assert r.status_code == 201, r.get_json()
+    return sid, auth
+
+
+def test_the_host_tells_the_newest_hand_again(app, client):
+    sid, auth = _told(client)
+    with app.app_context():
+        db = get_db()
+        before = sessions.get_log(db, sid)["hands"][0]
+        assert result_of(sessions.get_log(db, sid))["hands"][0]["outcome"] == "caught"
+        seen = retell.preview(db, sid, 1, {"ending": DROP})
+        assert seen["result"]["outcome"] == "drop_won"
+        assert sessions.get_log(db, sid)["hands"][0] == before  # a preview changes nothing
+        state = retell.tell_again(db, sid, 1, {"ending": DROP}, client_id="fix-1")
+        assert state["result"]["outcome"] == "drop_won"
+        assert state["result"]["net"] == {"Ann": "-0.50", "Ben": "1.00", "Cy": "-0.50"}
+        # the same request again: its first answer, nothing written twice
+        assert retell.tell_again(db, sid, 1, {"ending": DROP}, client_id="fix-1") == state
+        log = sessions.get_log(db, sid)
+        assert log["hands"] == [{"dealer": "Ann", "ending": DROP}]
+        assert result_of(log)["totals"] == state["result"]["net"]
+        assert trust.verify_session(db, sid) == []
+        exported = sessions.export_with_chain(db, sid)
+        assert verify_log(exported)
+        kinds = [e["kind"] for e in exported["chain"]["events"]]
+        assert kinds == ["session", "hand_start", "correction", "hand_start"]
+        audit = load_stored(db, sid)
+        assert audit.hand_events(1) == []  # no play of a told hand to step through
+        # the standings follow the hand as it stands
+        assert sessions.standings(db, sid)["totals"] == state["result"]["net"]
+
+
+@pytest.mark.parametrize("after, code", [
+    ("accepted", "undo_accepted"),
+    ("next_hand", "hand_over"),
+    ("closed", "table_closed"),
+])
+def test_once_something_stands_on_it_a_told_hand_is_not_told_again(app, client, after, code):
+    sid, auth = _told(client)
+    with app.app_context():
+        db = get_db()
+        if after == "accepted":
+            table_events.accept(db, sid, 1, "Cy")
+        elif after == "next_hand":
+            r = client.post(f"/api/sessions/{sid}/hands", headers=auth,
+                            json={"dealer": "Ben", "ending": {"how": "out", "by": "Cy"}})
+            assert r.status_code == 201
+        else:
+            table_events.close(db, sid)
+        log = sessions.get_log(db, sid)
+        with pytest.raises(RefereeError) as err:
+            retell.tell_again(db, sid, 1, {"ending": DROP})
+        assert err.value.code == code
+        assert sessions.get_log(db, sid) == log
+        assert trust.verify_session(db, sid) == []
+
+
+def test_a_played_hand_is_not_told_again(app, client):
+    sid, auth = _table(client)
+    r = client.post(f"/api/sessions/{sid}/hands", json={"dealer": "Ann"}, headers=auth)
+    assert r.status_code == 201
+    with app.app_context():
+        with pytest.raises(RefereeError) as err:
+            retell.tell_again(get_db(), sid, 1, {"ending": DROP})
+        assert err.value.code == "not_told"
+
+
+def test_an_impossible_ending_is_refused_and_changes_nothing(app, client):
+    sid, auth = _told(client)
+    with app.app_context():
+        db = get_db()
+        log = sessions.get_log(db, sid)
+        with pytest.raises(RefereeError) as err:
+            retell.tell_again(db, sid, 1, {"ending": {**DROP, "counts": {"Ann": 20}}})
+        assert err.value.code in ("malformed", "ending_incomplete", "malformed_log")
+        assert sessions.get_log(db, sid) == log
+        assert trust.verify_session(db, sid) == []
+
+
+def test_on_the_tablet_the_host_corrects_a_typed_count_in_german(client):
+    """The told hand's page offers the correction to the host; the quick form
+    comes filled in as told; the second tap shows who pays whom, the third
+    tells it again. A seat's phone is offered none of it."""
+    import re
+
+    from tests.test_tablet import create, token
+
+    sid = create(client, language="de", currency="EUR")
+    form = {"csrf_token": token(client), "dealer": "Ann",
+            "how": "drop", "by": "1", "count0": "8", "count1": "9", "count2": "30",
+            "hand": "1", "confirm": "1", "client_id": "told-1"}
+    assert client.post(f"/s/{sid}/hands/quick", data=form).status_code == 303
+    page = client.get(f"/s/{sid}/hands/1").get_data(as_text=True)
+    assert "hereingelegt" in page.lower() or "erwischt" in page.lower(), page
+    assert 'id="tell-again"' in page and "Ende korrigieren" in page
+    filled = client.get(f"/s/{sid}/hands/1/tell-again").get_data(as_text=True)
+    assert "Hand 1: Ende korrigieren" in filled
+    assert re.search(r'name="count0"[^>]*value="8"', filled), filled
+    fix = {**form, "csrf_token": token(client),
+           "count0": "20", "client_id": "fix-1"}
+    del fix["confirm"]
+    preview = client.post(f"/s/{sid}/hands/1/tell-again", data=fix).get_data(as_text=True)
+    assert "Bestätigen: neu erfassen" in preview and "Confirm" not in preview
+    r = client.post(f"/s/{sid}/hands/1/tell-again", data={**fix, "confirm": "1"})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/s/{sid}/hands/1")
+    page = client.get(f"/s/{sid}/hands/1").get_data(as_text=True)
+    assert "Hand 1 neu erfasst" in page and 'id="tell-again"' in page
+    assert re.search(r"<td>Ben</td><td class=\"num\">9</td>\s*<td class=\"num\">0,50\s€", page), \
+        page[page.find('id="result"'):][:3000]
