@@ -52,6 +52,7 @@
     players: json(handNode.dataset.players, []),
     labels: json(handNode.dataset.labels, {}),
     turns: json(handNode.dataset.turns, {after: {}, next: {}}),
+    top: handNode.dataset.top || null,
     played: json(handNode.dataset.played, []),
     known: json(handNode.dataset.known, []),
     cards: Object.fromEntries(json(handNode.dataset.deck, [])),
@@ -121,7 +122,13 @@
   // ------------------------------------------------------------ a tap into words
   // A kept tap as the page says an action (taps.sayAction, from its fields);
   // one kept by an older page, which has only its line, as that line.
-  const actionWords = (item) => (item.action && hand ? taps.sayAction(item.action, hand) : item.text);
+  // A take the preview can follow says the card it takes, as the history will.
+  let shown = [];  // the preview's kept actions as read, in the queue's order
+  const actionWords = (item) => {
+    const k = queued.indexOf(item);
+    const action = (k >= 0 && shown[k]) || item.action;
+    return action && hand ? taps.sayAction(action, hand) : item.text;
+  };
   const cardLabel = (c) => (hand ? taps.label(hand)(c) : c);
   // A form's mistake (forms.FormError's code) in the page's words.
   const mistake = ({refusal, player, raw}) =>
@@ -222,6 +229,7 @@
   const draw = () => {
     if (!hand) return;
     const panel = document.getElementById("offline-queue");
+    shown = queued.length ? foresee().shown : [];
     drawPanel(panel);
     drawHistory();
     drawActions();

@@ -99,8 +99,9 @@
   // ------------------------------------------------------------ what follows
   // The hand after the kept taps as far as the page was told how the turn
   // goes on (page.turns): who acts next and with which verbs, the discard
-  // pile's top, the cards played, the spreads laid, the cards drawn from the
-  // stock. The referee decides when they are sent.
+  // pile's top (page.top as served), the cards played, the spreads laid, the
+  // cards drawn from the stock, each kept action as read. The referee decides
+  // when they are sent.
   const foresee = (page, kept, served) => {
     const turns = page.turns;
     let toAct = turns.to_act;
@@ -109,8 +110,14 @@
     const played = new Set(page.played);
     const spreads = [];  // laid by kept taps: S(n+1), ...
     let drawn = 0;
+    const shown = [];  // each kept action as a person reads it: a take with its card
+    // A spread as a person reads it: its cards in the order the deck sorts them.
     const order = Object.keys(page.cards);
+    const inOrder = (cards) => [...cards].sort((x, y) => order.indexOf(x) - order.indexOf(y));
     for (const a of kept) {
+      const taken = top === undefined ? page.top : top;
+      shown.push(a.verb === "take" && !a.cards.length && taken && taken !== page.unknown
+        ? {...a, cards: [taken]} : a.verb === "spread" ? {...a, cards: inOrder(a.cards)} : a);
       if (a.verb === "draw") drawn += 1;
       if (a.verb === "take") {
         if (top) played.delete(top);
@@ -139,9 +146,8 @@
         phase = null;
       }
     }
-    // A spread as a person reads it: its cards in the order the deck sorts them.
-    for (const sp of spreads) sp.cards.sort((x, y) => order.indexOf(x) - order.indexOf(y));
-    return {toAct, phase, verbs: phase ? turns[phase] : [], top, played, spreads, drawn};
+    for (const sp of spreads) sp.cards = inOrder(sp.cards);
+    return {toAct, phase, verbs: phase ? turns[phase] : [], top, played, spreads, drawn, shown};
   };
 
   window.TonkTaps = {tapOf, lineOf, sayAction, foresee, label};

@@ -1,0 +1,77 @@
+"""The offline preview in headless Chromium says and follows kept taps from
+what the page was told (issue 32 item 5): a kept take says the card it takes
+in the page's language (issue 35 items 10 and 14), and the turn goes on as
+the table's rules say (``rules.phases.turn_after``), not as the script
+guessed: under ``hit_replaces_discard`` a kept hit passes the turn."""
+
+from __future__ import annotations
+
+import re
+
+from referee.language import action_words
+
+from . import test_browser_offline as offline
+from .test_browser_offline import CARDS, PLAYERS, UPCARD, drained, keep_tap, logged, open_hand
+from .test_browser_tablet import PIN, deal
+
+# The offline tests' server, browser and context (fixtures), and their marks.
+pytestmark = offline.pytestmark
+server, pw, browser, context = offline.server, offline.pw, offline.browser, offline.context
+
+
+def _pending(pg) -> list[str]:
+    return [t.strip() for t in pg.locator("#offline-queue > ol > li > span").all_inner_texts()]
+
+
+def test_a_kept_take_says_the_card_it_takes_in_the_pages_language(server, context):
+    pg = context.new_page()
+    sid = open_hand(pg, server)
+    pg.goto(pg.url + "?lang=de")
+    context.set_offline(True)
+    keep_tap(pg, 1, "draw", ["8c"])
+    keep_tap(pg, 1, "spread", ["Ks", "Kh", "Kd"])
+    keep_tap(pg, 1, "discard", ["8c"])
+    keep_tap(pg, 2, "take")
+    # As the referee says them once logged: the take with its card, the spread in order.
+    said = [action_words(t, "de") for t in
+            ("Ben: draw 8c", "Ben: spread Kd Kh Ks", "Ben: discard 8c", "Cy: take 8c")]
+    assert said[-1] == "Cy nimmt 8♣"
+    assert _pending(pg) == said
+    assert pg.locator("#history li.pending").last.inner_text().startswith("Cy nimmt 8♣ ")
+    context.set_offline(False)
+    drained(pg)
+    assert logged(server, sid)[-1] == "Cy: take"
+    history = pg.locator("#history ol.history > li").all_text_contents()
+    assert history[-1].strip() == "Cy nimmt 8♣"
+
+
+def test_a_kept_hit_passes_the_turn_where_the_rules_say_so(server, context):
+    pg = context.new_page()
+    pg.goto(server["base"] + "/new")
+    pg.locator("summary", has_text="Change single rules").click()
+    pg.select_option("#opt_hit_replaces_discard", "true")
+    pg.fill("input[name=table]", "Hits end turns")
+    for i, name in enumerate(PLAYERS, 1):
+        pg.fill(f"input[name=player{i}]", name)
+    pg.fill("input[name=pin]", PIN)
+    pg.fill("input[name=pin2]", PIN)
+    pg.locator("form[action='/new'] button[type=submit]").click()
+    pg.wait_for_url(re.compile(r".*/s/[0-9a-f]+$"))
+    sid = pg.url.rsplit("/", 1)[1]
+    deal(pg, PLAYERS, CARDS, UPCARD)
+    pg.get_by_role("button", name="Deal: start the hand").click()
+    pg.wait_for_url(re.compile(r".*/hands/1$"))
+    context.set_offline(True)
+    keep_tap(pg, 1, "draw", ["8c"])
+    keep_tap(pg, 1, "spread", ["Ks", "Kh", "Kd"])
+    keep_tap(pg, 1, "discard", ["8c"])
+    keep_tap(pg, 2, "draw", ["Kc"])
+    keep_tap(pg, 2, "hit", ["Kc"], spread="S1")
+    # Cy's hit ended his turn: Ann starts hers (the page was told, not guessing).
+    assert pg.locator("#to-act").inner_text().strip() == "Ann"
+    assert pg.locator("button[name=act][value='0:draw']").count() == 1
+    assert pg.locator("button[name=act][value='2:discard']").count() == 0
+    context.set_offline(False)
+    drained(pg)
+    assert logged(server, sid)[-1] == "Cy: hit S1 Kc"
+    assert pg.locator("#to-act").inner_text().strip() == "Ann"
