@@ -1,7 +1,7 @@
 """A hand's history and spreads as a person reads them (issue 35 item 14):
 a take says the card it took, a spread's cards stand in rank order however
 they were laid and hit, in every language the page is read in; the page
-says each action from its fields (``service.history``), not by splitting
+says each action from its fields (``service.table.history``), not by splitting
 its log line."""
 
 from __future__ import annotations

@@ -206,7 +206,7 @@ def logged(text: str) -> Markup:
 
 
 def said(record: dict) -> Markup:
-    """An action of a hand's history (``service.history``'s record: its
+    """An action of a hand's history (``service.table.history``'s record: its
     fields, a take's card resolved) as ``logged`` shows a line: the notation
     in English, the sentence in the others with the line as logged on hover."""
     from ..service.table.history import as_action
