@@ -72,9 +72,12 @@ class Dispute:
 class Sections:
     """The result's sections of one replayed session (see the module)."""
 
-    def __init__(self, session, settled: dict[int, dict[int, dict]] | None = None) -> None:
+    def __init__(self, session, settled: dict[int, dict[int, dict]] | None = None,
+                 result=None) -> None:
+        """``result``: the session's result, where the caller has it already
+        (settling a long night's hands again costs as much as the report)."""
         log = self.log = session.log
-        result = self.result = session.result()
+        result = self.result = result if result is not None else session.result()
         self.players = list(result.players)
         self.table = log.get("table")
         self.preset = session.rules.preset

@@ -63,6 +63,7 @@ from .words import (  # noqa: F401 - the web reads OUTCOME_WORDS and outcome_wor
     OUTCOME_WORDS,
     match_words,
     outcome_words,
+    paid_words,
     pays_words,
 )
 from .words import time_text as _when
@@ -217,9 +218,8 @@ class _Paper:
             extra.append(esc(_("waiting for {payee} to confirm: it settles nothing yet",
                                payee=given.payee)))
         tail = f" ({', '.join(extra)})" if extra else ""
-        return Paragraph(_("{payer} paid {payee} {amount}", payer=f"<b>{esc(given.payer)}</b>",
-                           payee=f"<b>{esc(given.payee)}</b>",
-                           amount=esc(self.cash(given.amount, quantum))) + tail,
+        return Paragraph(paid_words(f"<b>{esc(given.payer)}</b>", f"<b>{esc(given.payee)}</b>",
+                                    esc(self.cash(given.amount, quantum)), lang) + tail,
                          self.st["bullet"], bulletText="•")
 
     def owed(self, pay_details: dict[str, dict] | None, remittance: str | None) -> list:

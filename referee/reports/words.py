@@ -76,8 +76,14 @@ def pays_words(payer: str, payee: str, amount: str, lang: str) -> str:
     return language.gettext(lang, PAYS, payer=payer, payee=payee, amount=amount)
 
 
-#: A transfer: who pays whom how much.
+def paid_words(payer: str, payee: str, amount: str, lang: str) -> str:
+    """A payment made ("Ann paid Ben 1.50 €"), as ``pays_words`` writes one owed."""
+    return language.gettext(lang, PAID, payer=payer, payee=payee, amount=amount)
+
+
+#: A transfer: who pays whom how much; and a payment made.
 PAYS = N_("{payer} pays {payee} {amount}")
+PAID = N_("{payer} paid {payee} {amount}")
 
 
 def paper_language(log: dict, asked: str | None = None) -> str:

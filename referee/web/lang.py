@@ -285,6 +285,14 @@ def _pays(eval_ctx, payer: str, payee: str, amount: str) -> str:
     return _page_gettext(eval_ctx, PAYS, payer=payer, payee=payee, amount=amount)
 
 
+@pass_eval_context
+def _paid(eval_ctx, payer: str, payee: str, amount: str) -> str:
+    """A payment made, on a page (``reports.words.PAID``)."""
+    from ..reports.words import PAID
+
+    return _page_gettext(eval_ctx, PAID, payer=payer, payee=payee, amount=amount)
+
+
 def init_app(app) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(language.TRANSLATIONS))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", language.DEFAULT)
@@ -296,6 +304,7 @@ def init_app(app) -> None:
     app.after_request(_remember)
     app.add_template_global(current, "lang")
     app.add_template_global(_pays, "pays")
+    app.add_template_global(_paid, "paid")
     app.add_template_global(switch_links, "language_links")
     app.add_template_global(decimal_pattern, "decimal_pattern")
     app.add_template_global(lambda: language.action_templates(current()), "action_templates")

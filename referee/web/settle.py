@@ -18,6 +18,7 @@ from marshmallow import Schema, fields, validate
 from segno.helpers import make_epc_qr
 
 from ..record.schemas import StrictSchema
+from ..reports.words import PAID
 from ..service.access import seats
 from ..service.money import pay
 from ..service.money.payable import FIELDS
@@ -141,7 +142,7 @@ def paid(session_id: str):
     f = request.form
     payer, payee, amount = f.get("from", ""), f.get("to", ""), f.get("amount", "").strip()
     return post_event(session_id, url_for("settle.page", session_id=session_id),
-                      _("{payer} paid {payee} {amount}", payer=payer, payee=payee,
+                      _(PAID, payer=payer, payee=payee,
                         amount=money(amount, g.summary.get("currency"))),
                       lambda db: pay.mark_paid(db, session_id, payer, payee, amount,
                                                client_id=form_client_id(), by=_by()),

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from flask import flash, g, redirect, render_template, request, url_for
 
+from ...reports.words import PAID
 from ...rules.numbers import whole
 from ...rules.table import normal_text
 from ...service.errors import RefereeError
@@ -61,7 +62,7 @@ def payment_post(session_id: str):
     payer, payee = request.form.get("from", ""), request.form.get("to", "")
     amount = typed_decimal(request.form.get("amount"))
     return post_event(session_id, url_for("tablet.manage", session_id=session_id),
-                      _("{payer} paid {payee} {amount}", payer=payer, payee=payee,
+                      _(PAID, payer=payer, payee=payee,
                         amount=money(amount, g.summary.get("currency"))),
                       lambda db: table_events.record_payment(db, session_id, payer, payee,
                                                              amount, client_id=form_client_id()),
