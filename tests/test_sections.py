@@ -6,20 +6,54 @@ report had drifted: "paie Ben 1" beside "paie 1 à Ben")."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
+
+from referee.language import LANGUAGES
 from referee.record import read_log_file
 from referee.replay import replay
 from referee.reports.sections import Sections
+from referee.reports.words import pays_words
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_logs"
-SENTENCE = "{payer} pays {payee} {amount}"
 
 
 def _session(name: str):
     return replay(read_log_file(str(SAMPLES / f"{name}.json")), allow_open_last_hand=True)
+
+
+def test_who_pays_whom_is_written_in_one_place():
+    """The sentence's msgid is stated once (``reports.words.PAYS``): no page,
+    paper or report writes it out again, nor a variant of it."""
+    found = []
+    for path in [*(ROOT / "referee").rglob("*.py"), *(ROOT / "templates").rglob("*.html")]:
+        if "translations" in path.parts:
+            continue
+        text = path.read_text()
+        if "pays {payee} {amount}" in text:
+            found.append(path.relative_to(ROOT).as_posix())
+    assert found == ["referee/reports/words.py"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_payment_made_is_said_as_a_transfer_is(lang):
+    """The report's line of each payment made holds the transfer's own
+    sentence in ``lang`` (its words in their order, the amount as written)."""
+    from referee.reports.text import format_report
+
+    session = _session("ev_payments_two")
+    payments = Sections(session).money.payments
+    lines = format_report(session, session.result(), lang).splitlines()
+    assert len(payments) == 2
+    for given in payments:
+        said = re.escape(pays_words(given.payer, given.payee, "\0", lang)).replace(
+            re.escape("\0"), r"\S.*")
+        made = [line for line in lines if re.search(said, line) and not line.startswith(" ")]
+        assert made, (said, lines)
 
 
 def test_the_sections_hold_the_money_as_the_log_and_the_ledger_give_it():

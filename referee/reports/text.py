@@ -1,10 +1,10 @@
 """The replay's text report (``referee replay LOG``, no ``--json``): a
 session's hands, totals and money as lines for a person, in the log's
-language or the one asked for."""
+language or the one asked for: the result's sections
+(``sections.Sections``) laid out as lines, as the PDF and the pages lay
+out the same sections."""
 
 from __future__ import annotations
-
-from ..rules.words import LANGUAGES
 
 
 class _Forms:
@@ -65,31 +65,35 @@ class _Forms:
 
 
 def format_report(session, result, lang: str | None = None) -> str:
-    """The replay's report for a person, in ``lang`` (else the log's language)."""
+    """The replay's report for a person, in ``lang`` (else the log's language):
+    the result's sections (``sections.Sections``) laid out as lines."""
+    from .sections import Sections
     from .words import paper_language
 
+    sec = Sections(session, result=result)
     said = _Forms(session, result, paper_language(session.log, lang))
     columns = _columns(result, said)  # each hand's outcome said once, for both tables
-    lines = _head_lines(session, result, said)
-    lines += _hand_lines(session, result, said, columns)
-    lines += _end_lines(session, result, said, columns)
+    lines = _head_lines(sec, said)
+    lines += _hand_lines(sec, said, columns)
+    lines += _end_lines(sec, said, columns)
     return "\n".join(lines)
 
 
-def _head_lines(session, result, said: _Forms) -> list[str]:
+def _head_lines(sec, said: _Forms) -> list[str]:
     from .words import plurals
 
-    log, _, ngettext = session.log, said._, plurals(said.lang)  # named for the catalog tool
-    title = log.get("table") or _("Tonk session")
+    _, ngettext = said._, plurals(said.lang)  # named for the catalog tool
+    title = sec.table or _("Tonk session")
     lines = [ngettext("{title}: {n} hand, rules {preset}, stake {stake}",
                       "{title}: {n} hands, rules {preset}, stake {stake}",
-                      len(result.hands), title=title, preset=session.rules.preset,
-                      stake=said.stake_words(log["stake"]))]
-    if "started" in log:
-        lines.append(_("Started {time}", time=said.time(log["started"])))
-    if "closed" in log:
-        lines.append(_("Closed {time}", time=said.time(log["closed"])))
+                      len(sec.hands), title=title, preset=sec.preset,
+                      stake=said.stake_words(sec.log["stake"]))]
+    if "started" in sec.log:
+        lines.append(_("Started {time}", time=said.time(sec.started)))
+    if sec.final:
+        lines.append(_("Closed {time}", time=said.time(sec.closed)))
     return lines
+
 
 
 def _columns(result, said: _Forms) -> tuple[int, int, int, list[str]]:
@@ -101,97 +105,87 @@ def _columns(result, said: _Forms) -> tuple[int, int, int, list[str]]:
             max(4, len(_("hand"))), outcomes)
 
 
-def _hand_lines(session, result, said: _Forms, columns) -> list[str]:
+def _hand_lines(sec, said: _Forms, columns) -> list[str]:
     from .. import language
-    from ..ledger.money import parse_stake
     from ..rules.told import TOLD
     from .words import story_in
 
-    _, lang, players = said._, said.lang, result.players
+    _, lang, players = said._, said.lang, sec.players
     width, ow, hw, outcomes = columns
     hand, dealer, outcome_head = _("hand"), _("dealer"), _("outcome")
     lines = ["", f"{hand:>{hw}}  {dealer:<{width}}  {outcome_head:<{ow}}  " +
              "  ".join(f"{p:>{width}}" for p in players)]
-    setups = session.log.get("hands", [])
+    own_stakes = sec.own_stakes
     indent = " " * (hw + 2)
-    for h, words_out in zip(result.hands, outcomes, strict=True):
+    for h, words_out in zip(sec.hands, outcomes, strict=True):
         nets = "  ".join(f"{said.num(h.net[p]) if p in h.net else '':>{width}}"
                          for p in players)
         lines.append(f"{h.number:>{hw}}  {h.dealer:<{width}}  {words_out:<{ow}}  {nets}")
-        setup = setups[h.number - 1] if h.number <= len(setups) else {}
         if h.reason is not None:
             lines.append(indent + _("void: {reason} (nobody pays; the deal does not pass)",
                                     reason=h.reason))
             continue
         if h.told:
             lines.append(indent + language.gettext(lang, TOLD))
-        if "stake" in setup and parse_stake(setup["stake"]) != session.stake:
+        if h.number in own_stakes:
             lines.append(indent + _("stake {stake} for this hand",
-                                    stake=said.stake_words(setup["stake"])))
+                                    stake=said.stake_words(own_stakes[h.number])))
         lines += [indent + sentence for sentence in story_in(h.settlement, lang)]
         # the side bets' pots are in the hand's nets: say where they went
         lines += [indent + language.say(words_said, lang) for words_said in h.side_bets]
     return lines
 
 
-def _end_lines(session, result, said: _Forms, columns) -> list[str]:
-    _, players = said._, result.players
+def _end_lines(sec, said: _Forms, columns) -> list[str]:
+    from .words import match_words, pays_words
+
+    _, players = said._, sec.players
     width, ow, hw, _outcomes = columns
     totals = _("totals")
     lines = ["", f"{'':>{hw}}  {totals:<{width}}  {'':<{ow}}  " +
-             "  ".join(f"{said.num(result.totals[p]):>{width}}" for p in players), ""]
-    if result.balances is not None:
-        lines += _money_lines(session.log, result, said.amount, said.num, _, said.lang)
+             "  ".join(f"{said.num(sec.totals[p]):>{width}}" for p in players), ""]
+    if sec.money is not None:
+        lines += _money_lines(sec, said)
         lines.append("")
-    if result.transfers:
-        lines.append(_("Still owed:") if result.balances is not None else _("To settle up:"))
-        for t in result.transfers:
-            owed = said.amount(t.amount, said.q if result.balances is None
-                               else result.balance_quantum)
-            lines.append("  " + _("{payer} pays {payee} {amount}", payer=t.payer,
-                                  payee=t.payee, amount=owed))
-    elif session.rules.scoring == "push_ups":
-        low = min(result.totals.values(), default=0)
-        best = [p for p in players if result.totals[p] == low]
-        lines.append(_("Push-up scores: lowest is best ({players}).", players=", ".join(best)))
+    if sec.transfers:
+        lines.append(_("Still owed:") if sec.money is not None else _("To settle up:"))
+        lines += ["  " + pays_words(t.payer, t.payee, said.amount(t.amount, sec.transfer_quantum),
+                                    said.lang) for t in sec.transfers]
+    elif sec.push_ups:
+        lines.append(_("Push-up scores: lowest is best ({players}).",
+                       players=", ".join(sec.best)))
     else:
         lines.append(_("Nobody owes anything."))
-    match = result.match()
-    if match is not None:
-        from .words import match_words
-
-        lines.append(match_words(match, said.lang))
+    if sec.match is not None:
+        lines.append(match_words(sec.match, said.lang))
     return lines
 
 
-def _money_lines(log: dict, result, amount, num, _, lang: str) -> list[str]:
+def _money_lines(sec, said: _Forms) -> list[str]:
     """Brought forward, the payments made at the table, and the balances."""
-    bq = result.balance_quantum
+    from .words import pays_words
+
+    money = sec.money
+    _, lang, num, bq = said._, said.lang, said.num, money.quantum
     lines = []
-    carried = result.money.brought_forward
+    carried = money.brought_forward
     if carried:
         lines.append(_("Brought forward: {amounts}", amounts=", ".join(
-            f"{p} {num(carried[p], bq)}" for p in result.players if p in carried)))
-    from decimal import Decimal
-
-    from .words import time_text
-
-    for doc in log.get("payments", []):
-        extra = [doc["at"] if lang == LANGUAGES[0] else time_text(doc["at"], lang)] \
-            if "at" in doc else []
-        extra += [doc["note"]] if "note" in doc else []
-        if "undone" in doc:
+            f"{p} {num(carried[p], bq)}" for p in sec.players if p in carried)))
+    for given in money.payments:
+        extra = [said.time(given.at)] if given.at is not None else []
+        extra += [given.note] if given.note is not None else []
+        if given.undone:
             extra.append(_("taken back"))
-        elif doc.get("pending"):
+        elif given.pending:
             extra.append(_("waiting for {payee} to confirm: it settles nothing yet",
-                           payee=doc["to"]))
-        lines.append(_("Paid: {payer} pays {payee} {amount}", payer=doc["from"],
-                       payee=doc["to"], amount=amount(Decimal(str(doc["amount"]).strip()), bq))
-                     + (f" ({', '.join(extra)})" if extra else ""))
-    for carry in log.get("carried_forward", []):
-        lines.append(_("Carried on to table {session}: {amounts}", session=carry["to"],
-                       amounts=", ".join(f"{p} {num(Decimal(str(v)), bq)}"
-                                         for p, v in carry["balances"].items())))
+                           payee=given.payee))
+        transfer = pays_words(given.payer, given.payee, said.amount(given.amount, bq), lang)
+        tail = f" ({', '.join(extra)})" if extra else ""
+        lines.append(_("Paid: {transfer}", transfer=transfer) + tail)
+    for to, amounts in money.carries:
+        lines.append(_("Carried on to table {session}: {amounts}", session=to,
+                       amounts=", ".join(f"{p} {num(v, bq)}" for p, v in amounts.items())))
     lines.append(_("Balances (brought forward + totals + paid - received): {amounts}",
-                   amounts=", ".join(f"{p} {num(v, bq)}" for p, v in result.balances.items())))
+                   amounts=", ".join(f"{p} {num(v, bq)}" for p, v in money.balances.items())))
     return lines
