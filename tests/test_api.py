@@ -13,8 +13,10 @@ from referee.devtools.simulate import random_session
 from referee.record import load_log
 from referee.replay import replay
 from referee.rules.errors import RefereeError
+from referee.service import storage
 from referee.service.errors import ClientIdReused
 from referee.service.table import cache, hands, live_state
+from referee.service.table.action import log_action
 
 from .conftest import BOTH_BACKENDS
 from .samples import each_once_and_cover_in_all
@@ -321,8 +323,8 @@ def test_rule_refusal_is_422_and_changes_nothing(client):
 
 
 def test_a_failed_commit_changes_nothing(app, client, monkeypatch):
-    """The action is applied to the cached hand before the insert: when the write
-    fails, the cache is dropped and rebuilt from the database, as it was."""
+    """The action is judged on a copy of the cached hand, which becomes the cached
+    hand only after the commit: when the write fails, the hand is as it was."""
     g = Game(client)
     g.start()
     g.play(3)
@@ -332,7 +334,7 @@ def test_a_failed_commit_changes_nothing(app, client, monkeypatch):
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(hands, "store_hand", broken)
+    monkeypatch.setattr(storage, "update_hand", broken)
     text = g.sim.next_action()
     r = g.post(text, client_id="fails")
     assert_error(r, 500, "internal_error")
@@ -520,7 +522,7 @@ def test_a_write_from_another_process_is_seen(app, client, tmp_path):
     text = g.sim.next_action()
     key = next(k for k in cache._cache if k[1] == g.sid)
     cached = cache._cache.pop(key)
-    assert hands.post_action(other, g.sid, 1, text, "from-other", 1)["seq"] == 2
+    assert log_action(other, g.sid, 1, [text], "from-other", 1).answer()["seq"] == 2
     g.sim.accepted(text)
     g.seq += 1
     cache._cache[key] = cached  # the stale cache of this process
@@ -550,7 +552,7 @@ def test_a_write_from_another_process_between_check_and_commit(app, client, tmp_
             key = next(k for k in cache._cache if k[1] == sid)
             cache._cache.pop(key)
             monkeypatch.setattr(live_state, "current", real_live)
-            assert hands.post_action(other, sid, 1, theirs, "from-other", 1)["seq"] == 2
+            assert log_action(other, sid, 1, [theirs], "from-other", 1).answer()["seq"] == 2
             monkeypatch.setattr(live_state, "current", racing_live)
             cache._cache[key] = fresh
         return fresh
@@ -579,13 +581,13 @@ def test_a_retry_without_expected_seq_gets_the_first_answer(app, client):
     g.start()
     db = app.extensions["referee"]["db"]
     text = g.sim.next_action()
-    first = hands.post_action(db, g.sid, 1, text, "twice", None)
+    first = log_action(db, g.sid, 1, [text], "twice", None).answer()
     g.sim.accepted(text)
     g.seq += 1
-    assert hands.post_action(db, g.sid, 1, text, "twice", None) == first
+    assert log_action(db, g.sid, 1, [text], "twice", None).answer() == first
     nxt = g.sim.next_action()  # legal now: without the key it would be logged
     with pytest.raises(ClientIdReused):
-        hands.post_action(db, g.sid, 1, nxt, "twice", None)
+        log_action(db, g.sid, 1, [nxt], "twice", None).answer()
     assert client.get(g.url("/hands/1"), headers=bearer(g.audit)).get_json()["seq"] == 1
     g.play(2)
 

@@ -238,6 +238,7 @@ def test_cli_from_a_stored_session(tmp_path):
     from referee.reports.stored import final_hash
     from referee.service import storage
     from referee.service.table import hands, sessions
+    from referee.service.table.action import log_action
 
     path = tmp_path / "referee.sqlite3"
     db = storage.connect(path)
@@ -245,13 +246,13 @@ def test_cli_from_a_stored_session(tmp_path):
     open_hand = dict(log["hands"][1], actions=[])
     log["hands"] = [log["hands"][0], open_hand]
     info = sessions.import_log(db, log)
-    assert hands.post_action(db, info.id, 2, "Zoë: draw 9d", None, None)["seq"] == 1
+    assert log_action(db, info.id, 2, ["Zoë: draw 9d"], None, None).answer()["seq"] == 1
     assert hands.undo(db, info.id, 2)["seq"] == 0
     for action in HAND_1["actions"][:0] + ["Zoë: drop", "Zoë: show Ah 2d 3s 4c 5c",
                                            "Łukasz: show 6d 6c 6s 5h Td",
                                            "José: show Kd Ks Kc 7c 9s",
                                            "Jürgen: show 9c 9h 7h Th 2h"]:
-        hands.post_action(db, info.id, 2, action, None, None)  # raises if refused
+        log_action(db, info.id, 2, [action], None, None).answer()  # raises if refused
     chain_end = final_hash(db, info.id)
 
     out = tmp_path / "s.pdf"

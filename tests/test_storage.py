@@ -14,6 +14,7 @@ from referee.devtools.simulate import random_session
 from referee.service import storage
 from referee.service.errors import StaleSeq
 from referee.service.table import cache, hands, sessions
+from referee.service.table.action import log_action
 
 from .conftest import BOTH_BACKENDS
 
@@ -176,7 +177,7 @@ def test_concurrent_posts_to_one_hand_log_each_seq_once(database):
         conn = storage.connect(path)
         barrier.wait()
         try:
-            hands.post_action(conn, info.id, 1, text, f"t{k}", 0)
+            log_action(conn, info.id, 1, [text], f"t{k}", 0).answer()
             answers.append("logged")
         except StaleSeq:
             answers.append("stale")

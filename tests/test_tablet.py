@@ -17,7 +17,7 @@ from referee.rules.errors import RefereeError
 from referee.rules.hand import Hand
 from referee.rules.options import OPTION_DOCS
 from referee.service import storage
-from referee.service.table import cache, hands, sessions, tap
+from referee.service.table import action, cache, hands, sessions
 from referee.web import create_app
 
 XSS = "<script>alert(1)</script>"
@@ -681,7 +681,7 @@ def test_a_tap_judges_on_a_copy_that_leaves_the_live_hand_as_it_was():
     for name, hand, actions in _sample_hands():
         for text in actions:
             before = copy.deepcopy(hand)
-            work = tap._copy_hand(hand)
+            work = action._copy_hand(hand)
             try:
                 work.apply(text)
             except RefereeError:

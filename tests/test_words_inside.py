@@ -14,6 +14,7 @@ from referee.cli import main
 from referee.rules.events import disputes_after_undo
 from referee.service import storage
 from referee.service.table import disputes, hands, sessions
+from referee.service.table.action import log_action
 from tests.reports_fixtures import pdf_text, session_log
 
 OTHERS = [lang for lang in language.LANGUAGES if lang != language.DEFAULT]
@@ -41,15 +42,15 @@ def _corrected(tmp_path):
     log = session_log()
     log["hands"] = [log["hands"][0], dict(log["hands"][1], actions=[])]
     info = sessions.import_log(db, log)
-    hands.post_action(db, info.id, 2, "Zoë: draw 9d", None, None)
+    log_action(db, info.id, 2, ["Zoë: draw 9d"], None, None).answer()
     hands.undo(db, info.id, 2)
     from referee.service.table import table_events
-    hands.post_action(db, info.id, 2, "Zoë: drop", None, None)
+    log_action(db, info.id, 2, ["Zoë: drop"], None, None).answer()
     table_events.dispute(db, info.id, 2, "José", "zu früh", 1)
     disputes.settle_dispute(db, info.id, 2, 0, "corrected", "Zoë")
     for action in ("Zoë: drop", "Zoë: show Ah 2d 3s 4c 5c", "Łukasz: show 6d 6c 6s 5h Td",
                    "José: show Kd Ks Kc 7c 9s", "Jürgen: show 9c 9h 7h Th 2h"):
-        hands.post_action(db, info.id, 2, action, None, None)
+        log_action(db, info.id, 2, [action], None, None).answer()
     return path, info.id
 
 

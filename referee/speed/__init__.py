@@ -103,12 +103,13 @@ next rule that touches it.
   further (most hands), for the declared wins and the undeclared-claim
   check. Would break: a new kind of deal-win claim must say which counts
   it can hold at (or return None: any count).
-- **A tap judged on a copy of the live hand** (``service/tap._copy_hand``):
-  its containers copied, what cannot change shared; a 100-action hand in
-  0.15 ms against ``copy.deepcopy``'s 0.25 and a replay's 0.5. Would
-  break: a new mutable attribute of ``Hand`` of a kind it does not know is
-  deep-copied (safe, slower); one it wrongly takes for immutable would let
-  a refused tap change the cached hand.
+- **An action judged on a copy of the live hand**
+  (``service/table/action._copy_hand``): its containers copied, what
+  cannot change shared; a 100-action hand in 0.15 ms against
+  ``copy.deepcopy``'s 0.25 and a replay's 0.5. Would break: a new mutable
+  attribute of ``Hand`` of a kind it does not know is deep-copied (safe,
+  slower); one it wrongly takes for immutable would let a refused action
+  change the cached hand.
 
 Imports inside functions: a module imports inside a function to keep a
 command's start-up from loading what that command does not use (a replay

@@ -14,7 +14,7 @@ from ..language import N_
 from ..rules.words import Words
 from ..service.access import seats
 from ..service.money import carrying, pay
-from ..service.table import disputes, hands, sessions, table_events
+from ..service.table import action, disputes, hands, sessions, table_events
 from . import forms, links, refusals
 from .api_schemas import (
     STANDINGS_MAX,
@@ -227,8 +227,8 @@ def hand_state(sid: str, n: int):
 def post_action(sid: str, n: int):
     body = _body(_ACTION)
     seats.check_seat(g.access, seats.actor_of(body["action"]))
-    return _created(hands.post_action(get_db(), sid, n, body["action"], body["client_id"],
-                                      body["expected_seq"]))
+    return _created(action.log_action(get_db(), sid, n, [body["action"]], body["client_id"],
+                                      body["expected_seq"]).answer())
 
 
 @bp.post("/sessions/<sid>/hands/<int:n>/undo")

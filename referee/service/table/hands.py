@@ -1,9 +1,9 @@
-"""Hands at a live table: start one, log an action, undo, read a hand's state.
+"""Hands at a live table: start one, undo, read a hand's state (an action is
+logged by ``action.py``).
 
 Each function takes plain arguments, returns plain data (a hand's public
 state as a dict) and raises the service's errors (``referee.service.errors``):
-``NotFound``, ``StaleSeq``, ``Refused`` (the rules refused the action; the
-attempt is kept in the history), or the engine's own ``RefereeError``. The
+``NotFound``, ``StaleSeq``, or the engine's own ``RefereeError``. The
 session's live state is ``live_state.py``'s, every write goes through
 ``writes.py``, and a settled hand's stored result is ``money/results.py``'s."""
 
@@ -14,14 +14,13 @@ from decimal import Decimal
 from ...record import load_hand_setup
 from ...record.chain import with_reply
 from ...replay import side_bet_outcomes, start_on
-from ...rules.actions import parse_action
 from ...rules.events import disputes_after_undo
 from ...rules.hand import VOID, Hand
 from ...rules.options import HouseRules
 from ...rules.told import check_told_hand
 from ...rules.words import N_, Words
 from .. import storage
-from ..errors import Closed, NotFound, RefereeError, Refused, RuleViolation, StaleSeq
+from ..errors import Closed, NotFound, RuleViolation, StaleSeq
 from ..kinds import EventKind
 from ..money import totals
 from ..money.results import hand_result
@@ -32,7 +31,6 @@ from .live_state import check_open, current, new_hand
 from .writes import (
     Plan,
     answered,
-    asking_action,
     check_current,
     check_seq,
     check_table_seq,
@@ -40,8 +38,8 @@ from .writes import (
     write,
 )
 
-_HAND_START, _ACTION, _CORRECTION, _REFUSAL = map(str, (
-    EventKind.HAND_START, EventKind.ACTION, EventKind.CORRECTION, EventKind.REFUSAL))
+_HAND_START, _ACTION, _CORRECTION = map(str, (
+    EventKind.HAND_START, EventKind.ACTION, EventKind.CORRECTION))
 
 
 def public_state(sid: str, setup: dict, hand: Hand, result: dict | None, *,
@@ -164,85 +162,6 @@ def suggest_dealer(db: Database, sid: str) -> str:
         return live.table.expected_dealer(seats) or seats[0]
 
 
-def _refusal(live: Live, n: int, text: str, err: RefereeError,
-             client_id: str | None) -> Plan:
-    """A refused action changes nothing in the hand, but the attempt is kept in
-    the session's history (a ``refusal`` event with the rule that decided it),
-    so a dispute can be told later what was tried and why it was refused."""
-    refused = Refused.of(err)
-    refused.__cause__ = err
-    body_json = storage.to_json({"error": refused.to_stored()})
-    event: dict = {}
-
-    def job(w: Database) -> None:
-        event.update(storage.append_event(
-            w, live.sid, n, _REFUSAL, with_reply({"action": text, "code": err.code,
-                                                   "message": err.message}, client_id,
-                                                  body_json), client_id,
-            after=live.version))
-        storage.touch_hand(w, live.sid, n, event["id"])
-        if client_id:
-            storage.store_reply(w, live.sid, client_id, True, body_json)
-
-    def after_commit() -> None:
-        live.version = event["id"]
-
-    return Plan(error=refused, job=job, after_commit=after_commit)
-
-
-def post_action(db: Database, sid: str, n: int, action_text: str, client_id: str | None,
-                expected_seq: int | None) -> dict:
-    """Log one action; returns the hand's new state, or the first answer again
-    for a known ``client_id``. Raises ``Refused`` (kept in the history),
-    ``StaleSeq``, ``NotFound``, or ``RuleViolation`` for a hand that is over.
-
-    The state has the verbs open now but not the list of legal actions
-    (``hand_state`` has it): enumerating them costs more than the rest of the
-    request."""
-
-    def plan(live: Live) -> Plan:
-        try:
-            check_open(live)
-            hand = check_current(live, n)
-        except (RuleViolation, Closed) as err:
-            return Plan(error=err)
-        seq = len(hand.actions)
-        try:
-            check_seq(n, seq, expected_seq)
-        except StaleSeq as err:
-            return Plan(error=err)
-        try:
-            action = hand.verify(parse_action(action_text))  # never changes the hand
-        except RefereeError as err:
-            err.at(hand=n, action=seq + 1, action_text=str(action_text))
-            return _refusal(live, n, str(action_text), err, client_id)
-        # Applied in place: from here on a failure drops the cached state.
-        p = Plan(touched=True)
-        hand.apply_verified(action)
-        result = hand_result(hand, live.stake, live.quantum, live.setup) \
-            if hand.is_complete else None
-        p.state = state = public_state(sid, live.setup, hand, result, legal=False)
-        state_json = storage.to_json(state)
-        text = str(action)
-        event: dict = {}
-
-        def job(w: Database) -> None:
-            event.update(storage.append_event(
-                w, sid, n, _ACTION, with_reply({"action": text, "text": text}, client_id,
-                                                state_json), client_id, after=live.version))
-            store_hand(w, live, hand, event["id"], result, client_id, state_json)
-
-        def after_commit() -> None:
-            live.version, live.state = event["id"], None
-            live.action_ids.append(event["id"])
-
-        p.job, p.after_commit = job, after_commit
-        return p
-
-    with asking_action(n, action_text):
-        return write(db, sid, client_id, plan)
-
-
 def check_undo_events(setup: dict, n: int, actions: int) -> None:
     """An undo may not take away what the table's events stand on: the hand's
     accepted result. (A disputed action may be undone: that is how a table
@@ -260,7 +179,7 @@ def check_undo_events(setup: dict, n: int, actions: int) -> None:
 def undo(db: Database, sid: str, n: int, client_id: str | None = None,
          expected_seq: int | None = None) -> dict:
     """Cancel the hand's last action with a correction event (the original stays
-    in the history); returns the state without it. Raises as ``post_action``
+    in the history); returns the state without it. Raises as ``action.log_action``
     (``RuleViolation`` when there is nothing to undo)."""
 
     def plan(live: Live) -> Plan:

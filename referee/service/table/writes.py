@@ -151,13 +151,13 @@ class Plan:
     answer (a state, or an error to raise), what to insert (``job``, run by the
     writer inside the transaction) and how the cache moves on after the commit."""
 
-    state: dict | None = None
+    state: Any = None  # a state dict (``action.log_action``'s: its ``Logged``)
     error: RefereeError | None = None  # raised once the write (if any) is committed
     job: Any = None  # (w) -> None, inside the transaction; None: nothing to write
     after_commit: Any = None  # () -> None
     touched: bool = False  # the cached state was changed already (dropped on failure)
 
-    def answer(self) -> dict:
+    def answer(self) -> Any:
         if self.error is not None:
             raise self.error
         return self.state
@@ -181,7 +181,7 @@ def _noting(job, sid: str, client_id: str | None):
 
 
 def write(db: Database, sid: str, client_id: str | None, plan, *,
-           check: bool = False, kind: str | None = None) -> dict:
+           check: bool = False, kind: str | None = None) -> Any:
     """A write under the session's lock.
 
     ``plan(live)`` checks the request against the cached state and prepares

@@ -1,5 +1,5 @@
 """The hand screen: a hand's page drawn from its state, the tap that logs an
-action (judged once by ``service.tap``) and the undo."""
+action (``service.table.action``, the API's path too) and the undo."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from ...rules.numbers import whole
 from ...rules.phases import PLAY, PLAY_VERBS, START, START_VERBS, turn_after
 from ...service.access import seats
 from ...service.errors import RuleViolation, StaleSeq
-from ...service.table import disputes, following, hands, sessions, tap
+from ...service.table import action, disputes, following, hands, sessions
 from ...service.table.history import hand_history, record
 from .. import forms
 from ..db import get_db
@@ -261,8 +261,12 @@ def act(session_id: str, n: int):
         return redirect(target, 303)
     client_id = request.form.get("client_id") or forms.new_client_id()
     seq = request.form.get("expected_seq", "")
-    done = tap.tap(get_db(), session_id, n, texts, client_id,
-                   whole(seq), confirm=bool(request.form.get("confirm")))
+    try:
+        done = action.log_action(get_db(), session_id, n, texts, client_id, whole(seq),
+                                 confirm=bool(request.form.get("confirm")), legal=True)
+    except (RuleViolation, StaleSeq) as err:  # nothing logged: the hand as it is
+        done = action.Logged([], hands.hand_state(get_db(), session_id, n), refused=err,
+                             refused_text=texts[0])
     if done.preview:
         g.lang_back = target  # the language switch leads to the hand, not to this post
         return render_template("confirm.html", summary=g.summary, session_id=session_id,
@@ -278,11 +282,13 @@ def act(session_id: str, n: int):
     if request.headers.get("X-Tablet-Swap"):
         # tablet.js swaps the answer in: the hand page itself, drawn from the
         # state the tap returned, without the redirect's second request; it says
-        # the table's event it shows (live.js then need not fetch it again).
+        # the table's event it shows (live.js then need not fetch it again). A
+        # tap answered before shows the hand as it is now.
+        state = hands.hand_state(get_db(), session_id, n) if done.replayed else done.state
         g.summary = {**g.summary, **dict(zip(("seq", "head"),
                                              following.chain_end(get_db(), session_id),
                                              strict=True))}
-        page = current_app.make_response(_hand_page(session_id, n, told(done.state)))
+        page = current_app.make_response(_hand_page(session_id, n, told(state)))
         page.headers["X-Hand-Page"] = target
         page.headers["Cache-Control"] = "no-store"
         return page

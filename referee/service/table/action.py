@@ -1,0 +1,280 @@
+"""A hand's action, logged by one path whichever door it came through: the
+API's ``POST …/hands/<n>/actions`` (a program, or a phone's kept tap sent
+again) and the tablet's tap (``web/tablet/hand.py``). The doors differ only
+in how they read the request and show the answer.
+
+``log_action``, top to bottom:
+
+1. the request is named (``asking_action``: the same action under the same
+   client_id is the same request through either door) and handed to
+   ``writes.write``, which holds the session's lock, gives a client_id
+   already answered its first answer again, and runs the plan's job in one
+   transaction;
+2. ``_judge`` checks that the table is open, the hand is the current one and
+   the client saw its newest action (nothing is written otherwise), then
+   verifies each action once on a copy of the live hand (``Hand.verify``
+   never changes a hand; ``apply_verified`` applies what it returned),
+   stopping at the first one refused; an action that would end play, sent
+   without ``confirm``, is only previewed;
+3. ``_write`` stores, in the transaction: each action's event and its client
+   id's reply (the state after it), the hand's row, the running totals when
+   the hand settled, and a refusal's event and reply (a refused action
+   changes nothing in the hand, but the attempt is kept in the session's
+   history, so a dispute can be told later what was tried and why it was
+   refused);
+4. after the commit the copy becomes the live hand.
+
+The write's statements, in order (SQLite; PostgreSQL takes an advisory lock
+after its ``BEGIN``)::
+
+    BEGIN IMMEDIATE
+    -- each action logged (a tap of every show logs several), then a refusal:
+    SELECT seq, hash, id FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT 1
+    SELECT id, hash FROM events ORDER BY id DESC LIMIT 1
+    INSERT INTO events ...
+    INSERT INTO replies ...                  -- under a client id
+    -- after the actions:
+    UPDATE hands SET seq, last_event, status, result ...
+    ...                                      -- the running totals, when it settled
+    -- after a refusal:
+    UPDATE hands SET last_event ...
+    UPDATE replies SET request ...           -- what the client id asked (``writes``)
+    COMMIT
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import Enum
+from typing import Any
+
+from ...record.chain import with_reply
+from ...rules.actions import parse_action
+from ...rules.hand import VOID, Hand
+from .. import storage
+from ..errors import Closed, RefereeError, Refused, RuleViolation, StaleSeq
+from ..kinds import EventKind
+from ..money.results import hand_result
+from ..storage import Database
+from .cache import Live
+from .hands import public_state
+from .live_state import check_open
+from .writes import Plan, asking_action, check_current, check_seq, write
+
+_ACTION, _REFUSAL = str(EventKind.ACTION), str(EventKind.REFUSAL)
+
+
+@dataclass
+class Logged:
+    """What an action did: the actions logged (as the referee writes them), the
+    hand's state after them (with ``legal``, also every action the referee
+    would accept now), and the action refused after them and why (kept in the
+    history); or, for an action that would end play and is not confirmed, the
+    ``preview`` of what it settles (nothing logged). ``replayed``: the
+    client_id was answered before; ``state`` is that first answer."""
+
+    logged: list[str]
+    state: dict | None = None
+    refused: RefereeError | None = None
+    refused_text: str | None = None
+    preview: dict | None = None
+    replayed: bool = False
+
+    def answer(self) -> dict | None:
+        """The state, or the refusal raised (the API's answer)."""
+        if self.refused is not None:
+            raise self.refused
+        return self.state
+
+
+def log_action(db: Database, sid: str, n: int, texts: list[str], client_id: str | None,
+               expected_seq: int | None, *, confirm: bool = True,
+               legal: bool = False) -> Logged:
+    """Log ``texts`` on hand ``n``: one action, or several shows tapped at once
+    (each under a client id of its own: ``client_id``, then ``client_id-1``,
+    ...). A refused action is logged as a refusal after those before it, and
+    the rest are not judged. ``expected_seq``: how many actions the client
+    saw in the hand. Without ``confirm``, actions that would end play are
+    only previewed. With ``legal``, the state has the legal actions (the
+    tablet's page is drawn from it, and it becomes the cached state;
+    enumerating them costs more than the rest of the request).
+
+    Raises, with nothing written: ``StaleSeq``, ``RuleViolation`` (the hand
+    is over), ``Closed``, ``NotFound``; and the client_id's first answer, if
+    it was a refusal (``Refused``), or ``ClientIdReused``."""
+    ids = _client_ids(client_id, len(texts))
+
+    def plan(live: Live) -> Plan:
+        return _judge(live, n, texts, ids, expected_seq, confirm=confirm, legal=legal)
+
+    with asking_action(n, texts[0]):  # the client_id is the first action's own
+        answer = write(db, sid, client_id, plan)
+    if isinstance(answer, Logged):
+        return answer
+    return Logged(list(texts), answer, replayed=True)
+
+
+def _client_ids(client_id: str | None, count: int) -> list[str | None]:
+    """One client id for each action of a tap (a tap of every show logs several)."""
+    return [client_id if k == 0 or client_id is None else f"{client_id}-{k}"
+            for k in range(count)]
+
+
+@dataclass(frozen=True)
+class _Event:
+    """An event to write for a judged action: its kind and payload, the client
+    id it answers, and that answer as stored (an action's: the hand's state
+    after it; a refusal's: the error)."""
+
+    kind: str
+    payload: dict
+    client_id: str | None
+    reply: str
+
+    @property
+    def refused(self) -> bool:
+        return self.kind == _REFUSAL
+
+
+def _judge(live: Live, n: int, texts: list[str], ids: list[str | None],
+           expected_seq: int | None, *, confirm: bool, legal: bool) -> Plan:
+    try:
+        check_open(live)
+        hand = check_current(live, n)
+        check_seq(n, len(hand.actions), expected_seq)
+    except (RuleViolation, StaleSeq, Closed) as err:
+        return Plan(error=err)  # nothing written
+    work, steps, refused = _copy_hand(hand), [], None
+    state: dict | None = None
+    result: dict | None = None
+    for text, client_id in zip(texts, ids, strict=True):
+        try:
+            action = work.verify(parse_action(text))
+        except RefereeError as err:
+            err.at(hand=n, action=len(work.actions) + 1, action_text=str(text))
+            refused = err
+            break
+        work.apply_verified(action)
+        state, result = _after(live, work)
+        said = str(action)
+        steps.append(_Event(_ACTION, {"action": said, "text": said}, client_id,
+                            storage.to_json(state)))
+    ends = (hand.to_act is not None and work.to_act is None) or \
+        (work.is_complete and not hand.is_complete)
+    if refused is None and ends and not confirm:
+        return Plan(state=Logged([], preview=_preview(work, steps, result)))
+    if legal:
+        if not steps:  # refused at once: the hand as it was
+            state, result = _after(live, work)
+        state = _with_legal(work, state, result)
+    logged = Logged([e.payload["action"] for e in steps], state)
+    refusal = None
+    if refused is not None:
+        told = Refused.of(refused)  # as a retry under its client id is told it again
+        told.__cause__ = refused
+        k = len(steps)
+        logged.refused, logged.refused_text = told, str(texts[k])
+        refusal = _Event(_REFUSAL, {"action": str(texts[k]), "code": refused.code,
+                                    "message": refused.message},
+                         ids[k], storage.to_json({"error": told.to_stored()}))
+    return _write(live, work, steps, result, refusal, logged, legal=legal)
+
+
+def _after(live: Live, hand: Hand) -> tuple[dict, dict | None]:
+    """The hand's state as an action's answer (without the legal actions), and
+    its result when complete."""
+    result = hand_result(hand, live.stake, live.quantum, live.setup) \
+        if hand.is_complete else None
+    return public_state(live.sid, live.setup, hand, result, legal=False), result
+
+
+def _with_legal(hand: Hand, state: dict, result: dict | None) -> dict:
+    """The state the hand's page is drawn from (and the cached state): with
+    the legal actions, and the result as stored (as ``hand_state`` reads it)."""
+    page = {**state, "result": json.loads(storage.to_json(result))} \
+        if result is not None else dict(state)
+    if hand.phase != VOID:
+        page["legal"] = [str(a) for a in hand.legal_actions()]
+    return page
+
+
+def _preview(work: Hand, steps: list[_Event], result: dict | None) -> dict:
+    return {
+        "actions": [e.payload["action"] for e in steps],
+        "ends": True,
+        "complete": work.is_complete,
+        "must_show": sorted(work.must_show, key=work.players.index),
+        "players": list(work.players),
+        "result": result,
+    }
+
+
+def _write(live: Live, work: Hand, steps: list[_Event], result: dict | None,
+           refusal: _Event | None, logged: Logged, *, legal: bool) -> Plan:
+    """The write of a judged request, and how the cache moves on after it."""
+    sid, n = live.sid, work.number
+    result_json = storage.to_json(result) if result is not None else None
+    events: list[int] = []
+
+    def append(w: Database, event: _Event) -> int:
+        after = events[-1] if events else live.version
+        events.append(storage.append_event(
+            w, sid, n, event.kind, with_reply(event.payload, event.client_id, event.reply),
+            event.client_id, after=after)["id"])
+        if event.client_id:
+            storage.store_reply(w, sid, event.client_id, event.refused, event.reply)
+        return events[-1]
+
+    def job(w: Database) -> None:
+        for event in steps:
+            append(w, event)
+        if steps:
+            storage.update_hand(w, sid, n, len(work.actions), events[-1], result_json)
+            if result is not None:
+                storage.refresh_running(w, sid, n)
+        if refusal is not None:
+            storage.touch_hand(w, sid, n, append(w, refusal))
+
+    def after_commit() -> None:
+        if steps:
+            live.table.hands[-1] = live.hand = work
+            live.action_ids.extend(events[:len(steps)])
+            live.state = logged.state if legal else None
+        live.version = events[-1]
+
+    return Plan(state=logged, job=job, after_commit=after_commit)
+
+
+_SHARED = frozenset((str, int, bool, float, type(None), Decimal, tuple, frozenset))
+
+
+def _copy_hand(hand: Hand) -> Hand:
+    """A copy of the live hand to judge an action on: the cached hand stays as
+    it was until the write commits (a refusal, a preview or a failed commit
+    leaves it untouched). Its containers are copied (a dict, list or set in
+    it, and theirs), its other mutable parts deep-copied; what cannot change
+    (text, numbers, tuples, enums, frozen dataclasses: the rules, the deck,
+    the logged actions) is shared. A 100-action hand copies in about 0.15 ms,
+    where ``copy.deepcopy`` took 0.25 ms and applying its actions again 0.5
+    ms."""
+    work = copy.copy(hand)
+    for name, value in vars(hand).items():
+        setattr(work, name, _copied(value))
+    return work
+
+
+def _copied(value: Any) -> Any:
+    kind = type(value)
+    if kind in _SHARED or isinstance(value, Enum):
+        return value
+    if kind is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    if kind is list:
+        return [_copied(v) for v in value]
+    if kind is set:
+        return set(value)
+    params = getattr(kind, "__dataclass_params__", None)
+    return value if params is not None and params.frozen else copy.deepcopy(value)
