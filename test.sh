@@ -27,6 +27,8 @@ fi
 .venv/bin/python -m compileall -q referee  # as the README's set-up does
 
 .venv/bin/ruff check referee tests bench
+# The types of rules, ledger, record and service (pyproject.toml's [tool.mypy]).
+.venv/bin/python -m mypy
 
 # A PostgreSQL cluster of its own for this run (a unix socket in a temporary
 # directory, no port taken), stopped and removed when the run ends. A server

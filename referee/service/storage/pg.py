@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import threading
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import urlsplit, urlunsplit
 
 from ...rules.words import N_
@@ -32,9 +32,10 @@ def is_url(target: Any) -> bool:
     return isinstance(target, str) and target.startswith(SCHEMES)
 
 
-def is_pg(db: Any) -> bool:
+def is_pg(db: Any) -> TypeGuard[PgDatabase]:
     """Whether ``db`` is a PostgreSQL handle (``PgDatabase``), where the few
-    statements that differ take PostgreSQL's form."""
+    statements that differ take PostgreSQL's form (and, for the type checker,
+    where the handle has a ``url``)."""
     return getattr(db, "dialect", None) == "postgresql"
 
 

@@ -6,12 +6,14 @@ here, never the storage."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import storage
 from ..storage import Database
 from . import changes
 
 
-def events_after(db: Database, sid: str, last: int, most: int) -> list[tuple]:
+def events_after(db: Database, sid: str, last: int, most: int) -> list[tuple[Any, ...]]:
     """Up to ``most`` events of the table after event ``last``, as the streams send them."""
     return storage.events_since(db, sid, last, most)
 
@@ -21,7 +23,7 @@ def chain_end(db: Database, sid: str) -> tuple[int, str | None]:
     return storage.chain_end(db, sid)
 
 
-def consistency(db: Database, sid: str, seq: int, head: str) -> dict:
+def consistency(db: Database, sid: str, seq: int, head: str) -> dict[str, Any]:
     """Whether event ``seq`` of the chain still has the hash ``head`` a
     device saw, with where the chain ends now."""
     end, newest = storage.chain_end(db, sid)

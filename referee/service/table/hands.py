@@ -10,6 +10,7 @@ session's live state is ``live_state.py``'s, every write goes through
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import cast
 
 from ...record import load_hand_setup
 from ...record.chain import with_reply
@@ -23,11 +24,12 @@ from .. import storage
 from ..errors import Closed, NotFound, RuleViolation, StaleSeq
 from ..kinds import EventKind
 from ..money import totals
-from ..money.results import hand_result
+from ..money.results import StoredResult, hand_result
 from ..storage import Database
 from . import cache
 from .cache import Live
 from .live_state import check_open, current, new_hand
+from .state import HandState
 from .writes import (
     Plan,
     answered,
@@ -42,12 +44,12 @@ _HAND_START, _ACTION, _CORRECTION = map(str, (
     EventKind.HAND_START, EventKind.ACTION, EventKind.CORRECTION))
 
 
-def public_state(sid: str, setup: dict, hand: Hand, result: dict | None, *,
-           legal: bool = True) -> dict:
+def public_state(sid: str, setup: dict, hand: Hand, result: StoredResult | None, *,
+           legal: bool = True) -> HandState:
     """The hand's public state and the verbs open now; with ``legal``, also every
     concrete action the referee would accept (an enumeration of the spreads,
     hits and discards: what ``GET hands/<n>`` shows, not the answer to a POST)."""
-    state = hand.snapshot()
+    state = cast(HandState, hand.snapshot())
     state["session"] = sid
     state["seq"] = len(hand.actions)
     state["stake_multiplier"] = setup.get("stake_multiplier", 1)
@@ -76,7 +78,7 @@ def hand_row(db: Database, sid: str, n: int) -> dict:
     return row
 
 
-def hand_state(db: Database, sid: str, n: int) -> dict:
+def hand_state(db: Database, sid: str, n: int) -> HandState:
     """Hand ``n``'s public state, the verbs and actions open now, and its result
     when complete."""
     with cache.lock(db, sid):
