@@ -34,14 +34,22 @@ def _key(sid: str) -> tuple[str, str]:
     return sid, token.strip() if scheme.lower() == "bearer" else ""
 
 
-def _recent(key: tuple[str, str], now: float) -> deque[float]:
+def _recent(key: tuple[str, str], now: float, *, keep: bool = False) -> deque[float]:
+    """The token's refusals within the window; kept (``keep``) only for one
+    being refused: a token never refused, or none for a window, leaves
+    nothing behind (every token of every table touched was kept)."""
     times = _refused.get(key)
     if times is None:
+        times = deque()
+        if not keep:
+            return times
         if len(_refused) >= KEPT:
             _refused.pop(next(iter(_refused)))
-        times = _refused[key] = deque()
+        _refused[key] = times
     while times and times[0] <= now - WINDOW:
         times.popleft()
+    if not times and not keep:
+        del _refused[key]
     return times
 
 
@@ -63,6 +71,6 @@ def limited(view):
             return view(sid, **kwargs)
         except RuleViolation:  # a refusal (kept in the chain), or one told again
             with _lock:
-                _recent(key, time.monotonic()).append(time.monotonic())
+                _recent(key, time.monotonic(), keep=True).append(time.monotonic())
             raise
     return wrapped

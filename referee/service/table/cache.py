@@ -9,6 +9,7 @@ This module only holds entries: it knows no SQL and no rules.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -60,7 +61,10 @@ RESULTS_SIZE = 32
 
 _cache: OrderedDict[tuple[str, str], Live] = OrderedDict()
 _results: OrderedDict[tuple[str, str], ResultText] = OrderedDict()
-_locks: dict[tuple[str, str], threading.RLock] = {}
+# A session's lock lives while a thread holds it or waits for it (each holds a
+# reference), and goes with the last: one was kept for every table ever touched.
+_locks: weakref.WeakValueDictionary[tuple[str, str], threading.RLock] = \
+    weakref.WeakValueDictionary()
 # A session's token hashes never change: kept here, so that checking a
 # request's token costs no query (and no copy of the session's row).
 _token_hashes: dict[tuple[str, str], tuple[str, str]] = {}

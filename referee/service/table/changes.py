@@ -106,8 +106,12 @@ def ring(sid: str, rows: list[tuple] | None = None) -> None:
 
 def since(sid: str, seq: int) -> list[tuple] | None:
     """The table's events after ``seq`` as this process saw them committed;
-    None when it cannot say (not all of them are in memory): ask the database."""
-    bell = _bell(sid)
+    None when it cannot say (not all of them are in memory, or the table is
+    not watched here: no bell is made for it, to be kept forever): ask the
+    database."""
+    bell = _bells.get(sid)
+    if bell is None:
+        return None
     with bell.cond:
         recent = list(bell.recent)
     if not recent or recent[0][0] > seq + 1:
