@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime
-from decimal import Decimal
+from decimal import Decimal, localcontext
 from functools import cache
 from pathlib import Path
 
@@ -171,7 +171,23 @@ def _pattern(text: str) -> numbers.NumberPattern:
 
 def number(value: Decimal | int | float, lang: str) -> str:
     """A plain number in the language's form (``1.234,5`` in German)."""
-    return numbers.format_decimal(value, locale=locale(lang), decimal_quantization=False)
+    if not isinstance(value, Decimal):
+        return numbers.format_decimal(value, locale=locale(lang), decimal_quantization=False)
+    # babel rounds the value to its own places in the current context: an
+    # amount longer than its 28 digits (a refusal quoting a log's 3,000-digit
+    # payment) raised InvalidOperation, a 500 in German, French or Portuguese.
+    sign, digits, exponent = value.as_tuple()
+    wide = len(digits) + (exponent if isinstance(exponent, int) and exponent > 0 else 0)
+    if wide > LONGEST_NUMBER:
+        return str(value)
+    with localcontext() as ctx:
+        ctx.prec = max(ctx.prec, wide + 16)  # and the pattern's places (at most 3)
+        return numbers.format_decimal(value, locale=locale(lang), decimal_quantization=False)
+
+
+#: Digits beyond which a number is written as it came (only a refusal quotes
+#: such a number; grouping 10,000 digits is not worth its time).
+LONGEST_NUMBER = 10_000
 
 
 def money(amount: Decimal, currency: str | None, lang: str) -> str:

@@ -304,7 +304,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
     if audit.fault is not None:
         story.append(KeepTogether([heading, Paragraph(
             _("The hand cannot be settled: {message} [{code}].",
-              message=esc(error_in(audit.fault, lang)),
+              message=esc(_clip(error_in(audit.fault, lang))),
               code=esc(audit.fault.code)), st["body"])]))
     elif audit.result is None:
         story.append(KeepTogether([heading, Paragraph(
@@ -345,6 +345,15 @@ def _action(text: str, lang: str) -> str:
 
 UNCHANGED = N_("as above: a refusal changes nothing")
 
+#: The most of an action's text (and of its refusal's) a paper draws: the API
+#: takes 500 characters, a log any number; a 150,000-character line took
+#: minutes to lay out (the log keeps it whole).
+MOST_DRAWN = 600
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MOST_DRAWN else text[:MOST_DRAWN] + "…"
+
 #: Steps drawn in one table: reportlab splits a long table at each page by
 #: measuring every row left again, so one table of 2,000 steps took 82 s (6,000
 #: refusals by one seat: 201 s a paper); tables of this many rows, one after
@@ -384,7 +393,7 @@ def _steps_table(steps: list, width: float, lang: str) -> Table:
     ]
     for step in steps:
         r = len(rows)
-        what = [f"<b>{esc(_action(step.action, lang))}</b>" if step.action else
+        what = [f"<b>{esc(_action(_clip(step.action), lang))}</b>" if step.action else
                 "<i>" + (_("the deal") if step.status == "setup" else _("(undo)")) + "</i>"]
         if step.action and ": show =" in step.action:
             what.append(f"<i>{esc(_(COUNTED))}</i>")  # the referee saw no cards
@@ -397,7 +406,7 @@ def _steps_table(steps: list, width: float, lang: str) -> Table:
             what.append(_("taken out by event {n}", n=step.replaced_by))
         if step.code or step.message:
             rule = _("rule {code}", code=f"<b>{esc(step.code)}</b>") if step.code else ""
-            message = language.undo_words(step.message, lang)
+            message = _clip(language.undo_words(step.message, lang))
             what.append(f"{rule}{': ' if rule and message else ''}{esc(message)}")
         if step.note:
             what.append(f"<i>{esc(language.gettext(lang, step.note))}</i>")
@@ -423,7 +432,10 @@ def _steps_table(steps: list, width: float, lang: str) -> Table:
     # ("Événement" was cut to "Événem/ent").
     event_w = max(42.0, pdfmetrics.stringWidth(_("Event"), FONT_BOLD, 7.5) + 8)
     cw = [18, event_w, 134, width - 152 - event_w]
-    t = Table(rows, colWidths=cw, repeatRows=1, hAlign="LEFT")
+    # A row may run over a page (a refused 500-character action, quoted again
+    # by its refusal): split inside it, where a whole row taller than the page
+    # made the audit a 500 (issue 34, the attack again).
+    t = Table(rows, colWidths=cw, repeatRows=1, hAlign="LEFT", splitInRow=1)
     t.setStyle(TableStyle(style))
     return t
 

@@ -446,7 +446,16 @@ def verify_session(db: Database, sid: str, head: str | None = None,
     disagree as an edit would. The second process reads only the hashes of
     events older than the session's (never changed); the rest it is handed."""
     with collector.paused(), storage.snapshot(db):
-        return _verify_session(db, sid, head, notes)
+        try:
+            return _verify_session(db, sid, head, notes)
+        except (ValueError, TypeError, KeyError, ArithmeticError) as err:
+            # A row edited into what the service never writes (text where its
+            # JSON was, a quantum that is no number): this session's fault,
+            # where a traceback stopped the check of every other (issue 34).
+            return [Words(UNREADABLE, problem=f"{type(err).__name__}: {err}"[:200])]
+
+
+UNREADABLE = N_("a stored row cannot be read ({problem})")
 
 
 def _verify_session(db: Database, sid: str, head: str | None,
