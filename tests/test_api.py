@@ -323,8 +323,8 @@ def test_rule_refusal_is_422_and_changes_nothing(client):
 
 
 def test_a_failed_commit_changes_nothing(app, client, monkeypatch):
-    """The action is judged on a copy of the cached hand, which becomes the cached
-    hand only after the commit: when the write fails, the hand is as it was."""
+    """The action is applied to the cached hand before the insert: when the write
+    fails, the cache is dropped and rebuilt from the database, as it was."""
     g = Game(client)
     g.start()
     g.play(3)
