@@ -40,8 +40,7 @@ from .writes import (
     write,
 )
 
-_HAND_START, _ACTION, _CORRECTION = map(str, (
-    EventKind.HAND_START, EventKind.ACTION, EventKind.CORRECTION))
+_HAND_START, _CORRECTION = map(str, (EventKind.HAND_START, EventKind.CORRECTION))
 
 
 def public_state(sid: str, setup: dict, hand: Hand, result: StoredResult | None, *,
@@ -135,15 +134,6 @@ def _current_state(db: Database, live: Live) -> dict:
     result = hand_row(db, live.sid, live.n)["result"] \
         if hand.is_complete or hand.phase == VOID else None
     return public_state(live.sid, live.setup, hand, result)
-
-
-def history(db: Database, sid: str, n: int) -> list[dict]:
-    """The hand's logged actions in order, undone ones marked (they stay in the
-    history). One indexed read of this hand's events only."""
-    events = storage.hand_events(db, sid, n)
-    cancelled = {ev["payload"]["cancels"] for ev in events if ev["kind"] == _CORRECTION}
-    return [{"text": ev["payload"]["action"], "undone": ev["id"] in cancelled}
-            for ev in events if ev["kind"] == _ACTION]
 
 
 def last_undone(db: Database, sid: str, n: int) -> str | None:
