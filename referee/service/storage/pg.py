@@ -150,7 +150,7 @@ def close_pool(url: str) -> None:
         found.close()
 
 
-def _errors() -> tuple[type, type]:
+def _errors() -> tuple[type[Exception], type[Exception]]:
     import psycopg
 
     # DataError: a NUL in text, a number out of BIGINT's range, ...

@@ -9,7 +9,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast, overload
 
 import orjson
 
@@ -372,6 +372,14 @@ def touch_hand(db: Database, sid: str, n: int, last_event: int) -> None:
                     (last_event, sid, n))
 
 
+@overload
+def _hand(row: dict) -> dict: ...
+
+
+@overload
+def _hand(row: None) -> None: ...
+
+
 def _hand(row: dict | None) -> dict | None:
     if row is None:
         return None
@@ -576,7 +584,8 @@ def set_brought_forward_from(db: Database, sid: str, earlier: str) -> None:
 
 def club_session_rows(db: Database) -> list[dict]:
     """Every session's row (JSON read), oldest first."""
-    return [session_row(db, sid) for sid in session_ids(db)]
+    # Each id is a session's, so each row is there.
+    return cast(list[dict], [session_row(db, sid) for sid in session_ids(db)])
 
 
 def accepted_between(db: Database, sid: str, first: int, last: int) -> dict[int, list[str]]:

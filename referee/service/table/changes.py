@@ -39,7 +39,7 @@ class _Bell:
         self.recent: deque = deque(maxlen=RECENT)
         self.streams = 0
 
-    def add(self, rows: list[tuple]) -> None:
+    def add(self, rows: list[tuple[Any, ...] | None]) -> None:
         for row in rows:
             if row is None:  # written without its row (an import): not known here
                 self.recent.clear()
@@ -89,7 +89,7 @@ def detach(sid: str) -> None:
                 del _bells[sid]
 
 
-def ring(sid: str, rows: list[tuple] | None = None) -> None:
+def ring(sid: str, rows: list[tuple[Any, ...] | None] | None = None) -> None:
     """Wake every stream of ``sid`` in this process (``rows``: the events just
     committed, if known). Nothing to do for a table nobody watches here."""
     bell = _bells.get(sid)

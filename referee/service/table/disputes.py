@@ -47,7 +47,7 @@ def open_disputes(db: Database, sid: str) -> list[dict]:
     """Every dispute of the table not yet settled, oldest first: its hand, its
     place in that hand's list (from 1), who raised it, the action (None: the
     whole hand) and the note (the TV shows them to the room)."""
-    out = []
+    out: list[dict] = []
     for n, disputes in storage.disputed_hands(db, sid):
         done = settlements(db, sid, n)
         out.extend({"hand": n, "number": i + 1, **d}
@@ -75,7 +75,7 @@ def correction_preview(db: Database, sid: str, n: int, index: int) -> dict:
         undone = [str(a) for a in reversed(hand.actions[action - 1:])]
         result = hand_state(db, sid, n).get("result") if hand.is_complete else None
     return {"hand": n, "dispute": index, "action": action, "undone": undone,
-            "net": (result or {}).get("net", {}), "complete": hand.is_complete}
+            "net": result.get("net", {}) if result else {}, "complete": hand.is_complete}
 
 
 def _correctable(db: Database, live: Live, n: int, index: int):
