@@ -59,11 +59,12 @@ from ...rules.hand import VOID, Hand
 from .. import storage
 from ..errors import Closed, RefereeError, Refused, RuleViolation, StaleSeq
 from ..kinds import EventKind
-from ..money.results import hand_result
+from ..money.results import StoredResult, hand_result
 from ..storage import Database
 from .cache import Live
 from .hands import public_state
 from .live_state import check_open
+from .state import HandState
 from .writes import Plan, asking_action, check_current, check_seq, write
 
 _ACTION, _REFUSAL = str(EventKind.ACTION), str(EventKind.REFUSAL)
@@ -79,13 +80,13 @@ class Logged:
     client_id was answered before; ``state`` is that first answer."""
 
     logged: list[str]
-    state: dict | None = None
+    state: HandState | None = None
     refused: RefereeError | None = None
     refused_text: str | None = None
-    preview: dict | None = None
+    preview: dict[str, Any] | None = None
     replayed: bool = False
 
-    def answer(self) -> dict | None:
+    def answer(self) -> HandState | None:
         """The state, or the refusal raised (the API's answer)."""
         if self.refused is not None:
             raise self.refused
@@ -132,7 +133,7 @@ class _Event:
     after it; a refusal's: the error)."""
 
     kind: str
-    payload: dict
+    payload: dict[str, str]
     client_id: str | None
     reply: str
 
@@ -153,8 +154,8 @@ def _judge(live: Live, n: int, texts: list[str], ids: list[str | None],
     # cache (``touched``); on a copy when it may only be previewed, which must
     # leave the live hand as it was (the copy cost an API action 8% of its CPU).
     work, steps, refused = hand if confirm else _copy_hand(hand), [], None
-    state: dict | None = None
-    result: dict | None = None
+    state: HandState | None = None
+    result: StoredResult | None = None
     for text, client_id in zip(texts, ids, strict=True):
         try:
             action = work.verify(parse_action(text))
@@ -170,7 +171,7 @@ def _judge(live: Live, n: int, texts: list[str], ids: list[str | None],
     if not confirm and refused is None and _ends(hand, work):
         return Plan(state=Logged([], preview=_preview(work, steps, result)))
     if legal:
-        if not steps:  # refused at once: the hand as it was
+        if state is None:  # refused at once: the hand as it was
             state, result = _after(live, work)
         state = _with_legal(work, state, result)
     logged = Logged([e.payload["action"] for e in steps], state)
@@ -193,7 +194,7 @@ def _ends(hand: Hand, work: Hand) -> bool:
         (work.is_complete and not hand.is_complete)
 
 
-def _after(live: Live, hand: Hand) -> tuple[dict, dict | None]:
+def _after(live: Live, hand: Hand) -> tuple[HandState, StoredResult | None]:
     """The hand's state as an action's answer (without the legal actions), and
     its result when complete."""
     result = hand_result(hand, live.stake, live.quantum, live.setup) \
@@ -201,17 +202,18 @@ def _after(live: Live, hand: Hand) -> tuple[dict, dict | None]:
     return public_state(live.sid, live.setup, hand, result, legal=False), result
 
 
-def _with_legal(hand: Hand, state: dict, result: dict | None) -> dict:
+def _with_legal(hand: Hand, state: HandState, result: StoredResult | None) -> HandState:
     """The state the hand's page is drawn from (and the cached state): with
     the legal actions, and the result as stored (as ``hand_state`` reads it)."""
-    page = {**state, "result": json.loads(storage.to_json(result))} \
-        if result is not None else dict(state)
+    page = state.copy()
+    if result is not None:
+        page["result"] = json.loads(storage.to_json(result))
     if hand.phase != VOID:
         page["legal"] = [str(a) for a in hand.legal_actions()]
     return page
 
 
-def _preview(work: Hand, steps: list[_Event], result: dict | None) -> dict:
+def _preview(work: Hand, steps: list[_Event], result: StoredResult | None) -> dict[str, Any]:
     return {
         "actions": [e.payload["action"] for e in steps],
         "ends": True,
@@ -222,7 +224,7 @@ def _preview(work: Hand, steps: list[_Event], result: dict | None) -> dict:
     }
 
 
-def _write(live: Live, work: Hand, steps: list[_Event], result: dict | None,
+def _write(live: Live, work: Hand, steps: list[_Event], result: StoredResult | None,
            refusal: _Event | None, logged: Logged, *, legal: bool) -> Plan:
     """The write of a judged request, and how the cache moves on after it."""
     sid, n = live.sid, work.number

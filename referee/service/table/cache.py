@@ -18,6 +18,7 @@ from ...rules.hand import Hand
 from ...rules.options import HouseRules
 from ...rules.table import Table
 from ..storage import Database, db_key
+from .state import HandState
 
 SIZE = 512
 
@@ -38,7 +39,7 @@ class Live:
     hand: Hand | None = None
     setup: dict = field(default_factory=dict)
     action_ids: list[int] = field(default_factory=list)  # events of the actions in force
-    state: dict | None = None  # hand_state of the current hand at ``version``
+    state: HandState | None = None  # hand_state of the current hand at ``version``
     closed: str | None = None  # when the host closed the table: it takes nothing more
     next_stake: str | None = None  # the stake from the next hand on (None: the session's)
     next_seats: list[str] | None = None  # the next hand's seats after someone left
