@@ -64,6 +64,7 @@ from .words import (  # noqa: F401 - the web reads OUTCOME_WORDS and outcome_wor
     match_words,
     outcome_words,
     paid_words,
+    payment_state,
     pays_words,
 )
 from .words import time_text as _when
@@ -212,11 +213,9 @@ class _Paper:
             extra.append(esc(_when(given.at, lang, self.sec.started)))
         if given.note:
             extra.append(esc(given.note))
-        if given.undone:  # kept on the paper, as in the record: it moves nothing
-            extra.append(esc(_("taken back")))
-        elif given.pending:
-            extra.append(esc(_("waiting for {payee} to confirm: it settles nothing yet",
-                               payee=given.payee)))
+        state = payment_state(given, lang)  # kept on the paper, as in the record
+        if state:
+            extra.append(esc(state))
         tail = f" ({', '.join(extra)})" if extra else ""
         return Paragraph(paid_words(f"<b>{esc(given.payer)}</b>", f"<b>{esc(given.payee)}</b>",
                                     esc(self.cash(given.amount, quantum)), lang) + tail,

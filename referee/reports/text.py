@@ -163,7 +163,7 @@ def _end_lines(sec, said: _Forms, columns) -> list[str]:
 
 def _money_lines(sec, said: _Forms) -> list[str]:
     """Brought forward, the payments made at the table, and the balances."""
-    from .words import pays_words
+    from .words import payment_state, pays_words
 
     money = sec.money
     _, lang, num, bq = said._, said.lang, said.num, money.quantum
@@ -175,11 +175,8 @@ def _money_lines(sec, said: _Forms) -> list[str]:
     for given in money.payments:
         extra = [said.time(given.at)] if given.at is not None else []
         extra += [given.note] if given.note is not None else []
-        if given.undone:
-            extra.append(_("taken back"))
-        elif given.pending:
-            extra.append(_("waiting for {payee} to confirm: it settles nothing yet",
-                           payee=given.payee))
+        state = payment_state(given, lang)
+        extra += [state] if state else []
         transfer = pays_words(given.payer, given.payee, said.amount(given.amount, bq), lang)
         tail = f" ({', '.join(extra)})" if extra else ""
         lines.append(_("Paid: {transfer}", transfer=transfer) + tail)

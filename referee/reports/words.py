@@ -81,6 +81,18 @@ def paid_words(payer: str, payee: str, amount: str, lang: str) -> str:
     return language.gettext(lang, PAID, payer=payer, payee=payee, amount=amount)
 
 
+def payment_state(payment, lang: str) -> str | None:
+    """Why a payment the record lists moves nothing (``sections.Payment``):
+    taken back, or waiting for its payee to confirm; None: it counts."""
+    _ = words(lang)
+    if payment.undone:
+        return _("taken back")
+    if payment.pending:
+        return _("waiting for {payee} to confirm: it settles nothing yet",
+                 payee=payment.payee)
+    return None
+
+
 #: A transfer: who pays whom how much; and a payment made.
 PAYS = N_("{payer} pays {payee} {amount}")
 PAID = N_("{payer} paid {payee} {amount}")
