@@ -9,6 +9,11 @@ cd "$(dirname "$0")"
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium chromium-driver)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+# The night's essential path in the other engines (tests/test_browser_engines.py):
+# Firefox ESR over Marionette, WebKitGTK's WebDriver under a virtual display.
+command -v firefox-esr >/dev/null 2>&1 || need+=(firefox-esr)
+command -v WebKitWebDriver >/dev/null 2>&1 || need+=(webkit2gtk-driver)
+command -v xvfb-run >/dev/null 2>&1 || need+=(xvfb)
 if [ -z "${REFEREE_TEST_DATABASE_URL:-}" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
     && ! command -v initdb >/dev/null 2>&1; then
   need+=(postgresql)
@@ -42,4 +47,10 @@ if [ -z "${REFEREE_TEST_DATABASE_URL:-}" ]; then
     echo "note: no PostgreSQL server could be started; its tests will be skipped" >&2
   fi
 fi
-.venv/bin/python -m pytest -q "$@"
+# WebKitGTK draws on a display: a virtual one when there is none.
+# (Not exec'd: the trap above still stops the PostgreSQL cluster.)
+if [ -z "${DISPLAY:-}" ] && command -v xvfb-run >/dev/null 2>&1; then
+  xvfb-run -a .venv/bin/python -m pytest -q "$@"
+else
+  .venv/bin/python -m pytest -q "$@"
+fi
