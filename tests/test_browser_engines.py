@@ -64,10 +64,14 @@ class Firefox(Engine):
     name = "firefox"
 
     def __init__(self):
+        import tempfile
+
         from marionette_driver.marionette import Marionette
 
+        # Firefox's own log to a temporary file, not the working directory.
+        log = os.path.join(tempfile.gettempdir(), "referee-gecko.log")
         self.m = Marionette(host="127.0.0.1", port=0, bin=FIREFOX, headless=True,
-                            startup_timeout=120)
+                            startup_timeout=120, gecko_log=log)
         self.m.start_session()
 
     def goto(self, url):
