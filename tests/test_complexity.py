@@ -20,7 +20,6 @@ KNOWN = {
     "commands/service.py::cmd_verify": 24,
     "devtools/catalogs.py::check": 16,
     "devtools/simulate.py::Dealer.choose": 25,
-    "language/__init__.py::action_sentence": 17,
     "ledger/payments.py::settle_ending": 19,
     "ledger/side_bets.py::read_side_bets": 17,
     "record/chain.py::session_chain_fault": 21,

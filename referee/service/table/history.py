@@ -58,16 +58,22 @@ def hand_history(db: Database, sid: str, n: int) -> list[dict]:
                ev["payload"]["action"]) for ev in events if ev["kind"] == _ACTION]
     if not any(a.verb == "take" and not a.cards for a, _undone, _line in logged):
         return [record(a, undone=undone, line=line) for a, undone, line in logged]
-    # Which card each take took is the pile's top when it was logged: the
-    # hand's applied actions played again (judged when they were logged).
     row = storage.hand_row(db, sid, n)
     hand = new_hand(rules, n, row["seats"], row["setup"]) if row else None
-    out = []
+    return [record(shown, undone=undone, line=line)
+            for shown, undone, line in _with_cards_taken(hand, logged)]
+
+
+def _with_cards_taken(hand, logged):
+    """Each take with the card it took: the pile's top when it was logged.
+
+    The hand's applied actions are played again (they were judged when
+    logged); an undone action was the hand's last when logged, so the hand
+    played so far (live actions only) is the one it was logged on.
+    """
     for action, undone, line in logged:
         shown = action
         if hand is not None:
-            # An undone action was the hand's last when logged: the hand
-            # played so far (live actions only) is the one it was logged on.
             if action.verb == "take" and not action.cards and hand.top not in (None, UNKNOWN):
                 shown = replace(action, cards=(hand.top,))
             if not undone:
@@ -75,5 +81,4 @@ def hand_history(db: Database, sid: str, n: int) -> list[dict]:
                     hand.apply_verified(action)
                 except RefereeError:
                     hand = None  # the rest as logged
-        out.append(record(shown, undone=undone, line=line))
-    return out
+        yield shown, undone, line
