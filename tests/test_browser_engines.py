@@ -231,13 +231,18 @@ def test_the_essential_night_in_another_engine(served, make):  # noqa: F811
         b.wait(lambda: b.count("#result") and "Hinlegen gewonnen" in b.text("#result"))
         assert night.state(n)["result"]["outcome"] == "drop_won"
         _shots(b, "told-again")
-        # A played hand (logged through the API: a drop tapped in Firefox was
-        # seen not logged, see the closing note), its page in this engine.
+        # A played hand: the drop tapped, its second tap confirmed, the shows
+        # by count.
         n = night.start()
+        to = night.state(n)["to_act"]
+        seat = [p["name"] for p in night.state(n)["players"]].index(to)
         b.goto(f"{base}/s/{night.sid}/hands/{n}")
         _see(b, "hand in play")
-        to = night.state(n)["to_act"]
-        night.act(n, f"{to}: drop")
+        b.click(f"#actions button[value='{seat}:drop']")
+        b.wait(lambda: b.count("#confirm-yes"))
+        _see(b, "the drop's second tap")
+        b.click("#confirm-yes")
+        b.wait(lambda: night.state(n)["seq"] == 1)
         for p in night.state(n)["must_show"]:
             night.act(n, f"{p}: show ={9 if p == to else 25}")
         b.goto(f"{base}/s/{night.sid}/hands/{n}")
