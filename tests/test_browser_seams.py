@@ -167,8 +167,12 @@ def go(pg, url: str) -> None:
 
 
 def _shoot(t: Table, name: str) -> None:
-    for pg, size in ((t.host_pg, TABLET), (t.phone, PHONE)):
-        tb.shot(pg, f"seams-{name}-{t.lang}-{size['width']}")
+    """The host's tablet both ways up and Ann's phone, for a person to look at."""
+    for pg, size in ((t.host_pg, TABLET), (t.host_pg, {"width": 768, "height": 1024}),
+                     (t.phone, PHONE)):
+        pg.set_viewport_size(size)
+        tb.shot(pg, f"seams-{name}-{t.lang}-{size['width']}x{size['height']}")
+    t.host_pg.set_viewport_size(TABLET)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
