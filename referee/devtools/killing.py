@@ -23,7 +23,8 @@ from ..service import storage
 
 CHILD = r"""
 import json, os, sys
-from referee.service import sessions, storage
+from referee.service import storage
+from referee.service.table import sessions
 
 path, log, fd = sys.argv[1], sys.argv[2], int(sys.argv[3])
 
