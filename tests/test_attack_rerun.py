@@ -130,3 +130,60 @@ def test_the_lock_is_one_while_it_is_held(app):
     with held:
         assert cache.lock(db, "x") is held
         assert cache.lock(db, "y") is not held
+
+
+# ------------------------------------------- a hostile amount in the tablet's forms
+
+HUGE_AMOUNTS = ["9" * 3000, "1e400", "-1e-400"]
+
+
+@pytest.mark.parametrize("currency", ["", "EUR"])
+@pytest.mark.parametrize("amount", HUGE_AMOUNTS)
+def test_a_huge_stake_or_payment_typed_in_the_form_is_refused_without_a_500(
+        client, amount, currency):
+    """The manage page's stake and payment forms write their confirmation
+    (the amount in the reader's form) before the write refuses the amount:
+    babel rounded 3,000 digits or 1e400 in the 28-digit context, a 500 with a
+    traceback. Now refused like any bad amount, and nothing is written."""
+    from referee.service.table import sessions
+    from referee.web.db import get_db
+
+    from .test_tablet import create, flashes, form_value
+
+    sid = create(client, currency=currency)
+    manage = client.get(f"/s/{sid}/manage").get_data(as_text=True)
+    csrf = form_value(manage, "csrf_token")
+    for path, fields in (("stake", {"stake": amount}),
+                         ("payment", {"from": "Ann", "to": "Ben", "amount": amount})):
+        r = client.post(f"/s/{sid}/manage/{path}",
+                        data={"csrf_token": csrf, "client_id": f"huge-{path}", **fields})
+        assert r.status_code < 500, r.get_data()[:300]
+        page = client.get(r.headers["Location"]).get_data(as_text=True)
+        assert [f for f in flashes(page) if f[0] == "error"], path
+    with client.application.app_context():
+        log = sessions.get_log(get_db(), sid)
+    assert not log.get("payments") and log["stake"] != amount
+
+
+# ------------------------------------------- a payment taken back, as documented
+
+def test_a_taken_back_payment_is_answered_as_the_openapi_document_says(client):
+    """schemathesis (response_schema_conformance) on ``/standings``: a
+    payment taken back carries its mark (``undone``: who and when), which the
+    documented PaymentMade (additionalProperties false) did not allow, so a
+    generated client refused the table's standings and summary."""
+    from openapi_schema_validator import OAS30Validator
+
+    g = Game(client)
+    auth = {"Authorization": f"Bearer {g.table}"}
+    r = client.post(g.url("/payments"), json={"from": "Ann", "to": "Ben", "amount": "1",
+                                              "client_id": "paid"}, headers=auth)
+    assert r.status_code == 201, r.get_json()
+    r = client.post(g.url("/payments/1/undo"), json={"client_id": "back"}, headers=auth)
+    assert r.status_code in (200, 201), r.get_json()
+    document = client.get("/api/openapi.json").get_json()
+    for tail, name in (("/standings", "Standings"), ("", "SessionSummary")):
+        got = client.get(g.url(tail), headers=auth).get_json()
+        assert "undone" in got["payments"][0], got["payments"]
+        OAS30Validator({"$ref": f"#/components/schemas/{name}",
+                        "components": document["components"]}).validate(got)

@@ -173,16 +173,22 @@ def number(value: Decimal | int | float, lang: str) -> str:
     """A plain number in the language's form (``1.234,5`` in German)."""
     if not isinstance(value, Decimal):
         return numbers.format_decimal(value, locale=locale(lang), decimal_quantization=False)
-    # babel rounds the value to its own places in the current context: an
-    # amount longer than its 28 digits (a refusal quoting a log's 3,000-digit
-    # payment) raised InvalidOperation, a 500 in German, French or Portuguese.
-    sign, digits, exponent = value.as_tuple()
-    wide = len(digits) + (exponent if isinstance(exponent, int) and exponent > 0 else 0)
+    wide = _width(value)
     if wide > LONGEST_NUMBER:
         return str(value)
     with localcontext() as ctx:
         ctx.prec = max(ctx.prec, wide + 16)  # and the pattern's places (at most 3)
         return numbers.format_decimal(value, locale=locale(lang), decimal_quantization=False)
+
+
+def _width(value: Decimal) -> int:
+    """The digits babel's rounding of ``value`` needs. It rounds in the
+    current context: an amount longer than its 28 digits (a refusal quoting a
+    log's 3,000-digit payment, a stake of 1e400 typed into the tablet's form,
+    whose confirmation is written before the stake is refused) raised
+    InvalidOperation, a 500."""
+    sign, digits, exponent = value.as_tuple()
+    return len(digits) + (abs(exponent) if isinstance(exponent, int) else 0)
 
 
 #: Digits beyond which a number is written as it came (only a refusal quotes
@@ -195,11 +201,17 @@ def money(amount: Decimal, currency: str | None, lang: str) -> str:
     without a currency, a plain number with two decimals. A currency that is
     not an ISO code (chips, points) follows the number as written. Never
     rounded: a share of a stake can have more than two decimals."""
-    if currency and numbers.is_currency(currency.upper()):
-        return numbers.format_currency(amount, currency.upper(), locale=locale(lang),
-                                       decimal_quantization=False)
-    plain = numbers.format_decimal(amount, format=_pattern("#,##0.00"), locale=locale(lang),
-                                   decimal_quantization=False)
+    wide = _width(amount)
+    with localcontext() as ctx:
+        ctx.prec = max(ctx.prec, wide + 16)  # and the pattern's places (at most 3)
+        if wide > LONGEST_NUMBER:
+            plain = str(amount)
+        elif currency and numbers.is_currency(currency.upper()):
+            return numbers.format_currency(amount, currency.upper(), locale=locale(lang),
+                                           decimal_quantization=False)
+        else:
+            plain = numbers.format_decimal(amount, format=_pattern("#,##0.00"),
+                                           locale=locale(lang), decimal_quantization=False)
     return f"{plain} {currency}" if currency else plain
 
 
