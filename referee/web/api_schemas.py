@@ -170,6 +170,14 @@ class ResultSchema(Schema):
     closed = fields.String(metadata={"description": "when the host closed the table"})
 
 
+class PaymentMarkSchema(Schema):
+    """Who confirmed a payment or took it back, and when."""
+
+    by = fields.String(allow_none=True, required=True, metadata={
+        "description": "the player, or null for the table"})
+    at = fields.String(required=True)
+
+
 class PaymentMadeSchema(Schema):
     """Money handed over at the table, as the log keeps it."""
 
@@ -178,6 +186,11 @@ class PaymentMadeSchema(Schema):
     amount = fields.String(required=True)
     at = fields.String()
     note = fields.String()
+    pending = fields.Boolean(metadata={"description": "recorded by its payer's own seat: "
+                                       "counted once the payee confirms it"})
+    confirmed = fields.Nested(PaymentMarkSchema)
+    undone = fields.Nested(PaymentMarkSchema, metadata={
+        "description": "taken back: no longer counted"})
 
 
 _MONEY_BY_PLAYER = {"keys": fields.String(), "values": fields.String()}
