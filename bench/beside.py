@@ -3,6 +3,7 @@ is dropped first, what is answered second.
 
     .venv/bin/python bench/beside.py [--server waitress|gevent] [--imports 4]
         [--hands 1000] [--clients 6] [--workers 2] [--rounds 1]
+        [--db postgresql://...] [--parallel 1]
 
 Run by hand, never as a test (gevent and gunicorn are not the referee's
 dependencies: ``pip install gunicorn gevent`` into the venv first). Serves
@@ -18,6 +19,12 @@ payment posted with a client id. A request is dropped when it gets no
 answer, or a cut one, or a 500. Prints, per round, the requests answered,
 dropped (with their kinds), answered per second while the imports ran, and
 the imports' median time.
+
+``--db`` serves a PostgreSQL database instead (a fresh SQLite file when
+left out); ``--parallel N`` posts the imports from N clients at once. Then
+the clients also read the session's report page and post legal actions at
+a table of their own (every fourth and fifth client), and every answer
+slower than 5 s is counted too.
 """
 
 from __future__ import annotations
@@ -38,11 +45,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.devtools.loadgen import free_port  # noqa: E402
+from referee.devtools.loadgen import Client, Tablet, free_port  # noqa: E402
 from referee.devtools.simulate import random_session  # noqa: E402
 
 
-def serve(kind: str, db: Path, port: int, workers: int, log) -> subprocess.Popen:
+def serve(kind: str, db: Path | str, port: int, workers: int, log) -> subprocess.Popen:
     env = {**os.environ, "REFEREE_HOST_KEY": "", "REFEREE_DATABASE_URL": str(db)}
     if kind == "waitress":
         argv = [sys.executable, "-m", "referee", "serve", "--db", str(db), "--port", str(port)]
@@ -51,7 +58,7 @@ def serve(kind: str, db: Path, port: int, workers: int, log) -> subprocess.Popen
                 "--worker-connections", "1000", "--timeout", "120",
                 "-b", f"127.0.0.1:{port}", "referee.web:create_app()"]
     proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
@@ -81,16 +88,18 @@ class Clients:
 
     def __init__(self, port: int, made: dict, count: int) -> None:
         self.port, self.made = port, made
-        self.answered = 0
+        self.answered = self.slow = 0
         self.dropped: collections.Counter = collections.Counter()
+        self.statuses: collections.Counter = collections.Counter()
         self.lock = threading.Lock()
         self.stop = threading.Event()
-        kinds = ["summary", "openapi", "payment"]
-        self.threads = [threading.Thread(target=self.run, args=(kinds[k % 3], k))
+        kinds = ["summary", "openapi", "payment", "page", "action"]
+        self.threads = [threading.Thread(target=self.run, args=(kinds[k % len(kinds)], k))
                         for k in range(count)]
 
-    def count(self, error: str | None) -> None:
+    def count(self, error: str | None, took: float = 0.0) -> None:
         with self.lock:
+            self.slow += took > 5.0
             if error is None:
                 self.answered += 1
             else:
@@ -98,7 +107,14 @@ class Clients:
 
     def ask(self, kind: str, conn, k: int, n: int):
         sid = self.made["id"]
-        if kind == "summary":
+        if kind == "action":
+            status, _ = conn.step()
+            self.statuses[status] += 1
+            return
+        if kind == "page":
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            conn.request("GET", f"/reports/{sid}/?token={self.made['audit_token']}")
+        elif kind == "summary":
             conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
             conn.request("GET", f"/api/sessions/{sid}",
                          headers={"Authorization": f"Bearer {self.made['audit_token']}"})
@@ -111,23 +127,34 @@ class Clients:
                          "Authorization": f"Bearer {self.made['table_token']}"})
         answer = conn.getresponse()
         body = answer.read()
+        self.statuses[answer.status] += 1
         if answer.status >= 500:
             raise ValueError(f"status {answer.status}")
-        json.loads(body)  # cut mid-body: not JSON
-        if kind == "summary":
+        if kind == "page":
+            if not body.rstrip().endswith(b"</html>"):
+                raise ValueError("a cut page")
+        else:
+            json.loads(body)  # cut mid-body: not JSON
+        if kind in ("summary", "page"):
             conn.close()
 
     def run(self, kind: str, k: int) -> None:
-        conn = None if kind == "summary" else \
+        conn = None if kind in ("summary", "page") else \
             http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        if kind == "action":
+            conn = Tablet(Client("127.0.0.1", self.port, timeout=60), 340 + k)
+            conn.open()
         n = 0
         while not self.stop.is_set():
             n += 1
+            t0 = time.monotonic()
             try:
                 self.ask(kind, conn, k, n)
-                self.count(None)
-            except (OSError, http.client.HTTPException, ValueError) as err:
-                self.count(type(err).__name__)
+                self.count(None, time.monotonic() - t0)
+            except (OSError, http.client.HTTPException, ValueError, RuntimeError) as err:
+                self.count(type(err).__name__, time.monotonic() - t0)
+                if kind == "action":
+                    return  # a tablet refused or cut off does not know its seq
                 if conn is not None:
                     conn.close()
                     conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
@@ -138,7 +165,7 @@ def one_round(kind: str, args, body: bytes) -> dict:
         log_path = Path(tmp) / "server.log"
         with log_path.open("wb") as log:
             port = free_port()
-            server = serve(kind, Path(tmp) / "r.sqlite3", port, args.workers, log)
+            server = serve(kind, args.db or Path(tmp) / "r.sqlite3", port, args.workers, log)
             try:
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
                 status, said = post(conn, "/api/sessions", {"stake": "1", "rules": "pagat",
@@ -150,13 +177,31 @@ def one_round(kind: str, args, body: bytes) -> dict:
                 time.sleep(1.0)  # the clients under way before the first import
                 with clients.lock:
                     before = clients.answered
-                took = []
+                took: list[float] = []
+                refused: list[str] = []
+
+                def importer(count: int) -> None:
+                    c = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+                    for _ in range(count):
+                        t = time.monotonic()
+                        try:
+                            status, said = post(c, "/api/sessions", body)
+                        except (OSError, http.client.HTTPException) as err:
+                            refused.append(type(err).__name__)
+                            c.close()
+                            c = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+                            continue
+                        took.append(time.monotonic() - t)
+                        if status != 201:
+                            refused.append(f"{status} {said[:120]!r}")
+                    c.close()
                 t0 = time.monotonic()
-                for _ in range(args.imports):
-                    t = time.monotonic()
-                    status, said = post(conn, "/api/sessions", body)
-                    took.append(time.monotonic() - t)
-                    assert status == 201, said[:300]
+                importers = [threading.Thread(target=importer, args=(args.imports,))
+                             for _ in range(args.parallel)]
+                for t in importers:
+                    t.start()
+                for t in importers:
+                    t.join()
                 span = time.monotonic() - t0
                 with clients.lock:
                     during = clients.answered - before
@@ -169,6 +214,8 @@ def one_round(kind: str, args, body: bytes) -> dict:
                 server.wait(30)
         said = log_path.read_text(errors="replace")
     return {"answered": clients.answered, "dropped": dict(clients.dropped),
+            "slow": clients.slow, "statuses": dict(clients.statuses),
+            "imports": len(took), "refused": refused,
             "per_second": during / span, "import": statistics.median(took),
             "errors_logged": said.count("Traceback") + said.count("BlockingIOError")}
 
@@ -181,6 +228,8 @@ def main() -> int:
     ap.add_argument("--clients", type=int, default=6)
     ap.add_argument("--workers", type=int, default=2, help="gunicorn's worker processes")
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--db", help="a postgresql:// URL (default: a fresh SQLite file)")
+    ap.add_argument("--parallel", type=int, default=1, help="imports posted at once")
     args = ap.parse_args()
     body = json.dumps(random_session(34, hands=args.hands)).encode()
     for r in range(args.rounds):
@@ -188,7 +237,9 @@ def main() -> int:
         dropped = sum(got["dropped"].values())
         print(f"{args.server} round {r + 1}: {got['answered']} answered, {dropped} dropped "
               f"{got['dropped'] or ''}, {got['per_second']:.0f} answered/s during "
-              f"{args.imports} imports of {args.hands} hands (median {got['import']:.2f} s), "
+              f"{got['imports']} imports of {args.hands} hands by {args.parallel} clients "
+              f"(median {got['import']:.2f} s; not 201: {got['refused']}), "
+              f"{got['slow']} answers over 5 s, statuses {got['statuses']}, "
               f"{got['errors_logged']} errors logged", flush=True)
     return 0
 
