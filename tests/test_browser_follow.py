@@ -191,7 +191,7 @@ TEXT_SIZES = """Array.from(document.querySelectorAll('main *'))
 @pytest.mark.parametrize("language, words", [
     ("en", {"stake": "Stake €1.00", "played": "Hands played: 2", "left": "Cy left",
             "joined": "Dev joined (from hand 4)"}),
-    ("de", {"stake": "Einsatz 1,00\u00a0€", "played": "Gespielte Runden: 2",
+    ("de", {"stake": "Einsatz 1,00\u00a0€", "played": "Gespielte Hände: 2",
             "left": "Cy ist gegangen", "joined": "Dev kam dazu (ab Hand 4)"}),
 ])
 def test_the_tv_fills_the_screen_and_shows_what_the_room_wants(served, browser, language,

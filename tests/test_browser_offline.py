@@ -312,7 +312,7 @@ def test_a_queue_survives_a_closed_browser_and_the_pages_open_offline(
         assert pg.locator("html").get_attribute("data-offline-copy")
         expect(pg.locator("#seq")).to_have_text("1")
         note = pg.locator("#offline-note").inner_text()
-        assert since.split(":")[0] in note and "as this tablet last saw it at" in note, note
+        assert since.split(":")[0] in note and "as this device last saw it at" in note, note
         expect(pg.locator("#offline-queue > ol > li")).to_have_count(3)
         assert pg.locator("#to-act").inner_text().strip() == "Ann"
         shot(pg, "06-reopened-offline")

@@ -49,7 +49,7 @@ from .common import (
     words,
 )
 from .settlement import outcome_words
-from .words import error_in, match_words, reason_in, story_in
+from .words import error_in, match_words, reason_in, story_in, void_reason_in
 
 
 def _stakes(n: Decimal, lang: str = language.DEFAULT) -> str:
@@ -170,7 +170,7 @@ def _event_rows(setup: dict, lang: str) -> list[tuple[str, str]]:
     rows = []
     if "void" in setup:
         rows.append((_("Void"), _("{reason}: the hand was cancelled, nobody pays",
-                                  reason=setup["void"])))
+                                  reason=void_reason_in(setup["void"], lang))))
     accepted = setup.get("accepted")
     if accepted:
         rows.append((_("Accepted by"), _("{players} (in the order they confirmed)",

@@ -10,6 +10,7 @@ from .. import language
 from ..record.kinds import EventKind
 from .common import esc, plurals, styles, words
 from .words import time_text as _when
+from .words import void_reason_in
 
 
 def open_disputes_line(still_open: list[int], lang: str) -> Paragraph:
@@ -130,7 +131,7 @@ def void_and_stake_notes(sec, stake, lang: str) -> list:
         out.append(Paragraph(_("Void hands (nobody paid; the same dealer dealt again)"),
                              st["h2"]))
         out += [Paragraph(_("Hand {n} (dealt by {dealer}): {reason}", n=h.number,
-                            dealer=esc(h.dealer), reason=esc(h.reason)),
+                            dealer=esc(h.dealer), reason=esc(void_reason_in(h.reason, lang))),
                           st["bullet"], bulletText="•") for h in void]
     bets = [h for h in sec.hands if h.side_bets]
     if bets:

@@ -108,7 +108,7 @@ def _columns(result, said: _Forms) -> tuple[int, int, int, list[str]]:
 def _hand_lines(sec, said: _Forms, columns) -> list[str]:
     from .. import language
     from ..rules.told import TOLD
-    from .words import story_in
+    from .words import story_in, void_reason_in
 
     _, lang, players = said._, said.lang, sec.players
     width, ow, hw, outcomes = columns
@@ -123,7 +123,7 @@ def _hand_lines(sec, said: _Forms, columns) -> list[str]:
         lines.append(f"{h.number:>{hw}}  {h.dealer:<{width}}  {words_out:<{ow}}  {nets}")
         if h.reason is not None:
             lines.append(indent + _("void: {reason} (nobody pays; the deal does not pass)",
-                                    reason=h.reason))
+                                    reason=void_reason_in(h.reason, lang)))
             continue
         if h.told:
             lines.append(indent + language.gettext(lang, TOLD))

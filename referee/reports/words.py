@@ -4,9 +4,10 @@ so the command line's text reports and the reference page use it too."""
 from __future__ import annotations
 
 from .. import language
+from ..language import N_, decimal_text, money_text, time_text  # noqa: F401
 
 # A paper's numbers, money and times: the language's one statement of them.
-from ..language import N_, decimal_text, money_text, time_text  # noqa: F401
+from ..rules.words import LEFT_THE_TABLE, VOID_REASONS
 
 #: The outcomes' names on the papers.
 OUTCOME_WORDS = {
@@ -172,3 +173,17 @@ def reason_in(reason: str, lang: str) -> str:
     if label == "deal win":
         return f"{text}: {claim_words(detail, None, lang)}"
     return f"{text} ({detail})"
+
+
+def void_reason_in(reason: str, lang: str) -> str:
+    """Why a hand was voided, in ``lang``: the reasons the referee and the
+    void form write (``rules.words.VOID_REASONS``, ``LEFT_THE_TABLE``)
+    translated, a reason a person typed as typed."""
+    if reason in VOID_REASONS:
+        return language.gettext(lang, reason)
+    head, sep, tail = LEFT_THE_TABLE.partition("{player}")
+    if sep and reason.startswith(head) and reason.endswith(tail) \
+            and len(reason) > len(head) + len(tail):
+        return language.gettext(lang, LEFT_THE_TABLE,
+                                player=reason[len(head):len(reason) - len(tail)])
+    return reason

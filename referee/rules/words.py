@@ -148,3 +148,11 @@ def _from_plain(value: object) -> object:
         if "decimal" in value:
             return Decimal(value["decimal"])
     return value
+
+
+#: Why a hand was voided, where the referee or the form writes the reason
+#: rather than a person: the log keeps these English words (the format's
+#: ``void`` is free text), and every page and paper says them in its reader's
+#: language. A reason a person typed is shown as typed.
+LEFT_THE_TABLE = N_("{player} left the table")
+VOID_REASONS = (N_("misdeal"), N_("voided at the table"))

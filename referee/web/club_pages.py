@@ -45,7 +45,10 @@ def _page_guard():
         return None
     if not _key():
         return error_page(_("The club is shut"), _("This referee has no host key "
-                          "(REFEREE_HOST_KEY), so no one may see every table's money."), 403)
+                          "(REFEREE_HOST_KEY), so no one may see every table's money.") + " "
+                          + _("Whoever runs the referee opens the club by starting it "
+                              "again with a host key of their choice: "
+                              "REFEREE_HOST_KEY=… referee serve"), 403)
     if not session.get("club"):
         return redirect(url_for("club.unlock", next=request.path))
     return None

@@ -315,6 +315,7 @@ def init_app(app) -> None:
     app.add_template_filter(action_words, "action_words")
     app.add_template_filter(outcome, "outcome")
     app.add_template_filter(reason, "reason")
+    app.add_template_filter(void_reason, "void_reason")
     app.add_template_filter(match_words, "match_words")
     # A sentence the engine states in English (a preset's source), in the
     # reader's language where the catalogs have it.
@@ -340,6 +341,14 @@ def reason(text: str) -> str:
     from ..reports.words import reason_in
 
     return reason_in(text, current())
+
+
+def void_reason(text: str) -> str:
+    """Why a hand was voided, in the reader's language where the referee or
+    the form wrote it, as typed where a person did."""
+    from ..reports.words import void_reason_in
+
+    return void_reason_in(text, current())
 
 
 def told(state: dict) -> dict:

@@ -36,7 +36,7 @@ from ...rules.errors import MalformedInput, RuleViolation
 from ...rules.events import check_accepted, check_disputes, void_hand
 from ...rules.hand import VOID, Hand
 from ...rules.table import check_name, mistaken
-from ...rules.words import N_
+from ...rules.words import LEFT_THE_TABLE, N_
 from .. import storage
 from ..errors import NotFound, NotYourSeat
 from ..kinds import EventKind
@@ -277,7 +277,7 @@ def leave(db: Database, sid: str, player: str, client_id: str | None = None) -> 
         payload = {"player": player, "seats": rest}
         in_play = hand is not None and hand.phase != VOID and not hand.is_complete
         if in_play and player in hand.players:
-            reason = f"{player} left the table"
+            reason = LEFT_THE_TABLE.format(player=player)
             payload["void"] = reason
             return _void_current(live, live.n, reason, "void",
                                  {"seats": rest, "payload": payload})
