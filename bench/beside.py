@@ -45,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.devtools.loadgen import Client, Tablet, free_port  # noqa: E402
+from referee.devtools.loadgen import Client, Tablet, answering, free_port  # noqa: E402
 from referee.devtools.simulate import random_session  # noqa: E402
 
 
@@ -57,19 +57,8 @@ def serve(kind: str, db: Path | str, port: int, workers: int, log) -> subprocess
         argv = [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", str(workers),
                 "--worker-connections", "1000", "--timeout", "120",
                 "-b", f"127.0.0.1:{port}", "referee.web:create_app()"]
-    proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            c.request("GET", "/api/openapi.json")
-            c.getresponse().read()
-            c.close()
-            return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("the server did not start")
+    return answering(subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                      cwd=ROOT), port, 120)
 
 
 def post(conn: http.client.HTTPConnection, path: str, body: dict | bytes,

@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.devtools.loadgen import SimTable, free_port  # noqa: E402
+from referee.devtools.loadgen import SimTable, answering, free_port  # noqa: E402
 
 
 def start_server(db: str, port: int, stdout) -> subprocess.Popen:
@@ -42,18 +42,7 @@ def start_server(db: str, port: int, stdout) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "referee", "serve", "--db", db,
                              "--port", str(port)], stdout=stdout, stderr=subprocess.STDOUT,
                             env={**os.environ, "REFEREE_HOST_KEY": ""}, cwd=ROOT)
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            c.request("GET", "/api/openapi.json")
-            c.getresponse().read()
-            c.close()
-            return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("the server did not start")
+    return answering(proc, port, 90)
 
 
 class Conn:

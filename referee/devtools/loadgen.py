@@ -54,6 +54,24 @@ def start_server(db: Path, port: int, *extra: str, stdout=subprocess.DEVNULL,
     raise RuntimeError("the server did not start")
 
 
+def answering(proc: subprocess.Popen, port: int, seconds: float) -> subprocess.Popen:
+    """``proc``, once the server it started answers a whole request on
+    ``port`` (the benches beside imports: a port can accept before the app
+    answers); killed if it does not within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            c.request("GET", "/api/openapi.json")
+            c.getresponse().read()
+            c.close()
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
 class SimTable:
     """One table's cards and choices; knows nothing about HTTP."""
 
