@@ -509,3 +509,30 @@ def test_a_phone_under_preset_dc_folds_the_declare_rows(server, browser):
                               ".getBoundingClientRect(); return [r.top, r.bottom]; })()")
     assert 0 <= top and bottom <= PHONE["height"], (top, bottom)
     context.close()
+
+
+def test_on_a_phone_the_whole_hand_page_scrolls_clear_of_the_action_bar(server, browser):
+    """The fixed action bar covers the foot of the screen: scrolled to the end,
+    the last panel stands above it, and the panels follow the cards without a
+    gap between them (the room to scroll is at the page's foot)."""
+    context = browser.new_context(viewport=PHONE)
+    pg = context.new_page()
+    pg.set_default_timeout(10_000)
+    players = ["Ann", "Ben", "Cy", "Dev"]
+    create_table(pg, server, players, table="bar night", host_key=HOST_KEY)
+    deal(pg, players, {}, None)
+    pg.get_by_role("button", name="Deal: start the hand").click()
+    pg.wait_for_url(re.compile(r".*/hands/1$"))
+    pg.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    bar_top, last_bottom, gap = pg.evaluate("""(() => {
+        const bar = document.querySelector('.actions').getBoundingClientRect().top;
+        const shown = [...document.querySelectorAll('main .panel')]
+            .filter(p => p.offsetParent !== null).map(p => p.getBoundingClientRect());
+        const last = Math.max(...shown.map(r => r.bottom));
+        const cards = document.querySelector('.act-form').getBoundingClientRect().bottom;
+        const below = shown.map(r => r.top - cards).filter(d => d >= 0);
+        return [bar, last, below.length ? Math.min(...below) : 0];
+    })()""")
+    assert last_bottom <= bar_top, (last_bottom, bar_top)
+    assert gap < 150, f"{gap} px of nothing under the cards"
+    context.close()
