@@ -199,11 +199,14 @@ class _Paper:
                                        amounts=", ".join(f"{p} {self.cash(v, money.quantum)}"
                                                          for p, v in amounts.items()))),
                                  st["body"]))
-        out.append(Paragraph(_("Balances"), st["h2"]))
-        out.append(_balances_table(self.sec, self.width, self.lang))
-        out.append(Paragraph(_("A balance is what the player is owed (negative: owes): "
-                               "brought forward, plus the hands, plus what they paid, less "
-                               "what they received."), st["small"]))
+        # One block: a row of the balances alone on the next page read as
+        # another table.
+        out.append(KeepTogether([
+            Paragraph(_("Balances"), st["h2"]),
+            _balances_table(self.sec, self.width, self.lang),
+            Paragraph(_("A balance is what the player is owed (negative: owes): "
+                        "brought forward, plus the hands, plus what they paid, less "
+                        "what they received."), st["small"])]))
         return out
 
     def _payment(self, given, quantum: Decimal) -> Paragraph:
