@@ -69,3 +69,24 @@ def test_no_sentence_is_stated_twice_in_two_styles():
             twice.append((seen[plain], msgid))
         seen[plain] = msgid
     assert twice == []
+
+
+# The reader addressed as "Sie": the formal pronoun mid-sentence (after a
+# lowercase word or a comma, where "sie" for "it/they" is written small), or
+# a sentence opening with a formal "Sie may/can/must". Capitalised at a
+# sentence's start, "Sie"/"Ihr" mean "it/they"/"its" and stay.
+_FORMAL = re.compile(
+    r"(?<=[a-zäöüß,;)]\s)(Sie|Ihnen|Ihr|Ihre|Ihren|Ihrem|Ihrer|Ihres)\b"
+    r"|(?:^|[.!?]\s)Sie (dürfen|können|müssen|möchten|sollten)\b")
+
+
+def test_the_german_catalog_says_du_never_sie():
+    """One form of address (issue 35): the German pages and papers say "du"
+    to the reader ("ihr" only to the whole table), never the formal "Sie"."""
+    with (TRANSLATIONS / "de" / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f)
+    formal = []
+    for m in catalog:
+        strings = m.string if isinstance(m.string, (list, tuple)) else [m.string]
+        formal += [s for s in strings if s and _FORMAL.search(s)]
+    assert formal == []

@@ -377,7 +377,7 @@ def test_the_report_says_a_hand_was_told(tmp_path, capsys):
     path = tmp_path / "log.json"
     path.write_text(json.dumps(_log([{"dealer": "Cy", "ending": DROP_ENDING}])))
     assert main(["replay", str(path), "--lang", "de"]) == 0
-    assert "Nach ihrem Ende erzählt" in capsys.readouterr().out
+    assert "Nachgetragen: nur mit ihrem Ausgang erfasst" in capsys.readouterr().out
 
 
 # ---------------------------------------------------------------- papers and what-if
