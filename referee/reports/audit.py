@@ -351,6 +351,11 @@ UNCHANGED = N_("as above: a refusal changes nothing")
 MOST_DRAWN = 600
 
 
+#: The most characters of a step's action and refusal that always fit a page
+#: in one row; a longer row may be split at a page's end.
+LONG_ROW = 400
+
+
 def _clip(text: str) -> str:
     return text if len(text) <= MOST_DRAWN else text[:MOST_DRAWN] + "…"
 
@@ -391,6 +396,7 @@ def _steps_table(steps: list, width: float, lang: str) -> Table:
         ("LEFTPADDING", (0, 0), (-1, -1), 3),
         ("RIGHTPADDING", (0, 0), (-1, -1), 3),
     ]
+    longest = 0
     for step in steps:
         r = len(rows)
         what = [f"<b>{esc(_action(_clip(step.action), lang))}</b>" if step.action else
@@ -414,6 +420,7 @@ def _steps_table(steps: list, width: float, lang: str) -> Table:
             what.append(_("{who}: “{note}”",
                           who="<b>" + _("disputed by {player}", player=esc(d["by"])) + "</b>",
                           note=esc(language.note_words(d["note"], lang))))
+        longest = max(longest, sum(len(w) for w in what))
         rows.append([
             str(step.index) if step.index else "",
             "" if step.seq is None else str(step.seq),
@@ -434,8 +441,10 @@ def _steps_table(steps: list, width: float, lang: str) -> Table:
     cw = [18, event_w, 134, width - 152 - event_w]
     # A row may run over a page (a refused 500-character action, quoted again
     # by its refusal): split inside it, where a whole row taller than the page
-    # made the audit a 500 (issue 34, the attack again).
-    t = Table(rows, colWidths=cw, repeatRows=1, hAlign="LEFT", splitInRow=1)
+    # made the audit a 500 (issue 34, the attack again). Only then: a row of
+    # everyday words cut in two at a page's end reads as two steps.
+    t = Table(rows, colWidths=cw, repeatRows=1, hAlign="LEFT",
+              splitInRow=int(longest > LONG_ROW))
     t.setStyle(TableStyle(style))
     return t
 
