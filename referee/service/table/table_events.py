@@ -282,13 +282,7 @@ def leave(db: Database, sid: str, player: str, client_id: str | None = None) -> 
             return _void_current(live, live.n, reason, "void",
                                  {"seats": rest, "payload": payload})
 
-        def rows(w: Database, _event_id: int) -> None:
-            storage.set_next(w, live.sid, stake=live.next_stake, seats=rest)
-
-        def after(_event_id: int) -> None:
-            live.next_seats = rest
-
-        return None, payload, rows, after
+        return _seating_from_next_hand(live, rest, payload)
 
     return _event(db, sid, EventKind.LEAVE, client_id, check)
 
@@ -551,13 +545,7 @@ def seat(db: Database, sid: str, player: str, client_id: str | None = None) -> d
             rest = [*seats[:at], player, *seats[at:]]
         payload = {"player": player, "seats": rest, "from_hand": live.n + 1}
 
-        def rows(w: Database, _event_id: int) -> None:
-            storage.set_next(w, live.sid, stake=live.next_stake, seats=rest)
-
-        def after(_event_id: int) -> None:
-            live.next_seats = rest
-
-        return None, payload, rows, after
+        return _seating_from_next_hand(live, rest, payload)
 
     return _event(db, sid, EventKind.SEAT, client_id, check)
 
@@ -648,3 +636,15 @@ def rename(db: Database, sid: str, old: str, new: str, client_id: str | None = N
         return None, {"old": old, "new": new}, rows, after
 
     return _event(db, sid, EventKind.RENAME, client_id, check)
+
+
+def _seating_from_next_hand(live, rest: list[str], payload: dict):
+    """A leave's or a seat's write: the next hand's seats stored and kept live."""
+
+    def rows(w: Database, _event_id: int) -> None:
+        storage.set_next(w, live.sid, stake=live.next_stake, seats=rest)
+
+    def after(_event_id: int) -> None:
+        live.next_seats = rest
+
+    return None, payload, rows, after
