@@ -75,3 +75,30 @@ def test_a_number_pattern_is_parsed_once_not_at_every_amount(lang, monkeypatch):
     written += [language.amount(Decimal("7.1"), CENT, lang) for _ in range(3)]
     assert parsed == []
     assert written[0] == language.decimal_text(Decimal("2.25"), 2, lang)
+
+
+
+# (typed, language, the browser lets it through). A value the browser refuses
+# is one the service would refuse too: more places than STAKE_PLACES, or a
+# sign that is no decimal sign in that language.
+TYPED = [("0.25", "en", True), ("1,5", "de", True), ("1.5", "de", True), ("2", "en", True),
+         ("0.1234", "en", True), ("0,1234", "de", True), ("0.250000", "en", True),
+         ("0.12345", "en", False), ("0,12345", "de", False), ("0.00001", "en", False),
+         ("1,5", "en", False), ("1,000.5", "en", False)]
+
+
+@pytest.mark.parametrize(("text", "lang", "takes"), TYPED)
+def test_the_browser_pattern_of_a_decimal_is_the_service_places_rule(text, lang, takes):
+    """Said to the browser from STAKE_PLACES, so a payment of 0.12345 is
+    stopped on the phone, not after a round trip; what it lets through the
+    service takes."""
+    import re
+
+    from referee.ledger.money import parse_stake
+
+    assert (re.fullmatch(language.decimal_pattern(lang), text) is not None) == takes
+    if takes:
+        parse_stake(language.read_decimal(text, lang))
+    else:
+        with pytest.raises(ValueError):
+            parse_stake(language.read_decimal(text, lang))

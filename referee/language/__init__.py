@@ -23,7 +23,7 @@ from pathlib import Path
 from babel import Locale, dates, numbers
 from babel.support import NullTranslations, Translations
 
-from ..ledger.money import unsigned
+from ..ledger.money import STAKE_PLACES, unsigned
 from ..rules.numbers import is_whole, whole
 
 # N_ is the engine's marker, re-exported for the shells' own sentences.
@@ -226,7 +226,9 @@ def decimal_pattern(lang: str) -> str:
     keypad may offer only it); no grouping signs (a stake is small, and
     ``1.000`` must not be read as a thousand in one language and one in another)."""
     signs = "".join(sorted({".", decimal_sign(lang)}))
-    return f"[0-9]+([{signs}][0-9]+)?"
+    # The places the service takes (trailing zeros are the same money), so the
+    # browser says "too many places" before the form is sent, as the service would.
+    return f"[0-9]+([{signs}][0-9]{{1,{STAKE_PLACES}}}0*)?"
 
 
 def read_decimal(text: str, lang: str) -> str:
