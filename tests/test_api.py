@@ -712,3 +712,39 @@ def test_text_the_database_cannot_hold_is_never_a_500(client):
     r = client.post("/api/sessions", json={"players": ["Ann", "Ben"], "stake": "1",
                                            "rules": "pagat", "table": "a\x00b"})
     assert_error(r, 400, "malformed_log")
+
+
+def test_each_show_of_a_tap_is_its_own_request_under_its_own_client_id(app, client):
+    """A tap of every show logs each under its own client id (``tap``,
+    ``tap-1``, ...). Each id names what it asked, as the first does: the
+    same show sent again under ``tap-1`` gets its first answer; another
+    body under it is refused as reused, not answered with that show."""
+    log = json.loads(next(p for p in SAMPLES if p.name == "baton_rouge_forty.json").read_text())
+    hand = log["hands"][0]
+    r = client.post("/api/sessions", json={k: log[k] for k in
+                                            ("format", "table", "currency", "stake", "rules",
+                                             "players")})
+    assert r.status_code == 201, r.get_json()
+    sid, token = r.get_json()["id"], r.get_json()["table_token"]
+    url = f"/api/sessions/{sid}"
+    r = client.post(url + "/hands", json={"dealer": hand["dealer"], "deal": hand["deal"],
+                                          "upcard": hand["upcard"]}, headers=bearer(token))
+    assert r.status_code == 201, r.get_json()
+    db = app.extensions["referee"]["db"]
+    *play, = hand["actions"][:-3]
+    shows = hand["actions"][-3:]
+    for k, text in enumerate(play):
+        log_action(db, sid, 1, [text], f"p{k}", k).answer()
+    first = log_action(db, sid, 1, shows, "tap", len(play)).answer()
+    assert first["complete"]
+
+    def post(text, client_id, seq):
+        return client.post(url + "/hands/1/actions", headers=bearer(token),
+                           json={"action": text, "client_id": client_id, "expected_seq": seq})
+
+    again = post(shows[1], "tap-1", len(play) + 1)
+    assert again.status_code in (200, 201), again.get_json()
+    assert_error(post(shows[2], "tap-1", len(play) + 1), 409, "client_id_reused")
+    assert_error(post(shows[1], "tap-2", len(play) + 2), 409, "client_id_reused")
+    events = client.get(url + "/hands/1", headers=bearer(token)).get_json()
+    assert events["seq"] == len(hand["actions"])

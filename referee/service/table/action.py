@@ -65,7 +65,7 @@ from .cache import Live
 from .hands import public_state
 from .live_state import check_open
 from .state import HandState
-from .writes import Plan, asking_action, check_current, check_seq, write
+from .writes import Plan, action_request, asking_action, check_current, check_seq, write
 
 _ACTION, _REFUSAL = str(EventKind.ACTION), str(EventKind.REFUSAL)
 
@@ -136,6 +136,10 @@ class _Event:
     payload: dict[str, str]
     client_id: str | None
     reply: str
+    # What a tap's second, third... show asked under its own client id (the
+    # first one's is noted by ``writes.write``), so that id resent with
+    # another body is refused as reused, as the first one is.
+    asked: str | None = None
 
     @property
     def refused(self) -> bool:
@@ -156,7 +160,9 @@ def _judge(live: Live, n: int, texts: list[str], ids: list[str | None],
     work, steps, refused = hand if confirm else _copy_hand(hand), [], None
     state: HandState | None = None
     result: StoredResult | None = None
-    for text, client_id in zip(texts, ids, strict=True):
+    asked = [None] + [action_request(n, text).stored() if cid else None
+                      for text, cid in zip(texts[1:], ids[1:], strict=True)]
+    for k, (text, client_id) in enumerate(zip(texts, ids, strict=True)):
         try:
             action = work.verify(parse_action(text))
         except RefereeError as err:
@@ -167,7 +173,7 @@ def _judge(live: Live, n: int, texts: list[str], ids: list[str | None],
         state, result = _after(live, work)
         said = str(action)
         steps.append(_Event(_ACTION, {"action": said, "text": said}, client_id,
-                            storage.to_json(state)))
+                            storage.to_json(state), asked[k]))
     if not confirm and refused is None and _ends(hand, work):
         return Plan(state=Logged([], preview=_preview(work, steps, result)))
     if legal:
@@ -183,7 +189,7 @@ def _judge(live: Live, n: int, texts: list[str], ids: list[str | None],
         logged.refused, logged.refused_text = told, str(texts[k])
         refusal = _Event(_REFUSAL, {"action": str(texts[k]), "code": refused.code,
                                     "message": refused.message},
-                         ids[k], storage.to_json({"error": told.to_stored()}))
+                         ids[k], storage.to_json({"error": told.to_stored()}), asked[k])
     return _write(live, work, steps, result, refusal, logged, legal=legal)
 
 
@@ -238,6 +244,8 @@ def _write(live: Live, work: Hand, steps: list[_Event], result: StoredResult | N
             event.client_id, after=after)["id"])
         if event.client_id:
             storage.store_reply(w, sid, event.client_id, event.refused, event.reply)
+            if event.asked:
+                storage.note_request(w, sid, event.client_id, event.asked)
         return events[-1]
 
     def job(w: Database) -> None:

@@ -58,17 +58,23 @@ class Request:
 ACTION_KIND = "POST /api/sessions/<sid>/hands/<int:n>/actions"
 
 
+def action_request(n: int, text: str) -> Request:
+    """A hand's action as a request: the action as the rules read it (the
+    same action written another way is the same request)."""
+    try:
+        said = str(parse_action(text))
+    except RefereeError:
+        said = str(text)
+    return Request.make(ACTION_KIND, [n, said])
+
+
 @contextmanager
 def asking_action(n: int, text: str) -> Iterator[None]:
     """While a hand's action is written: the request is that action of that
     hand, whichever door it came through. A tablet's tap posted as a form and
     sent again by the offline queue through the API (its answer was lost) is
     the same request under the same client_id, not a reuse."""
-    try:
-        said = str(parse_action(text))
-    except RefereeError:
-        said = str(text)
-    token = REQUEST.set(Request.make(ACTION_KIND, [n, said]))
+    token = REQUEST.set(action_request(n, text))
     try:
         yield
     finally:
