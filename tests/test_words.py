@@ -19,7 +19,9 @@ from referee.cli import main
 from referee.devtools import catalogs
 from referee.record import load_log, read_log_file
 from referee.replay import replay
-from referee.rules.errors import RefereeError
+from referee.rules.errors import RefereeError, RuleViolation
+from referee.rules.options import HouseRules
+from referee.rules.table import Table
 from referee.rules.words import Names, Phrases, Words, params_from_plain, params_to_plain
 from referee.service.errors import Refused
 from referee.service.table import hands
@@ -132,6 +134,20 @@ def test_a_refusal_stored_in_english_only_stays_english():
     assert again.to_dict() == old
     assert language.message(again, "fr") == old["message"]
 
+
+@pytest.mark.parametrize("seats", [["Ann", "Ben", "Cy:x"], ["Ann", "Ben", "Аnn"]],
+                         ids=["a bad name", "names taken for each other"])
+def test_a_refused_seating_is_worded_in_every_language(seats):
+    # The seating's refusals carried their sentence as the template itself
+    # (a Words, not a catalog's msgid): every language got the English.
+    with pytest.raises(RuleViolation) as caught:
+        Table(HouseRules(), ["Ann", "Ben"]).start_hand("Ann", players=seats)
+    err = caught.value
+    assert err.code == "bad_seating" and err.template in TEMPLATES
+    assert language.sentence(err, "en") == err.sentence
+    for lang in OTHERS:
+        said = language.sentence(err, lang)
+        assert said != err.sentence and "{" not in said, (lang, said)
 
 def test_parameters_survive_json():
     params = {"player": "Ann", "stakes": Words("{n} stakes", n=Decimal("2.5")),

@@ -24,6 +24,7 @@ from .words import N_, Phrases, Words
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 
@@ -47,7 +48,7 @@ class DealWin:
     def number(self) -> int | None:
         return int(self.when.split(":")[1]) if ":" in self.when else None
 
-    def holds(self, cards: list[str] | tuple[str, ...], deck: Deck, hand_size: int,
+    def holds(self, cards: Sequence[str], deck: Deck, hand_size: int,
               count: int | None = None) -> bool:
         """Whether the dealt ``cards`` make this claim; ``count``, if given, is
         their count (a hand checks every claim against one count)."""
@@ -56,10 +57,12 @@ class DealWin:
             return hand_size == 5 and len(cards) == 5 and all(c[0] in "JQK" for c in cards)
         if count is None:
             count = deck.count(cards)
+        number = self.number
+        assert number is not None  # "total:N" and "low:N" name their N
         if kind == "total":
             # With J/Q/K at 11-12-13 a total would come too easily: not allowed.
-            return not deck.court_high and count == self.number
-        return count <= self.number
+            return not deck.court_high and count == number
+        return count <= number
 
     def describe(self) -> Words:
         kind, n = self.kind, self.number
@@ -207,18 +210,23 @@ class Amount:
             return None
         if value in self.words:
             return value
+        return self.stakes(name, value)
+
+    def stakes(self, name: str, value: Any) -> Decimal:
+        """``value`` as a number of stakes, the words and null aside."""
         if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
             raise _bad(name, value, _POSITIVE)
         d = decimal(value)
         if d is None or not d.is_finite() or d <= 0:
             raise _bad(name, value, _POSITIVE)
-        if d > MOST_PAYS or -d.normalize().as_tuple().exponent > PAYS_PLACES:
+        exponent = d.normalize().as_tuple().exponent  # an int: d is finite
+        if d > MOST_PAYS or isinstance(exponent, int) and -exponent > PAYS_PLACES:
             raise _bad(name, value, Words(N_("a number greater than 0 and at most {most}, "
                                              "with at most {places} decimal places"),
                                           most=MOST_PAYS, places=PAYS_PLACES))
         return d
 
-    def describe(self) -> Words:
+    def describe(self) -> Words | Phrases:
         # "null" and the texts are JSON values, the same in every language
         number = Words(N_("null, a number > 0, at most {most}") if self.optional
                        else N_("a number > 0, at most {most}"), most=MOST_PAYS)
@@ -257,7 +265,7 @@ class ClaimList:
             if "pays" not in claim:
                 raise RulesError("bad_option_value", N_("{where} needs pays (the stakes it "
                                                         "wins)"), {"where": where})
-            pays = _CLAIM_PAYS.check(f"{where}.pays", claim["pays"])
+            pays = _CLAIM_PAYS.stakes(f"{where}.pays", claim["pays"])
             timing = claim.get("timing")
             if timing not in (None, "first_turn"):
                 raise _bad(f"{where}.timing", timing, Words(N_('"first_turn" or nothing')))

@@ -119,7 +119,7 @@ class Deck:
                 values[card] = 10
             else:
                 values[card] = {"J": 11, "Q": 12, "K": 13}[r] if self.court_high else 10
-        wild = set()
+        wild: set[str] = set()
         if self.jokers_wild:
             wild.update(JOKERS[: self.jokers])
         if self.deuces_wild:

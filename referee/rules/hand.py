@@ -57,6 +57,11 @@ from .phases import (  # noqa: F401 (START_VERBS and Phase: their callers import
 from .spreads import Spread, in_rank_order
 from .words import N_, Words
 
+TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
+if TYPE_CHECKING:
+    from .ending import EndingKind
+    from .told import Told
+
 _UPCARD = (N_("the upcard"),)
 
 
@@ -154,7 +159,7 @@ class Hand:
         # that stay unknown.
         self.counted: dict[str, int] = {}
         # Set when the hand was told by its ending, not played (referee.rules.told).
-        self.told = None
+        self.told: Told | None = None
         self.claims: list[Claim] = []
         self.actions: list[Action] = []
         self.phase: Phase = START
@@ -165,7 +170,7 @@ class Hand:
         self.discarder: str | None = None
         self.extra_by: str | None = None
         self.ender: str | None = None  # who dropped, or drew from the empty stock
-        self.play_kind: str | None = None  # how the play ended (DROP or STOCK_OUT)
+        self.play_kind: EndingKind | None = None  # how the play ended (DROP or STOCK_OUT)
         self.must_show: set[str] = set()
         self.ending: Ending | None = None
 
@@ -329,6 +334,7 @@ class Hand:
 
     def _apply_hit(self, action: Action) -> None:
         p, k, card = action.player, action.spread, action.cards[0]
+        assert k is not None  # a hit names its spread
         left = self._take_from_hand(p, card, (N_("hit on S{spread} by {player}"), p, k))
         self.this_turn.melded += (card,)
         self.spreads[k - 1].cards.append(card)
@@ -381,6 +387,7 @@ class Hand:
 
     def _apply_slap(self, action: Action) -> None:
         p, k = action.player, action.spread
+        assert k is not None  # a slap names its spread
         card = self.pile.pop()
         self.spreads[k - 1].cards.append(card)
         self._hit_waits(p, self.spreads[k - 1].owner)
@@ -396,6 +403,7 @@ class Hand:
     def _apply_declare(self, action: Action) -> None:
         p = action.player
         claim = eligible_claim(self, p, action.cards)
+        assert claim is not None  # verified: the declared cards make a claim
         self._reveal(p, action.cards, N_("declared by {player}"))
         self.claims.append(claim)
         if claim.claim.timing:
@@ -480,7 +488,7 @@ class Hand:
                 return
         self.phase = OVER
 
-    def _push_up_losers(self, ending: Ending) -> set[str]:
+    def _push_up_losers(self, ending: Ending | None) -> set[str]:
         """In push-up scoring every loser with cards shows after any ending."""
         if ending is None or ending.kind == THROWN_IN:
             return set()
@@ -489,7 +497,7 @@ class Hand:
         return {q for q in self.players if q not in winners and q not in self.shown
                 and self.card_count(q)}
 
-    def _end_play(self, kind: str) -> None:
+    def _end_play(self, kind: EndingKind) -> None:
         self.phase = SHOWDOWN
         self.play_kind = kind
         held, unknown = self.held, self.unknown
@@ -499,7 +507,9 @@ class Hand:
             self.phase = OVER
 
     def _showdown_ending(self) -> Ending:
-        return Ending(self.play_kind, self.players, self.dealer, player=self.ender,
+        kind = self.play_kind
+        assert kind is not None  # a showdown without an ending follows _end_play
+        return Ending(kind, self.players, self.dealer, player=self.ender,
                       counts=self._known_counts())
 
     def _known_counts(self) -> dict[str, int | None]:

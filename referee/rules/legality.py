@@ -293,6 +293,7 @@ def _verify_spread(hand: Hand, action: Action) -> None:
 
 def _verify_hit(hand: Hand, action: Action) -> None:
     p, k = action.player, action.spread
+    assert k is not None  # parse_action reads a hit's spread, or refuses it
     rules = hand.rules
     if k > len(hand.spreads):
         raise _illegal("no_such_spread", N_("there is no spread S{spread} on the table "
@@ -367,6 +368,7 @@ def _verify_going_out(hand: Hand, p: str) -> None:
 
 def _verify_slap(hand: Hand, action: Action) -> None:
     k = action.spread
+    assert k is not None  # parse_action reads a slap's spread, or refuses it
     if hand.rules.slapping == "off":
         raise _illegal("slap_not_allowed", N_("these rules do not allow slapping"))
     if not hand.slap_open or hand.phase != START:

@@ -11,13 +11,17 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
+TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
+if TYPE_CHECKING:
+    from typing import TypeGuard
+
 #: Digits a whole number read from input may have, unless its caller says:
 #: an 8-byte signed integer holds every 18-digit number, which every stored
 #: number (sequences, hands, counts) fits in.
 MOST_DIGITS = 18
 
 
-def is_whole(text: object, most: int = MOST_DIGITS) -> bool:
+def is_whole(text: object, most: int = MOST_DIGITS) -> TypeGuard[str]:
     """Whether ``text`` is 1 to ``most`` ASCII digits, nothing else."""
     return isinstance(text, str) and 0 < len(text) <= most and text.isascii() \
         and text.isdigit()
@@ -27,7 +31,7 @@ def whole(text: object, most: int = MOST_DIGITS) -> int | None:
     """The whole number ``text`` writes in 1 to ``most`` ASCII digits; None
     if it is anything else (empty, a sign, a space, another script's digit,
     too long)."""
-    return int(text) if is_whole(text, most) else None  # type: ignore[arg-type]
+    return int(text) if is_whole(text, most) else None
 
 
 def decimal(text: object) -> Decimal | None:

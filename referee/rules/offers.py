@@ -67,6 +67,8 @@ def offers(hand: Hand) -> Iterator[Offer]:
             elif hand.rules.deal_wins:
                 yield Offer(q, "declare", _to_pick(q, "declare"), _NONE)
     p = hand.to_act
+    if p is None:  # nobody's turn: the play is over
+        return
     if phase == START:
         for v in START_VERBS:
             if v != "take" or _take_is_usable(hand, p):

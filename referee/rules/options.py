@@ -79,7 +79,10 @@ class DealWinDeclare(StrEnum):
 
 
 # The catch schemes' names, in the registry's order (``catches.CATCH_SCHEMES``).
-CatchName = StrEnum("CatchName", [(name.upper(), name) for name in CATCH_SCHEMES])
+# mypy reads an enum's members only from a literal list, not from a registry:
+# to it CatchName is an enum whose members it does not know.
+CatchName = StrEnum(  # type: ignore[misc]
+    "CatchName", [(name.upper(), name) for name in CATCH_SCHEMES])
 
 
 class StockOut(StrEnum):
@@ -210,7 +213,7 @@ class HouseRules:
     # Dropping and catches
     drop_pays: Decimal = _opt(Decimal(1), N_("Stakes paid by each other player to a dropper "
                               "whose count is strictly the lowest."), Amount((1,)))
-    caught: CatchName = _opt(CatchName.PAGAT, N_("Who pays what when the dropper is caught "
+    caught: CatchName = _opt(CatchName("pagat"), N_("Who pays what when the dropper is caught "
                              "(another count equal or lower): one of the catch schemes."),
                              _names(CatchName))
     caught_pays: Decimal | str = _opt(Decimal(2), N_("The amount for the pay_beaters and "
@@ -254,12 +257,13 @@ class HouseRules:
         face cards can): most dealt hands are ruled out by their count alone."""
         counts: set[int] = set()
         for claim in self.deal_wins:
-            if claim.kind == "five_faces":
+            number = claim.number
+            if number is None:  # five face cards, whatever they count
                 return None
             if claim.kind == "total":
-                counts.add(claim.number)
+                counts.add(number)
             else:
-                counts.update(range(claim.number + 1))
+                counts.update(range(number + 1))
         return frozenset(counts)
 
     @cached_property

@@ -33,7 +33,8 @@ class Spread:
         return isinstance(other, Spread) and (self.number, self.owner, self.cards) == (
             other.number, other.owner, other.cards)
 
-    __hash__ = None  # mutable
+    # No __hash__: a class that defines __eq__ alone is unhashable, as a
+    # spread must be (hits and slaps add to it).
 
 
 def is_book(cards: Sequence[str], deck: Deck) -> bool:

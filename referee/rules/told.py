@@ -198,8 +198,10 @@ def _check_counts(rules: HouseRules, told: Told) -> None:
 
 def _ending(hand: Hand, told: Told) -> Ending:
     rules, by = hand.rules, told.by
-    counts = {q: told.counts[q] for q in hand.players if q in told.counts}
+    counts: dict[str, int | None] = {q: told.counts[q] for q in hand.players
+                                     if q in told.counts}
     if told.how == TONK_OUT:
+        assert by is not None  # NEEDS: a tonk out says who went out
         facts = told.facts
         pays, why = tonk_out_pays(
             rules, by, first_turn=facts.get("first_turn", False),
@@ -240,7 +242,7 @@ def _check_push_up_counts(ending: Ending, told: Told) -> None:
     if ending.kind == THROWN_IN:
         return
     winners = {c.player for c in ending.claims}
-    if ending.kind in (TONK_OUT, OUT):
+    if ending.kind in (TONK_OUT, OUT) and ending.player is not None:
         winners.add(ending.player)
     for q in ending.players:
         if q not in winners and q not in told.counts:

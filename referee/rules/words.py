@@ -108,11 +108,11 @@ def english(template: str, params: dict) -> str:
 
 def to_plain(words: Words) -> dict:
     """``words`` as plain JSON (``from_plain`` reads it back)."""
-    return _to_plain(words)
+    return {"words": words.template, "params": params_to_plain(words.params)}
 
 
 def from_plain(plain: dict) -> Words:
-    return _from_plain(plain)
+    return Words(plain["words"], **params_from_plain(plain.get("params") or {}))
 
 
 def params_to_plain(params: dict) -> dict:
@@ -125,7 +125,7 @@ def params_from_plain(plain: dict) -> dict:
 
 def _to_plain(value: object) -> object:
     if isinstance(value, Words):
-        return {"words": value.template, "params": params_to_plain(value.params)}
+        return to_plain(value)
     if isinstance(value, Names):
         return {"names": [_to_plain(name) for name in value]}
     if isinstance(value, Phrases):
@@ -140,7 +140,7 @@ def _to_plain(value: object) -> object:
 def _from_plain(value: object) -> object:
     if isinstance(value, dict):
         if "words" in value:
-            return Words(value["words"], **params_from_plain(value.get("params") or {}))
+            return from_plain(value)
         if "names" in value:
             return Names(map(_from_plain, value["names"]))
         if "phrases" in value:
