@@ -75,7 +75,7 @@ class DealWin:
             if self.timing else N_("{what} pays {pays}")
         return Words(template, what=Words(what, n=n), pays=Decimal(_fmt(self.pays)))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"when": self.when, "pays": json_number(self.pays)}
         if self.timing:
             out["timing"] = self.timing
@@ -208,7 +208,7 @@ class Amount:
     def check(self, name: str, value: Any) -> Decimal | str | None:
         if value is None and self.optional:
             return None
-        if value in self.words:
+        if isinstance(value, str) and value in self.words:
             return value
         return self.stakes(name, value)
 

@@ -56,7 +56,8 @@ def parse_cards(texts: Sequence[str]) -> tuple[str, ...]:
     """``parse_card`` of each (a replay parses every dealt and shown card)."""
     try:
         if len(texts) > 1:  # for one card itemgetter returns the card, not a tuple
-            return itemgetter(*texts)(_SPELLINGS)
+            cards: tuple[str, ...] = itemgetter(*texts)(_SPELLINGS)
+            return cards
         return tuple(map(_SPELLINGS.__getitem__, texts))
     except (KeyError, TypeError):
         return tuple(map(parse_card, texts))  # raises, naming the first bad card

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 
-from .options import DealWin, HouseRules
+from .allowed import DealWin
+from .options import HouseRules
 from .words import N_, Words
 
 ONE = Decimal(1)

@@ -59,6 +59,8 @@ from .words import N_, Words
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
 if TYPE_CHECKING:
+    from typing import Any
+
     from .ending import EndingKind
     from .told import Told
 
@@ -66,7 +68,8 @@ _UPCARD = (N_("the upcard"),)
 
 
 @lru_cache(maxsize=1000)
-def _per_player(players: tuple[str, ...], size: int) -> tuple[dict, dict, dict]:
+def _per_player(players: tuple[str, ...], size: int
+                ) -> tuple[dict[str, int], dict[str, bool], dict[str, int]]:
     """Templates (copied, never changed) of every player at 0, at False, and
     at ``size``: a session keeps the same seats for long."""
     return dict.fromkeys(players, 0), dict.fromkeys(players, False), dict.fromkeys(players, size)
@@ -557,7 +560,7 @@ class Hand:
 
     # ------------------------------------------------------------ views
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """A plain description of the public state, for pages, the API and
         the audit trail."""
         return {

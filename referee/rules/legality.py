@@ -32,10 +32,10 @@ _ANY_TURN = frozenset(("declare", "slap", "show"))
 
 # Where a card was seen: a template and its player (and spread), made into
 # words only for a refusal (a tuple costs a replay no more than the text did).
-Seen = tuple
+Seen = tuple[str, ...] | tuple[str, str, int]
 
 
-class _ToPick(tuple):
+class _ToPick(tuple[str, ...]):
     __slots__ = ()
 
     def __repr__(self) -> str:
@@ -55,7 +55,8 @@ def _seen(where: Seen) -> Words:
     return Words(template, **dict(zip(("player", "spread")[:len(who)], who, strict=True)))
 
 
-def _illegal(code: str, template: str, params: dict | None = None) -> IllegalAction:
+def _illegal(code: str, template: str, params: dict[str, object] | None = None
+             ) -> IllegalAction:
     return IllegalAction(code, template, params)
 
 

@@ -103,7 +103,8 @@ class Scoring(StrEnum):
 # ------------------------------------------------------------------ options
 
 
-def _opt(default, doc: str, allowed):
+def _opt(default: Any, doc: str, allowed: Choice | WholeNumber | Limit | Amount | ClaimList
+         ) -> Any:  # the field's value, as dataclasses.field's
     return field(default=default, metadata={"doc": doc, "allowed": allowed})
 
 

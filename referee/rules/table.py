@@ -9,8 +9,9 @@ from decimal import Decimal
 
 from . import match
 from .errors import MalformedInput, RuleViolation
-from .hand import VOID, Hand
+from .hand import Hand
 from .options import HouseRules
+from .phases import VOID
 from .words import N_, Names, Words
 
 ZERO = Decimal(0)

@@ -28,9 +28,10 @@ from .ending import (
     tonk_out_pays,
 )
 from .errors import MalformedInput, RuleViolation
-from .hand import OVER, Hand
+from .hand import Hand
 from .legality import best_claim, verify_reveal
 from .options import HouseRules
+from .phases import OVER
 from .words import N_, Words
 
 #: How a told hand can have ended, and what each needs besides ``how``.
@@ -251,7 +252,7 @@ def _check_push_up_counts(ending: Ending, told: Told) -> None:
                 "{player}'s count"), {"player": q})
 
 
-def check_told_hand(hand: Mapping) -> None:
+def check_told_hand(hand: Mapping[str, object]) -> None:
     """A logged hand with an ``ending`` has none of the fields of a played
     hand, and an ending of the right shape; else it is malformed."""
     for key in PLAYED_FIELDS:

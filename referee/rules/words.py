@@ -20,7 +20,12 @@ always written it (results, stored replies and tests read those words).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
+
+TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The languages a sentence can be said in (the log's ``language``), in the
 #: order the language switch shows them; the first is the default. Here, not in
@@ -63,7 +68,7 @@ class Words:
         return bool(self.template)
 
 
-class Names(tuple):
+class Names(tuple[object, ...]):
     """Names said as a list: ``A, B and C`` in English."""
 
     __slots__ = ()
@@ -75,7 +80,7 @@ class Names(tuple):
         return format(str(self), spec)
 
 
-class Phrases(tuple):
+class Phrases(tuple[object, ...]):
     """Phrases said one after another (``Words`` that carry their own
     punctuation, like ``"; {player} has {count}"``)."""
 
@@ -88,14 +93,14 @@ class Phrases(tuple):
         return format(str(self), spec)
 
 
-def join_names(items, conjunction: str) -> str:
-    items = [str(item) for item in items]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
+def join_names(items: Iterable[object], conjunction: str) -> str:
+    said = [str(item) for item in items]
+    if len(said) <= 1:
+        return "".join(said)
+    return ", ".join(said[:-1]) + f" {conjunction} " + said[-1]
 
 
-def english(template: str, params: dict) -> str:
+def english(template: str, params: Mapping[str, object]) -> str:
     """``template`` with ``params`` filled in, in English. A template without
     parameters is its own sentence (it may hold braces of its own)."""
     return template.format(**params) if params else template
@@ -106,20 +111,20 @@ def english(template: str, params: dict) -> str:
 # back in whichever language the retry asks for: its parameters are written
 # as JSON with the kind of each value that is not plain text or a number.
 
-def to_plain(words: Words) -> dict:
+def to_plain(words: Words) -> dict[str, object]:
     """``words`` as plain JSON (``from_plain`` reads it back)."""
     return {"words": words.template, "params": params_to_plain(words.params)}
 
 
-def from_plain(plain: dict) -> Words:
+def from_plain(plain: Mapping[str, Any]) -> Words:
     return Words(plain["words"], **params_from_plain(plain.get("params") or {}))
 
 
-def params_to_plain(params: dict) -> dict:
+def params_to_plain(params: Mapping[str, object]) -> dict[str, object]:
     return {str(name): _to_plain(value) for name, value in params.items()}
 
 
-def params_from_plain(plain: dict) -> dict:
+def params_from_plain(plain: Mapping[str, object]) -> dict[str, object]:
     return {name: _from_plain(value) for name, value in plain.items()}
 
 
