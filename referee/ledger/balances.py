@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 
+from .money import places_written
 from .settlement import Transfer, settle_up
 
 
@@ -44,5 +45,5 @@ def balance_quantum(quantum: Decimal, amounts: Iterable[Decimal]) -> Decimal:
     """The session's quantum, or finer where an amount carried in or paid
     has more places as written (3.505 carried in is not rounded away, and
     -3.50 is written -3.50 in a session played for points)."""
-    most = max((max(-a.as_tuple().exponent, 0) for a in amounts), default=0)
+    most = max(map(places_written, amounts), default=0)
     return min(quantum, Decimal(1).scaleb(-most))

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .money import unsigned
+from .money import places_written, unsigned
 from .settlement import Transfer, settle_up
 
 # Outcomes whose end counts are the players' shows (a drop is answered by
@@ -257,4 +257,4 @@ def plain(amount: Decimal, places: int) -> str:
 
 def places_of(amounts: Iterable[Decimal], least: int = 0) -> int:
     """The decimal places that write every amount exactly (at least ``least``)."""
-    return max([least, *(max(-a.normalize().as_tuple().exponent, 0) for a in amounts if a)])
+    return max([least, *(places_written(a.normalize()) for a in amounts if a)])

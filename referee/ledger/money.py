@@ -56,7 +56,13 @@ _NOT_DECIMAL = N_('stake must be a decimal number like "0.25", not {value}')
 
 
 def _places(d: Decimal) -> int:
-    return max(-d.normalize().as_tuple().exponent, 0)
+    return places_written(d.normalize())
+
+
+def places_written(d: Decimal) -> int:
+    """The decimal places ``d`` is written with (3.50: 2, 1E+2: 0)."""
+    exponent = d.as_tuple().exponent  # a letter for an infinity or a NaN, which has none
+    return max(-exponent, 0) if isinstance(exponent, int) else 0
 
 
 def quantum_for(stake: Decimal, currency: str | None, amounts: Iterable[Decimal] = ()) -> Decimal:

@@ -8,12 +8,12 @@ payment; nets are derived from the payments and always sum to zero.
 from __future__ import annotations
 
 from collections import namedtuple
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import partial
 
-from ..rules.catches import CATCH_SCHEMES, Catch, names, plural
+from ..rules.catches import CATCH_SCHEMES, Catch, Pay, Tell, names, plural
 from ..rules.ending import (
     DEAL_WIN,
     DROP,
@@ -21,6 +21,7 @@ from ..rules.ending import (
     STOCK_OUT,
     THROWN_IN,
     TONK_OUT,
+    Claim,
     Ending,
     Outcome,
 )
@@ -98,14 +99,15 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
                     pay(q, c.player, c.claim.pays, f"deal win ({c.claim.when})")
     elif kind in (TONK_OUT, OUT):
         outcome = Outcome(kind)
-        p = ending.player
+        p, pays = ending.player, ending.pays
+        assert p is not None and pays is not None  # who went out, and what it pays
         label = "tonk out" if kind == TONK_OUT else "out"
         tell(lambda: Words(
             N_("{why}: tonk out, each other player pays {player} {stakes}.") if kind == TONK_OUT
             else N_("{why}: out, each other player pays {player} {stakes}."),
-            why=ending.why, player=p, stakes=plural(ending.pays)))
+            why=ending.why, player=p, stakes=plural(pays)))
         for q in players:
-            pay(q, p, ending.pays, label)
+            pay(q, p, pays, label)
     elif kind == DROP:
         outcome = _settle_drop(ending, rules, pay, tell)
     elif kind == STOCK_OUT:
@@ -124,7 +126,7 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
     return settlement
 
 
-def _deal_win_sentence(c, several_claimants: bool) -> Words:
+def _deal_win_sentence(c: Claim, several_claimants: bool) -> Words:
     template = N_("{player} was dealt {count}: {claim}; every non-claimant pays {player} "
                   "{stakes}.") if several_claimants else \
         N_("{player} was dealt {count}: {claim}; every other player pays {player} {stakes}.")
@@ -132,14 +134,23 @@ def _deal_win_sentence(c, several_claimants: bool) -> Words:
                  stakes=plural(c.claim.pays))
 
 
-def _lowest(counts: dict[str, int | None], among: Iterable[str]) -> tuple[int, list[str]]:
+def _lowest(counts: Mapping[str, int], among: Iterable[str]) -> tuple[int, list[str]]:
     among = list(among)
     low = min(map(counts.__getitem__, among))
     return low, [q for q in among if counts[q] == low]
 
 
-def _settle_drop(ending: Ending, rules: HouseRules, pay, tell) -> Outcome:
-    players, counts, d = ending.players, ending.counts, ending.player
+def _shown(counts: Mapping[str, int | None]) -> dict[str, int]:
+    """The counts a drop or a stock out is settled by: by then every hand has
+    been shown (or its count given)."""
+    shown = {q: count for q, count in counts.items() if count is not None}
+    assert len(shown) == len(counts), counts
+    return shown
+
+
+def _settle_drop(ending: Ending, rules: HouseRules, pay: Pay, tell: Tell) -> Outcome:
+    players, counts, d = ending.players, _shown(ending.counts), ending.player
+    assert d is not None  # a drop names its dropper
     others = list(players)
     others.remove(d)
     mine = counts[d]
@@ -170,8 +181,8 @@ def _settle_drop(ending: Ending, rules: HouseRules, pay, tell) -> Outcome:
     return Outcome.CAUGHT
 
 
-def _settle_stock_out(ending: Ending, rules: HouseRules, pay, tell) -> Outcome:
-    players, counts = ending.players, ending.counts
+def _settle_stock_out(ending: Ending, rules: HouseRules, pay: Pay, tell: Tell) -> Outcome:
+    players = ending.players
     who = ending.player
     if rules.stock_out == "dead":
         if who is None:  # a stock out told by its ending need not say who drew
@@ -181,7 +192,7 @@ def _settle_stock_out(ending: Ending, rules: HouseRules, pay, tell) -> Outcome:
         tell(lambda: Words(N_("{player} wanted to draw from the empty stock; with these rules "
                               "the hand is then dead: no payments."), player=who))
         return Outcome.DEAD
-    low, lowest = _lowest(counts, players)
+    low, lowest = _lowest(_shown(ending.counts), players)
     if len(lowest) > 1 and rules.stock_out_tie == "dead":
         tell(lambda: Words(N_("The stock ran out and {lowest} tie for lowest with {low}; with "
                               "these rules the hand is dead: no payments."),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -13,6 +14,10 @@ from .money import fmt, written
 from .payments import Settlement, settle_ending
 from .settlement import Transfer, settle_up
 
+TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
+if TYPE_CHECKING:
+    from typing import Any
+
 # A hand's entry in ``tonk-result/1``: these fields in this order, with the
 # notes that may follow its outcome (a void hand's reason, a told hand's
 # mark) in ``OUTCOME_NOTES``' order. ``HandResult.to_json`` writes it; the
@@ -22,7 +27,7 @@ RESULT_FIELDS = ("hand", "dealer", "outcome", "winners", "counts", "net")
 OUTCOME_NOTES = ("reason", "told")
 
 
-def result_entry(stored: dict, *, net: bool = True) -> dict:
+def result_entry(stored: Mapping[str, Any], *, net: bool = True) -> dict[str, Any]:
     """The ``tonk-result/1`` entry of a hand from a dict that holds it
     (``HandResult.to_json``, or a stored result, which adds its story and
     payments): the fields in their order, the notes present after the
@@ -52,14 +57,14 @@ class HandResult:
     reason: str | None = None  # why a void hand was cancelled (the log's text)
     told: bool = False  # told by its ending, not logged action by action
 
-    def notes(self) -> dict:
+    def notes(self) -> dict[str, Any]:
         """What the hand's entry says after its outcome (``OUTCOME_NOTES``):
         a void hand's reason, or the mark of a hand told by its ending."""
         # Named as the attributes that hold them: reason (None: not void), told.
         return {key: value for key in OUTCOME_NOTES
                 if (value := getattr(self, key)) is not None and value is not False}
 
-    def to_json(self, quantum: Decimal) -> dict:
+    def to_json(self, quantum: Decimal) -> dict[str, Any]:
         """The hand's ``tonk-result/1`` entry, as plain values (amounts as
         text): its stored form, which the printed line encodes as it is."""
         doc = {"hand": self.number, "dealer": self.dealer, "outcome": self.outcome.value}
@@ -101,16 +106,13 @@ def settle_hand(hand: Hand, stake: Decimal, multiplier: int = 1) -> HandResult:
     if ending is None:
         raise ValueError(f"hand {hand.number} has no result yet")
     s = settle_ending(ending, hand.rules)  # the hand keeps its ending's counts current
-    counts = ending.counts
     if hand.rules.scoring == "push_ups":
         net = dict(s.net)
     else:
         per = stake if multiplier == 1 else stake * multiplier
         net = {q: v * per for q, v in s.net.items()}
-    if None in counts.values():
-        counts = {q: c for q, c in counts.items() if c is not None}
-    else:
-        counts = dict(counts)
+    # A count not known (cards never shown) is left out.
+    counts = {q: c for q, c in ending.counts.items() if c is not None}
     return HandResult(hand.number, hand.dealer, hand.players, s.outcome, s.winners, counts,
                       net, s, multiplier, told=hand.told is not None)
 
@@ -119,12 +121,15 @@ def hand_standing(hand: Hand) -> tuple[list[str], dict[str, Decimal]]:
     """A complete hand's winners and nets in stakes (push-up points under
     push-ups): what a table whose next hand depends on them asks
     (``Table.settle``: the winner leads, a match to a score)."""
-    s = settle_ending(hand.ending, hand.rules)
+    ending = hand.ending
+    if ending is None:
+        raise ValueError(f"hand {hand.number} has no result yet")
+    s = settle_ending(ending, hand.rules)
     return s.winners, s.net
 
 
 def match_doc(to: int, totals: dict[str, Decimal], after_hand: int | None,
-              q: Decimal) -> dict:
+              q: Decimal) -> dict[str, Any]:
     """The result's ``match`` object: the scores toward ``to``, whether some
     score has reached it, after which hand, and who won (the lowest)."""
     over = after_hand is not None
@@ -206,14 +211,14 @@ class SessionResult:
 
         return balance_quantum(self.quantum, self.money.amounts())
 
-    def match(self) -> dict | None:
+    def match(self) -> dict[str, Any] | None:
         """Where a match to a score stands (``match_doc``; None: no match)."""
         if self.match_to is None:
             return None
         return match_doc(self.match_to, self.totals, match_after(self.match_to, self.hands),
                          self.quantum)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         q = self.quantum
         return result_doc([h.to_json(q) for h in self.hands], self.totals, self.transfers, q,
                           balances=self.balances, bq=self.balance_quantum, closed=self.closed,
@@ -248,10 +253,10 @@ def totals_and_transfers(players: list[str], nets: list[dict[str, Decimal]],
     return totals, [] if push_ups else settle_up(totals, players)
 
 
-def result_doc(hands: list, totals: dict[str, Decimal], transfers: list[Transfer],
+def result_doc(hands: list[dict[str, Any]], totals: dict[str, Decimal], transfers: list[Transfer],
                q: Decimal, *, balances: dict[str, Decimal] | None = None,
                bq: Decimal | None = None, closed: str | None = None,
-               match: dict | None = None) -> dict:
+               match: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``tonk-result/1`` document (``hands``: each hand's ``to_json``).
     ``bq``: the quantum of balances and of the transfers that settle them;
     ``match``: a match's standing (``match_doc``)."""

@@ -79,6 +79,7 @@ def _zero_sum_groups(people: list[str], balances: Mapping[str, Decimal]) -> list
                 chosen = low
                 break
             m ^= low
+        assert chosen is not None  # best[mask] was reached by peeling someone off
         current.append(people[chosen.bit_length() - 1])
         prev = mask
         mask ^= chosen
@@ -92,7 +93,8 @@ def _zero_sum_groups(people: list[str], balances: Mapping[str, Decimal]) -> list
     return groups
 
 
-def _greedy(group: list[str], balances: Mapping[str, Decimal], seat) -> list[Transfer]:
+def _greedy(group: list[str], balances: Mapping[str, Decimal], seat: Mapping[str, int]
+            ) -> list[Transfer]:
     left = {p: balances[p] for p in group}
     out: list[Transfer] = []
     while True:

@@ -28,6 +28,10 @@ from ..rules.cards import SUIT_NAMES, UNKNOWN
 from ..rules.errors import RuleViolation
 from ..rules.words import N_, Words
 
+TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
+if TYPE_CHECKING:
+    from typing import Any
+
 HIGH_ORDER = "A23456789TJQK"  # ace low: the king is the highest card of a suit
 KINDS = ("suit_high", "first_spread")
 
@@ -41,6 +45,7 @@ class SideBet:
 
     def describe(self) -> Words:
         if self.kind == "suit_high":
+            assert self.suit is not None  # read_side_bets: a suit_high bet names its suit
             return Words(_HIGHEST[self.suit])
         return Words(N_("the first to spread"))
 
@@ -51,14 +56,14 @@ class SideBetOutcome:
     winner: str | None
     why: Words | str  # Words when judged, the stored English when read back
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """As stored with a hand's result (the pots are carried at session level)."""
         b = self.bet
         return {"kind": b.kind, "suit": b.suit, "stake": str(b.stake),
                 "players": list(b.players), "winner": self.winner, "why": str(self.why)}
 
     @classmethod
-    def from_json(cls, data: Mapping) -> SideBetOutcome:
+    def from_json(cls, data: Mapping[str, Any]) -> SideBetOutcome:
         bet = SideBet(data["kind"], Decimal(data["stake"]), tuple(data["players"]),
                       data.get("suit"))
         return cls(bet, data.get("winner"), data["why"])
@@ -68,7 +73,7 @@ def _bad(template: str, **params: object) -> RuleViolation:
     return RuleViolation("bad_side_bet", template, params)
 
 
-def read_side_bets(raw: Iterable[Mapping], seats: Sequence[str], *,
+def read_side_bets(raw: Iterable[Mapping[str, Any]], seats: Sequence[str], *,
                    push_ups: bool = False) -> list[SideBet]:
     """The hand's side bets, checked against its seats."""
     bets = []
@@ -121,6 +126,7 @@ def check_deal_known(bets: Sequence[SideBet], deal: Mapping[str, Sequence[str]])
 def judge(bet: SideBet, deal: Mapping[str, Sequence[str]],
           spread_owners: Sequence[str]) -> SideBetOutcome:
     if bet.kind == "suit_high":
+        assert bet.suit is not None  # read_side_bets: a suit_high bet names its suit
         best, winner = -1, None
         for p in bet.players:
             for card in deal.get(p, ()):
@@ -153,7 +159,7 @@ class Pots:
             pot = self.put_in.setdefault(o.bet.kind, {})
             for p in o.bet.players:
                 pot[p] = pot.get(p, Decimal(0)) + o.bet.stake
-            total = sum(pot.values())
+            total = sum(pot.values(), Decimal(0))
             if o.winner is None:
                 story.append(Words(N_("Side bet ({bet}): {why}; the pot of {pot} carries over."),
                                    bet=o.bet.describe(), why=o.why, pot=_amount(total)))

@@ -90,7 +90,7 @@ def plural(n: Decimal) -> Words:
     return Words(N_("{n} stake") if n == ONE else N_("{n} stakes"), n=amount)
 
 
-def names(items: Iterable[str]) -> Names:
+def names(items: Iterable[str | Words]) -> Names:
     return Names(items)
 
 

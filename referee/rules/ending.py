@@ -62,7 +62,7 @@ class Ending:
     dealer: str
     player: str | None = None  # who went out or dropped
     pays: Decimal | None = None  # stakes each other player pays (tonk out, out)
-    why: Words | str = ""  # how that payment was decided, for the audit
+    why: Words | None = None  # how that payment was decided, for the audit
     claims: tuple[Claim, ...] = ()
     counts: dict[str, int | None] = field(default_factory=dict)
 

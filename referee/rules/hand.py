@@ -522,7 +522,7 @@ class Hand:
         """Which of the declared claims are paid (``deal_win_conflict``)."""
         rules, claims = self.rules, self.claims
         paid: list[Claim] = list(claims)
-        why: Words | str = ""
+        why: Words | None = None
         if len(claims) > 1:
             names: Words | str = claims[0].player
             for c in claims[1:]:  # "A and B and C", said in each language
