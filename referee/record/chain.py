@@ -14,12 +14,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from ..rules.errors import MalformedInput
 from ..rules.words import N_, Words
 from .kinds import EventKind
 from .reading import setup_of
+
+TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
+if TYPE_CHECKING:
+    from typing import Any
 
 # The kinds as plain text, compared once per event of a long chain.
 _SESSION, _HAND_START, _ACTION, _CORRECTION = map(str, (
@@ -36,7 +40,7 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_asci
 _STRING = json.encoder.encode_basestring  # a str as canonical() writes it
 
 
-def canonical(data) -> str:
+def canonical(data: object) -> str:
     return _CANONICAL.encode(data)
 
 
@@ -46,10 +50,11 @@ def canonical_action(action: str, text: str) -> str:
     return f'{{"action":{_STRING(action)},"text":{_STRING(text)}}}'
 
 
-def event_hash(prev_hash: str, row: dict) -> str:
+def event_hash(prev_hash: str, row: dict[str, Any]) -> str:
     """An event's hash over the previous one and every column that matters.
     Generic over kinds: a new kind of event is covered with no change here."""
-    fields = ("session_id", "hand", "seq", "kind", "payload", "client_id", "created")
+    fields: tuple[str, ...] = ("session_id", "hand", "seq", "kind", "payload", "client_id",
+                               "created")
     if row.get("chain", 1) >= 2:
         fields = ("chain", "id", *fields)
     body = canonical({k: row[k] for k in fields})
@@ -102,13 +107,13 @@ def reply_digest(answer_json: str) -> str:
     return hashlib.sha256(answer_json.encode()).hexdigest()
 
 
-def with_reply(payload: dict, client_id: str | None, answer_json: str) -> dict:
+def with_reply(payload: dict[str, Any], client_id: str | None, answer_json: str) -> dict[str, Any]:
     """``payload`` as it is chained when ``answer_json`` is stored as the
     answer to ``client_id`` (as it is without a client id: nothing stored)."""
     return {**payload, REPLY: reply_digest(answer_json)} if client_id else payload
 
 
-def without_reply(payload: dict) -> dict:
+def without_reply(payload: dict[str, Any]) -> dict[str, Any]:
     """A ``hand_start`` event's payload as the hand's setup (its answer's
     digest is the chain's, not the setup's)."""
     return {k: v for k, v in payload.items() if k != REPLY} if REPLY in payload else payload
@@ -126,14 +131,14 @@ class LogChainError(Exception):
 _EVENT_KEYS = {"id", "chain", "hand", "seq", "kind", "payload", "client_id", "created"}
 
 
-def export_fields(session_id: str, rows: list[dict]) -> dict:
+def export_fields(session_id: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """``head`` and ``chain`` for an export, from the session's stored events."""
     return {"head": rows[-1]["hash"], "chain": {
         "session": session_id, "start": rows[0]["prev_hash"],
         "events": [{k: row[k] for k in sorted(_EVENT_KEYS)} for row in rows]}}
 
 
-def _shape(doc: dict) -> tuple[str, str, str, list[dict]]:
+def _shape(doc: dict[str, Any]) -> tuple[str, str, str, list[dict[str, Any]]]:
     head, chain = doc.get("head"), doc.get("chain")
     if head is None and chain is None:
         raise MalformedInput("no_head", N_("this log carries no head to verify: export it "
@@ -149,7 +154,7 @@ def _shape(doc: dict) -> tuple[str, str, str, list[dict]]:
     return head, chain["session"], chain["start"], chain["events"]
 
 
-def verify_log(doc: dict) -> str:
+def verify_log(doc: dict[str, Any]) -> str:
     """The log's head, if its chain hashes to it and its play is the chain's;
     else ``LogChainError`` saying where they part."""
     head, session_id, prev, events = _shape(doc)
@@ -168,9 +173,9 @@ def verify_log(doc: dict) -> str:
     return head
 
 
-def _chain_hands(events: list[dict]) -> list[dict]:
+def _chain_hands(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each hand's setup and actions in force as a chain's events leave them."""
-    hands: list[dict] = []
+    hands: list[dict[str, Any]] = []
     live: list[tuple[int, str]] = []
     for ev in events:
         payload = json.loads(ev["payload"])
@@ -192,7 +197,7 @@ def _chain_hands(events: list[dict]) -> list[dict]:
     return hands
 
 
-def _same_play(doc: dict, events: list[dict]) -> None:
+def _same_play(doc: dict[str, Any], events: list[dict[str, Any]]) -> None:
     first = events[0]
     if first["kind"] != _SESSION:
         raise LogChainError(NO_HEADER)
@@ -225,7 +230,7 @@ _PREV = Words(N_("its prev_hash does not match the previous event's hash"))
 _CONTENTS = Words(N_("its hash does not match its contents"))
 
 
-def _fault(row, why: Words) -> dict:
+def _fault(row: Mapping[str, Any], why: Words) -> dict[str, Any]:
     return {"id": row["id"], "seq": row["seq"], "kind": row["kind"], "hand": row["hand"],
             "reason": why}
 
@@ -264,7 +269,7 @@ def _cancels_fault(payload: str, hand: int | None,
     return None
 
 
-def _end_fault(events: int, seen_head: bool, head: str | None) -> dict | None:
+def _end_fault(events: int, seen_head: bool, head: str | None) -> dict[str, Any] | None:
     if events == 0:
         return {"id": None, "seq": 1, "kind": None, "hand": None,
                 "reason": Words(N_("the session has no events"))}
@@ -275,8 +280,8 @@ def _end_fault(events: int, seen_head: bool, head: str | None) -> dict | None:
     return None
 
 
-def session_chain_fault(rows: Iterable, sid: str, head: str | None, first_new: int | None,
-                        hash_of: Callable[[int], str | None]) -> dict | None:
+def session_chain_fault(rows: Iterable[Any], sid: str, head: str | None, first_new: int | None,
+                        hash_of: Callable[[int], str | None]) -> dict[str, Any] | None:
     """The first fault of a session's chain (None: intact), from its events
     as stored (``rows``: every column, in order, each read by name or
     position). With ``head`` (a receipt), the chain must also still hold that
@@ -292,6 +297,7 @@ def session_chain_fault(rows: Iterable, sid: str, head: str | None, first_new: i
     previous_id = None
     for row in rows:
         ev_id, chain, _, hand, seq, kind, payload, client_id, created, prev_hash, hash_ = row
+        why: Words | None
         if seq != expected_seq:
             why = Words(N_("event {event} is missing (next is {next})"), event=expected_seq,
                         next=seq)
@@ -324,7 +330,7 @@ def session_chain_fault(rows: Iterable, sid: str, head: str | None, first_new: i
     return _end_fault(expected_seq - 1, seen_head, head)
 
 
-def club_chain_fault(rows: Iterable[dict]) -> Words | None:
+def club_chain_fault(rows: Iterable[dict[str, Any]]) -> Words | None:
     """The first fault of the club's chain (None: intact or empty), from its
     events as stored, in order."""
     prev, expected = GENESIS, 1

@@ -13,6 +13,7 @@ an acceptance, a dispute) is judged by the rules engine
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Iterator
 from decimal import Decimal
 
 from ..ledger.money import amount_fault, parse_stake
@@ -20,6 +21,10 @@ from ..rules.errors import MalformedInput
 from ..rules.numbers import decimal
 from ..rules.table import odd_text
 from ..rules.words import LANGUAGES, N_, Words
+
+TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Session-level fields; ``started`` is older, but is now held to the same format.
 SESSION_FIELDS = ("language", "started", "closed", "brought_forward", "payments",
@@ -119,11 +124,13 @@ def check_brought_forward(value: object) -> None:
         if d is None:
             raise Unreadable(Words(N_('must be a decimal amount like "-3.50", not {amount}'),
                                    amount=repr(amount)), name)
-        if amount_fault(d):
-            raise Unreadable(amount_fault(d), name)
+        fault = amount_fault(d)
+        if fault:
+            raise Unreadable(fault, name)
 
 
-def _records(value: object, like: str, each: str, allowed, required):
+def _records(value: object, like: str, each: str, allowed: Collection[str],
+             required: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
     """The items of a list of records (payments, disputes), each an object
     with only ``allowed`` keys and every ``required`` one, as ``(i, item)``."""
     if type(value) is not list:
@@ -151,8 +158,9 @@ def check_payments(value: object) -> None:
         # The amount's value is judged with the session (payment_amount); its
         # size here, with the shape: beyond the bounds nothing can settle it.
         d = decimal_of(payment["amount"])
-        if d is not None and amount_fault(d):
-            raise Unreadable(amount_fault(d), i, "amount")
+        fault = None if d is None else amount_fault(d)
+        if fault:
+            raise Unreadable(fault, i, "amount")
         if "at" in payment:
             _time(payment["at"], i, "at")
         if "note" in payment:
@@ -244,7 +252,7 @@ HAND_CHECKS = {
 }
 
 
-def session_players(log: dict) -> list[str]:
+def session_players(log: dict[str, Any]) -> list[str]:
     """Everyone of the session: the top-level players, then anyone a hand seats."""
     players = list(log["players"])
     for hand in log.get("hands") or ():
@@ -259,11 +267,11 @@ def session_players(log: dict) -> list[str]:
 MONEY_FIELDS = ("brought_forward", "payments", "carried_forward")
 
 
-def has_money(log: dict) -> bool:
+def has_money(log: dict[str, Any]) -> bool:
     return "brought_forward" in log or "payments" in log or "carried_forward" in log
 
 
-def _carried(carried: dict, players: set[str], field: str) -> None:
+def _carried(carried: dict[str, Any], players: set[str], field: str) -> None:
     for name in carried:
         if name not in players:
             if field == "brought_forward":
@@ -273,7 +281,8 @@ def _carried(carried: dict, players: set[str], field: str) -> None:
             raise MalformedInput("unknown_player", N_("carried_forward names {name}, who is "
                                                       "not a player of this session"),
                                                    {"name": name})
-    total = sum((decimal_of(v) for v in carried.values()), Decimal(0))
+    # The shape is checked (check_brought_forward): every amount is a decimal.
+    total = sum((d for d in map(decimal_of, carried.values()) if d is not None), Decimal(0))
     if total != 0:
         raise MalformedInput("brought_forward_sum", N_("the balances brought forward must sum "
                                                        "to zero (what one owes another is "
@@ -281,7 +290,7 @@ def _carried(carried: dict, players: set[str], field: str) -> None:
                                                     {"total": total})
 
 
-def check_session_money(log: dict) -> None:
+def check_session_money(log: dict[str, Any]) -> None:
     """What ``brought_forward``, ``payments`` and ``carried_forward`` mean:
     names of the session, carried balances that sum to zero, payments between
     two players of a positive amount, recorded (``by``) and confirmed by one
@@ -324,7 +333,7 @@ def check_session_money(log: dict) -> None:
                                                     {"number": i})
 
 
-def counts(payment: dict) -> bool:
+def counts(payment: dict[str, Any]) -> bool:
     """Whether a logged payment moves money: not one its payer recorded that
     is still waiting to be confirmed, not one the host took back."""
     return not payment.get("pending") and "undone" not in payment

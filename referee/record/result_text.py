@@ -8,12 +8,18 @@ from __future__ import annotations
 import json
 import json.encoder
 
+TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
+if TYPE_CHECKING:
+    from typing import Any
+
 encode = json.JSONEncoder(ensure_ascii=False).encode
 
 # The C encoder behind ``encode``, made once: ``encode`` makes a new one for
 # every call, which cost more than the hand it wrote. Without the circular
 # check (``markers``: None): a result is plain data, built by the ledger.
-_c_encoder = json.encoder.c_make_encoder
+# (typeshed leaves out this name of the module: asked for by getattr, None
+# where the C accelerator is missing, as the module itself sets it.)
+_c_encoder = getattr(json.encoder, "c_make_encoder", None)
 _encode_item = None if _c_encoder is None else _c_encoder(
     None, None, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
 
@@ -30,7 +36,7 @@ class EncodedItems(str):
     (so the two-core replay can write each half's hands where it was replayed)."""
 
 
-def result_json_text(doc: dict) -> str:
+def result_json_text(doc: dict[str, Any]) -> str:
     fields = []
     for key, value in doc.items():
         head = "  " + encode(key) + ": "

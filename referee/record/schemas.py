@@ -83,7 +83,7 @@ ACTIONS_OPENAPI = {"type": "array", "items": {"type": "string", "minLength": 1,
                                               "maxLength": 500}}
 MARK_OPENAPI = {"type": "object", "required": ["by", "at"], "additionalProperties": False,
                 "properties": {"by": {**NAME_OPENAPI, "nullable": True}, "at": TIME_OPENAPI}}
-EVENTS_OPENAPI = {
+EVENTS_OPENAPI: dict[str, dict[str, Any]] = {
     "language": {"type": "string", "enum": ["en", "de", "fr", "pt"]},
     "started": TIME_OPENAPI,
     "closed": TIME_OPENAPI,
@@ -402,7 +402,8 @@ _MARSHMALLOW = (
 )
 
 
-def _first_error(messages: Any, path: tuple = ()) -> tuple[tuple, str]:
+def _first_error(messages: Any, path: tuple[str | int, ...] = ()
+                 ) -> tuple[tuple[str | int, ...], str | Words]:
     if isinstance(messages, dict):
         key = next(iter(messages))
         return _first_error(messages[key], path + (key,))
