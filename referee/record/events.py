@@ -54,9 +54,9 @@ class Unreadable(ValueError):
         self.text = text
         self.path = path
 
-    def messages(self) -> object:
+    def messages(self) -> list[Words] | dict[object, Any]:
         """The error as marshmallow nests its messages."""
-        out: object = [self.text]
+        out: list[Words] | dict[object, Any] = [self.text]
         for step in reversed(self.path):
             out = {step: out}
         return out

@@ -7,6 +7,7 @@ marshmallow takes about 70 ms to import, a tenth of a long replay.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from marshmallow import (
@@ -126,18 +127,19 @@ ENDING_OPENAPI = {
 }
 
 
-def _typed(openapi: dict, kwargs: dict) -> dict:
+def _typed(openapi: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
     """``kwargs`` with ``openapi`` as the field's metadata (apispec copies it)."""
     return {**kwargs, "metadata": {**openapi, **kwargs.get("metadata", {})}}
 
 
-class StakeField(fields.Field):
+class StakeField(fields.Field[str | int | float]):
     """A decimal string or number, kept as the log wrote it."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**_typed(STAKE_OPENAPI, kwargs))
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> str | int | float:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             raise ValidationError(N_('must be a decimal string or number, like "0.25"'))
         from ..ledger.money import parse_stake
@@ -148,48 +150,53 @@ class StakeField(fields.Field):
             raise ValidationError([err.args[0]]) from None
         return value
 
-    def _serialize(self, value, attr, obj, **kwargs):
+    def _serialize(self, value: str | int | float | None, attr: str | None, obj: Any, **kwargs: Any
+                   ) -> Any:
         return value
 
 
-class RulesField(fields.Field):
+class RulesField(fields.Field[str | dict[str, Any]]):
     """A preset name or an object of options (checked by the rules engine)."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**_typed(RULES_OPENAPI, kwargs))
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> str | dict[str, Any]:
         if not isinstance(value, (str, dict)):
             raise ValidationError(N_('must be a preset name or an object like '
                                      '{"preset": "pagat"}'))
         return value
 
-    def _serialize(self, value, attr, obj, **kwargs):
+    def _serialize(self, value: str | dict[str, Any] | None, attr: str | None, obj: Any,
+                   **kwargs: Any) -> Any:
         return value
 
 
 class NameField(fields.String):
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**_typed(NAME_OPENAPI, kwargs))
 
-    def _deserialize(self, value, attr, data, **kwargs):
-        value = super()._deserialize(value, attr, data, **kwargs)
-        why = check_name(value)
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> str:
+        name = super()._deserialize(value, attr, data, **kwargs)
+        why = check_name(name)
         if why:
             raise ValidationError([why])
-        return value
+        return name
 
 
-class TextListField(fields.Field):
+class TextListField(fields.Field[list[str]]):
     """A list of strings, checked in one pass: a log holds hundreds of
     thousands of action strings, and marshmallow's per-item fields would make
     reading the log slower than replaying it."""
 
-    def __init__(self, what: Words, **kwargs) -> None:
+    def __init__(self, what: Words, **kwargs: Any) -> None:
         super().__init__(**_typed(ACTIONS_OPENAPI, kwargs))
         self.what = what
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> list[str]:
         if type(value) is not list:
             raise ValidationError([Words(N_("must be a list of {what}"), what=self.what)])
         for i, item in enumerate(value):
@@ -198,17 +205,19 @@ class TextListField(fields.Field):
                                                  what=self.what)]})
         return value
 
-    def _serialize(self, value, attr, obj, **kwargs):
+    def _serialize(self, value: list[str] | None, attr: str | None, obj: Any, **kwargs: Any
+                   ) -> Any:
         return value
 
 
-class DealField(fields.Field):
+class DealField(fields.Field[dict[str, list[str]]]):
     """``{player: [cards]}``; the cards are read by the rules engine."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**_typed(DEAL_OPENAPI, kwargs))
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> dict[str, list[str]]:
         if type(value) is not dict:
             raise ValidationError(N_("must be an object of player: list of cards"))
         for player, cards in value.items():
@@ -216,49 +225,53 @@ class DealField(fields.Field):
                 raise ValidationError({player: [N_('must be a list of cards like "Ks"')]})
         return value
 
-    def _serialize(self, value, attr, obj, **kwargs):
+    def _serialize(self, value: dict[str, list[str]] | None, attr: str | None, obj: Any,
+                   **kwargs: Any) -> Any:
         return value
 
 
-class EventField(fields.Field):
+class EventField(fields.Field[object]):
     """A field of the table's own events, checked as the plain-log reader
     checks it (``referee.record.events``) and kept as the log wrote it."""
 
-    def __init__(self, check, **kwargs) -> None:
+    def __init__(self, check: Callable[[object], None], **kwargs: Any) -> None:
         name = next(k for k, v in {**SESSION_CHECKS, **HAND_CHECKS}.items() if v is check)
         super().__init__(**_typed(EVENTS_OPENAPI[name], kwargs))
         self.check = check
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> object:
         try:
             self.check(value)
         except Unreadable as err:
             raise ValidationError(err.messages()) from None
         return value
 
-    def _serialize(self, value, attr, obj, **kwargs):
+    def _serialize(self, value: object | None, attr: str | None, obj: Any, **kwargs: Any
+                   ) -> Any:
         return value
 
 
-class FirstFaultList(fields.List):
+class FirstFaultList(fields.List[Any]):
     """A list read item by item up to its first fault, which is the one the
     referee names: marshmallow's list reads every item and words every fault,
     which made a million wrong items cost 27 s before the refusal. A list
     longer than its ``most`` is refused before any item is read."""
 
-    def __init__(self, *args, most: int | None = None, **kwargs) -> None:
+    def __init__(self, *args: Any, most: int | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.most = most
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> list[Any]:
         if type(value) is not list:
             raise self.make_error("invalid")
         if self.most is not None and len(value) > self.most:
-            raise ValidationError(Words(N_("at most {most} items, not {length}"),
-                                        most=self.most, length=len(value)))
+            raise ValidationError([Words(N_("at most {most} items, not {length}"),
+                                         most=self.most, length=len(value))])
         return [self._item(i, item, **kwargs) for i, item in enumerate(value)]
 
-    def _item(self, i, item, **kwargs):
+    def _item(self, i: int, item: Any, **kwargs: Any) -> Any:
         try:
             return self.inner.deserialize(item, **kwargs)
         except ValidationError as error:
@@ -274,7 +287,7 @@ class StrictSchema(Schema):
         unknown = RAISE
 
     @pre_load
-    def _first_unknown(self, data, **kwargs):
+    def _first_unknown(self, data: Any, **kwargs: Any) -> Any:
         if isinstance(data, dict):
             known = self._known_keys()
             if not known.issuperset(data):  # the common case costs one set operation
@@ -282,7 +295,7 @@ class StrictSchema(Schema):
                 raise ValidationError({key: [self.error_messages["unknown"]]})
         return data
 
-    def _known_keys(self) -> frozenset:
+    def _known_keys(self) -> frozenset[str]:
         known = getattr(self, "_known", None)
         if known is None:
             known = self._known = frozenset(
@@ -299,7 +312,7 @@ class SideBetSchema(StrictSchema):
                              most=MAX_PLAYERS, validate=validate.Length(min=2, max=MAX_PLAYERS))
 
     @validates_schema
-    def _suit(self, data, **kwargs):
+    def _suit(self, data: Mapping[str, Any], **kwargs: Any) -> None:
         if data.get("kind") == "suit_high" and "suit" not in data:
             raise ValidationError(N_("a suit_high bet names its suit"), "suit")
 
@@ -334,14 +347,15 @@ class HandsField(FirstFaultList):
     depth and text first (``record.check_document``, which ``load_log`` left
     to this field)."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> list[Any]:
         if type(value) is list:
             hands = plain_hands(value)
             if hands is not None:
                 return hands
         return super()._deserialize(value, attr, data, **kwargs)
 
-    def _item(self, i, item, **kwargs):
+    def _item(self, i: int, item: Any, **kwargs: Any) -> Any:
         check_document(item, ["hands", i + 1])
         return super()._item(i, item, **kwargs)
 
@@ -367,7 +381,7 @@ class LogSchema(StrictSchema):
     carried_forward = EventField(SESSION_CHECKS["carried_forward"])
 
     @validates_schema
-    def _unique_players(self, data, **kwargs):
+    def _unique_players(self, data: Mapping[str, Any], **kwargs: Any) -> None:
         players = data.get("players") or []
         if len(set(players)) != len(players):
             raise ValidationError(N_("player names must be unique within the session"),
@@ -377,7 +391,7 @@ class LogSchema(StrictSchema):
             raise ValidationError([why], "players")
 
     @validates_schema
-    def _readable_text(self, data, **kwargs):
+    def _readable_text(self, data: Mapping[str, Any], **kwargs: Any) -> None:
         for field, what in (("table", TABLE_NAME), ("currency", CURRENCY)):
             if isinstance(data.get(field), str) and (why := odd_text(data[field], what)):
                 raise ValidationError([why], field)
@@ -412,7 +426,7 @@ def _first_error(messages: Any, path: tuple[str | int, ...] = ()
     return path, messages
 
 
-def _malformed(err: ValidationError, prefix: tuple = ()) -> MalformedInput:
+def _malformed(err: ValidationError, prefix: tuple[str | int, ...] = ()) -> MalformedInput:
     path, said = _first_error(err.messages)
     path = prefix + path
     hand = action = None
@@ -440,16 +454,18 @@ def _malformed(err: ValidationError, prefix: tuple = ()) -> MalformedInput:
                           hand=hand, action=action)
 
 
-def load_checked(doc: dict) -> dict:
+def load_checked(doc: dict[str, Any]) -> dict[str, Any]:
     """``doc`` read by the schema; a ``MalformedInput`` names its first fault."""
     try:
-        return LOG.load(doc)
+        log: dict[str, Any] = LOG.load(doc)
+        return log
     except ValidationError as err:
         raise _malformed(err) from None
 
 
-def load_hand_setup(doc: dict) -> dict:
+def load_hand_setup(doc: dict[str, Any]) -> dict[str, Any]:
     try:
-        return HAND_SETUP.load(doc)
+        setup: dict[str, Any] = HAND_SETUP.load(doc)
+        return setup
     except ValidationError as err:
         raise _malformed(err) from None
