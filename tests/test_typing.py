@@ -6,6 +6,7 @@ strictly may only grow."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -65,3 +66,19 @@ def test_mypy_checks_the_core_and_the_service():
     assert set(config["files"]) == {"referee/rules", "referee/ledger", "referee/record",
                                     "referee/service"}
     assert "mypy" in (ROOT / "test.sh").read_text()
+
+
+def test_no_error_is_silenced_without_its_code():
+    """A ``type: ignore`` names the error it silences (and says why beside
+    it); no module turns the checker off from inside (``mypy: ignore-errors``)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+    bare, off = [], []
+    for folder in config["files"]:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                where = f"{path.relative_to(ROOT)}:{number}"
+                if re.search(r"#\s*type:\s*ignore(?!\[)", line):
+                    bare.append(where)
+                if re.search(r"#\s*mypy:", line):
+                    off.append(where)
+    assert (bare, off) == ([], [])

@@ -616,3 +616,7 @@ _APPLY = {
     verb: getattr(Hand, "_apply_" + verb)
     for verb in ("declare", "draw", "take", "spread", "hit", "discard", "drop", "show", "slap")
 }
+
+
+# The phases its callers read off a hand, imported from here as from phases.
+__all__ = ["Hand", "DECLARED", "EXTRA_DISCARD", "OVER", "PLAY", "SHOWDOWN", "START", "VOID"]

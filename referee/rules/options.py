@@ -291,9 +291,8 @@ class HouseRules:
         return (self.deck_info.size - (1 if self.upcard else 0)) // self.hand_size
 
     def caught_amount(self, players: int) -> Decimal:
-        if self.caught_pays == "2n":
-            return Decimal(2 * players)
-        return self.caught_pays  # type: ignore[return-value]
+        pays = self.caught_pays  # an amount, or "2n": twice the number of players
+        return pays if isinstance(pays, Decimal) else Decimal(2 * players)
 
     def payment_amounts(self) -> list[Decimal]:
         """Every amount, in stakes, that these rules can make a player pay."""
