@@ -26,6 +26,7 @@ the parent was free, which is the waiting this module is for.
 
 from __future__ import annotations
 
+import collections
 import multiprocessing
 import os
 import pickle
@@ -181,13 +182,15 @@ def _answer(function, args, write: int, spool) -> None:
 
 
 class Stream:
-    """The items a second process yields, read as they come."""
+    """The items a second process yields, read as they come (or once the
+    whole answer is in: ``wait``)."""
 
     def __init__(self, pid: int, stop: Callable[[], None], read: int, spool) -> None:
         self.pid, self.stop, self.spool = pid, stop, spool
         self.pipe = os.fdopen(read, "rb")
         self.offset = 0
         self.done = False
+        self.ahead: collections.deque[int] = collections.deque()  # lengths read by wait()
 
     def __iter__(self) -> Stream:
         return self
@@ -195,25 +198,50 @@ class Stream:
     def __next__(self) -> Any:
         if self.done:
             raise StopIteration
-        length = self._length()
+        length = self.ahead.popleft() if self.ahead else self._length()
         if length == _END:
             self.close()
             raise StopIteration
         if length == _CRASH:
-            said = self._length()
-            why = "no answer" if said < 0 else self._read(said).decode(errors="replace")
-            self.close()
-            raise SecondProcessFailed(f"the second process failed: {why}")
+            self._failed()
         return pickle.loads(self._read(length))
+
+    def wait(self) -> Any:
+        """Wait for the child's whole answer, and return its last item (None:
+        it yielded nothing). The items stay in the spool, unread, until they
+        are iterated over (from the first not yet read): whoever must know
+        how a job ended before starting on its items (an import's replay
+        fault, before it takes the write lock) holds no more of them in
+        memory meanwhile. Raises ``SecondProcessFailed`` where it crashed.
+        Called once, before the items are read."""
+        offset, last = self.offset, None
+        while not self.ahead or self.ahead[-1] != _END:
+            length = self._length()
+            if length == _CRASH:
+                self.offset = offset
+                self._failed()
+            self.ahead.append(length)
+            if length != _END:
+                last, offset = (offset, length), offset + length
+        return None if last is None else pickle.loads(self._pread(*last))
+
+    def _failed(self) -> None:
+        said = self._length()
+        why = "no answer" if said < 0 else self._read(said).decode(errors="replace")
+        self.close()
+        raise SecondProcessFailed(f"the second process failed: {why}")
 
     def _length(self) -> int:
         head = self.pipe.read(_LENGTH.size)
         return _LENGTH.unpack(head)[0] if len(head) == _LENGTH.size else _CRASH
 
     def _read(self, length: int) -> bytes:
-        data = os.pread(self.spool.fileno(), length, self.offset)
+        data = self._pread(self.offset, length)
         self.offset += length
         return data
+
+    def _pread(self, offset: int, length: int) -> bytes:
+        return os.pread(self.spool.fileno(), length, offset)
 
     def close(self) -> None:
         """End the child (done, failed, or no longer wanted) and wait for it

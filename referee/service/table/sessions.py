@@ -77,20 +77,37 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
         if pin is not None and not (isinstance(pin, str) and 4 <= len(pin) <= 64):
             raise MalformedInput("bad_pin", N_("a PIN has 4 to 64 characters"))
         session = open_session(log)  # the header's faults, before anything else
-        # The replay and the settling (half the work) need nothing the events
-        # need: a long log's are done in a second process while this one
-        # encodes, hashes and writes the events; the hands' rows join them
-        # as they come, or the replay's first fault rolls everything back.
+        # Everything is judged before anything is written, and the write lock
+        # is held for the writing alone: the database has one, and an import
+        # that held it while its hands were replayed made every other table's
+        # write wait for whole imports in a row (a minute, beside three long
+        # ones on PostgreSQL). The replay and the settling (most of the work)
+        # need nothing the events need: a long log's are done in a second
+        # process while this one encodes the actions' texts; its answer waits
+        # in that process's spool, not in memory, until it is written.
         if len(log.get("hands", ())) >= BESIDE_HANDS and beside.can_fork():
             try:
                 with closing(beside.stream(judge, log)) as judged:
-                    return _store(db, log, session, pin, brought_forward_from, judged, sid)
+                    payloads = _payloads(log)
+                    _refuse(judged.wait(), payloads)
+                    return _store(db, log, session, pin, brought_forward_from, judged,
+                                  payloads, sid)
             except beside.SecondProcessFailed:
                 pass  # ours, never the log's: judged again in this process
-        judged = list(judge(log))
-        if judged[-1][0] == FAULT:  # known before anything is written: refused at once
-            raise judged[-1][1]
-        return _store(db, log, session, pin, brought_forward_from, iter(judged), sid)
+        judged_here = list(judge(log))
+        payloads = _payloads(log)
+        _refuse(judged_here[-1], payloads)
+        return _store(db, log, session, pin, brought_forward_from, iter(judged_here),
+                      payloads, sid)
+
+
+def _refuse(last: tuple[str, Any], payloads: dict[str, str] | RefereeError) -> None:
+    """Raise the log's first fault, if it has one: the replay's (``last``, what
+    ``judge`` yielded last), else an action's text that cannot be read."""
+    if last[0] == FAULT:
+        raise last[1]
+    if isinstance(payloads, RefereeError):
+        raise payloads
 
 
 #: From this many hands on, an import replays and settles its hands in a
@@ -110,7 +127,9 @@ HANDS, EVERYONE, FAULT = "hands", "everyone", "fault"
 
 def _store(db: Database, log: dict, session: Session, pin: str | None,
            brought_forward_from: str | None, judged: Iterator[tuple[str, Any]],
-           sid: str | None = None) -> SessionInfo:
+           payloads: dict[str, str], sid: str | None = None) -> SessionInfo:
+    """Write a judged log (``judged``: what ``judge`` yielded, without a
+    fault) in one transaction."""
     rules, q = session.rules, session.quantum
     header = {k: v for k, v in log.items() if k != "hands"}
     if "hands" in log:
@@ -130,61 +149,50 @@ def _store(db: Database, log: dict, session: Session, pin: str | None,
     # whoever chose the new one. A digest of the three, which tells nothing
     # of the PIN to whoever reads an exported chain.
     opening["locks"] = access.locks_digest(table_hash, audit_hash, pin_hash)
-    try:
-        with storage.write(db):
-            storage.insert_session(db, sid, log, header, rules.to_json(), log["players"],
-                                   pin_hash, table_hash, audit_hash)
-            storage.set_quantum(db, sid, str(q))
-            if brought_forward_from is not None:
-                storage.set_brought_forward_from(db, sid, brought_forward_from)
-            first = storage.append_events(db, sid, _events(log, opening))
-            for kind, value in judged:
-                if kind == FAULT:
-                    raise value
-                if kind == HANDS:
-                    storage.insert_hands(db, sid, value, first)
-                elif value != log["players"]:  # EVERYONE: someone sat down later
-                    storage.set_everyone(db, sid, value)
-            # A table whose log raised the stake plays on at it: the hands started
-            # here carry the last hand's stake, as the tablet's stake change does.
-            last_stake = log["hands"][-1].get("stake") if log.get("hands") else None
-            if last_stake is not None:
-                storage.set_next(db, sid, stake=str(last_stake), seats=None)
-    except _Unlogged as err:  # rolled back
-        for kind, value in judged:  # the replay's first fault is the one to report
-            if kind == FAULT:
-                raise value from None
-        raise err.error from None
+    with storage.write(db):
+        storage.insert_session(db, sid, log, header, rules.to_json(), log["players"],
+                               pin_hash, table_hash, audit_hash)
+        storage.set_quantum(db, sid, str(q))
+        if brought_forward_from is not None:
+            storage.set_brought_forward_from(db, sid, brought_forward_from)
+        first = storage.append_events(db, sid, _events(log, opening, payloads))
+        for kind, value in judged:
+            if kind == HANDS:
+                storage.insert_hands(db, sid, value, first)
+            elif value != log["players"]:  # EVERYONE: someone sat down later
+                storage.set_everyone(db, sid, value)
+        # A table whose log raised the stake plays on at it: the hands started
+        # here carry the last hand's stake, as the tablet's stake change does.
+        last_stake = log["hands"][-1].get("stake") if log.get("hands") else None
+        if last_stake is not None:
+            storage.set_next(db, sid, stake=str(last_stake), seats=None)
     return info
 
 
-class _Unlogged(Exception):
-    """An action text the events could not be made of (in ``error``), met
-    while they were written: the replay's own fault, if any, comes first."""
-
-    def __init__(self, error: RefereeError) -> None:
-        super().__init__(error)
-        self.error = error
-
-
-def _events(log: dict, opening: dict) -> Iterator[tuple[int | None, str, dict | str]]:
-    """The new session's events ``(hand, kind, payload)`` as they are written
-    (all of a 200,000-hand log's at once held a gigabyte), each payload
-    encoded once (an action's follows from its text alone, and a long log
-    repeats a few thousand texts). A text that cannot be read: ``_Unlogged``."""
-    yield None, "session", opening
+def _payloads(log: dict) -> dict[str, str] | RefereeError:
+    """Each action text's event payload, encoded once (an action's follows
+    from its text alone, and a long log repeats a few thousand texts); or
+    the first text that cannot be read, as its error."""
     payloads: dict[str, str] = {}
+    for given in log.get("hands", ()):
+        for text in given.get("actions", ()):
+            if text not in payloads:
+                try:
+                    payloads[text] = canonical_action(str(parse_logged(text)), text)
+                except RefereeError as err:
+                    return err
+    return payloads
+
+
+def _events(log: dict, opening: dict,
+            payloads: dict[str, str]) -> Iterator[tuple[int | None, str, dict | str]]:
+    """The new session's events ``(hand, kind, payload)`` as they are written
+    (all of a 200,000-hand log's at once held a gigabyte)."""
+    yield None, "session", opening
     for n, given in enumerate(log.get("hands", ()), 1):
         yield n, "hand_start", setup_of(given)
         for text in given.get("actions", ()):
-            payload = payloads.get(text)
-            if payload is None:
-                try:
-                    payload = canonical_action(str(parse_logged(text)), text)
-                except RefereeError as err:
-                    raise _Unlogged(err) from None
-                payloads[text] = payload
-            yield n, "action", payload
+            yield n, "action", payloads[text]
 
 
 def judge(log: dict) -> Iterator[tuple[str, Any]]:

@@ -1,0 +1,116 @@
+"""A long import holds the database's write lock only while it writes
+(issue 34: beside three 1,500-hand imports on PostgreSQL, a request waited
+past a client's 60 s). The import's hands are replayed and settled in a
+second process; the import held the one write lock (an advisory lock on
+PostgreSQL, the file's on SQLite) from before the replay to its end, so
+every other table's write waited behind whole imports in a row. Now the
+replay and every check come first, outside the lock, and the writing
+after, in one transaction: another table's write waits for the writing at
+most, a session appears whole or not at all, and a refused log never takes
+the lock."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from referee.devtools.samplegen import make_session
+from referee.rules.errors import RefereeError
+from referee.service import beside, storage, trust
+from referee.service.table import sessions
+
+from .conftest import BOTH_BACKENDS
+from .test_import_batch import counts
+
+# Another table's write beside a replaying import finishes within this; the
+# import's replay is held back four times as long (or until the write is in).
+BOUND = 10.0
+
+
+@pytest.fixture(params=BOTH_BACKENDS)
+def backend(request):
+    return request.param
+
+
+@pytest.fixture(autouse=True)
+def judge_beside(monkeypatch):
+    if not beside.can_fork():
+        pytest.skip("no second process on this host: the import is judged before it writes")
+    monkeypatch.setattr(sessions, "BESIDE_HANDS", 0)
+
+
+def opened(path: str) -> sessions.SessionInfo:
+    return sessions.create_session(storage.connect(path), {
+        "stake": "1", "rules": "pagat", "players": ["Ann", "Ben"]})
+
+
+def test_a_write_beside_a_replaying_import_waits_for_no_replay(app, monkeypatch):
+    path = app.config["DATABASE"]
+    replaying, replayed = threading.Event(), threading.Event()
+    length = beside.Stream._length
+
+    def slow_replay(stream):  # this process waits for the second one's answer
+        if threading.current_thread() is importing:
+            replaying.set()
+            replayed.wait(4 * BOUND)
+        return length(stream)
+    monkeypatch.setattr(beside.Stream, "_length", slow_replay)
+    before = counts(path)
+    got: dict = {}
+
+    def importer() -> None:
+        got["import"] = sessions.import_log(storage.connect(path), make_session(12, seed=34))
+
+    def writer() -> None:
+        t0 = time.monotonic()
+        got["other"] = opened(path)
+        got["took"] = time.monotonic() - t0
+
+    importing = threading.Thread(target=importer)
+    importing.start()
+    try:
+        assert replaying.wait(60), "the import never waited for its replay"
+        writing = threading.Thread(target=writer)
+        writing.start()
+        writing.join(BOUND)
+        waited = writing.is_alive()
+        # Nothing of the import is to be seen while it replays.
+        seen = counts(path)
+    finally:
+        replayed.set()
+        importing.join(120)
+    writing.join(120)
+    assert not waited, f"another table's write waited {BOUND:.0f} s and more for a replay"
+    assert got["took"] < BOUND
+    assert seen == counts_of_one_table(path, got["other"].id, before)
+    db = storage.connect(path)
+    for made in (got["import"], got["other"]):
+        assert trust.verify_session(db, made.id) == []
+    assert sessions.played_count(db, got["import"].id) == 12
+
+
+def counts_of_one_table(path: str, sid: str, before: dict[str, int]) -> dict[str, int]:
+    """``before`` with one table's rows added (its session, events, hands, seats)."""
+    db = storage.connect(path)
+    try:
+        return {t: before[t] + db.conn.execute(
+            f"SELECT count(*) FROM {t} WHERE {'id' if t == 'sessions' else 'session_id'} = ?",
+            (sid,)).fetchone()[0] for t in before}
+    finally:
+        db.close()
+
+
+def test_a_refused_long_log_never_takes_the_write_lock(app, monkeypatch):
+    """The replay's fault is known before anything is written (it was met
+    inside the write, which was then rolled back, the lock held meanwhile)."""
+    monkeypatch.setattr(storage, "write", lambda db: pytest.fail("took the write lock"))
+    doc = make_session(7)
+    actions = doc["hands"][5]["actions"]
+    actions.insert(0, actions[1])  # out of turn in hand 6
+    before = counts(app.config["DATABASE"])
+    with pytest.raises(RefereeError) as refused:
+        sessions.import_log(storage.connect(app.config["DATABASE"]), doc)
+    assert (refused.value.hand, refused.value.action) == (6, 1)
+    assert counts(app.config["DATABASE"]) == before
