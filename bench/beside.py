@@ -24,7 +24,9 @@ the imports' median time.
 left out); ``--parallel N`` posts the imports from N clients at once. Then
 the clients also read the session's report page and post legal actions at
 a table of their own (every fourth and fifth client), and every answer
-slower than 5 s is counted too.
+slower than 5 s is counted too. Each kind's slowest answer is printed
+(``payment`` and ``action`` are writes to other tables than the imports':
+they wait for the database's write lock).
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ class Clients:
     def __init__(self, port: int, made: dict, count: int) -> None:
         self.port, self.made = port, made
         self.answered = self.slow = 0
+        self.worst: collections.Counter = collections.Counter()  # seconds, by kind
         self.dropped: collections.Counter = collections.Counter()
         self.statuses: collections.Counter = collections.Counter()
         self.lock = threading.Lock()
@@ -86,9 +89,10 @@ class Clients:
         self.threads = [threading.Thread(target=self.run, args=(kinds[k % len(kinds)], k))
                         for k in range(count)]
 
-    def count(self, error: str | None, took: float = 0.0) -> None:
+    def count(self, kind: str, error: str | None, took: float = 0.0) -> None:
         with self.lock:
             self.slow += took > 5.0
+            self.worst[kind] = max(self.worst[kind], took)
             if error is None:
                 self.answered += 1
             else:
@@ -139,9 +143,9 @@ class Clients:
             t0 = time.monotonic()
             try:
                 self.ask(kind, conn, k, n)
-                self.count(None, time.monotonic() - t0)
+                self.count(kind, None, time.monotonic() - t0)
             except (OSError, http.client.HTTPException, ValueError, RuntimeError) as err:
-                self.count(type(err).__name__, time.monotonic() - t0)
+                self.count(kind, type(err).__name__, time.monotonic() - t0)
                 if kind == "action":
                     return  # a tablet refused or cut off does not know its seq
                 if conn is not None:
@@ -204,6 +208,7 @@ def one_round(kind: str, args, body: bytes) -> dict:
         said = log_path.read_text(errors="replace")
     return {"answered": clients.answered, "dropped": dict(clients.dropped),
             "slow": clients.slow, "statuses": dict(clients.statuses),
+            "worst": dict(clients.worst),
             "imports": len(took), "refused": refused,
             "per_second": during / span, "import": statistics.median(took),
             "errors_logged": said.count("Traceback") + said.count("BlockingIOError")}
@@ -228,7 +233,9 @@ def main() -> int:
               f"{got['dropped'] or ''}, {got['per_second']:.0f} answered/s during "
               f"{got['imports']} imports of {args.hands} hands by {args.parallel} clients "
               f"(median {got['import']:.2f} s; not 201: {got['refused']}), "
-              f"{got['slow']} answers over 5 s, statuses {got['statuses']}, "
+              f"{got['slow']} answers over 5 s, worst "
+              + ", ".join(f"{k} {v:.1f} s" for k, v in sorted(got["worst"].items()))
+              + f", statuses {got['statuses']}, "
               f"{got['errors_logged']} errors logged", flush=True)
     return 0
 

@@ -104,8 +104,8 @@ def test_the_first_fault_is_reported_whichever_process_meets_it(app, client, for
 
 @pytest.mark.parametrize("after", [0, 1])
 def test_a_crashed_second_process_loses_nothing(app, client, monkeypatch, forks, after):
-    """The child dies before its first batch, or after this process wrote
-    one: the import is judged again here, and stored once, whole."""
+    """The child dies before its first batch, or after it sent one: the
+    import is judged again here, and stored once, whole."""
     monkeypatch.setattr(sessions, "BATCH", 1)
     judge, here = sessions.judge, os.getpid()
 
@@ -158,9 +158,9 @@ def test_in_one_process_a_refused_log_never_takes_the_write_lock(app, monkeypatc
     assert (refused.value.hand, refused.value.action) == (1, 1)
 
 
-def test_a_fault_after_written_batches_rolls_them_back(app, client, monkeypatch, forks):
-    """The hands are judged a batch at a time, so batches before the
-    replay's first fault are already written when it comes: all go."""
+def test_a_fault_after_judged_batches_writes_none_of_them(app, client, monkeypatch, forks):
+    """The hands are judged a batch at a time, so batches come before the
+    replay's first fault: none is written."""
     monkeypatch.setattr(sessions, "BATCH", 2)
     doc = make_session(7)
     actions = doc["hands"][5]["actions"]

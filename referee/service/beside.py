@@ -1,6 +1,6 @@
 """Work done in a second process while this one goes on: a long session's
 verify hashes its chain there, a long import replays and settles its hands
-there while this process hashes and writes the events.
+there while this process encodes the actions it will write.
 
 The host has two cores and Python one lock, so a thread would not help.
 Where this process runs no other thread (a command: ``referee import``,

@@ -111,13 +111,13 @@ def _refuse(last: tuple[str, Any], payloads: dict[str, str] | RefereeError) -> N
 
 
 #: From this many hands on, an import replays and settles its hands in a
-#: second process while this one hashes and writes the events (a 10,000-hand
+#: second process while this one encodes the actions (a 10,000-hand
 #: import took 3.0 s in one process; see bench/pages.py). Below it, a fork
 #: costs more than it saves.
 BESIDE_HANDS = 1000
 
-#: Hands a second process sends at a time (each batch is written as soon as
-#: this process is free, so only the last waits for the end of the replay).
+#: Hands a second process settles and sends at a time: what it holds does
+#: not grow with the log (the batches wait in its spool, on disk).
 BATCH = 500
 
 # What ``judge`` yields: a batch of hands' rows, everyone seated (last), or
@@ -200,8 +200,8 @@ def judge(log: dict) -> Iterator[tuple[str, Any]]:
     hands, ``BATCH`` at a time: yields ``(HANDS, rows)``, batches of the
     hands' rows as an import stores them (``storage.encode_hands``), in
     order, then ``(EVERYONE, names)``; at the replay's first fault,
-    ``(FAULT, error)`` and nothing after it (the batches before it are
-    rolled back with everything else). Only the batch in hand is kept: the
+    ``(FAULT, error)`` and nothing after it (an import then writes none of
+    them). Only the batch in hand is kept: the
     table forgets each batch's hands once they are settled, as
     ``replay --json``'s segments do (keeping every hand for the settling
     after the replay held about 5 KB a hand, a gigabyte at 200,000 hands).
