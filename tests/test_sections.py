@@ -46,7 +46,7 @@ def test_a_payment_made_is_said_as_a_transfer_is(lang):
     from referee.reports.text import format_report
 
     session = _session("ev_payments_two")
-    payments = Sections(session).money.payments
+    payments = Sections.replayed(session).money.payments
     lines = format_report(session, session.result(), lang).splitlines()
     assert len(payments) == 2
     for given in payments:
@@ -57,7 +57,7 @@ def test_a_payment_made_is_said_as_a_transfer_is(lang):
 
 
 def test_the_sections_hold_the_money_as_the_log_and_the_ledger_give_it():
-    sec = Sections(_session("ev_payments_pending_undone"))
+    sec = Sections.replayed(_session("ev_payments_pending_undone"))
     money = sec.money
     assert money is not None
     listed = [(p.payer, p.payee, p.amount, p.undone, p.pending) for p in money.payments]
@@ -75,6 +75,6 @@ def test_a_hand_at_the_sessions_stake_written_otherwise_is_not_another_stake():
     spelling ("0.250" is the session's 0.25)."""
     log = read_log_file(str(SAMPLES / "evt_hand_stake.json"))
     log["hands"][0]["stake"] = "0.250"
-    sec = Sections(replay(log, allow_open_last_hand=True))
+    sec = Sections.replayed(replay(log, allow_open_last_hand=True))
     assert 1 not in sec.own_stakes
     assert all(n != 1 for n, _s in sec.stake_changes())

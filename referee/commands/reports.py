@@ -71,13 +71,17 @@ def _settle(args: argparse.Namespace) -> int:
         session = replay(log)
     except RefereeError as err:
         return fail(err)
+    from ..reports.sections import Sections
+
+    sec = Sections.replayed(session)
     paying = {}
     if stored is not None:  # a stored table's paper says how each transfer is paid
         from ..service.money import pay
 
-        paying = pay.for_the_paper(stored.db, stored.session_id)
+        paying = pay.for_the_paper(stored.db, stored.session_id,
+                                   [t.payee for t in sec.transfers])
     pdf = render_settlement(session, final_hash=final_hash, date=args.date, table=args.table,
-                            lang=args.lang, **paying)
+                            lang=args.lang, sections=sec, **paying)
     return _write(args.pdf, pdf)
 
 

@@ -25,14 +25,18 @@ class Payment:
     """A payment the log records, as listed (taken back or waiting too:
     the record keeps them, and the papers say so)."""
 
-    __slots__ = ("payer", "payee", "amount", "at", "note", "undone", "pending")
+    __slots__ = ("payer", "payee", "amount", "at", "note", "undone", "pending", "claimed",
+                 "by", "confirmed")
 
     def __init__(self, doc: dict) -> None:
         self.payer, self.payee = doc["from"], doc["to"]
         self.amount = Decimal(str(doc["amount"]).strip())
         self.at, self.note = doc.get("at"), doc.get("note")
         self.undone = "undone" in doc
-        self.pending = bool(doc.get("pending")) and not self.undone
+        # recorded on its payer's word alone (``pending``: still waiting for the payee's)
+        self.claimed = bool(doc.get("pending"))
+        self.pending = self.claimed and not self.undone
+        self.by, self.confirmed = doc.get("by"), doc.get("confirmed")  # whose word, whose yes
 
 
 class MoneySection:
@@ -65,23 +69,35 @@ class Dispute:
     __slots__ = ("hand", "action", "by", "note", "settled")
 
     def __init__(self, hand: int, doc: dict, settled: dict | None) -> None:
-        self.hand, self.action, self.by, self.note = hand, doc["action"], doc["by"], doc["note"]
+        self.hand, self.by, self.note = hand, doc["by"], doc["note"]
+        self.action = doc.get("action")  # None: the whole hand
         self.settled = settled
 
 
 class Sections:
-    """The result's sections of one replayed session (see the module)."""
+    """The result's sections of one session (see the module), from either of
+    its two sources: a replay of its log (``replayed``: the papers, the text
+    report) or the service's stored running totals (``stored``: the pages,
+    which must not replay the night on every read). Both give the same
+    facts: the result's totals, balances, transfers and match come from
+    ``ledger.results.settle_session`` either way (over the hands' nets, or
+    over the running totals, their exact sums), and everything else from
+    the log's header, its hands' disputes and how each was settled.
 
-    def __init__(self, session, settled: dict[int, dict[int, dict]] | None = None,
-                 result=None) -> None:
-        """``result``: the session's result, where the caller has it already
-        (settling a long night's hands again costs as much as the report)."""
-        log = self.log = session.log
-        result = self.result = result if result is not None else session.result()
+    ``log``: the log (a stored session: its header, no hands); ``result``:
+    the replay's ``SessionResult`` or the service's ``RunningResult`` (its
+    ``hands`` None: the pages read the hands a page at a time);
+    ``disputed``: each hand carrying disputes, with them, in order (None:
+    not read);
+    ``settled``: how each was settled, by hand and place."""
+
+    def __init__(self, log: dict, rules, result, disputed=(),
+                 settled: dict[int, dict[int, dict]] | None = None) -> None:
+        self.log, self.result = log, result
         self.players = list(result.players)
         self.table = log.get("table")
-        self.preset = session.rules.preset
-        self.push_ups = session.rules.scoring == "push_ups"
+        self.preset = rules.preset
+        self.push_ups = rules.scoring == "push_ups"
         self.currency = log.get("currency")
         self.stake = str(log["stake"])
         self.started, self.closed = log.get("started"), log.get("closed")
@@ -89,16 +105,37 @@ class Sections:
         self.quantum = result.quantum
         self.hands = result.hands
         self.totals = result.totals
-        self.own_stakes = own_stakes(log, session.stake)
+        self.own_stakes = own_stakes(log, parse_stake(log["stake"]))
         self.money = MoneySection(log, result) if result.balances is not None else None
         # Still owed: what settles the balances where there are any, else the totals.
         self.transfers = result.transfers
         self.transfer_quantum = self.quantum if self.money is None else self.money.quantum
         self.match = result.match()
         settled = settled or {}
-        self.disputes = [Dispute(n, d, settled.get(n, {}).get(k))
-                         for n, h in enumerate(log.get("hands", ()), 1)
-                         for k, d in enumerate(h.get("disputes") or ())]
+        # None: not read (a stored session's page that shows none)
+        self.disputes = None if disputed is None else [
+            Dispute(n, d, settled.get(n, {}).get(k))
+            for n, ds in disputed for k, d in enumerate(ds)]
+
+    @classmethod
+    def replayed(cls, session, settled: dict[int, dict[int, dict]] | None = None,
+                 result=None) -> Sections:
+        """A replayed session's sections. ``result``: the session's result,
+        where the caller has it already (settling a long night's hands
+        again costs as much as the report)."""
+        log = session.log
+        return cls(log, session.rules, result if result is not None else session.result(),
+                   ((n, h["disputes"]) for n, h in enumerate(log.get("hands", ()), 1)
+                    if h.get("disputes")), settled)
+
+    @classmethod
+    def stored(cls, result, disputed=None, settled: dict[int, dict[int, dict]] | None = None
+               ) -> Sections:
+        """A stored session's sections from the service's ``RunningResult``
+        (``service.table.sessions.running_result``): no hand is read, and
+        the disputes only where the caller read them (``disputed``, with
+        ``settled``: a page that shows them)."""
+        return cls(result.header, result.rules, result, disputed, settled)
 
     @property
     def best(self) -> list[str]:
@@ -107,9 +144,22 @@ class Sections:
         return [p for p in self.players if self.totals[p] == low]
 
     @property
+    def unsettled(self) -> list[Dispute]:
+        """The disputes still open, in order of hands."""
+        return [d for d in self.disputes if d.settled is None]
+
+    @property
     def open_disputes(self) -> list[int]:
         """The hand of each dispute still open (one entry per dispute)."""
-        return [d.hand for d in self.disputes if d.settled is None]
+        return [d.hand for d in self.unsettled]
+
+    @property
+    def open_by_hand(self) -> dict[int, int]:
+        """Each hand with disputes still open, and how many, in order of hands."""
+        out: dict[int, int] = {}
+        for n in self.open_disputes:
+            out[n] = out.get(n, 0) + 1
+        return out
 
     @property
     def disputed(self) -> frozenset[int]:

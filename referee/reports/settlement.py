@@ -81,6 +81,7 @@ def render_settlement(
     moves: dict[tuple[str, str], list[str]] | None = None,
     pay_details: dict[str, dict] | None = None,
     remittance: str | None = None,
+    sections: Sections | None = None,
 ) -> bytes:
     """The settlement PDF of a replayed session, as bytes, in ``lang`` (else
     the log's language, else English).
@@ -95,9 +96,13 @@ def render_settlement(
     each transfer to one of them then carries what its payer needs: an EPC
     QR code, a PayPal.me link, the payee's line, with ``remittance`` as the
     transfer's text.
+
+    ``sections``: the session's result sections, where the caller built them
+    already (``Sections.replayed(session, settled)``: the payees its
+    ``pay_details`` were read for are its transfers' payees).
     """
     register_fonts()
-    sec = Sections(session, settled)
+    sec = sections if sections is not None else Sections.replayed(session, settled)
     buf = io.BytesIO()
     paper = _Paper(sec, session.rules, paper_language(sec.log, lang), buf,
                    final_hash=final_hash, date=date, table=table)

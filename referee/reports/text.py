@@ -70,7 +70,7 @@ def format_report(session, result, lang: str | None = None) -> str:
     from .sections import Sections
     from .words import paper_language
 
-    sec = Sections(session, result=result)
+    sec = Sections.replayed(session, result=result)
     said = _Forms(session, result, paper_language(session.log, lang))
     columns = _columns(result, said)  # each hand's outcome said once, for both tables
     lines = _head_lines(sec, said)

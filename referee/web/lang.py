@@ -26,6 +26,7 @@ from jinja2 import pass_eval_context
 from markupsafe import Markup
 
 from .. import language
+from ..ledger.money import fmt
 from ..rules.cards import pretty
 
 COOKIE = "lang"
@@ -309,6 +310,8 @@ def init_app(app) -> None:
     app.add_template_global(decimal_pattern, "decimal_pattern")
     app.add_template_global(lambda: language.action_templates(current()), "action_templates")
     app.add_template_filter(money, "money")
+    # an amount of the result's sections written to its quantum, for ``money``
+    app.add_template_filter(fmt, "written")
     app.add_template_filter(num, "num")
     app.add_template_filter(day, "day")
     app.add_template_filter(clock, "clock")

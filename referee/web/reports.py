@@ -35,6 +35,7 @@ from ..reports.audit import (
     told_rows,
 )
 from ..reports.common import rules_in_words, unit_of
+from ..reports.sections import Sections
 from ..reports.settlement import OUTCOME_WORDS, render_settlement
 from ..reports.stored import load_stored
 from ..reports.whatif import what_if
@@ -152,11 +153,12 @@ def settlement_pdf(sid: str):
         return _error_page(err)
     db = get_db()
     with paper_turn():
+        # One result: the paper's sections name the transfers whose payees' details it shows.
+        sec = Sections.replayed(session, disputes.all_settlements(db, sid))
         data = render_settlement(session, final_hash=stored.final_hash,
-                                 lang=_paper_language(),
-                                 settled=disputes.all_settlements(db, sid),
+                                 lang=_paper_language(), sections=sec,
                                  moves=table_events.comings_and_goings(db, sid),
-                                 **pay.for_the_paper(db, sid))
+                                 **pay.for_the_paper(db, sid, [t.payee for t in sec.transfers]))
     return _pdf(data, f"settlement-{sid}.pdf")
 
 

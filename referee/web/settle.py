@@ -17,6 +17,7 @@ from markupsafe import Markup
 from marshmallow import Schema, fields, validate
 from segno.helpers import make_epc_qr
 
+from ..ledger.money import fmt
 from ..record.schemas import StrictSchema
 from ..reports.words import PAID
 from ..service.access import seats
@@ -29,10 +30,10 @@ from .errors import error_page
 from .lang import _, money
 from .tablet.blueprint import (
     form_client_id,
-    open_dispute_hands,
     page_access,
     post_event,
     seat_may,
+    table_sections,
     table_summary,
     unlocked,
 )
@@ -102,21 +103,25 @@ def _mine(who: seats.Access, *players: str) -> bool:
 @bp.get("/s/<session_id>/settle")
 @unlocked
 def page(session_id: str):
-    data = pay.settlement(get_db(), session_id)
+    # The result's sections (the settlement PDF's too), from the stored totals.
+    sec = table_sections(session_id, disputes=True)
     who = g.access
+    owed = [(t, fmt(t.amount, sec.transfer_quantum)) for t in sec.transfers]
+    ways = pay.ways_to_pay(get_db(), session_id, g.summary,
+                           [(t.payee, amount) for t, amount in owed])
+    owed = [(t, amount, how) for (t, amount), how in zip(owed, ways, strict=True)]
     if who.role == seats.SEAT:  # a player's phone: what they pay, then what they get, first
-        data["owed"].sort(key=lambda t: (t["from"] != who.player, t["to"] != who.player))
+        owed.sort(key=lambda o: (o[0].payer != who.player, o[0].payee != who.player))
     return render_template(
-        "settle.html", summary=g.summary, session_id=session_id, s=data, epc_svg=epc_svg,
+        "settle.html", summary=g.summary, session_id=session_id, sec=sec, owed=owed,
+        remittance=pay.remittance(g.summary), epc_svg=epc_svg,
         client_id=forms.new_client_id(), pdf=url_for("reports.settlement_pdf", sid=session_id),
-        may_mark=lambda t: _mine(who, t["from"], t["to"]),
-        details_for=[p for p in data["players"] if _mine(who, p)],
-        may_confirm=lambda p: p.get("pending") and "undone" not in p and (
-            who.writes or who.player == p["to"]),
-        may_undo=lambda p: "undone" not in p and (
-            who.writes or (p.get("pending") and _mine(who, p["from"], p["to"]))),
-        host=who.writes, share_url=_share_url(session_id),
-        disputed=open_dispute_hands(session_id))
+        may_mark=lambda t: _mine(who, t.payer, t.payee),
+        details_for=[p for p in sec.players if _mine(who, p)],
+        may_confirm=lambda p: p.pending and (who.writes or who.player == p.payee),
+        may_undo=lambda p: not p.undone and (
+            who.writes or (p.pending and _mine(who, p.payer, p.payee))),
+        host=who.writes, share_url=_share_url(session_id))
 
 
 @bp.get("/s/<session_id>/settle/by/<token>")

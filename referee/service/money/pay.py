@@ -124,32 +124,43 @@ def remittance(summary: dict) -> str:
     return payable.remittance(summary.get("table"), when[:10] or None)
 
 
-def for_the_paper(db: Database, sid: str) -> dict:
+def for_the_paper(db: Database, sid: str, payees: list[str]) -> dict:
     """``render_settlement``'s ``pay_details`` and ``remittance`` for table
-    ``sid``: the details of those the stored settle-up has to be paid (the
-    replay's result is the paper's to build)."""
-    payees = sorted({t["to"] for t in standings(db, sid, newest=0)["transfers"]})
-    return {"pay_details": details_at(db, sid, payees),
+    ``sid``: the details of ``payees`` (those the paper's transfers pay: the
+    replay's result is the paper's to build, and names them)."""
+    return {"pay_details": details_at(db, sid, sorted(set(payees))),
             "remittance": remittance(session_summary(db, sid))}
 
 
+def ways_to_pay(db: Database, sid: str, summary: dict,
+                owed: list[tuple[str, str]]) -> list[dict | None]:
+    """What the payer of each transfer owed at table ``sid`` needs (``owed``:
+    its payee and the amount as the settlement writes it): from the payee's
+    details, an EPC QR code's fields, a PayPal.me link, the payee's line
+    (None: no details known). ``summary``: the table's (its currency, its
+    name and day for the transfer's text)."""
+    payees = sorted({to for to, _ in owed})
+    details = details_at(db, sid, payees) if payees else {}
+    text = remittance(summary)
+    return [payable.how_to_pay(details.get(to), amount, summary["currency"], text)
+            for to, amount in owed]
+
+
 def settlement(db: Database, sid: str) -> dict:
-    """The table's settle-up: each transfer still owed (``from``, ``to``,
-    ``amount`` as the settlement writes it), since when (the table's closing;
-    None while it is open), and ``pay``: what the payer needs, from the
-    payee's details (None if none are known); and the payments made."""
+    """The table's settle-up as the API writes it: each transfer still owed
+    (``from``, ``to``, ``amount`` as the settlement writes it), since when
+    (the table's closing; None while it is open), and ``pay``: what the payer
+    needs (``ways_to_pay``); and the payments made."""
     summary = session_summary(db, sid)
     money = standings(db, sid, newest=0)
     currency = summary["currency"]
-    payees = sorted({t["to"] for t in money["transfers"]})
-    details = details_at(db, sid, payees) if payees else {}
-    text = remittance(summary)
-    owed = [{**t, "since": summary["closed"],
-             "pay": payable.how_to_pay(details.get(t["to"]), t["amount"], currency, text)}
-            for t in money["transfers"]]
+    ways = ways_to_pay(db, sid, summary, [(t["to"], t["amount"]) for t in money["transfers"]])
+    owed = [{**t, "since": summary["closed"], "pay": how}
+            for t, how in zip(money["transfers"], ways, strict=True)]
     return {"session": sid, "table": summary["table"], "currency": currency,
             "started": summary["started"], "closed": summary["closed"],
-            "remittance": text, "owed": owed, "payments": list(summary["payments"] or []),
+            "remittance": remittance(summary), "owed": owed,
+            "payments": list(summary["payments"] or []),
             "players": summary["everyone"]}
 
 

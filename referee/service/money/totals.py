@@ -17,9 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from decimal import Decimal
+from typing import Any
 
-from ...ledger.results import result_entry
+from ...ledger.balances import balance_quantum
+from ...ledger.results import match_doc, result_entry, settle_session
 from ...ledger.side_bets import Pots, SideBetOutcome
+from ...replay.sequential import session_money
+from ...rules.match import is_over as match_is_over
+from ...rules.options import HouseRules
 
 
 def step(before: dict | None, result: dict | None) -> dict | None:
@@ -69,3 +74,40 @@ def chain(before: dict | None, results: Iterable[tuple[int, dict | None]]
         if row is not None:
             before = row
     return out
+
+
+class RunningResult:
+    """A session's result as its running totals give it, without a replay:
+    the same facts the replay's ``SessionResult`` gives the result's sections
+    (``referee.reports.sections``), worked out by the same
+    ``settle_session`` from the newest settled hand's totals (exact sums, so
+    one net of them settles as the hands' nets did). ``header``: the stored
+    log's header (its money, its closing); ``newest``: the newest settled
+    hand's running row (None: none yet). Its ``hands`` is None: the pages
+    read the hands a page at a time (``sessions.standings``), the papers
+    replay them."""
+
+    hands = None
+
+    def __init__(self, header: dict[str, Any], rules: HouseRules, players: list[str],
+                 quantum: Decimal, newest: dict[str, Any] | None) -> None:
+        self.header, self.rules = header, rules
+        self.players, self.quantum = players, quantum
+        self.push_ups = rules.scoring == "push_ups"
+        self.money = money = session_money(header)
+        self.closed = header.get("closed")
+        nets = [{p: Decimal(v) for p, v in newest["totals"].items()}] if newest else []
+        self.totals, self.balances, self.transfers = settle_session(players, nets,
+                                                                    self.push_ups, money)
+        self.balance_quantum = quantum if money is None else \
+            balance_quantum(quantum, money.amounts())
+        # Nothing is dealt after a match is over: the newest settled hand ended it.
+        self._ended_by = newest["line"]["hand"] if newest else None
+
+    def match(self) -> dict[str, Any] | None:
+        """Where a match to a score stands (``match_doc``; None: no match)."""
+        to = self.rules.match_to
+        if to is None:
+            return None
+        over = match_is_over(to, self.totals)
+        return match_doc(to, self.totals, self._ended_by if over else None, self.quantum)

@@ -43,16 +43,12 @@ def all_settlements(db: Database, sid: str) -> dict[int, dict[int, dict]]:
     return out
 
 
-def open_disputes(db: Database, sid: str) -> list[dict]:
-    """Every dispute of the table not yet settled, oldest first: its hand, its
-    place in that hand's list (from 1), who raised it, the action (None: the
-    whole hand) and the note (the TV shows them to the room)."""
-    out: list[dict] = []
-    for n, disputes in storage.disputed_hands(db, sid):
-        done = settlements(db, sid, n)
-        out.extend({"hand": n, "number": i + 1, **d}
-                   for i, d in enumerate(disputes) if i not in done)
-    return out
+def disputed(db: Database, sid: str) -> list[tuple[int, list[dict]]]:
+    """Each hand of the table that carries a dispute, with its disputes (who,
+    the action or None for the whole hand, the note), in order of hands:
+    with ``all_settlements``, a stored table's disputes for its result's
+    sections (``referee.reports.sections``)."""
+    return storage.disputed_hands(db, sid)
 
 
 def with_settlements(db: Database, sid: str, n: int, state: dict) -> dict:

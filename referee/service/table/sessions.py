@@ -16,14 +16,13 @@ from decimal import Decimal
 from typing import Any
 
 from ...ledger.money import fmt
-from ...ledger.results import match_doc, result_doc, result_entry, settle_session
+from ...ledger.results import result_doc, result_entry
 from ...record import FORMAT, dump_log, load_log, setup_of
 from ...record.chain import canonical_action
 from ...record.result_text import EncodedItems, item_line, result_json_text
-from ...replay.sequential import Session, open_session, parse_logged, play_on, session_money
+from ...replay.sequential import Session, open_session, parse_logged, play_on
 from ...rules.errors import RefereeError
 from ...rules.hand import VOID
-from ...rules.match import is_over as match_is_over
 from ...rules.options import resolve
 from ...rules.words import N_
 from ...speed import collector
@@ -32,6 +31,7 @@ from ..errors import MalformedInput
 from ..kinds import EventKind
 from ..money import totals
 from ..money.results import hand_result, session_quantum, void_hand_result
+from ..money.totals import RunningResult
 from ..storage import Database
 from . import cache
 from .hands import suggest_dealer
@@ -321,50 +321,61 @@ def result_text(db: Database, sid: str) -> str:
 def standings(db: Database, sid: str, *, offset: int = 0, limit: int | None = None,
               newest: int | None = None, running_totals: bool = True) -> dict:
     """Each settled hand's nets with the running totals after it, and the
-    settle-up. ``offset``/``limit``: only those settled hands (in order of
-    hands; ``result`` lists the same ones), ``newest``: the newest so many;
-    read from their running rows (``referee.service.money.totals``) without
-    touching the others: the totals are the newest hand's, ``settled`` says
-    how many hands are settled in all. ``running_totals``: each line with
-    the totals after it (the result document has none)."""
+    settle-up, as the API writes them: ``hand_lines``' window of hands and
+    ``running_result``'s totals, balances, transfers and match, as text (the
+    ``result`` document lists the window's hands). ``running_totals``: each
+    line with the totals after it (the result document has none)."""
     row = session_row(db, sid)
-    if newest is not None:
-        limit = max(newest, 0)
-        offset = max(storage.settled_count(db, sid) - limit, 0)
-    # The rules as stored, fully expanded: a later change of a preset never
-    # changes an old session.
-    rules = resolve(row["rules_expanded"])
-    q = session_quantum(row, rules)
-    everyone = row["everyone"]
-    hands = [_standing_line(n, r, everyone, q, running_totals) for n, r in storage.running_rows(
-        db, sid, offset=max(offset, 0), limit=-1 if limit is None else max(limit, 0))]
-    newest = storage.newest_running(db, sid)
-    push_ups = rules.scoring == "push_ups"
-    header = row["header"]
-    money = session_money(header)
-    # The totals are exact sums: one net of them settles as the hands' nets did.
-    nets = [{p: Decimal(v) for p, v in newest["totals"].items()}] if newest else []
-    totals, balances, transfers = settle_session(everyone, nets, push_ups, money)
-    bq = q
-    if money is not None:
-        from ...ledger.balances import balance_quantum
-
-        bq = balance_quantum(q, money.amounts())
-    match = None
-    if rules.match_to is not None:
-        # Nothing is dealt after a match is over: the newest settled hand ended it.
-        over = match_is_over(rules.match_to, totals)
-        match = match_doc(rules.match_to, totals, newest["line"]["hand"] if over else None, q)
-    result = result_doc([result_entry(h) for h in hands], totals, transfers, q,
-                        balances=balances, bq=bq, closed=header.get("closed"), match=match)
-    return {"players": everyone, "hands": hands, "totals": result["totals"],
-            "transfers": result["transfers"], "push_ups": push_ups,
+    window = hand_lines(db, sid, offset=offset, limit=limit, newest=newest,
+                        running_totals=running_totals, row=row)
+    res = running_result(db, sid, row)
+    hands, match = window["hands"], res.match()
+    result = result_doc([result_entry(h) for h in hands], res.totals, res.transfers, res.quantum,
+                        balances=res.balances, bq=res.balance_quantum, closed=res.closed,
+                        match=match)
+    header = res.header
+    return {"players": res.players, "hands": hands, "totals": result["totals"],
+            "transfers": result["transfers"], "push_ups": res.push_ups,
             "currency": row["currency"], "result": result,
             "balances": result.get("balances"), "closed": header.get("closed"),
             "brought_forward": header.get("brought_forward"),
             "payments": header.get("payments"), "match": match,
+            "settled": window["settled"], "offset": window["offset"]}
+
+
+def running_result(db: Database, sid: str, row: dict | None = None) -> RunningResult:
+    """The session's result as its running totals give it (the newest settled
+    hand's running row and the header, no hand read): what the pages' result
+    sections are built from (``referee.reports.sections``), and the totals,
+    balances, transfers and match of ``standings``."""
+    row = row or session_row(db, sid)
+    # The rules as stored, fully expanded: a later change of a preset never
+    # changes an old session.
+    rules = resolve(row["rules_expanded"])
+    return RunningResult(row["header"], rules, row["everyone"], session_quantum(row, rules),
+                         storage.newest_running(db, sid))
+
+
+def hand_lines(db: Database, sid: str, *, offset: int = 0, limit: int | None = None,
+               newest: int | None = None, running_totals: bool = True,
+               row: dict | None = None) -> dict:
+    """A window of the settled hands' standings lines: ``offset``/``limit``
+    (in order of hands), ``newest``: the newest so many; read from their
+    running rows (``referee.service.money.totals``) without touching the
+    others. ``hands``: the lines, ``settled``: how many hands are settled in
+    all, ``offset``: the first line's place. ``running_totals``: each line
+    with the totals after it."""
+    row = row or session_row(db, sid)
+    if newest is not None:
+        limit = max(newest, 0)
+        offset = max(storage.settled_count(db, sid) - limit, 0)
+    q = session_quantum(row, resolve(row["rules_expanded"]))
+    everyone = row["everyone"]
+    hands = [_standing_line(n, r, everyone, q, running_totals) for n, r in storage.running_rows(
+        db, sid, offset=max(offset, 0), limit=-1 if limit is None else max(limit, 0))]
+    return {"hands": hands, "offset": max(offset, 0),
             "settled": storage.settled_count(db, sid) if limit is not None or offset
-            else len(hands), "offset": max(offset, 0)}
+            else len(hands)}
 
 
 def played_count(db: Database, sid: str) -> int:
@@ -374,15 +385,16 @@ def played_count(db: Database, sid: str) -> int:
 
 
 def standings_page(db: Database, sid: str, page: int = 1, per_page: int = 20) -> dict:
-    """``standings`` of one page of settled hands, page 1 the newest (each page
-    in order of hands), with ``page``, ``pages`` and ``per_page``: what a page
-    shows stays the same size however long the session."""
+    """``hand_lines`` of one page of settled hands, page 1 the newest (each
+    page in order of hands), with ``page``, ``pages`` and ``per_page`` and
+    the page's dispute marks: what a page shows stays the same size however
+    long the session."""
     settled = storage.settled_count(db, sid)
     pages = max(1, -(-settled // per_page))
     page = min(max(page, 1), pages)
     top = settled - (page - 1) * per_page
     offset = max(top - per_page, 0)
-    st = standings(db, sid, offset=offset, limit=top - offset)
+    st = hand_lines(db, sid, offset=offset, limit=top - offset)
     st.update(page=page, pages=pages, per_page=per_page)
     return _with_marks(db, sid, st)
 
@@ -507,7 +519,7 @@ def session_summary(db: Database, sid: str) -> dict:
         seated = list(live.next_seats or (hand.players if hand is not None else live.players))
         stake = _stake_in_force(db, sid, row, live)
         stake.pop("stake_next_from")  # the pages say "from the next hand on"
-        match = _match_now(db, sid, live)
+        match = _match_now(db, sid, row, live)
     header = row["header"]
     return {
         "id": sid,
@@ -542,24 +554,19 @@ def session_summary(db: Database, sid: str) -> dict:
     }
 
 
-def _match_now(db: Database, sid: str, live) -> dict | None:
+def _match_now(db: Database, sid: str, row: dict, live) -> dict | None:
     """The result's ``match`` from the newest settled hand's totals (one
-    row), or None under rules without ``match_to``."""
-    to = live.rules.match_to
-    if to is None:
+    row, ``running_result``), or None under rules without ``match_to``."""
+    if live.rules.match_to is None:
         return None
-    newest = storage.newest_running(db, sid)
-    after = (newest or {}).get("totals", {})
-    totals = {p: Decimal(after.get(p, "0")) for p in live.everyone}
-    over = match_is_over(to, totals)
-    return match_doc(to, totals, newest["line"]["hand"] if over else None, live.quantum)
+    return running_result(db, sid, row).match()
 
 
 def money_summary(db: Database, sid: str) -> dict:
-    """Where the money stands: the balances (None unless something was brought
-    forward or paid) and the transfers still owed. Reads every settled hand,
-    so it is not part of ``session_summary``, which every tablet page reads."""
-    s = standings(db, sid)
+    """Where the money stands, as the API's session answer writes it: the
+    totals, the balances (None unless something was brought forward or paid)
+    and the transfers still owed (``running_result``'s, as text)."""
+    s = standings(db, sid, newest=0)
     return {"totals": s["totals"], "balances": s["balances"], "transfers": s["transfers"]}
 
 

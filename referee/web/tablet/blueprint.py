@@ -12,10 +12,12 @@ from pathlib import Path
 from flask import Blueprint, flash, g, redirect, request, url_for
 from markupsafe import Markup
 
+from ...reports.sections import Sections
 from ...rules.cards import pretty
 from ...rules.options import resolve
 from ...service.access import seats
 from ...service.errors import RefereeError
+from ...service.table import disputes as table_disputes
 from ...service.table import hands, sessions
 from .. import forms
 from ..db import get_db
@@ -200,7 +202,15 @@ def form_client_id() -> str:
     return request.form.get("client_id") or forms.new_client_id()
 
 
-def open_dispute_hands(session_id: str) -> dict[int, int]:
-    """The hands with a dispute still open, and how many each has."""
-    marks = sessions.dispute_marks(get_db(), session_id, 1, max(g.summary["hands"], 1))
-    return {n: m["open"] for n, m in sorted(marks.items()) if m["open"]}
+def table_sections(session_id: str, *, disputes: bool = False) -> Sections:
+    """The table's result as its pages show it: the result's sections
+    (``referee.reports.sections``, the papers' too) from the service's
+    stored running totals, no hand read and nothing replayed; ``disputes``:
+    with the table's disputes and how each was settled (the pages that
+    list them)."""
+    db = get_db()
+    result = sessions.running_result(db, session_id)
+    if not disputes:
+        return Sections.stored(result)
+    return Sections.stored(result, table_disputes.disputed(db, session_id),
+                           table_disputes.all_settlements(db, session_id))

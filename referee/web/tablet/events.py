@@ -12,7 +12,7 @@ from ...reports.words import PAID
 from ...rules.numbers import whole
 from ...rules.table import normal_text
 from ...service.errors import RefereeError
-from ...service.table import disputes, sessions, table_events
+from ...service.table import disputes, table_events
 from .. import forms
 from ..db import get_db
 from ..errors import flash_refusal
@@ -20,9 +20,9 @@ from ..lang import _, action_words, money, typed_decimal
 from .blueprint import (
     bp,
     form_client_id,
-    open_dispute_hands,
     post_event,
     seat_may,
+    table_sections,
     told_state,
     unlocked,
 )
@@ -32,7 +32,7 @@ from .blueprint import (
 @unlocked
 def manage(session_id: str):
     return render_template("manage.html", summary=g.summary, session_id=session_id,
-                           money=sessions.money_summary(get_db(), session_id),
+                           sec=table_sections(session_id),
                            client_id=forms.new_client_id())
 
 
@@ -117,7 +117,7 @@ def close_post(session_id: str):
     if not request.form.get("sure"):
         flash(_("Tick the box to say the night is over, then tap Close the table."), "error")
         return redirect(url_for("tablet.manage", session_id=session_id), 303)
-    disputed = open_dispute_hands(session_id)
+    disputed = table_sections(session_id, disputes=True).open_by_hand
     if disputed and not request.form.get("confirm"):
         # A dispute left open is signed knowing it: the host is asked first.
         return _confirm_event(

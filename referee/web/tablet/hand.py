@@ -28,6 +28,7 @@ from .blueprint import (
     page_access,
     seat_may,
     table_rules,
+    table_sections,
     table_summary,
     told_state,
     unlocked,
@@ -84,8 +85,9 @@ def _hand_page(session_id: str, n: int, state: dict):
         count_skip=count_skip(players, state.get("must_show") or ()),
         client_id=forms.new_client_id(),
         standings=marked_disputes(get_db(), session_id,
-                                  sessions.standings(get_db(), session_id, newest=STANDINGS_LAST))
+                                  sessions.hand_lines(get_db(), session_id, newest=STANDINGS_LAST))
         if state.get("complete") else None,
+        sec=table_sections(session_id) if state.get("complete") else None,
         # Only the newest hand can still be corrected; the service refuses the rest.
         current=(summary.get("current") or {}).get("hand") == n,
         **_side_bets(session_id, n, state),

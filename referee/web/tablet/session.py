@@ -6,10 +6,10 @@ from __future__ import annotations
 from flask import g, render_template, request
 
 from ...rules.numbers import whole
-from ...service.table import disputes, sessions, table_events
+from ...service.table import sessions, table_events
 from .. import forms
 from ..db import get_db
-from .blueprint import bp, told_state, unlocked
+from .blueprint import bp, table_sections, told_state, unlocked
 from .tables import invites
 
 STANDINGS_LAST = 5  # hands of the standings shown on the session and hand pages
@@ -27,9 +27,10 @@ def session_page(session_id: str):
     # Only this page's hands and the newest standings are read: the running
     # totals stand in for every hand before them.
     return render_template("session.html", summary=g.summary, session_id=session_id,
+                           sec=table_sections(session_id),
                            standings=marked_disputes(db, session_id,
-                                                     sessions.standings(db, session_id,
-                                                                        newest=STANDINGS_LAST)),
+                                                     sessions.hand_lines(db, session_id,
+                                                                         newest=STANDINGS_LAST)),
                            settled=sessions.settled_lines(db, session_id,
                                                           top - per_page + 1, top),
                            disputes=sessions.dispute_marks(db, session_id,
@@ -56,9 +57,8 @@ def tv(session_id: str):
         last = earlier if earlier.get("result") else None
     in_play = state if state and not state.get("complete") and not state.get("void") else None
     return render_template("tv.html", summary=g.summary, session_id=session_id,
-                           standings=sessions.standings(db, session_id, newest=1),
+                           sec=table_sections(session_id, disputes=True),
                            played=sessions.played_count(db, session_id),
-                           disputes=disputes.open_disputes(db, session_id),
                            # the newest few: the room wants who came and went tonight
                            seat_changes=table_events.seat_changes(db, session_id)[-4:],
                            state=in_play, last=last)
@@ -69,12 +69,14 @@ def tv(session_id: str):
 def standings(session_id: str):
     page = (whole(request.args.get("page")) or 1)
     return render_template("standings.html", summary=g.summary, session_id=session_id,
+                           sec=table_sections(session_id),
                            standings=sessions.standings_page(get_db(), session_id,
                                                              min(max(page, 1), 2**62)))
 
 
 def marked_disputes(db, session_id: str, st: dict) -> dict:
-    """Standings with their disputed hands marked."""
+    """A window of the standings' hands (``sessions.hand_lines``) with its
+    disputed hands marked."""
     if st["hands"]:
         st["disputes"] = sessions.dispute_marks(db, session_id, st["hands"][0]["hand"],
                                                 st["hands"][-1]["hand"])
