@@ -309,3 +309,16 @@ def test_referee_settle_runs_with_the_collector_paused(tmp_path, monkeypatch):
     assert main(["settle", str(log), "--pdf", str(tmp_path / "s.pdf")]) == 0
     assert seen == [("replay", False), ("render_settlement", False)]
     assert gc.isenabled()  # given back to the caller
+
+
+def test_the_audit_of_a_match_before_a_newcomer_paid():
+    """A match's audit says where the match stood at its hand, from the
+    hands alone: the money recorded later names Dee, seated at hand 2, and
+    counting it over hand 1's players raised a KeyError."""
+    import json
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).resolve().parents[1] / "sample_logs" /
+                      "ev_payments_newcomer.json").read_text())
+    log["rules"] = {"preset": "pagat", "scoring": "push_ups", "match_to": 100}
+    assert "Ben" in pdf_text(render_audit(audit_hand(log, 1)))

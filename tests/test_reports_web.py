@@ -84,3 +84,24 @@ def test_session_and_hand_pages_link_to_the_reports(tmp_path):
     hand = client.get(f"/s/{sid}/hands/1").get_data(as_text=True)
     assert f"/reports/{sid}/hands/1/audit.pdf" in hand
     assert f"/reports/{sid}/hands/1/audit" in hand
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_an_earlier_hands_audit_with_money_of_a_player_seated_later(app, n):
+    """Dee sits down at hand 2 and pays at the table: the audit of hand 1
+    (replayed only up to it, before Dee sat) still draws, page and PDF; it
+    answered 500 (the match summary counted the whole session's money over
+    hand 1's players)."""
+    import json
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).resolve().parents[1] / "sample_logs" /
+                      "ev_payments_newcomer.json").read_text())
+    with app.app_context():
+        info = sessions.import_log(app.extensions["referee"]["db"], log)
+    client = app.test_client()
+    tok = f"token={info.audit_token}"
+    page = client.get(f"/reports/{info.id}/hands/{n}/audit?{tok}&step=99")
+    assert page.status_code == 200
+    assert "Ben" in page.get_data(as_text=True)
+    assert client.get(f"/reports/{info.id}/hands/{n}/audit.pdf?{tok}").status_code == 200

@@ -62,10 +62,13 @@ class Session:
     def hand_stake(self, setup: dict) -> Decimal:
         return own_stake(setup, self.stake)
 
-    def result(self, kept: dict[int, HandResult] | None = None) -> SessionResult:
+    def result(self, kept: dict[int, HandResult] | None = None, *,
+               with_money: bool = True) -> SessionResult:
         """Results of the complete (or void) hands (a hand still in play is left out);
         ``kept``: hands whose result is given, not settled here (what-if: a told
-        hand the other rules cannot settle again)."""
+        hand the other rules cannot settle again). Without ``with_money``, the
+        hands alone: an audit replays the session only up to its hand, and the
+        money recorded later may name a player who sat down after it."""
         results: list[HandResult] = []
         pots = Pots()
         for hand, setup in zip(self.table.hands, self.log.get("hands", []), strict=False):
@@ -85,7 +88,8 @@ class Session:
                     result.net[q] += amount
             results.append(result)
         return SessionResult(list(self.table.everyone), results, self.quantum,
-                             push_ups=self.rules.scoring == "push_ups", money=self.money(),
+                             push_ups=self.rules.scoring == "push_ups",
+                             money=self.money() if with_money else None,
                              closed=self.log.get("closed"), match_to=self.rules.match_to)
 
 

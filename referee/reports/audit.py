@@ -219,7 +219,7 @@ def _disputes_block(audit: HandAudit, lang: str, settled: dict[int, dict] | None
 
 def _match_rows(session, lang: str) -> list[tuple[str, str]]:
     """A match to a score: where it stands after the session's hands."""
-    match = session.result().match() if session.rules.match_to is not None else None
+    match = session.result(with_money=False).match() if session.rules.match_to is not None else None
     if match is None:
         return []
     return [(words(lang)("Match"), match_words(match, lang))]

@@ -226,7 +226,7 @@ def audit_view(sid: str, n: int):
         "reports/audit.html", sid=sid, n=n, token=token, audit=audit, step=step,
         step_no=step_no, last=last, state_lines=describe_state(step.state, current()), link=link,
         final_hash=stored.final_hash, outcomes=OUTCOME_WORDS,
-        summary={"match": audit.session.result().match()},
+        summary={"match": audit.session.result(with_money=False).match()},
         told=told_rows(audit.hand.told, audit.hand.players, current())
         if audit.hand.told is not None else None,
         story=[say(words) for words in audit.result.settlement.words] if audit.result else [],
