@@ -57,6 +57,7 @@ from referee.devtools.killing import (  # noqa: E402
 )
 from referee.devtools.loadgen import Burst, Client, Tablet, free_port, start_server  # noqa: E402
 from referee.devtools.samplegen import make_session  # noqa: E402
+from referee.record.chain import event_hash  # noqa: E402
 from referee.service import access, storage  # noqa: E402
 
 BIN = Path(sys.executable).parent
@@ -324,7 +325,7 @@ def rehash(conn: sqlite3.Connection, sid: str, head: str) -> int:
         if ev["hash"] == head and ev["kind"] == "action":
             ev["payload"] = ev["payload"].replace('"text":"', '"text":"x', 1)
             edited += 1
-        ev["hash"] = storage.event_hash(ev["prev_hash"], ev)
+        ev["hash"] = event_hash(ev["prev_hash"], ev)
         conn.execute("UPDATE events SET payload = ?, prev_hash = ?, hash = ? WHERE id = ?",
                      [ev["payload"], ev["prev_hash"], ev["hash"], ev["id"]])
         prev = ev["hash"]

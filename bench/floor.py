@@ -33,7 +33,7 @@ bp = Blueprint("bench", __name__, url_prefix="/api/_bench")
 @token_required(write=True)
 def insert(sid: str):
     body = request.get_json(silent=True) or {}
-    ev = storage.run_write(get_db(), lambda w: storage.append_event(
+    ev = storage.run_write(get_db(), lambda w: storage.events.append(
         w, sid, None, "bench", body, body.get("client_id"), table="bench_events"))
     return {"seq": ev["seq"]}, 201
 

@@ -124,11 +124,11 @@ def _stored(db) -> dict:
 def test_an_action_leaves_the_same_rows_by_either_door(database, other_database,
                                                         monkeypatch):
     monkeypatch.setattr(storage.events, "now", lambda: CLOCK)
-    monkeypatch.setattr(storage.rows, "now", lambda: CLOCK)
+    monkeypatch.setattr(storage.sessions, "now", lambda: CLOCK)
     tablet_app, tablet_db, _ = _open_table(database, monkeypatch)
     _tap_all(tablet_app)
     tapped = [(EventKind(ev["kind"]), json.loads(ev["payload"])["action"], ev["client_id"])
-              for ev in storage.chain_events(tablet_db, SID)
+              for ev in storage.chain.rows(tablet_db, SID)
               if ev["kind"] in (EventKind.ACTION, EventKind.REFUSAL)]
     assert [kind for kind, _, _ in tapped].count(EventKind.REFUSAL) == 2, tapped
     assert len(tapped) == len(TAPS)

@@ -568,7 +568,7 @@ def test_a_write_from_another_process_between_check_and_commit(app, client, tmp_
     log = client.get(g.url("/log"), headers=h).get_json()
     assert len(log["hands"][0]["actions"]) == 2
     g.play(1)
-    assert storage.verify_chain(other)[g.sid] is None
+    assert storage.chain.verify_all(other)[g.sid] is None
 
 
 def test_a_retry_without_expected_seq_gets_the_first_answer(app, client):
@@ -691,10 +691,10 @@ def test_a_refusal_is_kept_in_the_history_once_and_the_audit_shows_it(client, ap
         from referee.web.db import get_db
 
         db = get_db()
-        events = storage.hand_events(db, g.sid, 1, refusals=True)
+        events = storage.events.of_hand(db, g.sid, 1, refusals=True)
         refusals = [e for e in events if e["kind"] == "refusal"]
         assert len(refusals) == 1 and refusals[0]["payload"]["code"] == "out_of_turn"
-        assert storage.verify_chain(db)[g.sid] is None
+        assert storage.chain.verify_all(db)[g.sid] is None
         stored = load_stored(db, g.sid)
         audit = audit_hand(stored.log, 1, stored.hand_events(1))
     steps = [(s.status, s.code) for s in audit.steps if s.status != "deal"]

@@ -259,12 +259,12 @@ def test_merge_spellings_and_undo(weeks, club_app):
         assert club.player(db, "Bne")["name"] == "Ben"
         assert len(club.player(db, "Ben")["sessions"]) == 4
         club.nickname(db, "Ben", "Benji")
-        assert storage.nicknames(db) == {"Ben": "Benji"}
+        assert storage.club.nicknames(db) == {"Ben": "Benji"}
         # Two names that sat at one table are two people.
         with pytest.raises(Exception, match="same table"):
             club.merge(db, "Cy", "Ann")
         club.undo(db, done["event"])
-        assert trust.verify_all(db)[storage.CLUB] == []
+        assert trust.verify_all(db)[storage.club.CLUB] == []
     assert client.get("/api/club/ledger", headers=KEY).get_json()["balances"] == before
 
 
@@ -276,7 +276,7 @@ def test_verify_finds_an_edited_alias(weeks):
         assert all(not f for f in trust.verify_all(db).values())
         with storage.write(db):
             db.conn.execute("UPDATE aliases SET person = 'Cy' WHERE spelling = 'Bne'")
-        assert list(map(str, trust.verify_all(db)[storage.CLUB])) == [
+        assert list(map(str, trust.verify_all(db)[storage.club.CLUB])) == [
             "the club's merged spellings differ from its chain"]
 
 
@@ -433,7 +433,7 @@ def test_the_club_s_events_are_append_only_and_chained(weeks):
             db.conn.execute("DROP TRIGGER club_events_no_update")
             db.conn.execute("UPDATE club_events SET payload = "
                             "'{\"into\":\"Cy\",\"spelling\":\"Bne\"}'")
-        assert list(map(str, trust.verify_all(db)[storage.CLUB])) == [
+        assert list(map(str, trust.verify_all(db)[storage.club.CLUB])) == [
             "club event 1: its hash does not match its contents"]
 
 
@@ -496,7 +496,7 @@ def test_merge_nickname_and_undo_through_the_api(weeks):
     assert client.get("/api/club/ledger", headers=KEY).get_json()["balances"] == before
     assert "Bne" in _people(client)
     with client.application.app_context():
-        assert trust.verify_all(get_db())[storage.CLUB] == []
+        assert trust.verify_all(get_db())[storage.club.CLUB] == []
 
 
 @pytest.mark.parametrize("path,body,status,code", [
@@ -513,11 +513,11 @@ def test_merge_nickname_and_undo_through_the_api(weeks):
 def test_refusals_change_nothing(weeks, path, body, status, code):
     client = weeks["client"]
     with client.application.app_context():
-        events = len(storage.club_events(get_db()))
+        events = len(storage.club.events(get_db()))
     r = client.post(path, json=body, headers=KEY)
     assert_error(r, status, code)
     with client.application.app_context():
-        assert len(storage.club_events(get_db())) == events
+        assert len(storage.club.events(get_db())) == events
 
 
 def test_the_people_api_needs_the_host_key(weeks):

@@ -467,7 +467,7 @@ def test_the_tablet_keeps_a_typed_name_in_composed_form(client):
 
     sid = create(client, players=(NFD_ASA, "Ben", " Cy "))
     db = storage.connect(client.application.config["DATABASE"])
-    players = storage.session_row(db, sid)["players"]
+    players = storage.sessions.row(db, sid)["players"]
     assert "\u00c5sa" in players and NFD_ASA not in players and " Cy " not in players
 
 

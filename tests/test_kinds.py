@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1] / "referee"
 ENUMS = ROOT / "record" / "kinds.py"
 KINDS = {str(k) for k in EventKind} | {str(k) for k in ClubKind}
 # Where a call's arguments are kinds: the writers and readers of events.
-_KIND_CALL = re.compile(r"event|kind|^_append$", re.I)
+_KIND_CALL = re.compile(r"event|kind|^_append$|^club\.append$", re.I)
 
 
 def _strings(node: ast.AST) -> list[ast.Constant]:
@@ -44,8 +44,13 @@ def _names_a_kind(node: ast.AST) -> bool:
 
 
 def _call_name(node: ast.Call) -> str:
+    """The called name with its owner (``events.append``: the storage's
+    groups name what they store)."""
     f = node.func
-    return f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+    if isinstance(f, ast.Attribute):
+        owner = f.value
+        return f"{getattr(owner, 'attr', getattr(owner, 'id', ''))}.{f.attr}"
+    return getattr(f, "id", "")
 
 
 def literal_kinds(source: str) -> list[tuple[int, str]]:
@@ -89,15 +94,16 @@ def test_the_check_finds_each_way_of_writing_a_kind():
 if ev["kind"] == "action": pass
 if kind in ("correction", "refusal"): pass
 if ev.get("kind") != "session": pass
-storage.append_event(w, sid, n, "hand_start", {})
+storage.events.append(w, sid, n, "hand_start", {})
+storage.club.append(w, "merge", {})
 kinds = ("action", "correction")
 x = {"kind": "merge"}
 sql = "SELECT 1 FROM events WHERE kind IN ('action', 'correction')"
 '''
-    assert [line for line, _ in literal_kinds(wrong)] == [2, 3, 3, 4, 5, 6, 6, 7, 8]
+    assert [line for line, _ in literal_kinds(wrong)] == [2, 3, 3, 4, 5, 6, 7, 7, 8, 9]
     right = '''
 if ev["kind"] == EventKind.ACTION: pass
-storage.append_event(w, sid, n, EventKind.HAND_START, {})
+storage.events.append(w, sid, n, EventKind.HAND_START, {})
 if body["outcome"] == "void": pass
 setup["stake"] = "0.50"
 x = {"kind": "suit_high"}

@@ -172,6 +172,77 @@ def test_the_web_never_imports_the_storage():
             for dep in sorted(GRAPH[name]) if dep.startswith("referee.service.storage")] == []
 
 
+# The storage's facade: a caller names the group it stores in or reads from
+# (``storage.hands.update``, ``storage.replies.store``), one module each; the
+# package offers the groups and the engine's few names (``connect``,
+# ``write``, ``snapshot``, ...), never a group's function flat under a second
+# name (a hundred flat names told nobody where a statement lives).
+STORAGE = "referee.service.storage"
+# The modules whose names the package offers flat: the engine, the handle's
+# type, the PostgreSQL seam, how a JSON column and a time are written.
+STORAGE_ENGINE = ("engine", "handle", "pg", "columns")
+
+
+def _storage_facade():
+    import importlib
+
+    storage = importlib.import_module(STORAGE)
+    groups = set(getattr(storage, "GROUPS", ()))
+    return storage, groups, set(storage.__all__) - groups
+
+
+def test_the_storage_offers_its_groups_and_the_engine_alone():
+    import importlib
+    from types import ModuleType
+
+    storage, groups, flat = _storage_facade()
+    assert groups, "the storage names its groups (storage.GROUPS)"
+    assert sorted(g for g in groups if not isinstance(getattr(storage, g, None), ModuleType)
+                  or getattr(storage, g).__name__ != f"{STORAGE}.{g}") == []
+    engine = {name for m in STORAGE_ENGINE
+              for name in vars(importlib.import_module(f"{STORAGE}.{m}"))} | {"pg"}
+    assert sorted(flat - engine) == []
+    # No group's own function or class is on the package itself.
+    own = {id(v): f"{g}.{name}" for g in groups for name, v in vars(getattr(storage, g)).items()
+           if getattr(v, "__module__", None) == f"{STORAGE}.{g}"}
+    assert sorted(f"storage.{name} is {own[id(v)]}" for name, v in vars(storage).items()
+                  if id(v) in own) == []
+
+
+def _storage_uses(path: Path) -> set[str]:
+    """What ``path`` names of the storage: ``storage.X``, ``from ...storage
+    import X`` and ``from ...storage.X import ...``."""
+    name = _name(path) if path.is_relative_to(PACKAGE) else ""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id == "storage"):
+            out.add(node.attr)
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            if module == STORAGE:
+                out |= {alias.name for alias in node.names}
+            elif module.startswith(STORAGE + "."):
+                out.add(module[len(STORAGE) + 1:].split(".")[0])
+    return out
+
+
+def test_callers_name_the_storage_groups():
+    """Outside the storage (the service, the commands, the benchmarks, the
+    tests) a name of the storage is a group or one of the engine's."""
+    _, groups, flat = _storage_facade()
+    callers = [p for p in (*PACKAGE.rglob("*.py"), *ROOT.joinpath("bench").glob("*.py"),
+                           *ROOT.joinpath("tests").glob("*.py"))
+               if not _name(p).startswith(STORAGE)]
+    assert sorted(f"{p.relative_to(ROOT)}: storage.{used}" for p in callers
+                  for used in _storage_uses(p)
+                  if used not in groups | flat and not used.startswith("__")) == []
+
+
 def test_devtools_are_for_tests_and_benchmarks_only():
     assert [name for name in sorted(MODULES) if not name.startswith("referee.devtools")
             and any(m.startswith("referee.devtools") for m in GRAPH[name])] == []

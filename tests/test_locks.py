@@ -131,7 +131,7 @@ def test_wrong_host_keys_are_counted_by_every_server(app, page):
     r = attempt(second, "hostkey")
     assert r.status_code in (403, 429) and "Too many wrong host keys" in r.data.decode()
     db = storage.connect(app.config["DATABASE"])
-    storage.run_write(db, lambda w: storage.clear_attempts(
+    storage.run_write(db, lambda w: storage.attempts.clear(
         w, access.HOST_KEY, f"{'new table' if page == '/new' else 'club'} 10.0.0.7"))
     assert attempt(second, "hostkey").status_code in (302, 303)
     assert attempt(first, "nope").status_code == 403  # counting from the start again

@@ -214,14 +214,14 @@ REFUSALS = [
 @pytest.mark.parametrize("body, code, words", REFUSALS, ids=[c for _, c, _ in REFUSALS])
 def test_refusals_name_the_field_in_four_languages(client, body, code, words, lang):
     sid, token, audit = open_table(client)
-    before = storage.final_hash(storage.connect(client.application.config["DATABASE"]), sid)
+    before = storage.chain.final_hash(storage.connect(client.application.config["DATABASE"]), sid)
     err = assert_error(put(client, sid, token, "Ann", body, **{"Accept-Language": lang}),
                        400, code)
     field = "paypal" if code == "bad_paypal" else "iban" if code.startswith("iban") \
         else "holder"
     assert err["message"].startswith(f"{field}") and words[lang] in err["message"], err
-    assert storage.final_hash(storage.connect(client.application.config["DATABASE"]),
-                              sid) == before  # nothing kept
+    assert storage.chain.final_hash(storage.connect(client.application.config["DATABASE"]),
+                                    sid) == before  # nothing kept
 
 
 def test_details_need_the_tables_own_token(client):

@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from referee.record.chain import canonical
 from referee.service import access, storage
 from referee.service.table import sessions
 from referee.web.db import get_db
@@ -185,9 +186,9 @@ def test_links_are_chained_events_that_verify_checks(app, client, tmp_path):
     client.post(g.url("/links/revoke"), json={"role": "viewer"}, headers=bearer(g.table))
     with app.app_context():
         db = get_db()
-        kinds = [e["kind"] for e in storage.chain_events(db, g.sid)]
+        kinds = [e["kind"] for e in storage.chain.rows(db, g.sid)]
         assert kinds.count("link") == 2 and kinds.count("unlink") == 1
-        assert storage.verify_session_chain(db, g.sid) is None
+        assert storage.chain.verify_session(db, g.sid) is None
     # The chain holds each link's token hash: a swapped hash is a broken chain.
     path = app.config["DATABASE"]
     if not str(path).startswith("postgresql"):
@@ -198,11 +199,11 @@ def test_links_are_chained_events_that_verify_checks(app, client, tmp_path):
         payload = json.loads(row[1])
         payload["token_hash"] = access.token_hash("chosen by whoever edits the file")
         con.execute("UPDATE events SET payload = ? WHERE id = ?",
-                    (storage.canonical(payload), row[0]))
+                    (canonical(payload), row[0]))
         con.commit()
         con.close()
         with app.app_context():
-            fault = storage.verify_session_chain(get_db(), g.sid)
+            fault = storage.chain.verify_session(get_db(), g.sid)
         assert fault is not None and fault["kind"] == "link"
 
 

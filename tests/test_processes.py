@@ -107,7 +107,7 @@ def test_one_winner_per_seq_across_processes(two, database):
             status, state = c.request("GET", f"/api/sessions/{sid}/hands/1")
             assert status == 200 and state["seq"] == seq + 1
     cache.forget()
-    assert storage.verify_chain(storage.connect(database))[sid] is None
+    assert storage.chain.verify_all(storage.connect(database))[sid] is None
 
 
 class Browser:

@@ -45,7 +45,7 @@ def summed_again(db, sid: str) -> list[dict]:
     q = session_quantum(row, resolve(row["rules_expanded"]))
     sums = {p: Decimal(0) for p in row["everyone"]}
     pots, out = Pots(), []
-    for r in storage.complete_results(db, sid):
+    for r in storage.hands.complete_results(db, sid):
         net = r["net"]
         if r.get("side_bets"):
             won, _ = pots.settle(SideBetOutcome.from_json(o) for o in r["side_bets"])
@@ -65,10 +65,11 @@ def assert_running_right(db, sid: str) -> None:
     assert [{k: h[k] for k in ("hand", "net", "totals")} for h in got["hands"]] == want
     if want:
         assert got["totals"] == want[-1]["totals"]
-    assert storage.settled_count(db, sid) == storage.counted_settled(db, sid) == len(want)
-    stored = [(n, r) for n, r in storage.results_from(db, sid, 1)]
+    assert (storage.running.settled_count(db, sid) == storage.running.counted_settled(db, sid)
+            == len(want))
+    stored = [(n, r) for n, r in storage.hands.results_from(db, sid, 1)]
     assert [(n, json.loads(json.dumps(r))) for n, r in totals.chain(None, stored)] == \
-        [(n, r["running"]) for n, r in ((h["n"], h) for h in storage.all_hand_rows(db, sid))]
+        [(n, r["running"]) for n, r in ((h["n"], h) for h in storage.hands.all_rows(db, sid))]
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -167,11 +168,11 @@ def test_the_import_writes_the_chain_the_per_event_path_writes(app, client, monk
     # One clock for the events and the session's row: verify holds the row's
     # created to its first event's (issue 34 item 10).
     monkeypatch.setattr(storage.events, "now", lambda: "2026-11-23T23:00:00.000Z")
-    monkeypatch.setattr(storage.rows, "now", lambda: "2026-11-23T23:00:00.000Z")
+    monkeypatch.setattr(storage.sessions, "now", lambda: "2026-11-23T23:00:00.000Z")
     r = client.post("/api/sessions", json=random_session(3, hands=12))
     sid = r.get_json()["id"]
     db = storage.connect(app.config["DATABASE"])
-    rows = storage.chain_events(db, sid)
+    rows = storage.chain.rows(db, sid)
     assert trust.verify_session(db, sid) == []
     # The same events appended one at a time, as the service did before
     # batching, into an empty database: the same hashes, event for event.
@@ -183,10 +184,10 @@ def test_the_import_writes_the_chain_the_per_event_path_writes(app, client, monk
                                "(?, 2, 'x', NULL, 1, 'pad', '{}', '', '', ?)",
                                [(i, rows[0]["prev_hash"] if i == rows[0]["id"] - 1 else "h")
                                 for i in range(1, rows[0]["id"])])
-        again = [storage.append_event(other, sid, row["hand"], row["kind"],
-                                      json.loads(row["payload"])) for row in rows]
+        again = [storage.events.append(other, sid, row["hand"], row["kind"],
+                                       json.loads(row["payload"])) for row in rows]
     assert [a["hash"] for a in again] == [row["hash"] for row in rows]
-    assert again[-1]["hash"] == storage.final_hash(db, sid)
+    assert again[-1]["hash"] == storage.chain.final_hash(db, sid)
     assert all(event_hash(row["prev_hash"], row) == row["hash"] for row in rows)
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from referee.commands.service import cmd_verify
 from referee.devtools.simulate import random_session
+from referee.record.chain import canonical, event_hash
 from referee.service import storage
 from referee.service.errors import StaleSeq
 from referee.service.table import cache, hands, sessions
@@ -39,14 +40,15 @@ def drop_guard(db, trigger):
 
 
 def test_migrations_are_numbered_and_tracked(db, database):
-    assert {"sessions", "seats", "hands", "events", "replies"} <= set(storage.table_names(db))
-    assert storage.applied_migrations(db) == ["m001_initial", "m002_replies_refused",
-                                              "m003_table_events", "m004_chain_v2",
-                                              "m005_club", "m006_running_totals",
-                                              "m007_reply_requests"]
-    assert [fn.__name__ for fn in storage.MIGRATIONS] == storage.applied_migrations(db)
+    schema = storage.schema
+    assert {"sessions", "seats", "hands", "events", "replies"} <= set(schema.table_names(db))
+    assert schema.applied_migrations(db) == ["m001_initial", "m002_replies_refused",
+                                             "m003_table_events", "m004_chain_v2",
+                                             "m005_club", "m006_running_totals",
+                                             "m007_reply_requests"]
+    assert [fn.__name__ for fn in schema.MIGRATIONS] == schema.applied_migrations(db)
     # migrating again is a no-op
-    assert storage.pending_migrations(storage.connect(database)) == []
+    assert storage.schema.pending_migrations(storage.connect(database)) == []
 
 
 def test_pragmas(tmp_path):
@@ -72,13 +74,13 @@ def test_events_are_append_only(db):
     if storage.is_pg(db):
         with pytest.raises(Exception, match="append-only"):
             db.execute("TRUNCATE events CASCADE")
-    assert storage.verify_chain(db)[info.id] is None
+    assert storage.chain.verify_all(db)[info.id] is None
 
 
 def test_chain_verifies_and_names_the_tampered_event(db, database, capsys):
     good = sessions.import_log(db, random_session(2, hands=2))
     bad = sessions.import_log(db, random_session(3, hands=2))
-    report = storage.verify_chain(db)
+    report = storage.chain.verify_all(db)
     assert report == {good.id: None, bad.id: None}
     # an attacker with the database: drop the guard and edit the fifth event
     drop_guard(db, "events_no_update")
@@ -86,9 +88,9 @@ def test_chain_verifies_and_names_the_tampered_event(db, database, capsys):
                      [bad.id]).fetchone()
     payload = json.loads(row[1])
     payload["action"] = payload.get("action", "") + "x"
-    db.execute("UPDATE events SET payload = ? WHERE id = ?", [storage.canonical(payload),
+    db.execute("UPDATE events SET payload = ? WHERE id = ?", [canonical(payload),
                                                               row[0]])
-    report = storage.verify_chain(db)
+    report = storage.chain.verify_all(db)
     assert report[good.id] is None
     assert report[bad.id]["seq"] == 5 and report[bad.id]["id"] == row[0]
     assert "hash" in str(report[bad.id]["reason"])
@@ -108,11 +110,11 @@ def test_rehashed_edit_breaks_the_next_link(db):
                      [info.id]).fetchone()
     cols = [d[0] for d in db.execute("SELECT * FROM events LIMIT 0").description]
     ev = dict(zip(cols, row, strict=True))
-    ev["payload"] = storage.canonical({"action": "Ann: drop", "text": "Ann: drop"})
-    ev["hash"] = storage.event_hash(ev["prev_hash"], ev)
+    ev["payload"] = canonical({"action": "Ann: drop", "text": "Ann: drop"})
+    ev["hash"] = event_hash(ev["prev_hash"], ev)
     db.execute("UPDATE events SET payload = ?, hash = ? WHERE id = ?",
                [ev["payload"], ev["hash"], ev["id"]])
-    fault = storage.verify_chain(db)[info.id]
+    fault = storage.chain.verify_all(db)[info.id]
     assert fault["seq"] == 4 and "prev_hash" in str(fault["reason"])
 
 
@@ -120,7 +122,7 @@ def test_deleted_event_is_detected(db):
     info = sessions.import_log(db, random_session(5, hands=1))
     drop_guard(db, "events_no_delete")
     db.execute("DELETE FROM events WHERE session_id = ? AND seq = 4", [info.id])
-    fault = storage.verify_chain(db)[info.id]
+    fault = storage.chain.verify_all(db)[info.id]
     assert fault["seq"] == 5 and "missing" in str(fault["reason"])
 
 
@@ -128,10 +130,10 @@ def test_write_rolls_back_on_error(db):
     info = sessions.import_log(db, random_session(6, hands=1))
     before = db.execute("SELECT count(*) FROM events").fetchone()[0]
     with pytest.raises(RuntimeError), storage.write(db):
-        storage.append_event(db, info.id, None, "action", {"x": 1})
+        storage.events.append(db, info.id, None, "action", {"x": 1})
         raise RuntimeError("boom")
     assert db.execute("SELECT count(*) FROM events").fetchone()[0] == before
-    assert storage.verify_chain(db)[info.id] is None
+    assert storage.chain.verify_all(db)[info.id] is None
 
 
 def test_threads_with_their_own_connections_never_interleave(database):
@@ -146,7 +148,7 @@ def test_threads_with_their_own_connections_never_interleave(database):
         try:
             for i in range(25):
                 with storage.write(conn):
-                    storage.append_event(conn, info.id, None, "note", {"k": k, "i": i})
+                    storage.events.append(conn, info.id, None, "note", {"k": k, "i": i})
         except Exception as err:  # pragma: no cover - reported below
             errors.append(err)
 
@@ -156,7 +158,7 @@ def test_threads_with_their_own_connections_never_interleave(database):
     for t in threads:
         t.join()
     assert not errors
-    assert storage.verify_chain(db)[info.id] is None
+    assert storage.chain.verify_all(db)[info.id] is None
     assert db.execute("SELECT count(*) FROM events WHERE kind = 'note'").fetchone()[0] == 150
 
 
@@ -189,7 +191,7 @@ def test_concurrent_posts_to_one_hand_log_each_seq_once(database):
         t.join()
     assert sorted(answers) == ["logged", "stale", "stale", "stale"]
     assert hands.hand_state(db, info.id, 1)["seq"] == 1
-    assert storage.verify_chain(db)[info.id] is None
+    assert storage.chain.verify_all(db)[info.id] is None
 
 
 def counted_in_the_file(path, sql: str, params: tuple, want: int) -> int:
@@ -219,12 +221,12 @@ def test_group_commit_checkpoints_beside_the_writer(tmp_path):
     info = sessions.create_session(storage.connect(path), {"players": ["Ann", "Ben"],
                                                        "stake": "1", "rules": "pagat"})
     for i in range(20):
-        committer.submit(lambda w, i=i: storage.append_event(w, info.id, None, "note",
+        committer.submit(lambda w, i=i: storage.events.append(w, info.id, None, "note",
                                                              {"i": i}))
     # The database file alone (the WAL ignored) gets the events, shortly.
     assert counted_in_the_file(path, "SELECT count(*) FROM events WHERE kind = 'note'", (),
                                20) == 20
-    assert storage.verify_chain(storage.connect(path))[info.id] is None
+    assert storage.chain.verify_all(storage.connect(path))[info.id] is None
 
 
 def test_writes_beside_a_group_committer_leave_checkpoints_to_its_thread(tmp_path):
@@ -241,7 +243,7 @@ def test_writes_beside_a_group_committer_leave_checkpoints_to_its_thread(tmp_pat
         assert db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
         info = sessions.import_log(db, json.loads(
             (ROOT / "sample_logs" / "chicago_wild.json").read_text()))
-        events = len(storage.session_events(db, info.id))
+        events = len(storage.chain.rows_by_name(db, info.id))
         assert counted_in_the_file(path, "SELECT count(*) FROM events WHERE session_id = ?",
                                    (info.id,), events) == events
     finally:
@@ -257,7 +259,7 @@ def test_group_commit_keeps_each_job_apart(database):
                                         "rules": "pagat"})
 
     def job(w, i):
-        storage.append_event(w, info.id, None, "note", {"i": i})
+        storage.events.append(w, info.id, None, "note", {"i": i})
         if i % 5 == 0:
             raise ValueError(i)
 
@@ -276,10 +278,10 @@ def test_group_commit_keeps_each_job_apart(database):
         t.join()
     committer.stop()
     assert sorted(failed) == list(range(0, 40, 5))
-    notes = [json.loads(e["payload"])["i"] for e in storage.chain_events(db, info.id)
+    notes = [json.loads(e["payload"])["i"] for e in storage.chain.rows(db, info.id)
              if e["kind"] == "note"]
     assert sorted(notes) == [i for i in range(40) if i % 5]
-    assert storage.verify_chain(db)[info.id] is None
+    assert storage.chain.verify_all(db)[info.id] is None
 
 
 def test_verify_runs_on_a_read_only_replica(pg_server, capsys):
@@ -294,7 +296,7 @@ def test_verify_runs_on_a_read_only_replica(pg_server, capsys):
     url = new_pg_schema(pg_server)
     db = storage.connect(url)
     info = sessions.import_log(db, random_session(9, hands=2))
-    head = storage.final_hash(db, info.id)
+    head = storage.chain.final_hash(db, info.id)
     # the schema's URL has its search_path in options: one more setting there
     replica = url.replace("options=", f"options={quote('-c default_transaction_read_only=on ')}")
     ro = storage.connect(replica)
@@ -334,9 +336,10 @@ def test_servers_starting_together_migrate_once(pg_server):
         _, err = p.communicate(timeout=60)
         assert p.returncode == 0, err.decode()
     db = storage.connect(url)
-    assert storage.applied_migrations(db) == [fn.__name__ for fn in storage.MIGRATIONS]
-    rows = db.execute(f"SELECT count(*) FROM {storage.MIGRATIONS_TABLE}").fetchone()[0]
-    assert rows == len(storage.MIGRATIONS)
+    migrations = storage.schema.MIGRATIONS
+    assert storage.schema.applied_migrations(db) == [fn.__name__ for fn in migrations]
+    rows = db.execute(f"SELECT count(*) FROM {storage.schema.MIGRATIONS_TABLE}").fetchone()[0]
+    assert rows == len(storage.schema.MIGRATIONS)
 
 
 @pytest.mark.parametrize("value", [

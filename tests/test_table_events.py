@@ -49,7 +49,7 @@ def assert_replays(g):
 def unchanged(g):
     """What a refusal must leave as it was: the log and the chain's end."""
     with g.client.application.app_context():
-        return log_of(g), storage.final_hash(get_db(), g.sid)
+        return log_of(g), storage.chain.final_hash(get_db(), g.sid)
 
 
 def refused(g, tail, body, status, code):
@@ -472,7 +472,7 @@ def test_every_event_is_in_the_chain(client):
         kinds = [r[0] for r in db.conn.execute(
             "SELECT kind FROM events WHERE session_id = ? ORDER BY seq", (g.sid,))]
         assert kinds[-5:] == ["dispute", "void", "stake", "payment", "close"]
-        assert storage.verify_chain(db)[g.sid] is None
+        assert storage.chain.verify_all(db)[g.sid] is None
 
 
 def test_verify_holds_after_every_kind_of_event(client):

@@ -10,6 +10,7 @@ import sqlite3
 import pytest
 
 from referee.cli import main
+from referee.record.chain import GENESIS, canonical, event_hash
 from referee.service import storage, trust
 from referee.service.table import cache
 
@@ -59,7 +60,7 @@ def rehash_with(app, sid, edit):
         if prev is not None:
             ev["prev_hash"] = prev
         edit(ev)
-        ev["hash"] = storage.event_hash(ev["prev_hash"], ev)
+        ev["hash"] = event_hash(ev["prev_hash"], ev)
         conn.execute("UPDATE events SET payload = ?, prev_hash = ?, hash = ? WHERE id = ?",
                      [ev["payload"], ev["prev_hash"], ev["hash"], ev["id"]])
         prev = ev["hash"]
@@ -160,7 +161,7 @@ def test_retargeted_correction_fails(app, client):
     payload = json.loads(payload)
     payload["cancels"] -= 1
     conn.execute("UPDATE events SET payload = ? WHERE id = ?",
-                 [storage.canonical(payload), ev_id])
+                 [canonical(payload), ev_id])
     assert verify(app) == 1
 
 
@@ -194,7 +195,7 @@ def test_rewritten_chain_fails_against_an_earlier_receipt(app, client):
             edited.append(ev["id"])
             payload = json.loads(ev["payload"])
             payload["text"] = payload["text"] + " "
-            ev["payload"] = storage.canonical(payload)
+            ev["payload"] = canonical(payload)
     edited: list[int] = []
     rehash_with(app, g.sid, edit)
     assert verify(app) == 0  # a perfect rewrite: only a receipt taken before can tell
@@ -301,11 +302,11 @@ def test_a_chain_downgraded_to_format_1_fails(app, client):
     # after editing its rules: without the guard, only a receipt would tell.
     sid = conn.execute("SELECT id FROM sessions WHERE id <> ?", [first.sid]).fetchone()[0]
     cols = [d[0] for d in conn.execute("SELECT * FROM events LIMIT 0").description]
-    prev = storage.GENESIS
+    prev = GENESIS
     for values in conn.execute("SELECT * FROM events WHERE session_id = ? ORDER BY seq",
                                [sid]).fetchall():
         ev = {**dict(zip(cols, values, strict=True)), "chain": 1, "prev_hash": prev}
-        ev["hash"] = storage.event_hash(prev, ev)
+        ev["hash"] = event_hash(prev, ev)
         conn.execute("UPDATE events SET chain = 1, prev_hash = ?, hash = ? WHERE id = ?",
                      [ev["prev_hash"], ev["hash"], ev["id"]])
         prev = ev["hash"]
@@ -317,11 +318,11 @@ def test_sessions_stored_before_the_migration_still_verify(app, client):
     conn = raw(app)
     # As format 1 wrote them: no ids in the hash, the first event on genesis.
     cols = [d[0] for d in conn.execute("SELECT * FROM events LIMIT 0").description]
-    prev = storage.GENESIS
+    prev = GENESIS
     for values in conn.execute("SELECT * FROM events WHERE session_id = ? ORDER BY seq",
                                [old.sid]).fetchall():
         ev = {**dict(zip(cols, values, strict=True)), "chain": 1, "prev_hash": prev}
-        ev["hash"] = storage.event_hash(prev, ev)
+        ev["hash"] = event_hash(prev, ev)
         conn.execute("UPDATE events SET chain = 1, prev_hash = ?, hash = ? WHERE id = ?",
                      [ev["prev_hash"], ev["hash"], ev["id"]])
         prev = ev["hash"]

@@ -293,7 +293,7 @@ def test_each_edit_of_the_club_is_named_in_the_language_asked(tmp_path, capsys, 
     conn.execute("DROP TRIGGER club_events_no_update")
     conn.execute("DROP TRIGGER club_events_no_delete")
     conn.execute(edit)
-    faults = trust.verify_all(storage.connect(path))[storage.CLUB]
+    faults = trust.verify_all(storage.connect(path))[storage.club.CLUB]
     assert [f.template for f in faults] == [template]
     assert main(["verify", "--db", str(path), "--lang", "de"]) == 1
     out = capsys.readouterr().out

@@ -337,11 +337,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 # A database's receipt (--head alone): the newest session deleted,
                 # or its chain rewritten, leaves nothing inside the file to see;
                 # the head kept outside it does (docs/decisions.md).
-                if args.head is not None and not storage.holds_hash(db, args.head):
+                if args.head is not None and not storage.chain.holds_hash(db, args.head):
                     report["*"] = [_said(lang, N_("the database no longer holds the head "
                                                   "{head}: events were removed or rewritten "
                                                   "since it was taken"), head=args.head)]
-                head = storage.database_head(db)
+                head = storage.chain.database_head(db)
     except sqlite3.DatabaseError as err:
         return _bad_input(N_("{path} is not a referee database ({error})"), lang, path=path,
                           error=err)

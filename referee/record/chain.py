@@ -220,7 +220,7 @@ def _same_play(doc: dict[str, Any], events: list[dict[str, Any]]) -> None:
 
 
 # ---------------------------------------------------------------- a stored chain checked
-# Pure functions over the rows as stored (``storage.events`` reads them):
+# Pure functions over the rows as stored (``storage.chain`` reads them):
 # what ``referee verify`` holds every session's and the club's chain to.
 
 # Where a stored chain breaks, in words (``Words``: ``referee verify`` says

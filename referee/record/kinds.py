@@ -4,7 +4,7 @@ enums, never by its text (``tests/test_kinds.py`` holds them to it); the
 record reads them back from an exported chain, so they live here, below the
 service that writes them.
 
-Every event is appended by ``storage.append_event`` (hash-chained alike).
+Every event is appended by ``storage.events.append`` (hash-chained alike).
 """
 
 from __future__ import annotations

@@ -80,7 +80,7 @@ def events_from_log(setup: dict) -> list[dict]:
 
 
 def events_from_storage(rows: list[dict]) -> list[dict]:
-    """The audit's events from ``storage.hand_events`` rows: an ``action``
+    """The audit's events from ``storage.events.of_hand`` rows: an ``action``
     event is accepted, a ``correction`` takes out the event it cancels."""
     seq_of = {r["id"]: r["seq"] for r in rows}
     out = []

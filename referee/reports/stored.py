@@ -28,14 +28,14 @@ class StoredSession:
         from ..service import storage
         from .audit import events_from_storage
 
-        return events_from_storage(storage.hand_events(self.db, self.session_id, n,
-                                                       refusals=True))
+        return events_from_storage(storage.events.of_hand(self.db, self.session_id, n,
+                                                          refusals=True))
 
 
 def final_hash(db, session_id: str) -> str | None:
     from ..service import storage
 
-    return storage.final_hash(db, session_id)
+    return storage.chain.final_hash(db, session_id)
 
 
 def load_stored(db, session_id: str) -> StoredSession:

@@ -84,7 +84,7 @@ def hash_pin(pin: str) -> str:
 
 
 def _pin_hash(db: Database, sid: str) -> str | None:
-    row = storage.session_row(db, sid)
+    row = storage.sessions.row(db, sid)
     if row is None:
         raise NotFound("no_session", N_("there is no session {session}"), {"session": repr(sid)})
     return row["pin_hash"]
@@ -116,8 +116,8 @@ def unlock(db: Database, sid: str, secret: str, *, address: str = "?",
     mine = f"unlock {network(address)}"
 
     def claim(w: Database) -> float:
-        return (storage.claim_attempt(w, sid, mine, now, wait_after) or
-                storage.claim_attempt(w, sid, "unlock", now, table_wait_after))
+        return (storage.attempts.claim(w, sid, mine, now, wait_after) or
+                storage.attempts.claim(w, sid, "unlock", now, table_wait_after))
 
     until = storage.run_write(db, claim)
     if until:
@@ -133,8 +133,8 @@ def unlock(db: Database, sid: str, secret: str, *, address: str = "?",
         token_role(db, sid, secret.strip()) == "table"
     if ok:
         def clear(w: Database) -> None:
-            storage.clear_attempts(w, sid, mine)
-            storage.clear_attempts(w, sid, "unlock")
+            storage.attempts.clear(w, sid, mine)
+            storage.attempts.clear(w, sid, "unlock")
 
         storage.run_write(db, clear)
     return ok
@@ -150,14 +150,14 @@ def host_key_try(db: Database, place: str, address: str, *,
     """Count one try at the host key from ``address`` on ``place`` (a page)
     before it is checked: 0 if it may go ahead, else the seconds to wait."""
     now = time.time() if now is None else now
-    until = storage.run_write(db, lambda w: storage.claim_attempt(
+    until = storage.run_write(db, lambda w: storage.attempts.claim(
         w, HOST_KEY, f"{place} {address}", now, wait_after))
     return max(1, int(until - now + 0.999)) if until else 0
 
 
 def host_key_right(db: Database, place: str, address: str) -> None:
     """The host key was right: the address's count starts again."""
-    storage.run_write(db, lambda w: storage.clear_attempts(w, HOST_KEY, f"{place} {address}"))
+    storage.run_write(db, lambda w: storage.attempts.clear(w, HOST_KEY, f"{place} {address}"))
 
 
 def host_key(db: Database, key: str, sent: str, place: str, address: str, *,
@@ -195,7 +195,7 @@ def opening(db: Database, address: str, *, most: int = OPENINGS,
     """Count one table opened from ``address``; raises ``TooManyTries`` once
     its network has opened ``most`` within ``window`` seconds."""
     now = time.time() if now is None else now
-    until = storage.run_write(db, lambda w: storage.claim_in_window(
+    until = storage.run_write(db, lambda w: storage.attempts.claim_in_window(
         w, TABLES_OPENED, network(address), now, most, window))
     if until:
         raise TooManyTries("too_many_tables",
@@ -213,7 +213,7 @@ def has_pin(db: Database, sid: str) -> bool:
 def _session_tokens(db: Database, sid: str) -> tuple[str, str]:
     hashes = cache.token_hashes(db, sid)
     if hashes is None:
-        hashes = storage.session_token_hashes(db, sid)
+        hashes = storage.sessions.token_hashes(db, sid)
         if hashes is None:
             raise NotFound("no_session", N_("there is no session {session}"),
                                          {"session": repr(sid)})

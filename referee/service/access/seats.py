@@ -78,7 +78,7 @@ def links(db: Database, sid: str) -> dict[tuple[str, str | None], Link]:
     # Links and name corrections are the table's own events (no hand): a short
     # walk of the index, where every event of a long night took 66 ms at
     # 10,000 hands on each page a phone opened.
-    for ev in storage.session_level_events(db, sid, (EventKind.LINK, EventKind.UNLINK,
+    for ev in storage.events.session_level(db, sid, (EventKind.LINK, EventKind.UNLINK,
                                                      EventKind.RENAME)):
         said = ev["payload"]
         if ev["kind"] == EventKind.RENAME:

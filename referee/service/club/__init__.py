@@ -3,7 +3,7 @@ over the weeks and a season's numbers.
 
 A player is the person of the same name in every session. The host merges
 two spellings (``merge``: "Bne" is Ben) and gives nicknames; each is an
-event in the club's own hash chain (``storage.append_club_event``), undoable
+event in the club's own hash chain (``storage.club.append``), undoable
 by a later ``undo`` event, and the ``aliases``/``nicknames`` rows are what
 the events in force say (``fold``, which ``referee verify`` runs again).
 
@@ -81,7 +81,7 @@ def person(name: str, spellings: dict[str, str]) -> str:
 def _names(db: Database) -> dict[str, set[str]]:
     """Every name as it sits in sessions -> the ids of its sessions."""
     out: dict[str, set[str]] = {}
-    for row in storage.club_session_rows(db):
+    for row in storage.sessions.all_rows(db):
         for name in row["everyone"]:
             out.setdefault(name, set()).add(row["id"])
     return out
@@ -90,8 +90,8 @@ def _names(db: Database) -> dict[str, set[str]]:
 def people(db: Database) -> list[dict]:
     """Every person of the club: their name, nickname, the other spellings
     merged into them, and how many sessions they sat in."""
-    spellings = storage.aliases(db)
-    nicks = storage.nicknames(db)
+    spellings = storage.club.aliases(db)
+    nicks = storage.club.nicknames(db)
     out: dict[str, dict] = {}
     for name, sids in _names(db).items():
         who = person(name, spellings)
@@ -109,8 +109,8 @@ def people(db: Database) -> list[dict]:
 def _append(db: Database, kind: str, payload: dict, check) -> dict:
     with storage.write(db):
         check()
-        ev = storage.append_club_event(db, kind, payload)
-        storage.set_people(db, *fold(storage.club_events(db)))
+        ev = storage.club.append(db, kind, payload)
+        storage.club.set_people(db, *fold(storage.club.events(db)))
     return {"event": ev["id"], "kind": kind, **payload}
 
 
@@ -122,7 +122,7 @@ def merge(db: Database, spelling: str, into: str) -> dict:
 
     def check():
         names = _names(db)
-        spellings = storage.aliases(db)
+        spellings = storage.club.aliases(db)
         for name in (spelling, into):
             if not isinstance(name, str) or name not in names:
                 raise RuleViolation("unknown_player", N_("no session has a player {name}"),
@@ -146,7 +146,7 @@ def nickname(db: Database, who: str, nick: str | None) -> dict:
     """A person's nickname (None takes it away)."""
 
     def check():
-        spellings = storage.aliases(db)
+        spellings = storage.club.aliases(db)
         if who not in _names(db) or person(who, spellings) != who:
             raise RuleViolation("unknown_player", N_("{who} is not a person of the club"),
                                                   {"who": repr(who)})
@@ -160,8 +160,8 @@ def undo(db: Database, event: int) -> dict:
     """Takes back a merge or a nickname (``undoes``: its event id)."""
 
     def check():
-        kinds = {ev["id"]: ev["kind"] for ev in storage.club_events(db)}
-        undone = {json.loads(ev["payload"])["undoes"] for ev in storage.club_events(db)
+        kinds = {ev["id"]: ev["kind"] for ev in storage.club.events(db)}
+        undone = {json.loads(ev["payload"])["undoes"] for ev in storage.club.events(db)
                   if ev["kind"] == UNDO}
         if kinds.get(event) not in (MERGE, NICKNAME) or event in undone:
             raise RuleViolation("nothing_to_undo", N_("club event {event} is not a merge or a "
@@ -174,7 +174,7 @@ def club_history(db: Database) -> list[dict]:
     """The club's events, newest first, with whether each is still in force
     (a person's payment details are not among them: they are shown only
     beside a transfer to that person)."""
-    events = storage.club_events(db)
+    events = storage.club.events(db)
     undone = {json.loads(ev["payload"])["undoes"] for ev in events if ev["kind"] == UNDO}
     return [{"id": ev["id"], "kind": ev["kind"], "created": ev["created"],
              "undone": ev["id"] in undone, **json.loads(ev["payload"])}
@@ -183,14 +183,14 @@ def club_history(db: Database) -> list[dict]:
 
 def verify(db: Database) -> list[Words]:
     """What ``referee verify`` finds wrong with the club's chain or its rows."""
-    fault = storage.verify_club_chain(db)
+    fault = storage.club.verify_chain(db)
     if fault:
         return [fault]
-    spellings, nicks = fold(storage.club_events(db))
+    spellings, nicks = fold(storage.club.events(db))
     faults = []
-    if storage.aliases(db) != spellings:
+    if storage.club.aliases(db) != spellings:
         faults.append(Words(N_("the club's merged spellings differ from its chain")))
-    if storage.nicknames(db) != nicks:
+    if storage.club.nicknames(db) != nicks:
         faults.append(Words(N_("the club's nicknames differ from its chain")))
     return faults
 
@@ -203,7 +203,7 @@ def _day(row: dict) -> str:
 
 
 def currencies(db: Database) -> list[str]:
-    return sorted({row["currency"] or POINTS for row in storage.club_session_rows(db)})
+    return sorted({row["currency"] or POINTS for row in storage.sessions.all_rows(db)})
 
 
 def pick_currency(db: Database, currency: str | None) -> str:
@@ -245,9 +245,9 @@ def gather(db: Database, currency: str, start: date | None = None,
            end: date | None = None) -> list[ClubSession]:
     """The club's sessions in ``currency`` (opened between ``start`` and
     ``end``, both included), names read as people, oldest first."""
-    spellings = storage.aliases(db)
+    spellings = storage.club.aliases(db)
     out = []
-    rows = storage.club_session_rows(db)
+    rows = storage.sessions.all_rows(db)
     # The tables whose debts were carried in with the carry marked at their
     # source (issue 33): their brought_forward counts here, and the source
     # no longer counts it.
@@ -271,7 +271,7 @@ def gather(db: Database, currency: str, start: date | None = None,
             p = person(name, spellings)
             return p if seen[p] == 1 else name
 
-        paid = {r["hand"]: r.get("payments", ()) for r in storage.complete_results(db, sid)}
+        paid = {r["hand"]: r.get("payments", ()) for r in storage.hands.complete_results(db, sid)}
         hands = []
         for line in s["result"]["hands"]:
             dropper = _dropper(log_hands[line["hand"] - 1])
@@ -313,8 +313,8 @@ def club_payments(db: Database, currency: str) -> ClubSession:
     left to record them at) in ``currency``, as one session of payments only,
     dated the day of the newest (the ledger's "since when" reads the sessions
     in date order: the payments come after the tables they settle)."""
-    spellings = storage.aliases(db)
-    events = [ev for ev in storage.club_events(db) if ev["kind"] == PAYMENT
+    spellings = storage.club.aliases(db)
+    events = [ev for ev in storage.club.events(db) if ev["kind"] == PAYMENT
               and json.loads(ev["payload"])["currency"] == currency]
     paid = [json.loads(ev["payload"]) for ev in events]
     return ClubSession(id="club", date=max((ev["created"][:10] for ev in events), default=""),
@@ -355,7 +355,7 @@ def mark_paid(db: Database, payer: str, payee: str, amount: str,
         if (t["from"], t["to"]) != (payer, payee) or not _same_amount(t["amount"], amount) \
                 or t["session"] is None or session not in (None, t["session"]):
             continue
-        spellings = storage.aliases(db)
+        spellings = storage.club.aliases(db)
         owed = next((o for o in pay_standings(db, t["session"])
                      if (person(o["from"], spellings), person(o["to"], spellings))
                      == (payer, payee) and _same_amount(o["amount"], amount)), None)
@@ -386,9 +386,9 @@ def pay_standings(db: Database, sid: str) -> list[dict]:
 
 def player(db: Database, name: str) -> dict:
     """A person's page: their spellings, nickname and sessions, newest first."""
-    spellings = storage.aliases(db)
+    spellings = storage.club.aliases(db)
     who = person(name, spellings)
-    rows = [row for row in storage.club_session_rows(db)
+    rows = [row for row in storage.sessions.all_rows(db)
             if any(person(n, spellings) == who for n in row["everyone"])]
     if not rows:
         raise NotFound("unknown_player", N_("no session has a player {name}"),
@@ -402,7 +402,7 @@ def player(db: Database, name: str) -> dict:
                          "currency": row["currency"] or POINTS, "as": names[0],
                          "total": money["totals"].get(names[0]),
                          "balance": mine.get(names[0]), "closed": row["header"].get("closed")})
-    return {"name": who, "nickname": storage.nicknames(db).get(who),
+    return {"name": who, "nickname": storage.club.nicknames(db).get(who),
             "spellings": sorted(n for n in _names(db) if n != who
                                 and person(n, spellings) == who),
             "sessions": sessions}
@@ -437,7 +437,7 @@ def season(db: Database, currency: str | None = None, start: date | None = None,
            "running": [{"date": day, "balances": {p: plain(v, places) for p, v in point.items()}}
                        for day, point in running]}
     if a and b:
-        spellings = storage.aliases(db)
+        spellings = storage.club.aliases(db)
         a, b = person(a, spellings), person(b, spellings)
         h2h = arithmetic.head_to_head(sessions, a, b)
         out["head_to_head"] = {"players": [a, b], "hands": h2h.hands, "wins": h2h.wins,

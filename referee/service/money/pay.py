@@ -53,7 +53,7 @@ def set_table_details(db: Database, sid: str, player: str, doc: dict,
 def table_details(db: Database, sid: str) -> dict[str, dict]:
     """Each player's details as the table's chain says now (by today's names)."""
     out: dict[str, dict] = {}
-    for ev in storage.session_level_events(db, sid, (PAY_DETAILS, str(EventKind.RENAME))):
+    for ev in storage.events.session_level(db, sid, (PAY_DETAILS, str(EventKind.RENAME))):
         said = ev["payload"]
         if ev["kind"] == PAY_DETAILS:
             name = said.pop("player")
@@ -71,7 +71,7 @@ def set_club_details(db: Database, who: str, doc: dict) -> dict:
     details = payable.check_details(doc)
 
     def check():
-        if who not in _names(db) or person(who, storage.aliases(db)) != who:
+        if who not in _names(db) or person(who, storage.club.aliases(db)) != who:
             raise RuleViolation("unknown_player", N_("{who} is not a person of the club"),
                                 {"who": repr(who)})
 
@@ -85,16 +85,16 @@ def set_own_details(db: Database, sid: str, player: str, doc: dict, *, club: boo
     where they give none of their own)."""
     answer = set_table_details(db, sid, player, doc, client_id)
     if club:
-        set_club_details(db, person(player, storage.aliases(db)), doc)
+        set_club_details(db, person(player, storage.club.aliases(db)), doc)
     return answer
 
 
 def club_details(db: Database) -> dict[str, dict]:
     """Each person's details as the club's chain says now (a spelling merged
     since counts as the person it was merged into)."""
-    spellings = storage.aliases(db)
+    spellings = storage.club.aliases(db)
     out: dict[str, dict] = {}
-    for ev in storage.club_events(db):
+    for ev in storage.club.events(db):
         if ev["kind"] == PAY_DETAILS:
             said = json.loads(ev["payload"])
             out[person(said.pop("person"), spellings)] = said
@@ -107,7 +107,7 @@ def details_at(db: Database, sid: str, names: list[str]) -> dict[str, dict]:
     own = table_details(db, sid)
     missing = [n for n in names if n not in own]
     club = club_details(db) if missing else {}
-    spellings = storage.aliases(db) if club else {}
+    spellings = storage.club.aliases(db) if club else {}
     out = {}
     for name in names:
         found = own.get(name) or club.get(person(name, spellings))

@@ -7,7 +7,7 @@ never every hand.
 Each hand's running row follows from the one before it and its own stored
 result; whenever a result changes (an action completes a hand, an undo
 reopens it, a void, a rename), the rows from that hand on are written again
-in the same transaction (``storage.refresh_running``). That is one row at a
+in the same transaction (``storage.running.refresh``). That is one row at a
 live table (only the newest hand changes); a rename rewrites them all, as it
 rewrites every result.
 ``referee verify`` recomputes them from the replay and compares.

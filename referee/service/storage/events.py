@@ -1,36 +1,33 @@
-"""The hash-chained, append-only events of each session and of the club:
-appending them (one, or a new session's many at once), reading them back,
-and checking a stored chain (the checks themselves, a pure function over the
-rows, are ``record.chain.session_chain_fault``)."""
+"""A session's hash-chained, append-only events: appended (one, or a new
+session's many at once) and read back (a hand's actions, the table's own
+events, the corrections of names, what changed since an event). The chain's
+hashes as verify and a witness read them are ``chain``."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from itertools import islice
 from typing import Any
 
-from ...record.chain import (
-    CHAIN,
-    GENESIS,
-    canonical,
-    club_chain_fault,
-    event_hash,
-    event_hashes_v2,
-    session_chain_fault,
-)
+from ...record.chain import CHAIN, GENESIS, canonical, event_hash, event_hashes_v2
 from ...record.kinds import PLAY as _PLAY
 from ...record.kinds import EventKind
-from ...rules.words import Words
 from ..table import changes
+from .columns import fits, insert_rows, now
 from .handle import Database
-from .rows import _fits, _insert_rows, _named_rows, now, session_ids
 
 # The kinds as plain text: bound in the statements' parameters and compared
 # once per event read.
 PLAY = tuple(map(str, _PLAY))
+
+
 _ACTION, _CORRECTION = PLAY
+
+
 _REFUSAL, _SETTLE, _RENAME = map(str, (EventKind.REFUSAL, EventKind.SETTLE, EventKind.RENAME))
+
+
 _HAND_START = str(EventKind.HAND_START)
 
 
@@ -39,9 +36,9 @@ class Moved(Exception):
     wrote): the transaction's job gives up, to be worked out again."""
 
 
-def append_event(db: Database, session_id: str, hand: int | None, kind: str, payload: Any,
-                 client_id: str | None = None, *, table: str = "events",
-                 after: int | None = None) -> dict:
+def append(db: Database, session_id: str, hand: int | None, kind: str, payload: Any,
+           client_id: str | None = None, *, table: str = "events",
+           after: int | None = None) -> dict:
     """Append one event to the session's chain (inside a ``write`` transaction).
     With ``after``, raise ``Moved`` unless the session's newest event has that id.
     ``table`` is only for the benchmark's floor, which times this same insert."""
@@ -84,18 +81,18 @@ def append_event(db: Database, session_id: str, hand: int | None, kind: str, pay
     return row
 
 
-#: Events hashed and inserted at a time by ``append_events``: a 200,000-hand
+#: Events hashed and inserted at a time by ``append_many``: a 200,000-hand
 #: import has about 3 million, which held 1 GB more at once than in runs.
 EVENTS_AT_A_TIME = 20_000
 
 
-def append_events(db: Database, session_id: str,
-                  events: Iterable[tuple[int | None, str, Any]]) -> int:
+def append_many(db: Database, session_id: str,
+                events: Iterable[tuple[int | None, str, Any]]) -> int:
     """Append a new session's events ``(hand, kind, payload)`` in one go
     (``payload``: data, or its canonical text already)
-    (inside a ``write`` transaction): the rows ``append_event`` would write
+    (inside a ``write`` transaction): the rows ``append`` would write
     one by one, hashed the same way, inserted ``EVENTS_AT_A_TIME`` at once
-    (``_insert_rows``; ``events`` may be a generator, read as they go). An
+    (``insert_rows``; ``events`` may be a generator, read as they go). An
     import of 10,000 hands spent most of its time in the two selects and the
     insert that each event costs there. Returns the first event's id (the
     others follow it)."""
@@ -116,7 +113,7 @@ def append_events(db: Database, session_id: str,
                  for i, (hand, kind, payload) in enumerate(run)]
         hashes = event_hashes_v2(prev, session_id, created, short)
         prevs = [prev, *hashes[:-1]]
-        _insert_rows(db, "events", ("id", "hand", "seq", "kind", "payload", "prev_hash", "hash"),
+        insert_rows(db, "events", ("id", "hand", "seq", "kind", "payload", "prev_hash", "hash"),
                      [(*row, before, after)
                       for row, before, after in zip(short, prevs, hashes, strict=True)],
                      shared=shared)
@@ -125,11 +122,11 @@ def append_events(db: Database, session_id: str,
     return first
 
 
-def hand_events(db: Database, session_id: str, n: int, *,
-                refusals: bool = False) -> list[dict]:
+def of_hand(db: Database, session_id: str, n: int, *,
+            refusals: bool = False) -> list[dict]:
     """The hand's actions and corrections in order (and the refused attempts,
     with ``refusals``: the audit shows them)."""
-    if not _fits(n):
+    if not fits(n):
         return []
     kinds = (*PLAY, _REFUSAL) if refusals else PLAY
     rows = db.conn.execute(
@@ -142,7 +139,7 @@ def hand_events(db: Database, session_id: str, n: int, *,
         renames(db, session_id))
 
 
-def events_of_kinds(db: Database, session_id: str, kinds: tuple[str, ...]) -> list[dict]:
+def of_kinds(db: Database, session_id: str, kinds: tuple[str, ...]) -> list[dict]:
     """The session's events of ``kinds`` in order (the table's own events, for
     the papers: who accepted when, what was disputed)."""
     rows = db.conn.execute(
@@ -153,7 +150,7 @@ def events_of_kinds(db: Database, session_id: str, kinds: tuple[str, ...]) -> li
              "created": r[5]} for r in rows]
 
 
-def session_level_events(db: Database, session_id: str, kinds: tuple[str, ...]) -> list[dict]:
+def session_level(db: Database, session_id: str, kinds: tuple[str, ...]) -> list[dict]:
     """The session's own events of ``kinds`` (``hand`` null: a stake change,
     a leave, a seat taken, a dispute settled) in order, with when each was
     kept; a short walk of the index, for the pages."""
@@ -165,10 +162,10 @@ def session_level_events(db: Database, session_id: str, kinds: tuple[str, ...]) 
             for r in rows]
 
 
-def hand_table_events(db: Database, session_id: str, n: int,
-                      kinds: tuple[str, ...]) -> list[dict]:
+def hand_level(db: Database, session_id: str, n: int,
+               kinds: tuple[str, ...]) -> list[dict]:
     """Hand ``n``'s own events of ``kinds`` in order, with when each was kept."""
-    if not _fits(n):
+    if not fits(n):
         return []
     rows = db.conn.execute(
         "SELECT seq, kind, payload, created FROM events WHERE session_id = ? AND hand = ? "
@@ -238,87 +235,6 @@ def live_actions(events: list[dict]) -> list[dict]:
     return live
 
 
-def iter_chain_events(db: Database, sid: str) -> Iterator[dict]:
-    """The session's events as stored, every column, in order, as the cursor
-    reads them."""
-    cur = db.conn.execute(
-        "SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
-        "prev_hash, hash FROM events WHERE session_id = ? ORDER BY seq", (sid,))
-    keys = [d[0] for d in cur.description]
-    for values in cur:
-        yield dict(zip(keys, values, strict=True))
-
-
-def chain_events(db: Database, sid: str) -> list[dict]:
-    """The session's events as stored, every column, in order."""
-    return list(iter_chain_events(db, sid))
-
-
-def _hash_of(db: Database, event_id: int) -> str | None:
-    row = db.conn.execute("SELECT hash FROM events WHERE id = ?", (event_id,)).fetchone()
-    return row[0] if row else None
-
-
-def database_head(db: Database) -> str | None:
-    """The hash of the database's newest event: every session's chain hangs on
-    the one stored before it, so this vouches for them all (a database's
-    receipt)."""
-    row = db.conn.execute("SELECT hash FROM events ORDER BY id DESC LIMIT 1").fetchone()
-    return row[0] if row else None
-
-
-def holds_hash(db: Database, h: str) -> bool:
-    """Whether an event of the database has the hash ``h``."""
-    return db.conn.execute("SELECT 1 FROM events WHERE hash = ? LIMIT 1", (h,)
-                           ).fetchone() is not None
-
-
-def session_events(db: Database, sid: str) -> list:
-    """The session's events as stored, every column, in order, each read by
-    column name or position (``_named_rows``)."""
-    return _named_rows(
-        db, "SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
-        "prev_hash, hash FROM events WHERE session_id = ? ORDER BY seq", (sid,))
-
-
-def first_new_event(db: Database) -> int | None:
-    """The id of the database's first event of the current chain format
-    (None: none yet)."""
-    return db.conn.execute("SELECT min(id) FROM events WHERE chain >= ?",
-                           (CHAIN,)).fetchone()[0]
-
-
-_READ = object()
-
-
-def verify_session_chain(db: Database, sid: str, head: str | None = None, *,
-                         rows: list | None = None, first_new: Any = _READ) -> dict | None:
-    """The first fault of the session's chain (None: intact). With ``head``
-    (a receipt), the chain must also still hold that hash. ``rows``: the
-    session's events as ``session_events`` read them, and ``first_new``:
-    ``first_new_event`` (verify reads both in its snapshot, for everything it
-    checks), else they are read here. The checks are
-    ``record.chain.session_chain_fault``'s; the only rows it reads itself
-    are the hashes of events stored before ones in ``rows`` (events are
-    never changed, so any later read of them sees what the snapshot did)."""
-    if first_new is _READ:
-        first_new = first_new_event(db)
-    if rows is None:
-        rows = session_events(db, sid)
-    return session_chain_fault(rows, sid, head, first_new, lambda i: _hash_of(db, i))
-
-
-def verify_chain(db: Database) -> dict[str, dict | None]:
-    """For each session, the first event whose hash does not match (None: intact)."""
-    return {sid: verify_session_chain(db, sid) for sid in session_ids(db)}
-
-
-def orphan_sessions(db: Database) -> list[str]:
-    return [r[0] for r in db.conn.execute(
-        "SELECT DISTINCT session_id FROM events WHERE session_id NOT IN "
-        "(SELECT id FROM sessions) ORDER BY session_id")]
-
-
 def newest_seq(db: Database, sid: str) -> int:
     """The number of the session's newest event (0: none): every change to
     what its result says is an event, so this says whether it changed."""
@@ -337,7 +253,7 @@ def touched_since(db: Database, sid: str, seq: int) -> tuple[int | None, bool]:
     return row[0], bool(row[1])
 
 
-def session_actions(db: Database, sid: str) -> dict[int, list[dict]]:
+def actions_by_hand(db: Database, sid: str) -> dict[int, list[dict]]:
     """Every hand's actions and corrections, in order, by hand."""
     events: dict[int, list[dict]] = {}
     names = renames(db, sid)
@@ -352,56 +268,9 @@ def session_actions(db: Database, sid: str) -> dict[int, list[dict]]:
     return events
 
 
-def events_since(db: Database, sid: str, seq: int, limit: int) -> list[tuple]:
+def since(db: Database, sid: str, seq: int, limit: int) -> list[tuple]:
     """The session's events after event ``seq``, oldest first, at most
     ``limit``: (seq, kind, hand, hash, prev_hash) each, what a live stream tells."""
     return [tuple(r) for r in db.conn.execute(
         "SELECT seq, kind, hand, hash, prev_hash FROM events WHERE session_id = ? AND seq > ? "
         "ORDER BY seq LIMIT ?", (sid, seq, limit)).fetchall()]
-
-
-def hash_at(db: Database, sid: str, seq: int) -> str | None:
-    """The hash of the session's event number ``seq`` (None: no such event)."""
-    if not _fits(seq):
-        return None
-    row = db.conn.execute("SELECT hash FROM events WHERE session_id = ? AND seq = ?",
-                          (sid, seq)).fetchone()
-    return row[0] if row else None
-
-
-def chain_end(db: Database, sid: str) -> tuple[int, str | None]:
-    """(number, hash) of the session's newest event, read together: (0, None)
-    without events. What a witness keeps."""
-    row = db.conn.execute("SELECT seq, hash FROM events WHERE session_id = ? ORDER BY seq "
-                          "DESC LIMIT 1", (sid,)).fetchone()
-    return (row[0], row[1]) if row else (0, None)
-
-
-def final_hash(db: Database, sid: str) -> str | None:
-    """The hash of the session's newest event: the end of its chain."""
-    row = db.conn.execute("SELECT hash FROM events WHERE session_id = ? ORDER BY seq DESC "
-                          "LIMIT 1", (sid,)).fetchone()
-    return row[0] if row else None
-
-
-# ---------------------------------------------------------------- the club
-
-CLUB = "club"  # the session_id column of the club's events
-
-
-def append_club_event(db: Database, kind: str, payload: Any) -> dict:
-    return append_event(db, CLUB, None, kind, payload, table="club_events")
-
-
-def club_events(db: Database) -> list[dict]:
-    """The club's events as stored, every column, in order."""
-    cur = db.conn.execute(
-        "SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
-        "prev_hash, hash FROM club_events ORDER BY seq")
-    keys = [d[0] for d in cur.description]
-    return [dict(zip(keys, values, strict=True)) for values in cur]
-
-
-def verify_club_chain(db: Database) -> Words | None:
-    """The first fault of the club's chain (None: intact or empty)."""
-    return club_chain_fault(club_events(db))

@@ -9,9 +9,10 @@ from typing import Any
 
 from sqlite_utils import Migrations
 
+from . import hands, running
+from .columns import now
 from .handle import Database
 from .pg import is_pg
-from .rows import now, results_from, set_running
 
 migrations = Migrations("referee")
 # Every migration in order, for PostgreSQL (sqlite-utils' Migrations keeps
@@ -259,7 +260,7 @@ def m006_running_totals(db: Database) -> None:
     # entries on every read cost a page 1-2 ms.
     db.execute("ALTER TABLE sessions ADD COLUMN settled INTEGER NOT NULL DEFAULT 0")
     for (sid,) in db.conn.execute("SELECT id FROM sessions").fetchall():
-        set_running(db, sid, totals.chain(None, results_from(db, sid, 1)))
+        running.store(db, sid, totals.chain(None, hands.results_from(db, sid, 1)))
 
 
 @migration

@@ -239,24 +239,24 @@ def _write(live: Live, work: Hand, steps: list[_Event], result: StoredResult | N
 
     def append(w: Database, event: _Event) -> int:
         after = events[-1] if events else live.version
-        events.append(storage.append_event(
+        events.append(storage.events.append(
             w, sid, n, event.kind, with_reply(event.payload, event.client_id, event.reply),
             event.client_id, after=after)["id"])
         if event.client_id:
-            storage.store_reply(w, sid, event.client_id, event.refused, event.reply)
+            storage.replies.store(w, sid, event.client_id, event.refused, event.reply)
             if event.asked:
-                storage.note_request(w, sid, event.client_id, event.asked)
+                storage.replies.note_request(w, sid, event.client_id, event.asked)
         return events[-1]
 
     def job(w: Database) -> None:
         for event in steps:
             append(w, event)
         if steps:
-            storage.update_hand(w, sid, n, len(work.actions), events[-1], result_json)
+            storage.hands.update(w, sid, n, len(work.actions), events[-1], result_json)
             if result is not None:
-                storage.refresh_running(w, sid, n)
+                storage.running.refresh(w, sid, n)
         if refusal is not None:
-            storage.touch_hand(w, sid, n, append(w, refusal))
+            storage.hands.touch(w, sid, n, append(w, refusal))
 
     def after_commit() -> None:
         if steps:

@@ -29,7 +29,7 @@ def settlements(db: Database, sid: str, n: int) -> dict[int, dict]:
     """Hand ``n``'s disputes settled so far, by their place in its list of
     disputes: how, by whom, when, and (a correction) the actions undone."""
     out = {}
-    for ev in storage.hand_table_events(db, sid, n, (str(EventKind.SETTLE),)):
+    for ev in storage.events.hand_level(db, sid, n, (str(EventKind.SETTLE),)):
         out[ev["payload"]["dispute"]] = {**ev["payload"], "at": ev["created"]}
     return out
 
@@ -37,7 +37,7 @@ def settlements(db: Database, sid: str, n: int) -> dict[int, dict]:
 def all_settlements(db: Database, sid: str) -> dict[int, dict[int, dict]]:
     """Every settled dispute of the session, by hand and place (for the papers)."""
     out: dict[int, dict[int, dict]] = {}
-    for ev in storage.events_of_kinds(db, sid, (str(EventKind.SETTLE),)):
+    for ev in storage.events.of_kinds(db, sid, (str(EventKind.SETTLE),)):
         out.setdefault(ev["hand"], {})[ev["payload"]["dispute"]] = {
             **ev["payload"], "at": ev["created"]}
     return out
@@ -48,7 +48,7 @@ def disputed(db: Database, sid: str) -> list[tuple[int, list[dict]]]:
     the action or None for the whole hand, the note), in order of hands:
     with ``all_settlements``, a stored table's disputes for its result's
     sections (``referee.reports.sections``)."""
-    return storage.disputed_hands(db, sid)
+    return storage.hands.disputed(db, sid)
 
 
 def with_settlements(db: Database, sid: str, n: int, state: dict) -> dict:
@@ -144,20 +144,20 @@ def settle_dispute(db: Database, sid: str, n: int, index: int, how: str, by: str
         def job(w: Database) -> None:
             after = live.version if live.n else None
             for cancels, text in undone:
-                ev = storage.append_event(w, sid, n, str(EventKind.CORRECTION),
-                                          {"cancels": cancels, "action": text}, None,
-                                          after=after)
+                ev = storage.events.append(w, sid, n, str(EventKind.CORRECTION),
+                                           {"cancels": cancels, "action": text}, None,
+                                           after=after)
                 after = ev["id"]
-            event.update(storage.append_event(w, sid, n, str(EventKind.SETTLE), payload,
-                                              client_id, after=after))
+            event.update(storage.events.append(w, sid, n, str(EventKind.SETTLE), payload,
+                                               client_id, after=after))
             if work is not None:
-                storage.update_hand(w, sid, n, len(work.actions), event["id"], None)
-                storage.refresh_running(w, sid, n)
-            storage.set_hand(w, sid, n, new_setup, event["id"])
+                storage.hands.update(w, sid, n, len(work.actions), event["id"], None)
+                storage.running.refresh(w, sid, n)
+            storage.hands.set_setup(w, sid, n, new_setup, event["id"])
             if live.n and live.n != n:
-                storage.touch_hand(w, sid, live.n, event["id"])
+                storage.hands.touch(w, sid, live.n, event["id"])
             if client_id:
-                storage.store_reply(w, sid, client_id, False, answer_json)
+                storage.replies.store(w, sid, client_id, False, answer_json)
 
         def after_commit() -> None:
             if work is not None:

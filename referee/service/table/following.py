@@ -15,19 +15,19 @@ from . import changes
 
 def events_after(db: Database, sid: str, last: int, most: int) -> list[tuple[Any, ...]]:
     """Up to ``most`` events of the table after event ``last``, as the streams send them."""
-    return storage.events_since(db, sid, last, most)
+    return storage.events.since(db, sid, last, most)
 
 
 def chain_end(db: Database, sid: str) -> tuple[int, str | None]:
     """The number and hash of the table's newest event ((0, None) without events)."""
-    return storage.chain_end(db, sid)
+    return storage.chain.end(db, sid)
 
 
 def consistency(db: Database, sid: str, seq: int, head: str) -> dict[str, Any]:
     """Whether event ``seq`` of the chain still has the hash ``head`` a
     device saw, with where the chain ends now."""
-    end, newest = storage.chain_end(db, sid)
-    return {"consistent": storage.hash_at(db, sid, seq) == head, "seq": end, "head": newest}
+    end, newest = storage.chain.end(db, sid)
+    return {"consistent": storage.chain.hash_at(db, sid, seq) == head, "seq": end, "head": newest}
 
 
 def hear_other_servers(db: Database) -> None:

@@ -70,7 +70,7 @@ def public_state(sid: str, setup: dict, hand: Hand, result: StoredResult | None,
 
 
 def hand_row(db: Database, sid: str, n: int) -> dict:
-    row = storage.hand_row(db, sid, n)
+    row = storage.hands.row(db, sid, n)
     if row is None:
         raise NotFound("no_hand", N_("session {session} has no hand {n}"),
                                   {"session": sid, "n": n}, hand=n)
@@ -97,7 +97,7 @@ def _played_hand(db: Database, sid: str, n: int, rules: HouseRules
     row = hand_row(db, sid, n)
     setup = row["setup"]
     hand = new_hand(rules, n, row["seats"], setup)
-    for ev in storage.live_actions(storage.hand_events(db, sid, n)):
+    for ev in storage.events.live_actions(storage.events.of_hand(db, sid, n)):
         hand.apply(ev["payload"]["action"])
     hand.finish_declarations()  # a later hand has started
     if "void" in setup:
@@ -124,7 +124,7 @@ def _side_bets(db: Database, sid: str, hand: Hand, setup: dict
                ) -> tuple[list[Words], dict[str, Decimal]]:
     if not setup.get("side_bets") or not hand.is_complete:
         return [], {}
-    won, story = totals.pots_after(storage.running_before(db, sid, hand.number)).settle(
+    won, story = totals.pots_after(storage.running.before(db, sid, hand.number)).settle(
         side_bet_outcomes(hand, setup))
     return story, won
 
@@ -138,7 +138,7 @@ def _current_state(db: Database, live: Live) -> dict:
 
 def last_undone(db: Database, sid: str, n: int) -> str | None:
     """The action the hand's newest correction cancelled."""
-    undone = [ev["payload"]["action"] for ev in storage.hand_events(db, sid, n)
+    undone = [ev["payload"]["action"] for ev in storage.events.of_hand(db, sid, n)
               if "action" in ev["payload"]
               if ev["kind"] == _CORRECTION]
     return undone[-1] if undone else None
@@ -206,13 +206,13 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
         event: dict = {}
 
         def job(w: Database) -> None:
-            event.update(storage.append_event(
+            event.update(storage.events.append(
                 w, sid, n, _CORRECTION, with_reply({"cancels": cancels, "action": cancelled},
                                                     client_id, state_json),
                 client_id, after=live.version))
             store_hand(w, live, work, event["id"], None, client_id, state_json, undo=True)
             if setup is not live.setup:
-                storage.set_hand(w, sid, n, setup, event["id"])
+                storage.hands.set_setup(w, sid, n, setup, event["id"])
 
         def after_commit() -> None:
             live.table.hands[-1] = work
@@ -267,24 +267,24 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
         version = (live.n, live.version)
 
         def job(w: Database) -> None:
-            if storage.current_version(w, sid) != version:
-                raise storage.Moved(sid)
+            if storage.hands.current_version(w, sid) != version:
+                raise storage.events.Moved(sid)
             if expected_seq is not None:
-                check_table_seq(storage.newest_seq(w, sid), expected_seq)
-            event.update(storage.append_event(w, sid, hand.number, _HAND_START,
-                                              with_reply(setup, client_id, state_json),
-                                              client_id))
-            storage.insert_hand(w, sid, hand.number, setup, "ending" not in setup,
-                                list(hand.players), hand.dealer, len(hand.actions),
-                                event["id"], result)
+                check_table_seq(storage.events.newest_seq(w, sid), expected_seq)
+            event.update(storage.events.append(w, sid, hand.number, _HAND_START,
+                                               with_reply(setup, client_id, state_json),
+                                               client_id))
+            storage.hands.insert(w, sid, hand.number, setup, "ending" not in setup,
+                                 list(hand.players), hand.dealer, len(hand.actions),
+                                 event["id"], result)
             if result is not None:
-                storage.refresh_running(w, sid, hand.number)
+                storage.running.refresh(w, sid, hand.number)
             if table.everyone != live.everyone:
-                storage.set_everyone(w, sid, table.everyone)
+                storage.sessions.set_everyone(w, sid, table.everyone)
             if live.next_seats is not None:  # listed on this hand: the table moves on
-                storage.set_next(w, sid, stake=live.next_stake, seats=None)
+                storage.sessions.set_next(w, sid, stake=live.next_stake, seats=None)
             if client_id:
-                storage.store_reply(w, sid, client_id, False, state_json)
+                storage.replies.store(w, sid, client_id, False, state_json)
 
         def after_commit() -> None:
             live.everyone = list(table.everyone)

@@ -47,7 +47,7 @@ def _as_read(action: Action, rules: HouseRules) -> Action:
 
 def hand_history(db: Database, sid: str, n: int) -> list[dict]:
     """Hand ``n``'s logged actions in order as records (``record``)."""
-    events = storage.hand_events(db, sid, n)
+    events = storage.events.of_hand(db, sid, n)
     cancelled = {ev["payload"]["cancels"] for ev in events if ev["kind"] == _CORRECTION}
     if not events:
         return []
@@ -58,7 +58,7 @@ def hand_history(db: Database, sid: str, n: int) -> list[dict]:
                ev["payload"]["action"]) for ev in events if ev["kind"] == _ACTION]
     if not any(a.verb == "take" and not a.cards for a, _undone, _line in logged):
         return [record(a, undone=undone, line=line) for a, undone, line in logged]
-    row = storage.hand_row(db, sid, n)
+    row = storage.hands.row(db, sid, n)
     hand = new_hand(rules, n, row["seats"], row["setup"]) if row else None
     return [record(shown, undone=undone, line=line)
             for shown, undone, line in _with_cards_taken(hand, logged)]

@@ -27,7 +27,7 @@ from .cache import Live
 
 
 def session_row(db: Database, sid: str) -> dict:
-    row = storage.session_row(db, sid)
+    row = storage.sessions.row(db, sid)
     if row is None:
         raise NotFound("no_session", N_("there is no session {session}"), {"session": repr(sid)})
     return row
@@ -60,7 +60,7 @@ def _build(db: Database, sid: str) -> Live:
     stake = parse_stake(row["stake"])
     players = row["players"]
     everyone = row["everyone"]
-    rows = storage.newest_hands(db, sid, 2)
+    rows = storage.hands.newest(db, sid, 2)
     live = Live(sid, rules, stake, session_quantum(row, rules), players, everyone,
                 Table(rules, players, settle=hand_standing), closed=row["header"].get("closed"),
                 next_stake=row["next_stake"], next_seats=row["next_seats"])
@@ -70,7 +70,7 @@ def _build(db: Database, sid: str) -> Live:
     live.table = _table_before(db, sid, rows, rules, players, everyone)
     n, setup = newest["n"], newest["setup"]
     hand = start_on(live.table, setup)
-    actions = storage.live_actions(storage.hand_events(db, sid, n))
+    actions = storage.events.live_actions(storage.events.of_hand(db, sid, n))
     for ev in actions:
         hand.apply(ev["payload"]["action"])
     if "void" in setup:
@@ -97,7 +97,7 @@ def _table_before(db: Database, sid: str, rows: list[dict], rules: HouseRules,
 def table_before_newest(db: Database, sid: str, live: Live) -> Table:
     """The table before ``live``'s newest hand started, rebuilt from the
     stored rows (a told hand corrected is told again on it)."""
-    return _table_before(db, sid, storage.newest_hands(db, sid, 2), live.rules,
+    return _table_before(db, sid, storage.hands.newest(db, sid, 2), live.rules,
                          live.players, live.everyone)
 
 
@@ -108,7 +108,7 @@ def _standing_before(db: Database, sid: str, n: int, rules: HouseRules
     after it, from its running row; (None, None) under other rules."""
     if not rules.follows_results:
         return None, None
-    running = storage.running_before(db, sid, n)
+    running = storage.running.before(db, sid, n)
     if running is None:
         return None, {}
     return (running["line"]["winners"],
@@ -124,7 +124,7 @@ def current(db: Database, sid: str, *, check: bool = True) -> Live:
     # changed (a stake, a seat, a close) in another process: such a state is
     # rebuilt, which costs one row.
     if live is not None and (not check or live.n and
-                             (live.n, live.version) == storage.current_version(db, sid)):
+                             (live.n, live.version) == storage.hands.current_version(db, sid)):
         return live
     live = _build(db, sid)
     cache.put(db, live)

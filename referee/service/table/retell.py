@@ -90,21 +90,21 @@ def tell_again(db: Database, sid: str, n: int, given: dict,
         version = (live.n, live.version)
 
         def job(w: Database) -> None:
-            if storage.current_version(w, sid) != version:
-                raise storage.Moved(sid)
-            start = storage.hand_start_id(w, sid, n)
+            if storage.hands.current_version(w, sid) != version:
+                raise storage.events.Moved(sid)
+            start = storage.events.hand_start_id(w, sid, n)
             if start is None:
                 raise NotFound("no_hand", N_("session {session} has no hand {n}"),
                                {"session": sid, "n": n}, hand=n)
-            storage.append_event(w, sid, n, _CORRECTION,
-                                 {"cancels": start, "ending": live.setup["ending"]})
-            event = storage.append_event(w, sid, n, _HAND_START,
-                                         with_reply(setup, client_id, state_json), client_id)
-            storage.set_hand(w, sid, n, setup, event["id"])
-            storage.update_hand(w, sid, n, 0, event["id"], storage.to_json(result))
-            storage.refresh_running(w, sid, n)
+            storage.events.append(w, sid, n, _CORRECTION,
+                                  {"cancels": start, "ending": live.setup["ending"]})
+            event = storage.events.append(w, sid, n, _HAND_START,
+                                          with_reply(setup, client_id, state_json), client_id)
+            storage.hands.set_setup(w, sid, n, setup, event["id"])
+            storage.hands.update(w, sid, n, 0, event["id"], storage.to_json(result))
+            storage.running.refresh(w, sid, n)
             if client_id:
-                storage.store_reply(w, sid, client_id, False, state_json)
+                storage.replies.store(w, sid, client_id, False, state_json)
 
         # Rebuilt from the rows at the next look: the table's cached hand is
         # the one told before.

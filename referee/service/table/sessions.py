@@ -150,22 +150,22 @@ def _store(db: Database, log: dict, session: Session, pin: str | None,
     # of the PIN to whoever reads an exported chain.
     opening["locks"] = access.locks_digest(table_hash, audit_hash, pin_hash)
     with storage.write(db):
-        storage.insert_session(db, sid, log, header, rules.to_json(), log["players"],
-                               pin_hash, table_hash, audit_hash)
-        storage.set_quantum(db, sid, str(q))
+        storage.sessions.insert(db, sid, log, header, rules.to_json(), log["players"],
+                                pin_hash, table_hash, audit_hash)
+        storage.sessions.set_quantum(db, sid, str(q))
         if brought_forward_from is not None:
-            storage.set_brought_forward_from(db, sid, brought_forward_from)
-        first = storage.append_events(db, sid, _events(log, opening, payloads))
+            storage.sessions.set_brought_forward_from(db, sid, brought_forward_from)
+        first = storage.events.append_many(db, sid, _events(log, opening, payloads))
         for kind, value in judged:
             if kind == HANDS:
-                storage.insert_hands(db, sid, value, first)
+                storage.hands.insert_many(db, sid, value, first)
             elif value != log["players"]:  # EVERYONE: someone sat down later
-                storage.set_everyone(db, sid, value)
+                storage.sessions.set_everyone(db, sid, value)
         # A table whose log raised the stake plays on at it: the hands started
         # here carry the last hand's stake, as the tablet's stake change does.
         last_stake = log["hands"][-1].get("stake") if log.get("hands") else None
         if last_stake is not None:
-            storage.set_next(db, sid, stake=str(last_stake), seats=None)
+            storage.sessions.set_next(db, sid, stake=str(last_stake), seats=None)
     return info
 
 
@@ -198,7 +198,7 @@ def _events(log: dict, opening: dict,
 def judge(log: dict) -> Iterator[tuple[str, Any]]:
     """Replay a loaded log (its last hand may be still open) and settle its
     hands, ``BATCH`` at a time: yields ``(HANDS, rows)``, batches of the
-    hands' rows as an import stores them (``storage.encode_hands``), in
+    hands' rows as an import stores them (``storage.hands.encode``), in
     order, then ``(EVERYONE, names)``; at the replay's first fault,
     ``(FAULT, error)`` and nothing after it (an import then writes none of
     them). Only the batch in hand is kept: the
@@ -240,7 +240,7 @@ def judge(log: dict) -> Iterator[tuple[str, Any]]:
                           len(hand.actions), last_event, result, row))
         del table.hands[:-1]  # only the last hand is needed to start the next
         del played
-        yield HANDS, storage.encode_hands(batch)
+        yield HANDS, storage.hands.encode(batch)
     yield EVERYONE, list(table.everyone)
 
 
@@ -252,12 +252,12 @@ def get_log(db: Database, sid: str, *, expanded: bool = False) -> dict:
     doc = row["header"]
     if expanded:
         doc["rules"] = row["rules_expanded"]
-    hands = storage.hand_setups(db, sid)
-    events = storage.session_actions(db, sid)
+    hands = storage.hands.setups(db, sid)
+    events = storage.events.actions_by_hand(db, sid)
     if hands:
         doc["hands"] = []
     for n, h, actions_key in hands:
-        texts = [ev["payload"]["text"] for ev in storage.live_actions(events.get(n, []))]
+        texts = [ev["payload"]["text"] for ev in storage.events.live_actions(events.get(n, []))]
         if texts or actions_key:
             h["actions"] = texts
         doc["hands"].append(h)
@@ -271,7 +271,7 @@ def export_with_chain(db: Database, sid: str) -> dict:
     from ...record.chain import export_fields
 
     doc = get_log(db, sid)
-    return {**doc, **export_fields(sid, storage.chain_events(db, sid))}
+    return {**doc, **export_fields(sid, storage.chain.rows(db, sid))}
 
 
 def get_result(db: Database, sid: str) -> dict:
@@ -288,7 +288,7 @@ def result_text(db: Database, sid: str) -> str:
     transfers (one row, as the standings read them). The whole document
     lists every hand, so building it from nothing grows with the night; a
     process does that once per session (or after a corrected name)."""
-    seq = storage.newest_seq(db, sid)
+    seq = storage.events.newest_seq(db, sid)
     kept = cache.result_text(db, sid)
     if kept is not None and kept.seq == seq:
         return kept.text
@@ -296,7 +296,7 @@ def result_text(db: Database, sid: str) -> str:
     lines: list[str] = []
     first = 1
     if kept is not None and kept.seq < seq:
-        touched, renamed = storage.touched_since(db, sid, kept.seq)
+        touched, renamed = storage.events.touched_since(db, sid, kept.seq)
         if not renamed:
             first = kept.numbers[-1] + 1 if kept.numbers else 1
             if touched is not None:
@@ -308,7 +308,7 @@ def result_text(db: Database, sid: str) -> str:
     st = standings(db, sid, offset=0, limit=0, running_totals=False)
     row = session_row(db, sid)
     everyone, q = st["players"], session_quantum(row, resolve(row["rules_expanded"]))
-    for n, running in storage.running_between(db, sid, first, 2**63 - 1):
+    for n, running in storage.running.between(db, sid, first, 2**63 - 1):
         numbers.append(n)
         lines.append(item_line(result_entry(_standing_line(n, running, everyone, q, False))))
     doc = dict(st["result"])
@@ -353,7 +353,7 @@ def running_result(db: Database, sid: str, row: dict | None = None) -> RunningRe
     # changes an old session.
     rules = resolve(row["rules_expanded"])
     return RunningResult(row["header"], rules, row["everyone"], session_quantum(row, rules),
-                         storage.newest_running(db, sid))
+                         storage.running.newest(db, sid))
 
 
 def hand_lines(db: Database, sid: str, *, offset: int = 0, limit: int | None = None,
@@ -368,20 +368,20 @@ def hand_lines(db: Database, sid: str, *, offset: int = 0, limit: int | None = N
     row = row or session_row(db, sid)
     if newest is not None:
         limit = max(newest, 0)
-        offset = max(storage.settled_count(db, sid) - limit, 0)
+        offset = max(storage.running.settled_count(db, sid) - limit, 0)
     q = session_quantum(row, resolve(row["rules_expanded"]))
     everyone = row["everyone"]
-    hands = [_standing_line(n, r, everyone, q, running_totals) for n, r in storage.running_rows(
+    hands = [_standing_line(n, r, everyone, q, running_totals) for n, r in storage.running.rows(
         db, sid, offset=max(offset, 0), limit=-1 if limit is None else max(limit, 0))]
     return {"hands": hands, "offset": max(offset, 0),
-            "settled": storage.settled_count(db, sid) if limit is not None or offset
+            "settled": storage.running.settled_count(db, sid) if limit is not None or offset
             else len(hands)}
 
 
 def played_count(db: Database, sid: str) -> int:
     """How many hands were played to a result: the settled ones but the void
     (a void hand pays nothing and is dealt again)."""
-    return storage.settled_count(db, sid) - storage.void_count(db, sid)
+    return storage.running.settled_count(db, sid) - storage.hands.void_count(db, sid)
 
 
 def standings_page(db: Database, sid: str, page: int = 1, per_page: int = 20) -> dict:
@@ -389,7 +389,7 @@ def standings_page(db: Database, sid: str, page: int = 1, per_page: int = 20) ->
     page in order of hands), with ``page``, ``pages`` and ``per_page`` and
     the page's dispute marks: what a page shows stays the same size however
     long the session."""
-    settled = storage.settled_count(db, sid)
+    settled = storage.running.settled_count(db, sid)
     pages = max(1, -(-settled // per_page))
     page = min(max(page, 1), pages)
     top = settled - (page - 1) * per_page
@@ -406,23 +406,23 @@ def settled_lines(db: Database, sid: str, first: int, last: int) -> dict[int, di
     q = session_quantum(row, resolve(row["rules_expanded"]))
     first, last = max(first, -(2**63)), min(last, 2**63 - 1)
     return {n: _standing_line(n, r, row["everyone"], q)
-            for n, r in storage.running_between(db, sid, first, last)}
+            for n, r in storage.running.between(db, sid, first, last)}
 
 
 def accepted_between(db: Database, sid: str, first: int, last: int) -> dict[int, list[str]]:
     """Who has accepted each of the hands numbered ``first`` to ``last`` (the
     table page's list shows it)."""
-    return storage.accepted_between(db, sid, first, last)
+    return storage.hands.accepted_between(db, sid, first, last)
 
 
 def dispute_marks(db: Database, sid: str, first: int, last: int) -> dict[int, dict]:
     """The disputed hands numbered ``first`` to ``last``: how many disputes
     each has still open and how many are settled (for the marks on the
     pages that list hands)."""
-    disputed = storage.disputes_between(db, sid, first, last)
+    disputed = storage.hands.disputes_between(db, sid, first, last)
     if not disputed:
         return {}
-    settled = storage.settled_between(db, sid, first, last)
+    settled = storage.events.settled_between(db, sid, first, last)
     return {n: {"open": k - settled.get(n, 0), "settled": settled.get(n, 0)}
             for n, k in disputed.items()}
 
@@ -450,7 +450,7 @@ def reports_index(db: Database, sid: str, page: int = 1, per_page: int = 20) -> 
                              for h in st["hands"]]},
         "standings": st,
         "disputes": st["disputes"],
-        "head": storage.final_hash(db, sid),
+        "head": storage.chain.final_hash(db, sid),
     }
 
 
@@ -495,7 +495,7 @@ def _stake_in_force(db: Database, sid: str, row: dict, live) -> dict:
         else live.next_stake or row["stake"]
     pending = live.next_stake if hand is not None else None
     since = later = None
-    for ev in storage.session_level_events(db, sid, (str(EventKind.STAKE),)):
+    for ev in storage.events.session_level(db, sid, (str(EventKind.STAKE),)):
         if ev["payload"]["from_hand"] <= max(live.n, 1):
             since = ev["payload"]["from_hand"]
         else:
@@ -550,7 +550,7 @@ def session_summary(db: Database, sid: str) -> dict:
         "has_pin": bool(row["pin_hash"]),
         # the newest event's number and hash: what a stream's ids count and a
         # witness keeps (``GET /api/sessions/<id>/consistency``)
-        **dict(zip(("seq", "head"), storage.chain_end(db, sid), strict=True)),
+        **dict(zip(("seq", "head"), storage.chain.end(db, sid), strict=True)),
     }
 
 
@@ -580,5 +580,5 @@ def list_sessions(db: Database, ids: list[str]) -> list[dict]:
     every table: the home page read the whole table of sessions to show a
     device its few (19.7 ms at 4,314 tables, growing with each: issue 34)."""
     ids = list(dict.fromkeys(ids))[-HOME_TABLES:]
-    rows = storage.list_sessions(db, ids)
+    rows = storage.sessions.named(db, ids)
     return sorted(reversed(rows), key=lambda s: s["created"], reverse=True)

@@ -3,7 +3,7 @@ stake, let a player leave, accept a result, dispute an action, record a
 payment, close the table, correct a player's name.
 
 Each is one event of its kind (``kinds.EventKind``) appended to the
-session's hash chain by ``storage.append_event``, like an action, and
+session's hash chain by ``storage.events.append``, like an action, and
 written into the session's derived rows (the header, the hand's setup) so
 that the export is the ``tonk-log/1`` document ``referee replay`` reads the
 same way. The checks are the engine's (``referee.rules.events``,
@@ -83,17 +83,17 @@ def _event(db: Database, sid: str, kind: EventKind, client_id: str | None, check
 
         def job(w: Database) -> None:
             if live.n:
-                event.update(storage.append_event(w, sid, hand_n, str(kind), payload,
-                                                  client_id, after=live.version))
-                storage.touch_hand(w, sid, live.n, event["id"])
+                event.update(storage.events.append(w, sid, hand_n, str(kind), payload,
+                                                   client_id, after=live.version))
+                storage.hands.touch(w, sid, live.n, event["id"])
             else:
-                if storage.current_version(w, sid) != (0, 0):
-                    raise storage.Moved(sid)
-                event.update(storage.append_event(w, sid, hand_n, str(kind), payload,
-                                                  client_id))
+                if storage.hands.current_version(w, sid) != (0, 0):
+                    raise storage.events.Moved(sid)
+                event.update(storage.events.append(w, sid, hand_n, str(kind), payload,
+                                                   client_id))
             rows(w, event["id"])
             if client_id:
-                storage.store_reply(w, sid, client_id, False, answer_json)
+                storage.replies.store(w, sid, client_id, False, answer_json)
 
         def after_commit() -> None:
             if live.n:
@@ -120,7 +120,7 @@ def as_played(db: Database, live: Live, n: int) -> tuple[Hand, dict, int]:
                                   {"session": live.sid, "n": n}, hand=n)
     row = hand_row(db, live.sid, n)
     hand = new_hand(live.rules, n, row["seats"], row["setup"])
-    actions = storage.live_actions(storage.hand_events(db, live.sid, n))
+    actions = storage.events.live_actions(storage.events.of_hand(db, live.sid, n))
     for ev in actions:
         hand.apply(ev["payload"]["action"])
     hand.finish_declarations()  # a later hand has started
@@ -157,10 +157,10 @@ def _void_current(live: Live, n: int, reason: str, key: str, extra: dict | None 
     setup = {**live.setup, "void": reason}
 
     def rows(w: Database, event_id: int) -> None:
-        storage.set_hand(w, live.sid, n, setup, event_id, result, void=True)
-        storage.refresh_running(w, live.sid, n)
+        storage.hands.set_setup(w, live.sid, n, setup, event_id, result, void=True)
+        storage.running.refresh(w, live.sid, n)
         if extra:
-            storage.set_next(w, live.sid, stake=live.next_stake, seats=extra["seats"])
+            storage.sessions.set_next(w, live.sid, stake=live.next_stake, seats=extra["seats"])
 
     def after(_event_id: int) -> None:
         live.setup = setup
@@ -210,7 +210,7 @@ def dispute(db: Database, sid: str, n: int, by: str, note: str, action: int | No
 
 def _hand_event(live: Live, n: int, setup: dict, payload: dict):
     def rows(w: Database, event_id: int) -> None:
-        storage.set_hand(w, live.sid, n, setup, event_id)
+        storage.hands.set_setup(w, live.sid, n, setup, event_id)
 
     def after(_event_id: int) -> None:
         if n == live.n:
@@ -243,7 +243,7 @@ def change_stake(db: Database, sid: str, stake: str, client_id: str | None = Non
         pending = None if value == live.stake else written
 
         def rows(w: Database, _event_id: int) -> None:
-            storage.set_next(w, live.sid, stake=pending, seats=live.next_seats)
+            storage.sessions.set_next(w, live.sid, stake=pending, seats=live.next_seats)
 
         def after(_event_id: int) -> None:
             live.next_stake = pending
@@ -498,8 +498,8 @@ def _header_change(live: Live, change):
     box: dict = {}
 
     def rows(w: Database, _event_id: int) -> None:
-        box["header"] = change(storage.session_row(w, live.sid)["header"])
-        storage.set_header(w, live.sid, box["header"])
+        box["header"] = change(storage.sessions.row(w, live.sid)["header"])
+        storage.sessions.set_header(w, live.sid, box["header"])
 
     return rows, None
 
@@ -554,7 +554,7 @@ def comings_and_goings(db: Database, sid: str) -> dict[tuple[str, str], list[str
     """When each player left or sat down, in order: ``(kind, player)`` -> the
     times of its leave or seat events (for the settlement paper)."""
     out: dict[tuple[str, str], list[str]] = {}
-    for ev in storage.events_of_kinds(db, sid, (str(EventKind.LEAVE), str(EventKind.SEAT))):
+    for ev in storage.events.of_kinds(db, sid, (str(EventKind.LEAVE), str(EventKind.SEAT))):
         out.setdefault((ev["kind"], ev["payload"]["player"]), []).append(ev["created"])
     return out
 
@@ -565,7 +565,7 @@ def seat_changes(db: Database, sid: str) -> list[dict]:
     them) and ``at`` (when it was kept)."""
     return [{"kind": ev["kind"], "player": ev["payload"]["player"],
              "from_hand": ev["payload"].get("from_hand"), "at": ev["created"]}
-            for ev in storage.events_of_kinds(db, sid, (str(EventKind.LEAVE),
+            for ev in storage.events.of_kinds(db, sid, (str(EventKind.LEAVE),
                                                         str(EventKind.SEAT)))]
 
 
@@ -601,7 +601,7 @@ def rename_player(db: Database, sid: str, old: str, new: str) -> None:
         r["story"] = story
         return r
 
-    storage.rewrite_names(db, sid, old, new, lambda data: renamed(data, old, new), result)
+    storage.sessions.rewrite_names(db, sid, old, new, lambda data: renamed(data, old, new), result)
 
 
 def rename(db: Database, sid: str, old: str, new: str, client_id: str | None = None) -> dict:
@@ -628,7 +628,7 @@ def rename(db: Database, sid: str, old: str, new: str, client_id: str | None = N
 
         def rows(w: Database, _event_id: int) -> None:
             rename_player(w, live.sid, old, new)
-            storage.refresh_running(w, live.sid, 1)  # every name in them changes
+            storage.running.refresh(w, live.sid, 1)  # every name in them changes
 
         def after(_event_id: int) -> None:
             cache.drop(db, live.sid)  # every name in it: rebuilt from the rows
@@ -642,7 +642,7 @@ def _seating_from_next_hand(live, rest: list[str], payload: dict):
     """A leave's or a seat's write: the next hand's seats stored and kept live."""
 
     def rows(w: Database, _event_id: int) -> None:
-        storage.set_next(w, live.sid, stake=live.next_stake, seats=rest)
+        storage.sessions.set_next(w, live.sid, stake=live.next_stake, seats=rest)
 
     def after(_event_id: int) -> None:
         live.next_seats = rest

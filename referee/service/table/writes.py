@@ -98,11 +98,11 @@ def answered(db: Database, sid: str, client_id: str | None,
     request."""
     if not client_id:
         return None
-    seen = storage.reply(db, sid, client_id)
+    seen = storage.replies.first(db, sid, client_id)
     if seen is None:
         return None
     now = REQUEST.get()
-    first = storage.reply_request(db, sid, client_id)
+    first = storage.replies.request(db, sid, client_id)
     if now is not None and first is not None and first != now.stored():
         raise _reused(first)
     refused, body = seen
@@ -143,12 +143,12 @@ def store_hand(w: Database, live: Live, hand: Hand, event_id: int, result: dict 
     """Store the hand's new derived rows (and the reply) inside the transaction:
     an action that settles it, or an undo that may reopen it, moves the
     running totals too."""
-    storage.update_hand(w, live.sid, hand.number, len(hand.actions), event_id,
-                        storage.to_json(result) if result else None)
+    storage.hands.update(w, live.sid, hand.number, len(hand.actions), event_id,
+                         storage.to_json(result) if result else None)
     if result is not None or undo:
-        storage.refresh_running(w, live.sid, hand.number)
+        storage.running.refresh(w, live.sid, hand.number)
     if client_id:
-        storage.store_reply(w, live.sid, client_id, False, state_json)
+        storage.replies.store(w, live.sid, client_id, False, state_json)
 
 
 @dataclass
@@ -181,7 +181,7 @@ def _noting(job, sid: str, client_id: str | None):
 
     def noted(w: Database) -> None:
         job(w)
-        storage.note_request(w, sid, client_id, now.stored())
+        storage.replies.note_request(w, sid, client_id, now.stored())
 
     return noted
 
@@ -195,7 +195,7 @@ def write(db: Database, sid: str, client_id: str | None, plan, *,
     own thread; the writer thread then only runs the plan's ``job``: the
     inserts, inside a ``BEGIN IMMEDIATE`` transaction, where the event's
     insert first checks that the session's newest event is still the one the
-    cache knows (``storage.Moved`` if another process wrote since). The cache
+    cache knows (``storage.events.Moved`` if another process wrote since). The cache
     moves on after the commit; if the commit fails, or the session moved, the
     session's cached state is dropped and rebuilt from the database: nothing
     half-applied stays visible. A ``client_id`` already answered gets its
@@ -217,13 +217,13 @@ def write(db: Database, sid: str, client_id: str | None, plan, *,
                 seen = answered(db, sid, client_id, kind)
                 if seen:
                     return seen
-                if not checked and (live.n, live.version) != storage.current_version(db, sid):
+                if not checked and (live.n, live.version) != storage.hands.current_version(db, sid):
                     cache.drop(db, sid)
                     continue
                 return p.answer()
             try:
                 storage.run_write(db, _noting(p.job, sid, client_id))
-            except storage.Moved:
+            except storage.events.Moved:
                 cache.drop(db, sid)
                 continue
             except storage.INTEGRITY_ERRORS:

@@ -1,7 +1,7 @@
 """What ``referee verify`` checks beyond the hashes: that everything money is
 read from agrees with the chain.
 
-The chain (``storage.verify_session_chain``) proves the events are the ones
+The chain (``storage.chain.verify_session``) proves the events are the ones
 written. The service also reads derived rows (the session's stake, currency,
 players and expanded rules; each hand's setup, seats, count of actions and
 stored result); an edit there would change a settlement without touching an
@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from ...record import load_log
-from ...record.chain import NO_HEADER, REPLY, reply_digest, without_reply
+from ...record.chain import NO_HEADER, REPLY, canonical, reply_digest, without_reply
 from ...replay import replay
 from ...rules.errors import RefereeError
 from ...rules.events import disputes_after_undo
@@ -43,7 +43,7 @@ HEAD = re.compile(r"[0-9a-f]{64}")
 
 
 def _canon(data) -> str:
-    return storage.canonical(data)
+    return canonical(data)
 
 
 #: The session's row is written in the transaction of its first event, a
@@ -257,7 +257,7 @@ def _hand_faults(events: list, hand_rows: dict[int, Any], setups: dict[int, dict
     return faults
 
 
-# The columns of ``storage.session_events`` read by position in the loops
+# The columns of ``storage.chain.rows_by_name`` read by position in the loops
 # over every event: a row's lookup by name cost a long verify a tenth of a second.
 _ID, _HAND, _SEQ, _KIND, _PAYLOAD = 0, 3, 4, 5, 6
 
@@ -287,7 +287,7 @@ def _live_actions(events: list) -> dict[int, list[tuple[int, str]]]:
             if text is None:
                 text = texts[payload] = orjson.loads(payload)["text"]
             if names:
-                text = storage.renamed_text(text, ev[_SEQ], names)
+                text = storage.events.renamed_text(text, ev[_SEQ], names)
             if ev[_HAND] != at:  # a hand's actions come together, in order
                 at = ev[_HAND]
                 hand = live.setdefault(at, [])
@@ -392,13 +392,13 @@ def _result_faults(db: Database, sid: str, row: dict, events: list,
         if have and have["status"] != status:
             faults.append(Words(N_("hand {hand}'s stored status differs from the replay of "
                                    "its chain"), hand=n))
-    seats = storage.seat_rows(db, sid)
+    seats = storage.hands.seats(db, sid)
     if seats.get(0) != row["players"]:
         faults.append(Words(N_("the session's stored seats differ from its chain")))
     for n, have in hand_rows.items():
         if not _same(have["seats"], seats.get(n)):
             faults.append(Words(N_("hand {hand}'s seat rows differ from its chain"), hand=n))
-    if storage.settled_count(db, sid) != storage.counted_settled(db, sid):
+    if storage.running.settled_count(db, sid) != storage.running.counted_settled(db, sid):
         faults.append(Words(N_("the session's count of settled hands differs from its hands")))
     if _canon(row["everyone"]) != _canon(list(played.table.everyone)):
         faults.append(Words(N_("the session's list of everyone seated differs from its "
@@ -460,15 +460,15 @@ UNREADABLE = N_("a stored row cannot be read ({problem})")
 
 def _verify_session(db: Database, sid: str, head: str | None,
                     notes: list[Words] | None) -> list[Words]:
-    row = storage.session_row(db, sid)
+    row = storage.sessions.row(db, sid)
     if row is None:
         return [Words(N_("there is no session {session}"), session=repr(sid))]
-    events = storage.session_events(db, sid)
+    events = storage.chain.rows_by_name(db, sid)
     if notes is not None:
         notes += not_covered(events)
-    hand_rows = {r["n"]: r for r in storage.hand_rows_as_stored(db, sid)}
-    read = Read(row, events, hand_rows, storage.session_replies(db, sid),
-                storage.first_new_event(db))
+    hand_rows = {r["n"]: r for r in storage.hands.rows_as_stored(db, sid)}
+    read = Read(row, events, hand_rows, storage.replies.of_session(db, sid),
+                storage.chain.first_new_event(db))
     path = storage.db_file(db)
     chain_faults = None
     if path is not None and len(events) >= BESIDE_EVENTS and beside.can_fork():
@@ -507,7 +507,7 @@ def _chain_and_event_faults(db: Database, sid: str, head: str | None, read: Read
     """The chain's first fault, else what differs between the derived rows
     (the session's, the hands', the stored answers) and the events."""
     events = read.events
-    fault = storage.verify_session_chain(db, sid, head, rows=events,
+    fault = storage.chain.verify_session(db, sid, head, rows=events,
                                          first_new=read.first_new)
     if fault is not None:
         return fault, []
@@ -616,16 +616,16 @@ def verify_all(db: Database, notes: dict[str, list[Words]] | None = None
 def _verify_all(db: Database, notes: dict[str, list[Words]] | None
                 ) -> dict[str, list[Words]]:
     out = {}
-    for sid in storage.session_ids(db):
+    for sid in storage.sessions.ids(db):
         said: list[Words] = []
         out[sid] = verify_session(db, sid, notes=said)
         if said and notes is not None:
             notes[sid] = said
-    for sid in storage.orphan_sessions(db):
+    for sid in storage.chain.orphan_sessions(db):
         out[sid] = [Words(N_("the session's events are stored but the session is not"))]
     from ..club import verify as verify_club
 
     club_faults = verify_club(db)
-    if club_faults or storage.club_events(db):
-        out[storage.CLUB] = club_faults
+    if club_faults or storage.club.events(db):
+        out[storage.club.CLUB] = club_faults
     return out

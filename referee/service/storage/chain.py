@@ -1,0 +1,119 @@
+"""A session's chain as stored, for what checks it: its events every column,
+their hashes (the database's head, a receipt's hash still held, a session's
+end), and the chain verified (the checks themselves, a pure function over
+the rows, are ``record.chain.session_chain_fault``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ...record.chain import CHAIN, session_chain_fault
+from . import sessions
+from .columns import fits, named
+from .handle import Database
+
+
+def iter_rows(db: Database, sid: str) -> Iterator[dict]:
+    """The session's events as stored, every column, in order, as the cursor
+    reads them."""
+    cur = db.conn.execute(
+        "SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
+        "prev_hash, hash FROM events WHERE session_id = ? ORDER BY seq", (sid,))
+    keys = [d[0] for d in cur.description]
+    for values in cur:
+        yield dict(zip(keys, values, strict=True))
+
+
+def rows(db: Database, sid: str) -> list[dict]:
+    """The session's events as stored, every column, in order."""
+    return list(iter_rows(db, sid))
+
+
+def rows_by_name(db: Database, sid: str) -> list:
+    """The session's events as stored, every column, in order, each read by
+    column name or position (``named``)."""
+    return named(
+        db, "SELECT id, chain, session_id, hand, seq, kind, payload, client_id, created, "
+        "prev_hash, hash FROM events WHERE session_id = ? ORDER BY seq", (sid,))
+
+
+def _hash_of(db: Database, event_id: int) -> str | None:
+    row = db.conn.execute("SELECT hash FROM events WHERE id = ?", (event_id,)).fetchone()
+    return row[0] if row else None
+
+
+def database_head(db: Database) -> str | None:
+    """The hash of the database's newest event: every session's chain hangs on
+    the one stored before it, so this vouches for them all (a database's
+    receipt)."""
+    row = db.conn.execute("SELECT hash FROM events ORDER BY id DESC LIMIT 1").fetchone()
+    return row[0] if row else None
+
+
+def holds_hash(db: Database, h: str) -> bool:
+    """Whether an event of the database has the hash ``h``."""
+    return db.conn.execute("SELECT 1 FROM events WHERE hash = ? LIMIT 1", (h,)
+                           ).fetchone() is not None
+
+
+def first_new_event(db: Database) -> int | None:
+    """The id of the database's first event of the current chain format
+    (None: none yet)."""
+    return db.conn.execute("SELECT min(id) FROM events WHERE chain >= ?",
+                           (CHAIN,)).fetchone()[0]
+
+
+_READ = object()
+
+
+def verify_session(db: Database, sid: str, head: str | None = None, *,
+                   rows: list | None = None, first_new: Any = _READ) -> dict | None:
+    """The first fault of the session's chain (None: intact). With ``head``
+    (a receipt), the chain must also still hold that hash. ``rows``: the
+    session's events as ``rows_by_name`` read them, and ``first_new``:
+    ``first_new_event`` (verify reads both in its snapshot, for everything it
+    checks), else they are read here. The checks are
+    ``record.chain.session_chain_fault``'s; the only rows it reads itself
+    are the hashes of events stored before ones in ``rows`` (events are
+    never changed, so any later read of them sees what the snapshot did)."""
+    if first_new is _READ:
+        first_new = first_new_event(db)
+    if rows is None:
+        rows = rows_by_name(db, sid)
+    return session_chain_fault(rows, sid, head, first_new, lambda i: _hash_of(db, i))
+
+
+def verify_all(db: Database) -> dict[str, dict | None]:
+    """For each session, the first event whose hash does not match (None: intact)."""
+    return {sid: verify_session(db, sid) for sid in sessions.ids(db)}
+
+
+def orphan_sessions(db: Database) -> list[str]:
+    return [r[0] for r in db.conn.execute(
+        "SELECT DISTINCT session_id FROM events WHERE session_id NOT IN "
+        "(SELECT id FROM sessions) ORDER BY session_id")]
+
+
+def hash_at(db: Database, sid: str, seq: int) -> str | None:
+    """The hash of the session's event number ``seq`` (None: no such event)."""
+    if not fits(seq):
+        return None
+    row = db.conn.execute("SELECT hash FROM events WHERE session_id = ? AND seq = ?",
+                          (sid, seq)).fetchone()
+    return row[0] if row else None
+
+
+def end(db: Database, sid: str) -> tuple[int, str | None]:
+    """(number, hash) of the session's newest event, read together: (0, None)
+    without events. What a witness keeps."""
+    row = db.conn.execute("SELECT seq, hash FROM events WHERE session_id = ? ORDER BY seq "
+                          "DESC LIMIT 1", (sid,)).fetchone()
+    return (row[0], row[1]) if row else (0, None)
+
+
+def final_hash(db: Database, sid: str) -> str | None:
+    """The hash of the session's newest event: the end of its chain."""
+    row = db.conn.execute("SELECT hash FROM events WHERE session_id = ? ORDER BY seq DESC "
+                          "LIMIT 1", (sid,)).fetchone()
+    return row[0] if row else None
