@@ -296,3 +296,37 @@ def test_a_players_details_from_their_phone_are_offered_at_the_next_table(app, c
     assert phone.post(f"/s/{t['id']}/settle/details", data=fields).status_code == 303
     [debt] = get(client, later, "/settlement")["owed"]
     assert debt["to"] == "Ann" and debt["pay"]["paypal"].startswith("https://paypal.me/annalbers")
+
+
+def test_the_tablet_carries_an_unlocked_tables_debts_into_a_new_one(client):
+    """The new-table form offers the tables this tablet unlocked; carrying
+    one is the API's carry (owed once: here, and no longer there, the club
+    counting it once). A table the tablet has not unlocked is refused, and
+    nothing opens. Before, a tablet host could only type balances in by
+    hand, which the club then counted twice."""
+    import re
+
+    from tests.test_tablet import PIN, token
+
+    first = open_table(client, table="Early table")
+    out_by(client, first, "Ben")
+    form = {"stake": "1", "currency": "USD", "preset": "pagat", "pin": PIN, "pin2": PIN,
+            "player1": "Ann", "player2": "Ben", "host_key": "club-key", "table": "Late table"}
+    # Not unlocked here: refused in words, nothing opened, nothing carried.
+    page = client.post("/new", data={**form, "csrf_token": token(client),
+                                     "carry_from": first["id"]})
+    assert page.status_code == 403
+    assert f"has not unlocked table {first['id']}" in page.get_data(as_text=True)
+    assert owed(client, first) == [("Ann", "Ben", Decimal("1.00"))]
+    with client.session_transaction() as cookie:
+        cookie["unlocked"] = [first["id"]]
+    offered = client.get("/new").get_data(as_text=True)
+    assert f'<option value="{first["id"]}"' in offered and "Early table" in offered
+    page = client.post("/new", data={**form, "csrf_token": token(client),
+                                     "carry_from": first["id"]})
+    assert page.status_code == 303, page.get_data(as_text=True)
+    second = re.search(r"/s/([0-9a-f]+)", page.headers["Location"]).group(1)
+    [moved] = get(client, first, "/log")["carried_forward"]
+    assert moved["to"] == second
+    assert owed(client, first) == []
+    assert as_decimals(ledger(client)["balances"]) == {"Ann": Decimal(-1), "Ben": Decimal(1)}

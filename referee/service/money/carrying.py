@@ -35,6 +35,12 @@ def open_carrying(db: Database, doc: dict, earlier: str, token: str | None,
     which writes its own ``brought_forward``), carrying ``earlier``'s unpaid
     debts among its players; ``token``: one of ``earlier``'s (table, audit)."""
     access.authorize(db, earlier, token, write=False)
+    return open_carried(db, doc, earlier, pin)
+
+
+def open_carried(db: Database, doc: dict, earlier: str, pin: str | None = None) -> SessionInfo:
+    """``open_carrying`` once the caller may read ``earlier``: its token was
+    given, or the tablet opening the new table unlocked it with its PIN."""
     if "hands" not in doc:
         if "brought_forward" in doc:
             raise MalformedInput("malformed", N_("brought_forward is given twice: as "

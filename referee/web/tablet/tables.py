@@ -13,6 +13,7 @@ from ...rules.options import PRESET_SOURCES, PRESETS
 from ...service import access
 from ...service.access import seats
 from ...service.errors import NotFound, RefereeError, TooManyTries
+from ...service.money import carrying
 from ...service.table import sessions
 from .. import forms, links
 from ..db import get_db
@@ -51,6 +52,7 @@ def _create_form(values=None, error=None, status=200):
         values=values or {},
         host_key=bool(current_app.config.get("REFEREE_HOST_KEY")),
         options_open=any(k.startswith("opt_") and v for k, v in (values or {}).items()),
+        earlier=sessions.list_sessions(get_db(), forms.unlocked_ids()),
         error=error,
     ), status
 
@@ -79,9 +81,17 @@ def create_post():
     except TooManyTries as err:
         page, status = _create_form(request.form, _message(err), 429)
         return page, status, {"Retry-After": str(err.retry_after())}
+    earlier = request.form.get("carry_from", "").strip()
+    if earlier and not forms.is_unlocked(earlier):
+        # Carrying reads the earlier table's money: this tablet must hold it,
+        # as the API asks for its token.
+        return _create_form(request.form, _("This tablet has not unlocked table {id}: open "
+                                             "it with its PIN first, then carry its debts "
+                                             "here.", id=earlier), 403)
     try:
         header, pin = forms.header_from_form(request.form)
-        info = sessions.create_session(get_db(), header, pin)
+        info = carrying.open_carried(get_db(), header, earlier, pin) if earlier else \
+            sessions.create_session(get_db(), header, pin)
     except (FormError, RefereeError) as err:
         message = _message(err) if isinstance(err, RefereeError) else str(err)
         return _create_form(request.form, message, 422)
