@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from ...ledger import club as arithmetic
 from ...ledger.club import ClubSession, HandLine, plain
@@ -431,7 +432,7 @@ def season(db: Database, currency: str | None = None, start: date | None = None,
                    "won": plain(st.won, places), "lost": plain(st.lost, places),
                    "matches": st.matches, "matches_won": st.matches_won}
                for p, st in stats.items()}
-    out = {"currency": currency, "from": start.isoformat() if start else None,
+    out: dict[str, Any] = {"currency": currency, "from": start.isoformat() if start else None,
            "to": end.isoformat() if end else None, "sessions": len(sessions),
            "players": players,
            "running": [{"date": day, "balances": {p: plain(v, places) for p, v in point.items()}}

@@ -15,7 +15,7 @@ rewrites every result.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -26,8 +26,12 @@ from ...replay.sequential import session_money
 from ...rules.match import is_over as match_is_over
 from ...rules.options import HouseRules
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-def step(before: dict | None, result: dict | None) -> dict | None:
+
+def step(before: dict | None, result: Mapping[str, Any] | None) -> dict | None:
     """The running row after a hand whose stored result is ``result`` (None:
     the hand is not settled, and carries nothing), given the row of the
     newest settled hand before it (None: the first)."""

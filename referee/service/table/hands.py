@@ -10,7 +10,7 @@ session's live state is ``live_state.py``'s, every write goes through
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import cast
+from typing import Any, cast
 
 from ...record import load_hand_setup
 from ...record.chain import with_reply
@@ -82,16 +82,17 @@ def hand_state(db: Database, sid: str, n: int) -> HandState:
     when complete."""
     with cache.lock(db, sid):
         live = current(db, sid)
-        if n == live.n and live.hand is not None:
+        hand = live.hand
+        if n == live.n and hand is not None:
             if live.state is None:
-                live.state = _current_state(db, live)
+                live.state = _current_state(db, live, hand)
             return live.state
     hand, setup, result = _played_hand(db, sid, n, live.rules)
     return public_state(sid, setup, hand, result)
 
 
 def _played_hand(db: Database, sid: str, n: int, rules: HouseRules
-                 ) -> tuple[Hand, dict, dict | None]:
+                 ) -> tuple[Hand, dict[str, Any], StoredResult | None]:
     """An earlier hand (not the live one) rebuilt from its events: the hand,
     its setup and its stored result."""
     row = hand_row(db, sid, n)
@@ -129,8 +130,7 @@ def _side_bets(db: Database, sid: str, hand: Hand, setup: dict
     return story, won
 
 
-def _current_state(db: Database, live: Live) -> dict:
-    hand = live.hand
+def _current_state(db: Database, live: Live, hand: Hand) -> HandState:
     result = hand_row(db, live.sid, live.n)["result"] \
         if hand.is_complete or hand.phase == VOID else None
     return public_state(live.sid, live.setup, hand, result)

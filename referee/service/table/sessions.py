@@ -88,26 +88,28 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
         if len(log.get("hands", ())) >= BESIDE_HANDS and beside.can_fork():
             try:
                 with closing(beside.stream(judge, log)) as judged:
-                    payloads = _payloads(log)
-                    _refuse(judged.wait(), payloads)
+                    encoded = _payloads(log)  # while the second process judges
+                    payloads = _refuse(judged.wait(), encoded)
                     return _store(db, log, session, pin, brought_forward_from, judged,
                                   payloads, sid)
             except beside.SecondProcessFailed:
                 pass  # ours, never the log's: judged again in this process
         judged_here = list(judge(log))
-        payloads = _payloads(log)
-        _refuse(judged_here[-1], payloads)
+        payloads = _refuse(judged_here[-1], _payloads(log))
         return _store(db, log, session, pin, brought_forward_from, iter(judged_here),
                       payloads, sid)
 
 
-def _refuse(last: tuple[str, Any], payloads: dict[str, str] | RefereeError) -> None:
+def _refuse(last: tuple[str, Any], payloads: dict[str, str] | RefereeError
+            ) -> dict[str, str]:
     """Raise the log's first fault, if it has one: the replay's (``last``, what
-    ``judge`` yielded last), else an action's text that cannot be read."""
+    ``judge`` yielded last), else an action's text that cannot be read; the
+    payloads if there is none."""
     if last[0] == FAULT:
         raise last[1]
     if isinstance(payloads, RefereeError):
         raise payloads
+    return payloads
 
 
 #: From this many hands on, an import replays and settles its hands in a
@@ -138,7 +140,7 @@ def _store(db: Database, log: dict, session: Session, pin: str | None,
     info = SessionInfo(sid, access.new_token(), access.new_token())
     # The chain carries what money is computed from: the header as given
     # and the rules as expanded, which the session's row is checked against.
-    opening = {"header": header, "rules_expanded": rules.to_json()}
+    opening: dict[str, Any] = {"header": header, "rules_expanded": rules.to_json()}
     if brought_forward_from is not None:
         # In the chain, so verify vouches for what the club's ledger leaves out.
         opening["brought_forward_from"] = brought_forward_from

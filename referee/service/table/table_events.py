@@ -274,9 +274,9 @@ def leave(db: Database, sid: str, player: str, client_id: str | None = None) -> 
                                                       "two players (close the table instead)"),
                                                    {"player": player})
         rest = [q for q in seats if q != player]
-        payload = {"player": player, "seats": rest}
-        in_play = hand is not None and hand.phase != VOID and not hand.is_complete
-        if in_play and player in hand.players:
+        payload: dict[str, Any] = {"player": player, "seats": rest}
+        if hand is not None and hand.phase != VOID and not hand.is_complete \
+                and player in hand.players:  # seated in the hand in play
             reason = LEFT_THE_TABLE.format(player=player)
             payload["void"] = reason
             return _void_current(live, live.n, reason, "void",
@@ -345,7 +345,7 @@ def record_payment(db: Database, sid: str, payer: str, payee: str, amount: str, 
             return confirm_payment(db, sid, waiting, by=by, client_id=client_id)
 
     def check(live: Live):
-        payment = {"from": payer, "to": payee, "amount": amount,
+        payment: dict[str, Any] = {"from": payer, "to": payee, "amount": amount,
                    "at": at or storage.now_seconds()}
         if note is not None:
             payment["note"] = note
@@ -498,7 +498,7 @@ def _header_change(live: Live, change):
     box: dict = {}
 
     def rows(w: Database, _event_id: int) -> None:
-        box["header"] = change(storage.sessions.row(w, live.sid)["header"])
+        box["header"] = change(session_row(w, live.sid)["header"])
         storage.sessions.set_header(w, live.sid, box["header"])
 
     return rows, None

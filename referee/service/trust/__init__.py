@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from contextlib import suppress
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -31,7 +32,7 @@ from .. import beside, storage
 from ..access import locks_digest
 from ..kinds import EventKind
 from ..money import totals
-from ..money.results import hand_result, session_quantum, void_hand_result
+from ..money.results import StoredResult, hand_result, session_quantum, void_hand_result
 from ..storage import Database
 from ..table.table_events import MONEY_EVENTS, fold_money, renamed
 
@@ -182,7 +183,7 @@ def _expected_setups(events: list[dict]) -> tuple[dict[int, dict], dict[int, int
     for ev in events:
         # An action only counts: most events are actions, and decoding each
         # of 140,000 took a second of a long session's verify.
-        said = json.loads(ev["payload"]) if ev["kind"] != _ACTION else None
+        said: dict[str, Any] = json.loads(ev["payload"]) if ev["kind"] != _ACTION else {}
         n = ev["hand"]
         if ev["kind"] == _HAND_START:
             setups[n] = without_reply(said)
@@ -331,7 +332,8 @@ def _error_words(err: RefereeError) -> Phrases:
     return Phrases([*where, ": " if where else "", Words(err.template, **err.params)])
 
 
-def _result_differences(n: int, text: str | None, want: dict | None) -> list[Words]:
+def _result_differences(n: int, text: str | None, want: Mapping[str, Any] | None
+                        ) -> list[Words]:
     """How hand ``n``'s stored result (its JSON text) differs from the
     replay's, compared as data: the fields that differ, named."""
     if want is None:
@@ -369,6 +371,7 @@ def _result_faults(db: Database, sid: str, row: dict, events: list,
     for given, hand in zip(log.get("hands", []), played.table.hands, strict=False):
         have = hand_rows.get(hand.number)
         n = hand.number
+        want: StoredResult | None
         if hand.phase == VOID:
             want = void_hand_result(hand, given["void"], q)
         else:
