@@ -6,7 +6,8 @@ columns read) one, a page or all at a time."""
 from __future__ import annotations
 
 import json
-from typing import overload
+from collections.abc import Mapping
+from typing import Any, overload
 
 from .columns import fits, insert_rows, named, one_row, to_json
 from .handle import Database
@@ -45,7 +46,7 @@ def newest(db: Database, sid: str, count: int) -> list[dict]:
     return [_hand(dict(zip(keys, values, strict=True))) for values in cur.fetchall()]
 
 
-def _status(result: dict | None) -> str:
+def _status(result: Mapping[str, Any] | None) -> str:
     if not result:
         return "open"
     return "void" if result.get("outcome") == "void" else "complete"
@@ -53,7 +54,7 @@ def _status(result: dict | None) -> str:
 
 def insert(db: Database, sid: str, n: int, setup: dict, actions_key: bool,
            seats: list[str], dealer: str, seq: int, last_event: int,
-           result: dict | None) -> None:
+           result: Mapping[str, Any] | None) -> None:
     db.conn.execute(
         "INSERT INTO hands (session_id, n, setup, actions_key, seats, dealer, status, seq, "
         "last_event, result) VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -112,7 +113,7 @@ def touch(db: Database, sid: str, n: int, last_event: int) -> None:
 
 
 def set_setup(db: Database, sid: str, n: int, setup: dict, last_event: int,
-              result: dict | None = None, *, void: bool = False) -> None:
+              result: Mapping[str, Any] | None = None, *, void: bool = False) -> None:
     """A hand's setup after an event about it (void, accepted, disputes); a
     void hand gets its void result."""
     if void:
