@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import sqlite_utils
 from sqlite_utils import Migrations
 
 from . import hands, running
@@ -32,6 +33,14 @@ _PG_APPEND_ONLY = (
     "AS $$ BEGIN RAISE EXCEPTION 'events are append-only'; END $$")
 
 
+def _sqlite(db: Database) -> sqlite_utils.Database:
+    """The handle of a migration's SQLite branch: sqlite-utils' own, whose
+    tables it creates (``db.table("events").create``); PostgreSQL's branches write
+    their statements."""
+    assert isinstance(db, sqlite_utils.Database)
+    return db
+
+
 def _pg_append_only(db: Any, table: str) -> None:
     """PostgreSQL refuses edits, deletions and truncation of ``table``."""
     db.execute(_PG_APPEND_ONLY)
@@ -44,7 +53,8 @@ def _pg_append_only(db: Any, table: str) -> None:
 def m001_initial(db: Database) -> None:
     if is_pg(db):
         return _m001_pg(db)
-    db["sessions"].create(
+    db = _sqlite(db)
+    db.table("sessions").create(
         {
             "id": str,
             "created": str,
@@ -66,7 +76,7 @@ def m001_initial(db: Database) -> None:
                   "players", "everyone", "table_token_hash", "audit_token_hash"},
         strict=True,
     )
-    db["hands"].create(
+    db.table("hands").create(
         {
             "session_id": str,
             "n": int,
@@ -84,14 +94,14 @@ def m001_initial(db: Database) -> None:
         foreign_keys=[("session_id", "sessions", "id")],
         strict=True,
     )
-    db["seats"].create(
+    db.table("seats").create(
         {"session_id": str, "hand": int, "position": int, "name": str},
         pk=("session_id", "hand", "position"),
         not_null={"name"},
         foreign_keys=[("session_id", "sessions", "id")],
         strict=True,
     )
-    db["events"].create(
+    db.table("events").create(
         {
             "id": int,
             "session_id": str,
@@ -109,10 +119,10 @@ def m001_initial(db: Database) -> None:
         foreign_keys=[("session_id", "sessions", "id")],
         strict=True,
     )
-    db["events"].create_index(["session_id", "seq"], unique=True)
-    db["events"].create_index(["session_id", "hand", "seq"])
+    db.table("events").create_index(["session_id", "seq"], unique=True)
+    db.table("events").create_index(["session_id", "hand", "seq"])
     # The first answer to each client_id, so a retried request gets it again.
-    db["replies"].create(
+    db.table("replies").create(
         {"session_id": str, "client_id": str, "status": int, "body": str},
         pk=("session_id", "client_id"),
         not_null={"status", "body"},
@@ -188,7 +198,8 @@ def m004_chain_v2(db: Database) -> None:
                    "last DOUBLE PRECISION NOT NULL, locked_until DOUBLE PRECISION NOT NULL, "
                    "PRIMARY KEY (session_id, kind))")
         return
-    db["attempts"].create(
+    db = _sqlite(db)
+    db.table("attempts").create(
         {"session_id": str, "kind": str, "failures": int, "last": float,
          "locked_until": float},
         pk=("session_id", "kind"),
@@ -205,7 +216,7 @@ def m005_club(db: Database) -> None:
     if is_pg(db):
         _m005_pg(db)
     else:
-        _m005_sqlite(db)
+        _m005_sqlite(_sqlite(db))
     # Which session a table's brought-forward amounts came from (the club's
     # ledger leaves them out: they were counted there).
     db.execute("ALTER TABLE sessions ADD COLUMN brought_forward_from TEXT")
@@ -223,8 +234,8 @@ def _m005_pg(db: Any) -> None:
     db.execute("CREATE TABLE nicknames (person TEXT PRIMARY KEY, nickname TEXT NOT NULL)")
 
 
-def _m005_sqlite(db: Database) -> None:
-    db["club_events"].create(
+def _m005_sqlite(db: sqlite_utils.Database) -> None:
+    db.table("club_events").create(
         {"id": int, "chain": int, "session_id": str, "hand": int, "seq": int, "kind": str,
          "payload": str, "client_id": str, "created": str, "prev_hash": str, "hash": str},
         pk="id",
@@ -232,16 +243,16 @@ def _m005_sqlite(db: Database) -> None:
                   "hash"},
         strict=True,
     )
-    db["club_events"].create_index(["seq"], unique=True)
+    db.table("club_events").create_index(["seq"], unique=True)
     db.execute("CREATE TRIGGER club_events_no_update BEFORE UPDATE ON club_events "
                "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END")
     db.execute("CREATE TRIGGER club_events_no_delete BEFORE DELETE ON club_events "
                "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END")
     # Derived from the club's events (verify folds them again): which person
     # each other spelling is, and the nicknames.
-    db["aliases"].create({"spelling": str, "person": str}, pk="spelling",
+    db.table("aliases").create({"spelling": str, "person": str}, pk="spelling",
                          not_null={"person"}, strict=True)
-    db["nicknames"].create({"person": str, "nickname": str}, pk="person",
+    db.table("nicknames").create({"person": str, "nickname": str}, pk="person",
                            not_null={"nickname"}, strict=True)
 
 
@@ -293,7 +304,8 @@ def applied_migrations(db: Any) -> list[str]:
     """The names of the migrations applied to the database, in order."""
     if not is_pg(db):
         return [m.name for m in migrations.applied(db)]
-    if db.conn.execute("SELECT to_regclass(?)", (MIGRATIONS_TABLE,)).fetchone()[0] is None:
+    found = db.conn.execute("SELECT to_regclass(?)", (MIGRATIONS_TABLE,)).fetchone()
+    if found is None or found[0] is None:
         return []
     return [r[0] for r in db.conn.execute(f"SELECT name FROM {MIGRATIONS_TABLE} "
                                           "ORDER BY applied, name")]
