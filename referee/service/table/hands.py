@@ -43,7 +43,7 @@ from .writes import (
 _HAND_START, _CORRECTION = map(str, (EventKind.HAND_START, EventKind.CORRECTION))
 
 
-def public_state(sid: str, setup: dict, hand: Hand, result: StoredResult | None, *,
+def public_state(sid: str, setup: dict[str, Any], hand: Hand, result: StoredResult | None, *,
            legal: bool = True) -> HandState:
     """The hand's public state and the verbs open now; with ``legal``, also every
     concrete action the referee would accept (an enumeration of the spreads,
@@ -69,7 +69,7 @@ def public_state(sid: str, setup: dict, hand: Hand, result: StoredResult | None,
     return state
 
 
-def hand_row(db: Database, sid: str, n: int) -> dict:
+def hand_row(db: Database, sid: str, n: int) -> dict[str, Any]:
     row = storage.hands.row(db, sid, n)
     if row is None:
         raise NotFound("no_hand", N_("session {session} has no hand {n}"),
@@ -121,7 +121,7 @@ def side_bets(db: Database, sid: str, n: int) -> tuple[list[Words], dict[str, De
     return _side_bets(db, sid, hand, setup)
 
 
-def _side_bets(db: Database, sid: str, hand: Hand, setup: dict
+def _side_bets(db: Database, sid: str, hand: Hand, setup: dict[str, Any]
                ) -> tuple[list[Words], dict[str, Decimal]]:
     if not setup.get("side_bets") or not hand.is_complete:
         return [], {}
@@ -154,7 +154,7 @@ def suggest_dealer(db: Database, sid: str) -> str:
         return live.table.expected_dealer(seats) or seats[0]
 
 
-def check_undo_events(setup: dict, n: int, actions: int) -> None:
+def check_undo_events(setup: dict[str, Any], n: int, actions: int) -> None:
     """An undo may not take away what the table's events stand on: the hand's
     accepted result. (A disputed action may be undone: that is how a table
     settles the dispute; see ``disputes_after_undo``.)"""
@@ -169,7 +169,7 @@ def check_undo_events(setup: dict, n: int, actions: int) -> None:
 
 
 def undo(db: Database, sid: str, n: int, client_id: str | None = None,
-         expected_seq: int | None = None) -> dict:
+         expected_seq: int | None = None) -> HandState:
     """Cancel the hand's last action with a correction event (the original stays
     in the history); returns the state without it. Raises as ``action.log_action``
     (``RuleViolation`` when there is nothing to undo)."""
@@ -203,7 +203,7 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
             work.apply(action)
         state = public_state(sid, setup, work, None, legal=False)
         state_json = storage.to_json(state)
-        event: dict = {}
+        event: dict[str, Any] = {}
 
         def job(w: Database) -> None:
             event.update(storage.events.append(
@@ -222,10 +222,11 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
 
         return Plan(state, None, job, after_commit)
 
-    return write(db, sid, client_id, plan)
+    answer: HandState = write(db, sid, client_id, plan)
+    return answer
 
 
-def _with_pending(live: Live, setup: dict) -> dict:
+def _with_pending(live: Live, setup: dict[str, Any]) -> dict[str, Any]:
     """The hand's setup with what the table's events left for it: the stake
     changed from this hand on (written on every later hand, as the log format
     wants it), and the seats after a player left (listed on this hand)."""
@@ -236,9 +237,10 @@ def _with_pending(live: Live, setup: dict) -> dict:
     return setup
 
 
-def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None,
-               expected_seq: int | None = None) -> dict:
-    """Start the session's next hand; returns its state. A hand told by its
+def start_hand(db: Database, sid: str, setup: dict[str, Any], client_id: str | None = None,
+               expected_seq: int | None = None) -> dict[str, Any]:
+    """Start the session's next hand; returns its state (a ``HandState``, or
+    as the first answer to ``client_id`` stored it). A hand told by its
     ending (``setup["ending"]``) is started and settled in the same event.
     ``expected_seq``: the table's newest event the request was made on
     (``StaleSeq`` if another has been written since). Raises ``RefereeError``
@@ -262,7 +264,7 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
             if hand.is_complete else None  # told by its ending
         state = public_state(sid, setup, hand, result, legal=False)
         state_json = storage.to_json(state)
-        event: dict = {}
+        event: dict[str, Any] = {}
 
         version = (live.n, live.version)
 
@@ -294,10 +296,11 @@ def start_hand(db: Database, sid: str, setup: dict, client_id: str | None = None
 
         return Plan(state, None, job, after_commit, touched=True)
 
-    return write(db, sid, client_id, plan, check=True)
+    answer: dict[str, Any] = write(db, sid, client_id, plan, check=True)
+    return answer
 
 
-def preview_hand(db: Database, sid: str, setup: dict) -> dict:
+def preview_hand(db: Database, sid: str, setup: dict[str, Any]) -> dict[str, Any]:
     """What starting the next hand with ``setup`` would do, without storing
     anything: for a hand told by its ending, its result (who pays whom), the
     second tap's question. Raises as ``start_hand`` would."""
