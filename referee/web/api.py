@@ -12,7 +12,7 @@ from flask import Blueprint, Response, current_app, g, request
 
 from ..language import N_
 from ..rules.words import Words
-from ..service.access import seats
+from ..service.access import seats, sight
 from ..service.money import carrying, pay
 from ..service.table import action, disputes, hands, sessions, table_events
 from . import forms, links, refusals
@@ -217,8 +217,9 @@ def start_hand(sid: str):
 @bp.get("/sessions/<sid>/hands/<int:n>")
 @token_required(write=False)
 def hand_state(sid: str, n: int):
-    return _said(disputes.with_settlements(get_db(), sid, n,
-                                               hands.hand_state(get_db(), sid, n)))
+    return _said(sight.hand(disputes.with_settlements(get_db(), sid, n,
+                                                          hands.hand_state(get_db(), sid, n)),
+                            g.access))
 
 
 @bp.post("/sessions/<sid>/hands/<int:n>/actions")
@@ -227,8 +228,9 @@ def hand_state(sid: str, n: int):
 def post_action(sid: str, n: int):
     body = _body(_ACTION)
     seats.check_seat(g.access, seats.actor_of(body["action"]))
-    return _created(action.log_action(get_db(), sid, n, [body["action"]], body["client_id"],
-                                      body["expected_seq"]).answer())
+    return _created(sight.hand(action.log_action(get_db(), sid, n, [body["action"]],
+                                                 body["client_id"], body["expected_seq"]
+                                                 ).answer(), g.access))
 
 
 @bp.post("/sessions/<sid>/hands/<int:n>/undo")

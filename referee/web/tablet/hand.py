@@ -12,7 +12,7 @@ from ...rules.actions import parse_action
 from ...rules.cards import UNKNOWN, card_label, sort_cards
 from ...rules.numbers import whole
 from ...rules.phases import PLAY, PLAY_VERBS, START, START_VERBS, turn_after
-from ...service.access import seats
+from ...service.access import seats, sight
 from ...service.errors import RuleViolation, StaleSeq
 from ...service.table import action, disputes, following, hands, sessions
 from ...service.table.history import hand_history, record
@@ -45,10 +45,10 @@ def hand(session_id: str, n: int):
 def _hand_page(session_id: str, n: int, state: dict):
     """The hand's page drawn from its state (read, or returned by a tap)."""
     summary = g.summary
-    state = disputes.with_settlements(get_db(), session_id, n, state)
+    state = sight.hand(disputes.with_settlements(get_db(), session_id, n, state), g.access)
     rules = table_rules(summary)
     players = [p["name"] for p in state["players"]]
-    history = hand_history(get_db(), session_id, n)
+    history = sight.history(hand_history(get_db(), session_id, n), state, g.access)
     holders = _holders(state)
     legal = [parse_action(t) for t in state.get("legal") or ()]
     actors = [a for a in _actors(state, players)

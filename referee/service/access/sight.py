@@ -1,0 +1,68 @@
+"""What each device may see of a hand (issue 35).
+
+The referee knows every card the host enters (a real deal, a draw): the
+host's tablet and the audit token see them all, as the referee does. A
+seat's phone sees what its player could see at the table: its own cards,
+and what is public (spreads, the pile, how many cards each holds, a hand
+shown at a showdown, a hand's result and the counts it was paid by); the
+viewer link (the room, a TV) sees only what is public. Every way a phone
+reads a hand goes through here: the hand's page (its live copies are the
+page again), its offline data, and the API's state and answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ...rules.cards import UNKNOWN
+from ..table.history import as_action, record
+from .seats import AUDIT, Access
+
+# The verbs whose card only the actor sees: a draw from the stock. Every
+# other card an action names is laid face up (a take's is the pile's top).
+_PRIVATE = frozenset({"draw"})
+
+
+def sees_all(who: Access | None) -> bool:
+    """The host's tablet, the table token and the audit token: every card."""
+    return who is None or who.writes or who.role == AUDIT
+
+
+def _sees(who: Access, player: str, state: dict) -> bool:
+    if player == who.player:
+        return True
+    return any(p["name"] == player and p.get("shown") for p in state.get("players", ()))
+
+
+def hand(state: dict | None, who: Access | None) -> dict | None:
+    """``state`` as ``who`` may see it: another player's unshown cards as
+    so many unknown, and the actions open only to ``who``'s own player (a
+    discard or a show names the cards held). A new dict: the service's
+    cached state stays whole."""
+    if sees_all(who) or state is None:
+        return state
+    players = []
+    for p in state.get("players", ()):
+        if _sees(who, p["name"], state) or not (p.get("known") or p.get("count") is not None):
+            players.append(p)
+        else:
+            players.append({**p, "known": [], "unknown": p["cards"], "count": None})
+    out = {**state, "players": players}
+    if "legal" in out:
+        out["legal"] = [t for t in out["legal"] if t.partition(":")[0].strip() == who.player]
+    return out
+
+
+def history(records: list[dict], state: dict, who: Access | None) -> list[dict]:
+    """A hand's history records (``service.table.history.record``) as ``who``
+    may see them: another player's draw names no card."""
+    if sees_all(who):
+        return records
+    out = []
+    for r in records:
+        if r["verb"] in _PRIVATE and r["cards"] and r["cards"] != [UNKNOWN] \
+                and not _sees(who, r["player"], state):
+            hidden = replace(as_action(r), cards=(UNKNOWN,))
+            r = record(hidden, undone=r["undone"])
+        out.append(r)
+    return out
