@@ -39,7 +39,7 @@ def hand(state: dict | None, who: Access | None) -> dict | None:
     so many unknown, and the actions open only to ``who``'s own player (a
     discard or a show names the cards held). A new dict: the service's
     cached state stays whole."""
-    if sees_all(who) or state is None:
+    if who is None or sees_all(who) or state is None:
         return state
     players = []
     for p in state.get("players", ()):
@@ -56,7 +56,7 @@ def hand(state: dict | None, who: Access | None) -> dict | None:
 def history(records: list[dict], state: dict, who: Access | None) -> list[dict]:
     """A hand's history records (``service.table.history.record``) as ``who``
     may see them: another player's draw names no card."""
-    if sees_all(who):
+    if who is None or sees_all(who):
         return records
     out = []
     for r in records:
