@@ -148,6 +148,16 @@ def seats(db: Database, sid: str) -> dict[int, list[str]]:
     return seats
 
 
+def seats_out_of_place(db: Database, sid: str) -> list[int]:
+    """The hands (0: the opening players) whose seat rows are not numbered
+    0, 1, ... in order: (hand, position) is the key, so a hand's positions
+    are those exactly when the least is 0 and the most one less than their
+    count."""
+    return [r[0] for r in db.conn.execute(
+        "SELECT hand FROM seats WHERE session_id = ? GROUP BY hand "
+        "HAVING min(position) <> 0 OR max(position) <> count(*) - 1 ORDER BY hand", (sid,))]
+
+
 def results_from(db: Database, sid: str, n: int) -> list[tuple[int, dict | None]]:
     """Each hand's stored result from hand ``n`` on (None: not settled)."""
     return [(k, json.loads(r) if r else None) for k, r in db.conn.execute(

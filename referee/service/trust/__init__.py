@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping
 from contextlib import suppress
 from datetime import datetime
+from decimal import Decimal
 from typing import Any, NamedTuple
 
 import orjson
@@ -255,7 +256,24 @@ def _hand_faults(events: list, hand_rows: dict[int, Any], setups: dict[int, dict
         if row["seq"] != len(live.get(n, ())):
             faults.append(Words(N_("hand {hand}'s count of actions differs from its chain"),
                                 hand=n))
+        if not _actions_key_holds(row["actions_key"], setups[n], live.get(n)):
+            faults.append(Words(N_("hand {hand}'s stored setup differs from its chain"), hand=n))
     return faults
+
+
+def _actions_key_holds(flag: object, setup: dict, actions: list | None) -> bool:
+    """Whether a hand's ``actions_key`` (the hand as given had an ``actions``
+    key: the export writes ``"actions": []`` for it) is what the chain
+    allows: 0 or 1; 0 for a hand told by its ending (a told hand with
+    ``actions`` is malformed), 1 for a hand with actions in force. An
+    imported hand without actions may have had the key or not: the chain
+    does not say, and either exports the same play (issue 34: 1 -> 2 went
+    unseen)."""
+    if flag not in (0, 1):
+        return False
+    if "ending" in setup:
+        return flag == 0
+    return flag == 1 or not actions
 
 
 # The columns of ``storage.chain.rows_by_name`` read by position in the loops
@@ -356,6 +374,18 @@ def _result_differences(n: int, text: str | None, want: Mapping[str, Any] | None
                      "{fields}"), hand=n, fields=Names(fields))]
 
 
+def _quantum_faults(stored: Decimal, chain: Decimal) -> list[Words]:
+    """The places the service writes the table's amounts with (the session's
+    ``quantum``, kept from its opening) must be those of the chain's log:
+    the stake and every hand's own stake (a table's later stake may need no
+    more places: ``stake_places``). An edit of it changed no stored result,
+    only the hands still to be played (issue 34). Compared as written: 0.01
+    and 0.010 write amounts differently."""
+    if str(stored) == str(chain):
+        return []
+    return [Words(N_("the session's {column} differs from its chain"), column="quantum")]
+
+
 def _result_faults(db: Database, sid: str, row: dict, events: list,
                    hand_rows: dict[int, Any]) -> list[Words]:
     try:
@@ -366,7 +396,7 @@ def _result_faults(db: Database, sid: str, row: dict, events: list,
     # The places the session's amounts are written with, as the service keeps
     # them (a hand's own stake may need more than the session's).
     q = session_quantum(row, played.rules)
-    faults = []
+    faults = _quantum_faults(q, played.quantum)
     running = None
     for given, hand in zip(log.get("hands", []), played.table.hands, strict=False):
         have = hand_rows.get(hand.number)
@@ -401,12 +431,23 @@ def _result_faults(db: Database, sid: str, row: dict, events: list,
     for n, have in hand_rows.items():
         if not _same(have["seats"], seats.get(n)):
             faults.append(Words(N_("hand {hand}'s seat rows differ from its chain"), hand=n))
+    faults += _seat_position_faults(db, sid)
     if storage.running.settled_count(db, sid) != storage.running.counted_settled(db, sid):
         faults.append(Words(N_("the session's count of settled hands differs from its hands")))
     if _canon(row["everyone"]) != _canon(list(played.table.everyone)):
         faults.append(Words(N_("the session's list of everyone seated differs from its "
                                "chain")))
     return faults
+
+
+def _seat_position_faults(db: Database, sid: str) -> list[Words]:
+    """Seat rows are numbered from 0 in the order the chain seats them: a
+    row moved past the last seat kept the order it is read in, and went
+    unseen (issue 34). Nothing but verify reads the seat rows; the check
+    keeps them exactly what the service writes."""
+    return [Words(N_("hand {hand}'s seat rows differ from its chain"), hand=n) if n else
+            Words(N_("the session's stored seats differ from its chain"))
+            for n in storage.hands.seats_out_of_place(db, sid)]
 
 
 # From this many events on, the chain is hashed and the derived rows checked
