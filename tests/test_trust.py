@@ -49,8 +49,9 @@ def raw(app):
 
 
 def rehash_with(app, sid, edit):
-    """Rewrite the session's chain (every hash again) after ``edit(event)``:
-    only a receipt could tell."""
+    """Rewrite the session's chain (every hash again) after ``edit(event)``,
+    and the anchor of the database's newest event with it, as a forger who
+    knows the file would: only a receipt could tell."""
     conn = raw(app)
     cols = [d[0] for d in conn.execute("SELECT * FROM events LIMIT 0").description]
     prev = None
@@ -64,6 +65,8 @@ def rehash_with(app, sid, edit):
         conn.execute("UPDATE events SET payload = ?, prev_hash = ?, hash = ? WHERE id = ?",
                      [ev["payload"], ev["prev_hash"], ev["hash"], ev["id"]])
         prev = ev["hash"]
+    conn.execute("UPDATE anchors SET digest = (SELECT hash FROM events ORDER BY id DESC "
+                 "LIMIT 1) WHERE name = 'events'")
 
 
 def swap_two_actions(app, sid):
@@ -474,23 +477,27 @@ def test_a_forged_stored_answer_fails_whatever_it_changes(app, client, kind, cha
 
 
 def test_a_retry_gets_the_answer_the_chain_vouches_for(app, client):
-    """The answer's digest rides in its event (``record.chain.REPLY``): the
-    stored answer is the one whose digest the chain holds, and the event's
-    own fields (the setup, the action) are read without it."""
-    from referee.record.chain import REPLY, reply_digest
+    """The answer's digest rides in its event (``record.chain.REPLY``), and
+    its request's (``ASKED``): the stored answer is the one whose digest the
+    chain holds, and the event's own fields (the setup, the action, a table
+    event's) are read without them."""
+    from referee.record.chain import ASKED, REPLY, reply_digest
 
-    _replied(client)
+    g = _replied(client)
     conn = raw(app)
     rows = conn.execute("SELECT e.kind, e.payload, r.body FROM events e JOIN replies r ON "
                         "e.session_id = r.session_id AND e.client_id = r.client_id").fetchall()
     kinds = {kind for kind, _, _ in rows}
     assert {"action", "correction", "hand_start", "refusal", "void"} <= kinds
     for kind, payload, body in rows:
-        digest = json.loads(payload).get(REPLY)
-        # A table's event answers with the event itself: nothing to add.
-        assert digest == (None if kind == "void" else reply_digest(body)), kind
+        said = json.loads(payload)
+        # A table's event too (it answers with the event itself): issue 34
+        # chains its request's digest, and its answer's beside it.
+        assert said.get(REPLY) == reply_digest(body) and len(said.get(ASKED, "")) == 64, kind
     setup = conn.execute("SELECT setup FROM hands ORDER BY n DESC LIMIT 1").fetchone()[0]
-    assert REPLY not in json.loads(setup)
+    assert REPLY not in json.loads(setup) and ASKED not in json.loads(setup)
+    (void,) = storage.events.of_kinds(storage.connect(app.config["DATABASE"]), g.sid, ("void",))
+    assert void["payload"] == {"reason": "misdeal"}
 
 
 def _opened_before_the_locks_were_chained(app, sid):

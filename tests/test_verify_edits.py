@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from referee import language
 from referee.service import access, club, storage, trust
 from referee.service.table import cache
 
@@ -76,6 +77,28 @@ _SEAT_PAST_THE_LAST = ("UPDATE seats SET position = 9 WHERE session_id = '{sid}'
 # (what is edited, the statements (``{sid}``: the played table, ``{second}``:
 # the one opened after it), the sentence verify names it with)
 EDITS = [
+    ("attempts row deleted", ["DELETE FROM attempts WHERE kind = 'unlock'"],
+     "the stored wrong tries (attempts) are not those their writes left: a row was deleted "
+     "or edited"),
+    ("attempts count edited", ["UPDATE attempts SET failures = 0 WHERE session_id = 'host key'"],
+     "the stored wrong tries (attempts) are not those their writes left: a row was deleted "
+     "or edited"),
+    ("attempts wait edited", ["UPDATE attempts SET locked_until = 0 WHERE kind <> 'unlock'"],
+     "the stored wrong tries (attempts) are not those their writes left: a row was deleted "
+     "or edited"),
+    ("tables opened deleted", ["DELETE FROM attempts WHERE session_id = 'tables opened'"],
+     "the stored wrong tries (attempts) are not those their writes left: a row was deleted "
+     "or edited"),
+    ("request of an undo", ["UPDATE replies SET request = 'x' || request WHERE client_id = 'u1'"],
+     "the stored request of client id {client_id} differs from its event {event} ({kind}) in "
+     "the chain"),
+    ("request of a payment", ["UPDATE replies SET request = 'x' || request "
+                              "WHERE client_id = 'p1'"],
+     "the stored request of client id {client_id} differs from its event {event} ({kind}) in "
+     "the chain"),
+    ("request dropped", ["UPDATE replies SET request = NULL WHERE client_id = 'p1'"],
+     "the stored request of client id {client_id} differs from its event {event} ({kind}) in "
+     "the chain"),
     ("seat past the last", [_SEAT_PAST_THE_LAST.format(sid="{sid}", hand=1)],
      "hand {hand}'s seat rows differ from its chain"),
     ("opening seat past the last", [_SEAT_PAST_THE_LAST.format(sid="{sid}", hand=0)],
@@ -84,6 +107,18 @@ EDITS = [
      "hand {hand}'s stored setup differs from its chain"),
     ("quantum", ["UPDATE sessions SET quantum = '0.001' WHERE id = '{second}'"],
      "the session's {column} differs from its chain"),
+    ("newest event deleted", [_NEWEST_EVENT],
+     "the database's newest event is not the one its last write left (event id {id}): events "
+     "were removed from its end"),
+    ("newest session deleted", [f"DELETE FROM {table} WHERE {key} = '{{second}}'" for table, key
+                                in (("events", "session_id"), ("seats", "session_id"),
+                                    ("attempts", "session_id"), ("sessions", "id"))],
+     "the database's newest event is not the one its last write left (event id {id}): events "
+     "were removed from its end"),
+    ("club tail deleted", ["DELETE FROM club_events WHERE seq = (SELECT max(seq) FROM "
+                           "club_events)", "DELETE FROM nicknames"],
+     "the club's newest event is not the one its last write left (club event {event}): events "
+     "were removed from its end"),
 ]
 
 
@@ -95,3 +130,32 @@ def test_each_edit_is_caught_by_its_own_sentence(app, client, what, statements, 
     cache.forget()
     faults = [f for said in trust.verify_all(night.db).values() for f in said]
     assert any(template in _templates(f) for f in faults), [str(f) for f in faults]
+    german = language.say(next(f for f in faults if template in _templates(f)), "de")
+    assert german != template and "{" not in german
+
+
+def test_a_database_from_before_the_anchors_is_anchored_where_it_stands(app, client, database):
+    """A database migrated to ``m008_anchors`` (its tables as written
+    before it) verifies clean, and is held to its anchors from then on."""
+    night = Night(app, client)
+    db = night.db
+    db.execute("DROP TABLE anchors")
+    db.execute(f"DELETE FROM {'referee_migrations' if storage.is_pg(db) else '_sqlite_migrations'}"
+               " WHERE name = 'm008_anchors'")
+    assert storage.schema.pending_migrations(db) == ["m008_anchors"]
+    db = storage.connect(database)
+    assert storage.schema.pending_migrations(db) == []
+    assert not any(trust.verify_all(db).values())
+    # Written on since: a wrong try, and a new table's events.
+    assert not access.unlock(db, night.sid, "wrong", address="203.0.113.10")
+    assert client.post("/api/sessions", json={"stake": "1", "rules": "pagat",
+                                              "players": ["Ann", "Ben"]}).status_code == 201
+    assert not any(trust.verify_all(db).values())
+    tamper(db, ["DELETE FROM attempts WHERE kind = 'unlock 203.0.113.10'", _NEWEST_EVENT,
+                "DELETE FROM club_events WHERE seq = (SELECT max(seq) FROM club_events)",
+                "DELETE FROM nicknames"])
+    cache.forget()
+    said = {t for faults in trust.verify_all(db).values() for f in faults for t in _templates(f)}
+    assert {template for _what, _sql, template in EDITS
+            if _what in ("attempts row deleted", "newest event deleted", "club tail deleted")
+            } <= said, said

@@ -101,22 +101,40 @@ def event_hashes_v2(prev_hash: str, session_id: str, created: str,
 #: the answer stored for that id (what a retry with it gets back): the chain
 #: vouches for the answer's every byte (docs/decisions.md).
 REPLY = "reply"
+#: And the digest of what its request asked, as stored beside the answer
+#: (``replies.request``: a retry of the id with another body is refused by
+#: it): an edit of it went unseen (issue 34).
+ASKED = "asked"
+_ANSWERED = (REPLY, ASKED)
 
 
 def reply_digest(answer_json: str) -> str:
     return hashlib.sha256(answer_json.encode()).hexdigest()
 
 
-def with_reply(payload: dict[str, Any], client_id: str | None, answer_json: str) -> dict[str, Any]:
+def asked_digest(request: str | None) -> str:
+    """The digest an event holds of its request as stored (None: none was
+    noted, which is held too, so that one noted later shows)."""
+    return hashlib.sha256((request or "").encode()).hexdigest()
+
+
+def with_reply(payload: dict[str, Any], client_id: str | None, answer_json: str,
+               request: str | None = None) -> dict[str, Any]:
     """``payload`` as it is chained when ``answer_json`` is stored as the
-    answer to ``client_id`` (as it is without a client id: nothing stored)."""
-    return {**payload, REPLY: reply_digest(answer_json)} if client_id else payload
+    answer to ``client_id``, and ``request`` beside it (as it is without a
+    client id: nothing stored)."""
+    if not client_id:
+        return payload
+    return {**payload, REPLY: reply_digest(answer_json), ASKED: asked_digest(request)}
 
 
 def without_reply(payload: dict[str, Any]) -> dict[str, Any]:
-    """A ``hand_start`` event's payload as the hand's setup (its answer's
-    digest is the chain's, not the setup's)."""
-    return {k: v for k, v in payload.items() if k != REPLY} if REPLY in payload else payload
+    """An event's payload as what it says (a ``hand_start``'s: the hand's
+    setup; a table event's: the event): the digests of its answer and its
+    request are the chain's."""
+    if REPLY in payload or ASKED in payload:
+        return {k: v for k, v in payload.items() if k not in _ANSWERED}
+    return payload
 
 
 class LogChainError(Exception):

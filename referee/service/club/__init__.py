@@ -187,6 +187,12 @@ def verify(db: Database) -> list[Words]:
     fault = storage.club.verify_chain(db)
     if fault:
         return [fault]
+    kept = storage.anchors.read(db).get(storage.anchors.CLUB_EVENTS)
+    if kept != storage.anchors.newest(db, "club_events"):
+        # Its last events cut away (with what they wrote): nothing after them tells.
+        return [Words(N_("the club's newest event is not the one its last write left (club "
+                         "event {event}): events were removed from its end"),
+                      event=kept[0] if kept else "?")]
     spellings, nicks = fold(storage.club.events(db))
     faults = []
     if storage.club.aliases(db) != spellings:

@@ -16,6 +16,7 @@ A caller names the group it stores in or reads from, one module each:
 - ``replies``: the first answer to each client id (``storage.replies.store``);
 - ``attempts``: wrong tries at a secret (``storage.attempts.claim``);
 - ``club``: the club's own chain and its people (``storage.club.aliases``);
+- ``anchors``: what verify must see the end of (``storage.anchors.read``);
 - ``schema``: the tables, every migration for both databases.
 
 Beside the groups, the engine (``engine``: connections, write transactions
@@ -29,7 +30,19 @@ event row carries a SHA-256 hash chained over the session's previous event,
 so any edit or deletion of history shows up in ``chain.verify_all``.
 """
 
-from . import attempts, chain, club, events, hands, pg, replies, running, schema, sessions
+from . import (
+    anchors,
+    attempts,
+    chain,
+    club,
+    events,
+    hands,
+    pg,
+    replies,
+    running,
+    schema,
+    sessions,
+)
 from .columns import now_seconds, to_json
 from .engine import (
     BUSY_TIMEOUT_MS,
@@ -52,10 +65,11 @@ from .pg import is_pg
 #: The groups a caller names (``storage.hands.update``); the package holds
 #: none of their functions itself.
 GROUPS = ("events", "chain", "sessions", "hands", "running", "replies", "attempts", "club",
-          "schema")
+          "anchors", "schema")
 
 __all__ = [
-    "events", "chain", "sessions", "hands", "running", "replies", "attempts", "club", "schema",
+    "events", "chain", "sessions", "hands", "running", "replies", "attempts", "club", "anchors",
+    "schema",
     "BUSY_TIMEOUT_MS", "INTEGRITY_ERRORS", "WRITE_LOCK", "Database", "GroupCommitter",
     "connect", "db_file", "db_key", "enable_group_commit", "forget_group_commit", "is_pg",
     "listen", "now_seconds", "pg", "run_write", "snapshot", "to_json", "write",

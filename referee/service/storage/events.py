@@ -10,10 +10,18 @@ from collections.abc import Iterable
 from itertools import islice
 from typing import Any
 
-from ...record.chain import CHAIN, GENESIS, canonical, event_hash, event_hashes_v2
+from ...record.chain import (
+    CHAIN,
+    GENESIS,
+    canonical,
+    event_hash,
+    event_hashes_v2,
+    without_reply,
+)
 from ...record.kinds import PLAY as _PLAY
 from ...record.kinds import EventKind
 from ..table import changes
+from . import anchors
 from .columns import fits, insert_rows, now
 from .handle import Database
 
@@ -76,6 +84,8 @@ def append(db: Database, session_id: str, hand: int | None, kind: str, payload: 
         ":payload, :client_id, :created, :prev_hash, :hash)",
         row,
     )
+    if table in (anchors.EVENTS, anchors.CLUB_EVENTS):
+        anchors.moved(db, table, new_id, row["hash"])
     if table == "events":
         changes.touched(db, session_id, (seq, kind, hand, row["hash"], prev))
     return row
@@ -118,6 +128,8 @@ def append_many(db: Database, session_id: str,
                       for row, before, after in zip(short, prevs, hashes, strict=True)],
                      shared=shared)
         prev, done = hashes[-1], done + len(run)
+    if done:
+        anchors.moved(db, anchors.EVENTS, first + done - 1, prev)
     changes.touched(db, session_id)
     return first
 
@@ -146,7 +158,7 @@ def of_kinds(db: Database, session_id: str, kinds: tuple[str, ...]) -> list[dict
         "SELECT id, seq, hand, kind, payload, created FROM events WHERE session_id = ? "
         f"AND kind IN ({', '.join('?' * len(kinds))}) ORDER BY seq", (session_id, *kinds),
     ).fetchall()
-    return [{"id": r[0], "seq": r[1], "hand": r[2], "kind": r[3], "payload": json.loads(r[4]),
+    return [{"id": r[0], "seq": r[1], "hand": r[2], "kind": r[3], "payload": _said(r[4]),
              "created": r[5]} for r in rows]
 
 
@@ -158,7 +170,7 @@ def session_level(db: Database, session_id: str, kinds: tuple[str, ...]) -> list
         "SELECT seq, kind, payload, created FROM events WHERE session_id = ? AND hand IS NULL "
         f"AND kind IN ({', '.join('?' * len(kinds))}) ORDER BY seq", (session_id, *kinds),
     ).fetchall()
-    return [{"seq": r[0], "kind": r[1], "payload": json.loads(r[2]), "created": r[3]}
+    return [{"seq": r[0], "kind": r[1], "payload": _said(r[2]), "created": r[3]}
             for r in rows]
 
 
@@ -171,8 +183,14 @@ def hand_level(db: Database, session_id: str, n: int,
         "SELECT seq, kind, payload, created FROM events WHERE session_id = ? AND hand = ? "
         f"AND kind IN ({', '.join('?' * len(kinds))}) ORDER BY seq", (session_id, n, *kinds),
     ).fetchall()
-    return [{"seq": r[0], "kind": r[1], "payload": json.loads(r[2]), "created": r[3]}
+    return [{"seq": r[0], "kind": r[1], "payload": _said(r[2]), "created": r[3]}
             for r in rows]
+
+
+def _said(payload: str) -> dict:
+    """A table event's payload as what it says: without the digests of its
+    answer and request, which are the chain's (``record.chain.with_reply``)."""
+    return without_reply(json.loads(payload))
 
 
 def hand_start_id(db: Database, session_id: str, n: int) -> int | None:

@@ -35,8 +35,9 @@ def store(db: Database, sid: str, client_id: str, refused: bool, body_json: str)
                     "VALUES (?, ?, ?, ?)", (sid, client_id, int(refused), body_json))
 
 
-def of_session(db: Database, sid: str) -> list[tuple[str, bool, str]]:
-    """Every stored first answer of the session: (client id, refused, body text)."""
-    return [(r[0], bool(r[1]), r[2]) for r in db.conn.execute(
-        "SELECT client_id, refused, body FROM replies WHERE session_id = ? ORDER BY client_id",
-        (sid,))]
+def of_session(db: Database, sid: str) -> list[tuple[str, bool, str, str | None]]:
+    """Every stored first answer of the session: (client id, refused, body
+    text, what its request was)."""
+    return [(r[0], bool(r[1]), r[2], r[3]) for r in db.conn.execute(
+        "SELECT client_id, refused, body, request FROM replies WHERE session_id = ? "
+        "ORDER BY client_id", (sid,))]

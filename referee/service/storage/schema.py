@@ -10,7 +10,7 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils import Migrations
 
-from . import hands, running
+from . import anchors, hands, running
 from .columns import now
 from .handle import Database
 from .pg import is_pg
@@ -280,6 +280,15 @@ def m007_reply_requests(db: Database) -> None:
     # its body, ``service.writes.Request``): a client_id sent again with
     # another body is refused, not given the first answer (issue 33).
     db.execute("ALTER TABLE replies ADD COLUMN request TEXT")
+
+
+@migration
+def m008_anchors(db: Database) -> None:
+    # What verify must see the end of, moved by every write it follows: the
+    # newest event of the events and of the club's, and the rows of the
+    # wrong tries (issue 34: a deleted tail, a deleted attempts row, went
+    # unseen). Started from what the database holds now.
+    anchors.create(db, pg=is_pg(db))
 
 
 

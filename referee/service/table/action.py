@@ -65,7 +65,15 @@ from .cache import Live
 from .hands import public_state
 from .live_state import check_open
 from .state import HandState
-from .writes import Plan, action_request, asking_action, check_current, check_seq, write
+from .writes import (
+    Plan,
+    action_request,
+    asked,
+    asking_action,
+    check_current,
+    check_seq,
+    write,
+)
 
 _ACTION, _REFUSAL = str(EventKind.ACTION), str(EventKind.REFUSAL)
 
@@ -239,8 +247,12 @@ def _write(live: Live, work: Hand, steps: list[_Event], result: StoredResult | N
 
     def append(w: Database, event: _Event) -> int:
         after = events[-1] if events else live.version
+        # The first event's request is the one ``writes.write`` notes; a
+        # tap's later shows note their own.
+        request = event.asked if events else asked()
         events.append(storage.events.append(
-            w, sid, n, event.kind, with_reply(event.payload, event.client_id, event.reply),
+            w, sid, n, event.kind,
+            with_reply(event.payload, event.client_id, event.reply, request),
             event.client_id, after=after)["id"])
         if event.client_id:
             storage.replies.store(w, sid, event.client_id, event.refused, event.reply)

@@ -6,6 +6,7 @@ the papers. Raising a dispute is one of the table's own events
 
 from __future__ import annotations
 
+from ...record.chain import with_reply
 from ...rules.errors import MalformedInput, RuleViolation
 from ...rules.events import disputes_after_undo
 from ...rules.words import N_
@@ -18,7 +19,7 @@ from .cache import Live
 from .hands import check_undo_events, hand_state
 from .live_state import check_open, live_state, new_hand
 from .table_events import as_played
-from .writes import Plan, answered, check_current, write
+from .writes import Plan, answered, asked, check_current, write
 
 #: How a table settles a dispute (the log format: "by a correction (the
 #: service's undo) or lets the record stand").
@@ -148,8 +149,9 @@ def settle_dispute(db: Database, sid: str, n: int, index: int, how: str, by: str
                                            {"cancels": cancels, "action": text}, None,
                                            after=after)
                 after = ev["id"]
-            event.update(storage.events.append(w, sid, n, str(EventKind.SETTLE), payload,
-                                               client_id, after=after))
+            event.update(storage.events.append(
+                w, sid, n, str(EventKind.SETTLE),
+                with_reply(payload, client_id, answer_json, asked()), client_id, after=after))
             if work is not None:
                 storage.hands.update(w, sid, n, len(work.actions), event["id"], None)
                 storage.running.refresh(w, sid, n)

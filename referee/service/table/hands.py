@@ -33,6 +33,7 @@ from .state import HandState
 from .writes import (
     Plan,
     answered,
+    asked,
     check_current,
     check_seq,
     check_table_seq,
@@ -208,7 +209,7 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
         def job(w: Database) -> None:
             event.update(storage.events.append(
                 w, sid, n, _CORRECTION, with_reply({"cancels": cancels, "action": cancelled},
-                                                    client_id, state_json),
+                                                    client_id, state_json, asked()),
                 client_id, after=live.version))
             store_hand(w, live, work, event["id"], None, client_id, state_json, undo=True)
             if setup is not live.setup:
@@ -274,7 +275,8 @@ def start_hand(db: Database, sid: str, setup: dict[str, Any], client_id: str | N
             if expected_seq is not None:
                 check_table_seq(storage.events.newest_seq(w, sid), expected_seq)
             event.update(storage.events.append(w, sid, hand.number, _HAND_START,
-                                               with_reply(setup, client_id, state_json),
+                                               with_reply(setup, client_id, state_json,
+                                                          asked()),
                                                client_id))
             storage.hands.insert(w, sid, hand.number, setup, "ending" not in setup,
                                  list(hand.players), hand.dealer, len(hand.actions),

@@ -27,7 +27,7 @@ from . import cache
 from .cache import Live
 from .hands import public_state
 from .live_state import check_open, current, table_before_newest
-from .writes import Plan, answered, check_current, write
+from .writes import Plan, answered, asked, check_current, write
 
 _HAND_START, _CORRECTION = map(str, (EventKind.HAND_START, EventKind.CORRECTION))
 
@@ -99,7 +99,8 @@ def tell_again(db: Database, sid: str, n: int, given: dict,
             storage.events.append(w, sid, n, _CORRECTION,
                                   {"cancels": start, "ending": live.setup["ending"]})
             event = storage.events.append(w, sid, n, _HAND_START,
-                                          with_reply(setup, client_id, state_json), client_id)
+                                          with_reply(setup, client_id, state_json, asked()),
+                                          client_id)
             storage.hands.set_setup(w, sid, n, setup, event["id"])
             storage.hands.update(w, sid, n, 0, event["id"], storage.to_json(result))
             storage.running.refresh(w, sid, n)

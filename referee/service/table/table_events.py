@@ -23,6 +23,7 @@ from decimal import Decimal
 from typing import Any
 
 from ...ledger.money import parse_stake
+from ...record.chain import with_reply
 from ...record.events import (
     Unreadable,
     check_hand_stake,
@@ -48,7 +49,7 @@ from .cache import Live
 from .hands import hand_row
 from .live_state import check_open, new_hand, session_row
 from .sessions import standings
-from .writes import Plan, answered, check_current, write
+from .writes import Plan, answered, asked, check_current, write
 
 ZERO = Decimal(0)
 
@@ -82,14 +83,17 @@ def _event(db: Database, sid: str, kind: EventKind, client_id: str | None, check
         event: dict = {}
 
         def job(w: Database) -> None:
+            # The answer's and the request's digests chained with the event
+            # (the pages read its payload without them: ``storage.events``).
+            chained = with_reply(payload, client_id, answer_json, asked())
             if live.n:
-                event.update(storage.events.append(w, sid, hand_n, str(kind), payload,
+                event.update(storage.events.append(w, sid, hand_n, str(kind), chained,
                                                    client_id, after=live.version))
                 storage.hands.touch(w, sid, live.n, event["id"])
             else:
                 if storage.hands.current_version(w, sid) != (0, 0):
                     raise storage.events.Moved(sid)
-                event.update(storage.events.append(w, sid, hand_n, str(kind), payload,
+                event.update(storage.events.append(w, sid, hand_n, str(kind), chained,
                                                    client_id))
             rows(w, event["id"])
             if client_id:

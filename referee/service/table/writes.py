@@ -172,15 +172,27 @@ class Plan:
 RETRIES = 5
 
 
+def asked() -> str | None:
+    """The request being written as it is stored beside its answer (None:
+    unknown), for the event to hold its digest (``record.chain.with_reply``)."""
+    now = REQUEST.get()
+    return None if now is None else now.stored()
+
+
 def _noting(job, sid: str, client_id: str | None):
     """``job``, then what the request was noted beside its answer (read here,
-    in the request's own thread: the job may run in the committer's)."""
+    in the request's own thread: the job may run in the committer's, where
+    it is the request again while the job chains its digest: ``asked``)."""
     now = REQUEST.get()
     if not client_id or now is None:
         return job
 
     def noted(w: Database) -> None:
-        job(w)
+        token = REQUEST.set(now)
+        try:
+            job(w)
+        finally:
+            REQUEST.reset(token)
         storage.replies.note_request(w, sid, client_id, now.stored())
 
     return noted

@@ -22,7 +22,15 @@ from typing import Any, NamedTuple
 import orjson
 
 from ...record import load_log
-from ...record.chain import NO_HEADER, REPLY, canonical, reply_digest, without_reply
+from ...record.chain import (
+    ASKED,
+    NO_HEADER,
+    REPLY,
+    asked_digest,
+    canonical,
+    reply_digest,
+    without_reply,
+)
 from ...replay import replay
 from ...rules.errors import RefereeError
 from ...rules.events import disputes_after_undo
@@ -73,7 +81,7 @@ def _header_now(header: dict, events: list[dict]) -> tuple[dict, list | None]:
     for ev in events[1:]:
         if ev["hand"] is not None:
             continue
-        said = json.loads(ev["payload"])
+        said = without_reply(json.loads(ev["payload"]))
         if ev["kind"] in MONEY_EVENTS:
             header = fold_money(header, ev["kind"], said)
         elif ev["kind"] == EventKind.CLOSE:
@@ -542,7 +550,7 @@ class Read(NamedTuple):
     row: dict
     events: list
     hand_rows: dict[int, Any]
-    replies: list[tuple[str, bool, str]]
+    replies: list[tuple[str, bool, str, str | None]]
     first_new: int | None
 
 
@@ -561,7 +569,7 @@ def _chain_and_event_faults(db: Database, sid: str, head: str | None, read: Read
         sid, events, read.replies)
 
 
-def _reply_faults(sid: str, events: list, replies: list[tuple[str, bool, str]]
+def _reply_faults(sid: str, events: list, replies: list[tuple[str, bool, str, str | None]]
                   ) -> list[Words]:
     """A stored first answer (what a retry with its client id gets back) must
     answer an event of the chain with that client id and be that event's
@@ -588,12 +596,12 @@ def _reply_faults(sid: str, events: list, replies: list[tuple[str, bool, str]]
                                    "{first} and {second}: one request written twice"),
                                 client_id=repr(client_id), first=first["seq"],
                                 second=ev["seq"]))
-    answered = {client_id for client_id, _refused, _text in replies}
+    answered = {client_id for client_id, _refused, _text, _request in replies}
     faults += [Words(N_("event {event} (client id {client_id}) has no stored answer: a "
                         "retry of it would be written again"),
                      event=ev["seq"], client_id=repr(client_id))
                for client_id, ev in by_client.items() if client_id not in answered]
-    for client_id, refused, text in replies:
+    for client_id, refused, text, request in replies:
         ev = by_client.get(client_id)
         try:
             body = json.loads(text)
@@ -612,7 +620,19 @@ def _reply_faults(sid: str, events: list, replies: list[tuple[str, bool, str]]
             faults.append(Words(N_("the stored answer to client id {client_id} differs from "
                                    "its event {event} ({kind}) in the chain"),
                                 client_id=repr(client_id), event=ev["seq"], kind=ev["kind"]))
+        if not _asks_as_stored(payload, request):
+            faults.append(Words(N_("the stored request of client id {client_id} differs from "
+                                   "its event {event} ({kind}) in the chain"),
+                                client_id=repr(client_id), event=ev["seq"], kind=ev["kind"]))
     return faults
+
+
+def _asks_as_stored(payload: Any, request: str | None) -> bool:
+    """Whether what a stored answer's request was (``replies.request``: the
+    same client id with another body is refused by it) is what its event
+    holds the digest of. Events chained before they held it vouch for
+    nothing there (issue 34: an edit of it went unseen)."""
+    return ASKED not in payload or payload[ASKED] == asked_digest(request)
 
 
 def _answers_without_digest(sid: str, events: list, ev: Any, payload: Any, refused: bool,
@@ -648,6 +668,30 @@ def _actions_after(events: list, event: Any) -> int:
     return len(live)
 
 
+#: Where the whole database's faults are reported (``referee verify`` says
+#: them as a session's).
+DATABASE = "*"
+
+
+def anchor_faults(db: Database) -> list[Words]:
+    """Where the database's ends differ from what its last writes left
+    (``storage.anchors``): its newest event, and the rows of wrong tries.
+    Two reads: the newest event by its key, and the few rows of
+    ``attempts``."""
+    kept = storage.anchors.read(db)
+    faults = []
+    events = kept.get(storage.anchors.EVENTS)
+    if events != storage.anchors.newest(db, "events"):
+        faults.append(Words(N_("the database's newest event is not the one its last write "
+                               "left (event id {id}): events were removed from its end"),
+                            id=events[0] if events else "?"))
+    if kept.get(storage.anchors.ATTEMPTS) != storage.anchors.attempts_anchor(
+            storage.anchors.attempt_rows(db)):
+        faults.append(Words(N_("the stored wrong tries (attempts) are not those their writes "
+                               "left: a row was deleted or edited")))
+    return faults
+
+
 def verify_all(db: Database, notes: dict[str, list[Words]] | None = None
                ) -> dict[str, list[Words]]:
     """Each stored session's faults, and any events whose session is gone.
@@ -667,6 +711,8 @@ def _verify_all(db: Database, notes: dict[str, list[Words]] | None
             notes[sid] = said
     for sid in storage.chain.orphan_sessions(db):
         out[sid] = [Words(N_("the session's events are stored but the session is not"))]
+    if faults := anchor_faults(db):
+        out[DATABASE] = faults
     from ..club import verify as verify_club
 
     club_faults = verify_club(db)
