@@ -75,7 +75,7 @@ def attempt_changed(db: Database, old: Attempt | None, new: Attempt | None) -> N
 
 
 def attempt_rows(db: Database) -> list[Attempt]:
-    return [tuple(r) for r in db.conn.execute(  # type: ignore[misc]
+    return [(r[0], r[1], r[2], r[3], r[4]) for r in db.conn.execute(
         "SELECT session_id, kind, failures, last, locked_until FROM attempts")]
 
 
@@ -89,12 +89,9 @@ def newest(db: Database, table: str) -> tuple[int, str]:
 def create(db: Database, *, pg: bool) -> None:
     """The table, its rows as the database holds now (a migration: what was
     deleted before it cannot be told)."""
-    if pg:
-        db.execute("CREATE TABLE anchors (name TEXT PRIMARY KEY, n BIGINT NOT NULL, "
-                   "digest TEXT NOT NULL)")
-    else:
-        db["anchors"].create({"name": str, "n": int, "digest": str}, pk="name",
-                             not_null={"n", "digest"}, strict=True)
+    db.conn.execute(f"CREATE TABLE anchors (name TEXT PRIMARY KEY, "
+                    f"n {'BIGINT' if pg else 'INTEGER'} NOT NULL, digest TEXT NOT NULL)"
+                    f"{'' if pg else ' STRICT'}")
     values = {EVENTS: newest(db, "events"), CLUB_EVENTS: newest(db, "club_events"),
               ATTEMPTS: attempts_anchor(attempt_rows(db))}
     for name in NAMES:
