@@ -330,3 +330,77 @@ def test_the_tablet_carries_an_unlocked_tables_debts_into_a_new_one(client):
     assert moved["to"] == second
     assert owed(client, first) == []
     assert as_decimals(ledger(client)["balances"]) == {"Ann": Decimal(-1), "Ben": Decimal(1)}
+
+
+# ---------------------------------------------------------------- issue 35: on the phones
+# The settle-up page on the players' phones: the payee's phone confirms the
+# payment its payer claimed, the payer's phone withdraws its own claim, and
+# no phone is offered a button it cannot use.
+
+
+def _phone(app, t, token):
+    phone = app.test_client()
+    assert phone.get(f"/s/{t['id']}/join/{token}").status_code in (302, 303)
+    with phone.session_transaction() as s:
+        s["csrf"] = "t"
+    return phone
+
+
+def _claim(client, night):
+    t = night["t"]
+    r = post(client, t, "/payments", {"from": "Quin", "to": "Rob", "amount": "1.00"},
+             token=night["Quin"])
+    assert r.get_json()["pending"] is True
+    return t
+
+
+def test_the_payees_phone_confirms_the_payment_it_waits_for(club_app, client, night):
+    t = _claim(client, night)
+    rob = _phone(club_app, t, night["Rob"])
+    page = rob.get(f"/s/{t['id']}/settle").get_data(as_text=True)
+    assert 'name="payment" value="1"' in page and "settle/confirm" in page
+    r = rob.post(f"/s/{t['id']}/settle/confirm", data={"csrf_token": "t", "payment": "1"},
+                 follow_redirects=True)
+    text = r.get_data(as_text=True)
+    assert "not_your_seat" not in text and "\u2713 Payment 1 is confirmed" in text
+    [done] = get(client, t, "/settlement")["payments"]
+    assert done["confirmed"]["by"] == "Rob" and "pending" not in done
+
+
+def test_the_payers_phone_takes_back_its_own_claim(club_app, client, night):
+    t = _claim(client, night)
+    quin = _phone(club_app, t, night["Quin"])
+    r = quin.post(f"/s/{t['id']}/settle/undo", data={"csrf_token": "t", "payment": "1"},
+                  follow_redirects=True)
+    assert "\u2713 Payment 1 is taken back" in r.get_data(as_text=True)
+    [done] = get(client, t, "/settlement")["payments"]
+    assert "undone" in done
+
+
+def test_only_the_payee_is_offered_the_confirm_button(club_app, client, night):
+    t = _claim(client, night)
+    for who in ("Quin", "Sal"):
+        page = _phone(club_app, t, night[who]).get(f"/s/{t['id']}/settle") \
+            .get_data(as_text=True)
+        assert "settle/confirm" not in page, who
+    sal = _phone(club_app, t, night["Sal"])
+    r = sal.post(f"/s/{t['id']}/settle/confirm", data={"csrf_token": "t", "payment": "1"},
+                 follow_redirects=True)
+    assert "\u2713 Payment 1 is confirmed" not in r.get_data(as_text=True)
+    assert get(client, t, "/settlement")["payments"][0]["pending"] is True
+
+
+def test_a_refusal_stays_stuck_on_screen_only_on_a_hands_page():
+    """A sticky flash covered the settle page's QR codes on a phone while
+    scrolling: it is stuck only where the cards are picked below it."""
+    import re
+    from pathlib import Path
+
+    import referee.web
+
+    css = re.sub(r"/\*.*?\*/", "", (Path(referee.web.__file__).parent / "static" /
+                                     "tablet.css").read_text(), flags=re.S)
+    sticky = [m.group(1).strip()
+              for m in re.finditer(r"([^{}]*)\{[^}]*position:\s*sticky", css)]
+    flashes = [s for s in sticky if ".flash" in s]
+    assert flashes and all(s.startswith("main:has(.actions)") for s in flashes), flashes

@@ -159,6 +159,13 @@ def _by() -> str | None:
     return g.access.player if g.access.role == seats.SEAT else None
 
 
+def _own() -> tuple[str, ...]:
+    """A seat's phone passes the page's guard for its own player: the service
+    then says whether the payment is theirs to confirm or take back (``by``);
+    before, every seat was refused here, the payee waiting for it too."""
+    return (g.access.player,) if g.access.role == seats.SEAT and g.access.player else ()
+
+
 def _number() -> int:
     text = request.form.get("payment", "")
     return int(text) if text.isascii() and text.isdigit() and len(text) < 9 else 0
@@ -173,7 +180,8 @@ def confirm(session_id: str):
     return post_event(session_id, url_for("settle.page", session_id=session_id),
                       _("Payment {number} is confirmed", number=k),
                       lambda db: table_events.confirm_payment(db, session_id, k, by=_by(),
-                                                              client_id=form_client_id()))
+                                                              client_id=form_client_id()),
+                      for_whom=_own())
 
 
 @bp.post("/s/<session_id>/settle/undo")
@@ -186,7 +194,8 @@ def undo(session_id: str):
     return post_event(session_id, url_for("settle.page", session_id=session_id),
                       _("Payment {number} is taken back", number=k),
                       lambda db: table_events.undo_payment(db, session_id, k, by=_by(),
-                                                           client_id=form_client_id()))
+                                                           client_id=form_client_id()),
+                      for_whom=_own())
 
 
 @bp.post("/s/<session_id>/settle/details")
