@@ -3,6 +3,7 @@ public URL), seat and viewer links, the live stream, the consistency check."""
 
 from __future__ import annotations
 
+import html
 import http.client
 import json
 import sqlite3
@@ -697,3 +698,22 @@ def test_a_seats_forms_offer_only_what_that_seat_may_log(app, client):
     host = _host(app, g)
     page = host.get(hand).get_data(as_text=True)
     assert re.findall(r'id="(count\d)"', page) == ["count0", "count2"]
+
+
+@pytest.mark.parametrize(("lang", "made", "revoked"), [
+    ("en", "A new viewer link: scan its code", "The viewer link is revoked"),
+    ("fr", "Un nouveau lien spectateur : scannez son code", "Le lien spectateur est révoqué"),
+])
+def test_the_viewer_links_flash_is_a_whole_sentence(app, client, lang, made, revoked):
+    """The viewer's link is said as itself, not put into a seat's sentence
+    ("The link for the viewer link is revoked"; French "Le lien de le lien
+    spectateur")."""
+    g = Game(client)
+    host = _page_client(app)
+    with host.session_transaction() as s:
+        s["unlocked"] = [g.sid]
+        s["csrf"] = "t"
+    for form, said in (({"role": "viewer"}, made), ({"role": "viewer", "revoke": "1"}, revoked)):
+        r = host.post(f"/s/{g.sid}/invite?lang={lang}", data={"csrf_token": "t", **form},
+                      follow_redirects=True, headers={"Accept-Language": lang})
+        assert said in html.unescape(r.get_data(as_text=True))

@@ -180,11 +180,17 @@ def invite_post(session_id: str):
     role = request.form.get("role", "")
     player = request.form.get("player") or None
     target = url_for("tablet.session_page", session_id=session_id) + "#invite"
-    who = player if role == seats.SEAT else _("the viewer link")
+    # Whole sentences for a seat and for the viewer: "the link for" + "the
+    # viewer link" said "The link for the viewer link", in every language.
+    seat = role == seats.SEAT
     if request.form.get("revoke"):
-        return post_event(session_id, target, _("The link for {who} is revoked", who=who),
+        said = _("The link for {who} is revoked", who=player) if seat else \
+            _("The viewer link is revoked")
+        return post_event(session_id, target, said,
                           lambda db: seats.revoke(db, session_id, role, player, form_client_id()))
     secret = current_app.config["SECRET_KEY"]
     client_id = form_client_id()
-    return post_event(session_id, target, _("A new link for {who}: scan its code", who=who),
+    said = _("A new link for {who}: scan its code", who=player) if seat else \
+        _("A new viewer link: scan its code")
+    return post_event(session_id, target, said,
                       lambda db: seats.issue(db, session_id, role, player, secret, client_id))
