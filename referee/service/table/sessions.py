@@ -328,9 +328,9 @@ def standings(db: Database, sid: str, *, offset: int = 0, limit: int | None = No
     ``result`` document lists the window's hands). ``running_totals``: each
     line with the totals after it (the result document has none)."""
     row = session_row(db, sid)
-    window = hand_lines(db, sid, offset=offset, limit=limit, newest=newest,
-                        running_totals=running_totals, row=row)
     res = running_result(db, sid, row)
+    window = hand_lines(db, sid, offset=offset, limit=limit, newest=newest,
+                        running_totals=running_totals, of=res)
     hands, match = window["hands"], res.match()
     result = result_doc([result_entry(h) for h in hands], res.totals, res.transfers, res.quantum,
                         balances=res.balances, bq=res.balance_quantum, closed=res.closed,
@@ -360,19 +360,19 @@ def running_result(db: Database, sid: str, row: dict | None = None) -> RunningRe
 
 def hand_lines(db: Database, sid: str, *, offset: int = 0, limit: int | None = None,
                newest: int | None = None, running_totals: bool = True,
-               row: dict | None = None) -> dict:
+               of: RunningResult | None = None) -> dict:
     """A window of the settled hands' standings lines: ``offset``/``limit``
     (in order of hands), ``newest``: the newest so many; read from their
     running rows (``referee.service.money.totals``) without touching the
     others. ``hands``: the lines, ``settled``: how many hands are settled in
     all, ``offset``: the first line's place. ``running_totals``: each line
-    with the totals after it."""
-    row = row or session_row(db, sid)
+    with the totals after it. ``of``: the session's result read already
+    (``running_result``), whose players and quantum the lines are written
+    with (else the session's row is read for them)."""
+    everyone, q = _written_with(db, sid, of)
     if newest is not None:
         limit = max(newest, 0)
         offset = max(storage.running.settled_count(db, sid) - limit, 0)
-    q = session_quantum(row, resolve(row["rules_expanded"]))
-    everyone = row["everyone"]
     hands = [_standing_line(n, r, everyone, q, running_totals) for n, r in storage.running.rows(
         db, sid, offset=max(offset, 0), limit=-1 if limit is None else max(limit, 0))]
     return {"hands": hands, "offset": max(offset, 0),
@@ -386,29 +386,39 @@ def played_count(db: Database, sid: str) -> int:
     return storage.running.settled_count(db, sid) - storage.hands.void_count(db, sid)
 
 
-def standings_page(db: Database, sid: str, page: int = 1, per_page: int = 20) -> dict:
+def standings_page(db: Database, sid: str, page: int = 1, per_page: int = 20,
+                   of: RunningResult | None = None) -> dict:
     """``hand_lines`` of one page of settled hands, page 1 the newest (each
     page in order of hands), with ``page``, ``pages`` and ``per_page`` and
     the page's dispute marks: what a page shows stays the same size however
-    long the session."""
+    long the session. ``of``: as ``hand_lines``'."""
     settled = storage.running.settled_count(db, sid)
     pages = max(1, -(-settled // per_page))
     page = min(max(page, 1), pages)
     top = settled - (page - 1) * per_page
     offset = max(top - per_page, 0)
-    st = hand_lines(db, sid, offset=offset, limit=top - offset)
+    st = hand_lines(db, sid, offset=offset, limit=top - offset, of=of)
     st.update(page=page, pages=pages, per_page=per_page)
     return _with_marks(db, sid, st)
 
 
-def settled_lines(db: Database, sid: str, first: int, last: int) -> dict[int, dict]:
+def settled_lines(db: Database, sid: str, first: int, last: int,
+                  of: RunningResult | None = None) -> dict[int, dict]:
     """The standings lines of the settled hands numbered ``first`` to ``last``,
-    by number (a page of the session's hands)."""
-    row = session_row(db, sid)
-    q = session_quantum(row, resolve(row["rules_expanded"]))
+    by number (a page of the session's hands). ``of``: as ``hand_lines``'."""
+    everyone, q = _written_with(db, sid, of)
     first, last = max(first, -(2**63)), min(last, 2**63 - 1)
-    return {n: _standing_line(n, r, row["everyone"], q)
+    return {n: _standing_line(n, r, everyone, q)
             for n, r in storage.running.between(db, sid, first, last)}
+
+
+def _written_with(db: Database, sid: str, of: RunningResult | None) -> tuple[list[str], Decimal]:
+    """The players and the quantum a session's hand lines are written with:
+    the result's read already (``of``), else from the session's row."""
+    if of is not None:
+        return of.players, of.quantum
+    row = session_row(db, sid)
+    return row["everyone"], session_quantum(row, resolve(row["rules_expanded"]))
 
 
 def accepted_between(db: Database, sid: str, first: int, last: int) -> dict[int, list[str]]:

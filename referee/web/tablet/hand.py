@@ -84,14 +84,19 @@ def _hand_page(session_id: str, n: int, state: dict):
         unaccepted=_unaccepted(session_id, n, players),
         count_skip=count_skip(players, state.get("must_show") or ()),
         client_id=forms.new_client_id(),
-        standings=marked_disputes(get_db(), session_id,
-                                  sessions.hand_lines(get_db(), session_id, newest=STANDINGS_LAST))
-        if state.get("complete") else None,
-        sec=table_sections(session_id) if state.get("complete") else None,
+        **_standings(session_id) if state.get("complete") else {"standings": None, "sec": None},
         # Only the newest hand can still be corrected; the service refuses the rest.
         current=(summary.get("current") or {}).get("hand") == n,
         **_side_bets(session_id, n, state),
     )
+
+
+def _standings(session_id: str) -> dict:
+    """A settled hand's page shows the standings: the result's sections and
+    the newest hands' lines, written as they are."""
+    sec = table_sections(session_id)
+    lines = sessions.hand_lines(get_db(), session_id, newest=STANDINGS_LAST, of=sec.result)
+    return {"sec": sec, "standings": marked_disputes(get_db(), session_id, lines)}
 
 
 def _side_bets(session_id: str, n: int, state: dict) -> dict:

@@ -26,13 +26,12 @@ def session_page(session_id: str):
     db = get_db()
     # Only this page's hands and the newest standings are read: the running
     # totals stand in for every hand before them.
+    sec = table_sections(session_id)
+    newest = sessions.hand_lines(db, session_id, newest=STANDINGS_LAST, of=sec.result)
     return render_template("session.html", summary=g.summary, session_id=session_id,
-                           sec=table_sections(session_id),
-                           standings=marked_disputes(db, session_id,
-                                                     sessions.hand_lines(db, session_id,
-                                                                         newest=STANDINGS_LAST)),
-                           settled=sessions.settled_lines(db, session_id,
-                                                          top - per_page + 1, top),
+                           sec=sec, standings=marked_disputes(db, session_id, newest),
+                           settled=sessions.settled_lines(db, session_id, top - per_page + 1,
+                                                          top, of=sec.result),
                            disputes=sessions.dispute_marks(db, session_id,
                                                            top - per_page + 1, top),
                            accepted=sessions.accepted_between(db, session_id,
@@ -68,10 +67,10 @@ def tv(session_id: str):
 @unlocked
 def standings(session_id: str):
     page = (whole(request.args.get("page")) or 1)
+    sec = table_sections(session_id)
     return render_template("standings.html", summary=g.summary, session_id=session_id,
-                           sec=table_sections(session_id),
-                           standings=sessions.standings_page(get_db(), session_id,
-                                                             min(max(page, 1), 2**62)))
+                           sec=sec, standings=sessions.standings_page(
+                               get_db(), session_id, min(max(page, 1), 2**62), of=sec.result))
 
 
 def marked_disputes(db, session_id: str, st: dict) -> dict:
