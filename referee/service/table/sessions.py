@@ -151,7 +151,8 @@ def _store(db: Database, log: dict, session: Session, pin: str | None,
     # whoever chose the new one. A digest of the three, which tells nothing
     # of the PIN to whoever reads an exported chain.
     opening["locks"] = access.locks_digest(table_hash, audit_hash, pin_hash)
-    with storage.write(db):
+    # An import's hands make a long write (a new table's opening is short).
+    with storage.write(db, long=bool(log.get("hands"))):
         storage.sessions.insert(db, sid, log, header, rules.to_json(), log["players"],
                                 pin_hash, table_hash, audit_hash)
         storage.sessions.set_quantum(db, sid, str(q))
