@@ -58,3 +58,17 @@ def test_no_second_process_to_be_had_verifies_in_one(app, client, monkeypatch):
                      (g.sid,))
     assert list(map(str, trust.verify_session(db, g.sid))) == [
         "hand 1's stored dealer differs from its chain"]
+
+
+def test_one_process_works_out_the_actions_in_force_once(app, client, monkeypatch):
+    # The event checks and the results' replay read the same actions in
+    # force: in one process they are worked out once (issue 37, verify's
+    # cost against its floor).
+    monkeypatch.setattr(trust, "BESIDE_EVENTS", 10**9)
+    walks = []
+    walk = trust._live_actions
+    monkeypatch.setattr(trust, "_live_actions", lambda events: walks.append(1) or walk(events))
+    g = played(client)
+    db = storage.connect(app.config["DATABASE"])
+    assert trust.verify_session(db, g.sid) == []
+    assert walks == [1]

@@ -395,9 +395,12 @@ def _quantum_faults(stored: Decimal, chain: Decimal) -> list[Words]:
 
 
 def _result_faults(db: Database, sid: str, row: dict, events: list,
-                   hand_rows: dict[int, Any]) -> list[Words]:
+                   hand_rows: dict[int, Any], live: dict[int, list[tuple[int, str]]]
+                   ) -> list[Words]:
+    """The stored results (and what the pages read beside them) against a
+    replay of the chain's log; ``live``: ``_live_actions(events)``."""
     try:
-        log = load_log(_chain_log(row, hand_rows, _live_actions(events)))
+        log = load_log(_chain_log(row, hand_rows, live))
         played = replay(log, allow_open_last_hand=True)
     except RefereeError as err:
         return [Words(N_("the chain's log does not replay: {error}"), error=_error_words(err))]
@@ -466,8 +469,9 @@ BESIDE_EVENTS = 20_000
 
 
 def _chain_and_event_faults_at(path: str, sid: str, head: str | None, read: Read):
-    """``_chain_and_event_faults`` in a second process, on its own connection."""
-    return _chain_and_event_faults(storage.connect(path), sid, head, read)
+    """``_chain_and_event_faults`` in a second process, on its own connection
+    (what it answers is pickled: the actions in force stay there)."""
+    return _chain_and_event_faults(storage.connect(path), sid, head, read)[:2]
 
 
 def _chain_fault_words(fault: dict) -> Words:
@@ -527,12 +531,13 @@ def _verify_session(db: Database, sid: str, head: str | None,
         with suppress(beside.SecondProcessFailed):  # none to be had: all here
             chain_faults = beside.start(_chain_and_event_faults_at, path, sid, head, read)
     if chain_faults is None:
-        fault, faults = _chain_and_event_faults(db, sid, head, read)
+        fault, faults, live = _chain_and_event_faults(db, sid, head, read)
         if fault is not None:
             return [_chain_fault_words(fault)]
-        return faults or _result_faults(db, sid, row, events, hand_rows)
+        return faults or _result_faults(db, sid, row, events, hand_rows, live)
     try:
-        results, error = _result_faults(db, sid, row, events, hand_rows), None
+        results = _result_faults(db, sid, row, events, hand_rows, _live_actions(events))
+        error = None
     except Exception as err:  # a broken chain or row may hold anything
         results, error = [], err
     fault, faults = chain_faults()
@@ -555,18 +560,22 @@ class Read(NamedTuple):
 
 
 def _chain_and_event_faults(db: Database, sid: str, head: str | None, read: Read
-                            ) -> tuple[dict | None, list[Words]]:
+                            ) -> tuple[dict | None, list[Words], dict | None]:
     """The chain's first fault, else what differs between the derived rows
-    (the session's, the hands', the stored answers) and the events."""
+    (the session's, the hands', the stored answers) and the events; and each
+    hand's actions in force (``_live_actions``, None after a chain's fault),
+    which the results' check reads too (worked out once: a long session's
+    140,000 events walked again were 2% of its instructions in one process)."""
     events = read.events
     fault = storage.chain.verify_session(db, sid, head, rows=events,
                                          first_new=read.first_new)
     if fault is not None:
-        return fault, []
+        return fault, [], None
     setups, newest = _expected_setups(events)
+    live = _live_actions(events)
     return None, _session_faults(read.row, events) + _hand_faults(
-        events, read.hand_rows, setups, newest, _live_actions(events)) + _reply_faults(
-        sid, events, read.replies)
+        events, read.hand_rows, setups, newest, live) + _reply_faults(
+        sid, events, read.replies), live
 
 
 def _reply_faults(sid: str, events: list, replies: list[tuple[str, bool, str, str | None]]
