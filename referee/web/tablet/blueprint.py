@@ -203,6 +203,17 @@ def form_client_id() -> str:
     return request.form.get("client_id") or forms.new_client_id()
 
 
+@bp.app_template_global("open_disputes_of")
+def open_disputes_of(state: dict) -> int:
+    """How many of a hand's disputes are still open (its state with how each
+    was settled, ``disputes.with_settlements``): the hand's page says it at
+    the top and above the accept buttons, and the host's accept for all is
+    refused while one is."""
+    settled = state.get("settled_disputes") or ()
+    return sum(1 for k in range(len(state.get("disputes") or ()))
+               if k >= len(settled) or settled[k] is None)
+
+
 def table_sections(session_id: str, *, disputes: bool = False) -> Sections:
     """The table's result as its pages show it: the result's sections
     (``referee.reports.sections``, the papers' too) from the service's

@@ -20,6 +20,7 @@ from ..lang import _, action_words, money, typed_decimal
 from .blueprint import (
     bp,
     form_client_id,
+    open_disputes_of,
     post_event,
     seat_may,
     table_sections,
@@ -150,7 +151,7 @@ def accept_all_post(session_id: str, n: int):
         flash(_("Tick the box to say everyone has seen the result, then tap again."), "error")
         return redirect(target, 303)
     state = disputes.with_settlements(get_db(), session_id, n, told_state(session_id, n))
-    if _open_disputes(state):
+    if open_disputes_of(state):
         # One tap must not accept for people while one of them objects.
         flash(_("A dispute of hand {n} is open: settle it first; each player may still "
                 "accept for themselves.", n=n), "error")
@@ -167,12 +168,6 @@ def accept_all_post(session_id: str, n: int):
     if waiting:
         flash("\u2713 " + _("Everyone accepts the result of hand {n}", n=n) + ".", "ok")
     return redirect(target, 303)
-
-
-def _open_disputes(state: dict) -> int:
-    settled = state.get("settled_disputes") or ()
-    return sum(1 for k in range(len(state.get("disputes") or ())) if
-               k >= len(settled) or settled[k] is None)
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/accept")
