@@ -93,7 +93,7 @@ def test_a_page_drawn_by_a_post_switches_to_the_page_it_belongs_to(client):
         "csrf_token": form_value(page, "csrf_token"), "client_id": "c1",
         "expected_seq": form_value(page, "expected_seq"), "act": "1:spread",
         "card": ["3s", "3c", "3d"]})
-    confirm = r.get_data(as_text=True)
+    confirm = client.get(r.headers["Location"]).get_data(as_text=True)
     assert 'id="confirm-yes"' in confirm
     href = re.search(r'<a href="([^"]+)" hreflang="de"', confirm).group(1)
     assert unescape(href) == f"/s/{sid}/hands/1?lang=de"

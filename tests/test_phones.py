@@ -685,7 +685,7 @@ def test_a_seats_forms_offer_only_what_that_seat_may_log(app, client):
     cy = _joined(app, _link(g, "seat", "Cy"))
     hand = f"/s/{g.sid}/hands/1"
     tap = {"csrf_token": "t", "act": "1:drop", "expected_seq": "0", "client_id": "b1"}
-    page = ben.post(f"{hand}/act", data=tap).get_data(as_text=True)
+    page = ben.get(ben.post(f"{hand}/act", data=tap).headers["Location"]).get_data(as_text=True)
     assert re.findall(r'id="(count\d)"', page) == ["count1"]
     r = ben.post(f"{hand}/act", data={**tap, "confirm": "1", "count1": "12"})
     assert r.status_code == 303

@@ -87,8 +87,10 @@ def act(client, sid, who: int, verb: str, cards=(), spread=None, n=1, client_id=
     if spread:
         data["spread"] = spread
     r = client.post(f"/s/{sid}/hands/{n}/act", data=data)
-    if r.status_code == 200 and 'id="confirm-yes"' in r.data.decode():
-        # An action that ends play asks for a second tap, showing what it settles.
+    if r.headers.get("Location", "").endswith("/confirm"):
+        # An action that ends play asks for a second tap, showing what it settles
+        # on a page of its own (a GET: back and forward never meet the post).
+        assert 'id="confirm-yes"' in client.get(r.headers["Location"]).data.decode()
         r = client.post(f"/s/{sid}/hands/{n}/act", data={**data, "confirm": "1"})
     assert r.status_code == 303
     return client.get(r.headers["Location"]).data.decode()
@@ -548,6 +550,8 @@ def test_a_drop_asks_for_a_second_tap_and_a_settled_hand_has_no_undo(client):
             "expected_seq": form_value(page, "expected_seq"), "act": "0:drop"}
     r = client.post(f"/s/{sid}/hands/1/act", data=data)
     # The first tap only shows what the drop would do: nothing is logged.
+    assert r.status_code == 303
+    r = client.get(r.headers["Location"])
     assert r.status_code == 200 and 'id="confirm-yes"' in r.data.decode()
     assert "Ann drops" in r.data.decode()
     assert seq_of(hand_page(client, sid)) == 5
@@ -560,7 +564,7 @@ def test_a_drop_asks_for_a_second_tap_and_a_settled_hand_has_no_undo(client):
     data = {"csrf_token": form_value(page, "csrf_token"),
             "client_id": form_value(page, "client_id"),
             "expected_seq": "6", "act": "all:show", "show": shows}
-    r = client.post(f"/s/{sid}/hands/1/act", data=data)
+    r = client.get(client.post(f"/s/{sid}/hands/1/act", data=data).headers["Location"])
     assert "Ann pays Ben" in r.data.decode() and 'id="confirm-yes"' in r.data.decode()
     r = client.post(f"/s/{sid}/hands/1/act", data={**data, "confirm": "1"})
     page = client.get(r.headers["Location"]).data.decode()

@@ -61,9 +61,10 @@ from ..errors import Closed, RefereeError, Refused, RuleViolation, StaleSeq
 from ..kinds import EventKind
 from ..money.results import StoredResult, hand_result
 from ..storage import Database
+from . import cache
 from .cache import Live
 from .hands import public_state
-from .live_state import check_open
+from .live_state import check_open, current
 from .state import HandState
 from .writes import (
     Plan,
@@ -126,6 +127,20 @@ def log_action(db: Database, sid: str, n: int, texts: list[str], client_id: str 
     if isinstance(answer, Logged):
         return answer
     return Logged(list(texts), answer, replayed=True)
+
+
+def preview(db: Database, sid: str, n: int, texts: list[str],
+            expected_seq: int | None) -> dict[str, Any] | None:
+    """What ``texts`` would settle if logged now, judged on a copy of the live
+    hand and never written (the confirm page a tap led to, read again by its
+    GET): None when they would not end play, are refused, or the hand moved
+    on (``StaleSeq`` and the like are raised as ``log_action`` raises them)."""
+    with cache.lock(db, sid):
+        plan = _judge(current(db, sid), n, texts, [None] * len(texts), expected_seq,
+                      confirm=False, legal=False)
+    if plan.error is not None:
+        raise plan.error
+    return plan.state.preview if isinstance(plan.state, Logged) else None
 
 
 def _client_ids(client_id: str | None, count: int) -> list[str | None]:

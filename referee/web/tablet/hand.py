@@ -5,7 +5,19 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from flask import abort, current_app, flash, g, jsonify, redirect, render_template, request, url_for
+from flask import (
+    abort,
+    current_app,
+    flash,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.datastructures import MultiDict
 
 from ... import language
 from ...rules.actions import parse_action
@@ -275,13 +287,13 @@ def act(session_id: str, n: int):
         done = action.Logged([], hands.hand_state(get_db(), session_id, n), refused=err,
                              refused_text=texts[0])
     if done.preview:
-        g.lang_back = target  # the language switch leads to the hand, not to this post
-        return render_template("confirm.html", summary=g.summary, session_id=session_id,
-                               n=n, preview=done.preview, form=request.form, texts=texts,
-                               players=done.preview["players"], most=most_count(g.summary),
-                               count_skip=count_skip(done.preview["players"],
-                                                     done.preview.get("must_show") or ()),
-                               client_id=client_id, expected_seq=seq, back=target)
+        # The confirm step is a page of its own, reached by a GET: back and
+        # forward then never meet this post ("Confirm Form Resubmission").
+        session[_KEPT_TAP] = {"at": f"{session_id}/{n}",
+                              "form": [(k, v) for k, v in request.form.items(multi=True)
+                                       if k != "csrf_token"]}
+        return redirect(url_for("tablet.confirm_tap", session_id=session_id, n=n), 303)
+    session.pop(_KEPT_TAP, None)  # logged or refused: nothing waits for a second tap
     if done.refused:
         flash_refusal(done.refused, done.refused_text)
     if done.logged:
@@ -302,11 +314,46 @@ def act(session_id: str, n: int):
     return redirect(target, 303)
 
 
-def _tapped(state: dict) -> list[str]:
+def _tapped(state: dict, form=None) -> list[str]:
     """The log lines of the actions a tap's form names (``forms.tap_actions``)."""
     players = [p["name"] for p in state["players"]]
     legal = [parse_action(t) for t in state.get("legal") or ()]
-    return [str(a) for a in forms.tap_actions(request.form, players, legal)]
+    return [str(a) for a in forms.tap_actions(request.form if form is None else form,
+                                              players, legal)]
+
+
+# The tap waiting for its second tap, kept in this browser's session while its
+# confirm page is shown (and shown again by back and forward).
+_KEPT_TAP = "tap"
+
+
+@bp.get("/s/<session_id>/hands/<int:n>/confirm")
+@unlocked
+def confirm_tap(session_id: str, n: int):
+    """The second tap before money moves: what the kept tap settles, judged
+    again now and never logged here (the hand's page when there is nothing
+    to confirm: no tap kept, or it was logged, or the hand moved on)."""
+    target = url_for("tablet.hand", session_id=session_id, n=n)
+    kept = session.get(_KEPT_TAP)
+    if not kept or kept.get("at") != f"{session_id}/{n}":
+        return redirect(target, 303)
+    form = MultiDict(kept["form"])
+    try:
+        texts = _tapped(told_state(session_id, n), form)
+        preview = action.preview(get_db(), session_id, n, texts,
+                                 whole(form.get("expected_seq", "")))
+    except (FormError, RuleViolation, StaleSeq):
+        preview = None
+    if preview is None:  # back to a confirm page whose hand moved on: the hand as it is
+        return redirect(target, 303)
+    g.lang_back = target  # the language switch leads to the hand
+    return render_template("confirm.html", summary=g.summary, session_id=session_id,
+                           n=n, preview=preview, form=form, texts=texts,
+                           players=preview["players"], most=most_count(g.summary),
+                           count_skip=count_skip(preview["players"],
+                                                 preview.get("must_show") or ()),
+                           client_id=form.get("client_id"),
+                           expected_seq=form.get("expected_seq", ""), back=target)
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/undo")
