@@ -334,7 +334,7 @@ def test_a_failed_commit_changes_nothing(app, client, monkeypatch):
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(storage, "update_hand", broken)
+    monkeypatch.setattr(storage.hands, "update", broken)
     text = g.sim.next_action()
     r = g.post(text, client_id="fails")
     assert_error(r, 500, "internal_error")

@@ -180,7 +180,7 @@ def test_the_web_never_imports_the_storage():
 STORAGE = "referee.service.storage"
 # The modules whose names the package offers flat: the engine, the handle's
 # type, the PostgreSQL seam, how a JSON column and a time are written.
-STORAGE_ENGINE = ("engine", "handle", "pg", "columns")
+STORAGE_ENGINE = ("engine", "changes", "handle", "pg", "columns")
 
 
 def _storage_facade():
@@ -200,13 +200,25 @@ def test_the_storage_offers_its_groups_and_the_engine_alone():
     assert sorted(g for g in groups if not isinstance(getattr(storage, g, None), ModuleType)
                   or getattr(storage, g).__name__ != f"{STORAGE}.{g}") == []
     engine = {name for m in STORAGE_ENGINE
-              for name in vars(importlib.import_module(f"{STORAGE}.{m}"))} | {"pg"}
+              for name in vars(importlib.import_module(f"{STORAGE}.{m}"))} | set(STORAGE_ENGINE)
     assert sorted(flat - engine) == []
     # No group's own function or class is on the package itself.
     own = {id(v): f"{g}.{name}" for g in groups for name, v in vars(getattr(storage, g)).items()
            if getattr(v, "__module__", None) == f"{STORAGE}.{g}"}
     assert sorted(f"storage.{name} is {own[id(v)]}" for name, v in vars(storage).items()
                   if id(v) in own) == []
+
+
+def test_the_storage_reaches_no_context_above_it():
+    """The storage imports of the service above it only what every context
+    shares (``errors``), never a context: a commit's news goes to whoever
+    listens (``storage.changes.on_commit``: the tables' bells), and the
+    running totals are worked out by the ledger (``ledger/running.py``) and
+    written by money (``money/totals.refresh``)."""
+    contexts = tuple(f"referee.service.{c}" for c in sorted(SERVICE_CONTEXTS - {"storage"}))
+    assert [f"{name} imports {dep}" for name in sorted(MODULES)
+            if name == STORAGE or name.startswith(STORAGE + ".")
+            for dep in sorted(GRAPH[name]) if dep.startswith(contexts)] == []
 
 
 def _storage_uses(path: Path) -> set[str]:
@@ -219,6 +231,10 @@ def _storage_uses(path: Path) -> set[str]:
         if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                 and node.value.id == "storage"):
             out.add(node.attr)
+        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "setattr"
+              and len(node.args) > 1 and getattr(node.args[0], "id", "") == "storage"
+              and isinstance(node.args[1], ast.Constant)):  # monkeypatch.setattr(storage, "x")
+            out.add(node.args[1].value)
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
             if node.level:

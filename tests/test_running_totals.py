@@ -15,12 +15,12 @@ import pytest
 
 from referee.devtools.simulate import random_session
 from referee.ledger.money import fmt
+from referee.ledger.running import chain
 from referee.ledger.side_bets import Pots, SideBetOutcome
 from referee.record.chain import event_hash
 from referee.rules.hand import VOID
 from referee.rules.options import resolve
 from referee.service import storage, trust
-from referee.service.money import totals
 from referee.service.money.results import session_quantum
 from referee.service.table import sessions
 from referee.service.table.live_state import session_row
@@ -68,7 +68,7 @@ def assert_running_right(db, sid: str) -> None:
     assert (storage.running.settled_count(db, sid) == storage.running.counted_settled(db, sid)
             == len(want))
     stored = [(n, r) for n, r in storage.hands.results_from(db, sid, 1)]
-    assert [(n, json.loads(json.dumps(r))) for n, r in totals.chain(None, stored)] == \
+    assert [(n, json.loads(json.dumps(r))) for n, r in chain(None, stored)] == \
         [(n, r["running"]) for n, r in ((h["n"], h) for h in storage.hands.all_rows(db, sid))]
 
 

@@ -12,7 +12,7 @@ A caller names the group it stores in or reads from, one module each:
   ``record.chain.session_chain_fault``, a pure function over the rows);
 - ``sessions``: a session's row (``storage.sessions.row``);
 - ``hands``: each hand's derived row and seats (``storage.hands.update``);
-- ``running``: the running totals (``storage.running.refresh``);
+- ``running``: the running totals (``storage.running.store``);
 - ``replies``: the first answer to each client id (``storage.replies.store``);
 - ``attempts``: wrong tries at a secret (``storage.attempts.claim``);
 - ``club``: the club's own chain and its people (``storage.club.aliases``);
@@ -20,10 +20,12 @@ A caller names the group it stores in or reads from, one module each:
 - ``schema``: the tables, every migration for both databases.
 
 Beside the groups, the engine (``engine``: connections, write transactions
-and their locks, the group-committing writer), the database handle's type
-(``handle``), the PostgreSQL seam (``pg``) and how a JSON column and a time
-are written (``columns``): ``storage.connect``, ``storage.write``,
-``storage.run_write``, ``storage.snapshot``, ``storage.to_json``, ...
+and their locks, the group-committing writer), what a transaction wrote,
+told at its commit to whoever listens (``changes``: the tables' bells
+listen), the database handle's type (``handle``), the PostgreSQL seam
+(``pg``) and how a JSON column and a time are written (``columns``):
+``storage.connect``, ``storage.write``, ``storage.run_write``,
+``storage.snapshot``, ``storage.to_json``, ...
 
 Events are append-only: an action, a correction (undo), a hand's start. Each
 event row carries a SHA-256 hash chained over the session's previous event,
@@ -34,6 +36,7 @@ from . import (
     anchors,
     attempts,
     chain,
+    changes,
     club,
     events,
     hands,
@@ -72,5 +75,5 @@ __all__ = [
     "schema",
     "BUSY_TIMEOUT_MS", "INTEGRITY_ERRORS", "WRITE_LOCK", "Database", "GroupCommitter",
     "connect", "db_file", "db_key", "enable_group_commit", "forget_group_commit", "is_pg",
-    "listen", "now_seconds", "pg", "run_write", "snapshot", "to_json", "write",
+    "changes", "listen", "now_seconds", "pg", "run_write", "snapshot", "to_json", "write",
 ]

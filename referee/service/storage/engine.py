@@ -32,8 +32,7 @@ import sqlite_utils
 
 from ...rules.words import N_
 from ..errors import MalformedInput
-from ..table import changes
-from . import pg, schema
+from . import changes, pg, schema
 from .handle import Database
 from .pg import is_pg
 

@@ -20,8 +20,7 @@ from ...record.chain import (
 )
 from ...record.kinds import PLAY as _PLAY
 from ...record.kinds import EventKind
-from ..table import changes
-from . import anchors
+from . import anchors, changes
 from .columns import fits, insert_rows, now
 from .handle import Database
 

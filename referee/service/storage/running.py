@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 
-from . import hands
 from .columns import to_json
 from .handle import Database
 
@@ -31,14 +30,6 @@ def store(db: Database, sid: str, rows: list[tuple[int, dict | None]]) -> None:
     now_settled = sum(r is not None for _, r in rows)
     db.conn.execute("UPDATE sessions SET settled = settled + ? WHERE id = ?",
                     (now_settled - was, sid))
-
-
-def refresh(db: Database, sid: str, n: int) -> None:
-    """Write the running rows again from hand ``n`` on (inside the write that
-    changed hand ``n``'s result)."""
-    from ..money import totals
-
-    store(db, sid, totals.chain(before(db, sid, n), hands.results_from(db, sid, n)))
 
 
 def settled_count(db: Database, sid: str) -> int:

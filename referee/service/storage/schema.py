@@ -251,17 +251,17 @@ def _m005_sqlite(db: sqlite_utils.Database) -> None:
     # Derived from the club's events (verify folds them again): which person
     # each other spelling is, and the nicknames.
     db.table("aliases").create({"spelling": str, "person": str}, pk="spelling",
-                         not_null={"person"}, strict=True)
+                                not_null={"person"}, strict=True)
     db.table("nicknames").create({"person": str, "nickname": str}, pk="person",
-                           not_null={"nickname"}, strict=True)
+                                  not_null={"nickname"}, strict=True)
 
 
 @migration
 def m006_running_totals(db: Database) -> None:
-    # Each settled hand's running totals (referee.service.money.totals), written
+    # Each settled hand's running totals (referee.ledger.running), written
     # with its result: the standings of a long session read one row for the
     # totals and a page of rows for the hands, where they summed every hand.
-    from ..money import totals
+    from ...ledger.running import chain
 
     db.execute("ALTER TABLE hands ADD COLUMN running TEXT")
     # The settled hands alone, in order: counting them and skipping to a page
@@ -271,7 +271,7 @@ def m006_running_totals(db: Database) -> None:
     # entries on every read cost a page 1-2 ms.
     db.execute("ALTER TABLE sessions ADD COLUMN settled INTEGER NOT NULL DEFAULT 0")
     for (sid,) in db.conn.execute("SELECT id FROM sessions").fetchall():
-        running.store(db, sid, totals.chain(None, hands.results_from(db, sid, 1)))
+        running.store(db, sid, chain(None, hands.results_from(db, sid, 1)))
 
 
 @migration

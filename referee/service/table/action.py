@@ -59,6 +59,7 @@ from ...rules.hand import VOID, Hand
 from .. import storage
 from ..errors import Closed, RefereeError, Refused, RuleViolation, StaleSeq
 from ..kinds import EventKind
+from ..money import totals
 from ..money.results import StoredResult, hand_result
 from ..storage import Database
 from . import cache
@@ -281,7 +282,7 @@ def _write(live: Live, work: Hand, steps: list[_Event], result: StoredResult | N
         if steps:
             storage.hands.update(w, sid, n, len(work.actions), events[-1], result_json)
             if result is not None:
-                storage.running.refresh(w, sid, n)
+                totals.refresh(w, sid, n)
         if refusal is not None:
             storage.hands.touch(w, sid, n, append(w, refusal))
 

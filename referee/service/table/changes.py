@@ -2,9 +2,10 @@
 /api/sessions/<id>/stream``) wait here instead of asking the database.
 
 Every event appended to a session's chain marks the session on the writing
-connection (``touched``); once that transaction commits, each marked
-session's bell rings (``committed``) and the streams of that table, and only
-those, wake up to read what is new. A rolled-back transaction rings nothing
+connection (``storage.changes.touched``); once that transaction commits, the
+storage tells each marked session (``storage.changes.on_commit``), its bell
+rings (``ring``) and the streams of that table, and only those, wake up to
+read what is new. A rolled-back transaction rings nothing
 (a job rolled back inside a group commit may ring for nothing: a stream that
 finds no new event sends nothing).
 
@@ -22,8 +23,8 @@ import threading
 from collections import deque
 from typing import Any
 
-CHANNEL = "referee_changes"
-_PENDING = "_referee_touched"  # the connection's attribute: (session, event) not yet committed
+from .. import storage
+
 RECENT = 256  # events kept per table in memory, for its streams to send without a query
 
 
@@ -104,6 +105,11 @@ def ring(sid: str, rows: list[tuple[Any, ...] | None] | None = None) -> None:
         hook(sid)
 
 
+# Every commit in this process rings the bells of the sessions it wrote (the
+# storage tells whoever listens: it does not reach up to the table).
+storage.changes.on_commit(ring)
+
+
 def since(sid: str, seq: int) -> list[tuple] | None:
     """The table's events after ``seq`` as this process saw them committed;
     None when it cannot say (not all of them are in memory, or the table is
@@ -133,65 +139,10 @@ def wait(sid: str, seen: int, timeout: float) -> int:
         return bell.rung
 
 
-def touched(db: Any, sid: str, row: tuple | None = None) -> None:
-    """An event of ``sid`` was written in ``db``'s open transaction (``row``:
-    its (seq, kind, hand, hash, prev_hash); None for many at once)."""
-    pending = getattr(db, _PENDING, None)
-    if pending is None:
-        pending = []
-        setattr(db, _PENDING, pending)
-    pending.append((sid, row))
-
-
-def mark(db: Any) -> int:
-    """Where the transaction's marks stand (before a savepoint)."""
-    return len(getattr(db, _PENDING, None) or ())
-
-
-def undo_to(db: Any, where: int) -> None:
-    """A savepoint rolled back: its marks go (its events were never committed)."""
-    pending = getattr(db, _PENDING, None)
-    if pending:
-        del pending[where:]
-
-
-def _by_session(pending: list) -> dict[str, list]:
-    out: dict[str, list] = {}
-    for sid, row in pending:
-        out.setdefault(sid, []).append(row)
-    return out
-
-
-def notices(db: Any) -> list[str]:
-    """The transaction's notices to every app server on PostgreSQL (storage
-    sends them inside it: the database delivers them at its commit, never
-    for a rollback): each session, and its events when they fit in a notice."""
-    out = []
-    for sid, rows in _by_session(getattr(db, _PENDING, None) or []).items():
-        said = json.dumps({"sid": sid, "rows": rows}, separators=(",", ":"))
-        if len(said) > 7000 or None in rows:
-            said = json.dumps({"sid": sid, "rows": [None]})
-        out.append(said)
-    return out
-
-
 def heard(payload: str) -> None:
     """A notice from the database (any app server's commit): ring its bell."""
     said = json.loads(payload)
     ring(said["sid"], [tuple(r) if r else None for r in said["rows"]])
-
-
-def committed(db: Any) -> None:
-    """The transaction committed: ring the bells of the sessions it wrote."""
-    pending = getattr(db, _PENDING, None)
-    if pending:
-        setattr(db, _PENDING, None)
-        for sid, rows in _by_session(pending).items():
-            ring(sid, rows)
-
-
-def rolled_back(db: Any) -> None:
-    setattr(db, _PENDING, None)
 
 
 # ---------------------------------------------------------------- PostgreSQL
@@ -207,7 +158,7 @@ def listen(url: str, listener) -> None:
     with _guard:
         if url in _listeners and _listeners[url].is_alive():
             return
-        thread = threading.Thread(target=listener, args=(url, CHANNEL, heard),
+        thread = threading.Thread(target=listener, args=(url, storage.changes.CHANNEL, heard),
                                   name="referee-listen", daemon=True)
         _listeners[url] = thread
         thread.start()

@@ -13,6 +13,7 @@ from ...rules.words import N_
 from .. import storage
 from ..errors import NotFound
 from ..kinds import EventKind
+from ..money import totals
 from ..storage import Database
 from . import cache
 from .cache import Live
@@ -154,7 +155,7 @@ def settle_dispute(db: Database, sid: str, n: int, index: int, how: str, by: str
                 with_reply(payload, client_id, answer_json, asked()), client_id, after=after))
             if work is not None:
                 storage.hands.update(w, sid, n, len(work.actions), event["id"], None)
-                storage.running.refresh(w, sid, n)
+                totals.refresh(w, sid, n)
             storage.hands.set_setup(w, sid, n, new_setup, event["id"])
             if live.n and live.n != n:
                 storage.hands.touch(w, sid, live.n, event["id"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, cast
 
+from ...ledger.running import pots_after
 from ...record import load_hand_setup
 from ...record.chain import with_reply
 from ...replay import side_bet_outcomes, start_on
@@ -126,7 +127,7 @@ def _side_bets(db: Database, sid: str, hand: Hand, setup: dict[str, Any]
                ) -> tuple[list[Words], dict[str, Decimal]]:
     if not setup.get("side_bets") or not hand.is_complete:
         return [], {}
-    won, story = totals.pots_after(storage.running.before(db, sid, hand.number)).settle(
+    won, story = pots_after(storage.running.before(db, sid, hand.number)).settle(
         side_bet_outcomes(hand, setup))
     return story, won
 
@@ -282,7 +283,7 @@ def start_hand(db: Database, sid: str, setup: dict[str, Any], client_id: str | N
                                  list(hand.players), hand.dealer, len(hand.actions),
                                  event["id"], result)
             if result is not None:
-                storage.running.refresh(w, sid, hand.number)
+                totals.refresh(w, sid, hand.number)
             if table.everyone != live.everyone:
                 storage.sessions.set_everyone(w, sid, table.everyone)
             if live.next_seats is not None:  # listed on this hand: the table moves on

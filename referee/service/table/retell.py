@@ -22,6 +22,7 @@ from ...rules.words import N_
 from .. import storage
 from ..errors import NotFound
 from ..kinds import EventKind
+from ..money import totals
 from ..money.results import hand_result
 from . import cache
 from .cache import Live
@@ -103,7 +104,7 @@ def tell_again(db: Database, sid: str, n: int, given: dict,
                                           client_id)
             storage.hands.set_setup(w, sid, n, setup, event["id"])
             storage.hands.update(w, sid, n, 0, event["id"], storage.to_json(result))
-            storage.running.refresh(w, sid, n)
+            totals.refresh(w, sid, n)
             if client_id:
                 storage.replies.store(w, sid, client_id, False, state_json)
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from ...ledger.money import fmt
 from ...ledger.results import result_doc, result_entry
+from ...ledger.running import step
 from ...record import FORMAT, dump_log, load_log, setup_of
 from ...record.chain import canonical_action
 from ...record.result_text import EncodedItems, item_line, result_json_text
@@ -29,7 +30,6 @@ from ...speed import collector
 from .. import access, beside, storage
 from ..errors import MalformedInput
 from ..kinds import EventKind
-from ..money import totals
 from ..money.results import hand_result, session_quantum, void_hand_result
 from ..money.totals import RunningResult
 from ..storage import Database
@@ -235,7 +235,7 @@ def judge(log: dict) -> Iterator[tuple[str, Any]]:
                 result = void_hand_result(hand, setup["void"], q)
             elif hand.is_complete:
                 result = hand_result(hand, stake, q, setup)
-            row = totals.step(running, result)
+            row = step(running, result)
             if row is not None:
                 running = row
             batch.append((hand.number, setup_of(setup),

@@ -41,6 +41,7 @@ from ...rules.words import LEFT_THE_TABLE, N_
 from .. import storage
 from ..errors import NotFound, NotYourSeat
 from ..kinds import EventKind
+from ..money import totals
 from ..money.payable import coin
 from ..money.results import quantum, void_hand_result
 from ..storage import Database
@@ -162,7 +163,7 @@ def _void_current(live: Live, n: int, reason: str, key: str, extra: dict | None 
 
     def rows(w: Database, event_id: int) -> None:
         storage.hands.set_setup(w, live.sid, n, setup, event_id, result, void=True)
-        storage.running.refresh(w, live.sid, n)
+        totals.refresh(w, live.sid, n)
         if extra:
             storage.sessions.set_next(w, live.sid, stake=live.next_stake, seats=extra["seats"])
 
@@ -632,7 +633,7 @@ def rename(db: Database, sid: str, old: str, new: str, client_id: str | None = N
 
         def rows(w: Database, _event_id: int) -> None:
             rename_player(w, live.sid, old, new)
-            storage.running.refresh(w, live.sid, 1)  # every name in them changes
+            totals.refresh(w, live.sid, 1)  # every name in them changes
 
         def after(_event_id: int) -> None:
             cache.drop(db, live.sid)  # every name in it: rebuilt from the rows

@@ -23,6 +23,7 @@ from ...rules.hand import Hand
 from ...rules.words import N_
 from .. import storage
 from ..errors import ClientIdReused, NotFound, RefereeError, Refused, RuleViolation, StaleSeq
+from ..money import totals
 from ..storage import Database
 from . import cache, live_state
 from .cache import Live
@@ -146,7 +147,7 @@ def store_hand(w: Database, live: Live, hand: Hand, event_id: int, result: dict 
     storage.hands.update(w, live.sid, hand.number, len(hand.actions), event_id,
                          storage.to_json(result) if result else None)
     if result is not None or undo:
-        storage.running.refresh(w, live.sid, hand.number)
+        totals.refresh(w, live.sid, hand.number)
     if client_id:
         storage.replies.store(w, live.sid, client_id, False, state_json)
 

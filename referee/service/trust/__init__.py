@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from ...ledger.running import step
 from ...record import load_log
 from ...record.chain import (
     ASKED,
@@ -40,7 +41,6 @@ from ...speed import collector
 from .. import beside, storage
 from ..access import locks_digest
 from ..kinds import EventKind
-from ..money import totals
 from ..money.results import StoredResult, hand_result, session_quantum, void_hand_result
 from ..storage import Database
 from ..table.table_events import MONEY_EVENTS, fold_money, renamed
@@ -421,7 +421,7 @@ def _result_faults(db: Database, sid: str, row: dict, events: list,
         if not _same(got, want):  # the same text is the same result: most hands
             faults += _result_differences(n, got, want)
         # The pages read the totals from these rows alone: they must be the replay's.
-        after = totals.step(running, want)
+        after = step(running, want)
         if have and not _same(have["running"], after):
             faults.append(Words(N_("hand {hand}'s stored running totals differ from the "
                                    "replay of its chain"), hand=n))
