@@ -534,6 +534,7 @@ def _verify_session(db: Database, sid: str, head: str | None,
         fault, faults, live = _chain_and_event_faults(db, sid, head, read)
         if fault is not None:
             return [_chain_fault_words(fault)]
+        assert live is not None  # worked out whenever the chain holds
         return faults or _result_faults(db, sid, row, events, hand_rows, live)
     try:
         results = _result_faults(db, sid, row, events, hand_rows, _live_actions(events))
