@@ -105,3 +105,28 @@ def test_an_earlier_hands_audit_with_money_of_a_player_seated_later(app, n):
     assert page.status_code == 200
     assert "Ben" in page.get_data(as_text=True)
     assert client.get(f"/reports/{info.id}/hands/{n}/audit.pdf?{tok}").status_code == 200
+
+
+def test_the_clis_papers_of_a_stored_table_are_the_webs(app, client, tmp_path):
+    """One gathering of what a stored table's papers say beyond its log
+    (StoredSession.settlement_paper, audit_settled): a dispute settled by a
+    correction reads settled on the CLI's settlement and audit PDFs as on the
+    web's. The CLI's said it was open."""
+    from referee.cli import main
+    from tests.test_api import Game
+
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    g.correct_last("fix")
+    assert g.post(str(g.sim.hand.actions[-1])).status_code == 201  # logged again
+    g.seq += 1
+    db = app.config["DATABASE"]
+    tok = f"?token={g.audit}"
+    for path, argv in ((f"/reports/{g.sid}/settlement.pdf{tok}", ["settle"]),
+                       (f"/reports/{g.sid}/hands/1/audit.pdf{tok}", ["audit", "--hand", "1"])):
+        web = client.get(path)
+        assert web.status_code == 200
+        out = tmp_path / "paper.pdf"
+        assert main([*argv, g.sid, "--db", db, "--pdf", str(out)]) == 0
+        assert pdf_text(out.read_bytes()) == pdf_text(web.data), argv

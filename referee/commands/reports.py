@@ -73,15 +73,10 @@ def _settle(args: argparse.Namespace) -> int:
         return fail(err)
     from ..reports.sections import Sections
 
-    sec = Sections.replayed(session)
-    paying = {}
-    if stored is not None:  # a stored table's paper says how each transfer is paid
-        from ..service.money import pay
-
-        paying = pay.for_the_paper(stored.db, stored.session_id,
-                                   [t.payee for t in sec.transfers])
+    paper = stored.settlement_paper(session) if stored is not None else \
+        {"sections": Sections.replayed(session)}
     pdf = render_settlement(session, final_hash=final_hash, date=args.date, table=args.table,
-                            lang=args.lang, sections=sec, **paying)
+                            lang=args.lang, **paper)
     return _write(args.pdf, pdf)
 
 
@@ -99,8 +94,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(audit_json(audit), indent=2, ensure_ascii=False) + "\n")
     if args.pdf:
+        settled = stored.audit_settled(args.hand) if stored is not None else None
         status = _write(args.pdf, render_audit(audit, final_hash=final_hash, date=args.date,
-                                               table=args.table, lang=args.lang))
+                                               table=args.table, lang=args.lang,
+                                               settled=settled))
         if status:
             return status
     if not args.json and not args.pdf:

@@ -24,6 +24,27 @@ class StoredSession:
 
         return sessions.stake_in_force(self.db, self.session_id)
 
+    def settlement_paper(self, session) -> dict:
+        """What the settlement paper of this stored table says beyond its log,
+        as ``render_settlement``'s keywords, for the CLI and the web alike:
+        its sections with the disputes as settled, who came and went, and how
+        each transfer is paid (the CLI's paper showed settled disputes as open
+        and no comings and goings: it gathered these apart)."""
+        from ..service.money import pay
+        from ..service.table import disputes, table_events
+        from .sections import Sections
+
+        db, sid = self.db, self.session_id
+        sec = Sections.replayed(session, disputes.all_settlements(db, sid))
+        return {"sections": sec, "moves": table_events.comings_and_goings(db, sid),
+                **pay.for_the_paper(db, sid, [t.payee for t in sec.transfers])}
+
+    def audit_settled(self, n: int) -> dict[int, dict]:
+        """Hand ``n``'s disputes as settled, for its audit paper."""
+        from ..service.table import disputes
+
+        return disputes.settlements(self.db, self.session_id, n)
+
     def hand_events(self, n: int) -> list[dict]:
         from ..service import storage
         from .audit import events_from_storage

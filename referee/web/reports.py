@@ -35,7 +35,6 @@ from ..reports.audit import (
     told_rows,
 )
 from ..reports.common import rules_in_words, unit_of
-from ..reports.sections import Sections
 from ..reports.settlement import OUTCOME_WORDS, render_settlement
 from ..reports.stored import load_stored
 from ..reports.whatif import what_if
@@ -44,8 +43,7 @@ from ..rules.numbers import whole
 from ..rules.options import OPTION_NAMES, PRESET_SOURCES
 from ..service.access import seats
 from ..service.errors import NotFound
-from ..service.money import pay
-from ..service.table import disputes, sessions, table_events
+from ..service.table import sessions
 from . import forms
 from .db import get_db
 from .errors import BUSY_PAPERS
@@ -151,14 +149,9 @@ def settlement_pdf(sid: str):
         session = replay(stored.log, allow_open_last_hand=True)
     except RefereeError as err:
         return _error_page(err)
-    db = get_db()
     with paper_turn():
-        # One result: the paper's sections name the transfers whose payees' details it shows.
-        sec = Sections.replayed(session, disputes.all_settlements(db, sid))
         data = render_settlement(session, final_hash=stored.final_hash,
-                                 lang=_paper_language(), sections=sec,
-                                 moves=table_events.comings_and_goings(db, sid),
-                                 **pay.for_the_paper(db, sid, [t.payee for t in sec.transfers]))
+                                 lang=_paper_language(), **stored.settlement_paper(session))
     return _pdf(data, f"settlement-{sid}.pdf")
 
 
@@ -198,7 +191,7 @@ def audit_pdf(sid: str, n: int):
         with paper_turn():
             stored, audit = _audit(sid, n)
             data = render_audit(audit, final_hash=stored.final_hash, lang=_paper_language(),
-                                settled=disputes.settlements(get_db(), sid, n))
+                                settled=stored.audit_settled(n))
     except RefereeError as err:
         return _error_page(err, 404 if err.code == "no_such_hand" else 422)
     return _pdf(data, f"audit-{sid}-hand-{n}.pdf")
