@@ -169,11 +169,10 @@ class Hand:
         self.play_started = False
         self.turn = (self.players.index(dealer) + 1) % n
         self.this_turn = TurnState()
-        self.slap_open = False  # the top discard may be slapped
-        self.discarder: str | None = None
-        self.extra_by: str | None = None
-        self.ender: str | None = None  # who dropped, or drew from the empty stock
-        self.play_kind: EndingKind | None = None  # how the play ended (DROP or STOCK_OUT)
+        self.extra_by: str | None = None  # who slapped and owes an extra discard
+        # How the play ended (DROP or STOCK_OUT), and who ended it: dropped, or
+        # drew from the empty stock.
+        self.play_ended: tuple[EndingKind, str] | None = None
         self.must_show: set[str] = set()
         self.ending: Ending | None = None
 
@@ -193,6 +192,13 @@ class Hand:
         """The hand's result is settled (a declared deal win may still be
         joined by other claims until the next hand starts)."""
         return self.phase == OVER or (self.phase == DECLARED and not self.must_show)
+
+    @property
+    def slap_open(self) -> bool:
+        """The top discard may be slapped: it was the last action, and the next
+        turn has not begun."""
+        return (self.phase == START and self.rules.slapping != "off" and bool(self.actions)
+                and self.actions[-1].verb == "discard")
 
     @property
     def top(self) -> str | None:
@@ -267,7 +273,6 @@ class Hand:
     def _begin_turn(self, p: str) -> None:
         self.this_turn.started = True
         self.play_started = True
-        self.slap_open = False
         self.turns[p] += 1
         self.this_turn.out_blocked = self.rules.hit_blocks_going_out and self.hit_since[p]
         self.hit_since[p] = False
@@ -288,8 +293,7 @@ class Hand:
         p = action.player
         self._begin_turn(p)
         if self.stock == 0:
-            self.ender = p
-            self._end_play(STOCK_OUT)
+            self._end_play(STOCK_OUT, p)
             return
         self.stock -= 1
         cards = action.cards
@@ -320,8 +324,7 @@ class Hand:
     def _apply_drop(self, action: Action) -> None:
         p = action.player
         self._begin_turn(p)
-        self.ender = p
-        self._end_play(DROP)
+        self._end_play(DROP, p)
 
     def _apply_spread(self, action: Action) -> None:
         p = action.player
@@ -372,8 +375,6 @@ class Hand:
         if not held and not self.unknown[p]:
             if self._went_out(p, by_discard=True):
                 return
-        self.discarder = p
-        self.slap_open = self.rules.slapping != "off"
         if self.phase == EXTRA_DISCARD:
             # The turn already belongs to the player after the first discarder.
             self.extra_by = None
@@ -394,9 +395,9 @@ class Hand:
         card = self.pile.pop()
         self.spreads[k - 1].cards.append(card)
         self._hit_waits(p, self.spreads[k - 1].owner)
-        self.slap_open = False
+        discarder = self.actions[-1].player  # the slapped discard was the last action
         next_player = self.players[self.turn]
-        owes = p != self.discarder and not (
+        owes = p != discarder and not (
             p == next_player and self.rules.slapping == "next_player_priority"
         )
         if owes and self.card_count(p):
@@ -500,9 +501,9 @@ class Hand:
         return {q for q in self.players if q not in winners and q not in self.shown
                 and self.card_count(q)}
 
-    def _end_play(self, kind: EndingKind) -> None:
+    def _end_play(self, kind: EndingKind, ender: str) -> None:
         self.phase = SHOWDOWN
-        self.play_kind = kind
+        self.play_ended = (kind, ender)
         held, unknown = self.held, self.unknown
         self.must_show = {q for q in self.players if held[q] or unknown[q]}
         if not self.must_show:
@@ -510,10 +511,9 @@ class Hand:
             self.phase = OVER
 
     def _showdown_ending(self) -> Ending:
-        kind = self.play_kind
-        assert kind is not None  # a showdown without an ending follows _end_play
-        return Ending(kind, self.players, self.dealer, player=self.ender,
-                      counts=self._known_counts())
+        assert self.play_ended is not None  # a showdown without an ending follows _end_play
+        kind, ender = self.play_ended
+        return Ending(kind, self.players, self.dealer, player=ender, counts=self._known_counts())
 
     def _known_counts(self) -> dict[str, int | None]:
         return self.counts()

@@ -372,7 +372,7 @@ def _verify_slap(hand: Hand, action: Action) -> None:
     assert k is not None  # parse_action reads a slap's spread, or refuses it
     if hand.rules.slapping == "off":
         raise _illegal("slap_not_allowed", N_("these rules do not allow slapping"))
-    if not hand.slap_open or hand.phase != START:
+    if not hand.slap_open:
         raise _illegal("slap_too_late", N_("only a discard may be slapped, before the "
                                            "next player draws or takes"))
     if k > len(hand.spreads):
@@ -415,10 +415,14 @@ def _verify_show(hand: Hand, action: Action) -> None:
     # ended a turn; the check catches a spread hidden among cards the
     # referee did not know then. A player dealt a spread who never had a
     # turn to lay it down (or dropped at the start of the first) broke nothing.
-    ended = hand.turns[p] - (1 if p == hand.ender else 0)
-    if ended > 0 and hand.rules.must_spread != "never" and holds_spread(
-        action.cards, hand.deck, aces_exempt=hand.rules.must_spread == "except_aces"
-    ):
+    must_spread = hand.rules.must_spread
+    if must_spread == "never":
+        return
+    ended = hand.turns[p]
+    if hand.play_ended is not None and hand.play_ended[1] == p:
+        ended -= 1  # the turn that ended the play did not end
+    if ended > 0 and holds_spread(action.cards, hand.deck,
+                                  aces_exempt=must_spread == "except_aces"):
         raise _illegal("held_spread", N_("{player}'s hand holds a spread ({cards}), which "
                                          "the rules say must be laid down"),
                                       {"player": p, "cards": ' '.join(action.cards)})
