@@ -88,7 +88,7 @@ def parse_action(text: str) -> Action:
                                            {"word": repr(words[0]), "verbs": ', '.join(VERBS)})
     lo, hi, needs_spread = _ARITY[verb]
     args = words[1:]
-    if verb == "show" and args and args[0].startswith("="):
+    if verb == "show" and args and args[0][0] == "=":
         return Action(player, verb, (), None, _shown_count(args, text))
     spread = None
     if needs_spread:

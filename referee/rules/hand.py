@@ -40,7 +40,20 @@ from .ending import (
     tonk_out_pays,
 )
 from .errors import RefereeError, RuleViolation
-from .legality import Seen, check_new, eligible_claim, taken_from
+from .legality import (
+    DEALT_TO,
+    DECLARED_BY,
+    DISCARDED_BY,
+    DRAWN_BY,
+    HIT_BY,
+    SHOWN_BY,
+    SPREAD_BY,
+    TAKEN_BY,
+    Seen,
+    check_new,
+    eligible_claim,
+    taken_from,
+)
 from .options import HouseRules
 from .phases import (  # noqa: F401 (START_VERBS and Phase: their callers import them here)
     DECLARED,
@@ -128,7 +141,7 @@ class Hand:
                                        "{size}"),
                                     {"player": p, "listed": len(cards), "size": size}
                     )
-                where = (N_("dealt to {player}"), p)
+                where = (DEALT_TO, p)
                 if UNKNOWN in cards:  # a partly known hand
                     mine = [card for card in cards if card != UNKNOWN]
                     self.unknown[p] = size - len(mine)
@@ -302,7 +315,7 @@ class Hand:
         else:
             card = cards[0]
             self.held[p].append(card)
-            self.seen[card] = (N_("drawn by {player}"), p)
+            self.seen[card] = (DRAWN_BY, p)
         self.phase = PLAY
 
     def _apply_take(self, action: Action) -> None:
@@ -313,7 +326,7 @@ class Hand:
         top = self.pile.pop(taken_from(self, card) if self.rules.pickup_depth == 2 else -1)
         if top == UNKNOWN and card is not None and card != UNKNOWN:
             top = card
-            self.seen[card] = (N_("taken by {player}"), p)
+            self.seen[card] = (TAKEN_BY, p)
         if top == UNKNOWN:
             self.unknown[p] += 1
         else:
@@ -330,7 +343,7 @@ class Hand:
         p = action.player
         number = len(self.spreads) + 1
         for card in action.cards:
-            self._take_from_hand(p, card, (N_("spread by {player} in S{spread}"), p, number))
+            self._take_from_hand(p, card, (SPREAD_BY, p, number))
             self.this_turn.melded += (card,)
         self.spreads.append(Spread(number, p, list(action.cards)))
         self.this_turn.spreads += 1
@@ -341,7 +354,7 @@ class Hand:
     def _apply_hit(self, action: Action) -> None:
         p, k, card = action.player, action.spread, action.cards[0]
         assert k is not None  # a hit names its spread
-        left = self._take_from_hand(p, card, (N_("hit on S{spread} by {player}"), p, k))
+        left = self._take_from_hand(p, card, (HIT_BY, p, k))
         self.this_turn.melded += (card,)
         self.spreads[k - 1].cards.append(card)
         self.this_turn.hits += 1
@@ -366,7 +379,7 @@ class Hand:
         # _take_from_hand and _pass_turn written out: most actions are
         # discards, and the two calls cost a replay 2% (measured).
         held = self.held[p]
-        self.seen[card] = (N_("discarded by {player}"), p)
+        self.seen[card] = (DISCARDED_BY, p)
         if card in held:
             held.remove(card)
         else:
@@ -408,7 +421,7 @@ class Hand:
         p = action.player
         claim = eligible_claim(self, p, action.cards)
         assert claim is not None  # verified: the declared cards make a claim
-        self._reveal(p, action.cards, N_("declared by {player}"))
+        self._reveal(p, action.cards, DECLARED_BY)
         self.claims.append(claim)
         if claim.claim.timing:
             self._begin_turn(p)
@@ -426,7 +439,7 @@ class Hand:
             if self.ending is not None:  # as _reveal keeps the ending's counts current
                 self.ending = dataclasses.replace(self.ending, counts=self.counts())
         elif self.unknown[p]:
-            self._reveal(p, action.cards, N_("shown by {player}"))
+            self._reveal(p, action.cards, SHOWN_BY)
         else:  # a fully known hand: shown as listed
             self.held[p] = list(action.cards)
         self.shown[p] = action.cards

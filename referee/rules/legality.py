@@ -33,6 +33,16 @@ _ANY_TURN = frozenset(("declare", "slap", "show"))
 # Where a card was seen: a template and its player (and spread), made into
 # words only for a refusal (a tuple costs a replay no more than the text did).
 Seen = tuple[str, ...] | tuple[str, str, int]
+# The templates, each said once for the hand that records a sighting and the
+# check that refuses a second one.
+DEALT_TO = N_("dealt to {player}")
+DRAWN_BY = N_("drawn by {player}")
+TAKEN_BY = N_("taken by {player}")
+SPREAD_BY = N_("spread by {player} in S{spread}")
+HIT_BY = N_("hit on S{spread} by {player}")
+DISCARDED_BY = N_("discarded by {player}")
+DECLARED_BY = N_("declared by {player}")
+SHOWN_BY = N_("shown by {player}")
 
 
 class _ToPick(tuple[str, ...]):
@@ -161,7 +171,7 @@ def _verify_draw(hand: Hand, action: Action) -> None:
                                              "play (log it without a card)"))
         card = action.cards[0]
         if card not in hand.deck.cards or card in hand.seen:  # only then word it
-            check_new(hand, card, (N_("drawn by {player}"), action.player))
+            check_new(hand, card, (DRAWN_BY, action.player))
 
 
 def _verify_take(hand: Hand, action: Action) -> None:
@@ -180,13 +190,13 @@ def _verify_take(hand: Hand, action: Action) -> None:
                 return
             if top != UNKNOWN:
                 if second == UNKNOWN:  # the second card, not known till now
-                    check_new(hand, card, (N_("taken by {player}"), p))
+                    check_new(hand, card, (TAKEN_BY, p))
                     return
                 raise _illegal("take_mismatch", N_("the top two cards of the discard pile "
                                                    "are {top} and {second}, not {card}"),
                                {"top": top, "second": second, "card": card})
         if top == UNKNOWN:
-            check_new(hand, card, (N_("taken by {player}"), p))
+            check_new(hand, card, (TAKEN_BY, p))
         else:
             raise _illegal("take_mismatch", N_("the top of the discard pile is {top}, not "
                                                "{card}"), {"top": top, "card": card})

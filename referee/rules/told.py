@@ -29,7 +29,7 @@ from .ending import (
 )
 from .errors import MalformedInput, RuleViolation
 from .hand import Hand
-from .legality import best_claim, verify_reveal
+from .legality import DECLARED_BY, best_claim, verify_reveal
 from .options import HouseRules
 from .phases import OVER
 from .words import N_, Words
@@ -230,7 +230,7 @@ def _deal_win(hand: Hand, told: Told) -> Ending:
                 "{player}'s hand {cards} counts {total} and wins nothing on the deal under "
                 "these rules"), {"player": q, "cards": " ".join(cards),
                                  "total": hand.deck.count(cards)})
-        hand._reveal(q, cards, N_("declared by {player}"))
+        hand._reveal(q, cards, DECLARED_BY)
         claims.append(Claim(q, best.claim, best.rank, best.count))
     hand.claims = claims
     ending = hand._deal_win_ending()
