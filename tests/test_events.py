@@ -16,7 +16,7 @@ from referee.record.schemas import LOG
 from referee.replay import replay
 from referee.rules.errors import MalformedInput, RefereeError, RuleViolation
 from referee.rules.events import void_hand
-from referee.rules.hand import Hand
+from referee.rules.hand import OVER, Hand
 from referee.rules.options import resolve
 from referee.rules.table import Table
 
@@ -97,7 +97,7 @@ def test_after_a_void_hand_whose_dealer_left_the_next_seat_deals():
     rules = resolve("pagat")
     table = Table(rules, ["Ann", "Ben", "Cy", "Dee"])
     table.start_hand("Ann")
-    table.hands[-1].phase = "over"  # settled
+    table.hands[-1].phase = OVER  # settled
     void_hand(table.start_hand("Ben"))
     # Ben got up: the deal stays where it was, so Cy (next on Ben's left) deals.
     with pytest.raises(RuleViolation) as err:

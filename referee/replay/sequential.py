@@ -78,7 +78,7 @@ class Session:
             result = settle_logged(hand, setup, self.stake)
             if result is None:  # still in play
                 continue
-            if hand.phase == VOID:
+            if hand.phase is VOID:
                 results.append(result)
                 continue
             outcomes = side_bet_outcomes(hand, setup)
@@ -104,7 +104,7 @@ def settle_logged(hand: Hand, setup: dict, stake: Decimal) -> HandResult | None:
     void hand (nobody pays), a complete one (played or told) at its own stake
     (``own_stake``, ``stake`` the session's) times its multiplier; None for
     a hand still in play. Side bets' pots are the session's (``Session.result``)."""
-    if hand.phase == VOID:
+    if hand.phase is VOID:
         return void_result(hand, setup["void"])
     if not hand.is_complete:
         return None
@@ -230,7 +230,7 @@ def check_log_end(table: Table, *, closed: bool = False) -> None:
         return
     last = table.hands[-1]
     last.finish_declarations()
-    if not last.is_complete and last.phase != VOID:
+    if not last.is_complete and last.phase is not VOID:
         if closed:
             raise RuleViolation(
                 "closed_in_play",

@@ -208,7 +208,7 @@ def _replay_segment(session: Session, table: Table, start: int, end: int) -> Seg
         result = settle_logged(hand, setup, stake)
         if result is not None:
             lines.append(item_line(result.to_json(quantum)))  # as stored, encoded
-            if hand.phase != VOID:  # nobody pays a void hand: a line, but nothing to add
+            if hand.phase is not VOID:  # nobody pays a void hand: a line, but nothing to add
                 for q, amount in result.net.items():
                     totals[q] = totals[q] + amount if q in totals else amount
         del table.hands[:-1]  # only the last hand is needed to start the next

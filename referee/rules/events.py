@@ -35,7 +35,7 @@ def check_accepted(hand: Hand, names: Sequence[str]) -> None:
     if not names:
         return  # nobody has confirmed anything
     if not hand.is_complete:
-        if hand.phase == VOID:
+        if hand.phase is VOID:
             why = Words(N_("it is void, so there is no result to accept"))
         elif hand.phase in _PLAY_ENDED:
             why = Words(N_("its result waits for shows still to come"))

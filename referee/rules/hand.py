@@ -196,7 +196,7 @@ class Hand:
         """The player whose turn it is (``None`` once the play is over)."""
         if self.phase in (START, PLAY):
             return self.players[self.turn]
-        if self.phase == EXTRA_DISCARD:
+        if self.phase is EXTRA_DISCARD:
             return self.extra_by
         return None
 
@@ -204,13 +204,13 @@ class Hand:
     def is_complete(self) -> bool:
         """The hand's result is settled (a declared deal win may still be
         joined by other claims until the next hand starts)."""
-        return self.phase == OVER or (self.phase == DECLARED and not self.must_show)
+        return self.phase is OVER or (self.phase is DECLARED and not self.must_show)
 
     @property
     def slap_open(self) -> bool:
         """The top discard may be slapped: it was the last action, and the next
         turn has not begun."""
-        return (self.phase == START and self.rules.slapping != "off" and bool(self.actions)
+        return (self.phase is START and self.rules.slapping != "off" and bool(self.actions)
                 and self.actions[-1].verb == "discard")
 
     @property
@@ -388,7 +388,7 @@ class Hand:
         if not held and not self.unknown[p]:
             if self._went_out(p, by_discard=True):
                 return
-        if self.phase == EXTRA_DISCARD:
+        if self.phase is EXTRA_DISCARD:
             # The turn already belongs to the player after the first discarder.
             self.extra_by = None
             self.phase = START
@@ -446,13 +446,13 @@ class Hand:
         self.must_show.discard(p)
         if self.must_show:
             return
-        if self.phase == SHOWDOWN and self.ending is None:
+        if self.phase is SHOWDOWN and self.ending is None:
             self.ending = self._showdown_ending()
             if self.rules.scoring == "push_ups":
                 self.must_show = self._push_up_losers(self.ending) - set(self.shown)
                 if self.must_show:
                     return
-        if self.phase == SHOWDOWN or self.phase == DECLARED and self.claims[-1].claim.timing:
+        if self.phase is SHOWDOWN or self.phase is DECLARED and self.claims[-1].claim.timing:
             self.phase = OVER
 
     def _reveal(self, p: str, cards: tuple[str, ...], what: str) -> None:
@@ -568,7 +568,7 @@ class Hand:
 
     def finish_declarations(self) -> None:
         """Close a declared deal win to further claims (the next hand starts)."""
-        if self.phase == DECLARED and not self.must_show:
+        if self.phase is DECLARED and not self.must_show:
             self.phase = OVER
 
     # ------------------------------------------------------------ views

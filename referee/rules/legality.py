@@ -92,18 +92,18 @@ def verify(hand: Hand, action: Action | str) -> Action:
     verb = action.verb
     phase = hand.phase
     # The turn's own actions in play, by table (one check per phase and verb).
-    if (phase == START or phase == PLAY) and verb not in _ANY_TURN:
+    if (phase is START or phase is PLAY) and verb not in _ANY_TURN:
         if p != hand.players[hand.turn]:
             raise _illegal("out_of_turn", N_("it is {turn}'s turn, not {player}'s"),
                                           {"turn": hand.players[hand.turn], "player": p})
-        if phase == START:
+        if phase is START:
             _START_CHECKS[verb](hand, action)
         else:
             _PLAY_CHECKS[verb](hand, action)
         return action
-    if phase == OVER:
+    if phase is OVER:
         raise _illegal("hand_over", N_("the hand is over; start the next hand"))
-    if phase == VOID:
+    if phase is VOID:
         raise _illegal("hand_over", N_("the hand is void; the same dealer deals again"))
     if verb == "declare":
         _verify_declare(hand, action)
@@ -111,14 +111,14 @@ def verify(hand: Hand, action: Action | str) -> Action:
         _verify_slap(hand, action)
     elif verb == "show":
         _verify_show(hand, action)
-    elif phase == DECLARED:
+    elif phase is DECLARED:
         raise _illegal(
             "hand_over",
             N_("a deal win was declared, so the hand is not played; the losers show their "
                "hands") if hand.must_show else
             N_("a deal win was declared, so the hand is not played"),
         )
-    elif phase == SHOWDOWN:
+    elif phase is SHOWDOWN:
         raise _illegal("hand_over", N_("the play has ended; every player with cards shows "
                                        "them"))
     else:  # EXTRA_DISCARD
@@ -345,7 +345,7 @@ def _verify_discard(hand: Hand, action: Action) -> None:
         _cards_from_hand(hand, p, (card,))
     if len(held) + hand.unknown[p] == 1:  # the discard empties the hand
         _verify_going_out(hand, p)
-    if hand.phase == PLAY and hand.rules.checks_turn_end:
+    if hand.phase is PLAY and hand.rules.checks_turn_end:
         _verify_turn_end(hand, p, leaving=[card], melded_now=[])
 
 
@@ -371,7 +371,7 @@ def _verify_turn_end(hand: Hand, p: str, *, leaving: list[str], melded_now: list
 
 
 def _verify_going_out(hand: Hand, p: str) -> None:
-    if hand.this_turn.out_blocked and hand.phase == PLAY:
+    if hand.this_turn.out_blocked and hand.phase is PLAY:
         raise _illegal("going_out_blocked", N_("{player} was hit since their last turn "
                                                "and may not go out this turn"),
                                             {"player": p})
@@ -401,9 +401,9 @@ def _verify_show(hand: Hand, action: Action) -> None:
         raise _illegal("already_shown", N_("{player} has already shown their hand"),
                                         {"player": p})
     if hand.phase not in (SHOWDOWN, DECLARED) or (
-        hand.phase == DECLARED and p not in hand.must_show
+        hand.phase is DECLARED and p not in hand.must_show
     ):
-        if hand.phase == DECLARED:
+        if hand.phase is DECLARED:
             raise _illegal("show_not_needed", N_("{player} need not show: only the losers "
                                                  "show after a deal win in push-up scoring"),
                                               {"player": p})
@@ -471,7 +471,7 @@ def verify_reveal(hand: Hand, p: str, cards: tuple[str, ...], what: Words) -> No
 
 def _verify_declare(hand: Hand, action: Action) -> None:
     p = action.player
-    if hand.phase not in (START, DECLARED) or hand.phase == START and hand.this_turn.started:
+    if hand.phase not in (START, DECLARED) or hand.phase is START and hand.this_turn.started:
         raise _illegal("declare_too_late", N_("deal wins are declared before play starts"))
     if any(c.player == p for c in hand.claims):
         raise _illegal("already_declared", N_("{player} has already declared"),
@@ -530,7 +530,7 @@ def best_claim(hand: Hand, cards: Sequence[str], *, first_turn: bool | None) -> 
 def eligible_claim(hand: Hand, p: str, cards: Sequence[str]) -> Claim | None:
     if hand.play_started:
         timing = True
-    elif hand.phase == START and p == hand.players[hand.turn]:
+    elif hand.phase is START and p == hand.players[hand.turn]:
         timing = None  # the first player's first turn is about to start
     else:
         timing = False

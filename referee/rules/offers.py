@@ -49,16 +49,16 @@ def offers(hand: Hand) -> Iterator[Offer]:
     """Every kind of action worth offering now, in the order the tablet shows
     them: the shows, the declarations, then what the player to act may do."""
     phase = hand.phase
-    if phase == OVER or phase == VOID:
+    if phase is OVER or phase is VOID:
         return
     players, held, unknown = hand.players, hand.held, hand.unknown
     # The listed actions are made only when asked for (the verbs seldom ask).
-    if phase == SHOWDOWN or phase == DECLARED:
+    if phase is SHOWDOWN or phase is DECLARED:
         for q in players:
             if q in hand.must_show:
                 yield Offer(q, "show", _to_pick(q, "show"),
                             _NONE if unknown[q] else _whole_hand(q, "show", held[q]))
-    if phase == DECLARED or phase == START and not hand.this_turn.started:
+    if phase is DECLARED or phase is START and not hand.this_turn.started:
         # Where a hand may take a claim at all (before a turn has begun, or
         # joining one declared); verify judges who, when and what.
         for q in players:
@@ -69,7 +69,7 @@ def offers(hand: Hand) -> Iterator[Offer]:
     p = hand.to_act
     if p is None:  # nobody's turn: the play is over
         return
-    if phase == START:
+    if phase is START:
         for v in START_VERBS:
             if v != "take" or _take_is_usable(hand, p):
                 yield Offer(p, v, None, (_no_cards(p, v),))
@@ -82,10 +82,10 @@ def offers(hand: Hand) -> Iterator[Offer]:
             for q in players:
                 yield Offer(q, "slap", None,
                             (Action(q, "slap", (), s.number) for s in hand.spreads))
-    elif phase == EXTRA_DISCARD:
+    elif phase is EXTRA_DISCARD:
         yield Offer(p, "discard", _to_pick(p, "discard"),
                     (Action(p, "discard", (c,)) for c in held[p]))
-    elif phase == PLAY:
+    elif phase is PLAY:
         if hand.card_count(p) >= MIN_SPREAD:
             yield Offer(p, "spread", _to_pick(p, "spread"), _melds(hand, p, "spread"))
         yield Offer(p, "hit", _to_pick(p, "hit"), _melds(hand, p, "hit"))

@@ -289,7 +289,7 @@ class Table:
         (None: not known, as for a void hand or one still in play) and the
         scores after it. A complete last hand is settled by the shell once."""
         last = self.hands[-1] if self.hands else None
-        if last is None or last.phase == VOID or not last.is_complete:
+        if last is None or last.phase is VOID or not last.is_complete:
             return (self.last_winners if last is None else None), self.scores
         kept = self._settled
         if kept is None or kept[0] is not last or kept[1] != len(last.actions):
@@ -326,7 +326,7 @@ class Table:
         try:
             last = self.hands[-1] if self.hands else None
             if last is not None:
-                if not last.is_complete and last.phase != VOID:
+                if not last.is_complete and last.phase is not VOID:
                     raise RuleViolation(
                         "hand_unfinished",
                         N_("hand {last} is not finished ({reason}) but hand {number} starts"),
@@ -356,7 +356,7 @@ class Table:
             if self.last_seats is not None and not same_seats:
                 self._check_seating(self.last_seats, seats, dealer)
             if self.rules.dealer_rotation != "free":
-                redeal = last.phase == VOID if last is not None else self.last_void
+                redeal = last.phase is VOID if last is not None else self.last_void
                 self._check_dealer(seats, dealer, fast=same_seats and not redeal)
             hand = Hand(self.rules, seats, dealer, deal=deal, upcard=upcard, number=number)
             if then is not None:
@@ -366,7 +366,7 @@ class Table:
         if last is not None:
             # Only now that the new hand stands: a refused start changes nothing.
             last.finish_declarations()
-            if self.rules.follows_results and last.phase != VOID:
+            if self.rules.follows_results and last.phase is not VOID:
                 winners, self.scores = self._standing()
                 self.last_winners = winners
         if not same_seats:
@@ -421,7 +421,7 @@ class Table:
 
     def _redeal(self) -> bool:
         """The last hand was void, so its dealer deals again."""
-        return self.hands[-1].phase == VOID if self.hands else self.last_void
+        return self.hands[-1].phase is VOID if self.hands else self.last_void
 
     def _check_seating(self, prev: tuple[str, ...], seats: tuple[str, ...], dealer: str) -> None:
         staying = [q for q in seats if q in prev]
