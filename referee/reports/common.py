@@ -27,6 +27,8 @@ from ..rules.words import N_
 from .words import (  # noqa: F401 - the papers' words, used through here
     BEATERS,
     claim_words,
+    option_label,
+    option_value,
     paper_language,
     plurals,
     stakes_words,
@@ -234,25 +236,6 @@ def log_fingerprint(log: dict) -> str:
     return hashlib.sha256(data.encode()).hexdigest()
 
 
-def value_words(value: object, lang: str = language.DEFAULT) -> str:
-    """An option's value as a reader says it (yes/no, none, each deal win)."""
-    _ = words(lang)
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    if value is None:
-        return _("none")
-    if isinstance(value, list):
-        if not value:
-            return _("none")
-        return "; ".join(_("{when}: {stakes}",
-                           when=claim_words(claim["when"], claim.get("timing"), lang),
-                           stakes=stakes_words(Decimal(str(claim["pays"])), lang))
-                         for claim in value)
-    if isinstance(value, (int, float, Decimal)):
-        return language.number(value, lang)
-    return str(value)
-
-
 def rules_in_words(rules: HouseRules, lang: str = language.DEFAULT) -> tuple[str, list[str]]:
     """A sentence naming the preset, and one line per option that differs from
     the standard game: what the option means, this table's value, the standard."""
@@ -270,9 +253,12 @@ def rules_in_words(rules: HouseRules, lang: str = language.DEFAULT) -> tuple[str
         intro += " " + _("These options differ from the standard game:")
     lines = [
         _("{meaning} {option}: {value} (standard: {standard})",
-          meaning=esc(language.gettext(lang, OPTION_DOCS[name])), option=f"<i>{name}</i>",
-          value=f"<b>{esc(value_words(mine, lang))}</b>",
-          standard=esc(value_words(std, lang)))
+          meaning=esc(language.gettext(lang, OPTION_DOCS[name])),
+          # the option's code name kept beside its words: the log's, the
+          # spec's and `referee rules`' name, so a dispute can trace the rule
+          option=f"{esc(language.sentence_case(option_label(name, lang)))} (<i>{name}</i>)",
+          value=f"<b>{esc(option_value(name, mine, lang))}</b>",
+          standard=esc(option_value(name, std, lang)))
         for name, mine, std in diffs
     ]
     return intro, lines

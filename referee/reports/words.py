@@ -133,6 +133,41 @@ def stakes_words(n, lang: str) -> str:
                                           lang))
 
 
+def option_label(name: str, lang: str) -> str:
+    """An option's name as a reader reads it (``hand_size``: "hand size",
+    "taille de la main"); a name the rules do not know stays as written."""
+    from ..rules.options import OPTION_LABELS
+
+    label = OPTION_LABELS.get(name)
+    return language.gettext(lang, label) if label else name
+
+
+def option_value(name: str, value: object, lang: str) -> str:
+    """An option's value as a reader says it: yes/no, none, a number in the
+    language's form, each deal win, a name's words (``double_to_beaters``:
+    "double to the beaters")."""
+    from decimal import Decimal
+
+    from ..rules.options import VALUE_WORDS
+
+    _ = words(lang)
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if value is None:
+        return _("none")
+    if isinstance(value, list):
+        if not value:
+            return _("none")
+        return "; ".join(_("{when}: {stakes}",
+                           when=claim_words(claim["when"], claim.get("timing"), lang),
+                           stakes=stakes_words(Decimal(str(claim["pays"])), lang))
+                         for claim in value)
+    if isinstance(value, (int, float, Decimal)):
+        return language.number(value, lang)
+    said = VALUE_WORDS.get(name, {}).get(str(value))
+    return language.gettext(lang, said) if said else str(value)
+
+
 # The engine's sentences on a paper. The engine states them in English; these
 # two are the one place a paper asks for them in its language, so how the
 # engine hands over its sentences is known here only.
@@ -172,6 +207,8 @@ def reason_in(reason: str, lang: str) -> str:
     detail = detail.removesuffix(")")
     if label == "deal win":
         return f"{text}: {claim_words(detail, None, lang)}"
+    # a catch scheme's name ("caught (double_to_beaters)"): its words
+    detail = option_value("caught", detail, lang)
     return f"{text} ({detail})"
 
 

@@ -337,6 +337,85 @@ OPTION_ALLOWED: dict[str, Any] = {
 OPTION_VALUES: dict[str, Words | Phrases | str] = {
     name: a.describe() for name, a in OPTION_ALLOWED.items()
 }
+#: Each option's name as a reader reads it (a label on the form, beside a
+#: value on the pages and papers); the log and ``referee rules`` keep the name.
+OPTION_LABELS: dict[str, str] = {
+    "deck": N_("deck"),
+    "jokers": N_("jokers"),
+    "jokers_wild": N_("jokers wild"),
+    "deuces_wild": N_("deuces wild"),
+    "court_values": N_("court card values"),
+    "hand_size": N_("hand size"),
+    "upcard": N_("upcard"),
+    "dealer_rotation": N_("dealer rotation"),
+    "book_extendable": N_("book extendable"),
+    "max_hits_per_turn": N_("most hits per turn"),
+    "hit_replaces_discard": N_("hit replaces discard"),
+    "take_must_meld": N_("taken card must be spread"),
+    "must_spread": N_("must spread"),
+    "slapping": N_("slapping"),
+    "spread_wait": N_("wait after a spread"),
+    "hit_wait": N_("wait after being hit"),
+    "self_hit_wait": N_("wait after hitting one's own spread"),
+    "hit_wait_once_per_round": N_("hit wait once a round"),
+    "hit_blocks_going_out": N_("a hit blocks going out"),
+    "deal_wins": N_("deal wins"),
+    "deal_win_conflict": N_("several deal-win claims"),
+    "deal_win_tie": N_("tied deal-win claims"),
+    "deal_win_declare": N_("declaring a deal win"),
+    "tonk_out_pays": N_("tonk out pays"),
+    "tonk_out_by_hits_pays": N_("tonk out by hits pays"),
+    "tonk_out_double_first_turn_only": N_("tonk out double in the first turn only"),
+    "tonk_out_double_lost_by_hitting": N_("tonk out double lost by hitting"),
+    "first_turn_two_spreads_pays": N_("two spreads in the first turn pay"),
+    "out_pays": N_("out pays"),
+    "boobed": N_("boobed"),
+    "drop_pays": N_("drop pays"),
+    "caught": N_("caught"),
+    "caught_pays": N_("caught pays"),
+    "stock_out": N_("stock out"),
+    "stock_out_pays": N_("stock out pays"),
+    "stock_out_tie": N_("stock out tie"),
+    "scoring": N_("scoring"),
+    "ace": N_("ace"),
+    "pickup_depth": N_("pickup depth"),
+    "match_to": N_("match to"),
+}
+#: The words of each value that is a name or a text (by option): what a reader
+#: reads where the log writes ``"double_to_beaters"`` or ``"2n"``.
+VALUE_WORDS: dict[str, dict[str, str]] = {
+    "court_values": {"10": N_("10 each"), "11-12-13": N_("11, 12 and 13")},
+    "dealer_rotation": {"left": N_("left of the last dealer"), "free": N_("anyone"),
+                        "winner_leads": N_("the winner leads")},
+    "must_spread": {"never": N_("never"), "always": N_("always"),
+                    "except_aces": N_("except three aces")},
+    "slapping": {"off": N_("off"), "on": N_("on"),
+                 "next_player_priority": N_("on, the next player first")},
+    "deal_win_conflict": {"void": N_("the hand is thrown in"),
+                          "all_paid": N_("every claimant is paid"),
+                          "best": N_("the best claim is paid")},
+    "deal_win_tie": {"void": N_("the hand is thrown in"),
+                     "nearest_left_of_dealer": N_("the one nearest the dealer's left")},
+    "deal_win_declare": {"must": N_("must declare"), "may": N_("may declare")},
+    "caught": {
+        "pagat": N_("pagat"),  # the standard scheme, named for its source
+        "double_to_beaters": N_("double to the beaters"),
+        "low_collects_double": N_("the lowest collect double"),
+        "dropper_pays_table": N_("the dropper pays the table"),
+        "single_to_beaters": N_("single to the beaters"),
+        "double_to_all": N_("double to everyone"),
+        "five_to_low": N_("five to the lowest"),
+        "pay_beaters": N_("pay the beaters"),
+        "pay_lowest": N_("pay the lowest"),
+        "lowest_wins": N_("the lowest wins"),
+    },
+    "caught_pays": {"2n": N_("twice the number of players")},
+    "stock_out": {"low_wins": N_("the lowest count wins"), "dead": N_("the hand is dead")},
+    "stock_out_tie": {"share": N_("each collects from the rest"),
+                      "dead": N_("the hand is dead")},
+    "scoring": {"stakes": N_("stakes"), "push_ups": N_("push-ups")},
+    "ace": {"low": N_("low"), "low_or_high": N_("low or high")},
+}
 OPTION_DEFAULTS: dict[str, Any] = {
     f.name: to_json_value(f.default) for f in fields(HouseRules) if f.name != "preset"
 }

@@ -346,6 +346,22 @@ def reason(text: str) -> str:
     return reason_in(text, current())
 
 
+def option_label(name: str) -> str:
+    """A house-rule option's name in the reader's language, as the papers
+    say it (``hand_size``: "hand size")."""
+    from ..reports.words import option_label as said
+
+    return said(name, current())
+
+
+def option_value(name: str, value: object) -> str:
+    """A house-rule option's value in the reader's language, as the papers
+    say it (``"double_to_beaters"``: "double to the beaters", ``true``: "yes")."""
+    from ..reports.words import option_value as said
+
+    return said(name, value, current())
+
+
 def void_reason(text: str) -> str:
     """Why a hand was voided, in the reader's language where the referee or
     the form wrote it, as typed where a person did."""

@@ -7,7 +7,7 @@ from flask import g, render_template, request
 
 from ...rules.numbers import whole
 from ...service.table import sessions, table_events
-from .. import forms
+from .. import forms, lang
 from ..db import get_db
 from .blueprint import bp, table_sections, told_state, unlocked
 from .tables import invites
@@ -82,8 +82,11 @@ def marked_disputes(db, session_id: str, st: dict) -> dict:
     return st
 
 
-def _rule_changes(summary: dict) -> list[tuple[str, object]]:
+def _rule_changes(summary: dict) -> list[tuple[str, str]]:
+    """The options the table changed from its preset, each name and value in
+    the reader's words (the log's names are notation, not a sentence)."""
     source = summary.get("rules_source")
     if isinstance(source, dict):
-        return [(k, v) for k, v in source.items() if k != "preset"]
+        return [(lang.option_label(k), lang.option_value(k, v))
+                for k, v in source.items() if k != "preset"]
     return []
