@@ -4,6 +4,7 @@ sheet, the reference page and the text reports, read back as a player would."""
 from __future__ import annotations
 
 import json
+from html import unescape
 
 import pytest
 
@@ -241,3 +242,31 @@ def test_the_papers_font_has_every_character_of_the_catalogs():
             for part in (text if isinstance(text, tuple) else (text,)):
                 missing = {ch for ch in part if ch != "\n" and ord(ch) not in cmap}
                 assert not missing, (lang, part)
+
+
+def test_a_pages_paper_links_carry_the_readers_language(app):
+    """Issue 35: on Portuguese pages of a French table the papers' links
+    downloaded French. A link names the reader's pick; without one, the
+    table's language stays the paper's."""
+    import re
+
+    with app.app_context():
+        db = app.extensions["referee"]["db"]
+        info = sessions.import_log(db, _log(language="fr"), pin="4321")
+    client = app.test_client()
+    tok = f"?token={info.audit_token}"
+    index = client.get(f"/reports/{info.id}/{tok}").get_data(as_text=True)
+    assert "lang=" not in "".join(re.findall(r'href="([^"]+\.pdf[^"]*)"', index))
+    client.set_cookie("lang", "pt")
+    index = client.get(f"/reports/{info.id}/{tok}").get_data(as_text=True)
+    links = [unescape(h) for h in re.findall(r'href="([^"]+\.pdf[^"]*)"', index)]
+    assert {"settlement.pdf", "house-rules.pdf", "audit.pdf"} <= \
+        {h.split("?")[0].rsplit("/", 1)[1] for h in links}
+    for href in links:
+        assert "lang=pt" in href and f"token={info.audit_token}" in href, href
+    settlement = next(h for h in links if "settlement.pdf" in h)
+    assert client.get(settlement).data == \
+        client.get(f"/reports/{info.id}/settlement.pdf{tok}&lang=pt").data
+    # a page asked in the table's own language links the table's paper
+    index = client.get(f"/reports/{info.id}/{tok}&lang=fr").get_data(as_text=True)
+    assert "lang=" not in "".join(re.findall(r'href="([^"]+\.pdf[^"]*)"', index))

@@ -47,6 +47,20 @@ def select() -> str:
     return request.accept_languages.best_match(language.LANGUAGES) or language.DEFAULT
 
 
+def paper_language() -> str | None:
+    """The language a page's links to the table's papers ask for (``?lang=``):
+    the reader's own pick (this page's ``?lang=``, or the one the device
+    remembers) when it is not the table's; None: the table's own, the paper's
+    default. A paper's address names its language, so the same link gives
+    the same bytes on every device (issue 35)."""
+    if not has_request_context():
+        return None
+    pick = request.args.get(COOKIE) or request.cookies.get(COOKIE)
+    if pick not in language.LANGUAGES or pick == g.get("table_language"):
+        return None
+    return pick
+
+
 def current() -> str:
     """The reader's language (English outside a request). Asked once a
     request and kept (``g.reader_lang``): a table's page asks it for each of its
@@ -304,6 +318,7 @@ def init_app(app) -> None:
                                             newstyle=False)
     app.after_request(_remember)
     app.add_template_global(current, "lang")
+    app.add_template_global(paper_language, "paper_lang")
     app.add_template_global(_pays, "pays")
     app.add_template_global(_paid, "paid")
     app.add_template_global(switch_links, "language_links")

@@ -27,7 +27,7 @@ from ..service.table import table_events
 from . import forms, links
 from .db import get_db
 from .errors import error_page
-from .lang import _, money
+from .lang import _, money, paper_language
 from .tablet.blueprint import (
     form_client_id,
     page_access,
@@ -115,7 +115,8 @@ def page(session_id: str):
     return render_template(
         "settle.html", summary=g.summary, session_id=session_id, sec=sec, owed=owed,
         remittance=pay.remittance(g.summary), epc_svg=epc_svg,
-        client_id=forms.new_client_id(), pdf=url_for("reports.settlement_pdf", sid=session_id),
+        client_id=forms.new_client_id(),
+        pdf=url_for("reports.settlement_pdf", sid=session_id, lang=paper_language()),
         may_mark=lambda t: _mine(who, t.payer, t.payee),
         details_for=[p for p in sec.players if _mine(who, p)],
         may_confirm=lambda p: p.pending and (who.writes or who.player == p.payee),

@@ -12,11 +12,14 @@ const padUp = (root) => {
     const form = box.closest("form");
     let at = fields.findIndex((f) => f.value === "");
     if (at < 0) at = 0;
+    // Moved on by itself: a "Next" tapped at once (a score sheet's habit)
+    // stays on the count just reached, never skipping a player (issue 35).
+    let moved = false;
     const mark = () => fields.forEach((f, i) => f.classList.toggle("current", i === at));
     // The pad stands in for the device's keyboard, which would cover it.
     for (const f of fields) {
       f.inputMode = "none";
-      f.addEventListener("focus", () => { at = fields.indexOf(f); mark(); });
+      f.addEventListener("focus", () => { at = fields.indexOf(f); moved = false; mark(); });
     }
     const next = () => {
       const later = fields.findIndex((f, i) => i > at && f.value === "");
@@ -38,15 +41,20 @@ const padUp = (root) => {
       if (!b) return;
       if (at >= fields.length) at = fields.length - 1;
       const f = fields[at];
+      const wasMoved = moved;
+      moved = false;
       if (b.dataset.digit !== undefined) {
         const value = f.value === "0" ? b.dataset.digit : f.value + b.dataset.digit;
         if (Number(value) > most) return;
         f.value = value;
         // No further digit could fit: on to the next count.
-        if (Number(value) * 10 > most || value === "0") next();
+        if (Number(value) * 10 > most || value === "0") {
+          next();
+          moved = true;
+        }
       } else if (b.dataset.back !== undefined) {
         f.value = f.value.slice(0, -1);
-      } else if (b.dataset.next !== undefined) {
+      } else if (b.dataset.next !== undefined && !wasMoved) {
         next();
       }
       mark();
