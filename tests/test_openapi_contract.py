@@ -44,3 +44,16 @@ def test_the_api_keeps_to_its_document(case):
     if case.path_parameters and "sid" in case.path_parameters:
         case.path_parameters["sid"] = SID  # the real table: its hands and writes run
     case.call_and_validate(headers={"Authorization": f"Bearer {TOKEN}"}, checks=CHECKS)
+
+
+def test_the_docs_page_lists_every_path_of_the_document(client):
+    """Issue 35: /api/docs was a 404; the README names both."""
+    spec = client.get("/api/openapi.json").get_json()
+    page = client.get("/api/docs")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    text = page.get_data(as_text=True)
+    assert 'href="openapi.json"' in text
+    for path in spec["paths"]:
+        assert f"<code>{path}</code>" in text, path
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert "`/api/docs`" in readme and "`/api/openapi.json`" in readme

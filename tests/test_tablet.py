@@ -379,6 +379,8 @@ def test_a_whole_hand_with_its_settlement_in_words(client):
 def play_caught_hand_rest(client, sid) -> str:
     act(client, sid, 1, "discard", ["Qs"])
     page = act(client, sid, 2, "take")
+    # the flash names the card taken, as the history does (issue 35)
+    assert ("ok", "✓ Cy takes Q♠.") in flashes(page), flashes(page)
     assert 'id="top"><span class="c c-red">7♦</span> <small>(2)' not in page
     assert 'id="top"><span class="c c-red">7♦</span></dd>' in page
     act(client, sid, 2, "discard", ["Jh"])

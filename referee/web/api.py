@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+from html import escape
 
 from flask import Blueprint, Response, current_app, g, request
 
@@ -390,9 +391,37 @@ def mark_paid(sid: str):
                                   client_id=body.get("client_id"), by=_by()))
 
 
-@bp.get("/openapi.json")
-def openapi():
+def _spec() -> dict:
     spec = current_app.extensions.get("referee_openapi")
     if spec is None:
         spec = current_app.extensions["referee_openapi"] = build_spec()
     return spec
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return _spec()
+
+
+_METHODS = ("get", "put", "post", "delete")
+
+
+@bp.get("/docs")
+def docs():
+    """The OpenAPI document as a page a person reads: each path, its methods
+    and summaries, drawn from the same document (no library, nothing from a
+    CDN: the room may have no internet)."""
+    spec = _spec()
+    rows = [(path, m.upper(), op.get("summary") or op.get("description") or "")
+            for path, ops in spec["paths"].items() for m in _METHODS if m in ops
+            for op in (ops[m],)]
+    body = "".join(f"<tr><td><code>{escape(m)}</code></td><td><code>{escape(p)}</code></td>"
+                   f"<td>{escape(text)}</td></tr>" for p, m, text in rows)
+    page = (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+            f"<title>{escape(spec['info']['title'])}</title></head><body>"
+            f"<h1>{escape(spec['info']['title'])} {escape(spec['info']['version'])}</h1>"
+            f"<p>The whole document: <a href=\"openapi.json\">openapi.json</a></p>"
+            f"<table><thead><tr><th>method</th><th>path</th><th>what</th></tr></thead>"
+            f"<tbody>{body}</tbody></table></body></html>")
+    return Response(page, 200, mimetype="text/html")

@@ -3,6 +3,7 @@ action (``service.table.action``, the API's path too) and the undo."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 from flask import (
@@ -270,7 +271,8 @@ def act(session_id: str, n: int):
     with what it settles, and logged on the second tap (``confirm``)."""
     target = url_for("tablet.hand", session_id=session_id, n=n)
     try:
-        texts = _tapped(told_state(session_id, n))
+        before = told_state(session_id, n)
+        texts = _tapped(before)
     except FormError as err:
         flash(str(err), "error")
         return redirect(target, 303)
@@ -297,7 +299,8 @@ def act(session_id: str, n: int):
     if done.refused:
         flash_refusal(done.refused, done.refused_text)
     if done.logged:
-        flash("; ".join("\u2713 " + action_words(t) for t in done.logged) + ".", "ok")
+        flash("; ".join("\u2713 " + action_words(_with_card_taken(t, before.get("top")))
+                        for t in done.logged) + ".", "ok")
     if request.headers.get("X-Tablet-Swap"):
         # tablet.js swaps the answer in: the hand page itself, drawn from the
         # state the tap returned, without the redirect's second request; it says
@@ -312,6 +315,15 @@ def act(session_id: str, n: int):
         page.headers["Cache-Control"] = "no-store"
         return page
     return redirect(target, 303)
+
+
+def _with_card_taken(text: str, top: str | None) -> str:
+    """A take as the flash says it: with the card it took (the pile's top
+    before the tap), as the history names it; the log line names none."""
+    act = parse_action(text)
+    if act.verb != "take" or act.cards or top in (None, UNKNOWN):
+        return text
+    return str(replace(act, cards=(top,)))
 
 
 def _tapped(state: dict, form=None) -> list[str]:
