@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from markupsafe import Markup
 
 from referee import language
 from referee.reports.common import rules_in_words
@@ -77,3 +78,30 @@ def test_the_tables_header_says_its_changed_rules_in_the_readers_words(client):
     assert "cartes par main : 7" in header
     assert "caught : double à ceux à égalité ou plus bas" not in header
     assert "attrapé : double à ceux à égalité ou plus bas" in header
+
+
+def _form(client, lang: str) -> str:
+    from tests.test_languages_web import visible
+
+    return visible(client.get(f"/new?lang={lang}").get_data(as_text=True))
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_new_table_form_says_every_label_value_and_placeholder_in_words(client, lang):
+    page = client.get(f"/new?lang={lang}").get_data(as_text=True)
+    text = _form(client, lang)
+    for name in OPTION_NAMES:
+        assert f'for="opt_{name}">{str(Markup.escape(option_label(name, lang)))}</label>' in page
+    # no JSON notation in what the reader reads: neither values nor placeholders
+    assert not re.search(r"\b(null|true|false)\b", text)
+    assert "null" not in " ".join(re.findall(r'placeholder="([^"]*)"', page))
+    assert "jokers wild" not in text and "tonk out pays" not in text
+    assert "double_to_beaters" not in text and "hand_size" not in text
+
+
+def test_the_form_reads_back_the_none_it_shows(client):
+    client.get("/new?lang=fr")  # the reader reads the form in French, and posts it
+    sid = create(client, language="fr", opt_max_hits_per_turn="aucun",
+                 opt_tonk_out_by_hits_pays="Aucun")
+    page = client.get(f"/s/{sid}").get_data(as_text=True)
+    assert "au plus par tour : aucun" in page

@@ -189,6 +189,11 @@ class Limit:
     def describe(self) -> Words:
         return Words(N_("null, 1 or more"))
 
+    def said(self) -> Words:
+        """The values as a reader types them on a form: no limit is "none"
+        in the reader's words (``describe`` writes JSON's ``null``)."""
+        return Words(N_("none, 1 or more"))
+
     choices = None
 
     @property
@@ -231,6 +236,13 @@ class Amount:
         number = Words(N_("null, a number > 0, at most {most}") if self.optional
                        else N_("a number > 0, at most {most}"), most=MOST_PAYS)
         return Phrases([number, *(", " + json.dumps(w) for w in self.words)])
+
+    def said(self) -> Words | Phrases:
+        """The values as a reader types them on a form: none in the reader's
+        words, a text as it is typed (``2n``)."""
+        number = Words(N_("none, a number > 0, at most {most}") if self.optional
+                       else N_("a number > 0, at most {most}"), most=MOST_PAYS)
+        return Phrases([number, *(", " + w for w in self.words)])
 
     choices = None
 

@@ -20,6 +20,7 @@ from flask import abort, request, session
 from ..language import LANGUAGES, N_
 from ..record.document import MAX_DEPTH, check_document
 from ..rules.actions import Action
+from ..rules.allowed import Choice, Limit
 from ..rules.cards import (  # noqa: F401 (templates use the first five)
     JOKERS,
     RANKS,
@@ -39,7 +40,7 @@ from ..rules.options import (
 )
 from ..rules.table import normal_text
 from ..service.table.sessions import HOME_TABLES
-from .lang import _, say, typed_decimal
+from .lang import _, option_label, option_value, say, typed_decimal
 
 # ------------------------------------------------------------------ CSRF
 
@@ -174,25 +175,34 @@ def option_fields() -> list[dict]:
         out.append({
             "name": name,
             "group": _(GROUPS[name]) if name in GROUPS else None,
-            "label": _(name.replace("_", " ")),
+            "label": option_label(name),
             "doc": _(OPTION_DOCS[name]),
-            "allowed": say(OPTION_VALUES[name]),
-            "default": _plain(OPTION_DEFAULTS[name]),
-            "choices": [(json.dumps(c), _plain(c)) for c in choices] if choices else None,
+            "allowed": _values_said(name),
+            "default": option_value(name, OPTION_DEFAULTS[name]),
+            "choices": [(json.dumps(c), option_value(name, c)) for c in choices]
+            if choices else None,
         })
     return out
 
 
-def _plain(value: Any) -> str:
-    if isinstance(value, (list, dict)):
-        return json.dumps(value)
-    if value is True:
-        return _("yes")
-    if value is False:
-        return _("no")
-    if value is None:
-        return _("none")
-    return str(value)
+def _values_said(name: str) -> str:
+    """An option's allowed values as the reader reads and types them: a
+    choice's values in words ("no, yes", not JSON's "false, true"), no limit
+    as the reader's "none" (which the form reads back as JSON's null)."""
+    allowed = OPTION_ALLOWED[name]
+    if isinstance(allowed, Choice):
+        return ", ".join(option_value(name, c) for c in allowed.choices)
+    said = getattr(allowed, "said", None)
+    return say(said() if said else OPTION_VALUES[name])
+
+
+def _is_none_word(name: str, raw: str) -> bool:
+    """Whether ``raw`` is the reader's word for no value (the form shows
+    "none" where the log writes null) for an option that may be null."""
+    allowed = OPTION_ALLOWED[name]
+    if not (isinstance(allowed, Limit) or getattr(allowed, "optional", False)):
+        return False
+    return raw.casefold() in {_("none").casefold(), "none"}
 
 
 class FormError(ValueError):
@@ -207,6 +217,8 @@ class FormError(ValueError):
 
 def parse_option_value(name: str, raw: str) -> Any:
     raw = raw.strip()
+    if _is_none_word(name, raw):
+        return None
     try:
         value = json.loads(raw)
     except RecursionError:
@@ -214,7 +226,7 @@ def parse_option_value(name: str, raw: str) -> Any:
     except ValueError:
         if name == "deal_wins":
             raise FormError(_("{option}: write a JSON list like {example}",
-                              option=_(name.replace("_", " ")),
+                              option=option_label(name),
                               example='[{"when": "total:49", "pays": 2}]')) from None
         # Bare words like 2n are meant as text.
         return raw
@@ -227,7 +239,7 @@ def parse_option_value(name: str, raw: str) -> Any:
 
 def _too_deep(name: str) -> FormError:
     return FormError(_("{what} is nested more than {depth} deep",
-                       what=_(name.replace("_", " ")), depth=MAX_DEPTH))
+                       what=option_label(name), depth=MAX_DEPTH))
 
 
 def header_from_form(form) -> tuple[dict, str]:

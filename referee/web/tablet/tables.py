@@ -15,7 +15,7 @@ from ...service.access import seats
 from ...service.errors import NotFound, RefereeError, TooManyTries
 from ...service.money import carrying
 from ...service.table import sessions
-from .. import forms, links
+from .. import forms, lang, links
 from ..db import get_db
 from ..errors import error_page
 from ..forms import FormError
@@ -46,7 +46,11 @@ def _create_form(values=None, error=None, status=200):
     return render_template(
         "create.html",
         options=forms.option_fields(),
-        presets=[(name, PRESET_SOURCES[name], PRESETS[name]) for name in PRESETS],
+        # each preset's changes in the reader's words, as the table's header says them
+        presets=[(name, PRESET_SOURCES[name],
+                  [(lang.option_label(k), lang.option_value(k, v))
+                   for k, v in PRESETS[name].items()])
+                 for name in PRESETS],
         languages=NAMES,
         seats=forms.MAX_SEATS,
         values=values or {},
