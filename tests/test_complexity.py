@@ -20,7 +20,6 @@ KNOWN = {
     "commands/service.py::cmd_verify": 24,
     "devtools/catalogs.py::check": 16,
     "devtools/simulate.py::Dealer.choose": 25,
-    "ledger/payments.py::settle_ending": 19,
     "ledger/side_bets.py::read_side_bets": 17,
     "record/chain.py::session_chain_fault": 21,
     "record/document.py::_sound": 19,
@@ -44,7 +43,6 @@ KNOWN = {
     "service/club/__init__.py::gather": 31,
     "service/club/__init__.py::season": 19,
     "service/table/sessions.py::_store": 17,  # the same
-    "service/money/totals.py::step": 16,
     "service/trust/__init__.py::_expected_setups": 20,
     "service/trust/__init__.py::_result_faults": 23,
     "service/table/writes.py::write": 16,

@@ -88,15 +88,7 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
         outcome = Outcome.THROWN_IN
         tell(lambda: ending.why or Words(N_("The hand was thrown in: no payments.")))
     elif kind == DEAL_WIN:
-        outcome = Outcome.DEAL_WIN
-        claimants = {c.player for c in ending.claims}
-        if ending.why:
-            tell(lambda: Words(N_("{why}."), why=ending.why))
-        for c in ending.claims:
-            tell(partial(_deal_win_sentence, c, len(claimants) > 1))
-            for q in players:
-                if q not in claimants:
-                    pay(q, c.player, c.claim.pays, f"deal win ({c.claim.when})")
+        outcome = _settle_deal_win(ending, pay, tell)
     elif kind in (TONK_OUT, OUT):
         outcome = Outcome(kind)
         p, pays = ending.player, ending.pays
@@ -124,6 +116,18 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
     if rules.scoring == "push_ups":
         _push_ups(settlement)
     return settlement
+
+
+def _settle_deal_win(ending: Ending, pay: Pay, tell: Tell) -> Outcome:
+    claimants = {c.player for c in ending.claims}
+    if ending.why:
+        tell(lambda: Words(N_("{why}."), why=ending.why))
+    for c in ending.claims:
+        tell(partial(_deal_win_sentence, c, len(claimants) > 1))
+        for q in ending.players:
+            if q not in claimants:
+                pay(q, c.player, c.claim.pays, f"deal win ({c.claim.when})")
+    return Outcome.DEAL_WIN
 
 
 def _deal_win_sentence(c: Claim, several_claimants: bool) -> Words:

@@ -28,12 +28,7 @@ def step(before: dict[str, Any] | None, result: Mapping[str, Any] | None) -> dic
     out: dict[str, Any] = {"line": line}
     pots_in = (before or {}).get("pots") or {}
     if result.get("side_bets"):
-        pots = pots_after(before)
-        won, story = pots.settle(SideBetOutcome.from_json(o) for o in result["side_bets"])
-        net = {p: str(Decimal(v) + won.get(p, Decimal(0))) for p, v in net.items()}
-        out["side_bet_story"] = [str(sentence) for sentence in story]  # stored in English
-        pots_in = {kind: {p: str(v) for p, v in pot.items()}
-                   for kind, pot in pots.put_in.items() if pot}
+        net, out["side_bet_story"], pots_in = _side_bets(before, result["side_bets"], net)
     for p, v in net.items():
         totals[p] = totals.get(p, Decimal(0)) + Decimal(v)
     out["net_exact"] = dict(net)
@@ -41,6 +36,18 @@ def step(before: dict[str, Any] | None, result: Mapping[str, Any] | None) -> dic
     if pots_in:
         out["pots"] = pots_in
     return out
+
+
+def _side_bets(before: dict[str, Any] | None, outcomes: list[dict[str, Any]],
+               net: Mapping[str, str]) -> tuple[dict[str, str], list[str], dict[str, Any]]:
+    """A hand's nets with what its side bets won, their story (stored in
+    English), and the pots left open after it."""
+    pots = pots_after(before)
+    won, story = pots.settle(SideBetOutcome.from_json(o) for o in outcomes)
+    net = {p: str(Decimal(v) + won.get(p, Decimal(0))) for p, v in net.items()}
+    pots_in = {kind: {p: str(v) for p, v in pot.items()}
+               for kind, pot in pots.put_in.items() if pot}
+    return net, [str(sentence) for sentence in story], pots_in
 
 
 def pots_after(before: dict[str, Any] | None) -> Pots:
