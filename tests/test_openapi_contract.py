@@ -57,3 +57,16 @@ def test_the_docs_page_lists_every_path_of_the_document(client):
         assert f"<code>{path}</code>" in text, path
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     assert "`/api/docs`" in readme and "`/api/openapi.json`" in readme
+
+
+def test_a_deal_in_the_document_takes_the_largest_hand_size(client):
+    """Issue 35: the document said a deal has at most 7 cards where hand_size
+    9 is allowed; its bound is the rules' own."""
+    import json
+
+    from referee.rules.options import OPTION_ALLOWED
+
+    spec = json.dumps(client.get("/api/openapi.json").get_json())
+    most = max(OPTION_ALLOWED["hand_size"].values)
+    assert most == 9
+    assert '"maxItems": 7,' not in spec and f'"maxItems": {most},' in spec

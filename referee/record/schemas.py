@@ -23,7 +23,7 @@ from marshmallow import (
 from ..ledger.money import MAX_AMOUNT, MAX_MULTIPLIER, MAX_STAKE, STAKE_PLACES
 from ..ledger.side_bets import KINDS as SIDE_BET_KINDS
 from ..rules.errors import MalformedInput
-from ..rules.options import MAX_PLAYERS, PRESETS
+from ..rules.options import MAX_PLAYERS, MOST_DEALT, PRESETS
 from ..rules.table import CURRENCY, TABLE_NAME, check_name, check_names_apart, odd_text
 from ..rules.told import FACTS, HOWS
 from ..rules.words import N_, Words
@@ -78,7 +78,7 @@ RULES_OPENAPI = {"oneOf": [
                               {"type": "integer", "minimum": -1000, "maximum": 1000}]}}]}},
 ]}
 DEAL_OPENAPI = {"type": "object", "maxProperties": MAX_PLAYERS,
-                "additionalProperties": {"type": "array", "maxItems": 7,
+                "additionalProperties": {"type": "array", "maxItems": MOST_DEALT,
                                          "items": CARD_OPENAPI}}
 ACTIONS_OPENAPI = {"type": "array", "items": {"type": "string", "minLength": 1,
                                               "maxLength": 500}}
@@ -120,7 +120,7 @@ ENDING_OPENAPI = {
         "counts": {"type": "object", "maxProperties": MAX_PLAYERS,
                    "additionalProperties": {"type": "integer", "minimum": 0}},
         "declares": {"type": "object", "maxProperties": MAX_PLAYERS,
-                     "additionalProperties": {"type": "array", "maxItems": 7,
+                     "additionalProperties": {"type": "array", "maxItems": MOST_DEALT,
                                               "items": CARD_OPENAPI}},
         **{fact: {"type": "boolean"} for fact in FACTS},
     },

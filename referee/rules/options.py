@@ -333,6 +333,10 @@ OPTION_DOCS: dict[str, str] = {
 OPTION_ALLOWED: dict[str, Any] = {
     f.name: f.metadata["allowed"] for f in fields(HouseRules) if f.name != "preset"
 }
+#: The most cards a player is dealt under any rules (the largest hand size
+#: allowed): a deal's and a declared hand's bound wherever one is checked or
+#: documented.
+MOST_DEALT: int = max(OPTION_ALLOWED["hand_size"].values)
 #: Each option's allowed values, said in words (``str()`` is the English).
 OPTION_VALUES: dict[str, Words | Phrases | str] = {
     name: a.describe() for name, a in OPTION_ALLOWED.items()
