@@ -455,7 +455,7 @@ def test_the_audit_writes_its_rules_under_rules_and_actions_in_its_language():
     for hand in doc["hands"]:
         hand.pop("deal", None)
     text = pdf_text(render_audit(audit_hand(doc, 1)))
-    rules, bullet, fingerprint = (text.index("Rules"), text.index("hand_size: 7"),
+    rules, bullet, fingerprint = (text.index("Rules"), text.index("Hand size (hand_size): 7"),
                                   text.index("Log fingerprint"))
     assert rules < bullet < fingerprint, "the option's bullet is not under Rules"
     french = pdf_text(render_audit(audit_hand(_sample("ev_disputes"), 1), lang="fr"))

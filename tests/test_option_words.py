@@ -105,3 +105,15 @@ def test_the_form_reads_back_the_none_it_shows(client):
                  opt_tonk_out_by_hits_pays="Aucun")
     page = client.get(f"/s/{sid}").get_data(as_text=True)
     assert "au plus par tour : aucun" in page
+
+
+@pytest.mark.parametrize("lang, said", [("fr", "règlement par le club"),
+                                        ("pt", "acerto de contas pelo clube"),
+                                        ("en", "club settlement")])
+def test_the_clubs_payment_note_is_read_in_the_readers_language(lang, said):
+    """The club writes "club settlement" as a payment's note in the log; the
+    pages and papers showed it in English to every reader."""
+    from referee.rules.words import CLUB_SETTLEMENT
+
+    assert language.note_words(CLUB_SETTLEMENT, lang) == said
+    assert language.note_words("paid in cash", lang) == "paid in cash"  # a person's words

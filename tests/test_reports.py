@@ -89,7 +89,8 @@ def test_settlement_rules_that_differ_are_listed():
     for option in ("deal_wins", "out_pays", "boobed", "caught_pays", "stock_out_tie",
                    "stock_out"):
         assert option in text
-    assert "pay_beaters (standard: pagat)" in text
+    # the value in words, the option's code name kept beside its own words
+    assert "Caught (caught): pay the beaters (standard: pagat)" in text
     assert "Dealt five face cards: 2 stakes" in text
 
 

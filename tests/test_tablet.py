@@ -124,7 +124,7 @@ def test_create_opens_the_table_and_lists_it(client):
     sid = create(client, opt_upcard="false", opt_hit_wait="1")
     page = client.get(f"/s/{sid}").data.decode()
     assert "Ann, Ben, Cy" in page
-    assert "upcard = false" in page and "hit wait = 1" in page
+    assert "upcard: no" in page and "wait after being hit: 1" in page
     assert "Start hand 1 (Ann deals)" in page
     home = client.get("/").data.decode()
     assert f"/s/{sid}" in home and "Back room" in home

@@ -27,7 +27,15 @@ from ..ledger.money import STAKE_PLACES, unsigned
 from ..rules.numbers import is_whole, whole
 
 # N_ is the engine's marker, re-exported for the shells' own sentences.
-from ..rules.words import LANGUAGES, N_, Names, Phrases, Words, from_plain  # noqa: F401
+from ..rules.words import (  # noqa: F401
+    LANGUAGES,
+    N_,
+    REFEREE_NOTES,
+    Names,
+    Phrases,
+    Words,
+    from_plain,
+)
 
 DEFAULT = LANGUAGES[0]
 
@@ -406,6 +414,8 @@ def undo_words(text: str | None, lang: str) -> str:
 def note_words(note: str, lang: str) -> str:
     """A dispute's note in ``lang``: the player's words as written, with what
     the referee put before them (the action it was about, since undone)."""
+    if note in REFEREE_NOTES:  # a note the referee wrote, not a person
+        return gettext(lang, note)
     m = _LOGGED_ON_UNDONE.fullmatch(note or "")
     if not m:
         return note

@@ -220,7 +220,7 @@ class _Paper:
         if given.at:
             extra.append(esc(_when(given.at, lang, self.sec.started)))
         if given.note:
-            extra.append(esc(given.note))
+            extra.append(esc(language.note_words(given.note, lang)))
         state = payment_state(given, lang)  # kept on the paper, as in the record
         if state:
             extra.append(esc(state))

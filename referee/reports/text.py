@@ -163,6 +163,7 @@ def _end_lines(sec, said: _Forms, columns) -> list[str]:
 
 def _money_lines(sec, said: _Forms) -> list[str]:
     """Brought forward, the payments made at the table, and the balances."""
+    from .. import language
     from .words import payment_state, pays_words
 
     money = sec.money
@@ -174,7 +175,7 @@ def _money_lines(sec, said: _Forms) -> list[str]:
             f"{p} {num(carried[p], bq)}" for p in sec.players if p in carried)))
     for given in money.payments:
         extra = [said.time(given.at)] if given.at is not None else []
-        extra += [given.note] if given.note is not None else []
+        extra += [language.note_words(given.note, lang)] if given.note is not None else []
         state = payment_state(given, lang)
         extra += [state] if state else []
         transfer = pays_words(given.payer, given.payee, said.amount(given.amount, bq), lang)

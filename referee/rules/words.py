@@ -161,3 +161,7 @@ def _from_plain(value: object) -> object:
 #: language. A reason a person typed is shown as typed.
 LEFT_THE_TABLE = N_("{player} left the table")
 VOID_REASONS = (N_("misdeal"), N_("voided at the table"))
+#: A payment's note where the referee writes it (the club settling a table's
+#: debt): the log keeps the English, every reader reads it in their language.
+CLUB_SETTLEMENT = N_("club settlement")
+REFEREE_NOTES = (CLUB_SETTLEMENT,)

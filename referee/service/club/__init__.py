@@ -29,7 +29,7 @@ from ...record.events import counts
 from ...rules.errors import MalformedInput, RuleViolation
 from ...rules.table import NICKNAME as A_NICKNAME
 from ...rules.table import check_name
-from ...rules.words import N_, Words
+from ...rules.words import CLUB_SETTLEMENT, N_, Words
 from .. import storage
 from ..errors import NotFound
 from ..kinds import WHO_IS_WHO as _WHO_IS_WHO
@@ -370,7 +370,7 @@ def mark_paid(db: Database, payer: str, payee: str, amount: str,
             continue
         # Under the names they sat with there, as the table owes it.
         record_payment(db, t["session"], owed["from"], owed["to"], owed["amount"],
-                       note="club settlement", owed=True)
+                       note=CLUB_SETTLEMENT, owed=True)
         return {"session": t["session"], "from": payer, "to": payee, "amount": amount,
                 "currency": currency}
     raise RuleViolation("not_owed", N_("{payer} does not owe {payee} {amount} at any table "
