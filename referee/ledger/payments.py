@@ -50,7 +50,7 @@ class Settlement:
     # are made only when ``story`` or ``words`` is read (the audit, the
     # tablet), not for each of the thousands of hands a replay settles.
     tellers: list[Callable[[], Words]] = field(compare=False, repr=False)
-    counts: dict[str, int | None]
+    counts: dict[str, int]  # the counts known (a hand never shown has none)
     net: dict[str, Decimal] = field(default_factory=dict)  # stakes, or push-up points
 
     @property
@@ -75,7 +75,9 @@ class Settlement:
 def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
     kind = ending.kind
     players = ending.players
-    counts = ending.counts
+    # The counts known: a hand never shown has none (a drop or a stock out is
+    # settled once every hand has been shown, or its count given).
+    counts = {q: count for q, count in ending.counts.items() if count is not None}
     payments: list[Payment] = []
     tellers: list[Callable[[], Words]] = []  # see Settlement.tellers
     tell = tellers.append
@@ -84,26 +86,26 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
         if payer != payee and stakes:
             payments.append(Payment(payer, payee, stakes, reason))
 
-    if kind == THROWN_IN:
+    if kind is THROWN_IN:
         outcome = Outcome.THROWN_IN
         tell(lambda: ending.why or Words(N_("The hand was thrown in: no payments.")))
-    elif kind == DEAL_WIN:
+    elif kind is DEAL_WIN:
         outcome = _settle_deal_win(ending, pay, tell)
     elif kind in (TONK_OUT, OUT):
         outcome = Outcome(kind)
         p, pays = ending.player, ending.pays
         assert p is not None and pays is not None  # who went out, and what it pays
-        label = "tonk out" if kind == TONK_OUT else "out"
+        label = "tonk out" if kind is TONK_OUT else "out"
         tell(lambda: Words(
-            N_("{why}: tonk out, each other player pays {player} {stakes}.") if kind == TONK_OUT
+            N_("{why}: tonk out, each other player pays {player} {stakes}.") if kind is TONK_OUT
             else N_("{why}: out, each other player pays {player} {stakes}."),
             why=ending.why, player=p, stakes=plural(pays)))
         for q in players:
             pay(q, p, pays, label)
-    elif kind == DROP:
-        outcome = _settle_drop(ending, rules, pay, tell)
-    elif kind == STOCK_OUT:
-        outcome = _settle_stock_out(ending, rules, pay, tell)
+    elif kind is DROP:
+        outcome = _settle_drop(ending, counts, rules, pay, tell)
+    elif kind is STOCK_OUT:
+        outcome = _settle_stock_out(ending, counts, rules, pay, tell)
     else:  # pragma: no cover - the hand produces no other kinds
         raise ValueError(f"unknown ending {kind}")
 
@@ -112,7 +114,7 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
         net[payer] -= stakes
         net[payee] += stakes
     winners = [q for q in players if net[q] > ZERO]
-    settlement = Settlement(outcome, players, winners, payments, tellers, dict(counts), net)
+    settlement = Settlement(outcome, players, winners, payments, tellers, counts, net)
     if rules.scoring == "push_ups":
         _push_ups(settlement)
     return settlement
@@ -144,17 +146,10 @@ def _lowest(counts: Mapping[str, int], among: Iterable[str]) -> tuple[int, list[
     return low, [q for q in among if counts[q] == low]
 
 
-def _shown(counts: Mapping[str, int | None]) -> dict[str, int]:
-    """The counts a drop or a stock out is settled by: by then every hand has
-    been shown (or its count given)."""
-    shown = {q: count for q, count in counts.items() if count is not None}
-    assert len(shown) == len(counts), counts
-    return shown
-
-
-def _settle_drop(ending: Ending, rules: HouseRules, pay: Pay, tell: Tell) -> Outcome:
-    players, counts, d = ending.players, _shown(ending.counts), ending.player
-    assert d is not None  # a drop names its dropper
+def _settle_drop(ending: Ending, counts: Mapping[str, int], rules: HouseRules, pay: Pay,
+                 tell: Tell) -> Outcome:
+    players, d = ending.players, ending.player
+    assert d is not None and len(counts) == len(players), ending  # every hand shown
     others = list(players)
     others.remove(d)
     mine = counts[d]
@@ -185,7 +180,8 @@ def _settle_drop(ending: Ending, rules: HouseRules, pay: Pay, tell: Tell) -> Out
     return Outcome.CAUGHT
 
 
-def _settle_stock_out(ending: Ending, rules: HouseRules, pay: Pay, tell: Tell) -> Outcome:
+def _settle_stock_out(ending: Ending, counts: Mapping[str, int], rules: HouseRules, pay: Pay,
+                      tell: Tell) -> Outcome:
     players = ending.players
     who = ending.player
     if rules.stock_out == "dead":
@@ -196,7 +192,8 @@ def _settle_stock_out(ending: Ending, rules: HouseRules, pay: Pay, tell: Tell) -
         tell(lambda: Words(N_("{player} wanted to draw from the empty stock; with these rules "
                               "the hand is then dead: no payments."), player=who))
         return Outcome.DEAD
-    low, lowest = _lowest(_shown(ending.counts), players)
+    assert len(counts) == len(players), ending  # every hand shown
+    low, lowest = _lowest(counts, players)
     if len(lowest) > 1 and rules.stock_out_tie == "dead":
         tell(lambda: Words(N_("The stock ran out and {lowest} tie for lowest with {low}; with "
                               "these rules the hand is dead: no payments."),

@@ -111,10 +111,8 @@ def settle_hand(hand: Hand, stake: Decimal, multiplier: int = 1) -> HandResult:
     else:
         per = stake if multiplier == 1 else stake * multiplier
         net = {q: v * per for q, v in s.net.items()}
-    # A count not known (cards never shown) is left out.
-    counts = {q: c for q, c in ending.counts.items() if c is not None}
-    return HandResult(hand.number, hand.dealer, hand.players, s.outcome, s.winners, counts,
-                      net, s, multiplier, told=hand.told is not None)
+    return HandResult(hand.number, hand.dealer, hand.players, s.outcome, s.winners,
+                      dict(s.counts), net, s, multiplier, told=hand.told is not None)
 
 
 def hand_standing(hand: Hand) -> tuple[list[str], dict[str, Decimal]]:

@@ -240,7 +240,7 @@ def _deal_win(hand: Hand, told: Told) -> Ending:
 
 def _check_push_up_counts(ending: Ending, told: Told) -> None:
     """In push-up scoring every loser's count is their score."""
-    if ending.kind == THROWN_IN:
+    if ending.kind is THROWN_IN:
         return
     winners = {c.player for c in ending.claims}
     if ending.kind in (TONK_OUT, OUT) and ending.player is not None:
