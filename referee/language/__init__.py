@@ -426,7 +426,7 @@ def note_words(note: str, lang: str) -> str:
 def action_sentence(text: str, lang: str) -> str:
     """A logged action as a sentence in ``lang``: ``Ben: hit S1 7c`` -> ``Ben
     hits S1 with 7♣`` (pages and papers alike; the log line stays as logged)."""
-    from ..rules.actions import Action, parse_action
+    from ..rules.actions import action_of, parse_action
     from ..rules.errors import MalformedInput
 
     try:
@@ -439,7 +439,7 @@ def action_sentence(text: str, lang: str) -> str:
         spread = whole(args.pop(0)[1:]) if args and args[0][:1] == "S" and \
             is_whole(args[0][1:]) else None
         count = whole(args[0][1:]) if verb == "show" and args and args[0][:1] == "=" else None
-        action = Action(player, verb, () if count is not None else tuple(args), spread, count)
+        action = action_of(player, verb, () if count is not None else tuple(args), spread, count)
         if not player or verb not in _ALONE | _WITH_CARDS | _WITH_SPREAD:
             return text
     return action_said(action, lang)

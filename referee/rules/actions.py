@@ -7,7 +7,7 @@ numbers); whether the action is allowed is the hand's business.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import UNKNOWN, parse_cards
 from .errors import MalformedInput
@@ -38,7 +38,6 @@ class Action:
     verb: str
     cards: tuple[str, ...] = ()
     spread: int | None = None  # k of "Sk", for hit and slap
-    count: int | None = None  # a show given as a count ("show =23"), not as cards
 
     def __str__(self) -> str:
         parts = [f"{self.player}: {self.verb}"]
@@ -52,6 +51,28 @@ class Action:
     @property
     def card(self) -> str | None:
         return self.cards[0] if self.cards else None
+
+    @property
+    def count(self) -> int | None:
+        """The count a show was given as (``CountedShow``); None for any other action."""
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class CountedShow(Action):
+    """A show given as a count, not as cards (quick logging: "Cy: show =23"):
+    the count stands for cards that stay unknown."""
+
+    count: int = field(kw_only=True)
+
+
+def action_of(player: str, verb: str, cards: tuple[str, ...] = (), spread: int | None = None,
+              count: int | None = None) -> Action:
+    """The action with these fields (a page's record of it, a line read as far
+    as it goes): with a count, a ``CountedShow``."""
+    if count is not None:
+        return CountedShow(player, verb, cards, spread, count=count)
+    return Action(player, verb, cards, spread)
 
 
 def _shown_count(args: list[str], text: str) -> int:
@@ -89,7 +110,7 @@ def parse_action(text: str) -> Action:
     lo, hi, needs_spread = _ARITY[verb]
     args = words[1:]
     if verb == "show" and args and args[0][0] == "=":
-        return Action(player, verb, (), None, _shown_count(args, text))
+        return CountedShow(player, verb, count=_shown_count(args, text))
     spread = None
     if needs_spread:
         spread = whole(args[0][1:]) if args and args[0][:1] in "Ss" else None

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from . import legality, offers
-from .actions import Action
+from .actions import Action, CountedShow
 from .cards import UNKNOWN, sort_cards
 from .ending import (
     DEAL_WIN,
@@ -434,7 +434,7 @@ class Hand:
 
     def _apply_show(self, action: Action) -> None:
         p = action.player
-        if action.count is not None:
+        if isinstance(action, CountedShow):
             self.counted[p] = action.count
             if self.ending is not None:  # as _reveal keeps the ending's counts current
                 self.ending = dataclasses.replace(self.ending, counts=self.counts())
@@ -507,7 +507,7 @@ class Hand:
 
     def _push_up_losers(self, ending: Ending | None) -> set[str]:
         """In push-up scoring every loser with cards shows after any ending."""
-        if ending is None or ending.kind == THROWN_IN:
+        if ending is None or ending.kind is THROWN_IN:
             return set()
         winners = {ending.player} if ending.player and ending.kind in (TONK_OUT, OUT) else set()
         winners |= {c.player for c in ending.claims}

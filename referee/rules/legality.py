@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from .actions import Action, parse_action
+from .actions import Action, CountedShow, parse_action
 from .cards import UNKNOWN, sort_cards
 from .ending import Claim
 from .errors import IllegalAction, RefereeError, RuleViolation
@@ -413,7 +413,7 @@ def _verify_show(hand: Hand, action: Action) -> None:
         raise _illegal("show_not_needed", N_("{player} need not show"), {"player": p})
     if action.cards is TO_PICK:
         return
-    if action.count is not None:
+    if isinstance(action, CountedShow):
         _verify_count(hand, p, action.count)
         return  # no cards to judge: must_spread is never judged on a count
     held, cards = hand.held[p], action.cards

@@ -19,7 +19,7 @@ from flask import abort, request, session
 
 from ..language import LANGUAGES, N_
 from ..record.document import MAX_DEPTH, check_document
-from ..rules.actions import Action
+from ..rules.actions import Action, CountedShow
 from ..rules.allowed import Choice, Limit
 from ..rules.cards import (  # noqa: F401 (templates use the first five)
     JOKERS,
@@ -342,7 +342,7 @@ def told_from_form(form, players: list[str], facts: list[str]) -> dict:
     return setup
 
 
-def count_shows(form, players: list[str]) -> list[Action]:
+def count_shows(form, players: list[str]) -> list[CountedShow]:
     """The shows given as counts on the pad (``count<seat>``)."""
     out = []
     for i, name in enumerate(players):
@@ -351,7 +351,7 @@ def count_shows(form, players: list[str]) -> list[Action]:
             if not is_whole(raw, 3):
                 raise FormError(_("{player}'s count is a whole number, not {text}",
                                   player=name, text=repr(raw)), "count_not_whole")
-            out.append(Action(name, "show", count=int(raw)))
+            out.append(CountedShow(name, "show", count=int(raw)))
     return out
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...replay.sequential import parse_logged
-from ...rules.actions import Action
+from ...rules.actions import Action, action_of
 from ...rules.cards import UNKNOWN
 from ...rules.errors import RefereeError
 from ...rules.options import HouseRules
@@ -35,8 +35,8 @@ def record(action: Action, *, undone: bool = False, line: str | None = None) -> 
 
 def as_action(fields: dict) -> Action:
     """A record back as the engine's action (the words of a page are said from it)."""
-    return Action(fields["player"], fields["verb"], tuple(fields["cards"]), fields["spread"],
-                  fields["count"])
+    return action_of(fields["player"], fields["verb"], tuple(fields["cards"]), fields["spread"],
+                     fields["count"])
 
 
 def _as_read(action: Action, rules: HouseRules) -> Action:
