@@ -434,7 +434,7 @@ class Hand:
 
     def _apply_show(self, action: Action) -> None:
         p = action.player
-        if isinstance(action, CountedShow):
+        if type(action) is CountedShow:
             self.counted[p] = action.count
             if self.ending is not None:  # as _reveal keeps the ending's counts current
                 self.ending = dataclasses.replace(self.ending, counts=self.counts())

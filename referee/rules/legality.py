@@ -413,7 +413,7 @@ def _verify_show(hand: Hand, action: Action) -> None:
         raise _illegal("show_not_needed", N_("{player} need not show"), {"player": p})
     if action.cards is TO_PICK:
         return
-    if isinstance(action, CountedShow):
+    if type(action) is CountedShow:
         _verify_count(hand, p, action.count)
         return  # no cards to judge: must_spread is never judged on a count
     held, cards = hand.held[p], action.cards
