@@ -128,12 +128,14 @@ def test_a_seat_accepts_disputes_and_pays_for_its_own_player_only(client):
             assert_error(r, 422, "more_than_owed")
 
 
-def test_the_viewer_link_reads_everything_and_writes_nothing(client):
+def test_the_viewer_link_reads_what_is_public_and_writes_nothing(client):
     g = Game(client)
     g.start()
     viewer = _link(g, "viewer")["token"]
-    for tail in ("", "/log", "/result", "/standings", f"/hands/{g.n}"):
+    for tail in ("", "/result", "/standings", f"/hands/{g.n}"):
         assert client.get(g.url(tail), headers=bearer(viewer)).status_code == 200, tail
+    # The log holds every deal and draw (test_phones_sight).
+    assert_error(client.get(g.url("/log"), headers=bearer(viewer)), 403, "not_your_seat")
     text = g.sim.next_action()
     assert_error(g.post(text, token=viewer), 403, "not_your_seat")
     r = client.get(f"/reports/{g.sid}/settlement.pdf?token={viewer}")

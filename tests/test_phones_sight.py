@@ -115,3 +115,37 @@ def test_another_players_draw_names_no_card_in_a_phones_history(app, client):
                     .get_data(as_text=True))
     assert f"{drawer}: draw {card}" not in seen and f"{drawer}: draw" in seen
     assert f"{drawer}: draw {card}" in mine
+
+
+def test_the_log_and_the_audits_are_not_a_phones(app, client):
+    """The log holds every deal and draw, an audit every player's cards at
+    each step: a seat's or the viewer's link is refused them in words (the
+    API, the audit page and PDF), and its reports page offers no audit; the
+    host's table and audit tokens read them. A seat read the whole log, and
+    every audit, during play."""
+    from tests.test_api import Game, assert_error, bearer
+
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    links = {}
+    for role, player in (("seat", "Ann"), ("viewer", None)):
+        body = {"role": role, **({"player": player} if player else {})}
+        r = client.post(g.url("/links"), json=body, headers=bearer(g.table))
+        assert r.status_code == 201, r.get_json()
+        links[role] = r.get_json()["token"]
+    for token in links.values():
+        err = assert_error(client.get(g.url("/log"), headers=bearer(token)), 403,
+                           "not_your_seat")
+        assert "every player's cards" in err["message"]
+        for path in ("hands/1/audit", "hands/1/audit.pdf"):
+            page = client.get(f"/reports/{g.sid}/{path}?token={token}")
+            assert page.status_code == 403
+            assert "every player" in page.get_data(as_text=True)
+        index = client.get(f"/reports/{g.sid}/?token={token}").get_data(as_text=True)
+        assert "/audit" not in index
+    for token in (g.table, g.audit):
+        assert client.get(g.url("/log"), headers=bearer(token)).status_code == 200
+        assert client.get(f"/reports/{g.sid}/hands/1/audit?token={token}").status_code == 200
+        index = client.get(f"/reports/{g.sid}/?token={token}").get_data(as_text=True)
+        assert "/hands/1/audit" in index

@@ -160,6 +160,7 @@ def session_summary(sid: str):
 @bp.get("/sessions/<sid>/log")
 @token_required(write=False)
 def session_log(sid: str):
+    sight.check_sees_all(g.access)  # every deal and draw is in it
     return sessions.get_log(get_db(), sid)
 
 

@@ -16,6 +16,8 @@ from flask import (
     Blueprint,
     abort,
     current_app,
+    g,
+    make_response,
     redirect,
     render_template,
     request,
@@ -41,7 +43,7 @@ from ..reports.whatif import what_if
 from ..rules.errors import RefereeError
 from ..rules.numbers import whole
 from ..rules.options import OPTION_NAMES, PRESET_SOURCES
-from ..service.access import seats
+from ..service.access import seats, sight
 from ..service.errors import NotFound
 from ..service.table import sessions
 from . import forms
@@ -62,12 +64,16 @@ def _allowed(sid: str) -> str | None:
     token = request.args.get("token") or None
     try:
         # Any of the table's tokens reads its papers: table, audit, a seat or the viewer.
-        if token and seats.token_access(db, sid, token) is not None:
+        found = seats.token_access(db, sid, token) if token else None
+        if found is not None:
+            g.reader_access = found
             use_table_language(sessions.table_language(db, sid))
             return token
-        if forms.is_unlocked(sid) or (
-                forms.link_token(sid) and seats.token_access(db, sid, forms.link_token(sid))):
+        link = forms.link_token(sid)
+        joined = seats.token_access(db, sid, link) if link else None
+        if forms.is_unlocked(sid) or joined is not None:
             # unlocked here, or a phone that joined by its seat's or the viewer's link
+            g.reader_access = seats.Access(seats.HOST) if forms.is_unlocked(sid) else joined
             use_table_language(sessions.table_language(db, sid))
             return None
     except NotFound:
@@ -120,6 +126,14 @@ def _pdf(data: bytes, name: str):
     })
 
 
+def _sees_all() -> None:
+    """A paper that shows every player's cards, to a reader who sees them all."""
+    try:
+        sight.check_sees_all(g.get("reader_access"))
+    except RefereeError as err:
+        abort(make_response(*_error_page(err, 403)))
+
+
 def _error_page(err: RefereeError, status: int = 422):
     return render_template("error.html", title=_("Cannot make this report"),
                            message=_message(err)), status
@@ -138,7 +152,8 @@ def index(sid: str):
                            disputes=listed["disputes"],
                            result=listed["result"], final_hash=listed["head"],
                            standings=listed["standings"], outcomes=OUTCOME_WORDS,
-                           presets=PRESET_SOURCES)
+                           presets=PRESET_SOURCES,
+                           sees_all=sight.sees_all(g.get("reader_access")))
 
 
 @bp.get("/<sid>/settlement.pdf")
@@ -187,6 +202,7 @@ def _audit(sid: str, n: int):
 @bp.get("/<sid>/hands/<int:n>/audit.pdf")
 def audit_pdf(sid: str, n: int):
     _allowed(sid)
+    _sees_all()
     try:
         with paper_turn():
             stored, audit = _audit(sid, n)
@@ -201,6 +217,7 @@ def audit_pdf(sid: str, n: int):
 def audit_view(sid: str, n: int):
     """The auditor's view: one step at a time, with links to the previous and next."""
     token = _allowed(sid)
+    _sees_all()
     try:
         stored, audit = _audit(sid, n)
     except RefereeError as err:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...rules.cards import UNKNOWN
+from ...rules.words import N_
+from ..errors import NotYourSeat
 from ..table.history import as_action, record
 from .seats import AUDIT, Access
 
@@ -26,6 +28,16 @@ _PRIVATE = frozenset({"draw"})
 def sees_all(who: Access | None) -> bool:
     """The host's tablet, the table token and the audit token: every card."""
     return who is None or who.writes or who.role == AUDIT
+
+
+def check_sees_all(who: Access | None) -> None:
+    """Refuse a seat's or the viewer's link what shows every player's cards
+    as the referee knows them: the log, a hand's audit."""
+    if not sees_all(who):
+        raise NotYourSeat("not_your_seat", N_("A player's phone and the viewer link do not "
+                                               "show every player's cards: the log and the "
+                                               "hands' audits are for the host's tablet and "
+                                               "the audit token."))
 
 
 def _sees(who: Access, player: str, state: dict) -> bool:
