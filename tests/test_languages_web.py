@@ -184,7 +184,7 @@ def test_a_german_hand_reads_in_german_with_the_locales_money(client):
     start(client, sid, deal={"Ben": ["5h", "6h", "7h", "3s", "3c"]}, upcard="3d",
           players=("Ann", "Ben"))
     page = act(client, sid, 1, "take")
-    assert "✓ Ben nimmt." in [unescape(f[1]) for f in flashes(page)]
+    assert "✓ Ben nimmt 3♦." in [unescape(f[1]) for f in flashes(page)]  # the card taken
     # A refusal: the page's own words in German around the referee's reason.
     page = act(client, sid, 1, "spread", ["5h", "6h", "3s"])
     assert any(f[0] == "error" and f[1].startswith("Nicht erfasst: Ben legt 5♥ 6♥ 3♠ aus")

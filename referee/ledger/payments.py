@@ -92,16 +92,7 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
     elif kind is DEAL_WIN:
         outcome = _settle_deal_win(ending, pay, tell)
     elif kind in (TONK_OUT, OUT):
-        outcome = Outcome(kind)
-        p, pays = ending.player, ending.pays
-        assert p is not None and pays is not None  # who went out, and what it pays
-        label = "tonk out" if kind is TONK_OUT else "out"
-        tell(lambda: Words(
-            N_("{why}: tonk out, each other player pays {player} {stakes}.") if kind is TONK_OUT
-            else N_("{why}: out, each other player pays {player} {stakes}."),
-            why=ending.why, player=p, stakes=plural(pays)))
-        for q in players:
-            pay(q, p, pays, label)
+        outcome = _settle_out(ending, pay, tell)
     elif kind is DROP:
         outcome = _settle_drop(ending, counts, rules, pay, tell)
     elif kind is STOCK_OUT:
@@ -118,6 +109,21 @@ def settle_ending(ending: Ending, rules: HouseRules) -> Settlement:
     if rules.scoring == "push_ups":
         _push_ups(settlement)
     return settlement
+
+
+def _settle_out(ending: Ending, pay: Pay, tell: Tell) -> Outcome:
+    """A tonk out or an out: each other player pays who went out."""
+    kind = ending.kind
+    p, pays = ending.player, ending.pays
+    assert p is not None and pays is not None  # who went out, and what it pays
+    label = "tonk out" if kind is TONK_OUT else "out"
+    tell(lambda: Words(
+        N_("{why}: tonk out, each other player pays {player} {stakes}.") if kind is TONK_OUT
+        else N_("{why}: out, each other player pays {player} {stakes}."),
+        why=ending.why, player=p, stakes=plural(pays)))
+    for q in ending.players:
+        pay(q, p, pays, label)
+    return Outcome(kind)
 
 
 def _settle_deal_win(ending: Ending, pay: Pay, tell: Tell) -> Outcome:

@@ -420,11 +420,16 @@ def _verify_show(hand: Hand, action: Action) -> None:
     if hand.unknown[p] or len(cards) != len(held) or not all(map(cards.__contains__, held)):
         # Words the fault (or checks new cards).
         verify_reveal(hand, p, cards, Words(N_("the show")))
+    _verify_no_spread_held(hand, action)
+
+
+def _verify_no_spread_held(hand: Hand, action: Action) -> None:
     # A shown hand is the hand as its last turn ended (nothing enters a hand
     # between turns), so it breaks must_spread only for a player who has
     # ended a turn; the check catches a spread hidden among cards the
     # referee did not know then. A player dealt a spread who never had a
     # turn to lay it down (or dropped at the start of the first) broke nothing.
+    p = action.player
     must_spread = hand.rules.must_spread
     if must_spread == "never":
         return

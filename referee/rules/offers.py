@@ -70,18 +70,7 @@ def offers(hand: Hand) -> Iterator[Offer]:
     if p is None:  # nobody's turn: the play is over
         return
     if phase is START:
-        for v in START_VERBS:
-            if v != "take" or _take_is_usable(hand, p):
-                yield Offer(p, v, None, (_no_cards(p, v),))
-        if hand.rules.pickup_depth == 2 and len(hand.pile) > 1:
-            # The card below the top, taken by naming it (the top stays).
-            second = hand.pile[-2]
-            if second != UNKNOWN and _take_is_usable(hand, p, second):
-                yield Offer(p, "take", None, (Action(p, "take", (second,)),))
-        if hand.slap_open:
-            for q in players:
-                yield Offer(q, "slap", None,
-                            (Action(q, "slap", (), s.number) for s in hand.spreads))
+        yield from _turn_start_offers(hand, p)
     elif phase is EXTRA_DISCARD:
         yield Offer(p, "discard", _to_pick(p, "discard"),
                     (Action(p, "discard", (c,)) for c in held[p]))
@@ -91,6 +80,22 @@ def offers(hand: Hand) -> Iterator[Offer]:
         yield Offer(p, "hit", _to_pick(p, "hit"), _melds(hand, p, "hit"))
         yield Offer(p, "discard", _to_pick(p, "discard"),
                     (Action(p, "discard", (c,)) for c in held[p]))
+
+
+def _turn_start_offers(hand: Hand, p: str) -> Iterator[Offer]:
+    """What ``p`` may do to start a turn, and the slaps open to everyone."""
+    for v in START_VERBS:
+        if v != "take" or _take_is_usable(hand, p):
+            yield Offer(p, v, None, (_no_cards(p, v),))
+    if hand.rules.pickup_depth == 2 and len(hand.pile) > 1:
+        # The card below the top, taken by naming it (the top stays).
+        second = hand.pile[-2]
+        if second != UNKNOWN and _take_is_usable(hand, p, second):
+            yield Offer(p, "take", None, (Action(p, "take", (second,)),))
+    if hand.slap_open:
+        for q in hand.players:
+            yield Offer(q, "slap", None,
+                        (Action(q, "slap", (), s.number) for s in hand.spreads))
 
 
 def legal_actions(hand: Hand) -> list[Action]:
