@@ -127,14 +127,15 @@ def test_shows_as_counts_in_a_played_hand(client):
     data = {"csrf_token": form_value(page, "csrf_token"), "client_id": "d1",
             "expected_seq": "0", "act": "1:drop"}
     r = client.post(f"/s/{sid}/hands/1/act", data=data)
-    assert 'name="count0"' in r.data.decode()
+    assert r.headers["Location"].endswith("/hands/1/confirm")  # a GET page: back is safe
+    assert 'name="count0"' in client.get(r.headers["Location"]).data.decode()
     r = client.post(f"/s/{sid}/hands/1/act", data={**data, "confirm": "1", "count1": "9"})
     page = client.get(r.headers["Location"]).data.decode()
     assert 'id="count-only"' in page
     data = {"csrf_token": form_value(page, "csrf_token"), "client_id": "d2",
             "expected_seq": "2", "act": "all:count", "count0": "20", "count2": "30"}
     r = client.post(f"/s/{sid}/hands/1/act", data=data)
-    if r.status_code == 200:  # the last show settles: the second tap
+    if r.headers["Location"].endswith("/confirm"):  # the last show settles: the second tap
         r = client.post(f"/s/{sid}/hands/1/act", data={**data, "confirm": "1"})
     page = client.get(r.headers["Location"]).data.decode()
     assert "drop won" in page
@@ -195,8 +196,10 @@ def test_counts_typed_on_counts_only_survive_the_confirm_step(client):
     page = client.get(r.headers["Location"]).data.decode()
     data = {"csrf_token": form_value(page, "csrf_token"), "client_id": "d2",
             "expected_seq": "2", "act": "all:count", "count0": "20", "count2": "30"}
-    confirm_page = client.post(f"/s/{sid}/hands/1/act", data=data)
-    assert confirm_page.status_code == 200 and 'id="confirm-yes"' in confirm_page.data.decode()
+    r = client.post(f"/s/{sid}/hands/1/act", data=data)
+    assert r.status_code == 303 and r.headers["Location"].endswith("/confirm")
+    confirm_page = client.get(r.headers["Location"])
+    assert 'id="confirm-yes"' in confirm_page.data.decode()
     form = confirm_page.data.decode().split('class="row confirm-form"')[1]
     r = client.post(f"/s/{sid}/hands/1/act", data=MultiDict(fields_of(form)))
     page = client.get(r.headers["Location"]).data.decode()
