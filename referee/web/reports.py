@@ -53,6 +53,7 @@ from .lang import _, current, say, use_table_language
 from .lang import message as _message
 from .lang import sentence as _sentence
 from .links import external_url
+from .tablet.blueprint import page_access
 
 bp = Blueprint("reports", __name__, url_prefix="/reports")
 INDEX_PAGE = 20  # hands listed per page of the reports index (2x a 10-hand page's time)
@@ -69,11 +70,9 @@ def _allowed(sid: str) -> str | None:
             g.reader_access = found
             use_table_language(sessions.table_language(db, sid))
             return token
-        link = forms.link_token(sid)
-        joined = seats.token_access(db, sid, link) if link else None
-        if forms.is_unlocked(sid) or joined is not None:
-            # unlocked here, or a phone that joined by its seat's or the viewer's link
-            g.reader_access = seats.Access(seats.HOST) if forms.is_unlocked(sid) else joined
+        here_too = page_access(sid)  # unlocked here, or a phone that joined by its link
+        if here_too is not None:
+            g.reader_access = here_too
             use_table_language(sessions.table_language(db, sid))
             return None
     except NotFound:
