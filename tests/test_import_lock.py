@@ -164,10 +164,15 @@ def test_a_write_beside_imports_waiting_to_write_waits_for_one_at_most(app, monk
         assert writing["first"].wait(60)
         run("second", long_import)
         assert storing["second"].wait(60)
-        time.sleep(1.0)  # on its way to the write lock (a token's hash or two)
         other = run("other", lambda: opened(path))
         assert storing["other"].wait(60)
-        time.sleep(1.0)
+        # The state itself, not a pause: on two busy cores a second's sleep
+        # did not always see the other table's write reach the lock.
+        turn = storage.write_turn(storage.connect(path))
+        deadline = time.monotonic() + 60
+        while not turn.short_waiting and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert turn.short_waiting == 1
         written["first"].set()
         other.join(BOUND)
         waited = other.is_alive()
@@ -182,3 +187,30 @@ def test_a_write_beside_imports_waiting_to_write_waits_for_one_at_most(app, monk
     db = storage.connect(path)
     for name in ("first", "second", "other"):
         assert trust.verify_session(db, got[name].id) == []
+
+
+def test_an_import_lets_the_writes_already_waiting_go_first():
+    """The turn at the write lock, alone: a long write coming while short ones
+    wait lets them go first, whenever its thread gets there (a plain lock
+    woke whichever waiter the scheduler picked)."""
+    turn = storage.WriteTurn()
+    order: list[str] = []
+
+    def write(name: str, long: bool = False) -> threading.Thread:
+        def go() -> None:
+            with turn.held(long=long):
+                order.append(name)
+        thread = threading.Thread(target=go, name=name)
+        thread.start()
+        return thread
+
+    with turn.held():  # a write in progress
+        early = [write(f"tap {k}") for k in range(3)]
+        deadline = time.monotonic() + 30
+        while turn.short_waiting < 3 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert turn.short_waiting == 3
+        importing = write("import", long=True)
+    for thread in [*early, importing]:
+        thread.join(30)
+    assert order[-1] == "import" and sorted(order[:3]) == ["tap 0", "tap 1", "tap 2"]

@@ -52,6 +52,7 @@ from .engine import (
     INTEGRITY_ERRORS,
     WRITE_LOCK,
     GroupCommitter,
+    WriteTurn,
     connect,
     db_file,
     db_key,
@@ -61,6 +62,7 @@ from .engine import (
     run_write,
     snapshot,
     write,
+    write_turn,
 )
 from .handle import Database
 from .pg import is_pg
@@ -76,4 +78,5 @@ __all__ = [
     "BUSY_TIMEOUT_MS", "INTEGRITY_ERRORS", "WRITE_LOCK", "Database", "GroupCommitter",
     "connect", "db_file", "db_key", "enable_group_commit", "forget_group_commit", "is_pg",
     "changes", "listen", "now_seconds", "pg", "run_write", "snapshot", "to_json", "write",
+    "write_turn", "WriteTurn",
 ]

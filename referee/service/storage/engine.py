@@ -49,11 +49,60 @@ LONG_WRITE_LOCK = 0x7265666572656532  # "referee2"
 # client_id is noticed so).
 INTEGRITY_ERRORS = (sqlite3.IntegrityError, pg.IntegrityError)
 
-# One lock per database file: threads of one process queue here instead of
+class WriteTurn:
+    """This process's turn at a database's write lock: one writer at a time,
+    and a long write (an import's) lets the short writes waiting when it
+    comes go first (not the ones after: a steady stream of taps would never
+    let it write). A plain lock wakes whichever waiter the scheduler picks:
+    on a busy host the next import, which another table's tap then waited
+    behind for a whole import's writing."""
+
+    def __init__(self) -> None:
+        self._turn = threading.Condition(threading.Lock())
+        self._held = False
+        self._issued = 0  # the short writes' tickets, in the order they came
+        self._waiting: set[int] = set()
+
+    @property
+    def short_waiting(self) -> int:
+        """How many short writes wait (the tests wait for this state)."""
+        with self._turn:
+            return len(self._waiting)
+
+    def _blocked(self, before: int | None) -> bool:
+        return self._held or (before is not None
+                              and any(t <= before for t in self._waiting))
+
+    @contextmanager
+    def held(self, *, long: bool = False) -> Iterator[None]:
+        with self._turn:
+            before = self._issued if long else None
+            if self._blocked(before):
+                ticket = None
+                if not long:
+                    self._issued += 1
+                    ticket = self._issued
+                    self._waiting.add(ticket)
+                try:
+                    while self._blocked(before):
+                        self._turn.wait()
+                finally:
+                    if ticket is not None:
+                        self._waiting.discard(ticket)
+            self._held = True
+        try:
+            yield
+        finally:
+            with self._turn:
+                self._held = False
+                self._turn.notify_all()
+
+
+# One turn per database file: threads of one process queue here instead of
 # in SQLite's busy handler, whose sleeps would add milliseconds to every wait.
-_FILE_LOCKS: dict[str, threading.Lock] = {}
+_WRITE_TURNS: dict[str, WriteTurn] = {}
 _FILE_LOCKS_GUARD = threading.Lock()
-# And one per database for this process's long writes, taken before it.
+# And one lock per database for this process's long writes, taken before it.
 _LONG_LOCKS: dict[str, threading.Lock] = {}
 
 
@@ -66,16 +115,21 @@ def db_key(db: Database) -> str:
     return key
 
 
-def _file_lock(db: Database) -> threading.Lock:
-    return _lock_of(_FILE_LOCKS, db)
-
-
-def _lock_of(locks: dict[str, threading.Lock], db: Database) -> threading.Lock:
+def write_turn(db: Database) -> WriteTurn:
     key = db_key(db)
-    lock = locks.get(key)
+    turn = _WRITE_TURNS.get(key)
+    if turn is None:
+        with _FILE_LOCKS_GUARD:
+            turn = _WRITE_TURNS.setdefault(key, WriteTurn())
+    return turn
+
+
+def _long_lock(db: Database) -> threading.Lock:
+    key = db_key(db)
+    lock = _LONG_LOCKS.get(key)
     if lock is None:
         with _FILE_LOCKS_GUARD:
-            lock = locks.setdefault(key, threading.Lock())
+            lock = _LONG_LOCKS.setdefault(key, threading.Lock())
     return lock
 
 
@@ -169,7 +223,7 @@ def _long_writes(db: Database) -> Iterator[None]:
     transaction the write goes on in; taken before this process's write
     lock, so that no short write of this process waits while another
     process's long write is waited for)."""
-    with _lock_of(_LONG_LOCKS, db):
+    with _long_lock(db):
         if is_pg(db):
             db.conn.execute("BEGIN")
             try:
@@ -189,7 +243,7 @@ def write(db: Database, *, long: bool = False) -> Iterator[Database]:
     write lock or holds it at a time: another table's write (short) waits
     for one long write at most, not for every import ready to write (with
     three 1,500-hand imports at once on a busy host: 8.7 s)."""
-    with _long_writes(db) if long else nullcontext(), _file_lock(db):
+    with _long_writes(db) if long else nullcontext(), write_turn(db).held(long=long):
         try:
             _begin_write(db)
             yield db
@@ -312,7 +366,7 @@ class GroupCommitter:
         conn = self.db.conn
         outcomes: list[tuple[bool, Any]] = []
         try:
-            with _file_lock(self.db):
+            with write_turn(self.db).held():
                 _begin_write(self.db)
                 try:
                     for job, _ in batch:
