@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -160,8 +161,35 @@ def keep_tap(pg, seat: int, verb: str, cards=(), spread=None) -> None:
     expect(pg.locator("#offline-queue > ol > li")).to_have_count(before + 1)
 
 
+# The taps the browser still keeps (offline.js's IndexedDB store).
+KEPT = """() => new Promise((done, failed) => {
+  const req = indexedDB.open("tonk-offline", 1);
+  req.onerror = () => failed(req.error);
+  req.onsuccess = () => {
+    const db = req.result;
+    if (!db.objectStoreNames.contains("taps")) { db.close(); done(0); return; }
+    const count = db.transaction("taps").objectStore("taps").count();
+    count.onsuccess = () => { db.close(); done(count.result); };
+    count.onerror = () => failed(count.error);
+  };
+})"""
+
+
 def drained(pg) -> None:
-    """The queue sent and the page reloaded with the referee's state."""
+    """The queue sent and the page reloaded with the referee's state. The
+    panel alone does not say so: a live refresh swaps in the page as served
+    (its panel hidden) for a moment before the kept taps are drawn on it."""
+    expect(pg.locator("#offline-queue")).to_be_hidden(timeout=20_000)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            if pg.evaluate(KEPT) == 0:
+                break
+        except sync_api.Error:
+            pass  # the page was reloading
+        time.sleep(0.1)
+    else:
+        raise AssertionError("taps still kept 20 s after the queue was hidden")
     expect(pg.locator("#offline-queue")).to_be_hidden(timeout=20_000)
     pg.wait_for_load_state("load")
 
