@@ -80,8 +80,10 @@ def test_waiting_connections_are_parked_answered_and_closed_at_their_timeout(ser
         s = socket.create_connection(("127.0.0.1", port), timeout=5)
         s.sendall(b"GET /slow HTTP/1.1\r\nHost: x\r\nX-Slow: ")
         keep.append(s)
-    time.sleep(0.3)
     parked = server.asyncore.poller.parked
+    deadline = time.monotonic() + 30  # the loop parks them on its next turns
+    while len(parked) < 60 and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert len(parked) >= 60, len(parked)
     # A parked connection that speaks again is answered.
     keep[0].sendall(b"GET /again HTTP/1.1\r\nHost: x\r\n\r\n")
