@@ -26,7 +26,9 @@ from ..replay.audit import (  # noqa: F401
     events_from_storage,
     start_hand_copy,
 )
+from ..rules.actions import as_taken, parse_action
 from ..rules.cards import card_label, pretty
+from ..rules.errors import RefereeError
 from ..rules.told import COUNTED, FACT_WORDS, HOW_WORDS, TOLD, Told
 from ..rules.words import N_
 from .common import (
@@ -189,6 +191,7 @@ def _disputes_block(audit: HandAudit, lang: str, settled: dict[int, dict] | None
         return []
     _ = words(lang)
     st = styles()
+    read = actions_read(audit)
     out: list = [Paragraph(_("Disputes"), st["h2"]), Paragraph(
         _("Objections kept for the record. A dispute changes no result: the table settles it "
           "by a correction (shown above) or lets the record stand."), st["small"])]
@@ -196,9 +199,10 @@ def _disputes_block(audit: HandAudit, lang: str, settled: dict[int, dict] | None
         k = d.get("action")
         if k is None:
             what = _("the hand as a whole")
-        elif k <= len(audit.actions_in_force):
+        elif k <= len(audit.steps_in_force):
+            step = audit.steps_in_force[k - 1]
             what = _("action {n} ({action})", n=k,
-                     action=esc(_action(str(audit.actions_in_force[k - 1]), lang)))
+                     action=esc(_action(read.get(step.index, step.action or ""), lang)))
         else:
             what = _("action {n}", n=k)
         text = _("{player} disputes {what}: “{note}”", player=f"<b>{esc(d['by'])}</b>",
@@ -335,6 +339,28 @@ def told_rows(told: Told, players: tuple[str, ...], lang: str) -> list[tuple[str
     return rows
 
 
+def actions_read(audit: HandAudit) -> dict[int, str]:
+    """Each step's action as a person reads it, by the step's ``index``: a take
+    names the card it took (``rules.actions.as_taken``: the discard pile's top
+    in the state the step before left), as the hand's history does; its log
+    line, kept as logged in the audit's data, names none."""
+    out, top = {}, None
+    for step in audit.steps:
+        if step.action:
+            out[step.index] = _as_read(step.action, top)
+        top = step.state.get("top")
+    return out
+
+
+def _as_read(text: str, top: str | None) -> str:
+    if "take" not in text:  # most steps: no parse (one audit held 6,000 refusals)
+        return text
+    try:
+        return str(as_taken(parse_action(text), top))
+    except RefereeError:  # a refused line that does not parse: as logged
+        return text
+
+
 def _action(text: str, lang: str) -> str:
     """An action as the paper writes it: the log line with suit symbols in
     English (the notation disputes refer to), a sentence in another language."""
@@ -368,8 +394,8 @@ STEPS_A_TABLE = 40
 
 def _steps_tables(audit: HandAudit, width: float, lang: str) -> list[Table]:
     """The steps in tables of ``STEPS_A_TABLE`` rows, each with the heading."""
-    steps = audit.steps
-    return [_steps_table(steps[k:k + STEPS_A_TABLE], width, lang)
+    steps, read = audit.steps, actions_read(audit)
+    return [_steps_table(steps[k:k + STEPS_A_TABLE], read, width, lang)
             for k in range(0, len(steps), STEPS_A_TABLE)]
 
 
@@ -382,7 +408,7 @@ def _state_after(step, lang: str) -> str:
     return "<br/>".join(describe_state(step.state, lang))
 
 
-def _steps_table(steps: list, width: float, lang: str) -> Table:
+def _steps_table(steps: list, read: dict[int, str], width: float, lang: str) -> Table:
     _ = words(lang)
     st = styles()
     head = [Paragraph(h, st["head"]) for h in ("#", _("Event"), _("Action"), _("State after"))]
@@ -399,7 +425,7 @@ def _steps_table(steps: list, width: float, lang: str) -> Table:
     longest = 0
     for step in steps:
         r = len(rows)
-        what = [f"<b>{esc(_action(_clip(step.action), lang))}</b>" if step.action else
+        what = [f"<b>{esc(_action(_clip(read[step.index]), lang))}</b>" if step.action else
                 "<i>" + (_("the deal") if step.status == "setup" else _("(undo)")) + "</i>"]
         if step.action and ": show =" in step.action:
             what.append(f"<i>{esc(_(COUNTED))}</i>")  # the referee saw no cards

@@ -137,3 +137,12 @@ def parse_action(text: str) -> Action:
                                               "draw and take), in {text}"),
                                            {"verb": verb, "text": repr(text)})
     return Action(player, verb, cards, spread)
+
+
+def as_taken(action: Action, top: str | None) -> Action:
+    """A take as a person reads it: with the card it took, the discard pile's
+    top when it was logged (its log line names none: the pile is the
+    referee's to know). Any other action, or a top not known, as it is."""
+    if action.verb != "take" or action.cards or top in (None, UNKNOWN):
+        return action
+    return Action(action.player, action.verb, (top,))

@@ -30,6 +30,7 @@ from ..replay import replay
 # The names of the audit's steps: the PDF's, one list for the paper and the page.
 from ..reports.audit import (
     STATUS_WORDS,
+    actions_read,
     audit_hand,
     describe_state,
     payment_lines,
@@ -233,7 +234,8 @@ def audit_view(sid: str, n: int):
 
     return render_template(
         "reports/audit.html", sid=sid, n=n, token=token, audit=audit, step=step,
-        step_no=step_no, last=last, state_lines=describe_state(step.state, current()), link=link,
+        step_no=step_no, last=last, read=actions_read(audit),
+        state_lines=describe_state(step.state, current()), link=link,
         final_hash=stored.final_hash, outcomes=OUTCOME_WORDS,
         summary={"match": audit.session.result(with_money=False).match()},
         told=told_rows(audit.hand.told, audit.hand.players, current())

@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...replay.sequential import parse_logged
-from ...rules.actions import Action, action_of
-from ...rules.cards import UNKNOWN
+from ...rules.actions import Action, action_of, as_taken
 from ...rules.errors import RefereeError
 from ...rules.options import HouseRules
 from ...rules.spreads import in_rank_order
@@ -74,8 +73,7 @@ def _with_cards_taken(hand, logged):
     for action, undone, line in logged:
         shown = action
         if hand is not None:
-            if action.verb == "take" and not action.cards and hand.top not in (None, UNKNOWN):
-                shown = replace(action, cards=(hand.top,))
+            shown = as_taken(action, hand.top)
             if not undone:
                 try:
                     hand.apply_verified(action)

@@ -3,7 +3,6 @@ action (``service.table.action``, the API's path too) and the undo."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from decimal import Decimal
 
 from flask import (
@@ -21,7 +20,7 @@ from flask import (
 from werkzeug.datastructures import MultiDict
 
 from ... import language
-from ...rules.actions import parse_action
+from ...rules.actions import as_taken, parse_action
 from ...rules.cards import UNKNOWN, card_label, sort_cards
 from ...rules.numbers import whole
 from ...rules.phases import PLAY, PLAY_VERBS, START, START_VERBS, turn_after
@@ -320,10 +319,7 @@ def act(session_id: str, n: int):
 def _with_card_taken(text: str, top: str | None) -> str:
     """A take as the flash says it: with the card it took (the pile's top
     before the tap), as the history names it; the log line names none."""
-    act = parse_action(text)
-    if act.verb != "take" or act.cards or top in (None, UNKNOWN):
-        return text
-    return str(replace(act, cards=(top,)))
+    return str(as_taken(parse_action(text), top))
 
 
 def _tapped(state: dict, form=None) -> list[str]:
