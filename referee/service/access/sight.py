@@ -48,8 +48,9 @@ def _sees(who: Access, player: str, state: dict) -> bool:
 
 def hand(state: dict | None, who: Access | None) -> dict | None:
     """``state`` as ``who`` may see it: another player's unshown cards as
-    so many unknown, and the actions open only to ``who``'s own player (a
-    discard or a show names the cards held). A new dict: the service's
+    so many unknown, and the actions and verbs open only to ``who``'s own
+    player (a discard or a show names the cards held; a declaration or a
+    take open to another tells what they hold). A new dict: the service's
     cached state stays whole."""
     if who is None or sees_all(who) or state is None:
         return state
@@ -62,6 +63,11 @@ def hand(state: dict | None, who: Access | None) -> dict | None:
     out = {**state, "players": players}
     if "legal" in out:
         out["legal"] = [t for t in out["legal"] if t.partition(":")[0].strip() == who.player]
+    if "verbs" in out:
+        # What another player may do follows from what they hold (a dealt
+        # winning hand to declare, a take they can meld under take_must_meld):
+        # their verbs are theirs as their cards are. ``to_act`` stays public.
+        out["verbs"] = {q: v for q, v in out["verbs"].items() if q == who.player}
     return out
 
 
