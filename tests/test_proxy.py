@@ -91,3 +91,13 @@ def test_a_bad_setting_is_refused_at_start(tmp_path, monkeypatch, value):
     assert done.returncode == 2, done.stderr
     assert "REFEREE_TRUSTED_PROXIES" in done.stderr + done.stdout
     assert "Traceback" not in done.stderr
+
+
+def test_a_page_names_its_files_under_the_prefix_it_is_served_at(tmp_path):
+    """The files' addresses are built once per prefix (a cache): a page served
+    under a proxy's prefix and then at the root names each under its own."""
+    client = _app(tmp_path).test_client()
+    under = client.get("/new", base_url="http://localhost/tonk").get_data(as_text=True)
+    root = client.get("/new").get_data(as_text=True)
+    assert 'src="/tonk/tablet-static/tablet.js?v=' in under
+    assert 'src="/tablet-static/tablet.js?v=' in root and "/tonk/" not in root

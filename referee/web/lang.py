@@ -66,12 +66,15 @@ def current() -> str:
     request and kept (``g.reader_lang``): a table's page asks it for each of its
     sentences and amounts, and Flask-Babel's answer costs a dozen look-ups of
     the request's context (a fifth of the page's CPU)."""
-    if not has_request_context():
-        return language.DEFAULT
-    lang = g.get("reader_lang")
-    if lang is None:
+    try:
+        return g.reader_lang
+    except AttributeError:  # not asked yet this request
+        if not has_request_context():
+            return language.DEFAULT
         lang = g.reader_lang = language.choose(str(get_locale()))
-    return lang
+        return lang
+    except RuntimeError:  # outside an application's context
+        return language.DEFAULT
 
 
 def use_table_language(table_language: str | None) -> None:
@@ -275,10 +278,17 @@ def _page_gettext(eval_ctx, template: str, /, **params: object) -> str:
     """A page's ``_``: the sentence in the reader's language, its
     placeholders filled with the values escaped (a Markup value, a macro's
     output, as it is)."""
-    text = language.translations(current()).gettext(template)
-    if eval_ctx.autoescape:
-        text = Markup(text)
+    text = _page_words(current(), template, eval_ctx.autoescape)
     return text.format(**params) if params else text
+
+
+@lru_cache(maxsize=4096)
+def _page_words(lang: str, template: str, autoescape: bool) -> str:
+    """A page's sentence in ``lang``, as Markup where the page escapes:
+    looked up once (a table's page says some eighty of them, the same
+    ones on every reading)."""
+    text = language.translations(lang).gettext(template)
+    return Markup(text) if autoescape else text
 
 
 @pass_eval_context

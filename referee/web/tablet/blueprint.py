@@ -46,6 +46,13 @@ def _version(filename: str) -> str:
 @bp.app_template_global("asset")
 def asset(filename: str) -> str:
     """A static file's URL with its content's hash (a new file, a new URL)."""
+    return _asset_url(request.script_root, filename)
+
+
+@functools.lru_cache(maxsize=256)
+def _asset_url(script_root: str, filename: str) -> str:
+    # A page names eight files: built once for each root the app is served
+    # under (a proxy's prefix), not by the URL map on every page.
     return url_for("tablet.static", filename=filename, v=_version(filename))
 
 # Globals rather than a context processor: imported macros see globals only.
