@@ -70,3 +70,27 @@ def test_a_deal_in_the_document_takes_the_largest_hand_size(client):
     most = max(OPTION_ALLOWED["hand_size"].values)
     assert most == 9
     assert '"maxItems": 7,' not in spec and f'"maxItems": {most},' in spec
+
+
+def test_creating_a_session_documents_the_carry_it_reads(client):
+    """Issue 35 leftovers: POST /api/sessions read ``brought_forward_from``
+    and ``brought_forward_token`` off its body while its document said the
+    body is a log, which has neither. Each is documented as the schema that
+    loads it has it, and a value of another type is refused by that schema."""
+    spec = client.get("/api/openapi.json").get_json()
+    body = spec["paths"]["/api/sessions"]["post"]["requestBody"]
+    ref = body["content"]["application/json"]["schema"]["$ref"]
+    props = spec["components"]["schemas"][ref.rsplit("/", 1)[1]]["properties"]
+    log = spec["components"]["schemas"]["Log"]["properties"]
+    assert set(props) - set(log) == {"brought_forward_from", "brought_forward_token"}
+    table = {"format": "tonk-log/1", "stake": "0.25", "rules": "pagat",
+             "players": ["Ann", "Ben"]}
+    for field in ("brought_forward_from", "brought_forward_token"):
+        assert props[field]["type"] == "string" and props[field]["nullable"]
+        r = client.post("/api/sessions", json={**table, field: 5})
+        assert r.status_code == 400, (field, r.get_json())
+        assert r.get_json()["error"]["message"].startswith(f"{field}: "), r.get_json()
+    # Read, not only documented: an earlier table is asked for its token.
+    r = client.post("/api/sessions", json={**table, "brought_forward_from": "0" * 12,
+                                           "brought_forward_token": "x"})
+    assert r.status_code == 401 and "401" in spec["paths"]["/api/sessions"]["post"]["responses"]

@@ -22,6 +22,7 @@ from .api_schemas import (
     STANDINGS_PAGE,
     AcceptRequestSchema,
     ActionRequestSchema,
+    CarryFromSchema,
     DisputeRequestSchema,
     EventRequestSchema,
     HandRequestSchema,
@@ -53,6 +54,7 @@ _ACTION = ActionRequestSchema()
 _HAND_REQUEST = HandRequestSchema()
 _UNDO = UndoRequestSchema()
 _CREATED = SessionCreatedSchema()
+_CARRY_FROM = CarryFromSchema()
 _VOID = VoidRequestSchema()
 _ACCEPT = AcceptRequestSchema()
 _DISPUTE = DisputeRequestSchema()
@@ -131,13 +133,8 @@ def create_session():
     _host_key()
     count_opening()
     doc = _body(log=True)  # a log or a header: load_log checks it (import_log)
-    earlier = doc.pop("brought_forward_from", None)
-    token = doc.pop("brought_forward_token", None)
-    if earlier is not None and not (isinstance(earlier, str) and
-                                    isinstance(token, (str, type(None)))):
-        raise ApiError(400, "bad_request", N_("brought_forward_from is a session's id, "
-                                              "brought_forward_token its table or audit "
-                                              "token"))
+    carry = load_fields(_CARRY_FROM, {k: doc.pop(k) for k in _CARRY_FROM.fields if k in doc})
+    earlier, token = carry.get("brought_forward_from"), carry.get("brought_forward_token")
     if earlier is not None:
         # An import's brought_forward is written out (and must be what is
         # carried); a new table's is carried in. Either way the earlier table

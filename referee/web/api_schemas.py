@@ -9,7 +9,7 @@ from marshmallow import Schema, fields, validate
 from ..ledger.side_bets import KINDS as SIDE_BET_KINDS
 from ..record.events import HAND_FIELDS
 from ..record.kinds import TABLE_EVENTS, EventKind
-from ..record.schemas import RULES_OPENAPI, STAKE_OPENAPI, HandSchema, StrictSchema
+from ..record.schemas import RULES_OPENAPI, STAKE_OPENAPI, HandSchema, LogSchema, StrictSchema
 from ..service.table import disputes
 
 # Hands per answer of the standings: by default as many as a 10-hand night
@@ -35,6 +35,24 @@ class SessionCreatedSchema(Schema):
         "description": "Bearer token for writes (and reads); shown once"})
     audit_token = fields.String(required=True, metadata={
         "description": "Bearer token for reads only; shown once"})
+
+
+class CarryFromSchema(StrictSchema):
+    """What ``POST /api/sessions`` reads beside the log: the earlier table
+    whose unpaid debts the new one carries (``money.carrying``). The view
+    takes these off the body and the log's own schema reads the rest."""
+
+    brought_forward_from = fields.String(allow_none=True, metadata={
+        "description": "an earlier table's id: what it still owes among this table's "
+                       "players is carried in as brought_forward, and marked moved there"})
+    brought_forward_token = fields.String(allow_none=True, metadata={
+        "description": "the earlier table's table or audit token"})
+
+
+class SessionRequestSchema(LogSchema, CarryFromSchema):
+    """The body of ``POST /api/sessions`` as documented: a tonk-log/1
+    document (with hands: an import; without: a new table), and what
+    ``CarryFromSchema`` reads; the two schemas that load it, joined."""
 
 
 class ActionRequestSchema(StrictSchema):

@@ -29,6 +29,7 @@ from .api_schemas import (
     ResultSchema,
     SeatRequestSchema,
     SessionCreatedSchema,
+    SessionRequestSchema,
     SessionSummarySchema,
     SettlementSchema,
     SettleRequestSchema,
@@ -81,6 +82,7 @@ def build_spec() -> dict:
                          ("ActionRequest", ActionRequestSchema), ("UndoRequest",
                          UndoRequestSchema), ("HandState", HandStateSchema),
                          ("Result", ResultSchema), ("Log", LogSchema),
+                         ("SessionRequest", SessionRequestSchema),
                          ("SessionSummary", SessionSummarySchema),
                          ("Standings", StandingsSchema),
                          ("HandSetup", HandSetupSchema), ("VoidRequest", VoidRequestSchema),
@@ -108,8 +110,9 @@ def build_spec() -> dict:
         return {"required": True, "content": {"application/json": {"schema": schema}}}
 
     spec.path("/api/sessions", operations={"post": {
-        "summary": "Create a session from a tonk-log/1 document (with hands: an import)",
-        "security": [{"host": []}, {}], "requestBody": body("Log"),
+        "summary": "Create a session from a tonk-log/1 document (with hands: an import), "
+                   "carrying an earlier table's debts if brought_forward_from names it",
+        "security": [{"host": []}, {}], "requestBody": body("SessionRequest"),
         "responses": {**_ok(201, "SessionCreated", "created"), **_errors(400, 401, 403, 413,
                                                                         422)}}})
     spec.path("/api/sessions/{sid}", parameters=[sid], operations={"get": {
