@@ -373,6 +373,25 @@ def test_refusals_in_every_language(tmp_path, capsys, lang):
         assert said != english
 
 
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "pt"])
+@pytest.mark.parametrize("ending", [
+    {"how": "stock_out"}, {"how": "tonk_out"}, {"how": "deal_win"},
+    {"how": "drop", "by": "Ann"}, {"how": "stock_out", "counts": {"Ann": 3, "Ben": 9}},
+    {"how": "drop", "by": "Ann", "counts": {"Ann": 3}}])
+def test_a_told_refusal_names_the_ending_in_the_readers_words(tmp_path, capsys, lang, ending):
+    """Issue 35 leftovers: a told hand's refusal said the log's code
+    ("une fin par stock_out demande counts"); it says the ending's name in
+    the reader's language, as the pages name outcomes."""
+    from referee import language
+    from referee.rules.ending import ENDING_WORDS
+
+    _replay(tmp_path, _log([{"dealer": "Cy", "ending": ending}]), "--lang", lang)
+    said = json.loads(capsys.readouterr().out)["error"]["message"]
+    how = ending["how"]
+    assert language.gettext(lang, ENDING_WORDS[how]) in said, said
+    assert "_" not in how or how not in said, said
+
+
 def test_the_report_says_a_hand_was_told(tmp_path, capsys):
     path = tmp_path / "log.json"
     path.write_text(json.dumps(_log([{"dealer": "Cy", "ending": DROP_ENDING}])))

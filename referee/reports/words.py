@@ -7,20 +7,8 @@ from .. import language
 from ..language import N_, decimal_text, money_text, time_text  # noqa: F401
 
 # A paper's numbers, money and times: the language's one statement of them.
+from ..rules.ending import OUTCOME_WORDS  # noqa: F401 - the outcomes' names, stated there
 from ..rules.words import LEFT_THE_TABLE, VOID_REASONS
-
-#: The outcomes' names on the papers.
-OUTCOME_WORDS = {
-    "deal_win": N_("deal win"),
-    "thrown_in": N_("thrown in"),
-    "tonk_out": N_("tonk out"),
-    "out": N_("out"),
-    "drop_won": N_("drop won"),
-    "caught": N_("caught"),
-    "stock_out": N_("stock out"),
-    "dead": N_("dead"),
-    "void": N_("void"),
-}
 
 
 def outcome_words(outcome: str, lang: str) -> str:

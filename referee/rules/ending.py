@@ -43,6 +43,23 @@ class Outcome(StrEnum):
     VOID = "void"  # a cancelled hand
 
 
+#: Each outcome's name, as every page, paper and refusal says it.
+OUTCOME_WORDS: dict[str, str] = {
+    Outcome.DEAL_WIN: N_("deal win"),
+    Outcome.THROWN_IN: N_("thrown in"),
+    Outcome.TONK_OUT: N_("tonk out"),
+    Outcome.OUT: N_("out"),
+    Outcome.DROP_WON: N_("drop won"),
+    Outcome.CAUGHT: N_("caught"),
+    Outcome.STOCK_OUT: N_("stock out"),
+    Outcome.DEAD: N_("dead"),
+    Outcome.VOID: N_("void"),
+}
+#: Each way play ends, as a refusal names it: its outcome's name, and a drop
+#: (the ledger makes it drop won or caught) its own.
+ENDING_WORDS: dict[str, str] = {kind: OUTCOME_WORDS.get(kind, N_("drop")) for kind in EndingKind}
+
+
 @dataclass(frozen=True)
 class Claim:
     player: str

@@ -19,6 +19,7 @@ from .cards import parse_cards
 from .ending import (
     DEAL_WIN,
     DROP,
+    ENDING_WORDS,
     OUT,
     STOCK_OUT,
     THROWN_IN,
@@ -104,6 +105,11 @@ def _malformed(template: str, code: str = "malformed", **params: object) -> Malf
     return MalformedInput(code, N_("ending: {problem}"), {"problem": Words(template, **params)})
 
 
+def _named(how: str) -> Words:
+    """An ending's name in the reader's words (the log's ``how`` is a code)."""
+    return Words(ENDING_WORDS[how])
+
+
 def read_ending(doc: object) -> Told:
     """The ending's shape: what its ``how`` needs, each field of its type.
     Anything else is malformed (the log cannot be read as a hand)."""
@@ -120,7 +126,8 @@ def read_ending(doc: object) -> Told:
                          how=repr(how) if how is not None else Words(N_("missing")))
     for need in NEEDS[how]:
         if need not in doc:
-            raise _malformed(N_("an ending by {how} needs {field}"), how=how, field=need)
+            raise _malformed(N_("an ending by {how} needs {field}"), how=_named(how),
+                             field=need)
     by = doc.get("by")
     if "by" in doc and type(by) is not str:
         raise _malformed(N_("by must be a player's name"))
@@ -160,7 +167,8 @@ def tell(hand: Hand, told: Told) -> None:
         for q in players:
             if q not in told.counts:
                 raise _malformed(N_("an ending by {how} needs the count of every seated "
-                                    "player; {player}'s is missing"), how=told.how, player=q)
+                                    "player; {player}'s is missing"), how=_named(told.how),
+                                 player=q)
     _check_counts(rules, told)
     if told.how == TONK_OUT:
         for fact in facts_needed(rules):
