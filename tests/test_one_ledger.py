@@ -404,3 +404,30 @@ def test_a_refusal_stays_stuck_on_screen_only_on_a_hands_page():
               for m in re.finditer(r"([^{}]*)\{[^}]*position:\s*sticky", css)]
     flashes = [s for s in sticky if ".flash" in s]
     assert flashes and all(s.startswith("main:has(.actions)") for s in flashes), flashes
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "pt"])
+def test_a_refused_payment_says_its_amount_in_the_readers_form(client, lang):
+    """Issue 35 leftovers: ``not_owed`` (a table's, the club's) and
+    ``claim_waiting`` wrote the amount as typed, "1500.00", in every
+    language; they write it as every other refusal writes a number."""
+    from referee import language
+
+    t = open_table(client, stake="1000", currency="EUR", language=lang)
+    out_by(client, t, "Ben")  # Ann owes Ben 1000.00
+    said = {"Accept-Language": lang}
+
+    def refused(r, code: str, amount: str) -> None:
+        message = assert_error(r, 422, code)["message"]
+        assert amount not in message, message
+        assert language.number(Decimal(amount), lang) in message, message
+
+    refused(post(client, t, "/paid", {"from": "Ann", "to": "Ben", "amount": "1500.00"},
+                 **said), "not_owed", "1500.00")
+    ann = seat_token(client, t, "Ann")
+    claim = {"from": "Ann", "to": "Ben", "amount": "1000.00"}
+    assert post(client, t, "/paid", claim, token=ann).get_json()["pending"] is True
+    refused(post(client, t, "/paid", claim, token=ann, **said), "claim_waiting", "1000.00")
+    refused(client.post("/api/club/transfers", headers={**KEY, **said}, json={
+        "from": "Ann", "to": "Ben", "amount": "1500.00", "currency": "EUR"}),
+        "not_owed", "1500.00")

@@ -376,7 +376,17 @@ def mark_paid(db: Database, payer: str, payee: str, amount: str,
     raise RuleViolation("not_owed", N_("{payer} does not owe {payee} {amount} at any table "
                                        "now: mark paid one of the ledger's debts, as it is "
                                        "listed"),
-                        {"payer": payer, "payee": payee, "amount": amount})
+                        {"payer": payer, "payee": payee, "amount": _said(amount)})
+
+
+def _said(amount: str) -> Decimal | str:
+    """An amount a refusal quotes: a number, written in the reader's form as
+    every refusal writes one; anything else as it was typed."""
+    try:
+        value = Decimal(amount)
+    except ArithmeticError:
+        return amount
+    return value if value.is_finite() else amount
 
 
 def _same_amount(a: str, b: str) -> bool:

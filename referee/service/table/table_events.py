@@ -367,7 +367,7 @@ def record_payment(db: Database, sid: str, payer: str, payee: str, amount: str, 
             raise RuleViolation("not_owed", N_("{payer} does not owe {payee} {amount} now: "
                                                "it was marked paid already, or the "
                                                "settlement changed (look again)"),
-                                            {"payer": payer, "payee": payee, "amount": amount})
+                                            {"payer": payer, "payee": payee, "amount": value})
         if not owed:  # a transfer the settlement owes is paid as it is owed
             check_coin(value, session_row(db, sid)["currency"])
         if by is not None:
@@ -375,8 +375,7 @@ def record_payment(db: Database, sid: str, payer: str, payee: str, amount: str, 
                 raise RuleViolation("claim_waiting", N_("{payer}'s payment of {amount} to "
                                                         "{payee} waits for {payee} to "
                                                         "confirm it already"),
-                                    {"payer": payer, "payee": payee,
-                                     "amount": payment["amount"]})
+                                    {"payer": payer, "payee": payee, "amount": value})
             check_within_owed(db, sid, payer, payee, value)
             payment["by"] = by
             if by == payer:
