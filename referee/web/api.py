@@ -13,9 +13,9 @@ from flask import Blueprint, Response, current_app, g, request
 
 from ..language import N_
 from ..rules.words import Words
-from ..service.access import seats, sight
+from ..service.access import seats
 from ..service.money import carrying, pay
-from ..service.table import action, disputes, hands, sessions, table_events
+from ..service.table import action, disputes, hands, seat_links, sessions, sight, table_events
 from . import forms, links, refusals
 from .api_schemas import (
     STANDINGS_MAX,
@@ -347,7 +347,7 @@ def rename(sid: str, name: str):
 def issue_link(sid: str):
     body = _body(_LINK)
     player = body.get("player") if body["role"] == seats.SEAT else None
-    token = seats.issue(get_db(), sid, body["role"], player,
+    token = seat_links.issue(get_db(), sid, body["role"], player,
                         current_app.config["SECRET_KEY"], body.get("client_id"))
     return {"role": body["role"], "player": player, "token": token,
             "url": links.external_url("tablet.join", session_id=sid, token=token)}, 201
@@ -358,7 +358,7 @@ def issue_link(sid: str):
 def revoke_link(sid: str):
     body = _body(_LINK)
     player = body.get("player") if body["role"] == seats.SEAT else None
-    return _created(seats.revoke(get_db(), sid, body["role"], player, body.get("client_id")))
+    return _created(seat_links.revoke(get_db(), sid, body["role"], player, body.get("client_id")))
 
 
 @bp.put("/sessions/<sid>/players/<name>/pay")

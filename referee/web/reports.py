@@ -44,9 +44,9 @@ from ..reports.whatif import what_if
 from ..rules.errors import RefereeError
 from ..rules.numbers import whole
 from ..rules.options import OPTION_NAMES, PRESET_SOURCES
-from ..service.access import seats, sight
+from ..service.access import seats
 from ..service.errors import NotFound
-from ..service.table import sessions
+from ..service.table import sessions, sight
 from . import forms
 from .db import get_db
 from .errors import BUSY_PAPERS

@@ -7,14 +7,14 @@ import hashlib
 import hmac
 import ipaddress
 import secrets
+import threading
 import time
 from datetime import UTC, datetime
 
 from ...rules.words import N_
 from .. import storage
 from ..errors import Locked, NotFound, ReadOnly, TooManyTries
-from ..storage import Database
-from ..table import cache
+from ..storage import Database, db_key
 
 # Wrong tries at a table's PIN (or, for a table without one, its token on the
 # unlock page): counted in the database, so a restart or a second server
@@ -210,15 +210,40 @@ def has_pin(db: Database, sid: str) -> bool:
     return bool(_pin_hash(db, sid))
 
 
+# A session's token hashes never change: kept here, so that checking a
+# request's token costs no query (and no copy of the session's row). At most
+# TOKENS_KEPT sessions' (four times the live tables a process keeps), then
+# they are read afresh.
+TOKENS_KEPT = 2048
+_token_hashes: dict[tuple[str, str], tuple[str, str]] = {}
+_guard = threading.Lock()
+
+
 def _session_tokens(db: Database, sid: str) -> tuple[str, str]:
-    hashes = cache.token_hashes(db, sid)
+    key = (db_key(db), sid)
+    hashes = _token_hashes.get(key)
     if hashes is None:
         hashes = storage.sessions.token_hashes(db, sid)
         if hashes is None:
             raise NotFound("no_session", N_("there is no session {session}"),
                                          {"session": repr(sid)})
-        cache.keep_token_hashes(db, sid, hashes)
+        with _guard:
+            if len(_token_hashes) >= TOKENS_KEPT:
+                _token_hashes.clear()
+            _token_hashes[key] = hashes
     return hashes
+
+
+def forget_tokens(db: Database | None = None) -> None:
+    """Drop the token hashes kept (all, or one database's), as the table's
+    cache drops its state (``table.cache.forget``)."""
+    with _guard:
+        if db is None:
+            _token_hashes.clear()
+            return
+        key = db_key(db)
+        for k in [k for k in _token_hashes if k[0] == key]:
+            del _token_hashes[k]
 
 
 def token_role(db: Database, sid: str, token: str | None) -> str | None:

@@ -10,13 +10,14 @@ Besides the host (the PIN, or the table token on the API) and the auditor
   with ``not_your_seat``.
 
 Issuing and revoking a link are events of the table's hash chain (kinds
-``link`` and ``unlink``), so ``referee verify`` covers who may write: the
-chain holds each link's token hash (SHA-256, as for the table and audit
-tokens) and a nonce, never the token. The token is ``HMAC(secret, nonce)``
-with the service's secret key (the one that signs its cookies), so the host's
-page can show a link's QR code again without the database holding it; a new
-link for a seat replaces the old one, which is refused from then on, as is a
-revoked one, on every app server (the chain is read on every check).
+``link`` and ``unlink``, written by ``table.seat_links``), so ``referee
+verify`` covers who may write: the chain holds each link's token hash
+(SHA-256, as for the table and audit tokens) and a nonce, never the token. The
+token is ``HMAC(secret, nonce)`` with the service's secret key (the one that
+signs its cookies), so the host's page can show a link's QR code again without
+the database holding it; a new link for a seat replaces the old one, which is
+refused from then on, as is a revoked one, on every app server (the chain is
+read on every check).
 """
 
 from __future__ import annotations
@@ -24,16 +25,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import secrets
 from dataclasses import dataclass
 
-from ...rules.errors import MalformedInput
 from ...rules.words import N_
 from .. import access, storage
 from ..errors import NotFound, NotYourSeat
 from ..kinds import EventKind
 from ..storage import Database
-from ..table import table_events
 
 SEAT, VIEWER = "seat", "viewer"
 HOST, TABLE, AUDIT = "host", "table", "audit"
@@ -157,54 +155,8 @@ def actor_of(action: str) -> str:
     return action.partition(":")[0].strip()
 
 
-# ---------------------------------------------------------------- issue, revoke
-
-def issue(db: Database, sid: str, role: str, player: str | None, secret: str,
-          client_id: str | None = None) -> str:
-    """A new link (``role`` seat with its ``player``, or viewer), replacing that
-    seat's or the viewer's link in force: the old one is refused from now on.
-    Returns the new token. Refused for a role that is neither, or a player
-    not of the table (``unknown_player``)."""
-    if role not in (SEAT, VIEWER):
-        raise MalformedInput("malformed", N_("{field}: {problem}"),
-                             {"field": "role", "problem": "seat or viewer"})
-    nonce = secrets.token_hex(16)
-    token = link_token(secret, sid, nonce)
-
-    def check(live):
-        if role == SEAT and player not in live.everyone:
-            raise MalformedInput("unknown_player", N_("{old} is not a player of this session"),
-                                 {"old": player})
-        payload = {"role": role, "player": player if role == SEAT else None,
-                   "token_hash": access.token_hash(token), "nonce": nonce}
-        return None, payload, _no_rows, None
-
-    answer = table_events._event(db, sid, EventKind.LINK, client_id, check, closed_too=True)
-    return link_token(secret, sid, answer["nonce"])
-
-
-def revoke(db: Database, sid: str, role: str, player: str | None,
-           client_id: str | None = None) -> dict:
-    """Take a seat's link (or the viewer link) away: refused from now on.
-    Refused when there is none in force (``no_link``)."""
-
-    def check(live):
-        key = (role, player if role == SEAT else None)
-        if key not in links(db, sid):
-            raise MalformedInput("no_link", N_("there is no link for {who} to revoke"),
-                                 {"who": player if role == SEAT else role})
-        return None, {"role": role, "player": key[1]}, _no_rows, None
-
-    return table_events._event(db, sid, EventKind.UNLINK, client_id, check, closed_too=True)
-
-
 def shown_token(secret: str, sid: str, link: Link) -> str | None:
     """The token of a link in force, made again for its QR code; None when the
     service's secret key has changed since it was issued (issue a new one)."""
     token = link_token(secret, sid, link.nonce)
     return token if hmac.compare_digest(access.token_hash(token), link.token_hash) else None
-
-
-def _no_rows(_w: Database, _event_id: int) -> None:
-    """A link changes no derived row: the chain alone says who holds one."""
-

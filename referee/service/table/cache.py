@@ -17,6 +17,7 @@ from decimal import Decimal
 from ...rules.hand import Hand
 from ...rules.options import HouseRules
 from ...rules.table import Table
+from .. import access
 from ..storage import Database, db_key
 from .state import HandState
 
@@ -66,9 +67,6 @@ _results: OrderedDict[tuple[str, str], ResultText] = OrderedDict()
 # reference), and goes with the last: one was kept for every table ever touched.
 _locks: weakref.WeakValueDictionary[tuple[str, str], threading.RLock] = \
     weakref.WeakValueDictionary()
-# A session's token hashes never change: kept here, so that checking a
-# request's token costs no query (and no copy of the session's row).
-_token_hashes: dict[tuple[str, str], tuple[str, str]] = {}
 _guard = threading.Lock()
 
 
@@ -124,30 +122,18 @@ def keep_result_text(db: Database, sid: str, entry: ResultText) -> None:
             _results.popitem(last=False)
 
 
-def token_hashes(db: Database, sid: str) -> tuple[str, str] | None:
-    return _token_hashes.get((db_key(db), sid))
-
-
-def keep_token_hashes(db: Database, sid: str, hashes: tuple[str, str]) -> None:
-    with _guard:
-        if len(_token_hashes) >= 4 * SIZE:
-            _token_hashes.clear()
-        _token_hashes[(db_key(db), sid)] = hashes
-
-
 def forget(db: Database | None = None) -> None:
     """Drop cached state (all of it, or one database's): tests use it to force
-    the rebuild a fresh process would do."""
+    the rebuild a fresh process would do. The tables' token hashes that
+    access keeps go with it."""
+    access.forget_tokens(db)
     with _guard:
         if db is None:
             _cache.clear()
-            _token_hashes.clear()
             _results.clear()
             return
         key = db_key(db)
         for k in [k for k in _cache if k[0] == key]:
             del _cache[k]
-        for k in [k for k in _token_hashes if k[0] == key]:
-            del _token_hashes[k]
         for k in [k for k in _results if k[0] == key]:
             del _results[k]

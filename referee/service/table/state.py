@@ -19,7 +19,7 @@ class SpreadState(TypedDict):
 class PlayerState(TypedDict):
     name: str
     cards: int  # how many the player holds
-    known: list[str]  # the held cards the referee knows (a phone: service.access.sight)
+    known: list[str]  # the held cards the referee knows (a phone: service.table.sight)
     unknown: int
     count: int | None
     waiting: int

@@ -15,10 +15,10 @@ from markupsafe import Markup
 from ...reports.sections import Sections
 from ...rules.cards import pretty
 from ...rules.options import resolve
-from ...service.access import seats, sight
+from ...service.access import seats
 from ...service.errors import RefereeError
 from ...service.table import disputes as table_disputes
-from ...service.table import hands, sessions
+from ...service.table import hands, sessions, sight
 from .. import forms
 from ..db import get_db
 from ..errors import flash_refusal
@@ -188,7 +188,7 @@ def most_count(summary: dict) -> int:
 def told_state(session_id: str, n: int) -> dict:
     """Hand ``n``'s state (``NotFound``, the 404 page, for an unknown hand),
     its payment story in the reader's language, as this browser may see it
-    (``service.access.sight``: a phone sees no other player's cards)."""
+    (``service.table.sight``: a phone sees no other player's cards)."""
     return sight.hand(told(hands.hand_state(get_db(), session_id, n)), g.get("access"))
 
 

@@ -24,9 +24,9 @@ from ...rules.actions import as_taken, parse_action
 from ...rules.cards import UNKNOWN, card_label, sort_cards
 from ...rules.numbers import whole
 from ...rules.phases import PLAY, PLAY_VERBS, START, START_VERBS, turn_after
-from ...service.access import seats, sight
+from ...service.access import seats
 from ...service.errors import RuleViolation, StaleSeq
-from ...service.table import action, disputes, following, hands, sessions
+from ...service.table import action, disputes, following, hands, sessions, sight
 from ...service.table.history import hand_history, record
 from .. import forms
 from ..db import get_db

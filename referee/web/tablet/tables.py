@@ -14,7 +14,7 @@ from ...service import access
 from ...service.access import seats
 from ...service.errors import NotFound, RefereeError, TooManyTries
 from ...service.money import carrying
-from ...service.table import sessions
+from ...service.table import seat_links, sessions
 from .. import forms, lang, links
 from ..db import get_db
 from ..errors import error_page
@@ -190,11 +190,11 @@ def invite_post(session_id: str):
     if request.form.get("revoke"):
         said = _("The link for {who} is revoked", who=player) if seat else \
             _("The viewer link is revoked")
-        return post_event(session_id, target, said,
-                          lambda db: seats.revoke(db, session_id, role, player, form_client_id()))
+        return post_event(session_id, target, said, lambda db: seat_links.revoke(
+            db, session_id, role, player, form_client_id()))
     secret = current_app.config["SECRET_KEY"]
     client_id = form_client_id()
     said = _("A new link for {who}: scan its code", who=player) if seat else \
         _("A new viewer link: scan its code")
     return post_event(session_id, target, said,
-                      lambda db: seats.issue(db, session_id, role, player, secret, client_id))
+                      lambda db: seat_links.issue(db, session_id, role, player, secret, client_id))

@@ -16,9 +16,9 @@ from dataclasses import replace
 
 from ...rules.cards import UNKNOWN
 from ...rules.words import N_
+from ..access.seats import AUDIT, Access
 from ..errors import NotYourSeat
-from ..table.history import as_action, record
-from .seats import AUDIT, Access
+from .history import as_action, record
 
 # The verbs whose card only the actor sees: a draw from the stock. Every
 # other card an action names is laid face up (a take's is the pile's top).
