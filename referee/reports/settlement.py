@@ -92,7 +92,7 @@ def render_settlement(
     settled, by the dispute's place in the hand's list (the stored session's
     settle events; a log alone does not carry them, so its disputes read open).
 
-    ``pay_details``: the payees' payment details (``referee.service.money.pay``);
+    ``pay_details``: the payees' payment details (``referee.service.club.pay``);
     each transfer to one of them then carries what its payer needs: an EPC
     QR code, a PayPal.me link, the payee's line, with ``remittance`` as the
     transfer's text.

@@ -30,7 +30,7 @@ class StoredSession:
         its sections with the disputes as settled, who came and went, and how
         each transfer is paid (the CLI's paper showed settled disputes as open
         and no comings and goings: it gathered these apart)."""
-        from ..service.money import pay
+        from ..service.club import pay
         from ..service.table import disputes, table_events
         from .sections import Sections
 

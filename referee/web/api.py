@@ -14,8 +14,17 @@ from flask import Blueprint, Response, current_app, g, request
 from ..language import N_
 from ..rules.words import Words
 from ..service.access import seats
-from ..service.money import carrying, pay
-from ..service.table import action, disputes, hands, seat_links, sessions, sight, table_events
+from ..service.club import pay
+from ..service.table import (
+    action,
+    carrying,
+    disputes,
+    hands,
+    seat_links,
+    sessions,
+    sight,
+    table_events,
+)
 from . import forms, links, refusals
 from .api_schemas import (
     STANDINGS_MAX,

@@ -19,7 +19,7 @@ from marshmallow import Schema, fields, validate
 from ..language import N_
 from ..record.schemas import StrictSchema
 from ..service import access, club
-from ..service.money import pay
+from ..service.club import pay
 from .bodies import read_body
 from .db import get_db
 from .errors import WRONG_HOST_KEY, ApiError

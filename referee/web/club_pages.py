@@ -22,7 +22,7 @@ from flask import (
 from ..rules.errors import RefereeError
 from ..rules.numbers import whole
 from ..service import access, club
-from ..service.money import pay
+from ..service.club import pay
 from ..service.money.payable import FIELDS
 from .club_api import _date, _key, _right
 from .db import get_db

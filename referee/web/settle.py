@@ -3,7 +3,7 @@ needs to pay it from a phone (an EPC QR code for a banking app, a PayPal.me
 link with the amount, the payee's own line), a tap to mark it paid, the
 players' payment details, and the settlement PDF.
 
-Thin views over ``referee.service.money.pay``; the table's devices only, as for
+Thin views over ``referee.service.club.pay``; the table's devices only, as for
 every page of the table: the host's tablet (the PIN) marks any transfer paid
 and keeps anyone's details; a seat's phone marks paid what its player pays
 or is paid and keeps its own player's details; the viewer link (sent to the
@@ -21,7 +21,7 @@ from ..ledger.money import fmt
 from ..record.schemas import StrictSchema
 from ..reports.words import PAID
 from ..service.access import seats
-from ..service.money import pay
+from ..service.club import pay
 from ..service.money.payable import FIELDS
 from ..service.table import table_events
 from . import forms, links

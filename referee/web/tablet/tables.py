@@ -13,8 +13,7 @@ from ...rules.options import PRESET_SOURCES, PRESETS
 from ...service import access
 from ...service.access import seats
 from ...service.errors import NotFound, RefereeError, TooManyTries
-from ...service.money import carrying
-from ...service.table import seat_links, sessions
+from ...service.table import carrying, seat_links, sessions
 from .. import forms, lang, links
 from ..db import get_db
 from ..errors import error_page

@@ -21,10 +21,10 @@ from .. import access, storage
 from ..errors import MalformedInput
 from ..kinds import EventKind
 from ..storage import Database
-from ..table.cache import Live
-from ..table.live_state import session_row
-from ..table.sessions import SessionInfo, import_log, opening, standings
-from ..table.table_events import _event, _header, _header_change, fold_money
+from .cache import Live
+from .live_state import session_row
+from .sessions import SessionInfo, import_log, opening, standings
+from .table_events import _event, _header, _header_change, fold_money
 
 ZERO = Decimal(0)
 

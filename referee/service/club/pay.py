@@ -2,66 +2,31 @@
 what its payer needs to pay it, and a transfer marked paid.
 
 A table keeps its players' details as events of its own hash chain (kind
-``pay_details``, taken by a closed table too); the club keeps its people's
-as events of the club's chain. Both are read by folding those events (the
-newest for a name wins; a later name correction moves it), so what is shown
-is what the chains say and ``referee verify`` vouches for it with the
-hashes. A table's own details for a player come before the club's for the
-person. They are shown only beside a transfer to that person, on that
-table's settlement (its page and its PDF).
+``pay_details``, taken by a closed table too: ``table.pay_details``); the
+club keeps its people's as events of the club's chain. Both are read by
+folding those events (the newest for a name wins; a later name correction
+moves it), so what is shown is what the chains say and ``referee verify``
+vouches for it with the hashes. A table's own details for a player come
+before the club's for the person. They are shown only beside a transfer to
+that person, on that table's settlement (its page and its PDF).
 
 The checks and the QR code's and PayPal link's contents are
-``referee.ledger.payable``'s.
+``service.money.payable``'s.
 """
 
 from __future__ import annotations
 
 import json
 
-from ...rules.errors import MalformedInput, RuleViolation
+from ...rules.errors import RuleViolation
 from ...rules.words import N_
 from .. import storage
-from ..club import _append, _names, person
-from ..kinds import EventKind
+from ..money import payable
 from ..storage import Database
+from ..table.pay_details import PAY_DETAILS, set_table_details, table_details
 from ..table.sessions import session_summary, standings
-from ..table.table_events import _event, record_payment
-from . import payable
-
-PAY_DETAILS = str(EventKind.PAY_DETAILS)
-
-
-# ---------------------------------------------------------------- a table's details
-
-def set_table_details(db: Database, sid: str, player: str, doc: dict,
-                      client_id: str | None = None) -> dict:
-    """``player``'s payment details at table ``sid`` from now on (replacing
-    any before; an empty ``doc`` clears them). Refused: a name not of the
-    table (``unknown_player``), a detail that does not check out
-    (``payable.check_details``'s codes, naming the field)."""
-    details = payable.check_details(doc)
-
-    def check(live):
-        if player not in live.everyone:
-            raise MalformedInput("unknown_player", N_("{old} is not a player of this session"),
-                                 {"old": player})
-        return None, {"player": player, **details}, lambda w, event_id: None, None
-
-    return _event(db, sid, EventKind.PAY_DETAILS, client_id, check, closed_too=True)
-
-
-def table_details(db: Database, sid: str) -> dict[str, dict]:
-    """Each player's details as the table's chain says now (by today's names)."""
-    out: dict[str, dict] = {}
-    for ev in storage.events.session_level(db, sid, (PAY_DETAILS, str(EventKind.RENAME))):
-        said = ev["payload"]
-        if ev["kind"] == PAY_DETAILS:
-            name = said.pop("player")
-            out[name] = said
-        elif said["old"] in out:
-            out[said["new"]] = out.pop(said["old"])
-    return {name: d for name, d in out.items() if d}
-
+from ..table.table_events import record_payment
+from . import _append, _names, person
 
 # ---------------------------------------------------------------- the club's details
 

@@ -1,0 +1,47 @@
+"""Each player's payment details at a table: events of its hash chain (kind
+``pay_details``, taken by a closed table too), read by folding them (the
+newest for a name wins; a later name correction moves it). Settling up
+(``club.pay``) shows them beside a transfer to that player, before the
+club's for the person."""
+
+from __future__ import annotations
+
+from ...rules.errors import MalformedInput
+from ...rules.words import N_
+from .. import storage
+from ..kinds import EventKind
+from ..money import payable
+from ..storage import Database
+from .table_events import _event
+
+PAY_DETAILS = str(EventKind.PAY_DETAILS)
+
+
+def set_table_details(db: Database, sid: str, player: str, doc: dict,
+                      client_id: str | None = None) -> dict:
+    """``player``'s payment details at table ``sid`` from now on (replacing
+    any before; an empty ``doc`` clears them). Refused: a name not of the
+    table (``unknown_player``), a detail that does not check out
+    (``payable.check_details``'s codes, naming the field)."""
+    details = payable.check_details(doc)
+
+    def check(live):
+        if player not in live.everyone:
+            raise MalformedInput("unknown_player", N_("{old} is not a player of this session"),
+                                 {"old": player})
+        return None, {"player": player, **details}, lambda w, event_id: None, None
+
+    return _event(db, sid, EventKind.PAY_DETAILS, client_id, check, closed_too=True)
+
+
+def table_details(db: Database, sid: str) -> dict[str, dict]:
+    """Each player's details as the table's chain says now (by today's names)."""
+    out: dict[str, dict] = {}
+    for ev in storage.events.session_level(db, sid, (PAY_DETAILS, str(EventKind.RENAME))):
+        said = ev["payload"]
+        if ev["kind"] == PAY_DETAILS:
+            name = said.pop("player")
+            out[name] = said
+        elif said["old"] in out:
+            out[said["new"]] = out.pop(said["old"])
+    return {name: d for name, d in out.items() if d}
