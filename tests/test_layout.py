@@ -1,6 +1,7 @@
 """The layout's rules: the nine layers and what each may import (the core
 imports the standard library alone), no import cycles among the referee's
-modules, the devtools stay out of what a request can reach, SQL stays in the
+modules, the service's contexts one way (and their private names their
+own), the devtools stay out of what a request can reach, SQL stays in the
 storage and HTTP statuses in the web."""
 
 import ast
@@ -162,6 +163,92 @@ def test_the_service_is_its_contexts():
                 if n.startswith("referee.service.") and n.count(".") == 2
                 and MODULES[n].name == "__init__.py"}
     assert packages == SERVICE_CONTEXTS
+
+
+def _context(name: str) -> str | None:
+    """The service's context (or shared module) ``name`` lies in; None outside the service."""
+    parts = name.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "service" else None
+
+
+CONTEXT_GRAPH = {a: {b for name in MODULES if _context(name) == a
+                     for b in map(_context, GRAPH[name]) if b in SERVICE_CONTEXTS and b != a}
+                 for a in SERVICE_CONTEXTS}
+
+
+def _ties(a: str, b: str) -> list[str]:
+    return sorted(f"{name} imports {dep}" for name in MODULES if _context(name) == a
+                  for dep in GRAPH[name] if _context(dep) == b)
+
+
+def test_no_two_contexts_import_each_other():
+    """The service's contexts depend one way (docs/architecture.md): the
+    table over its money and its access, the club over the table, trust
+    over them all. Two contexts that import each other are one context
+    split in two folders, and a newcomer cannot tell which one to open."""
+    both = sorted((a, b) for a in CONTEXT_GRAPH for b in CONTEXT_GRAPH[a]
+                  if a < b and a in CONTEXT_GRAPH[b])
+    assert [f"{a} <-> {b}: {_ties(a, b) + _ties(b, a)}" for a, b in both] == []
+
+
+def test_the_contexts_lie_in_one_order():
+    """Nor round a longer loop (money over the club, the club over the
+    table, the table over money): the contexts can be stacked, each over
+    only those it imports."""
+    placed: list[str] = []
+    left = dict(CONTEXT_GRAPH)
+    while left:
+        ready = sorted(c for c, deps in left.items() if deps <= set(placed))
+        if not ready:
+            break
+        placed += ready
+        for c in ready:
+            del left[c]
+    assert {c: sorted(deps - set(placed)) for c, deps in left.items()} == {}
+
+
+def _private_names_taken(name: str) -> list[str]:
+    """The private names (a leading underscore) ``name`` takes from a module
+    of another context of the service (or of a module they share):
+    ``from ..table.table_events import _event``, or ``table_events._event``
+    on a module it imported."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    modules: dict[str, str] = {}  # a local name -> the referee module it is bound to
+    taken = []
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname and alias.name in MODULES:
+                    modules[alias.asname] = alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            if node.level:
+                base = base[:len(base) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            for alias in node.names:
+                if f"{module}.{alias.name}" in MODULES:
+                    modules[alias.asname or alias.name] = f"{module}.{alias.name}"
+                elif alias.name.startswith("_") and not alias.name.startswith("__"):
+                    taken.append((module, alias.name))
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in modules and node.attr.startswith("_")
+                and not node.attr.startswith("__")):
+            taken.append((modules[node.value.id], node.attr))
+    return sorted(f"{name} takes {module}.{private}" for module, private in set(taken)
+                  if _context(module) not in (None, _context(name)))
+
+
+def test_no_private_name_crosses_a_context():
+    """A name with a leading underscore is its module's own business: another
+    context that needs it needs a function of the context it belongs to
+    (or the function belongs in its context)."""
+    assert [taken for name in sorted(MODULES) if _context(name) in SERVICE_CONTEXTS
+            for taken in _private_names_taken(name)] == []
 
 
 def test_the_web_never_imports_the_storage():
