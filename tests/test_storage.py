@@ -45,7 +45,8 @@ def test_migrations_are_numbered_and_tracked(db, database):
     assert schema.applied_migrations(db) == ["m001_initial", "m002_replies_refused",
                                              "m003_table_events", "m004_chain_v2",
                                              "m005_club", "m006_running_totals",
-                                             "m007_reply_requests", "m008_anchors"]
+                                             "m007_reply_requests", "m008_anchors",
+                                             "m009_attempts_anchored_by_group"]
     assert [fn.__name__ for fn in schema.MIGRATIONS] == schema.applied_migrations(db)
     # migrating again is a no-op
     assert storage.schema.pending_migrations(storage.connect(database)) == []

@@ -119,7 +119,29 @@ EDITS = [
                            "club_events)", "DELETE FROM nicknames"],
      "the club's newest event is not the one its last write left (club event {event}): events "
      "were removed from its end"),
+    ("a table's tries deleted whole", ["DELETE FROM attempts WHERE session_id = '{second}'"],
+     "the stored wrong tries (attempts) are not those their writes left: a row was deleted "
+     "or edited"),
+    ("a table's tries moved away", ["UPDATE attempts SET session_id = 'elsewhere' "
+                                    "WHERE session_id = '{second}' AND kind <> 'unlock'"],
+     "the stored wrong tries (attempts) are not those their writes left: a row was deleted "
+     "or edited"),
+    ("created", ["UPDATE sessions SET created = '2001-01-01T00:00:00Z' WHERE id = '{sid}'"],
+     "the session's {column} differs from its chain"),
 ]
+
+# Whose rows each edit touches, where they are one session's: that session,
+# checked alone (``referee verify --session``), must name the edit as the
+# whole database's verify does (the others are the database's own: the host
+# key's tries, the tables opened, the club, a session deleted whole).
+ONE_SESSIONS = {
+    "attempts row deleted": "second", "attempts wait edited": "second",
+    "request of an undo": "sid", "request of a payment": "sid", "request dropped": "sid",
+    "seat past the last": "sid", "opening seat past the last": "sid", "actions_key": "sid",
+    "quantum": "second", "newest event deleted": "second",
+    "a table's tries deleted whole": "second", "a table's tries moved away": "second",
+    "created": "sid",
+}
 
 
 @pytest.mark.parametrize("what,statements,template", EDITS, ids=[e[0] for e in EDITS])
@@ -134,15 +156,69 @@ def test_each_edit_is_caught_by_its_own_sentence(app, client, what, statements, 
     assert german != template and "{" not in german
 
 
+@pytest.mark.parametrize("what,statements,template",
+                         [e for e in EDITS if e[0] in ONE_SESSIONS],
+                         ids=[e[0] for e in EDITS if e[0] in ONE_SESSIONS])
+def test_a_session_checked_alone_names_each_edit_of_its_rows(app, client, what, statements,
+                                                             template):
+    """``verify --session`` read none of the anchors: a session's tries
+    deleted, or its last event gone, were clean checked alone."""
+    night = Night(app, client)
+    whose = {"sid": night.sid, "second": night.second}[ONE_SESSIONS[what]]
+    assert [str(f) for f in trust.verify_session(night.db, whose)] == []
+    tamper(night.db, [sql.format(sid=night.sid, second=night.second) for sql in statements])
+    cache.forget()
+    faults = trust.verify_session(night.db, whose)
+    assert any(template in _templates(f) for f in faults), [str(f) for f in faults]
+
+
+def test_a_session_checked_alone_misses_no_event_cut_from_its_end(app, client):
+    """A table's last event (its viewer link revoked: nothing else keeps
+    it) deleted while another table's events follow it: the whole
+    database's verify sees the hole from the event after it, the table
+    checked alone from the ids after its newest event."""
+    def table(players: list[str]) -> tuple[str, str]:
+        r = client.post("/api/sessions", json={"stake": "1", "rules": "pagat",
+                                               "players": players})
+        assert r.status_code == 201, r.get_json()
+        return r.get_json()["id"], r.get_json()["table_token"]
+
+    first, token = table(["Ann", "Ben"])
+    for tail in ("/links", "/links/revoke"):
+        r = client.post(f"/api/sessions/{first}{tail}", json={"role": "viewer"},
+                        headers=bearer(token))
+        assert r.status_code == 201, r.get_json()
+    table(["Cay", "Dee"])
+    db = storage.connect(app.config["DATABASE"])
+    assert trust.verify_session(db, first) == []
+    cut = db.conn.execute("SELECT max(id) FROM events WHERE session_id = ?", [first]
+                          ).fetchone()[0]
+    tamper(db, [f"DELETE FROM events WHERE id = {cut}"])
+    cache.forget()
+    assert any(trust.verify_all(db).values())
+    assert [str(f) for f in trust.verify_session(db, first)] == [f"event id {cut} is missing"]
+
+
+def _back_before(db, migrations: tuple[str, ...]) -> None:
+    """Take a database back to before the anchors (``m008``, and ``m009``
+    where it went too): their table, rows and column gone, their names
+    unapplied."""
+    db.execute("DROP TABLE anchors")
+    if "m009_attempts_anchored_by_group" in migrations:
+        db.execute("DELETE FROM attempts WHERE kind = ''")
+        db.execute("ALTER TABLE attempts DROP COLUMN digest")
+    table = "referee_migrations" if storage.is_pg(db) else "_sqlite_migrations"
+    for name in migrations:
+        db.execute(f"DELETE FROM {table} WHERE name = ?", [name])
+    assert storage.schema.pending_migrations(db) == list(migrations)
+
+
 def test_a_database_from_before_the_anchors_is_anchored_where_it_stands(app, client, database):
     """A database migrated to ``m008_anchors`` (its tables as written
     before it) verifies clean, and is held to its anchors from then on."""
     night = Night(app, client)
     db = night.db
-    db.execute("DROP TABLE anchors")
-    db.execute(f"DELETE FROM {'referee_migrations' if storage.is_pg(db) else '_sqlite_migrations'}"
-               " WHERE name = 'm008_anchors'")
-    assert storage.schema.pending_migrations(db) == ["m008_anchors"]
+    _back_before(db, ("m008_anchors", "m009_attempts_anchored_by_group"))
     db = storage.connect(database)
     assert storage.schema.pending_migrations(db) == []
     assert not any(trust.verify_all(db).values())
@@ -159,3 +235,30 @@ def test_a_database_from_before_the_anchors_is_anchored_where_it_stands(app, cli
     assert {template for _what, _sql, template in EDITS
             if _what in ("attempts row deleted", "newest event deleted", "club tail deleted")
             } <= said, said
+
+
+def test_tries_deleted_before_they_were_anchored_by_group_are_still_told(app, client,
+                                                                       database):
+    """A database anchored by ``m008`` alone (one anchor of every try), a
+    try's row deleted before it moves to the groups' anchors (``m009``):
+    the groups anchored on what is left add up, and the old anchor, which
+    did not, stays and is said; one that added up goes."""
+    night = Night(app, client)
+    _back_before(night.db, ("m008_anchors", "m009_attempts_anchored_by_group"))
+    from referee.service.storage import schema
+
+    with storage.write(night.db):  # m008 alone
+        if storage.is_pg(night.db):
+            schema.m008_anchors(night.db)
+            night.db.conn.execute(f"INSERT INTO {schema.MIGRATIONS_TABLE} (name, applied) "
+                                  "VALUES ('m008_anchors', ?)", ["2026-11-28T20:00:00Z"])
+        else:
+            schema.migrations.apply(night.db, stop_before="m009_attempts_anchored_by_group")
+    assert storage.schema.pending_migrations(night.db) == ["m009_attempts_anchored_by_group"]
+    tamper(night.db, ["DELETE FROM attempts WHERE kind = 'unlock'"])
+    db = storage.connect(database)
+    assert storage.schema.pending_migrations(db) == []
+    cache.forget()
+    said = {t for faults in trust.verify_all(db).values() for f in faults for t in _templates(f)}
+    assert EDITS[0][2] in said, said
+    assert trust.verify_session(db, night.second) == []  # its group adds up on what is left

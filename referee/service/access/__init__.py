@@ -54,7 +54,7 @@ def network(address: str) -> str:
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
-        return address
+        return address or "?"  # never empty: the kind of the tries' anchor
     if ip.version == 6:
         if ip.ipv4_mapped is not None:
             return str(ip.ipv4_mapped)
@@ -142,7 +142,7 @@ def unlock(db: Database, sid: str, secret: str, *, address: str = "?",
 
 # Tries at the host key are rows of ``attempts`` too, under this name in place
 # of a session's id, one row per page and address: every app server counts them.
-HOST_KEY = "host key"
+HOST_KEY = storage.attempts.HOST_KEY
 
 
 def host_key_try(db: Database, place: str, address: str, *,
@@ -163,19 +163,23 @@ def host_key_right(db: Database, place: str, address: str) -> None:
 def host_key(db: Database, key: str, sent: str, place: str, address: str, *,
              now: float | None = None) -> bool:
     """Whether ``sent`` is the host key ``key``, the try counted from
-    ``address`` before it is checked, as a PIN's is (the API's guard: each
+    ``address`` before it is answered, as a PIN's is (the API's guard: each
     request carries the key). Raises ``TooManyTries`` while the address waits,
     even with the right key, which would otherwise tell which try was right."""
     now = time.time() if now is None else now
-    wait = host_key_try(db, place, address, now=now)
-    if wait:
+    # Compared first (constant time, nothing to wait for), answered in one
+    # write after every try before it was counted (``attempts.answer``): a
+    # right key with no wrong try before it writes nothing, where a try
+    # counted then cleared cost every API request two commits.
+    right = hmac.compare_digest(sent.encode(), key.encode())
+    until = storage.run_write(db, lambda w: storage.attempts.answer(
+        w, HOST_KEY, f"{place} {address}", now, wait_after, right))
+    if until:
+        wait = max(1, int(until - now + 0.999))
         raise TooManyTries("too_many_tries",
                            N_("Too many wrong host keys. Wait {seconds} seconds."),
                            {"seconds": wait}, until=now + wait)
-    if not hmac.compare_digest(sent.encode(), key.encode()):
-        return False
-    host_key_right(db, place, address)
-    return True
+    return right
 
 
 # Tables opened without a host key (anyone who reaches the service may open
@@ -187,7 +191,7 @@ def host_key(db: Database, key: str, sent: str, place: str, address: str, *,
 # it opens or is refused: a flood of bad bodies costs its reading too.
 OPENINGS = 30
 OPENINGS_WINDOW = 600.0
-TABLES_OPENED = "tables opened"
+TABLES_OPENED = storage.attempts.TABLES_OPENED
 
 
 def opening(db: Database, address: str, *, most: int = OPENINGS,

@@ -117,3 +117,26 @@ def final_hash(db: Database, sid: str) -> str | None:
     row = db.conn.execute("SELECT hash FROM events WHERE session_id = ? ORDER BY seq DESC "
                           "LIMIT 1", (sid,)).fetchone()
     return row[0] if row else None
+
+
+def end_id(db: Database, sid: str) -> int | None:
+    """The id of the session's newest event (None: it has none)."""
+    row = db.conn.execute("SELECT id FROM events WHERE session_id = ? ORDER BY seq DESC "
+                          "LIMIT 1", (sid,)).fetchone()
+    return row[0] if row else None
+
+
+def first_missing(db: Database, first: int, last: int) -> int | None:
+    """The first id from ``first`` to ``last`` that no event has (None: every
+    one is there). Counted first: ids are dense, so the count says at once."""
+    if last < first or db.conn.execute(
+            "SELECT count(*) FROM events WHERE id BETWEEN ? AND ?", (first, last)
+    ).fetchone()[0] == last - first + 1:
+        return None
+    expected = first
+    for (found,) in db.conn.execute("SELECT id FROM events WHERE id BETWEEN ? AND ? "
+                                    "ORDER BY id", (first, last)):
+        if found != expected:
+            break
+        expected += 1
+    return expected

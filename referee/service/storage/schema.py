@@ -10,7 +10,7 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils import Migrations
 
-from . import anchors, hands, running
+from . import anchors, attempts, hands, running
 from .columns import now
 from .handle import Database
 from .pg import is_pg
@@ -290,6 +290,16 @@ def m008_anchors(db: Database) -> None:
     # unseen). Started from what the database holds now.
     anchors.create(db, pg=is_pg(db))
 
+
+@migration
+def m009_attempts_anchored_by_group(db: Database) -> None:
+    # The wrong tries anchored a group each (a session's, the host key's, the
+    # tables opened), beside their rows: a session's verify adds up its own,
+    # and a try moves its anchor in the statement that writes it (the one
+    # anchor of the whole table was a row of its own, written with every try:
+    # issue 34). The one anchor stays only where it did not add up.
+    anchors.retire_attempts(db)
+    attempts.anchor_groups(db, [r[0] for r in db.conn.execute("SELECT id FROM sessions")])
 
 
 def apply_pg(db: Any) -> None:

@@ -9,6 +9,7 @@ import json
 from collections.abc import Callable
 from typing import Any, cast
 
+from . import attempts
 from .columns import an_id, now, one_row, to_json
 from .handle import Database
 
@@ -65,6 +66,7 @@ def insert(db: Database, sid: str, log: dict, header: dict, rules_expanded: dict
     db.conn.executemany(
         "INSERT INTO seats (session_id, hand, position, name) VALUES (?, 0, ?, ?)",
         [(sid, i, name) for i, name in enumerate(log["players"])])
+    attempts.anchor_group(db, sid)  # its wrong tries' anchor, none yet
 
 
 def token_hashes(db: Database, sid: str) -> tuple[str, str] | None:

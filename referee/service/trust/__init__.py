@@ -482,7 +482,7 @@ def _chain_fault_words(fault: dict) -> Words:
 
 
 def verify_session(db: Database, sid: str, head: str | None = None,
-                   notes: list[Words] | None = None) -> list[Words]:
+                   notes: list[Words] | None = None, *, anchored: bool = True) -> list[Words]:
     """Every reason the stored session cannot be trusted (empty: it can).
     ``head``: a receipt's hash, which the chain must still hold. ``notes``
     (a list): what the chain cannot vouch for is added to it (``not_covered``,
@@ -500,10 +500,15 @@ def verify_session(db: Database, sid: str, head: str | None = None,
     Everything is read in one snapshot (``storage.snapshot``): a service
     writing meanwhile is not seen, where rows read a moment apart would
     disagree as an edit would. The second process reads only the hashes of
-    events older than the session's (never changed); the rest it is handed."""
+    events older than the session's (never changed); the rest it is handed.
+
+    ``anchored``: the anchors of what is the session's too (``session_anchor_faults``),
+    where nothing else is found (a session checked alone; the whole database's
+    verify checks every anchor once)."""
     with collector.paused(), storage.snapshot(db):
         try:
-            return _verify_session(db, sid, head, notes)
+            faults = _verify_session(db, sid, head, notes)
+            return faults if faults or not anchored else session_anchor_faults(db, sid)
         except (ValueError, TypeError, KeyError, ArithmeticError) as err:
             # A row edited into what the service never writes (text where its
             # JSON was, a quantum that is no number): this session's fault,
@@ -683,23 +688,54 @@ def _actions_after(events: list, event: Any) -> int:
 DATABASE = "*"
 
 
+NEWEST_GONE = N_("the database's newest event is not the one its last write left (event "
+                 "id {id}): events were removed from its end")
+TRIES_MOVED = N_("the stored wrong tries (attempts) are not those their writes left: a row "
+                 "was deleted or edited")
+
+
+def _newest_faults(db: Database) -> list[Words]:
+    kept = storage.anchors.read(db).get(storage.anchors.EVENTS)
+    if kept == storage.anchors.newest(db, "events"):
+        return []
+    return [Words(NEWEST_GONE, id=kept[0] if kept else "?")]
+
+
 def anchor_faults(db: Database) -> list[Words]:
     """Where the database's ends differ from what its last writes left
-    (``storage.anchors``): its newest event, and the rows of wrong tries.
-    Two reads: the newest event by its key, and the few rows of
+    (``storage.anchors``): its newest event, and the rows of wrong tries,
+    each group adding up to its anchor (``storage.attempts``: every
+    session's, and the host key's and the tables opened, which are no
+    session's). Two reads: the newest event by its key, and the few rows of
     ``attempts``."""
-    kept = storage.anchors.read(db)
-    faults = []
-    events = kept.get(storage.anchors.EVENTS)
-    if events != storage.anchors.newest(db, "events"):
-        faults.append(Words(N_("the database's newest event is not the one its last write "
-                               "left (event id {id}): events were removed from its end"),
-                            id=events[0] if events else "?"))
-    if kept.get(storage.anchors.ATTEMPTS) != storage.anchors.attempts_anchor(
-            storage.anchors.attempt_rows(db)):
-        faults.append(Words(N_("the stored wrong tries (attempts) are not those their writes "
-                               "left: a row was deleted or edited")))
+    faults = _newest_faults(db)
+    groups = storage.attempts.by_group(db)
+    anchored = [*storage.attempts.GROUPS, *storage.sessions.ids(db), *groups]
+    if storage.anchors.ATTEMPTS in storage.anchors.read(db) or not all(
+            storage.attempts.holds(group, groups.get(group, [])) for group in anchored):
+        faults.append(Words(TRIES_MOVED))
     return faults
+
+
+def session_anchor_faults(db: Database, sid: str) -> list[Words]:
+    """What the database's anchors say of one session, checked alone: its
+    wrong tries add up to their anchor, and none of its events is gone from
+    its end (``storage.anchors``). The whole database's verify sees a cut
+    tail by the event after it or its own newest event; checked alone, every
+    id after the session's newest event must still be there, up to the
+    anchored newest (an event missing after it may have been the session's:
+    nothing else tells). Format 1's ids were not dense: only those from the
+    event before format 2's first are asked."""
+    if not storage.attempts.holds(sid, storage.attempts.of_group(db, sid)):
+        return [Words(TRIES_MOVED)]
+    if faults := _newest_faults(db):
+        return faults
+    last, first_new = storage.chain.end_id(db, sid), storage.chain.first_new_event(db)
+    newest = storage.anchors.newest(db, "events")[0]
+    if last is None or first_new is None:
+        return []
+    missing = storage.chain.first_missing(db, max(last + 1, first_new - 1, 1), newest)
+    return [] if missing is None else [Words(N_("event id {id} is missing"), id=missing)]
 
 
 def verify_all(db: Database, notes: dict[str, list[Words]] | None = None
@@ -716,7 +752,7 @@ def _verify_all(db: Database, notes: dict[str, list[Words]] | None
     out = {}
     for sid in storage.sessions.ids(db):
         said: list[Words] = []
-        out[sid] = verify_session(db, sid, notes=said)
+        out[sid] = verify_session(db, sid, notes=said, anchored=False)
         if said and notes is not None:
             notes[sid] = said
     for sid in storage.chain.orphan_sessions(db):
