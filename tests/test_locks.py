@@ -135,3 +135,33 @@ def test_wrong_host_keys_are_counted_by_every_server(app, page):
         w, access.HOST_KEY, f"{'new table' if page == '/new' else 'club'} 10.0.0.7"))
     assert attempt(second, "hostkey").status_code in (302, 303)
     assert attempt(first, "nope").status_code == 403  # counting from the start again
+
+
+def _written(db) -> object:
+    """What changes whenever a row of the tries or their anchors is
+    written: SQLite's count of the rows this connection changed (the app's
+    requests run on it), PostgreSQL's transaction ids of the rows."""
+    if not storage.is_pg(db):
+        return db.conn.total_changes
+    return sorted(r[0] for table in ("attempts", "anchors") for r in db.conn.execute(
+        f"SELECT xmin::text FROM {table}"))
+
+
+def test_a_request_with_the_right_host_key_writes_nothing(app, client):
+    """Each API request carries the host key: its try was counted (a
+    commit) then cleared (a second), with the tries' anchor moved in each.
+    Answered in one write, a right key with nothing counted before it
+    writes no row; a wrong one is still counted, and a waiting address is
+    refused with the right key too."""
+    app.config["REFEREE_HOST_KEY"] = "hostkey"
+    db = app.extensions["referee"].db()
+    right, wrong = {"X-Host-Key": "hostkey"}, {"X-Host-Key": "nope"}
+    assert client.get("/api/club/people", headers=right).status_code == 200
+    before = _written(db)
+    for _ in range(3):
+        assert client.get("/api/club/people", headers=right).status_code == 200
+    assert _written(db) == before
+    for _ in range(access.FREE_TRIES):
+        assert client.get("/api/club/people", headers=wrong).status_code == 403
+    assert _written(db) != before
+    assert client.get("/api/club/people", headers=right).status_code == 429
