@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from referee.record.chain import verify_log
 from referee.reports.stored import load_stored
 from referee.service import trust
 from referee.service.errors import RefereeError
@@ -47,7 +46,7 @@ def test_the_host_tells_the_newest_hand_again(app, client):
         assert result_of(log)["totals"] == state["result"]["net"]
         assert trust.verify_session(db, sid) == []
         exported = sessions.export_with_chain(db, sid)
-        assert verify_log(exported)
+        assert trust.verify_log(exported)
         kinds = [e["kind"] for e in exported["chain"]["events"]]
         assert kinds == ["session", "hand_start", "correction", "hand_start"]
         audit = load_stored(db, sid)

@@ -9,12 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from referee.cli import main
 from referee.record import load_log
+from referee.record.chain import LogChainError
 from referee.replay import replay
 from referee.reports.audit import audit_hand, render_audit
 from referee.reports.settlement import render_settlement
 from referee.reports.whatif import what_if
 from referee.service import storage
+from referee.service.table import sessions
+from referee.service.trust import verify_log
 from referee.web.db import get_db
 from tests.reports_fixtures import pdf_text
 from tests.test_api import Game, assert_error, bearer
@@ -662,3 +666,57 @@ def test_stored_session_papers_show_the_events(client):
     post(g, "/close", {})
     text = pdf_text(client.get(f"/reports/{g.sid}/settlement.pdf?token={g.audit}").data)
     assert "(final)" in text
+
+
+def test_an_export_of_a_night_with_every_table_event_verifies_offline(client, tmp_path):
+    """``referee verify LOG`` of ``referee export ID --chain``: a night's
+    log carries what its table's own events left (payments, the closing,
+    acceptances, disputes, a void, a stake change, a renamed player), and
+    the offline check folds them in as the stored session's verify does.
+    It compared them with the opening alone: every real night's export
+    failed ("the log's header is not the one its chain holds"). An edit of
+    any of them is still caught."""
+    g = Game(client, seed=5)
+    g.start()
+    g.finish_hand()
+    players = list(g.sim.hand.players)
+    for name in players:
+        post(g, "/hands/1/accept", {"player": name})
+    g.start()
+    g.finish_hand()
+    g.correct_last("c")  # a dispute settled by a correction
+    assert g.post(str(g.sim.hand.actions[-1])).status_code == 201  # logged again
+    g.seq += 1
+    post(g, "/hands/2/disputes", {"by": players[1], "note": "slow play"})
+    assert post(g, "/stake", {"stake": "2"}).status_code == 201
+    g.start()
+    assert post(g, f"/hands/{g.n}/void", {"reason": "misdeal"}).status_code == 201
+    assert post(g, f"/players/{players[0]}", {"name": "Renamed"}).status_code == 201
+    r = post(g, "/payments", {"from": "Renamed", "to": players[1], "amount": "1"})
+    assert r.status_code == 201, r.get_json()
+    assert post(g, "/close", {}).status_code == 201
+    with client.application.app_context():
+        doc = sessions.export_with_chain(get_db(), g.sid)  # referee export ID --chain
+    assert {"closed", "payments"} <= set(doc) and doc["hands"][0]["accepted"]
+    assert doc["hands"][1]["disputes"] and doc["hands"][2]["void"]
+    path = tmp_path / "night.json"
+    path.write_text(json.dumps(doc))
+    assert main(["verify", str(path)]) == 0
+    head = verify_log(doc)
+
+    def caught(edit, why):
+        forged = json.loads(json.dumps(doc))
+        edit(forged)
+        with pytest.raises(LogChainError) as err:
+            verify_log(forged)
+        assert err.value.words.template == why, err.value
+
+    header = "the log's header is not the one its chain holds"
+    setup = "hand {hand}'s setup is not the one its chain holds"
+    caught(lambda d: d["payments"][0].update(amount="100"), header)
+    caught(lambda d: d.update(closed="2030-01-01T00:00:00Z"), header)
+    caught(lambda d: d["hands"][0]["accepted"].pop(), setup)
+    caught(lambda d: d["hands"][1]["disputes"][-1].update(note="no"), setup)
+    caught(lambda d: d["hands"][2].update(void="not so"), setup)
+    caught(lambda d: d["hands"][2].update(stake="3"), setup)
+    assert head == doc["head"]

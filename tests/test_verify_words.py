@@ -12,10 +12,11 @@ import pytest
 
 from referee import language
 from referee.cli import main
-from referee.record.chain import LogChainError, event_hash, verify_log
+from referee.record.chain import LogChainError, event_hash
 from referee.rules.words import Names, Phrases, Words
 from referee.service import storage, trust
 from referee.service.table import sessions
+from referee.service.trust import verify_log
 
 from .test_api import bearer
 from .test_trust import played, raw, swap_two_actions, verify

@@ -371,7 +371,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def _verify_log(path: str, lang: str | None = None) -> int:
     from ..record import load_log, parse_json, read_file
-    from ..record.chain import LogChainError, verify_log
+    from ..record.chain import LogChainError
+    from ..service.trust import verify_log
 
     try:
         doc = parse_json(read_file(path))

@@ -5,9 +5,10 @@ A ``tonk-log/1`` document does not hold what the chain hashes (each event's
 id, time and client key, the refused tries, the undone actions), so the head
 cannot be recomputed from the play alone. ``referee export ID --chain`` adds
 two optional top-level fields: ``head`` (the receipt) and ``chain`` (the
-session's events as stored). ``verify_log`` recomputes the chain from
-``chain.start`` to ``head`` and checks that the log's header and hands are
-exactly what those events say. Readers of the log ignore both fields.
+session's events as stored). ``log_chain`` recomputes the chain from
+``chain.start`` to ``head``; ``same_play`` checks that the log's header and
+hands are exactly what those events leave (``service.trust.verify_log``
+puts the two together). Readers of the log ignore both fields.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 # The kinds as plain text, compared once per event of a long chain.
-_SESSION, _HAND_START, _ACTION, _CORRECTION = map(str, (
-    EventKind.SESSION, EventKind.HAND_START, EventKind.ACTION, EventKind.CORRECTION))
+_SESSION, _HAND_START, _ACTION, _CORRECTION, _RENAME = map(str, (
+    EventKind.SESSION, EventKind.HAND_START, EventKind.ACTION, EventKind.CORRECTION,
+    EventKind.RENAME))
 # What a correction may cancel: an action, or a told hand's start (told again).
 _CANCELLABLE = (_ACTION, _HAND_START)
 
@@ -172,9 +174,12 @@ def _shape(doc: dict[str, Any]) -> tuple[str, str, str, list[dict[str, Any]]]:
     return head, chain["session"], chain["start"], chain["events"]
 
 
-def verify_log(doc: dict[str, Any]) -> str:
-    """The log's head, if its chain hashes to it and its play is the chain's;
-    else ``LogChainError`` saying where they part."""
+def log_chain(doc: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    """The log's head and the events of its receipt, if they hash to it; else
+    ``LogChainError`` saying where they part. Whether the log's play is what
+    those events leave is the caller's to ask (``service.trust.verify_log``:
+    the table's own events fold into the header and the hands as the stored
+    session's verify folds them)."""
     head, session_id, prev, events = _shape(doc)
     for expected, ev in enumerate(events, 1):
         if ev["seq"] != expected:
@@ -187,52 +192,62 @@ def verify_log(doc: dict[str, Any]) -> str:
     if prev != head:
         raise LogChainError(N_("the chain hashes to {hash}, not to the log's head {head}"),
                             hash=prev, head=head)
-    _same_play(doc, events)
-    return head
+    if events[0]["kind"] != _SESSION:
+        raise LogChainError(NO_HEADER)
+    return head, events
 
 
-def _chain_hands(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each hand's setup and actions in force as a chain's events leave them."""
-    hands: list[dict[str, Any]] = []
+def renamed_text(text: str, seq: int, names: list[tuple[int, str, str]]) -> str:
+    """An action's text as the table now names its player: the payloads stay
+    as they were chained; the corrections after the action apply to it."""
+    for at, old, new in names:
+        if at > seq and text.startswith(old + ":"):
+            text = new + text[len(old):]
+    return text
+
+
+def live_actions(events: list[dict[str, Any]]) -> dict[int, list[str]]:
+    """Each hand's actions in force (not undone) as a chain's events leave
+    them, by the hand's number, each naming its player as the table now
+    does (a log names them so)."""
+    names = [(ev["seq"], p["old"], p["new"]) for ev, p in (
+        (ev, json.loads(ev["payload"])) for ev in events
+        if ev["hand"] is None and ev["kind"] == _RENAME)]
+    hands: dict[int, list[str]] = {}
     live: list[tuple[int, str]] = []
     for ev in events:
-        payload = json.loads(ev["payload"])
-        if ev["kind"] == _HAND_START:
-            hands.append({"setup": without_reply(payload), "actions": [], "id": ev["id"]})
+        kind, n = ev["kind"], ev["hand"]
+        if kind == _HAND_START:
             live = []
-        elif not hands:
+            hands[n] = []
+        elif n not in hands:
             continue
-        elif ev["kind"] == _ACTION:
-            live.append((ev["id"], payload["text"]))
-            hands[-1]["actions"] = [text for _, text in live]
-        elif ev["kind"] == _CORRECTION and "ending" in payload:
-            # A told hand corrected: its start cancelled, told again next.
-            if hands[-1]["id"] == payload["cancels"]:
-                hands.pop()
-        elif ev["kind"] == _CORRECTION:
-            live = [(i, text) for i, text in live if i != payload["cancels"]]
-            hands[-1]["actions"] = [text for _, text in live]
+        elif kind == _ACTION:
+            text = json.loads(ev["payload"])["text"]
+            live.append((ev["id"], renamed_text(text, ev["seq"], names)))
+            hands[n] = [text for _, text in live]
+        elif kind == _CORRECTION:
+            cancels = json.loads(ev["payload"])["cancels"]
+            live = [(i, text) for i, text in live if i != cancels]
+            hands[n] = [text for _, text in live]
     return hands
 
 
-def _same_play(doc: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    first = events[0]
-    if first["kind"] != _SESSION:
-        raise LogChainError(NO_HEADER)
-    payload = json.loads(first["payload"])
-    header = payload["header"] if first["chain"] >= 2 else payload
+def same_play(doc: dict[str, Any], header: dict[str, Any], setups: dict[int, dict],
+              actions: dict[int, list[str]]) -> None:
+    """Raise ``LogChainError`` where the log's play is not ``header``, the
+    hands' ``setups`` and their ``actions`` (what its chain leaves)."""
     given = {k: v for k, v in doc.items() if k not in ("hands", *EXPORT_FIELDS)}
     if canonical({k: v for k, v in header.items() if k != "hands"}) != canonical(given):
         raise LogChainError(N_("the log's header is not the one its chain holds"))
-    hands = _chain_hands(events[1:])
     played = doc.get("hands", [])
-    if len(played) != len(hands):
+    if len(played) != len(setups):
         raise LogChainError(N_("the log has {log} hands, its chain {chain}"), log=len(played),
-                            chain=len(hands))
-    for n, (mine, theirs) in enumerate(zip(played, hands, strict=True), 1):
-        if canonical(setup_of(mine)) != canonical(theirs["setup"]):
+                            chain=len(setups))
+    for n, mine in enumerate(played, 1):
+        if n not in setups or canonical(setup_of(mine)) != canonical(setups[n]):
             raise LogChainError(N_("hand {hand}'s setup is not the one its chain holds"), hand=n)
-        if mine.get("actions", []) != theirs["actions"]:
+        if mine.get("actions", []) != actions.get(n, []):
             raise LogChainError(N_("hand {hand}'s actions are not the ones its chain holds"),
                                 hand=n)
 

@@ -16,6 +16,7 @@ from ...record.chain import (
     canonical,
     event_hash,
     event_hashes_v2,
+    renamed_text,
     without_reply,
 )
 from ...record.kinds import PLAY as _PLAY
@@ -218,15 +219,6 @@ def renames(db: Database, session_id: str) -> list[tuple[int, str, str]]:
         (r[0], json.loads(r[1])) for r in db.conn.execute(
             "SELECT seq, payload FROM events WHERE session_id = ? AND hand IS NULL AND "
             "kind = ? ORDER BY seq", (session_id, _RENAME)))]
-
-
-def renamed_text(text: str, seq: int, names: list[tuple[int, str, str]]) -> str:
-    """An action's text as the table now names its player: the payloads stay
-    as they were chained; the corrections after the action apply to it."""
-    for at, old, new in names:
-        if at > seq and text.startswith(old + ":"):
-            text = new + text[len(old):]
-    return text
 
 
 def _rename_payloads(events: list[dict], names: list[tuple[int, str, str]]) -> list[dict]:

@@ -29,7 +29,11 @@ from ...record.chain import (
     REPLY,
     asked_digest,
     canonical,
+    live_actions,
+    log_chain,
+    renamed_text,
     reply_digest,
+    same_play,
     without_reply,
 )
 from ...replay import replay
@@ -90,6 +94,20 @@ def _header_now(header: dict, events: list[dict]) -> tuple[dict, list | None]:
             header = renamed(header, said["old"], said["new"])
             players = renamed(players, said["old"], said["new"])
     return header, players
+
+
+def verify_log(doc: dict) -> str:
+    """An exported log's head (``referee export ID --chain``), if its chain
+    hashes to it and its play is what the chain's events leave: the header
+    and the hands' setups with the table's own events folded in (a payment,
+    the closing, an acceptance, a dispute, a void: every night has some) as
+    ``verify`` folds them for a stored session; else ``LogChainError``."""
+    head, events = log_chain(doc)
+    payload = json.loads(events[0]["payload"])
+    header = payload["header"] if events[0]["chain"] >= 2 else payload
+    setups, _ = _expected_setups(events)
+    same_play(doc, _header_now(header, events)[0], setups, live_actions(events))
+    return head
 
 
 def _session_faults(row: dict, events: list[dict]) -> list[Words]:
@@ -314,7 +332,7 @@ def _live_actions(events: list) -> dict[int, list[tuple[int, str]]]:
             if text is None:
                 text = texts[payload] = orjson.loads(payload)["text"]
             if names:
-                text = storage.events.renamed_text(text, ev[_SEQ], names)
+                text = renamed_text(text, ev[_SEQ], names)
             if ev[_HAND] != at:  # a hand's actions come together, in order
                 at = ev[_HAND]
                 hand = live.setdefault(at, [])
