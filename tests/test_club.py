@@ -575,3 +575,21 @@ def test_the_season_counts_told_hands_drops_and_catches(club_app):
     ben = season["players"]["Ben"]
     assert (ben["drops"], ben["drops_won"], ben["caught"]) == (2, 1, 1)
     assert season["players"]["Ann"]["drops"] == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "pt"])
+def test_the_average_show_column_says_what_it_averages(weeks, lang):
+    """Issue 35 leftovers: "Avg show" ("Compte moyen", "Contagem média") did
+    not say what it counts: the label names the count and what it is per
+    (the hands the player showed), on the page and on the paper alike."""
+    from referee import language
+
+    client = weeks["client"]
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
+    page = client.get(f"/club/season?lang={lang}").get_data(as_text=True)
+    table = page[page.index('id="season-table"'):page.index("</thead>")]
+    label = re.findall(r"<th[^>]*>([^<]*)</th>", table)[-1]
+    for word in ("count", "hand"):
+        assert language.gettext(lang, word).lower() in label.lower(), label
+    paper = pdf_text(client.get(f"/club/season.pdf?lang={lang}").data)
+    assert all(word in paper for word in label.split()), (label, paper[:600])

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from ..rules.words import N_
 from .money import places_written, unsigned
 from .settlement import Transfer, settle_up
 
@@ -145,6 +146,10 @@ def owing_since(sessions: Sequence[ClubSession]) -> dict[str, str]:
     return since
 
 
+#: What ``Stats.average_show`` is, as every page and paper heads its column.
+AVERAGE_SHOW = N_("Average count per hand shown")
+
+
 @dataclass
 class Stats:
     hands: int = 0
@@ -163,6 +168,8 @@ class Stats:
 
     @property
     def average_show(self) -> Decimal | None:
+        """The player's count averaged over the hands they showed (a drop's
+        showdown, the stock running out): ``SHOW_OUTCOMES``."""
         if not self.shows:
             return None
         return (Decimal(self.show_total) / self.shows).quantize(Decimal("0.01"))

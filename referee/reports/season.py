@@ -15,6 +15,7 @@ from reportlab.platypus import KeepTogether, Paragraph, Spacer, Table, TableStyl
 
 from .. import language
 from ..language import N_
+from ..ledger.club import AVERAGE_SHOW
 from .common import (
     CELL_PAD,
     FONT,
@@ -33,7 +34,7 @@ from .settlement import outcome_words
 
 # Two-line headings: eleven columns share a portrait page.
 COLUMNS = (N_("Player"), N_("Hands"), N_("Wins"), N_("Drops"), N_("Drops\nwon (rate)"),
-           N_("Caught"), N_("Tonk-\nouts"), N_("Deal\nwins"), N_("Average\nshow"), N_("Won"),
+           N_("Caught"), N_("Tonk-\nouts"), N_("Deal\nwins"), AVERAGE_SHOW, N_("Won"),
            N_("Lost"))
 
 

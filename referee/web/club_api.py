@@ -17,6 +17,7 @@ from flask import Blueprint, current_app, request
 from marshmallow import Schema, fields, validate
 
 from ..language import N_
+from ..ledger.club import AVERAGE_SHOW
 from ..record.schemas import StrictSchema
 from ..service import access, club
 from ..service.club import pay
@@ -124,7 +125,9 @@ class PlayerSeasonSchema(Schema):
     caught = fields.Integer(required=True)
     tonk_outs = fields.Integer(required=True)
     deal_wins = fields.Integer(required=True)
-    average_show = fields.String(allow_none=True, required=True)
+    average_show = fields.String(allow_none=True, required=True, metadata={
+        "description": f"{AVERAGE_SHOW}: the player's count averaged over the hands they "
+                       "showed (a drop's showdown, the stock running out); null: none"})
     won = fields.String(required=True)
     lost = fields.String(required=True)
     matches = fields.Integer(required=True, metadata={

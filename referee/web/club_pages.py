@@ -19,6 +19,7 @@ from flask import (
     url_for,
 )
 
+from ..ledger.club import AVERAGE_SHOW
 from ..rules.errors import RefereeError
 from ..rules.numbers import whole
 from ..service import access, club
@@ -158,7 +159,7 @@ def season_page():
     a, b = request.args.get("a") or None, request.args.get("b") or None
     data = club.season(get_db(), request.args.get("currency") or None, start, end, a, b)
     return render_template("club_season.html", s=data, chart=chart_svg(data["running"]),
-                           a=a or "", b=b or "")
+                           a=a or "", b=b or "", average_show=AVERAGE_SHOW)
 
 
 def _download(text: str | bytes, mimetype: str, filename: str) -> Response:
