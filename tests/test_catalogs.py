@@ -90,3 +90,53 @@ def test_the_german_catalog_says_du_never_sie():
         strings = m.string if isinstance(m.string, (list, tuple)) else [m.string]
         formal += [s for s in strings if s and _FORMAL.search(s)]
     assert formal == []
+
+
+# The reader addressed as "tu" where the pages say "vous" (French) and "você"
+# (European Portuguese): the familiar pronouns and possessives, a clitic
+# "-te"/"-toi", and the verb forms only "tu" takes (être, pouvoir, devoir,
+# vouloir, savoir, aller; ser, poder, dever, ter, querer, estar, saber, ir).
+# "vós" and its possessives are the familiar plural in Portugal: "vocês" is
+# the table addressed at once. A card's "as" (ace) is not "tu as".
+_FAMILIAR = {
+    "fr": re.compile(r"(?i)(?<![\w'’-])(tu|toi|te|ton|ta|tes|tien|tienne|tiens|es|peux|dois|"
+                     r"veux|sais|vas)(?![\w'’])|(?<![\w'’-])t['’](?=\w)|-(toi|te)\b"),
+    "pt": re.compile(r"(?i)(?<![\w-])(tu|te|ti|contigo|teu|tua|teus|tuas|vós|vosso|vossa|"
+                     r"vossos|vossas|convosco|és|podes|deves|tens|queres|estás|sabes|vais)"
+                     r"(?![\w-])|-te\b"),
+}
+_POLITE = {"fr": re.compile(r"(?i)\bvous\b"), "pt": re.compile(r"(?i)(?<!\w)você(?!\w)")}
+
+
+def _strings(lang: str) -> list[str]:
+    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f)
+    return [s for m in catalog if m.id
+            for s in (m.string if isinstance(m.string, (list, tuple)) else [m.string]) if s]
+
+
+def test_the_checks_of_address_tell_the_forms_apart():
+    """The patterns below would find a slip: each catches the familiar form
+    and passes the polite one (and the words that only look alike)."""
+    familiar = {"fr": ["Tu peux fermer la table.", "Choisis ta carte", "Scanne ton code",
+                       "Souviens-toi du PIN", "t'as gagné", "Où es-tu ?"],
+                "pt": ["Tu podes fechar a mesa.", "Escolhe a tua carta", "o teu código",
+                       "Lembra-te do PIN", "Se queres pagar", "Como estás?"]}
+    polite = {"fr": ["Vous pouvez fermer la table.", "Choisissez votre carte", "trois as",
+                     "l'as bas ou haut", "Gardez-le", "Vous êtes"],
+              "pt": ["Você pode fechar a mesa.", "Escolha a sua carta", "o seu código",
+                     "Guarde-o", "Vocês pagam", "Ela está"]}
+    for lang, pattern in _FAMILIAR.items():
+        assert all(pattern.search(s) for s in familiar[lang]), lang
+        assert not any(pattern.search(s) for s in polite[lang]), lang
+        assert all(_POLITE[lang].search(s) for s in polite[lang][:1])
+
+
+def test_french_says_vous_and_portuguese_says_voce_never_tu():
+    """One form of address each, as German says "du" (issue 35 leftovers):
+    the French pages and papers say "vous" to the reader, the Portuguese
+    (European) "você", never the familiar "tu" (nor "vós")."""
+    for lang, pattern in _FAMILIAR.items():
+        strings = _strings(lang)
+        assert any(_POLITE[lang].search(s) for s in strings), lang
+        assert [s for s in strings if pattern.search(s)] == [], lang
