@@ -720,3 +720,36 @@ def test_what_a_page_hides_a_script_shows_and_what_it_marks_a_script_reads(clien
         return re.search(rf"\.{camel}\b", scripts) is not None or f"data-{mark}" in scripts
     # ``data-render`` is each rendering's own id, for the browser tests to wait on.
     assert marks and sorted(m for m in marks - {"render"} if not read(m)) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "pt"])
+def test_home_marks_a_closed_table_and_names_everyone_who_sat(client, lang):
+    """Issue 35 leftovers: the home page named a table's opening four
+    players (not who sat down later) and did not say which tables are
+    closed. It marks a closed table in the reader's words and names
+    everyone who sat, up to the create form's seats, then how many more."""
+    from referee import language
+    from referee.web.forms import MAX_SEATS
+
+    big = create(client, players=("Ann", "Ben", "Cy", "Dee"), table="Big night")
+    comers = ["Eve", "Fay", "Gus", "Hal", "Ida"]
+    csrf = token(client, f"/s/{big}/manage")
+    for name in comers:
+        r = client.post(f"/s/{big}/manage/seat", data={"player": name, "csrf_token": csrf})
+        assert r.status_code == 303
+    done = create(client, players=("Ann", "Ben"), table="Done night")
+    r = client.post(f"/s/{done}/manage/close", data={"sure": "1", "csrf_token": csrf})
+    assert r.status_code == 303
+    home = client.get(f"/?lang={lang}").data.decode()
+
+    def row(sid: str) -> str:
+        return re.search(rf'<li[^>]*>\s*<a href="/s/{sid}">.*?</li>', home, re.S).group(0)
+
+    closed = language.gettext(lang, "Closed")
+    assert closed in row(done) and closed not in row(big)
+    everyone = ["Ann", "Ben", "Cy", "Dee", *comers]
+    assert len(everyone) == MAX_SEATS + 1
+    more = language.ngettext(lang, "{names} and {num} more", "{names} and {num} more", 1,
+                             names=", ".join(everyone[:MAX_SEATS]), num=1)
+    assert more in row(big) and "Ida" not in row(big)
+    assert "Ann, Ben ·" in row(done) or "Ann, Ben <" in row(done)

@@ -29,7 +29,8 @@ def home():
     # Only the tables this device has unlocked: the list of every table and
     # its players is nobody else's business. Others open by their id.
     return render_template("home.html",
-                           sessions=sessions.list_sessions(get_db(), forms.unlocked_ids()))
+                           sessions=sessions.list_sessions(get_db(), forms.unlocked_ids()),
+                           names_shown=forms.MAX_SEATS)
 
 
 @bp.post("/open")
