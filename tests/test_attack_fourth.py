@@ -68,3 +68,105 @@ def test_another_players_open_verbs_do_not_tell_their_cards(client, rules, deale
     own = _link(g, "seat", holder)["token"]
     seen = client.get(g.url("/hands/1"), headers=bearer(own)).get_json()
     assert verb in seen["verbs"][holder]
+
+
+# ------------------------------------------- the right key in flight beside others
+
+class _AtTheCheck:
+    """``hmac`` for the access module whose ``compare_digest`` holds each try
+    at the check until ``parties`` tries have reached it: that many requests
+    in flight at once, each past whatever comes before its check."""
+
+    def __init__(self, parties: int):
+        import hmac
+        import threading
+
+        self.compare = hmac.compare_digest
+        self.barrier = threading.Barrier(parties, timeout=60)
+
+    def compare_digest(self, a, b):
+        import threading
+
+        try:
+            self.barrier.wait()
+        except threading.BrokenBarrierError:
+            pass
+        return self.compare(a, b)
+
+
+@pytest.mark.parametrize("method,path", [("post", "/api/sessions"),
+                                         ("get", "/api/club/ledger")])
+def test_the_right_host_key_sent_by_many_at_once_is_never_taken_for_wrong_tries(
+        app, monkeypatch, method, path):
+    """Each try at the host key was counted as a wrong one before it was
+    checked (and the count cleared after a right one): five requests with the
+    right key in flight from one address made a wait, and the sixth, right
+    too, was answered 429 'Too many wrong host keys' (seen with six tablets
+    opening their tables at once)."""
+    import threading
+    import time
+
+    from referee.service import access
+
+    app.config["REFEREE_HOST_KEY"] = "club-key"
+    held = _AtTheCheck(access.FREE_TRIES + 1)
+    monkeypatch.setattr(access, "hmac", held)
+    body = {"json": {"format": "tonk-log/1", "rules": "pagat", "stake": "1",
+                     "players": ["Ann", "Ben"]}} if method == "post" else {}
+    answers: list[int] = []
+
+    def send():
+        r = getattr(app.test_client(), method)(path, headers={"X-Host-Key": "club-key"},
+                                               **body)
+        answers.append(r.status_code)
+
+    first = [threading.Thread(target=send) for _ in range(access.FREE_TRIES)]
+    for t in first:
+        t.start()
+    try:
+        deadline = time.monotonic() + 60
+        while held.barrier.n_waiting < access.FREE_TRIES and time.monotonic() < deadline:
+            time.sleep(0.01)  # until the five wait at their check
+        send()  # the sixth, while the five wait at their check
+    finally:
+        held.barrier.abort()  # a sixth refused before its check: let the five go
+        for t in first:
+            t.join()
+    assert sorted(set(answers)) == [201 if method == "post" else 200], answers
+
+
+def test_the_right_pin_typed_on_many_tablets_at_once_is_never_taken_for_wrong_tries(
+        app, client, monkeypatch):
+    """The same for a table's PIN: six tablets of one household unlocking at
+    once with the right PIN, the sixth was told 'Too many wrong PINs'."""
+    import threading
+    import time
+
+    from referee.service import access
+
+    from .test_tablet import PIN, create, token
+
+    sid = create(client)
+    held = _AtTheCheck(access.FREE_TRIES + 1)
+    monkeypatch.setattr(access, "hmac", held)
+    tablets = [app.test_client() for _ in range(access.FREE_TRIES + 1)]
+    tokens = [token(t, f"/s/{sid}/unlock") for t in tablets]
+    answers: list[int] = []
+
+    def unlock(i):
+        answers.append(tablets[i].post(f"/s/{sid}/unlock",
+                                       data={"csrf_token": tokens[i], "pin": PIN}).status_code)
+
+    first = [threading.Thread(target=unlock, args=(i,)) for i in range(access.FREE_TRIES)]
+    for t in first:
+        t.start()
+    try:
+        deadline = time.monotonic() + 60
+        while held.barrier.n_waiting < access.FREE_TRIES and time.monotonic() < deadline:
+            time.sleep(0.01)  # until the five wait at their check
+        unlock(access.FREE_TRIES)
+    finally:
+        held.barrier.abort()
+        for t in first:
+            t.join()
+    assert set(answers) == {303}, answers

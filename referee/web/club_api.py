@@ -10,7 +10,6 @@ but everyone.
 
 from __future__ import annotations
 
-import hmac
 from datetime import date
 
 from flask import Blueprint, current_app, request
@@ -33,11 +32,6 @@ api = Blueprint("club_api", __name__, url_prefix="/api/club")
 
 def _key() -> str | None:
     return current_app.config.get("REFEREE_HOST_KEY")
-
-
-def _right(sent: str | None) -> bool:
-    key = _key()
-    return bool(key and sent and hmac.compare_digest(sent.encode(), key.encode()))
 
 
 def require_host_key(missing: str) -> None:

@@ -24,8 +24,9 @@ from ..rules.errors import RefereeError
 from ..rules.numbers import whole
 from ..service import access, club
 from ..service.club import pay
+from ..service.errors import TooManyTries
 from ..service.money.payable import FIELDS
-from .club_api import _date, _key, _right
+from .club_api import _date, _key
 from .db import get_db
 from .errors import ApiError, error_page
 from .forms import check_csrf
@@ -59,19 +60,22 @@ def _page_guard():
 def unlock():
     error = None
     if request.method == "POST":
-        address = request.remote_addr or "?"
-        wait = access.host_key_try(get_db(), "club", address)
-        if wait:
-            error = _("Too many wrong host keys. Wait {seconds} seconds.", seconds=wait)
-        elif _right(request.form.get("host_key")):
-            access.host_key_right(get_db(), "club", address)
+        key = _key()
+        try:
+            # No key: the pages are shut, and an empty one is no key.
+            right = bool(key) and access.host_key(
+                get_db(), key or "", request.form.get("host_key") or "", "club",
+                request.remote_addr or "?")
+        except TooManyTries as err:
+            right, error = False, message(err)
+        if right:
             session["club"] = True
             target = request.args.get("next", "")
             # Only this blueprint's own pages: nothing else is a place to go.
             ours = (target == "/club" or target.startswith("/club/")) and not any(
                 c in target for c in "\\\t\n\r ")
             return redirect(target if ours else url_for("club.ledger_page"))
-        else:
+        if error is None:
             error = _("The host key is wrong: ask the person who runs this referee.")
     return render_template("club_unlock.html", error=error,
                            shut=not _key()), 403 if error else 200

@@ -103,8 +103,8 @@ def check_pin(db: Database, sid: str, pin: str) -> bool:
 def unlock(db: Database, sid: str, secret: str, *, address: str = "?",
            now: float | None = None) -> bool:
     """Whether ``secret`` unlocks the session: its PIN, or its table token when
-    it has no PIN (a table imported through the API). Every try is counted
-    before it is checked, for ``address`` and for the table; raises
+    it has no PIN (a table imported through the API). Every try is counted,
+    for ``address`` and for the table, in the write that answers it; raises
     ``TooManyTries`` while either waits. An unknown table is answered as a
     wrong PIN is, after as long (nothing to count: no row for a guessed id)."""
     try:
@@ -114,12 +114,21 @@ def unlock(db: Database, sid: str, secret: str, *, address: str = "?",
         return False
     now = time.time() if now is None else now
     mine = f"unlock {network(address)}"
+    attempts = storage.attempts
 
-    def claim(w: Database) -> float:
-        return (storage.attempts.claim(w, sid, mine, now, wait_after) or
-                storage.attempts.claim(w, sid, "unlock", now, table_wait_after))
+    def waiting(r: Database) -> float:
+        return attempts.waiting(r, sid, mine, now) or attempts.waiting(r, sid, "unlock", now)
 
-    until = storage.run_write(db, claim)
+    # Checked before it is counted, and answered in the write that counts it
+    # (``attempts.answer``): counted before its check, five right PINs typed
+    # at once from one household made a wait, and the sixth was refused.
+    until = waiting(db)
+    if not until:
+        ok = check_pin(db, sid, secret) if has else \
+            token_role(db, sid, secret.strip()) == "table"
+        until = storage.run_write(db, lambda w: waiting(w) or (
+            attempts.answer(w, sid, mine, now, wait_after, ok) or
+            attempts.answer(w, sid, "unlock", now, table_wait_after, ok)))
     if until:
         when = datetime.fromtimestamp(until, UTC).strftime("%H:%M:%S UTC")
         raise TooManyTries(
@@ -129,14 +138,6 @@ def unlock(db: Database, sid: str, secret: str, *, address: str = "?",
             N_("Too many wrong tokens for this table: try again at {when} (in {seconds} "
                "seconds)."),
             {"when": when, "seconds": max(1, int(until - now + 0.999))}, until=until)
-    ok = check_pin(db, sid, secret) if has else \
-        token_role(db, sid, secret.strip()) == "table"
-    if ok:
-        def clear(w: Database) -> None:
-            storage.attempts.clear(w, sid, mine)
-            storage.attempts.clear(w, sid, "unlock")
-
-        storage.run_write(db, clear)
     return ok
 
 
@@ -145,27 +146,13 @@ def unlock(db: Database, sid: str, secret: str, *, address: str = "?",
 HOST_KEY = storage.attempts.HOST_KEY
 
 
-def host_key_try(db: Database, place: str, address: str, *,
-                 now: float | None = None) -> int:
-    """Count one try at the host key from ``address`` on ``place`` (a page)
-    before it is checked: 0 if it may go ahead, else the seconds to wait."""
-    now = time.time() if now is None else now
-    until = storage.run_write(db, lambda w: storage.attempts.claim(
-        w, HOST_KEY, f"{place} {address}", now, wait_after))
-    return max(1, int(until - now + 0.999)) if until else 0
-
-
-def host_key_right(db: Database, place: str, address: str) -> None:
-    """The host key was right: the address's count starts again."""
-    storage.run_write(db, lambda w: storage.attempts.clear(w, HOST_KEY, f"{place} {address}"))
-
-
 def host_key(db: Database, key: str, sent: str, place: str, address: str, *,
              now: float | None = None) -> bool:
     """Whether ``sent`` is the host key ``key``, the try counted from
-    ``address`` before it is answered, as a PIN's is (the API's guard: each
-    request carries the key). Raises ``TooManyTries`` while the address waits,
-    even with the right key, which would otherwise tell which try was right."""
+    ``address`` on ``place`` (a page, or the API: each request carries the
+    key) before it is answered, as a PIN's is. Raises ``TooManyTries`` while
+    the address waits, even with the right key, which would otherwise tell
+    which try was right."""
     now = time.time() if now is None else now
     # Compared first (constant time, nothing to wait for), answered in one
     # write after every try before it was counted (``attempts.answer``): a

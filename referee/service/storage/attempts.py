@@ -153,6 +153,14 @@ def answer(db: Database, sid: str, kind: str, now: float,
     return 0.0
 
 
+def waiting(db: Database, sid: str, kind: str, now: float) -> float:
+    """Until when a try would be refused now (epoch seconds), else 0: read
+    before a slow check (a PIN's scrypt) is spent on a try, and before a try
+    at one of two counts (``answer``) is counted at the other."""
+    row, _anchor = _read(db, sid, kind)
+    return row[2] if row and row[2] > now else 0.0
+
+
 def claim_in_window(db: Database, sid: str, kind: str, now: float, most: int,
                     window: float) -> float:
     """Count one use of something allowed ``most`` times a ``window`` of

@@ -3,8 +3,6 @@ unlock with its PIN, a seat's or the viewer's link and the host's invitations.""
 
 from __future__ import annotations
 
-import hmac
-
 from flask import current_app, flash, g, redirect, render_template, request, url_for
 from markupsafe import Markup
 
@@ -70,16 +68,14 @@ def create():
 def create_post():
     host_key = current_app.config.get("REFEREE_HOST_KEY")
     if host_key:
-        address = request.remote_addr or "?"
-        wait = access.host_key_try(get_db(), "new table", address)
-        if wait:
-            return _create_form(request.form, _("Too many wrong host keys. Wait {seconds} "
-                                                 "seconds.", seconds=wait), 429)
-        sent = request.form.get("host_key", "")
-        if not hmac.compare_digest(sent.encode(), host_key.encode()):
+        try:
+            right = access.host_key(get_db(), host_key, request.form.get("host_key", ""),
+                                    "new table", request.remote_addr or "?")
+        except TooManyTries as err:
+            return _create_form(request.form, _message(err), 429)
+        if not right:
             return _create_form(request.form, _("The host key is wrong: ask the person who "
                                                  "runs this referee."), 403)
-        access.host_key_right(get_db(), "new table", address)
     try:
         count_opening()
     except TooManyTries as err:
