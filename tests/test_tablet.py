@@ -130,6 +130,20 @@ def test_create_opens_the_table_and_lists_it(client):
     assert f"/s/{sid}" in home and "Back room" in home
 
 
+@pytest.mark.parametrize(("typed", "lang", "kept"), [
+    ("€", "de", "EUR"), ("eur", "en", "EUR"), ("$", "en", "USD"), ("$", "fr", "USD"),
+    ("£", "pt", "GBP"), ("CHF", "fr", "CHF"), ("chips", "en", "chips"), ("", "en", None),
+])
+def test_a_currency_typed_as_its_symbol_is_kept_as_its_code(app, client, typed, lang, kept):
+    """A table opened in "€" was a currency of its own beside "EUR": the
+    club could not add the two, nor a debt be carried between them."""
+    client.get(f"/new?lang={lang}")
+    sid = create(client, currency=typed)
+    with app.app_context():
+        from referee.web.db import get_db
+        assert storage.sessions.row(get_db(), sid)["currency"] == kept
+
+
 @pytest.mark.parametrize(("fields", "message"), [
     ({"player2": "", "player3": ""}, "at least 2 players"),
     ({"stake": "-1"}, "stake must be greater than 0"),

@@ -16,13 +16,14 @@ import sys
 
 from ..rules.numbers import whole
 from ..rules.words import N_
-from ..service.errors import Locked, MalformedInput, NotFound, RefereeError, RulesError
+from ..service.errors import Ambiguous, Locked, MalformedInput, NotFound, RefereeError, RulesError
 
 # The first match wins: subclasses before their bases.
 KINDS: tuple[tuple[type[RefereeError], str], ...] = (
     (NotFound, N_("not found")),
     (Locked, N_("locked")),
     (RulesError, N_("unknown rules")),
+    (Ambiguous, N_("ambiguous")),
     (MalformedInput, N_("malformed log")),
     (RefereeError, N_("rule broken")),
 )

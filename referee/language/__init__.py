@@ -169,6 +169,26 @@ def locale(lang: str) -> Locale:
     return Locale.parse(LOCALES[choose(lang)])
 
 
+def currency_code(typed: str, lang: str) -> str:
+    """The currency a host typed, as its ISO code where it names one: the
+    code in any case ("eur"), or its symbol as ``lang`` (else English)
+    writes it ("€", "$", "£"). A table opened in "€" was a currency of its
+    own beside "EUR": the club could not add the two, nor a debt be carried
+    between them. Anything else (chips, beers) is kept as typed: a log may
+    play in any currency it names."""
+    from babel.numbers import list_currencies
+
+    codes = list_currencies()
+    if typed.upper() in codes:
+        return typed.upper()
+    for each in dict.fromkeys((lang, DEFAULT)):
+        named = [code for code, symbol in locale(each).currency_symbols.items()
+                 if symbol == typed and code in codes]
+        if len(named) == 1:
+            return named[0]
+    return typed
+
+
 @cache
 def _pattern(text: str) -> numbers.NumberPattern:
     """A number pattern (``#,##0.00``) parsed once: babel parses one given as

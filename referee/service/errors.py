@@ -15,10 +15,15 @@ from ..rules.errors import IllegalAction, MalformedInput, RefereeError, RulesErr
 from ..rules.words import params_from_plain, params_to_plain
 
 __all__ = [
-    "ClientIdReused", "Closed", "IllegalAction", "Locked", "MalformedInput", "NotFound",
-    "NotYourSeat", "ReadOnly", "RefereeError",
+    "Ambiguous", "ClientIdReused", "Closed", "IllegalAction", "Locked", "MalformedInput",
+    "NotFound", "NotYourSeat", "ReadOnly", "RefereeError",
     "Refused", "RuleViolation", "RulesError", "StaleSeq", "TooManyTries",
 ]
+
+
+class Ambiguous(MalformedInput):
+    """More than one thing answers what was asked: the caller must say which
+    (``several_currencies``). Exit status 2, as a missing argument's."""
 
 
 class NotFound(RefereeError):

@@ -90,11 +90,16 @@ def _range() -> tuple[date | None, date | None]:
         return None, None
 
 
+def _currency(db) -> str | None:
+    """The currency a club page shows: the one asked for, else the one most
+    tables play in (its page links the others)."""
+    return request.args.get("currency") or club.usual_currency(db)
+
+
 @pages.get("")
 def ledger_page():
     db = get_db()
-    currency = request.args.get("currency") or None
-    led = club.ledger(db, currency)
+    led = club.ledger(db, _currency(db))
     return render_template("club_ledger.html", ledger=led, people=club.people(db),
                            currencies=club.currencies(db), history=club.club_history(db))
 
@@ -161,9 +166,11 @@ def pay_details_page(name: str):
 def season_page():
     start, end = _range()
     a, b = request.args.get("a") or None, request.args.get("b") or None
-    data = club.season(get_db(), request.args.get("currency") or None, start, end, a, b)
+    db = get_db()
+    data = club.season(db, _currency(db), start, end, a, b)
     return render_template("club_season.html", s=data, chart=chart_svg(data["running"]),
-                           a=a or "", b=b or "", average_show=AVERAGE_SHOW)
+                           a=a or "", b=b or "", average_show=AVERAGE_SHOW,
+                           currencies=club.currencies(db))
 
 
 def _download(text: str | bytes, mimetype: str, filename: str) -> Response:
@@ -174,13 +181,15 @@ def _download(text: str | bytes, mimetype: str, filename: str) -> Response:
 @pages.get("/hands.csv")
 def hands_csv():
     start, end = _range()
-    return _download(club.hands_csv(get_db(), request.args.get("currency") or None, start, end),
+    db = get_db()
+    return _download(club.hands_csv(db, _currency(db), start, end),
                      "text/csv", "hands.csv")
 
 
 @pages.get("/ledger.csv")
 def ledger_csv():
-    return _download(club.ledger_csv(get_db(), request.args.get("currency") or None),
+    db = get_db()
+    return _download(club.ledger_csv(db, _currency(db)),
                      "text/csv", "ledger.csv")
 
 
@@ -189,7 +198,8 @@ def season_pdf():
     from ..reports.season import render_season
 
     start, end = _range()
-    data = club.season(get_db(), request.args.get("currency") or None, start, end,
+    db = get_db()
+    data = club.season(db, _currency(db), start, end,
                        request.args.get("a") or None, request.args.get("b") or None)
     from .lang import current
 

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from flask import abort, request, session
 
-from ..language import LANGUAGES, N_
+from ..language import LANGUAGES, N_, currency_code
 from ..record.document import MAX_DEPTH, check_document
 from ..rules.actions import Action, CountedShow
 from ..rules.allowed import Choice, Limit
@@ -40,7 +40,7 @@ from ..rules.options import (
 )
 from ..rules.table import normal_text
 from ..service.table.sessions import HOME_TABLES
-from .lang import _, option_label, option_value, say, typed_decimal
+from .lang import _, current, option_label, option_value, say, typed_decimal
 
 # ------------------------------------------------------------------ CSRF
 
@@ -277,7 +277,7 @@ def header_from_form(form) -> tuple[dict, str]:
         header["language"] = chosen
     currency = normal_text(form.get("currency", ""))
     if currency:
-        header["currency"] = currency
+        header["currency"] = currency_code(currency, current())
     header["started"] = opened_now(form.get("utc_offset", ""))
     return header, pin
 

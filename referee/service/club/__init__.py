@@ -31,7 +31,7 @@ from ...rules.table import NICKNAME as A_NICKNAME
 from ...rules.table import check_name
 from ...rules.words import CLUB_SETTLEMENT, N_, Words
 from .. import storage
-from ..errors import NotFound
+from ..errors import Ambiguous, NotFound
 from ..kinds import WHO_IS_WHO as _WHO_IS_WHO
 from ..kinds import ClubKind
 from ..storage import Database
@@ -213,6 +213,17 @@ def currencies(db: Database) -> list[str]:
     return sorted({row["currency"] or POINTS for row in storage.sessions.all_rows(db)})
 
 
+def usual_currency(db: Database) -> str | None:
+    """The currency most of the club's tables play in (the first by name of
+    the most played), where the club's pages open when none is asked for:
+    one table opened in another currency made them ask a question with no
+    way to answer it. The API and the command line still ask."""
+    played = Counter(row["currency"] or POINTS for row in storage.sessions.all_rows(db))
+    if not played:
+        return None
+    return min(played, key=lambda c: (-played[c], c))
+
+
 def pick_currency(db: Database, currency: str | None) -> str:
     """The currency asked for, or the only one there is: amounts of two
     currencies are never added (``several_currencies``)."""
@@ -224,9 +235,9 @@ def pick_currency(db: Database, currency: str | None) -> str:
                                           {"currency": repr(currency), "names": ', '.join(have)})
         return currency
     if len(have) > 1:
-        raise MalformedInput("several_currencies", N_("sessions are played in {names}: choose "
-                                                      "one currency"),
-                                                   {"names": ', '.join(have)})
+        raise Ambiguous("several_currencies", N_("sessions are played in {names}: choose "
+                                                 "one currency"),
+                                              {"names": ', '.join(have)})
     return have[0] if have else POINTS
 
 
