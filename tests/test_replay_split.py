@@ -182,3 +182,19 @@ def test_a_void_hand_at_a_seam_keeps_the_deal(monkeypatch):
     seq = outcome(sequential, log)
     assert seq[0] == "error" and seq[1]["code"] == "wrong_dealer" and seq[1]["hand"] == 5
     assert outcome(split, log) == seq
+
+
+@pytest.mark.parametrize("segments", [2, 3, 32])
+def test_seats_a_log_changes_wrongly_are_the_sequential_error(monkeypatch, segments):
+    """A hand seating players without its dealer: the segment after it is
+    resumed from what the log claims (a dealer not seated), which the table
+    cannot resume from; the first fault is still the sequential replay's
+    (wrong_dealer), not a crash of either process."""
+    monkeypatch.setattr(replay_split, "SEGMENTS", segments)
+    log = random_session(2, hands=12, players=["Ann", "Ben", "Cy"])
+    k = 6
+    dealer = log["hands"][k]["dealer"]
+    log["hands"][k]["players"] = [p for p in log["players"] if p != dealer]
+    seq = outcome(sequential, log)
+    assert seq[0] == "error" and seq[1]["code"] == "wrong_dealer"
+    assert outcome(split, log) == seq

@@ -56,6 +56,14 @@ HAND_COST = 20
 Segment = tuple[str, dict[str, Decimal]]  # the hands' JSON lines, and their totals
 
 
+class Unresumable(str):
+    """A segment that failed other than by a rule broken (its text: why): a
+    segment starts from the seats and dealer the log claims for the hand
+    before it, and a log that breaks a rule there (a dealer it did not seat)
+    may claim a table no hand could start from. The fault before it, if any,
+    is the first; else the log is replayed in one piece."""
+
+
 def can_split(log: dict) -> bool:
     hands = log.get("hands") or []
     return (
@@ -126,6 +134,11 @@ def replay_json_text(log: dict) -> str:
         part = done[k]
         if isinstance(part, RefereeError):
             raise part
+        if isinstance(part, Unresumable):
+            # No rule broken before it, yet its table could not be resumed
+            # from what the log claims: whatever is wrong, the sequential
+            # replay says it as it always does.
+            return result_json_text(replay(log).result().to_json())
         parts.append(part)
     # Balances and what is still owed: once, from the totals.
     money = session.money()
@@ -161,10 +174,11 @@ def _segments(hands: list[dict], count: int) -> list[tuple[int, int]]:
 
 
 def _replay_segments(session: Session, bounds: list[tuple[int, int]], queue: int,
-                     table_for: Callable[[int], Table]) -> dict[int, Segment | RefereeError]:
+                     table_for: Callable[[int], Table]
+                     ) -> dict[int, Segment | RefereeError | Unresumable]:
     """Replay segments taken from ``queue`` until none is left, or one breaks
     a rule (its error is kept, and no more are taken)."""
-    done: dict[int, Segment | RefereeError] = {}
+    done: dict[int, Segment | RefereeError | Unresumable] = {}
     while taken := os.read(queue, 1):
         k = taken[0]
         start, end = bounds[k]
@@ -172,6 +186,9 @@ def _replay_segments(session: Session, bounds: list[tuple[int, int]], queue: int
             done[k] = _replay_segment(session, table_for(start), start, end)
         except RefereeError as err:
             done[k] = err
+            break
+        except Exception as err:  # noqa: BLE001 - any: judged by the segments before it
+            done[k] = Unresumable(repr(err))
             break
     return done
 
