@@ -124,7 +124,8 @@ def test_on_the_tablet_the_host_corrects_a_typed_count_in_german(client):
     fix = {**form, "csrf_token": token(client),
            "count0": "20", "client_id": "fix-1"}
     del fix["confirm"]
-    preview = client.post(f"/s/{sid}/hands/1/tell-again", data=fix).get_data(as_text=True)
+    preview = client.post(f"/s/{sid}/hands/1/tell-again", data=fix,
+                          follow_redirects=True).get_data(as_text=True)
     assert "Bestätigen: neu erfassen" in preview and "Confirm" not in preview
     r = client.post(f"/s/{sid}/hands/1/tell-again", data={**fix, "confirm": "1"})
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/s/{sid}/hands/1")

@@ -159,10 +159,13 @@ def test_create_refuses_with_the_reason_and_keeps_the_input(client, fields, mess
             "table": "Kept table name"}
     data.update(fields)
     r = client.post("/new", data=data)
-    assert r.status_code == 422
-    page = r.data.decode()
+    # back to the form's own page (a GET: a reload posts nothing), as typed
+    assert r.status_code == 303 and r.headers["Location"] == "/new"
+    page = client.get("/new").data.decode()
     assert message in page
     assert 'value="Kept table name"' in page
+    assert 'value="' + PIN not in page  # the PINs are typed again, never kept
+    assert message not in client.get("/new").data.decode()  # said once, as a flash is
     assert client.get("/").data.decode().count("/s/") == 0
 
 
@@ -270,8 +273,9 @@ def test_start_refuses_the_wrong_dealer_with_the_rule(client):
     start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
     play_caught_hand(client, sid)
     r = start(client, sid, dealer="Cy", client_id="start-2")
-    assert r.status_code == 422
-    assert "Ben deals this hand (the deal passes to the left of Ann), not Cy" in r.data.decode()
+    assert r.status_code == 303 and r.headers["Location"] == f"/s/{sid}/hands/new"
+    page = client.get(r.headers["Location"]).data.decode()
+    assert "Ben deals this hand (the deal passes to the left of Ann), not Cy" in page
 
 
 def test_a_double_tap_logs_one_action(client):

@@ -52,8 +52,9 @@ def test_closing_with_a_dispute_open_asks_first_and_the_settlement_says_so(clien
     manage = client.get(f"/s/{sid}/manage").data.decode()
     data = {"csrf_token": form_value(manage, "csrf_token"), "client_id": "c1", "sure": "1"}
     asked = client.post(f"/s/{sid}/manage/close", data=data)
-    assert asked.status_code == 200, "the table closed without a word about the dispute"
-    text = asked.data.decode()
+    assert asked.status_code == 303 and "?" in asked.headers["Location"], \
+        "the table closed without a word about the dispute"
+    text = client.get(asked.headers["Location"]).data.decode()
     assert "Close the table with a dispute open?" in text and "Hand 1: 1 open" in text
     assert "closed on" not in client.get(f"/s/{sid}").data.decode()
     form = text.split('class="row confirm-form"')[1]

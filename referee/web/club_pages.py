@@ -52,7 +52,7 @@ def _page_guard():
                               "again with a host key of their choice: "
                               "REFEREE_HOST_KEY=… referee serve"), 403)
     if not session.get("club"):
-        return redirect(url_for("club.unlock", next=request.path))
+        return redirect(url_for("club.unlock", next=request.path), 303)
     return None
 
 
@@ -74,7 +74,7 @@ def unlock():
             # Only this blueprint's own pages: nothing else is a place to go.
             ours = (target == "/club" or target.startswith("/club/")) and not any(
                 c in target for c in "\\\t\n\r ")
-            return redirect(target if ours else url_for("club.ledger_page"))
+            return redirect(target if ours else url_for("club.ledger_page"), 303)
         if error is None:
             error = _("The host key is wrong: ask the person who runs this referee.")
     return render_template("club_unlock.html", error=error,
@@ -104,39 +104,62 @@ def ledger_page():
                            currencies=club.currencies(db), history=club.club_history(db))
 
 
+def _kept(back: str, call) -> Response:
+    """A club form's one service call, then back to its page (303) with what
+    was kept, or the refusal as a sentence there: a post never draws a page."""
+    try:
+        target, said = call()
+    except RefereeError as err:
+        flash(message(err), "error")
+        return redirect(back, 303)
+    flash(said, "ok")
+    return redirect(target, 303)
+
+
 @pages.post("/paid")
 def paid():
     f = request.form
-    done = club.mark_paid(get_db(), f.get("from", ""), f.get("to", ""), f.get("amount", ""),
-                          f.get("currency") or None, f.get("session") or None)
-    flash(_("Recorded: {payer} paid {payee} {amount} at table {table}.",
-            payer=done["from"], payee=done["to"],
-            amount=money(done["amount"], done["currency"]), table=done["session"]), "ok")
-    return redirect(url_for("club.ledger_page", currency=done["currency"]))
+
+    def call():
+        done = club.mark_paid(get_db(), f.get("from", ""), f.get("to", ""),
+                              f.get("amount", ""), f.get("currency") or None,
+                              f.get("session") or None)
+        return (url_for("club.ledger_page", currency=done["currency"]),
+                _("Recorded: {payer} paid {payee} {amount} at table {table}.",
+                  payer=done["from"], payee=done["to"],
+                  amount=money(done["amount"], done["currency"]), table=done["session"]))
+    return _kept(url_for("club.ledger_page"), call)
 
 
 @pages.post("/merge")
 def merge():
-    done = club.merge(get_db(), request.form.get("spelling", ""), request.form.get("into", ""))
-    flash(_("{spelling} is {name} from now on (undo below).", spelling=done["spelling"],
-            name=done["into"]), "ok")
-    return redirect(url_for("club.ledger_page"))
+    def call():
+        done = club.merge(get_db(), request.form.get("spelling", ""),
+                          request.form.get("into", ""))
+        return url_for("club.ledger_page"), _("{spelling} is {name} from now on (undo "
+                                              "below).", spelling=done["spelling"],
+                                              name=done["into"])
+    return _kept(url_for("club.ledger_page"), call)
 
 
 @pages.post("/nickname")
 def nickname():
-    done = club.nickname(get_db(), request.form.get("person", ""),
-                         request.form.get("nickname") or None)
-    flash(_("{name}'s nickname is saved.", name=done["person"]), "ok")
-    return redirect(url_for("club.player_page", name=done["person"]))
+    def call():
+        done = club.nickname(get_db(), request.form.get("person", ""),
+                             request.form.get("nickname") or None)
+        return (url_for("club.player_page", name=done["person"]),
+                _("{name}'s nickname is saved.", name=done["person"]))
+    return _kept(url_for("club.ledger_page"), call)
 
 
 @pages.post("/undo")
 def undo():
     event = whole(request.form.get("event", "")) or 0
-    club.undo(get_db(), event)
-    flash(_("Undone."), "ok")
-    return redirect(url_for("club.ledger_page"))
+
+    def call():
+        club.undo(get_db(), event)
+        return url_for("club.ledger_page"), _("Undone.")
+    return _kept(url_for("club.ledger_page"), call)
 
 
 @pages.get("/people/<name>")

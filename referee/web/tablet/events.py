@@ -13,13 +13,14 @@ from ...rules.numbers import whole
 from ...rules.table import normal_text
 from ...service.errors import RefereeError
 from ...service.table import disputes, table_events
-from .. import forms
+from .. import again, forms
 from ..db import get_db
 from ..errors import flash_refusal
 from ..lang import _, action_words, money, typed_decimal
 from .blueprint import (
     bp,
     form_client_id,
+    host_only,
     open_disputes_of,
     post_event,
     seat_may,
@@ -34,7 +35,8 @@ from .blueprint import (
 def manage(session_id: str):
     return render_template("manage.html", summary=g.summary, session_id=session_id,
                            sec=table_sections(session_id),
-                           client_id=forms.new_client_id())
+                           client_id=request.args.get("client_id")
+                           or forms.new_client_id())
 
 
 @bp.post("/s/<session_id>/manage/rename")
@@ -78,16 +80,28 @@ def leave_post(session_id: str):
         flash(_("Choose who leaves."), "error")
         return redirect(url_for("tablet.manage", session_id=session_id), 303)
     if not request.form.get("confirm"):
-        # Leaving cannot be taken back: the second tap names the player.
-        return _confirm_event(session_id, _("{player} leaves the table?", player=player),
-                              _("The next hand is dealt without them; a hand in play with "
-                                "them in it is void."),
-                              url_for("tablet.leave_post", session_id=session_id),
-                              {"player": player},
-                              _("Yes, {player} leaves", player=player))
+        # Leaving cannot be taken back: the second tap, on a page of its own.
+        return again.to("tablet.leave_confirm", request.form)
     return post_event(session_id, url_for("tablet.manage", session_id=session_id),
                       _("{player} has left the table", player=player),
                       lambda db: table_events.leave(db, session_id, player, form_client_id()))
+
+
+@bp.get("/s/<session_id>/manage/leave")
+@unlocked
+@host_only
+def leave_confirm(session_id: str):
+    """The second tap of a leave: it names the player (the manage page when
+    nobody seated is named: one who left meanwhile, or a stale link)."""
+    player = request.args.get("player", "")
+    if player not in g.summary["seated"]:
+        return redirect(url_for("tablet.manage", session_id=session_id), 303)
+    return _confirm_event(session_id, _("{player} leaves the table?", player=player),
+                          _("The next hand is dealt without them; a hand in play with "
+                            "them in it is void."),
+                          url_for("tablet.leave_post", session_id=session_id),
+                          {"player": player},
+                          _("Yes, {player} leaves", player=player))
 
 
 @bp.post("/s/<session_id>/manage/seat")
@@ -101,13 +115,15 @@ def seat_post(session_id: str):
 
 def _confirm_event(session_id: str, question: str, detail: str, action: str, fields: dict,
                    yes: str, lines: list[str] = (), back: str | None = None):
-    """The second tap of an event that cannot be taken back: the question, what
-    it changes, and the same form again with ``confirm``."""
+    """The second tap of an event that cannot be taken back, a GET page of
+    its own: the question, what it changes, and the form again with
+    ``confirm`` and the first tap's client id (a second post is answered once)."""
     back = back or url_for("tablet.manage", session_id=session_id)
     g.lang_back = back
     return render_template("confirm_event.html", summary=g.summary, session_id=session_id,
                            question=question, detail=detail, action=action, fields=fields,
-                           yes=yes, lines=lines, back=back, client_id=form_client_id())
+                           yes=yes, lines=lines, back=back, client_id=request.args.get("client_id")
+                           or forms.new_client_id())
 
 
 @bp.post("/s/<session_id>/manage/close")
@@ -118,18 +134,34 @@ def close_post(session_id: str):
     if not request.form.get("sure"):
         flash(_("Tick the box to say the night is over, then tap Close the table."), "error")
         return redirect(url_for("tablet.manage", session_id=session_id), 303)
-    disputed = table_sections(session_id, disputes=True).open_by_hand
-    if disputed and not request.form.get("confirm"):
+    if _open_disputes(session_id) and not request.form.get("confirm"):
         # A dispute left open is signed knowing it: the host is asked first.
-        return _confirm_event(
-            session_id, _("Close the table with a dispute open?"),
-            _("The settlement becomes final and says that these disputes are open; "
-              "settle them first on their hands' pages, or close knowing they are open."),
-            url_for("tablet.close_post", session_id=session_id), {"sure": "1"},
-            _("Yes, close with the disputes open"),
-            [_("Hand {n}: {count} open", n=n, count=k) for n, k in disputed.items()])
+        return again.to("tablet.close_confirm", request.form)
     return post_event(session_id, target, _("The table is closed: its settlement is final"),
                       lambda db: table_events.close(db, session_id, form_client_id()))
+
+
+def _open_disputes(session_id: str) -> dict[int, int]:
+    """The table's hands with a dispute still open, and how many each."""
+    return table_sections(session_id, disputes=True).open_by_hand
+
+
+@bp.get("/s/<session_id>/manage/close")
+@unlocked
+@host_only
+def close_confirm(session_id: str):
+    """Close with a dispute open? (the manage page when none is open now, or
+    the table is closed already)."""
+    disputed = _open_disputes(session_id)
+    if not disputed or g.summary.get("closed"):
+        return redirect(url_for("tablet.manage", session_id=session_id), 303)
+    return _confirm_event(
+        session_id, _("Close the table with a dispute open?"),
+        _("The settlement becomes final and says that these disputes are open; "
+          "settle them first on their hands' pages, or close knowing they are open."),
+        url_for("tablet.close_post", session_id=session_id), {"sure": "1"},
+        _("Yes, close with the disputes open"),
+        [_("Hand {n}: {count} open", n=n, count=k) for n, k in disputed.items()])
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/void")
@@ -192,31 +224,42 @@ def settle_post(session_id: str, n: int, k: int):
     by, how = request.form.get("by", ""), request.form.get("how", "")
     target = url_for("tablet.hand", session_id=session_id, n=n) + "#disputes"
     if how == "corrected" and not request.form.get("confirm"):
-        try:
-            preview = disputes.correction_preview(get_db(), session_id, n, k - 1)
-        except RefereeError as err:
-            flash_refusal(err, _("Settle the dispute"))
-            return redirect(target, 303)
-        lines = [_("Undone: {action}", action=action_words(t)) for t in preview["undone"]]
-        cur = g.summary.get("currency")
-        for name, net in preview["net"].items():
-            if Decimal(net):
-                lines.append(_("{name}: {amount} of this hand is taken back", name=name,
-                               amount=money(net, cur)))
-        return _confirm_event(
-            session_id, _("Correct hand {n} back to action {number}?", n=n,
-                          number=preview["action"]),
-            _("The hand is in play again before the disputed action; log what really "
-              "happened from there. Every undone action stays in the history."),
-            url_for("tablet.settle_post", session_id=session_id, n=n, k=k),
-            {"by": by, "how": how}, _("Yes, correct the record"), lines,
-            back=target)
+        return again.to("tablet.settle_confirm", request.form)
     done = (_("Dispute {k} of hand {n}: the record was corrected", k=k, n=n)
             if how == "corrected" else
             _("Dispute {k} of hand {n}: the record stands", k=k, n=n))
     return post_event(session_id, target, done,
                       lambda db: disputes.settle_dispute(db, session_id, n, k - 1, how,
                                                              by, form_client_id()))
+
+
+@bp.get("/s/<session_id>/hands/<int:n>/disputes/<int:k>/settle")
+@unlocked
+@host_only
+def settle_confirm(session_id: str, n: int, k: int):
+    """Correct the record back to the disputed action? What that takes back,
+    judged again now and written nothing (the hand's page, with the reason,
+    when it cannot be: settled meanwhile, or the hand moved on)."""
+    target = url_for("tablet.hand", session_id=session_id, n=n) + "#disputes"
+    try:
+        preview = disputes.correction_preview(get_db(), session_id, n, k - 1)
+    except RefereeError as err:
+        flash_refusal(err, _("Settle the dispute"))
+        return redirect(target, 303)
+    lines = [_("Undone: {action}", action=action_words(t)) for t in preview["undone"]]
+    cur = g.summary.get("currency")
+    for name, net in preview["net"].items():
+        if Decimal(net):
+            lines.append(_("{name}: {amount} of this hand is taken back", name=name,
+                           amount=money(net, cur)))
+    return _confirm_event(
+        session_id, _("Correct hand {n} back to action {number}?", n=n,
+                      number=preview["action"]),
+        _("The hand is in play again before the disputed action; log what really "
+          "happened from there. Every undone action stays in the history."),
+        url_for("tablet.settle_post", session_id=session_id, n=n, k=k),
+        {"by": request.args.get("by", ""), "how": "corrected"}, _("Yes, correct the record"),
+        lines, back=target)
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/dispute")

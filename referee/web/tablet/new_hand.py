@@ -4,14 +4,14 @@ second tap logs it)."""
 
 from __future__ import annotations
 
-from flask import flash, g, redirect, render_template, request, url_for
+from flask import flash, g, redirect, render_template, request, session, url_for
 from werkzeug.datastructures import MultiDict
 
 from ...rules import told as told_rules
 from ...rules.numbers import whole
 from ...service.errors import RefereeError
 from ...service.table import hands, retell
-from .. import forms
+from .. import again, forms
 from ..db import get_db
 from ..forms import FormError
 from ..lang import _
@@ -20,7 +20,7 @@ from ..lang import outcome as outcome_words
 from .blueprint import bp, host_only, most_count, table_rules, unlocked
 
 
-def _start_form(session_id, summary, values=None, error=None, status=200):
+def _start_form(session_id, summary, values=None, error=None):
     rules = table_rules(summary)
     return render_template(
         "start_hand.html",
@@ -34,7 +34,7 @@ def _start_form(session_id, summary, values=None, error=None, status=200):
         upcard=rules.upcard,
         values=values,
         error=error,
-    ), status
+    )
 
 
 def _in_play(session_id: str):
@@ -68,8 +68,9 @@ def _started_elsewhere(session_id: str, asked: str | None):
 @unlocked
 @host_only
 def start_hand(session_id: str):
+    values, error = again.taken()  # a refused deal: the form again, as it was typed
     return (_started_elsewhere(session_id, request.args.get("hand")) or
-            _in_play(session_id) or _start_form(session_id, g.summary))
+            _in_play(session_id) or _start_form(session_id, g.summary, values, error))
 
 
 @bp.post("/s/<session_id>/hands/new")
@@ -86,7 +87,8 @@ def start_hand_post(session_id: str):
         state = hands.start_hand(get_db(), session_id, setup,
                                 request.form.get("client_id") or None)
     except RefereeError as err:
-        return _start_form(session_id, summary, request.form, _message(err), 422)
+        return again.refuse(url_for("tablet.start_hand", session_id=session_id),
+                            _message(err), request.form)
     return redirect(url_for("tablet.hand", session_id=session_id, n=state["hand"]), 303)
 
 
@@ -96,41 +98,74 @@ def start_hand_post(session_id: str):
 def quick_hand(session_id: str):
     """The quick hand: how it ended and who (one tap), then what the rules
     need to settle it (counts on a number pad, the facts they pay by), then
-    who pays whom, confirmed by a second tap."""
+    who pays whom (``preview``: the form's fields, judged again here and
+    written nothing), confirmed by a second tap."""
+    if _logged_here(request.args):  # back to the preview of a hand this tablet logged
+        return redirect(url_for("tablet.session_page", session_id=session_id), 303)
+    kept, error = again.taken()  # taken here, also when the form is not shown now
     busy = _started_elsewhere(session_id, request.args.get("hand")) or _in_play(session_id)
     if busy:
         return busy
-    values = MultiDict(request.args)
+    values = kept or MultiDict(request.args)
     if not values.get("dealer"):
         values["dealer"] = g.summary.get("next_dealer") or g.summary["seated"][0]
     how, _sep, by = values.get("pick", "").partition(":")
     if how in told_rules.HOWS:
         values["how"], values["by"] = how, by
         if not _quick_needs(how, table_rules(g.summary)):
-            return _quick_preview(session_id, forms.told_from_form(
-                values, g.summary["seated"], []), values)
-    return _quick_form(session_id, values)
+            return _quick_judged(session_id, values, g.summary["seated"])
+    if values.get(PREVIEW) and not error:
+        return _quick_judged(session_id, values, g.summary["seated"])
+    return _quick_form(session_id, values, error)
+
+
+#: The query's mark of a preview's GET page (the form's fields with it).
+PREVIEW = "preview"
+# The client id of the last hand this tablet logged or told again (Back to
+# its preview leads on, saying nothing, as a tap's confirm page does).
+_LOGGED = "told_logged"
+
+
+def _logged_here(values) -> bool:
+    cid = values.get("client_id")
+    return bool(cid) and session.get(_LOGGED) == cid
+
+
+def _quick_judged(session_id: str, values: MultiDict, seats: list[str],
+                  correct: dict | None = None):
+    """The preview of what the fields tell, or the form with what is wrong."""
+    rules = table_rules(g.summary)
+    try:
+        setup = forms.told_from_form(values, seats, told_rules.facts_needed(rules))
+    except FormError as err:
+        return _quick_form(session_id, values, str(err), correct)
+    if correct:
+        setup = {"ending": setup["ending"]}
+    return _quick_preview(session_id, setup, values, correct)
 
 
 @bp.post("/s/<session_id>/hands/quick")
 @unlocked
 def quick_hand_post(session_id: str):
+    """The form's post: to the preview's page (a GET) until it is confirmed,
+    then logged (or back to the form, with why not)."""
     busy = _started_elsewhere(session_id, request.form.get("hand")) or _in_play(session_id)
     if busy:
         return busy
+    if not request.form.get("confirm"):
+        return again.to("tablet.quick_hand", request.form, **{PREVIEW: "1"})
     rules = table_rules(g.summary)
+    back = url_for("tablet.quick_hand", session_id=session_id)
     try:
         setup = forms.told_from_form(request.form, g.summary["seated"],
                                      told_rules.facts_needed(rules))
-    except FormError as err:
-        return _quick_form(session_id, request.form, str(err), 422)
-    if not request.form.get("confirm"):
-        return _quick_preview(session_id, setup, request.form)
-    try:
         state = hands.start_hand(get_db(), session_id, setup,
                                  request.form.get("client_id") or None)
+    except FormError as err:
+        return again.refuse(back, str(err), request.form)
     except RefereeError as err:
-        return _quick_form(session_id, request.form, _message(err), 422)
+        return again.refuse(back, _message(err), request.form)
+    session[_LOGGED] = request.form.get("client_id")
     result = state.get("result") or {}
     flash(_("Hand {n} logged, told by its ending: {outcome}.", n=state["hand"],
             outcome=outcome_words(result.get("outcome"))), "ok")
@@ -152,7 +187,7 @@ def _quick_needs(how: str, rules) -> dict:
     return needs
 
 
-def _quick_form(session_id: str, values, error: str | None = None, status: int = 200,
+def _quick_form(session_id: str, values, error: str | None = None,
                 correct: dict | None = None):
     """The quick hand's form; with ``correct`` (the told hand's number and
     seats), the same form telling that hand again."""
@@ -173,7 +208,7 @@ def _quick_form(session_id: str, values, error: str | None = None, status: int =
         most=most_count(summary),
         grid=forms.card_grid(rules.deck, rules.jokers), hand_size=rules.hand_size,
         client_id=values.get("client_id") or forms.new_client_id(), error=error,
-        correct=correct), status
+        correct=correct)
 
 
 def _quick_preview(session_id: str, setup: dict, values: MultiDict,
@@ -184,11 +219,11 @@ def _quick_preview(session_id: str, setup: dict, values: MultiDict,
         preview = retell.preview(get_db(), session_id, correct["hand"], setup) if correct \
             else hands.preview_hand(get_db(), session_id, setup)
     except RefereeError as err:
-        return _quick_form(session_id, values, _message(err), 422, correct)
+        return _quick_form(session_id, values, _message(err), correct)
     # Every field goes to the second tap as it came (a declared hand's cards
     # are several values of one field).
     fields = [(k, v) for k, v in values.items(multi=True)
-              if k not in ("csrf_token", "pick", "confirm", "client_id")]
+              if k not in ("csrf_token", "pick", "confirm", "client_id", PREVIEW)]
     fields.append(("client_id", values.get("client_id") or forms.new_client_id()))
     if correct:
         return render_template("quick_confirm.html", summary=g.summary, session_id=session_id,
@@ -239,23 +274,28 @@ def tell_again(session_id: str, n: int):
         flash(_message(err), "error")
         return redirect(url_for("tablet.hand", session_id=session_id, n=n), 303)
     if request.method == "GET":
-        values = MultiDict(request.args) if request.args.get("how") else _as_form(told)
+        if _logged_here(request.args):  # back to the preview of what was told again
+            return redirect(url_for("tablet.hand", session_id=session_id, n=n), 303)
+        kept, error = again.taken()
+        values = kept or (MultiDict(request.args) if request.args.get("how") else _as_form(told))
         values["dealer"] = told["dealer"]
-        return _quick_form(session_id, values, correct=told)
+        if values.get(PREVIEW) and not error:
+            return _quick_judged(session_id, values, told["players"], told)
+        return _quick_form(session_id, values, error, correct=told)
+    if not request.form.get("confirm"):
+        return again.to("tablet.tell_again", request.form, **{PREVIEW: "1"})
     rules = table_rules(g.summary)
+    back = url_for("tablet.tell_again", session_id=session_id, n=n)
     try:
         setup = forms.told_from_form(request.form, told["players"],
                                      told_rules.facts_needed(rules))
-    except FormError as err:
-        return _quick_form(session_id, request.form, str(err), 422, told)
-    setup = {"ending": setup["ending"]}
-    if not request.form.get("confirm"):
-        return _quick_preview(session_id, setup, request.form, told)
-    try:
-        state = retell.tell_again(get_db(), session_id, n, setup,
+        state = retell.tell_again(get_db(), session_id, n, {"ending": setup["ending"]},
                                   request.form.get("client_id") or None)
+    except FormError as err:
+        return again.refuse(back, str(err), request.form)
     except RefereeError as err:
-        return _quick_form(session_id, request.form, _message(err), 422, told)
+        return again.refuse(back, _message(err), request.form)
+    session[_LOGGED] = request.form.get("client_id")
     flash(_("Hand {n} told again: {outcome}.", n=n,
             outcome=outcome_words((state.get("result") or {}).get("outcome"))), "ok")
     return redirect(url_for("tablet.hand", session_id=session_id, n=n), 303)

@@ -12,7 +12,7 @@ from ...service import access
 from ...service.access import seats
 from ...service.errors import NotFound, RefereeError, TooManyTries
 from ...service.table import carrying, seat_links, sessions
-from .. import forms, lang, links
+from .. import again, forms, lang, links
 from ..db import get_db
 from ..errors import error_page
 from ..forms import FormError
@@ -36,8 +36,8 @@ def open_session():
     session_id = request.form.get("session_id", "").strip()
     if not session_id:
         flash(_("Type the table's id (shown on its page and in its link)."), "error")
-        return redirect(url_for("tablet.home"))
-    return redirect(url_for("tablet.session_page", session_id=session_id))
+        return redirect(url_for("tablet.home"), 303)
+    return redirect(url_for("tablet.session_page", session_id=session_id), 303)
 
 
 def _create_form(values=None, error=None, status=200):
@@ -61,7 +61,8 @@ def _create_form(values=None, error=None, status=200):
 
 @bp.get("/new")
 def create():
-    return _create_form()
+    values, error = again.taken()  # a refused form again, as typed (but its PINs)
+    return _create_form(values, error)
 
 
 @bp.post("/new")
@@ -94,7 +95,7 @@ def create_post():
             sessions.create_session(get_db(), header, pin)
     except (FormError, RefereeError) as err:
         message = _message(err) if isinstance(err, RefereeError) else str(err)
-        return _create_form(request.form, message, 422)
+        return again.refuse(url_for("tablet.create"), message, request.form)
     forms.mark_unlocked(info.id)
     use_table_language(header.get("language"))  # the line is read on the table's page
     flash(_("The table is open. Keep the PIN: other tablets need it to join."), "ok")
