@@ -519,7 +519,7 @@ def test_the_newest_session_deleted_or_rewritten_fails_against_the_database_head
     played(client)
     g = played(client, undo=False)  # the newest session, its last event an action
     assert verify(app) == 0
-    said = capsys.readouterr().err
+    said = capsys.readouterr().out  # the command's answer, on stdout (the newcomer's F15)
     head = said.split("database head ")[1].split()[0]
     if edit == "delete_newest_session":
         conn = raw(app)

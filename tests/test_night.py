@@ -551,8 +551,28 @@ def test_verify_speaks_the_asked_language_and_the_tables(tmp_path, capsys):
     info = sessions.create_session(db, {"stake": "1", "rules": "pagat", "players": ["A", "B"],
                                         "language": "fr"})
     assert main(["verify", "--db", str(path), "--lang", "de"]) == 0
-    assert "1 Sitzung geprüft, 0 mit einem Fehler" in capsys.readouterr().err
+    said = capsys.readouterr()  # the verdict and the head are the answer: stdout
+    assert "1 Sitzung geprüft, 0 mit einem Fehler" in said.out and "database head" not in said.err
     assert main(["verify", "--db", str(path), "--session", info.id]) == 0
-    assert "1 session vérifiée" in capsys.readouterr().err
+    assert "1 session vérifiée" in capsys.readouterr().out
     assert main(["verify", "--db", str(tmp_path / "none.sqlite3"), "--lang", "pt"]) == 2
     assert "nenhuma base de dados" in capsys.readouterr().err
+
+
+def test_a_paper_of_a_stored_session_named_by_its_id_alone(tmp_path, monkeypatch, capsys):
+    """``referee settle ID`` where ``referee serve`` keeps its tables (its
+    default database): read from there, as ``verify`` finds it; it said
+    "malformed log: cannot read ID: No such file or directory"."""
+    from referee.cli import main
+    from referee.service import storage
+    from referee.service.table import sessions
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("REFEREE_DATABASE_URL", raising=False)
+    db = storage.connect(tmp_path / "instance" / "referee.sqlite3")
+    info = sessions.create_session(db, {"stake": "1", "rules": "pagat", "players": ["A", "B"]})
+    db.close()
+    assert main(["settle", info.id, "--pdf", "out.pdf"]) == 0, capsys.readouterr().err
+    assert (tmp_path / "out.pdf").read_bytes().startswith(b"%PDF")
+    assert main(["settle", "0123456789ab", "--pdf", "x.pdf"]) == 1  # no such session there
+    assert "0123456789ab" in capsys.readouterr().err

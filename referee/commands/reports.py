@@ -28,12 +28,28 @@ def _load(args: argparse.Namespace):
     """(log, final hash or None, stored session or None)."""
     from ..record import read_log_file
 
-    if args.db:
+    db = args.db or _default_db(args.source)
+    if db:
         from ..reports.stored import load_stored
 
-        stored = load_stored(args.db, args.source)
+        stored = load_stored(db, args.source)
         return stored.log, stored.final_hash, stored
     return read_log_file(args.source), None, None
+
+
+def _default_db(source: str) -> str | None:
+    """The service's own database (as ``serve`` and ``verify`` find it) when
+    ``source`` is no file but names a session there: ``referee settle ID``
+    after ``referee serve`` said "no such file" of the session's id."""
+    import os
+    import re
+
+    from .service import database_path, no_database
+
+    if os.path.exists(source) or not re.fullmatch(r"[0-9a-f]{12}", source):
+        return None
+    path = database_path(None)
+    return None if no_database(path) else path
 
 
 def _write(path: str, data: bytes) -> int:

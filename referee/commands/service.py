@@ -70,11 +70,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _db_path(args: argparse.Namespace) -> str:
-    """``--db``, else the URL in REFEREE_DATABASE_URL, else the embedded file."""
-    return str(args.db or os.environ.get("REFEREE_DATABASE_URL") or DEFAULT_DB)
+    return database_path(args.db)
 
 
-def _missing(path: str) -> bool:
+def database_path(given: str | None) -> str:
+    """``--db`` (``given``), else the URL in REFEREE_DATABASE_URL, else the
+    embedded file."""
+    return str(given or os.environ.get("REFEREE_DATABASE_URL") or DEFAULT_DB)
+
+
+def no_database(path: str) -> bool:
     """No database file at ``path`` (a URL names a server, asked when opened)."""
     from ..service.storage import pg
 
@@ -85,7 +90,7 @@ def _open(args: argparse.Namespace, *, must_exist: bool = True):
     from ..service import storage
 
     path = _db_path(args)
-    if must_exist and _missing(path):
+    if must_exist and no_database(path):
         print(f"no database at {path}", file=sys.stderr)
         raise SystemExit(2)
     return storage.connect(path)
@@ -313,7 +318,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.head is not None and not trust.HEAD.fullmatch(args.head):
         return _bad_input(N_("--head takes the 64 lower-case hex digits of a receipt"), lang)
     path = _db_path(args)
-    if _missing(path):
+    if no_database(path):
         return _bad_input(N_("no database at {path}"), lang, path=path)
     try:
         db = _open(args)
@@ -362,10 +367,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
                if len(report) == 1 else
                _said(lang, N_("{count} sessions checked, {bad} with a fault"),
                      count=len(report), bad=bad))
-    print(checked, file=sys.stderr if not bad else sys.stdout)
+    # The verdict and the head to keep are the command's answer: on stdout
+    # (``referee verify > head.txt`` keeps them); notes went to stderr.
+    print(checked)
     if args.session is None and head is not None and not bad:
         print(_said(lang, N_("database head {head} (keep it: --head checks it later)"),
-                    head=head), file=sys.stderr)
+                    head=head))
     return 1 if bad else 0
 
 
