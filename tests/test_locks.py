@@ -165,3 +165,38 @@ def test_a_request_with_the_right_host_key_writes_nothing(app, client):
         assert client.get("/api/club/people", headers=wrong).status_code == 403
     assert _written(db) != before
     assert client.get("/api/club/people", headers=right).status_code == 429
+
+
+def test_wrong_host_keys_sent_at_once_meet_the_limit(app):
+    """Tries sent together, each on its own connection: a wrong key is
+    answered only once counted, after every try before it, so no more than
+    the free tries are told "wrong" before the address waits, however many
+    race (a right key read without the lock is answered as one made before
+    any count it does not see)."""
+    import threading
+
+    path, answers = app.config["DATABASE"], []
+    start = threading.Barrier(12)
+    # One moment for all: a try timed before another's counted one sees
+    # that one's free wait ending after its own time, and waits a second.
+    now = 1_800_000_000.0
+
+    def guess() -> None:
+        db = storage.connect(path)
+        start.wait()
+        try:
+            answers.append(access.host_key(db, "hostkey", "nope", "api", "203.0.113.77",
+                                           now=now))
+        except TooManyTries:
+            answers.append("wait")
+
+    threads = [threading.Thread(target=guess) for _ in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert sorted(answers, key=str) == [False] * access.FREE_TRIES + ["wait"] * (
+        12 - access.FREE_TRIES)
+    with pytest.raises(TooManyTries):
+        access.host_key(storage.connect(path), "hostkey", "hostkey", "api", "203.0.113.77",
+                        now=now)

@@ -161,6 +161,19 @@ def waiting(db: Database, sid: str, kind: str, now: float) -> float:
     return row[2] if row and row[2] > now else 0.0
 
 
+def answered(db: Database, sid: str, kind: str, now: float, right: bool) -> float | None:
+    """``answer``'s answer where it would write nothing, read as committed,
+    outside the write lock: 0 for a right try with nothing counted, the time
+    tries wait until while they wait; None where it would write (a wrong
+    try, a right one clearing a count). Every count committed before the
+    read is seen; one committed after it is of a try answered after this
+    one, as ``answer`` would have ordered them under the lock."""
+    row, _anchor = _read(db, sid, kind)
+    if row is not None and row[2] > now:
+        return row[2]
+    return 0.0 if row is None and right else None
+
+
 def claim_in_window(db: Database, sid: str, kind: str, now: float, most: int,
                     window: float) -> float:
     """Count one use of something allowed ``most`` times a ``window`` of

@@ -886,8 +886,8 @@ def anchor_faults(db: Database) -> list[Words]:
     (``storage.anchors``): its newest event, and the rows of wrong tries,
     each group adding up to its anchor (``storage.attempts``: every
     session's, and the host key's and the tables opened, which are no
-    session's). Two reads: the newest event by its key, and the few rows of
-    ``attempts``."""
+    session's). A few reads: the anchors, the newest event by its key, the
+    sessions' ids and the few rows of ``attempts``."""
     faults = _newest_faults(db)
     groups = storage.attempts.by_group(db)
     anchored = [*storage.attempts.GROUPS, *storage.sessions.ids(db), *groups]
