@@ -617,3 +617,19 @@ def test_the_average_show_column_says_what_it_averages(weeks, lang):
         assert language.gettext(lang, word).lower() in label.lower(), label
     paper = pdf_text(client.get(f"/club/season.pdf?lang={lang}").data)
     assert all(word in paper for word in label.split()), (label, paper[:600])
+
+
+def test_the_season_in_text_says_each_count_in_its_number_and_a_loss_without_its_sign(
+        club_app, capsys):
+    """"1 hands", "1 drops" and "lost -5.50" (a double negative) were the
+    newcomer's words for `referee season`."""
+    client = club_app.test_client()
+    doc = random_session(9, hands=1, players=["Ann", "Ben"])
+    assert client.post("/api/sessions", json=doc, headers=KEY).status_code == 201
+    path = club_app.config["DATABASE"]
+    for lang, hand in (("en", ": 1 hand, "), ("de", ": 1 Hand, "), ("pt", ": 1 mão, ")):
+        assert cli_main(["season", "--db", path, "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        players = [line for line in out.splitlines() if line.startswith("  ")]
+        assert len(players) == 2 and all(hand in line for line in players), out
+        assert not re.search(r"(lost|verloren|perdeu) -", out), out

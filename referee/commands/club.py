@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from datetime import date
+from decimal import Decimal
 
 from ..rules.errors import RefereeError
 from ..rules.words import LANGUAGES
@@ -114,12 +115,16 @@ def cmd_season(args: argparse.Namespace) -> int:
     print(ngettext("{n} session in {currency}: {span}", "{n} sessions in {currency}: {span}",
                    data["sessions"], currency=currency, span=season_span(data, lang)))
     for name, p in data["players"].items():
-        print("  " + _("{player}: {hands} hands, {wins} won, {drops} drops ({drops_won} won), "
-                       "caught {caught}, won {won}, lost {lost}", player=name,
-                       hands=p["hands"], wins=sum(p["wins"].values()), drops=p["drops"],
-                       drops_won=p["drops_won"], caught=p["caught"],
-                       won=money_text(p["won"], currency, lang),
-                       lost=money_text(p["lost"], currency, lang)))
+        # "lost" says how much: the amount without its sign ("lost -5.50" read
+        # as a double negative); each count in its own number's form.
+        print("  " + ", ".join((
+            ngettext("{player}: {n} hand, {wins} won", "{player}: {n} hands, {wins} won",
+                     p["hands"], player=name, wins=sum(p["wins"].values())),
+            ngettext("{n} drop ({drops_won} won)", "{n} drops ({drops_won} won)", p["drops"],
+                     drops_won=p["drops_won"]),
+            _("caught {caught}, won {won}, lost {lost}", caught=p["caught"],
+              won=money_text(p["won"], currency, lang),
+              lost=money_text(abs(Decimal(p["lost"])), currency, lang)))))
     if args.pdf:
         print(_("season PDF written to {path}", path=args.pdf), file=sys.stderr)
     return 0
