@@ -331,7 +331,7 @@ def test_a_start_form_made_stale_by_another_device_is_refused_with_a_notice(clie
     r = client.post(f"/s/{sid}/hands/new", data=data)
     assert r.status_code == 303 and r.headers["Location"].endswith("/hands/1")
     page = client.get(r.headers["Location"]).get_data(as_text=True)
-    assert "Hand 1 was started on another device meanwhile" in page
+    assert "Hand 1 is already logged: here it is" in page
     assert "/hands/2" not in client.get(f"/s/{sid}").get_data(as_text=True).split(
         'id="hands"')[1].split("</ul>")[0]  # nothing was dealt from the stale form
 

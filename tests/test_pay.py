@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from referee import language
 from referee.rules.errors import MalformedInput
 from referee.service import storage
 from referee.service.money import payable
@@ -89,7 +90,7 @@ def test_bad_ibans_are_refused_naming_the_field(text, code):
     with pytest.raises(MalformedInput) as err:
         payable.check_iban(text)
     assert err.value.code == code
-    assert err.value.sentence.startswith("iban: ")
+    assert err.value.sentence.startswith("IBAN: ")
 
 
 @pytest.mark.parametrize("doc, code, field", [
@@ -107,7 +108,8 @@ def test_bad_details_are_refused_naming_the_field(doc, code, field):
     with pytest.raises(MalformedInput) as err:
         payable.check_details(doc)
     assert err.value.code == code
-    assert err.value.sentence.startswith(f"{field}: ")
+    # Named as the form labels it (the key only for a field no form has).
+    assert err.value.sentence.startswith(f"{payable.FIELD_WORDS.get(field, field)}: ")
 
 
 def test_details_as_kept():
@@ -219,7 +221,10 @@ def test_refusals_name_the_field_in_four_languages(client, body, code, words, la
                        400, code)
     field = "paypal" if code == "bad_paypal" else "iban" if code.startswith("iban") \
         else "holder"
-    assert err["message"].startswith(f"{field}") and words[lang] in err["message"], err
+    # The field as the form labels it, in the reader's words ("IBAN", not "iban").
+    label = language.gettext(lang, payable.FIELD_WORDS[field])
+    assert re.match(rf"{re.escape(label)}\s?: ", err["message"]) and \
+        words[lang] in err["message"], err
     assert storage.chain.final_hash(storage.connect(client.application.config["DATABASE"]),
                                     sid) == before  # nothing kept
 

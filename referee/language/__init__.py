@@ -31,6 +31,7 @@ from ..rules.words import (  # noqa: F401
     LANGUAGES,
     N_,
     REFEREE_NOTES,
+    Moment,
     Names,
     Phrases,
     Words,
@@ -161,6 +162,8 @@ def _value(lang: str, value: object) -> object:
         return "".join(str(_value(lang, item)) for item in value)
     if isinstance(value, Decimal) and lang != DEFAULT:
         return number(value, lang)
+    if isinstance(value, Moment):
+        return time_text(value.replace("Z", "+00:00"), lang) or str(value)
     return value
 
 

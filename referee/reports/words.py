@@ -85,6 +85,8 @@ def payment_state(payment, lang: str) -> str | None:
 #: A transfer: who pays whom how much; and a payment made.
 PAYS = N_("{payer} pays {payee} {amount}")
 PAID = N_("{payer} paid {payee} {amount}")
+#: The same payment named, not said as done (a refused form names it so).
+PAYMENT = N_("the payment of {amount} from {payer} to {payee}")
 
 
 def paper_language(log: dict, asked: str | None = None) -> str:

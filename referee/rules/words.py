@@ -93,6 +93,14 @@ class Phrases(tuple[object, ...]):
         return format(str(self), spec)
 
 
+class Moment(str):
+    """A time as ISO 8601 ("2026-11-28T19:42:42Z"), said in the reader's form
+    ("28.11.2026 19:42 UTC") where a sentence is put into a language: a
+    refusal quoted a closed table's time as stored."""
+
+    __slots__ = ()
+
+
 def join_names(items: Iterable[object], conjunction: str) -> str:
     said = [str(item) for item in items]
     if len(said) <= 1:
@@ -137,6 +145,8 @@ def _to_plain(value: object) -> object:
         return {"phrases": [_to_plain(phrase) for phrase in value]}
     if isinstance(value, Decimal):
         return {"decimal": str(value)}
+    if isinstance(value, Moment):
+        return {"moment": str(value)}
     if isinstance(value, (str, int, float)) or value is None:
         return value
     return str(value)
@@ -152,6 +162,8 @@ def _from_plain(value: object) -> object:
             return Phrases(map(_from_plain, value["phrases"]))
         if "decimal" in value:
             return Decimal(value["decimal"])
+        if "moment" in value:
+            return Moment(value["moment"])
     return value
 
 

@@ -141,6 +141,16 @@ def error_page(title: str, message: str, status: int):
     return render_template("error.html", title=title, message=message), status
 
 
+def _why(err: RefereeError) -> Markup:
+    """A refusal's reason as a sentence, with the rule's code in small print
+    (for a dispute)."""
+    words = sentence(err)
+    words = words[:1].upper() + words[1:]
+    code = Markup(' <small class="code">({})</small>').format(
+        _("rule {code}", code=err.code)) if err.code else ""
+    return Markup("{}.").format(words.rstrip(".")) + code
+
+
 def flash_refusal(err: RefereeError, text: str) -> None:
     """A tablet's action or undo that was not logged, said on the hand's screen."""
     # The action as the reader's language says it: the log line (English verbs)
@@ -151,13 +161,20 @@ def flash_refusal(err: RefereeError, text: str) -> None:
                 "logged an action). Check the table below and tap again. ({action})",
                 action=said), "error")
     else:
-        # The sentence for the table; the rule's code in small print, for a dispute.
-        words = sentence(err)
-        words = words[:1].upper() + words[1:]
-        code = Markup(' <small class="code">({})</small>').format(
-            _("rule {code}", code=err.code)) if err.code else ""
-        flash(Markup("{} \u2014 {}.").format(_("Not logged: {action}", action=said),
-                                              words.rstrip(".")) + code, "error")
+        flash(Markup("{} \u2014 ").format(_("Not logged: {action}", action=said)) + _why(err),
+              "error")
+
+
+#: A table's form refused: what it asked for, named (never said as done), then why.
+NOT_SAVED = N_("Not saved: {what}")
+
+
+def flash_refused(err: RefereeError, what: str) -> None:
+    """A table's form (a payment, a stake, a seat, a player's details, ...)
+    that was refused: ``what`` names what it asked for as a noun ("Ben's
+    payment details"), never the sentence its success would have said ("Ben's
+    payment details are kept"), which read as refused and done at once."""
+    flash(Markup("{} \u2014 ").format(_(NOT_SAVED, what=what)) + _why(err), "error")
 
 
 def _api(path: str) -> bool:

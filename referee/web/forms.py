@@ -242,6 +242,27 @@ def _too_deep(name: str) -> FormError:
                        what=option_label(name), depth=MAX_DEPTH))
 
 
+#: The create form's fields by the header's keys, as the form labels them: a
+#: refusal of the header names its field so ("Stake per unit: ..."), not by
+#: the log's key ("stake: ...", "players.0: ...").
+CREATE_LABELS = {"players": N_("Players"),
+                 "stake": N_("Stake per unit"), "currency": N_("Currency"),
+                 "table": N_("Table name"), "rules": N_("House rules")}
+
+
+def create_label(field: str, form) -> str | None:
+    """The create form's label of a header's ``field``, in the reader's
+    language, as a refusal names it (``players.1``: the second name typed,
+    in its seat), or None for a field the form has no label of."""
+    key, _dot, index = field.partition(".")
+    if key == "players" and index.isdigit():
+        typed = [i for i in range(1, MAX_SEATS + 1) if normal_text(form.get(f"player{i}", ""))]
+        k = int(index)
+        return _("Seat {number}", number=typed[k]) if k < len(typed) else None
+    label = CREATE_LABELS.get(field) or CREATE_LABELS.get(key)
+    return _(label) if label else None
+
+
 def header_from_form(form) -> tuple[dict, str]:
     """The ``tonk-log/1`` header (no hands) and the PIN from the create form.
 

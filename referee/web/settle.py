@@ -19,12 +19,12 @@ from segno.helpers import make_epc_qr
 
 from ..ledger.money import fmt
 from ..record.schemas import StrictSchema
-from ..reports.words import PAID
+from ..reports.words import PAID, PAYMENT
 from ..service.access import seats
 from ..service.club import pay
 from ..service.money.payable import FIELDS
 from ..service.table import table_events
-from . import forms, links
+from . import again, forms, links
 from .db import get_db
 from .errors import error_page
 from .lang import _, money, paper_language
@@ -103,6 +103,9 @@ def _mine(who: seats.Access, *players: str) -> bool:
 @bp.get("/s/<session_id>/settle")
 @unlocked
 def page(session_id: str):
+    # A refused payment details form: drawn again with what was typed (an IBAN
+    # with one wrong digit was to be typed again whole).
+    typed, _error = again.taken()
     # The result's sections (the settlement PDF's too), from the stored totals.
     sec = table_sections(session_id, disputes=True)
     who = g.access
@@ -122,7 +125,7 @@ def page(session_id: str):
         may_confirm=lambda p: p.pending and (who.writes or who.player == p.payee),
         may_undo=lambda p: not p.undone and (
             who.writes or (p.pending and _mine(who, p.payer, p.payee))),
-        host=who.writes, share_url=_share_url(session_id))
+        host=who.writes, share_url=_share_url(session_id), typed=typed or {})
 
 
 @bp.get("/s/<session_id>/settle/by/<token>")
@@ -149,6 +152,8 @@ def paid(session_id: str):
     payer, payee, amount = f.get("from", ""), f.get("to", ""), f.get("amount", "").strip()
     return post_event(session_id, url_for("settle.page", session_id=session_id),
                       _(PAID, payer=payer, payee=payee,
+                        amount=money(amount, g.summary.get("currency"))),
+                      _(PAYMENT, payer=payer, payee=payee,
                         amount=money(amount, g.summary.get("currency"))),
                       lambda db: pay.mark_paid(db, session_id, payer, payee, amount,
                                                client_id=form_client_id(), by=_by()),
@@ -180,6 +185,7 @@ def confirm(session_id: str):
     k = _number()
     return post_event(session_id, url_for("settle.page", session_id=session_id),
                       _("Payment {number} is confirmed", number=k),
+                      _("confirming payment {number}", number=k),
                       lambda db: table_events.confirm_payment(db, session_id, k, by=_by(),
                                                               client_id=form_client_id()),
                       for_whom=_own())
@@ -194,6 +200,7 @@ def undo(session_id: str):
     k = _number()
     return post_event(session_id, url_for("settle.page", session_id=session_id),
                       _("Payment {number} is taken back", number=k),
+                      _("taking back payment {number}", number=k),
                       lambda db: table_events.undo_payment(db, session_id, k, by=_by(),
                                                            client_id=form_client_id()),
                       for_whom=_own())
@@ -211,6 +218,9 @@ def details(session_id: str):
     club = bool(f.get("club")) and g.access.role == seats.SEAT
     return post_event(session_id, url_for("settle.page", session_id=session_id),
                       _("{player}'s payment details are kept", player=player),
+                      _("{player}'s payment details", player=player),
                       lambda db: pay.set_own_details(db, session_id, player, doc, club=club,
                                                      client_id=form_client_id()),
-                      for_whom=(player,))
+                      for_whom=(player,),
+                      again=lambda: again.refuse(
+                          url_for("settle.page", session_id=session_id), "", f))

@@ -19,10 +19,15 @@ from schwifty import IBAN
 from schwifty.exceptions import InvalidChecksumDigits, InvalidCountryCode, SchwiftyException
 
 from ...rules.errors import MalformedInput
-from ...rules.words import N_
+from ...rules.words import N_, Words
 
 FIELDS = ("iban", "holder", "paypal", "note")
 """A person's payment details: any of these (none: nothing is known)."""
+
+#: Each field as the form labels it: a refusal names the field so ("IBAN: the
+#: check digits ..."), not by its key ("iban: ", "Iban: " once capitalised).
+FIELD_WORDS = {"iban": N_("IBAN"), "holder": N_("Account holder's name"),
+               "paypal": N_("PayPal.me name"), "note": N_("Note")}
 
 HOLDER_MAX = 70  # the EPC code's longest beneficiary name
 NOTE_MAX = 140
@@ -47,7 +52,8 @@ REMITTANCE_MAX = 140
 
 
 def _bad(code: str, template: str, field: str, **params) -> MalformedInput:
-    return MalformedInput(code, template, {"field": field, **params})
+    said = Words(FIELD_WORDS[field]) if field in FIELD_WORDS else field
+    return MalformedInput(code, template, {"field": said, **params})
 
 
 def _line(value: object, field: str, longest: int) -> str:

@@ -17,7 +17,7 @@ from ...rules.hand import VOID, Hand
 from ...rules.options import HouseRules, resolve
 from ...rules.table import Table
 from ...rules.told import read_ending, tell
-from ...rules.words import N_
+from ...rules.words import N_, Moment
 from .. import storage
 from ..errors import Closed, NotFound
 from ..money.results import session_quantum
@@ -38,7 +38,7 @@ def check_open(live: Live) -> None:
     if live.closed:
         raise Closed("table_closed", N_("the table was closed at {closed}: it takes nothing "
                                         "more, and its settlement is final"),
-                                     {"closed": live.closed})
+                                     {"closed": Moment(live.closed)})
 
 
 def new_hand(rules: HouseRules, n: int, seats: list[str], setup: dict) -> Hand:

@@ -243,7 +243,7 @@ def change_stake(db: Database, sid: str, stake: str, client_id: str | None = Non
             raise MalformedInput("stake_places", N_("a stake of {stake} needs more decimal "
                                                     "places than this table's amounts "
                                                     "({quantum}): choose a rounder stake"),
-                                                 {"stake": stake, "quantum": live.quantum})
+                                                 {"stake": value, "quantum": live.quantum})
         written = str(stake).strip()
         pending = None if value == live.stake else written
 

@@ -21,7 +21,7 @@ from ...service.table import disputes as table_disputes
 from ...service.table import hands, sessions, sight
 from .. import forms
 from ..db import get_db
-from ..errors import flash_refusal
+from ..errors import flash_refused
 from ..lang import told, use_table_language
 
 
@@ -192,15 +192,20 @@ def told_state(session_id: str, n: int) -> dict:
     return sight.hand(told(hands.hand_state(get_db(), session_id, n)), g.get("access"))
 
 
-def post_event(session_id: str, target: str, done: str, call, for_whom=()) -> object:
+def post_event(session_id: str, target: str, done: str, what: str, call, for_whom=(), *,
+               again=None) -> object:
     """One table event from a form: the service call, then a line saying what
-    was kept (or the refusal as a sentence) on the page the form came from.
+    was kept, or what was refused (``what``, a noun: "Ben's payment details")
+    and why, on the page the form came from (``again``: that page drawn anew
+    with what was typed, for a form whose fields a redirect would empty).
     ``for_whom``: the players a seat's phone must be one of (else only the host)."""
     try:
         seats.check_seat(g.access, *for_whom)
         call(get_db())
     except RefereeError as err:
-        flash_refusal(err, done)
+        flash_refused(err, what)
+        if again is not None:
+            return again()
     else:
         flash("\u2713 " + done + ".", "ok")
     return redirect(target, 303)

@@ -8,14 +8,15 @@ from decimal import Decimal
 
 from flask import flash, g, redirect, render_template, request, url_for
 
-from ...reports.words import PAID
+from ...reports.words import PAID, PAYMENT
 from ...rules.numbers import whole
 from ...rules.table import normal_text
+from ...rules.words import N_
 from ...service.errors import RefereeError
 from ...service.table import disputes, table_events
 from .. import again, forms
 from ..db import get_db
-from ..errors import flash_refusal
+from ..errors import flash_refused
 from ..lang import _, action_words, money, typed_decimal
 from .blueprint import (
     bp,
@@ -28,6 +29,10 @@ from .blueprint import (
     told_state,
     unlocked,
 )
+
+# What a refused form asked for, said where it is refused (two forms each).
+ACCEPTANCE = N_("{player}'s acceptance of the result of hand {n}")
+SETTLING = N_("the settling of dispute {k} of hand {n}")
 
 
 @bp.get("/s/<session_id>/manage")
@@ -45,6 +50,7 @@ def rename_post(session_id: str):
     old, new = request.form.get("old", ""), normal_text(request.form.get("new", ""))
     return post_event(session_id, url_for("tablet.manage", session_id=session_id),
                       _("{old} is now called {new}", old=old, new=new),
+                      _("the new name {new} for {old}", old=old, new=new),
                       lambda db: table_events.rename(db, session_id, old, new, form_client_id()))
 
 
@@ -52,9 +58,10 @@ def rename_post(session_id: str):
 @unlocked
 def stake_post(session_id: str):
     stake = typed_decimal(request.form.get("stake"))
+    said = money(stake, g.summary.get("currency"))
     return post_event(session_id, url_for("tablet.manage", session_id=session_id),
-                      _("The stake is {stake} from the next hand on",
-                        stake=money(stake, g.summary.get("currency"))),
+                      _("The stake is {stake} from the next hand on", stake=said),
+                      _("the new stake {stake}", stake=said),
                       lambda db: table_events.change_stake(db, session_id, stake, form_client_id()))
 
 
@@ -64,9 +71,10 @@ def stake_post(session_id: str):
 def payment_post(session_id: str):
     payer, payee = request.form.get("from", ""), request.form.get("to", "")
     amount = typed_decimal(request.form.get("amount"))
+    said = money(amount, g.summary.get("currency"))
     return post_event(session_id, url_for("tablet.manage", session_id=session_id),
-                      _(PAID, payer=payer, payee=payee,
-                        amount=money(amount, g.summary.get("currency"))),
+                      _(PAID, payer=payer, payee=payee, amount=said),
+                      _(PAYMENT, payer=payer, payee=payee, amount=said),
                       lambda db: table_events.record_payment(db, session_id, payer, payee,
                                                              amount, client_id=form_client_id()),
                       (payer, payee))
@@ -84,6 +92,7 @@ def leave_post(session_id: str):
         return again.to("tablet.leave_confirm", request.form)
     return post_event(session_id, url_for("tablet.manage", session_id=session_id),
                       _("{player} has left the table", player=player),
+                      _("{player} leaving the table", player=player),
                       lambda db: table_events.leave(db, session_id, player, form_client_id()))
 
 
@@ -110,6 +119,7 @@ def seat_post(session_id: str):
     player = normal_text(request.form.get("player", ""))
     return post_event(session_id, url_for("tablet.manage", session_id=session_id),
                       _("{player} sits down for the next hand", player=player),
+                      _("a seat for {player}", player=player),
                       lambda db: table_events.seat(db, session_id, player, form_client_id()))
 
 
@@ -138,6 +148,7 @@ def close_post(session_id: str):
         # A dispute left open is signed knowing it: the host is asked first.
         return again.to("tablet.close_confirm", request.form)
     return post_event(session_id, target, _("The table is closed: its settlement is final"),
+                      _("closing the table"),
                       lambda db: table_events.close(db, session_id, form_client_id()))
 
 
@@ -170,6 +181,7 @@ def void_post(session_id: str, n: int):
     reason = normal_text(request.form.get("reason", "")) or _("voided at the table")
     return post_event(session_id, url_for("tablet.hand", session_id=session_id, n=n),
                       _("Hand {n} is void ({reason}): it pays nothing", n=n, reason=reason),
+                      _("voiding hand {n}", n=n),
                       lambda db: table_events.void(db, session_id, n, reason, form_client_id()))
 
 
@@ -195,7 +207,7 @@ def accept_all_post(session_id: str, n: int):
         try:
             table_events.accept(get_db(), session_id, n, player, f"{cid}-{k}")
         except RefereeError as err:
-            flash_refusal(err, _("{player} accepts the result of hand {n}", player=player, n=n))
+            flash_refused(err, _(ACCEPTANCE, player=player, n=n))
             return redirect(target, 303)
     if waiting:
         flash("\u2713 " + _("Everyone accepts the result of hand {n}", n=n) + ".", "ok")
@@ -212,6 +224,7 @@ def accept_post(session_id: str, n: int):
     return post_event(session_id,
                       url_for("tablet.hand", session_id=session_id, n=n) + "#accepts",
                       _("{player} accepts the result of hand {n}", player=player, n=n),
+                      _(ACCEPTANCE, player=player, n=n),
                       lambda db: table_events.accept(db, session_id, n, player, form_client_id()),
                       (player,))
 
@@ -228,7 +241,7 @@ def settle_post(session_id: str, n: int, k: int):
     done = (_("Dispute {k} of hand {n}: the record was corrected", k=k, n=n)
             if how == "corrected" else
             _("Dispute {k} of hand {n}: the record stands", k=k, n=n))
-    return post_event(session_id, target, done,
+    return post_event(session_id, target, done, _(SETTLING, k=k, n=n),
                       lambda db: disputes.settle_dispute(db, session_id, n, k - 1, how,
                                                              by, form_client_id()))
 
@@ -244,7 +257,7 @@ def settle_confirm(session_id: str, n: int, k: int):
     try:
         preview = disputes.correction_preview(get_db(), session_id, n, k - 1)
     except RefereeError as err:
-        flash_refusal(err, _("Settle the dispute"))
+        flash_refused(err, _(SETTLING, k=k, n=n))
         return redirect(target, 303)
     lines = [_("Undone: {action}", action=action_words(t)) for t in preview["undone"]]
     cur = g.summary.get("currency")
@@ -271,6 +284,7 @@ def dispute_post(session_id: str, n: int):
     action = whole(raw)
     return post_event(session_id, url_for("tablet.hand", session_id=session_id, n=n),
                       _("{player}'s dispute is kept with hand {n}", player=by, n=n),
+                      _("{player}'s dispute of hand {n}", player=by, n=n),
                       lambda db: table_events.dispute(db, session_id, n, by, note, action,
                                                       form_client_id()),
                       (by,))

@@ -14,7 +14,7 @@ from ...service.table import hands, retell
 from .. import again, forms
 from ..db import get_db
 from ..forms import FormError
-from ..lang import _
+from ..lang import _, day
 from ..lang import message as _message
 from ..lang import outcome as outcome_words
 from .blueprint import bp, host_only, most_count, table_rules, unlocked
@@ -49,18 +49,31 @@ def _in_play(session_id: str):
     return None
 
 
+def _closed(session_id: str):
+    """A closed table's start and quick-hand pages (a bookmark, Back): said
+    up front, on the table's page, instead of a form whose every submit is
+    refused."""
+    when = g.summary.get("closed")
+    if not when:
+        return None
+    flash(_("The table was closed on {when}: it takes nothing more.", when=day(when)), "error")
+    return redirect(url_for("tablet.session_page", session_id=session_id), 303)
+
+
 def _started_elsewhere(session_id: str, asked: str | None):
-    """A start-hand link or form made for hand ``asked`` while another device
-    has started it (or a later one) meanwhile: said, and to that hand, not a
-    form that would deal the hand after it without saying so."""
+    """A start-hand link or form made for hand ``asked`` once that hand (or a
+    later one) is logged: said, and to that hand, not a form that would deal
+    the hand after it without saying so. Logged by this device or another:
+    the page cannot tell (an old URL opened with Back on the tablet that
+    logged it was told "on another device")."""
     number = whole(asked)
     if number is None or number == g.summary["hands"] + 1:
         return None
     newest = g.summary["hands"]
     if number > newest:
         return None
-    flash(_("Hand {n} was started on another device meanwhile: here it is. Nothing was "
-            "dealt from your form.", n=newest), "error")
+    flash(_("Hand {n} is already logged: here it is. Nothing was logged from this form.",
+            n=newest), "error")
     return redirect(url_for("tablet.hand", session_id=session_id, n=newest), 303)
 
 
@@ -69,7 +82,7 @@ def _started_elsewhere(session_id: str, asked: str | None):
 @host_only
 def start_hand(session_id: str):
     values, error = again.taken()  # a refused deal: the form again, as it was typed
-    return (_started_elsewhere(session_id, request.args.get("hand")) or
+    return (_closed(session_id) or _started_elsewhere(session_id, request.args.get("hand")) or
             _in_play(session_id) or _start_form(session_id, g.summary, values, error))
 
 
@@ -77,7 +90,8 @@ def start_hand(session_id: str):
 @unlocked
 def start_hand_post(session_id: str):
     summary = g.summary
-    busy = _started_elsewhere(session_id, request.form.get("hand")) or _in_play(session_id)
+    busy = _closed(session_id) or _started_elsewhere(session_id, request.form.get("hand")) or \
+        _in_play(session_id)
     if busy:
         return busy
     rules = table_rules(summary)
@@ -103,7 +117,8 @@ def quick_hand(session_id: str):
     if _logged_here(request.args):  # back to the preview of a hand this tablet logged
         return redirect(url_for("tablet.session_page", session_id=session_id), 303)
     kept, error = again.taken()  # taken here, also when the form is not shown now
-    busy = _started_elsewhere(session_id, request.args.get("hand")) or _in_play(session_id)
+    busy = _closed(session_id) or _started_elsewhere(session_id, request.args.get("hand")) or \
+        _in_play(session_id)
     if busy:
         return busy
     values = kept or MultiDict(request.args)
@@ -149,7 +164,8 @@ def _quick_judged(session_id: str, values: MultiDict, seats: list[str],
 def quick_hand_post(session_id: str):
     """The form's post: to the preview's page (a GET) until it is confirmed,
     then logged (or back to the form, with why not)."""
-    busy = _started_elsewhere(session_id, request.form.get("hand")) or _in_play(session_id)
+    busy = _closed(session_id) or _started_elsewhere(session_id, request.form.get("hand")) or \
+        _in_play(session_id)
     if busy:
         return busy
     if not request.form.get("confirm"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import current_app, flash, g, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from ...language import NAMES
+from ...language import N_, NAMES
 from ...rules.options import PRESET_SOURCES, PRESETS
 from ...service import access
 from ...service.access import seats
@@ -20,6 +20,9 @@ from ..lang import _, use_table_language
 from ..lang import message as _message
 from ..openings import count_opening
 from .blueprint import bp, form_client_id, post_event, table_summary, unlocked
+
+#: A value of a form refused: its field, then what is wrong with it.
+FIELD_PROBLEM = N_("{field}: {problem}")
 
 
 @bp.get("/")
@@ -94,12 +97,22 @@ def create_post():
         info = carrying.open_carried(get_db(), header, earlier, pin) if earlier else \
             sessions.create_session(get_db(), header, pin)
     except (FormError, RefereeError) as err:
-        message = _message(err) if isinstance(err, RefereeError) else str(err)
+        message = _refused_field(err) if isinstance(err, RefereeError) else str(err)
         return again.refuse(url_for("tablet.create"), message, request.form)
     forms.mark_unlocked(info.id)
     use_table_language(header.get("language"))  # the line is read on the table's page
     flash(_("The table is open. Keep the PIN: other tablets need it to join."), "ok")
     return redirect(url_for("tablet.session_page", session_id=info.id), 303)
+
+
+def _refused_field(err: RefereeError) -> str:
+    """A refused new table's sentence, its field named as the form labels it
+    ("Seat 1: ...", "Stake per unit: ..."), not by the log's key."""
+    field = err.params.get("field") if err.template == FIELD_PROBLEM else None
+    label = forms.create_label(field, request.form) if isinstance(field, str) else None
+    if label is None:
+        return _message(err)
+    return _(FIELD_PROBLEM, field=label, problem=lang.say(err.params["problem"]))
 
 
 def _has_pin(session_id: str) -> bool:
@@ -187,11 +200,14 @@ def invite_post(session_id: str):
     if request.form.get("revoke"):
         said = _("The link for {who} is revoked", who=player) if seat else \
             _("The viewer link is revoked")
-        return post_event(session_id, target, said, lambda db: seat_links.revoke(
+        what = _("revoking the link for {who}", who=player) if seat else \
+            _("revoking the viewer link")
+        return post_event(session_id, target, said, what, lambda db: seat_links.revoke(
             db, session_id, role, player, form_client_id()))
     secret = current_app.config["SECRET_KEY"]
     client_id = form_client_id()
     said = _("A new link for {who}: scan its code", who=player) if seat else \
         _("A new viewer link: scan its code")
-    return post_event(session_id, target, said,
+    what = _("a new link for {who}", who=player) if seat else _("a new viewer link")
+    return post_event(session_id, target, said, what,
                       lambda db: seat_links.issue(db, session_id, role, player, secret, client_id))

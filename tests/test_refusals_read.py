@@ -1,0 +1,145 @@
+"""A refused form says what was refused and why, and never the sentence its
+success would have said (the newcomer's night, F10, F11, F21, F33): "Nicht
+erfasst: Die Zahlungsdaten von Ben sind gespeichert — Iban: ..." read as
+refused and done at once, named the field by its key, wrote a German stake
+"0.125", and emptied the form of the IBAN typed."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from referee import language
+from referee.service.errors import Closed
+from referee.service.table import hands
+from referee.web.db import get_db
+from tests.test_tablet import create, flashes, form_value, start, token
+from tests.test_tablet_quick import confirm, pick
+
+FOUR = ("Ann", "Ben", "Cy", "Dee")
+WRONG_IBAN = "DE89 3704 0044 0532 0130 01"  # the last digit mistyped
+
+
+def _errors(page: str) -> list[str]:
+    return [unescape(text).strip() for kind, text in flashes(page) if kind == "error"]
+
+
+def _posted(client, sid: str, tail: str, page: str, **fields):
+    return client.post(f"/s/{sid}{tail}", data={
+        "csrf_token": form_value(page, "csrf_token"), "client_id": f"c-{tail}", **fields})
+
+
+def _after(client, r) -> str:
+    return client.get(r.headers["Location"]).get_data(as_text=True) if r.status_code == 303 \
+        else r.get_data(as_text=True)
+
+
+def test_a_refused_iban_names_the_details_and_keeps_what_was_typed(client):
+    sid = create(client, FOUR, currency="EUR", language="de")
+    settle = client.get(f"/s/{sid}/settle").get_data(as_text=True)
+    r = _posted(client, sid, "/settle/details", settle, player="Ben", iban=WRONG_IBAN,
+                holder="Ben Becker")
+    page = _after(client, r)
+    said = _errors(page)
+    assert said and said[0].startswith("Nicht gespeichert: die Zahlungsdaten von Ben \u2014 "
+                                       "IBAN: "), said
+    assert "sind gespeichert" not in said[0]
+    # The form again, with what was typed: one wrong digit is fixed, not all retyped.
+    assert r.status_code == 303
+    assert f'value="{WRONG_IBAN}"' in page and 'value="Ben Becker"' in page
+    assert "<option selected>Ben</option>" in page
+
+
+def test_a_refused_stake_is_named_with_the_readers_decimal(client):
+    sid = create(client, FOUR, currency="EUR", language="de")
+    manage = client.get(f"/s/{sid}/manage").get_data(as_text=True)
+    said = _errors(_after(client, _posted(client, sid, "/manage/stake", manage,
+                                          stake="0,125")))
+    assert said and said[0].startswith("Nicht gespeichert: der neue Einsatz 0,125"), said
+    assert "0.125" not in said[0] and "ab der nächsten Hand" not in said[0]
+
+
+def test_a_seat_refused_while_a_hand_is_in_play_does_not_say_it_was_taken(client):
+    sid = create(client, ("Ann", "Ben", "Cy"), language="de")
+    assert start(client, sid).status_code == 303
+    manage = client.get(f"/s/{sid}/manage").get_data(as_text=True)
+    said = _errors(_after(client, _posted(client, sid, "/manage/seat", manage,
+                                          player="Dee")))
+    assert said and said[0].startswith("Nicht gespeichert: ein Platz für Dee \u2014 "), said
+    assert "spielt ab der nächsten Hand mit" not in said[0]
+
+
+def test_every_refused_form_says_not_saved_once_in_english(client):
+    sid = create(client, FOUR)
+    manage = client.get(f"/s/{sid}/manage").get_data(as_text=True)
+    r = _posted(client, sid, "/manage/payment", manage, **{"from": "Ann", "to": "Ann",
+                                                             "amount": "1.00"})
+    said = _errors(_after(client, r))
+    assert said and said[0].startswith("Not saved: the payment of $1.00 from Ann to Ann "
+                                       "\u2014 "), said
+    assert " paid " not in said[0]
+
+
+def test_everyone_accepts_a_hand_in_german_not_a_round(client):
+    sid = create(client, FOUR, language="de")
+    assert confirm(client, sid, pick(client, sid, "out:1")).status_code == 303
+    r = client.post(f"/s/{sid}/hands/1/accept-all", data={
+        "csrf_token": token(client, f"/s/{sid}/hands/1"), "sure": "1"})
+    page = _after(client, r)
+    assert any("Ergebnis von Hand 1" in unescape(text) for kind, text in flashes(page)), \
+        flashes(page)
+    assert "Runde" not in page
+
+
+@pytest.mark.parametrize("typed, said", [
+    ({"player1": "Anna", "player2": "anna"}, "Spieler: anna und Anna"),
+    ({"player1": "", "player2": "Ben", "player3": "An:na"}, "Platz 3: der Name eines Spielers"),
+    ({"player1": "Anna", "player2": "Ben", "stake": "0"}, "Einsatz je Einheit: der Einsatz"),
+])
+def test_the_new_table_form_names_its_fields_as_it_labels_them(client, typed, said):
+    data = {"csrf_token": token(client), "stake": "0.25", "currency": "EUR", "preset": "pagat",
+            "pin": "4321", "pin2": "4321", "table": "T", **typed}
+    r = client.post("/new?lang=de", data=data)
+    page = unescape(_after(client, r))
+    assert said in page, page[:3000]
+    assert not re.search(r"\b(players|stake)(\.\d+)?: ", page)
+
+
+def _closed_table(client) -> str:
+    sid = create(client, FOUR, currency="EUR", language="de")
+    assert confirm(client, sid, pick(client, sid, "out:1")).status_code == 303
+    manage = client.get(f"/s/{sid}/manage").get_data(as_text=True)
+    r = _posted(client, sid, "/manage/close", manage, sure="1")
+    assert r.status_code == 303 and not _errors(_after(client, r))
+    return sid
+
+
+def test_a_closed_tables_start_and_quick_pages_say_it_is_closed_without_a_form(client):
+    sid = _closed_table(client)
+    for tail in ("/hands/new?hand=2", "/hands/quick?hand=2", "/hands/quick?pick=out:1&hand=2"):
+        r = client.get(f"/s/{sid}{tail}")
+        assert r.status_code == 303 and r.headers["Location"] == f"/s/{sid}", tail
+        said = _errors(_after(client, r))
+        assert said and said[0].startswith("Der Tisch wurde am "), said
+        assert "T" not in said[0].split("am ", 1)[1][:12], said  # no raw ISO time
+
+
+def test_a_closed_tables_refusal_writes_its_time_in_the_readers_form(client):
+    sid = _closed_table(client)
+    with client.application.app_context(), pytest.raises(Closed) as err:
+        hands.start_hand(get_db(), sid, {"dealer": "Ann"})
+    for lang, form in (("de", r"\d\d\.\d\d\.\d{4} \d\d:\d\d UTC"),
+                       ("en", r"\d{4}-\d\d-\d\d \d\d:\d\d UTC")):
+        said = language.message(err.value, lang)
+        assert re.search(form, said) and not re.search(r"\d\dT\d\d:", said), said
+
+
+def test_a_stale_quick_hand_url_on_the_device_that_logged_it_says_it_is_logged(client):
+    sid = create(client, FOUR, language="de")
+    assert confirm(client, sid, pick(client, sid, "out:1", hand="1")).status_code == 303
+    r = client.get(f"/s/{sid}/hands/quick", query_string={"hand": "1", "pick": "drop:2"})
+    said = _errors(_after(client, r))
+    assert said and said[0].startswith("Hand 1 ist schon erfasst"), said
+    assert "anderen Gerät" not in said[0]
