@@ -138,3 +138,31 @@ def test_the_tables_pages_never_replay_the_night(client, monkeypatch):
     for tail in ("", "/standings", "/settle", "/tv", "/manage",
                  *(f"/hands/{n}" for n in range(1, hands + 1))):
         assert client.get(f"/s/{sid}{tail}").status_code == 200, tail
+
+
+def test_a_carried_debt_is_named_on_both_tables_pages_and_papers(client):
+    """A debt carried from one table into the next shows on both tables'
+    pages as on their papers, each table named (newcomer's night, F14):
+    the new table's standings and settle-up say where the debt came from
+    (its totals alone said +1.00 while the player paid 2.00), and the old
+    table's say where it went (they said "Nobody owes anything", as if it
+    had been paid); the papers name the table, not its id."""
+    from tests.money_tables import open_table, out_by, paper_text
+
+    early = open_table(client, players=("Ann", "Ben"), table="Kitchen table")
+    out_by(client, early, "Ben")  # Ann owes Ben 1.00
+    late = open_table(client, players=("Ben", "Ann", "Dora"), table="Kitchen, Sunday",
+                      brought_forward_from=early["id"], brought_forward_token=early["token"])
+    out_by(client, late, "Dora")
+    came = "Brought forward from Kitchen table: Ben $1.00, Ann -$1.00"
+    went = "Carried on to Kitchen, Sunday: Ben $1.00, Ann -$1.00"
+    unlock(client, late["id"], late["token"])
+    unlock(client, early["id"], early["token"])
+    for path in ("", "/standings", "/settle"):
+        page = client.get(f"/s/{late['id']}{path}").get_data(as_text=True)
+        assert came in page, path
+        old = client.get(f"/s/{early['id']}{path}").get_data(as_text=True)
+        assert went in old, path
+    assert "Nobody owes anything" in old
+    assert went in paper_text(client, early) and early["id"] not in paper_text(client, early)
+    assert came in paper_text(client, late)

@@ -17,6 +17,7 @@ settled.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import NamedTuple
 
 from ..ledger.money import parse_stake
 
@@ -39,21 +40,51 @@ class Payment:
         self.by, self.confirmed = doc.get("by"), doc.get("confirmed")  # whose word, whose yes
 
 
+class TableRef(NamedTuple):
+    """Another table a debt came from or went to: its id, and its name where
+    the reader knows it (a stored table's; a log read alone knows only the
+    ids its carries name)."""
+
+    id: str
+    name: str | None = None
+
+
+class Linked:
+    """The tables a session's money is linked to, as its reader knows them:
+    ``brought_from`` the earlier table whose debts its ``brought_forward``
+    are (None: not known, or typed in), ``names`` the tables' names by id."""
+
+    __slots__ = ("brought_from", "names")
+
+    def __init__(self, brought_from: str | None = None,
+                 names: dict[str, str | None] | None = None) -> None:
+        self.brought_from, self.names = brought_from, names or {}
+
+    def ref(self, sid: str) -> TableRef:
+        return TableRef(sid, self.names.get(sid))
+
+
 class MoneySection:
-    """Brought forward, the payments made at the table, what was carried on
-    to later tables, and what each player stands at (the balance): every
-    amount to the balances' quantum ``quantum``."""
+    """Brought forward (and from which table), the payments made at the
+    table, what was carried on to later tables (to which), and what each
+    player stands at (the balance): every amount to the balances' quantum
+    ``quantum``."""
 
-    __slots__ = ("quantum", "brought_forward", "carried_out", "payments", "carries",
-                 "paid", "received", "balances")
+    __slots__ = ("quantum", "brought_forward", "brought_from", "carried_out", "payments",
+                 "carries", "paid", "received", "balances")
 
-    def __init__(self, log: dict, result) -> None:
+    def __init__(self, log: dict, result, linked: Linked | None = None) -> None:
         money = result.money
+        linked = linked or Linked()
         self.quantum = result.balance_quantum
         self.brought_forward = money.brought_forward
+        self.brought_from = (linked.ref(linked.brought_from)
+                             if self.brought_forward and linked.brought_from else None)
         self.carried_out = money.carried_forward  # summed: owed at the later tables now
         self.payments = [Payment(doc) for doc in log.get("payments") or ()]
-        self.carries = [(carry["to"], {p: Decimal(str(v)) for p, v in carry["balances"].items()})
+        # each carry: the table it went to, and the balances it took there
+        self.carries = [(linked.ref(carry["to"]),
+                         {p: Decimal(str(v)) for p, v in carry["balances"].items()})
                         for carry in log.get("carried_forward") or ()]
         self.paid = dict.fromkeys(result.players, Decimal(0))
         self.received = dict.fromkeys(result.players, Decimal(0))
@@ -89,10 +120,12 @@ class Sections:
     ``hands`` None: the pages read the hands a page at a time);
     ``disputed``: each hand carrying disputes, with them, in order (None:
     not read);
-    ``settled``: how each was settled, by hand and place."""
+    ``settled``: how each was settled, by hand and place; ``linked``: the
+    tables its debts came from and went to, named (None: ids alone)."""
 
     def __init__(self, log: dict, rules, result, disputed=(),
-                 settled: dict[int, dict[int, dict]] | None = None) -> None:
+                 settled: dict[int, dict[int, dict]] | None = None,
+                 linked: Linked | None = None) -> None:
         self.log, self.result = log, result
         self.players = list(result.players)
         self.table = log.get("table")
@@ -106,7 +139,7 @@ class Sections:
         self.hands = result.hands
         self.totals = result.totals
         self.own_stakes = own_stakes(log, parse_stake(log["stake"]))
-        self.money = MoneySection(log, result) if result.balances is not None else None
+        self.money = MoneySection(log, result, linked) if result.balances is not None else None
         # Still owed: what settles the balances where there are any, else the totals.
         self.transfers = result.transfers
         self.transfer_quantum = self.quantum if self.money is None else self.money.quantum
@@ -119,23 +152,23 @@ class Sections:
 
     @classmethod
     def replayed(cls, session, settled: dict[int, dict[int, dict]] | None = None,
-                 result=None) -> Sections:
+                 result=None, linked: Linked | None = None) -> Sections:
         """A replayed session's sections. ``result``: the session's result,
         where the caller has it already (settling a long night's hands
         again costs as much as the report)."""
         log = session.log
         return cls(log, session.rules, result if result is not None else session.result(),
                    ((n, h["disputes"]) for n, h in enumerate(log.get("hands", ()), 1)
-                    if h.get("disputes")), settled)
+                    if h.get("disputes")), settled, linked)
 
     @classmethod
-    def stored(cls, result, disputed=None, settled: dict[int, dict[int, dict]] | None = None
-               ) -> Sections:
+    def stored(cls, result, disputed=None, settled: dict[int, dict[int, dict]] | None = None,
+               linked: Linked | None = None) -> Sections:
         """A stored session's sections from the service's ``RunningResult``
         (``service.table.sessions.running_result``): no hand is read, and
         the disputes only where the caller read them (``disputed``, with
         ``settled``: a page that shows them)."""
-        return cls(result.header, result.rules, result, disputed, settled)
+        return cls(result.header, result.rules, result, disputed, settled, linked)
 
     @property
     def best(self) -> list[str]:

@@ -60,12 +60,15 @@ from .night_events import (
 )
 from .sections import Sections
 from .words import (  # noqa: F401 - the web reads OUTCOME_WORDS and outcome_words here
+    BROUGHT_FROM,
+    CARRIED_TO,
     OUTCOME_WORDS,
     match_words,
     outcome_words,
     paid_words,
     payment_state,
     pays_words,
+    table_named,
 )
 from .words import time_text as _when
 
@@ -199,11 +202,7 @@ class _Paper:
         if money.payments:
             out.append(Paragraph(_("Payments made"), st["h2"]))
             out += [self._payment(given, money.quantum) for given in money.payments]
-        for to, amounts in money.carries:
-            out.append(Paragraph(esc(_("Carried on to table {session}: {amounts}", session=to,
-                                       amounts=", ".join(f"{p} {self.cash(v, money.quantum)}"
-                                                         for p, v in amounts.items()))),
-                                 st["body"]))
+        out += [Paragraph(line, st["body"]) for line in self._carried_lines(money)]
         # One block: a row of the balances alone on the next page read as
         # another table.
         out.append(KeepTogether([
@@ -213,6 +212,20 @@ class _Paper:
                         "brought forward, plus the hands, plus what they paid, less "
                         "what they received."), st["small"])]))
         return out
+
+    def _carried_lines(self, money) -> list[str]:
+        """Where the debts brought forward came from, and where those carried
+        on went, each table by its name (as the pages say them)."""
+        lang = self.lang
+
+        def line(sentence: str, table, amounts: dict) -> str:
+            return language.gettext(lang, sentence, table=f"<b>{esc(table_named(table, lang))}</b>",
+                                    amounts=esc(", ".join(f"{p} {self.cash(v, money.quantum)}"
+                                                          for p, v in amounts.items())))
+
+        out = [line(BROUGHT_FROM, money.brought_from, money.brought_forward)] \
+            if money.brought_from is not None else []
+        return out + [line(CARRIED_TO, to, amounts) for to, amounts in money.carries]
 
     def _payment(self, given, quantum: Decimal) -> Paragraph:
         _, lang = self._, self.lang

@@ -31,11 +31,12 @@ class StoredSession:
         each transfer is paid (the CLI's paper showed settled disputes as open
         and no comings and goings: it gathered these apart)."""
         from ..service.club import pay
-        from ..service.table import disputes, table_events
-        from .sections import Sections
+        from ..service.table import carrying, disputes, table_events
+        from .sections import Linked, Sections
 
         db, sid = self.db, self.session_id
-        sec = Sections.replayed(session, disputes.all_settlements(db, sid))
+        sec = Sections.replayed(session, disputes.all_settlements(db, sid),
+                                linked=Linked(*carrying.linked(db, sid, session.log)))
         return {"sections": sec, "moves": table_events.comings_and_goings(db, sid),
                 **pay.for_the_paper(db, sid, [t.payee for t in sec.transfers])}
 

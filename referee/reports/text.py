@@ -164,15 +164,18 @@ def _end_lines(sec, said: _Forms, columns) -> list[str]:
 def _money_lines(sec, said: _Forms) -> list[str]:
     """Brought forward, the payments made at the table, and the balances."""
     from .. import language
-    from .words import payment_state, pays_words
+    from .words import BROUGHT_FROM, CARRIED_TO, payment_state, pays_words, table_named
 
     money = sec.money
     _, lang, num, bq = said._, said.lang, said.num, money.quantum
     lines = []
     carried = money.brought_forward
     if carried:
-        lines.append(_("Brought forward: {amounts}", amounts=", ".join(
-            f"{p} {num(carried[p], bq)}" for p in sec.players if p in carried)))
+        amounts = ", ".join(f"{p} {num(carried[p], bq)}" for p in sec.players if p in carried)
+        lines.append(_("Brought forward: {amounts}", amounts=amounts)
+                     if money.brought_from is None else
+                     language.gettext(lang, BROUGHT_FROM, amounts=amounts,
+                                      table=table_named(money.brought_from, lang)))
     for given in money.payments:
         extra = [said.time(given.at)] if given.at is not None else []
         extra += [language.note_words(given.note, lang)] if given.note is not None else []
@@ -182,8 +185,9 @@ def _money_lines(sec, said: _Forms) -> list[str]:
         tail = f" ({', '.join(extra)})" if extra else ""
         lines.append(_("Paid: {transfer}", transfer=transfer) + tail)
     for to, amounts in money.carries:
-        lines.append(_("Carried on to table {session}: {amounts}", session=to,
-                       amounts=", ".join(f"{p} {num(v, bq)}" for p, v in amounts.items())))
+        lines.append(language.gettext(lang, CARRIED_TO, table=table_named(to, lang),
+                                      amounts=", ".join(f"{p} {num(v, bq)}"
+                                                        for p, v in amounts.items())))
     lines.append(_("Balances (brought forward + totals + paid - received): {amounts}",
                    amounts=", ".join(f"{p} {num(v, bq)}" for p, v in money.balances.items())))
     return lines

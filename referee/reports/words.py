@@ -82,6 +82,18 @@ def payment_state(payment, lang: str) -> str | None:
     return None
 
 
+def table_named(table, lang: str) -> str:
+    """Another table as a player knows it (``sections.TableRef``): its name;
+    its id only where its name is not known (a log read alone)."""
+    return table.name or language.gettext(lang, N_("Table {id}"), id=table.id)
+
+
+#: Debts carried between tables, on every page and paper: the earlier table
+#: they came from, the later one they went to (by name), and the balances.
+BROUGHT_FROM = N_("Brought forward from {table}: {amounts}")
+CARRIED_TO = N_("Carried on to {table}: {amounts}")
+
+
 #: A transfer: who pays whom how much; and a payment made.
 PAYS = N_("{payer} pays {payee} {amount}")
 PAID = N_("{payer} paid {payee} {amount}")

@@ -318,6 +318,17 @@ def _paid(eval_ctx, payer: str, payee: str, amount: str) -> str:
     return _page_gettext(eval_ctx, PAID, payer=payer, payee=payee, amount=amount)
 
 
+@pass_eval_context
+def _carried(eval_ctx, table, amounts: str, *, came: bool) -> str:
+    """Debts carried between tables, on a page: the papers' sentences of
+    them (``reports.words.BROUGHT_FROM``, ``CARRIED_TO``), the other table
+    by its name (``reports.sections.TableRef``)."""
+    from ..reports.words import BROUGHT_FROM, CARRIED_TO, table_named
+
+    return _page_gettext(eval_ctx, BROUGHT_FROM if came else CARRIED_TO,
+                         table=table_named(table, current()), amounts=amounts)
+
+
 def init_app(app) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(language.TRANSLATIONS))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", language.DEFAULT)
@@ -331,6 +342,7 @@ def init_app(app) -> None:
     app.add_template_global(paper_language, "paper_lang")
     app.add_template_global(_pays, "pays")
     app.add_template_global(_paid, "paid")
+    app.add_template_global(_carried, "carried")
     app.add_template_global(switch_links, "language_links")
     app.add_template_global(decimal_pattern, "decimal_pattern")
     app.add_template_global(lambda: language.action_templates(current()), "action_templates")

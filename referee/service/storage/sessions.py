@@ -108,6 +108,14 @@ def set_brought_forward_from(db: Database, sid: str, earlier: str) -> None:
                     (earlier, sid))
 
 
+def brought_forward_from(db: Database, sid: str) -> str | None:
+    """The earlier table whose debts this one's ``brought_forward`` are (None:
+    none, or typed in)."""
+    row = db.conn.execute("SELECT brought_forward_from FROM sessions WHERE id = ?",
+                          (sid,)).fetchone()
+    return row[0] if row else None
+
+
 def rewrite_names(db: Database, sid: str, old: str, new: str,
                   rewrite: Callable[[Any], Any], rewrite_result: Callable[[dict], dict]) -> None:
     """Write a corrected name (``old`` now ``new``) into the session's derived

@@ -12,13 +12,13 @@ from pathlib import Path
 from flask import Blueprint, flash, g, redirect, request, url_for
 from markupsafe import Markup
 
-from ...reports.sections import Sections
+from ...reports.sections import Linked, Sections
 from ...rules.cards import pretty
 from ...rules.options import resolve
 from ...service.access import seats
 from ...service.errors import RefereeError
+from ...service.table import carrying, hands, sessions, sight
 from ...service.table import disputes as table_disputes
-from ...service.table import hands, sessions, sight
 from .. import forms
 from ..db import get_db
 from ..errors import flash_refused
@@ -231,10 +231,12 @@ def table_sections(session_id: str, *, disputes: bool = False) -> Sections:
     (``referee.reports.sections``, the papers' too) from the service's
     stored running totals, no hand read and nothing replayed; ``disputes``:
     with the table's disputes and how each was settled (the pages that
-    list them)."""
+    list them). The tables its debts came from and went to are named, as
+    on its papers."""
     db = get_db()
     result = sessions.running_result(db, session_id)
+    linked = Linked(*carrying.linked(db, session_id, result.header))
     if not disputes:
-        return Sections.stored(result)
+        return Sections.stored(result, linked=linked)
     return Sections.stored(result, table_disputes.disputed(db, session_id),
-                           table_disputes.all_settlements(db, session_id))
+                           table_disputes.all_settlements(db, session_id), linked)
