@@ -236,9 +236,16 @@ COLOURS = ("#1b6ca8", "#c0392b", "#27ae60", "#8e44ad", "#d35400", "#16a085", "#7
            "#2c3e50")
 
 
-def chart_svg(running: list[dict], width: int = 640, height: int = 240) -> str:
+def chart_svg(running: list[dict], width: int = 400, height: int = 220) -> str:
     """Each player's balance after each session as lines (inline SVG: no
-    script, no image library)."""
+    script, no image library), and under it the key: each player's colour,
+    name and last balance, as an HTML list. The names are not drawn at the
+    lines' ends, where players who stand alike drew over each other and a
+    long name ran off the chart; the key wraps as the page does. The chart
+    scales with the page, its words with it: ``width`` is chosen so that at a
+    phone's width (390 px) they read at about 10 px, and the dates are
+    thinned to one every ``_DATE_ROOM`` units (counted from the newest), so
+    that they never meet at any size."""
     if not running:
         return ""
     from decimal import Decimal
@@ -248,7 +255,7 @@ def chart_svg(running: list[dict], width: int = 640, height: int = 240) -> str:
         Decimal(0)]
     top, bottom = max(max(values), Decimal(0)), min(min(values), Decimal(0))
     span = (top - bottom) or Decimal(1)
-    pad = 30
+    pad = 24
     n = len(running)
 
     def x(i: int) -> float:
@@ -258,27 +265,43 @@ def chart_svg(running: list[dict], width: int = 640, height: int = 240) -> str:
         return float(pad + (height - 2 * pad) * (top - v) / span)
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-             f'role="img" aria-label="running balance per player" class="season-chart">',
+             f'role="img" aria-labelledby="running-balance" class="season-chart">',
              f'<line x1="{pad}" x2="{width - pad}" y1="{y(Decimal(0)):.1f}" '
              f'y2="{y(Decimal(0)):.1f}" stroke="#999" stroke-dasharray="4 3"/>']
+    key = []
     for k, p in enumerate(people):
         colour = COLOURS[k % len(COLOURS)]
         pts, last = [], Decimal(0)
         for i, point in enumerate(running):
             last = Decimal(point["balances"].get(p, last))
-            pts.append(f"{x(i):.1f},{y(last):.1f}")
+            pts.append((x(i), y(last)))
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
-                     f'points="{" ".join(pts)}"><title>{_esc(p)}</title></polyline>')
+                     f'points="{" ".join(f"{a:.1f},{b:.1f}" for a, b in pts)}">'
+                     f'<title>{_esc(p)}</title></polyline>')
         # A dot at each session: a season of one session draws its points.
-        parts.extend(f'<circle cx="{xy.split(",")[0]}" cy="{xy.split(",")[1]}" r="4" '
-                     f'fill="{colour}" class="point"/>' for xy in pts)
-        parts.append(f'<text x="{width - pad + 2}" y="{y(last):.1f}" font-size="11" '
-                     f'fill="{colour}">{_esc(p)}</text>')
-    for i, point in enumerate(running):
-        parts.append(f'<text x="{x(i):.1f}" y="{height - 8}" font-size="10" '
-                     f'text-anchor="middle">{point["date"][5:]}</text>')
+        parts.extend(f'<circle cx="{a:.1f}" cy="{b:.1f}" r="3.5" fill="{colour}" '
+                     f'class="point"/>' for a, b in pts)
+        key.append(f'<li><svg width="14" height="14" aria-hidden="true"><rect width="14" '
+                   f'height="14" rx="2" fill="{colour}"/></svg> {_esc(p)} '
+                   f'<span class="num">{money(last)}</span></li>')
+    parts += _dates(running, x, height - 6, (width - 2 * pad) / max(n - 1, 1))
     parts.append("</svg>")
-    return "".join(parts)
+    return "".join(parts) + f'<ul class="plain chart-key">{"".join(key)}</ul>'
+
+
+def _dates(running: list[dict], x, baseline: float, apart: float) -> list[str]:
+    """The sessions' dates under the chart (``apart``: units between two
+    sessions), one every ``_DATE_ROOM`` units at least, the newest always."""
+    step = max(1, -(-_DATE_ROOM // max(int(apart), 1)))
+    last = len(running) - 1
+    return [f'<text x="{x(i):.1f}" y="{baseline}" font-size="11" text-anchor="middle">'
+            f'{point["date"][5:]}</text>'
+            for i, point in enumerate(running) if (last - i) % step == 0]
+
+
+#: The room a date ("11-23", 11 units high: about 33 wide) takes on the
+#: chart's axis, with a gap to the next.
+_DATE_ROOM = 44
 
 
 def _esc(text: str) -> str:
