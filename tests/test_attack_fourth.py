@@ -170,3 +170,52 @@ def test_the_right_pin_typed_on_many_tablets_at_once_is_never_taken_for_wrong_tr
         for t in first:
             t.join()
     assert set(answers) == {303}, answers
+
+
+# ------------------------------------------- what the document says may come back
+
+def _documented(client, path, method):
+    spec = client.get("/api/openapi.json").get_json()
+    return set(spec["paths"][path][method]["responses"])
+
+
+def test_every_wait_and_refusal_the_api_answers_is_in_its_document(app, client):
+    """schemathesis (status_code_conformance): POST /api/sessions answered
+    429 (too many tables from an address, too many wrong host keys), which
+    the document did not list; nor the 429 of an action refused too often, the
+    club's 429 after wrong host keys, or the 403 of a seat's link asking for
+    the log."""
+    from referee.service import access
+    from referee.web import refusals
+
+    app.config["OPENINGS"] = (1, 600)
+    body = {"format": "tonk-log/1", "rules": "pagat", "stake": "1", "players": ["Ann", "Ben"]}
+    assert client.post("/api/sessions", json=body).status_code == 201
+    r = client.post("/api/sessions", json=body)
+    assert r.status_code == 429
+    assert "429" in _documented(client, "/api/sessions", "post")
+    app.config["OPENINGS"] = None
+
+    sid, table = _table(client, "pagat")
+    _start(client, sid, table, "Ann", "9c")
+    g = _G(client, sid, table)
+    seat = _link(g, "seat", "Ann")["token"]
+    r = client.get(g.url("/log"), headers=bearer(seat))
+    assert r.status_code == 403
+    assert "403" in _documented(client, "/api/sessions/{sid}/log", "get")
+
+    for i in range(refusals.MOST + 1):
+        r = client.post(g.url("/hands/1/actions"), headers=bearer(table),
+                        json={"action": "Cy: draw 4c", "client_id": f"r{i}",
+                              "expected_seq": 0})
+    assert r.status_code == 429, r.get_json()
+    assert "429" in _documented(client, "/api/sessions/{sid}/hands/{n}/actions", "post")
+
+    app.config["REFEREE_HOST_KEY"] = "club-key"
+    for _ in range(access.FREE_TRIES + 1):
+        r = client.get("/api/club/people", headers={"X-Host-Key": "guess"})
+    assert r.status_code == 429
+    spec = client.get("/api/openapi.json").get_json()
+    assert all("429" in op["responses"] for path, item in spec["paths"].items()
+               if path.startswith("/api/club/") for op in item.values()
+               if isinstance(op, dict) and "responses" in op)

@@ -49,6 +49,9 @@ def _errors(*codes: int) -> dict:
              409: "expected_seq is stale, the table is closed, or the client_id (or "
                   "Idempotency-Key) first answered another request: client_id_reused",
              413: "body too large",
+             429: "wait (Retry-After): too many wrong host keys from this address, too "
+                  "many tables opened from it without the key, or (an action) too many "
+                  "refused from this token",
              422: "the rules refuse it (code and sentence from the referee)"}
     return {str(c): {"description": words[c], "content": {
         "application/json": {"schema": "Error"}}} for c in codes}
@@ -120,7 +123,7 @@ def build_spec() -> dict:
         "responses": {**_ok(200, "SessionSummary", "summary"), **_errors(401, 404)}}})
     spec.path("/api/sessions/{sid}/log", parameters=[sid], operations={"get": {
         "summary": "The tonk-log/1 document", "security": auth,
-        "responses": {**_ok(200, "Log", "the log"), **_errors(401, 404)}}})
+        "responses": {**_ok(200, "Log", "the log"), **_errors(401, 403, 404)}}})
     spec.path("/api/sessions/{sid}/result", parameters=[sid], operations={"get": {
         "summary": "tonk-result/1 of the complete hands", "security": auth,
         "responses": {**_ok(200, "Result", "the result"), **_errors(401, 404)}}})
@@ -151,7 +154,7 @@ def build_spec() -> dict:
                  "responses": {**_ok(201, "HandState", "accepted: the new state and the "
                                      "verbs open, without 'legal' (a retry with the same "
                                      "client_id gets this again)"),
-                               **_errors(400, 401, 403, 404, 409, 422)}}})
+                               **_errors(400, 401, 403, 404, 409, 422, 429)}}})
     spec.path("/api/sessions/{sid}/hands/{n}/undo", parameters=[sid, n], operations={
         "post": {"summary": "Undo the last action (a correction; the original stays in "
                  "the history)", "security": auth, "requestBody": body("UndoRequest"),
@@ -266,13 +269,27 @@ def build_spec() -> dict:
         "responses": {**_ok(201, "EventAnswer", "recorded as a payment"),
                       **_errors(400, 401, 403, 404, 409, 422)}}})
     club_api.document(spec, _errors, _ok)
-    return _idempotent(spec.to_dict())
+    return _host_keyed(_idempotent(spec.to_dict()))
 
 
 _KEY = {"name": "Idempotency-Key", "in": "header", "required": False,
         "schema": {"type": "string", "minLength": 1, "maxLength": 100},
         "description": "the request's client_id (the body's, if both are sent, must be the "
                        "same: else 400 client_id_mismatch)"}
+
+
+def _host_keyed(doc: dict) -> dict:
+    """Every request the host key guards (a new table, the club's API) may
+    be told to wait: 429, as the guard answers it."""
+    for path, item in doc["paths"].items():
+        for method, op in item.items():
+            if (path.startswith("/api/club/") or (path, method) == ("/api/sessions", "post")) \
+                    and isinstance(op, dict) and "responses" in op:
+                waiting = _errors(429)["429"]
+                waiting["content"]["application/json"]["schema"] = {
+                    "$ref": "#/components/schemas/Error"}  # made after apispec resolved them
+                op["responses"].setdefault("429", waiting)
+    return doc
 
 
 def _idempotent(doc: dict) -> dict:
