@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import secrets
 import sys
 from collections import Counter
 from pathlib import Path
@@ -590,6 +591,30 @@ def test_a_drop_asks_for_a_second_tap_and_a_settled_hand_has_no_undo(client):
     page = client.get(r.headers["Location"]).data.decode()
     assert 'id="result"' in page and 'id="undo"' not in page
     assert "✓ Ann shows" in page and "A♠" in page
+
+
+def test_a_tap_kept_for_its_confirm_step_fits_the_session_cookie(client):
+    """A field typed long to break it made the session cookie too long for a
+    browser, which drops it whole (the tables this tablet unlocked with it);
+    the confirm step keeps what a tap's fields can be, and still asks."""
+    sid = create(client)
+    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
+    for who, verb, cards in ((1, "draw", ["8c"]), (1, "spread", ["Ks", "Kh", "Kd"]),
+                             (1, "discard", ["Qs"]), (2, "take", []), (2, "discard", ["Jh"])):
+        act(client, sid, who, verb, cards)
+    page = hand_page(client, sid)
+    data = {"csrf_token": form_value(page, "csrf_token"),
+            "client_id": form_value(page, "client_id"),
+            "expected_seq": form_value(page, "expected_seq"), "act": "0:drop",
+            # random, as the session cookie is compressed
+            "note": secrets.token_hex(2500),
+            **{f"junk{k}": secrets.token_hex(75) for k in range(40)}}
+    r = client.post(f"/s/{sid}/hands/1/act", data=data)
+    assert r.status_code == 303
+    cookie = client.get_cookie("session")
+    assert cookie is not None and len(cookie.value) < 4000, len(cookie.value)
+    confirm = client.get(r.headers["Location"])
+    assert confirm.status_code == 200 and 'id="confirm-yes"' in confirm.data.decode()
 
 
 def test_a_tap_swapped_in_by_tablet_js_gets_the_hand_page_itself(client):

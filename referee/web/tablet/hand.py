@@ -28,7 +28,7 @@ from ...service.access import seats
 from ...service.errors import RuleViolation, StaleSeq
 from ...service.table import action, disputes, following, hands, sessions, sight
 from ...service.table.history import hand_history, record
-from .. import forms
+from .. import again, forms
 from ..db import get_db
 from ..errors import flash_refusal
 from ..forms import FormError
@@ -290,9 +290,7 @@ def act(session_id: str, n: int):
     if done.preview:
         # The confirm step is a page of its own, reached by a GET: back and
         # forward then never meet this post ("Confirm Form Resubmission").
-        session[_KEPT_TAP] = {"at": f"{session_id}/{n}",
-                              "form": [(k, v) for k, v in request.form.items(multi=True)
-                                       if k != "csrf_token"]}
+        session[_KEPT_TAP] = {"at": f"{session_id}/{n}", "form": _keepable(request.form)}
         return redirect(url_for("tablet.confirm_tap", session_id=session_id, n=n), 303)
     session.pop(_KEPT_TAP, None)  # logged or refused: nothing waits for a second tap
     if done.refused:
@@ -314,6 +312,21 @@ def act(session_id: str, n: int):
         page.headers["Cache-Control"] = "no-store"
         return page
     return redirect(target, 303)
+
+
+def _keepable(form) -> list[tuple[str, str]]:
+    """The tap's fields the confirm step keeps in the session, within what a
+    session cookie holds (``again``'s bounds): a field typed long to break it
+    made the browser drop the cookie whole, and with it the tables this
+    tablet unlocked. A tap's own fields are short; the confirm page judges
+    what is kept again."""
+    kept, size = [], 0
+    for k, v in again.fields(form):
+        size += len(k) + len(v)
+        if size > again.MOST_KEPT:
+            break
+        kept.append((k, v))
+    return kept
 
 
 def _with_card_taken(text: str, top: str | None) -> str:
