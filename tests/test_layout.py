@@ -25,6 +25,15 @@ def _name(path: Path) -> str:
 MODULES = {_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
+def _from_module(node: ast.ImportFrom, package: str) -> str:
+    """The module a ``from ... import`` in ``package`` names, made absolute."""
+    if not node.level:
+        return node.module or ""
+    base = package.split(".")
+    base = base[:len(base) - node.level + 1]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def _imports(name: str) -> set[str]:
     """The referee modules ``name`` imports, anywhere in it (lazy imports too)."""
     path = MODULES[name]
@@ -42,12 +51,7 @@ def _imports(name: str) -> set[str]:
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = package.split(".")
-            if node.level:
-                base = base[:len(base) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
+            module = _from_module(node, package)
             # "from package import module" depends on the module, not the package.
             subs = [f"{module}.{alias.name}" for alias in node.names]
             targets = [s for s in subs if s in MODULES]
@@ -223,12 +227,7 @@ def _private_names_taken(name: str) -> list[str]:
                 if alias.asname and alias.name in MODULES:
                     modules[alias.asname] = alias.name
         elif isinstance(node, ast.ImportFrom):
-            base = package.split(".")
-            if node.level:
-                base = base[:len(base) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
+            module = _from_module(node, package)
             for alias in node.names:
                 if f"{module}.{alias.name}" in MODULES:
                     modules[alias.asname or alias.name] = f"{module}.{alias.name}"
