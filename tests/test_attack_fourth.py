@@ -93,6 +93,23 @@ class _AtTheCheck:
             pass
         return self.compare(a, b)
 
+    def with_last(self, first, last) -> None:
+        """Start each of ``first`` (threads), then run ``last`` while they all
+        wait at their check; then let them go."""
+        import time
+
+        for t in first:
+            t.start()
+        try:
+            deadline = time.monotonic() + 60
+            while self.barrier.n_waiting < len(first) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            last()
+        finally:
+            self.barrier.abort()  # a last refused before its check: let the first go
+            for t in first:
+                t.join()
+
 
 @pytest.mark.parametrize("method,path", [("post", "/api/sessions"),
                                          ("get", "/api/club/ledger")])
@@ -104,7 +121,6 @@ def test_the_right_host_key_sent_by_many_at_once_is_never_taken_for_wrong_tries(
     too, was answered 429 'Too many wrong host keys' (seen with six tablets
     opening their tables at once)."""
     import threading
-    import time
 
     from referee.service import access
 
@@ -120,18 +136,7 @@ def test_the_right_host_key_sent_by_many_at_once_is_never_taken_for_wrong_tries(
                                                **body)
         answers.append(r.status_code)
 
-    first = [threading.Thread(target=send) for _ in range(access.FREE_TRIES)]
-    for t in first:
-        t.start()
-    try:
-        deadline = time.monotonic() + 60
-        while held.barrier.n_waiting < access.FREE_TRIES and time.monotonic() < deadline:
-            time.sleep(0.01)  # until the five wait at their check
-        send()  # the sixth, while the five wait at their check
-    finally:
-        held.barrier.abort()  # a sixth refused before its check: let the five go
-        for t in first:
-            t.join()
+    held.with_last([threading.Thread(target=send) for _ in range(access.FREE_TRIES)], send)
     assert sorted(set(answers)) == [201 if method == "post" else 200], answers
 
 
@@ -140,7 +145,6 @@ def test_the_right_pin_typed_on_many_tablets_at_once_is_never_taken_for_wrong_tr
     """The same for a table's PIN: six tablets of one household unlocking at
     once with the right PIN, the sixth was told 'Too many wrong PINs'."""
     import threading
-    import time
 
     from referee.service import access
 
@@ -157,18 +161,8 @@ def test_the_right_pin_typed_on_many_tablets_at_once_is_never_taken_for_wrong_tr
         answers.append(tablets[i].post(f"/s/{sid}/unlock",
                                        data={"csrf_token": tokens[i], "pin": PIN}).status_code)
 
-    first = [threading.Thread(target=unlock, args=(i,)) for i in range(access.FREE_TRIES)]
-    for t in first:
-        t.start()
-    try:
-        deadline = time.monotonic() + 60
-        while held.barrier.n_waiting < access.FREE_TRIES and time.monotonic() < deadline:
-            time.sleep(0.01)  # until the five wait at their check
-        unlock(access.FREE_TRIES)
-    finally:
-        held.barrier.abort()
-        for t in first:
-            t.join()
+    held.with_last([threading.Thread(target=unlock, args=(i,))
+                    for i in range(access.FREE_TRIES)], lambda: unlock(access.FREE_TRIES))
     assert set(answers) == {303}, answers
 
 
