@@ -238,6 +238,34 @@ def test_a_phone_joins_by_its_seat_link_and_sees_only_its_own_buttons(app, clien
     assert phone.get(ann["url"].split("localhost", 1)[1]).status_code == 403
 
 
+def test_a_phone_is_offered_no_audit_and_no_manage_page_it_may_not_use(app, client):
+    """A seat's phone and the viewer link are not offered a hand's audit
+    (it shows every player's cards: a 403), and the manage page refuses them
+    as the start of a hand does, in the same words, instead of showing every
+    host form whose submit is then refused (newcomer's night, F30, F34). The
+    host's tablet keeps both."""
+    g = Game(client)
+    g.start()
+    g.play(2)
+    host = _host(app, g)
+    hand = host.get(f"/s/{g.sid}/hands/{g.n}").get_data(as_text=True)
+    assert 'id="hand-reports"' in hand
+    assert host.get(f"/s/{g.sid}/manage").status_code == 200
+    for role, player in (("seat", "Ann"), ("viewer", None)):
+        phone = _joined(app, _link(g, role, player))
+        hand = phone.get(f"/s/{g.sid}/hands/{g.n}").get_data(as_text=True)
+        assert 'id="history"' in hand and 'id="hand-reports"' not in hand, role
+        assert "/audit" not in hand, role
+        start = phone.get(f"/s/{g.sid}/hands/new")
+        manage = phone.get(f"/s/{g.sid}/manage")
+        assert manage.status_code == start.status_code == 403, role
+        said = html.unescape(start.get_data(as_text=True))
+        refusal = said[said.index("<main"):said.index("</main>")].split(">", 1)[1]
+        assert "host's tablet" in refusal, role
+        assert refusal in html.unescape(manage.get_data(as_text=True)), role
+        assert 'id="stake-form"' not in manage.get_data(as_text=True)
+
+
 def test_the_host_page_has_the_invite_section_with_qr_codes(app, client):
     g = Game(client)
     host = _page_client(app)

@@ -165,6 +165,13 @@ def seat_place() -> str | None:
     return url_for("tablet.hand", session_id=summary["id"], n=cur["hand"])
 
 
+@bp.app_template_global("sees_every_card")
+def sees_every_card() -> bool:
+    """Whether this browser may open what shows every player's cards (a
+    hand's audit, the log): a page offers them only where they open."""
+    return sight.sees_all(g.get("access"))
+
+
 @bp.app_template_global("place_mark")
 def place_mark() -> Markup:
     """The mark live.js follows on a seat's phone: when a fresh copy of the

@@ -37,7 +37,11 @@ SETTLING = N_("the settling of dispute {k} of hand {n}")
 
 @bp.get("/s/<session_id>/manage")
 @unlocked
+@host_only
 def manage(session_id: str):
+    """The host's forms (names, stake, seats, payments, close): refused to a
+    seat's phone and the viewer link as the start of a hand is, in the same
+    words; a phone records its payments on the settle-up page."""
     return render_template("manage.html", summary=g.summary, session_id=session_id,
                            sec=table_sections(session_id),
                            client_id=request.args.get("client_id")
