@@ -15,7 +15,7 @@ from referee import language
 from referee.service.errors import Closed
 from referee.service.table import hands
 from referee.web.db import get_db
-from tests.test_tablet import create, flashes, form_value, start, token
+from tests.test_tablet import create, flashes, form_value, hand_page, start, token
 from tests.test_tablet_quick import confirm, pick
 
 FOUR = ("Ann", "Ben", "Cy", "Dee")
@@ -143,3 +143,40 @@ def test_a_stale_quick_hand_url_on_the_device_that_logged_it_says_it_is_logged(c
     said = _errors(_after(client, r))
     assert said and said[0].startswith("Hand 1 ist schon erfasst"), said
     assert "anderen Gerät" not in said[0]
+
+
+def test_one_impossible_count_at_a_drops_confirm_keeps_the_other_counts(client):
+    """Newcomer F8: Ben drops and every count is typed on the confirm page; one
+    is impossible. The drop and the good counts are logged (before, the counts
+    typed after the refused one were lost), and the page says which was not."""
+    sid = create(client, ("Ann", "Ben", "Cy"))
+    assert start(client, sid).status_code == 303
+    page = hand_page(client, sid)
+    data = {"csrf_token": form_value(page, "csrf_token"), "client_id": "d1",
+            "expected_seq": "0", "act": "1:drop"}
+    client.post(f"/s/{sid}/hands/1/act", data=data)
+    r = client.post(f"/s/{sid}/hands/1/act", data={**data, "confirm": "1", "count0": "20",
+                                                     "count1": "5", "count2": "30"})
+    page = _after(client, r)
+    done = [unescape(t) for kind, t in flashes(page) if kind == "ok"]
+    assert done and "Ben drops" in done[0] and "Cy shows a count of 30" in done[0], done
+    said = _errors(page)
+    assert said and said[0].startswith("Not logged: Ben: show =5 \u2014 "), said
+    history = unescape(hand_page(client, sid))
+    assert "Cy shows a count of 30" in history and "Ann shows a count of 20" in history
+
+
+def _stake_field(page: str) -> str:
+    return re.search(r'<input type="text" name="stake"[^>]*>', page).group(0)
+
+
+def test_the_manage_pages_stake_field_has_the_new_table_forms_hint_and_a_title(client):
+    """Newcomer F9: "eins" or "1.000,50" in the manage page's new stake got only
+    the browser's "Please match the requested format."."""
+    sid = create(client, FOUR, currency="EUR", language="de")
+    hint = "eine Dezimalzahl, etwa 0,25"
+    for page in (client.get(f"/s/{sid}/manage").get_data(as_text=True),
+                 client.get("/new?lang=de").get_data(as_text=True)):
+        field = unescape(_stake_field(page))
+        assert f'title="{hint}"' in field and "pattern=" in field, field
+        assert hint in unescape(page.split('name="stake"')[0].rsplit("<label", 1)[1])

@@ -166,6 +166,12 @@ def decimal_pattern() -> str:
     return language.decimal_pattern(current())
 
 
+def decimal_hint() -> str:
+    """What a decimal field takes, said beside it and as its pattern's title
+    (a stake's: the new table's and the manage page's)."""
+    return _("a decimal, like {example}", example=num("0.25"))
+
+
 def day(value) -> str:
     """A date (or the date of a timestamp) in the reader's form."""
     if not value:
@@ -345,6 +351,7 @@ def init_app(app) -> None:
     app.add_template_global(_carried, "carried")
     app.add_template_global(switch_links, "language_links")
     app.add_template_global(decimal_pattern, "decimal_pattern")
+    app.add_template_global(decimal_hint, "decimal_hint")
     app.add_template_global(lambda: language.action_templates(current()), "action_templates")
     app.add_template_filter(money, "money")
     # an amount of the result's sections written to its quantum, for ``money``

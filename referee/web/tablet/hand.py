@@ -25,7 +25,7 @@ from ...rules.cards import UNKNOWN, card_label, sort_cards
 from ...rules.numbers import whole
 from ...rules.phases import PLAY, PLAY_VERBS, START, START_VERBS, turn_after
 from ...service.access import seats
-from ...service.errors import RuleViolation, StaleSeq
+from ...service.errors import RefereeError, RuleViolation, StaleSeq
 from ...service.table import action, disputes, following, hands, sessions, sight
 from ...service.table.history import hand_history, record
 from .. import again, forms
@@ -262,6 +262,29 @@ def hand_seq(session_id: str, n: int):
     return jsonify({"seq": state["seq"], "complete": bool(state.get("complete"))})
 
 
+def _after_refused(session_id: str, n: int, texts: list[str], done, client_id: str):
+    """A tap of several actions (a drop confirmed with every count typed) that
+    was refused part way: the service logs those before the refused one and
+    judges none after it. The counts typed after it are the players' own and
+    were lost with the pad (newcomer F8: one impossible count dropped the
+    two good ones), so they are sent on as a tap of their own; the refusal
+    still names the one count refused."""
+    k = len(done.logged)
+    rest = texts[k + 1:]
+    if done.refused is None or isinstance(done.refused, StaleSeq) or done.replayed or \
+            not rest or k == 0:
+        return done
+    try:
+        after = action.log_action(get_db(), session_id, n, rest, f"{client_id}-after", None,
+                                  confirm=True, legal=True)
+    except RefereeError:  # the hand took no more: the first refusal is the one said
+        return done
+    if after.refused:
+        flash_refusal(after.refused, after.refused_text)
+    return action.Logged([*done.logged, *after.logged], after.state, refused=done.refused,
+                         refused_text=done.refused_text, replayed=after.replayed)
+
+
 @bp.post("/s/<session_id>/hands/<int:n>/act")
 @unlocked
 @seat_may
@@ -287,17 +310,20 @@ def act(session_id: str, n: int):
     except (RuleViolation, StaleSeq) as err:  # nothing logged: the hand as it is
         done = action.Logged([], hands.hand_state(get_db(), session_id, n), refused=err,
                              refused_text=texts[0])
+    done = _after_refused(session_id, n, texts, done, client_id)
     if done.preview:
         # The confirm step is a page of its own, reached by a GET: back and
         # forward then never meet this post ("Confirm Form Resubmission").
         session[_KEPT_TAP] = {"at": f"{session_id}/{n}", "form": _keepable(request.form)}
         return redirect(url_for("tablet.confirm_tap", session_id=session_id, n=n), 303)
     session.pop(_KEPT_TAP, None)  # logged or refused: nothing waits for a second tap
-    if done.refused:
-        flash_refusal(done.refused, done.refused_text)
+    # What was logged first, then what was not: "✓ Anna drops; ✓ Ben shows a
+    # count of 20." above "Not logged: Anna shows a count of 5 — ...".
     if done.logged:
         flash("; ".join("\u2713 " + action_words(_with_card_taken(t, before.get("top")))
                         for t in done.logged) + ".", "ok")
+    if done.refused:
+        flash_refusal(done.refused, done.refused_text)
     if request.headers.get("X-Tablet-Swap"):
         # tablet.js swaps the answer in: the hand page itself, drawn from the
         # state the tap returned, without the redirect's second request; it says
