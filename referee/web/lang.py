@@ -166,10 +166,18 @@ def decimal_pattern() -> str:
     return language.decimal_pattern(current())
 
 
+def decimal_example() -> str:
+    """A stake as the reader writes one: the new table's first value, and the
+    example its hint gives. A call, not ``0.25|num`` in a template: Jinja
+    folds a constant's filter when it compiles, outside any request, into
+    the English "0.25"."""
+    return num("0.25")
+
+
 def decimal_hint() -> str:
     """What a decimal field takes, said beside it and as its pattern's title
     (a stake's: the new table's and the manage page's)."""
-    return _("a decimal, like {example}", example=num("0.25"))
+    return _("a decimal, like {example}", example=decimal_example())
 
 
 def day(value) -> str:
@@ -352,6 +360,7 @@ def init_app(app) -> None:
     app.add_template_global(switch_links, "language_links")
     app.add_template_global(decimal_pattern, "decimal_pattern")
     app.add_template_global(decimal_hint, "decimal_hint")
+    app.add_template_global(decimal_example, "decimal_example")
     app.add_template_global(lambda: language.action_templates(current()), "action_templates")
     app.add_template_filter(money, "money")
     # an amount of the result's sections written to its quantum, for ``money``
