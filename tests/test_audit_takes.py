@@ -58,3 +58,27 @@ def test_a_disputed_take_is_named_with_its_card_in_the_disputes(client):
     assert r.status_code == 303
     text = pdf_text(client.get(f"/reports/{sid}/hands/1/audit.pdf").data)
     assert f"action 4 ({language.action_words(TAKE, 'en')})" in text
+
+
+def test_a_refused_tap_is_said_in_the_papers_language(client):
+    """A refusal is stored with its English sentence; the audit paper and
+    the step view say it in their own language, judged again from its code
+    and parameters as the tablet's flash says it (newcomer's night, F29:
+    the German audit quoted "Anna's 5 cards cannot count 5" in English)."""
+    from referee.rules.errors import RefereeError
+    from tests.test_api import Game
+
+    g = Game(client)
+    g.start()
+    hand = g.sim.hand
+    other = next(p for p in hand.players if p != hand.to_act)
+    refused = g.post(f"{other}: draw").get_json()["error"]
+    english = refused["message"].split(": ", 1)[1]
+    said = language.message(RefereeError("out_of_turn", "it is {turn}'s turn, not {player}'s",
+                                         {"turn": hand.to_act, "player": other}), "de")
+    assert said != english and refused["code"] == "out_of_turn"
+    paper = pdf_text(client.get(f"/reports/{g.sid}/hands/1/audit.pdf?lang=de&token={g.audit}"
+                                ).data)
+    assert said in paper and english not in paper
+    view = client.get(f"/reports/{g.sid}/hands/1/audit?step=1&lang=de&token={g.audit}")
+    assert said in view.get_data(as_text=True).replace("&#39;", "'")

@@ -49,6 +49,10 @@ class Step:
     replaced_by: int | None = None  # seq of the event that later took this one out
     note: str | None = None
     disputes: list[dict] = field(default_factory=list)  # the log's disputes of this action
+    # A refusal judged again in its state with the code it was stored with:
+    # its parameters, for a reader to say it in its own language (the stored
+    # message is the English sentence alone).
+    error: RefereeError | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict:
         return {
@@ -256,7 +260,9 @@ def _recheck_refusal(hand: Hand, step: Step) -> None:
     except RefereeError as err:
         if step.code is None:
             step.code, step.message = err.code, err.sentence
-        elif step.code != err.code:
+        if step.code == err.code:
+            step.error = err
+        else:
             step.note = f"the rules now refuse it as {err.code}: {err.sentence}"
         return
     step.note = "the rules would accept this action in this state"

@@ -369,6 +369,14 @@ def _action(text: str, lang: str) -> str:
     return language.action_sentence(text, lang)
 
 
+def _ruling(step, lang: str) -> str:
+    """A step's ruling in ``lang``: a refusal judged again from its code and
+    parameters (``Step.error``), else its stored message (an undo's)."""
+    if step.error is not None:
+        return error_in(step.error, lang)
+    return language.undo_words(step.message, lang)
+
+
 UNCHANGED = N_("as above: a refusal changes nothing")
 
 #: The most of an action's text (and of its refusal's) a paper draws: the API
@@ -438,7 +446,7 @@ def _steps_table(steps: list, read: dict[int, str], width: float, lang: str) -> 
             what.append(_("taken out by event {n}", n=step.replaced_by))
         if step.code or step.message:
             rule = _("rule {code}", code=f"<b>{esc(step.code)}</b>") if step.code else ""
-            message = _clip(language.undo_words(step.message, lang))
+            message = _clip(_ruling(step, lang))
             what.append(f"{rule}{': ' if rule and message else ''}{esc(message)}")
         if step.note:
             what.append(f"<i>{esc(language.gettext(lang, step.note))}</i>")

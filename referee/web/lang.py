@@ -221,6 +221,15 @@ def note(text: str) -> str:
     return language.note_words(text, current())
 
 
+def ruling(step) -> str:
+    """An audit step's ruling in the reader's language: a refusal judged
+    again from its code and parameters (``Step.error``), else its stored
+    message (a correction's "undo of ...")."""
+    if getattr(step, "error", None) is not None:
+        return language.message(step.error, current())
+    return undo_words(step.message)
+
+
 def undo_words(text: str | None) -> str:
     """An audit step's message (a correction's "undo of ...") in the reader's language."""
     return language.undo_words(text, current())
@@ -370,6 +379,7 @@ def init_app(app) -> None:
     app.add_template_filter(clock, "clock")
     app.add_template_filter(action_words, "action_words")
     app.add_template_filter(outcome, "outcome")
+    app.add_template_filter(ruling, "ruling")
     app.add_template_filter(reason, "reason")
     app.add_template_filter(void_reason, "void_reason")
     app.add_template_filter(match_words, "match_words")
