@@ -671,17 +671,14 @@ def _split(row: dict, hand_rows: dict[int, Any], live: dict[int, list[tuple[int,
     try:
         log = load_log(_chain_log(row, hand_rows, live))
         session = open_session(log)
-        hands = log.get("hands", [])
-        if session.rules.follows_results or len(hands) != len(hand_rows):
-            return None
-        bounds = _segment_bounds(len(hands))
-        # What the log claims of the hands before each segment (checked as
-        # the hands before it are replayed).
-        before, everyone = seating(session, hands, {start for start, _ in bounds})
-        return _Split(session, hands, bounds, before, everyone,
-                      session_quantum(row, session.rules))
     except Exception:  # noqa: BLE001 - a refusal or a broken row: told in order
         return None
+    hands = log.get("hands", [])
+    if session.rules.follows_results or len(hands) != len(hand_rows):
+        return None
+    bounds = _segment_bounds(len(hands))
+    before, everyone = seating(session, hands, {start for start, _ in bounds})
+    return _Split(session, hands, bounds, before, everyone, session_quantum(row, session.rules))
 
 
 def _take_segments(split: _Split | None, hand_rows: dict[int, Any], queue: int
