@@ -86,10 +86,15 @@ def replay_json_text(log: dict) -> str:
         return result_json_text(replay(log).result().to_json())
     hands = log["hands"]
     bounds = _segments(hands, SEGMENTS)
-    before, everyone = seating(session, hands, {start for start, _ in bounds})
+    before, everyone = _seating(session, hands, {start for start, _ in bounds})
 
     def table_for(start: int) -> Table:
-        return resumed_table(session, before, start)
+        if start == 0:
+            return session.table
+        seats, dealer, seated, void = before[start]
+        return Table.resume(session.rules, log["players"], started=start,
+                            last_seats=seats, last_dealer=dealer, everyone=seated,
+                            last_void=void)
 
     # The segments to replay, one byte each, in order; a read of one byte
     # from a pipe is atomic, so each segment goes to exactly one process.
@@ -188,7 +193,7 @@ def _replay_segments(session: Session, bounds: list[tuple[int, int]], queue: int
     return done
 
 
-def seating(session: Session, hands: list[dict], starts: set[int]):
+def _seating(session: Session, hands: list[dict], starts: set[int]):
     """For each hand of ``starts`` (0-based), the previous hand's seats and
     dealer, everyone seated so far, and whether it was void (its dealer then
     deals again), as the log states them (checked when the hands are
@@ -204,17 +209,6 @@ def seating(session: Session, hands: list[dict], starts: set[int]):
         if i in starts:
             before[i] = (current, setup["dealer"], list(everyone), "void" in setup)
     return before, everyone
-
-
-def resumed_table(session: Session, before: dict, start: int) -> Table:
-    """The table hand ``start`` (0-based) is played on, resumed from what the
-    log states of the hands before it (``seating``'s ``before``)."""
-    if start == 0:
-        return session.table
-    seats, dealer, seated, void = before[start]
-    return Table.resume(session.rules, session.log["players"], started=start,
-                        last_seats=seats, last_dealer=dealer, everyone=seated,
-                        last_void=void)
 
 
 def _replay_segment(session: Session, table: Table, start: int, end: int) -> Segment:

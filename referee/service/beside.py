@@ -129,7 +129,7 @@ def _served(function, args, write: int, spool) -> tuple[int, Callable[[], None]]
     """The job in a child of the fork server, handed the pipe's end and the
     spool; its pid and the function that ends it."""
     process = _fork_server().Process(
-        target=_run, args=(function, args, Passed(write), Passed(spool.fileno())),
+        target=_run, args=(function, args, _Passed(write), _Passed(spool.fileno())),
         name="referee-beside")
     process.start()
 
@@ -141,11 +141,9 @@ def _served(function, args, write: int, spool) -> tuple[int, Callable[[], None]]
     return process.pid, stop
 
 
-class Passed:
-    """A descriptor of this process for the second one (``fd``): a forked
-    child has it already; the fork server's child is handed it as it starts
-    (``multiprocessing`` passes it over its socket), under its own number
-    there. A job's argument may be one (verify's queue of segments)."""
+class _Passed:
+    """A descriptor of this process handed to the fork server's child as it
+    starts (``multiprocessing`` passes it over its socket)."""
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
@@ -154,13 +152,13 @@ class Passed:
         return _received, (reduction.DupFd(self.fd),)
 
 
-def _received(passed) -> Passed:
-    return Passed(passed.detach())
+def _received(passed) -> int:
+    return passed.detach()
 
 
-def _run(function, args, write: Passed, spool: Passed) -> None:
+def _run(function, args, write: int, spool_fd: int) -> None:
     """The fork server's child: the job, answered through the spool."""
-    _answer(function, args, write.fd, os.fdopen(spool.fd, "wb"))
+    _answer(function, args, write, os.fdopen(spool_fd, "wb"))
 
 
 def _answer(function, args, write: int, spool) -> None:

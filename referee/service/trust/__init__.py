@@ -12,9 +12,9 @@ every stored result against a fresh replay of the chain's log.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Mapping
+from contextlib import suppress
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, NamedTuple
@@ -36,11 +36,10 @@ from ...record.chain import (
     same_play,
     without_reply,
 )
-from ...replay import Session, open_session, play_on, replay, start_on
-from ...replay.two_cores import resumed_table, seating
+from ...replay import replay
 from ...rules.errors import RefereeError
 from ...rules.events import disputes_after_undo
-from ...rules.hand import VOID, Hand
+from ...rules.hand import VOID
 from ...rules.words import N_, Names, Phrases, Words
 from ...speed import collector
 from .. import beside, storage
@@ -429,53 +428,32 @@ def _result_faults(db: Database, sid: str, row: dict, events: list,
     faults = _quantum_faults(q, played.quantum)
     running = None
     for given, hand in zip(log.get("hands", []), played.table.hands, strict=False):
-        found, running = _hand_result_faults(hand, given, hand_rows.get(hand.number), running,
-                                             played.stake, q)
-        faults += found
-    return faults + _stored_seat_faults(db, sid, row, hand_rows, played.table.everyone)
-
-
-def _hand_result_faults(hand: Hand, given: dict, have: Any, running: dict | None,
-                        stake: Decimal, q: Decimal) -> tuple[list[Words], dict | None]:
-    """How replayed ``hand``'s stored row (``have``: None, there is none)
-    differs from it, given ``running``, the running row of the settled hand
-    before it; and the running row after it."""
-    n = hand.number
-    faults = []
-    want = _stored_result(hand, given, stake, q)
-    got = have["result"] if have else None
-    if not _same(got, want):  # the same text is the same result: most hands
-        faults += _result_differences(n, got, want)
-    # The pages read the totals from these rows alone: they must be the replay's.
-    after = step(running, want)
-    if have and not _same(have["running"], after):
-        faults.append(Words(N_("hand {hand}'s stored running totals differ from the "
-                               "replay of its chain"), hand=n))
-    if have and not _same(have["seats"], list(hand.players)):
-        faults.append(Words(N_("hand {hand}'s stored seats differ from its chain"), hand=n))
-    if have and have["dealer"] != hand.dealer:
-        faults.append(Words(N_("hand {hand}'s stored dealer differs from its chain"),
-                            hand=n))
-    # What the pages and the count of settled hands go by.
-    status = "void" if hand.phase == VOID else "complete" if hand.is_complete else "open"
-    if have and have["status"] != status:
-        faults.append(Words(N_("hand {hand}'s stored status differs from the replay of "
-                               "its chain"), hand=n))
-    return faults, after if after is not None else running
-
-
-def _stored_result(hand: Hand, given: dict, stake: Decimal, q: Decimal) -> StoredResult | None:
-    """What replayed ``hand``'s stored result must be (None: it is still in play)."""
-    if hand.phase == VOID:
-        return void_hand_result(hand, given["void"], q)
-    return hand_result(hand, stake, q, given) if hand.is_complete else None
-
-
-def _stored_seat_faults(db: Database, sid: str, row: dict, hand_rows: dict[int, Any],
-                        everyone: list[str]) -> list[Words]:
-    """The seat rows, the count of settled hands and everyone seated against
-    the chain (``everyone``: the replay's)."""
-    faults = []
+        have = hand_rows.get(hand.number)
+        n = hand.number
+        want: StoredResult | None
+        if hand.phase == VOID:
+            want = void_hand_result(hand, given["void"], q)
+        else:
+            want = hand_result(hand, played.stake, q, given) if hand.is_complete else None
+        got = have["result"] if have else None
+        if not _same(got, want):  # the same text is the same result: most hands
+            faults += _result_differences(n, got, want)
+        # The pages read the totals from these rows alone: they must be the replay's.
+        after = step(running, want)
+        if have and not _same(have["running"], after):
+            faults.append(Words(N_("hand {hand}'s stored running totals differ from the "
+                                   "replay of its chain"), hand=n))
+        running = after if after is not None else running
+        if have and not _same(have["seats"], list(hand.players)):
+            faults.append(Words(N_("hand {hand}'s stored seats differ from its chain"), hand=n))
+        if have and have["dealer"] != hand.dealer:
+            faults.append(Words(N_("hand {hand}'s stored dealer differs from its chain"),
+                                hand=n))
+        # What the pages and the count of settled hands go by.
+        status = "void" if hand.phase == VOID else "complete" if hand.is_complete else "open"
+        if have and have["status"] != status:
+            faults.append(Words(N_("hand {hand}'s stored status differs from the replay of "
+                                   "its chain"), hand=n))
     seats = storage.hands.seats(db, sid)
     if seats.get(0) != row["players"]:
         faults.append(Words(N_("the session's stored seats differ from its chain")))
@@ -485,7 +463,7 @@ def _stored_seat_faults(db: Database, sid: str, row: dict, hand_rows: dict[int, 
     faults += _seat_position_faults(db, sid)
     if storage.running.settled_count(db, sid) != storage.running.counted_settled(db, sid):
         faults.append(Words(N_("the session's count of settled hands differs from its hands")))
-    if _canon(row["everyone"]) != _canon(list(everyone)):
+    if _canon(row["everyone"]) != _canon(list(played.table.everyone)):
         faults.append(Words(N_("the session's list of everyone seated differs from its "
                                "chain")))
     return faults
@@ -502,27 +480,16 @@ def _seat_position_faults(db: Database, sid: str) -> list[Words]:
 
 
 # From this many events on, the chain is hashed and the derived rows checked
-# against the events in a second process, and the results are checked in
-# segments of hands by whichever process is free (``_segments_hold``): both
-# work from the rows read once, and the hashing alone is a third of a long
-# session's verify.
+# against the events in a second process while this one replays and checks
+# the results: both work from the rows read once, and the hashing alone is a
+# third of a long session's verify.
 BESIDE_EVENTS = 20_000
 
-#: The segments of hands the two processes take in turn: they end within
-#: about a segment of each other (at most 255: a segment is a byte).
-SEGMENTS = 64
 
-
-def _beside_checks(path: str, sid: str, head: str | None, read: Read, queue: beside.Passed):
-    """In a second process, on its own connection: ``_chain_and_event_faults``,
-    then, where those hold, segments of the results' check taken from
-    ``queue`` (``_take_segments``) while this process takes others. What it
-    answers is pickled: the actions in force stay there."""
-    fault, faults, live = _chain_and_event_faults(storage.connect(path), sid, head, read)
-    if fault is not None or faults or live is None:
-        return fault, faults, {}
-    return fault, faults, _take_segments(_split(read.row, read.hand_rows, live), read.hand_rows,
-                                         queue.fd)
+def _chain_and_event_faults_at(path: str, sid: str, head: str | None, read: Read):
+    """``_chain_and_event_faults`` in a second process, on its own connection
+    (what it answers is pickled: the actions in force stay there)."""
+    return _chain_and_event_faults(storage.connect(path), sid, head, read)[:2]
 
 
 def _chain_fault_words(fault: dict) -> Words:
@@ -582,158 +549,29 @@ def _verify_session(db: Database, sid: str, head: str | None,
     read = Read(row, events, hand_rows, storage.replies.of_session(db, sid),
                 storage.chain.first_new_event(db))
     path = storage.db_file(db)
-    if path is None or len(events) < BESIDE_EVENTS or not beside.can_fork():
-        return _checked_here(db, sid, head, read)
-    return _checked_beside(db, sid, head, read, path)
-
-
-def _checked_beside(db: Database, sid: str, head: str | None, read: Read, path: str
-                    ) -> list[Words]:
-    """The chain and the derived rows checked in a second process, and the
-    results in segments by both (``_beside_checks``)."""
-    row, events, hand_rows = read.row, read.events, read.hand_rows
-    queue = _segment_queue(len(hand_rows))
+    chain_faults = None
+    if path is not None and len(events) >= BESIDE_EVENTS and beside.can_fork():
+        with suppress(beside.SecondProcessFailed):  # none to be had: all here
+            chain_faults = beside.start(_chain_and_event_faults_at, path, sid, head, read)
+    if chain_faults is None:
+        fault, faults, live = _chain_and_event_faults(db, sid, head, read)
+        if fault is not None:
+            return [_chain_fault_words(fault)]
+        assert live is not None  # worked out whenever the chain holds
+        return faults or _result_faults(db, sid, row, events, hand_rows, live)
     try:
-        chain_faults = beside.start(_beside_checks, path, sid, head, read, beside.Passed(queue))
-    except beside.SecondProcessFailed:  # none to be had: all here
-        os.close(queue)
-        return _checked_here(db, sid, head, read)
-    mine: dict[int, bool] = {}
-    live: dict[int, list[tuple[int, str]]] = {}
-    split = error = None
-    try:
-        live = _live_actions(events)
-        split = _split(row, hand_rows, live)
-        mine = _take_segments(split, hand_rows, queue)
+        results = _result_faults(db, sid, row, events, hand_rows, _live_actions(events))
+        error = None
     except Exception as err:  # a broken chain or row may hold anything
-        error = err
-    finally:
-        os.close(queue)
-    fault, faults, theirs = chain_faults()
+        results, error = [], err
+    fault, faults = chain_faults()
     if fault is not None:
         return [_chain_fault_words(fault)]
     if faults:
         return faults
     if error is not None:
         raise error
-    if split is not None and len(mine) + len(theirs) == len(split.bounds) and \
-            all(mine.values()) and all(theirs.values()):
-        said = _quantum_faults(split.q, split.session.quantum) + _stored_seat_faults(
-            db, sid, row, hand_rows, split.everyone)
-        if not said:
-            return []
-    # Something differs: the results checked again in order say what, as in
-    # one process (rare: a session edited).
-    return _result_faults(db, sid, row, events, hand_rows, live)
-
-
-def _checked_here(db: Database, sid: str, head: str | None, read: Read) -> list[Words]:
-    """Every check in this process, one after the other."""
-    fault, faults, live = _chain_and_event_faults(db, sid, head, read)
-    if fault is not None:
-        return [_chain_fault_words(fault)]
-    assert live is not None  # worked out whenever the chain holds
-    return faults or _result_faults(db, sid, read.row, read.events, read.hand_rows, live)
-
-
-def _segment_bounds(hands: int) -> list[tuple[int, int]]:
-    """The segments (first hand, end; 0-based, end excluded) ``hands`` hands
-    are checked in: about equal runs, in order."""
-    count = max(1, min(SEGMENTS, hands))
-    return [(hands * k // count, hands * (k + 1) // count) for k in range(count)]
-
-
-def _segment_queue(hands: int) -> int:
-    """The reading end of a pipe holding one byte for each segment: a read
-    of one byte from a pipe is atomic, so each goes to exactly one process."""
-    read, write = os.pipe()
-    os.write(write, bytes(range(len(_segment_bounds(hands)))))
-    os.close(write)
-    return read
-
-
-class _Split(NamedTuple):
-    """The chain's log ready to be replayed in segments (``_segment_holds``)."""
-    session: Session
-    hands: list[dict]
-    bounds: list[tuple[int, int]]
-    before: dict  # each segment's table as the log states it (``two_cores.seating``)
-    everyone: list[str]
-    q: Decimal
-
-
-def _split(row: dict, hand_rows: dict[int, Any], live: dict[int, list[tuple[int, str]]]
-           ) -> _Split | None:
-    """The chain's log made ready to be checked in segments; None where it
-    cannot be: it does not read or replay (the check in order says how), or
-    its rules follow results (each hand's start depends on the hands settled
-    before it)."""
-    try:
-        log = load_log(_chain_log(row, hand_rows, live))
-        session = open_session(log)
-    except Exception:  # noqa: BLE001 - a refusal or a broken row: told in order
-        return None
-    hands = log.get("hands", [])
-    if session.rules.follows_results or len(hands) != len(hand_rows):
-        return None
-    bounds = _segment_bounds(len(hands))
-    before, everyone = seating(session, hands, {start for start, _ in bounds})
-    return _Split(session, hands, bounds, before, everyone, session_quantum(row, session.rules))
-
-
-def _take_segments(split: _Split | None, hand_rows: dict[int, Any], queue: int
-                   ) -> dict[int, bool]:
-    """Segments taken from ``queue`` until none is left, each with whether
-    its hands' stored rows hold (``_segment_holds``). At the first that does
-    not, none more are taken, by either process: the results are checked
-    again in order."""
-    done: dict[int, bool] = {}
-    if split is None:
-        _drain(queue)
-        return done
-    while taken := os.read(queue, 1):
-        k = taken[0]
-        try:
-            done[k] = _segment_holds(split, hand_rows, k)
-        except Exception:  # noqa: BLE001 - a refusal or a broken row: told in order
-            done[k] = False
-        if not done[k]:
-            _drain(queue)
-            break
-    return done
-
-
-def _drain(queue: int) -> None:
-    while os.read(queue, 256):
-        pass
-
-
-def _segment_holds(split: _Split, hand_rows: dict[int, Any], k: int) -> bool:
-    """Whether segment ``k``'s hands, replayed on the table the log states
-    before them, hold every check ``_result_faults`` makes of them, and the
-    hand after them may start. Its first running row follows the stored one
-    of the hand before it: that hand's own check, in the segment before,
-    holds that row to the replay's, so all segments holding is the check in
-    order holding."""
-    start, end = split.bounds[k]
-    table = resumed_table(split.session, split.before, start)
-    running = None
-    if start:
-        prior = hand_rows.get(start)
-        if prior is None or prior["running"] is None:
-            return False
-        running = json.loads(prior["running"])
-    hands, stake = split.hands, split.session.stake
-    for given in hands[start:end]:
-        hand = play_on(table, given)
-        found, running = _hand_result_faults(hand, given, hand_rows.get(hand.number), running,
-                                             stake, split.q)
-        if found:
-            return False
-        del table.hands[:-1]  # only the last hand is needed to start the next
-    if end < len(hands):
-        start_on(table, hands[end])  # the check the next hand's start makes
-    return True
+    return results
 
 
 class Read(NamedTuple):
