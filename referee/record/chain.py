@@ -233,7 +233,7 @@ def live_actions(events: list[dict[str, Any]]) -> dict[int, list[str]]:
     return hands
 
 
-def same_play(doc: dict[str, Any], header: dict[str, Any], setups: dict[int, dict],
+def same_play(doc: dict[str, Any], header: dict[str, Any], setups: dict[int, dict[str, Any]],
               actions: dict[int, list[str]]) -> None:
     """Raise ``LogChainError`` where the log's play is not ``header``, the
     hands' ``setups`` and their ``actions`` (what its chain leaves)."""

@@ -203,7 +203,7 @@ Stored = tuple[str, int, float, float, str | None]
 
 
 def of_group(db: Database, group: str) -> list[Stored]:
-    return [tuple(r) for r in db.conn.execute(  # type: ignore[misc]
+    return [tuple(r) for r in db.conn.execute(
         "SELECT kind, failures, last, locked_until, digest FROM attempts WHERE session_id = ?",
         (group,))]
 
@@ -212,7 +212,7 @@ def by_group(db: Database) -> dict[str, list[Stored]]:
     groups: dict[str, list[Stored]] = {}
     for group, *rest in db.conn.execute(
             "SELECT session_id, kind, failures, last, locked_until, digest FROM attempts"):
-        groups.setdefault(group, []).append(tuple(rest))  # type: ignore[arg-type]
+        groups.setdefault(group, []).append(tuple(rest))
     return groups
 
 
