@@ -69,6 +69,10 @@ def test_the_tv_says_final_totals_once_the_table_is_closed(app, client):
     assert post(g, "/close", {}).status_code in (200, 201)
     page = tv.get(f"/s/{g.sid}/tv?lang=de").get_data(as_text=True)
     assert ">Endsummen</h2>" in page
+    # Not "Between two hands" over "The table is closed" (the newcomer's F20).
+    assert '<h2 id="tv-hand-title">Geschlossen</h2>' in page
+    page = tv.get(f"/s/{g.sid}/tv?lang=fr").get_data(as_text=True)
+    assert "Manches" not in page and "Mains jouées" in page
 
 
 def test_the_shut_club_says_how_to_open_it(app, client):

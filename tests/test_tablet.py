@@ -617,6 +617,20 @@ def test_a_tap_kept_for_its_confirm_step_fits_the_session_cookie(client):
     assert confirm.status_code == 200 and 'id="confirm-yes"' in confirm.data.decode()
 
 
+def test_a_hand_of_cards_not_entered_says_no_unknown_cards_beside_none_known(client):
+    """"5 cards" and under it "+5 unknown" read as ten cards (the newcomer's
+    F4): the unknown ones are said only beside cards that are known."""
+    sid = create(client)
+    start(client, sid)  # no deal entered
+    page = hand_page(client, sid)
+    assert not re.search(r"\+\d+ unknown", page)
+    sid = create(client)
+    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
+    act(client, sid, 1, "draw", [])  # a card not seen joins Ben's five known
+    page = hand_page(client, sid)
+    assert re.findall(r"\+\d+ unknown", page) == ["+1 unknown"]
+
+
 def test_a_tap_swapped_in_by_tablet_js_gets_the_hand_page_itself(client):
     sid = create(client)
     start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
