@@ -559,16 +559,21 @@ def test_an_imported_table_without_pin_unlocks_with_its_table_token(client, app)
     assert client.get(f"/s/{info.id}").status_code == 200
 
 
-def test_a_drop_asks_for_a_second_tap_and_a_settled_hand_has_no_undo(client):
+def _at_ann_s_drop(client) -> tuple[str, dict]:
+    """A table where Ann may drop (five actions in), and her drop tap's form."""
     sid = create(client)
     start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
     for who, verb, cards in ((1, "draw", ["8c"]), (1, "spread", ["Ks", "Kh", "Kd"]),
                              (1, "discard", ["Qs"]), (2, "take", []), (2, "discard", ["Jh"])):
         act(client, sid, who, verb, cards)
     page = hand_page(client, sid)
-    data = {"csrf_token": form_value(page, "csrf_token"),
-            "client_id": form_value(page, "client_id"),
-            "expected_seq": form_value(page, "expected_seq"), "act": "0:drop"}
+    return sid, {"csrf_token": form_value(page, "csrf_token"),
+                 "client_id": form_value(page, "client_id"),
+                 "expected_seq": form_value(page, "expected_seq"), "act": "0:drop"}
+
+
+def test_a_drop_asks_for_a_second_tap_and_a_settled_hand_has_no_undo(client):
+    sid, data = _at_ann_s_drop(client)
     r = client.post(f"/s/{sid}/hands/1/act", data=data)
     # The first tap only shows what the drop would do: nothing is logged.
     assert r.status_code == 303
@@ -597,18 +602,9 @@ def test_a_tap_kept_for_its_confirm_step_fits_the_session_cookie(client):
     """A field typed long to break it made the session cookie too long for a
     browser, which drops it whole (the tables this tablet unlocked with it);
     the confirm step keeps what a tap's fields can be, and still asks."""
-    sid = create(client)
-    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
-    for who, verb, cards in ((1, "draw", ["8c"]), (1, "spread", ["Ks", "Kh", "Kd"]),
-                             (1, "discard", ["Qs"]), (2, "take", []), (2, "discard", ["Jh"])):
-        act(client, sid, who, verb, cards)
-    page = hand_page(client, sid)
-    data = {"csrf_token": form_value(page, "csrf_token"),
-            "client_id": form_value(page, "client_id"),
-            "expected_seq": form_value(page, "expected_seq"), "act": "0:drop",
-            # random, as the session cookie is compressed
-            "note": secrets.token_hex(2500),
-            **{f"junk{k}": secrets.token_hex(75) for k in range(40)}}
+    sid, data = _at_ann_s_drop(client)
+    data.update(note=secrets.token_hex(2500),  # random, as the session cookie is compressed
+                **{f"junk{k}": secrets.token_hex(75) for k in range(40)})
     r = client.post(f"/s/{sid}/hands/1/act", data=data)
     assert r.status_code == 303
     cookie = client.get_cookie("session")
