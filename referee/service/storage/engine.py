@@ -116,21 +116,22 @@ def db_key(db: Database) -> str:
 
 
 def write_turn(db: Database) -> WriteTurn:
-    key = db_key(db)
-    turn = _WRITE_TURNS.get(key)
-    if turn is None:
-        with _FILE_LOCKS_GUARD:
-            turn = _WRITE_TURNS.setdefault(key, WriteTurn())
-    return turn
+    return _of_database(_WRITE_TURNS, db, WriteTurn)
 
 
 def _long_lock(db: Database) -> threading.Lock:
+    return _of_database(_LONG_LOCKS, db, threading.Lock)
+
+
+def _of_database(table: dict[str, Any], db: Database, make: Callable[[], Any]) -> Any:
+    """``db``'s entry of ``table`` (one per database this process writes to),
+    made on first use."""
     key = db_key(db)
-    lock = _LONG_LOCKS.get(key)
-    if lock is None:
+    found = table.get(key)
+    if found is None:
         with _FILE_LOCKS_GUARD:
-            lock = _LONG_LOCKS.setdefault(key, threading.Lock())
-    return lock
+            found = table.setdefault(key, make())
+    return found
 
 
 def connect(path: str | Path) -> Database:
