@@ -479,11 +479,15 @@ def _seat_position_faults(db: Database, sid: str) -> list[Words]:
             for n in storage.hands.seats_out_of_place(db, sid)]
 
 
-# From this many events on, the chain is hashed and the derived rows checked
-# against the events in a second process while this one replays and checks
-# the results: both work from the rows read once, and the hashing alone is a
-# third of a long session's verify.
-BESIDE_EVENTS = 20_000
+# From this many events on (about 700 hands), the chain is hashed and the
+# derived rows checked against the events in a second process while this one
+# replays and checks the results: both work from the rows read once, and the
+# hashing alone is a third of a long session's verify. At 1,000 hands (15,000
+# events) on a quiet host the second process took verify's wall clock from
+# 1.9-2.5x its floor to 1.6-1.8x (best; medians 1.8-2.0x to 1.3-1.4x), for
+# about 0.1 CPU-second more; at 100 and 300 hands the fork cost more than it
+# saved (docs/decisions.md, "Fifth pass").
+BESIDE_EVENTS = 10_000
 
 
 def _chain_and_event_faults_at(path: str, sid: str, head: str | None, read: Read):
