@@ -647,6 +647,36 @@ def test_cli_import_export_keeps_every_event(tmp_path, capsys):
     assert main(["verify", "--db", str(db)]) == 0
 
 
+def test_an_open_table_s_export_says_its_last_hand_is_in_play(client, tmp_path, capsys):
+    """The export of a table whose hand is being played ends in that hand,
+    and ``referee replay`` refuses such a log (``hand_unfinished``): the
+    export says so, in the table's language, and only then (newcomer F32)."""
+    g = Game(client)
+    path = client.application.config["DATABASE"]
+    g.start()
+    assert main(["export", g.sid, "--db", path]) == 0
+    out = capsys.readouterr()
+    assert "note: hand 1 is still in play" in out.err
+    log = tmp_path / "open.json"
+    log.write_text(out.out)
+    assert main(["replay", str(log)]) == 1
+    assert "hand_unfinished" in capsys.readouterr().err
+    g.finish_hand()
+    assert main(["export", g.sid, "--db", path]) == 0
+    out = capsys.readouterr()
+    assert out.err == ""
+    log.write_text(out.out)
+    assert main(["replay", str(log)]) == 0
+    capsys.readouterr()
+    r = client.post("/api/sessions", json={"stake": "1", "rules": "pagat", "language": "de",
+                                           "players": ["Ann", "Ben"]})
+    sid, token = r.get_json()["id"], r.get_json()["table_token"]
+    r = client.post(f"/api/sessions/{sid}/hands", json={"dealer": "Ann"}, headers=bearer(token))
+    assert r.status_code == 201, r.get_json()
+    assert main(["export", sid, "--db", path]) == 0
+    assert "Hand 1" in capsys.readouterr().err
+
+
 def test_stored_session_papers_show_the_events(client):
     g = Game(client)
     g.start()

@@ -281,7 +281,23 @@ def cmd_export(args: argparse.Namespace) -> int:
     except RefereeError as err:
         return fail(err)
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    _note_hand_in_play(db, args.id)
     return 0
+
+
+def _note_hand_in_play(db, sid: str) -> None:
+    """An open table's log ends in the hand being played, which ``referee
+    replay`` refuses (``hand_unfinished``, docs/decisions.md): said where
+    the log is made, so that the refusal comes as no surprise (newcomer F32)."""
+    from ..service import storage
+    from ..service.table import sessions
+
+    n = storage.hands.in_play(db, sid)
+    if n is not None:
+        print(_said(sessions.table_language(db, sid),
+                    N_("note: hand {hand} is still in play, so this log ends in the middle of "
+                       "it; 'referee replay' reads it once the hand is finished or void"),
+                    hand=n), file=sys.stderr)
 
 
 def _bad_input(message: str, lang: str | None = None, **params: object) -> int:

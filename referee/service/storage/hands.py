@@ -38,6 +38,14 @@ def rows_as_stored(db: Database, sid: str) -> list:
                        (sid,))
 
 
+def in_play(db: Database, sid: str) -> int | None:
+    """The number of the session's hand still in play (its newest, neither
+    settled nor void), else None."""
+    row = db.conn.execute("SELECT n, status FROM hands WHERE session_id = ? ORDER BY n DESC "
+                          "LIMIT 1", (sid,)).fetchone()
+    return row[0] if row is not None and row[1] == "open" else None
+
+
 def newest(db: Database, sid: str, count: int) -> list[dict]:
     """The session's ``count`` newest hands, newest first (seating and setup)."""
     cur = db.conn.execute("SELECT n, setup, seats, dealer, last_event FROM hands "
