@@ -164,8 +164,11 @@ def test_a_night_on_phones(served, browser):
     assert "accepted: Ann, Ben" in text(host, "#hands")
     check(host, "phones-table-accepted")
 
-    # The host revokes Ben's link: his phone is locked out at once.
+    # The host revokes Ben's link (asked first): his phone is locked out at once.
     submit(host, "#invite-Ben button[name=revoke]")
+    assert "Revoke the link for Ben?" in text(host, "h1")
+    check(host, "phones-revoke-confirm")
+    submit(host, "#confirm-yes")
     assert host.locator("#invite-Ben svg").count() == 0
     # (his phone, on the hand's page, is led to the unlock page by itself)
     ben.wait_for_url(re.compile(r".*/unlock\?.*revoked=1"), timeout=LIVE)

@@ -45,7 +45,8 @@ CASES: dict[str, tuple[str, str, list[dict]]] = {
         {"pin": "0000"}, {"pin": PIN, "next": "/s/{sid}/manage"}, {"pin": PIN}]),
     "tablet.invite_post": ("played", "/s/{sid}/invite", [
         {"role": "seat", "player": "Ann"}, {"role": "viewer"},
-        {"role": "viewer", "revoke": "1"}, {"role": "zz", "player": "Zed"}]),
+        {"role": "viewer", "revoke": "1"}, {"role": "seat", "player": "Ann", "revoke": "1"},
+        {"role": "viewer", "revoke": "1", "confirm": "1"}, {"role": "zz", "player": "Zed"}]),
     "tablet.rename_post": ("played", "/s/{sid}/manage/rename", [
         {"old": "Ann", "new": "Anna"}, {"old": "Zed", "new": "Ben"}, {}]),
     "tablet.stake_post": ("played", "/s/{sid}/manage/stake", [
@@ -176,12 +177,16 @@ def test_a_forms_post_answers_a_redirect(app, client, endpoint):
 
 
 def test_the_confirm_steps_are_pages_of_their_own(app, client):
-    """The three host's confirm steps that drew a page in answer to their
-    post: each now leads to a GET page that asks, and asking writes nothing."""
+    """The host's confirm steps (three drew a page in answer to their post;
+    a revoke asked nothing): each leads to a GET page that asks, and asking
+    writes nothing."""
     sid = _table(app, client, "played")
+    r = client.post(f"/s/{sid}/invite", data={"role": "seat", "player": "Ann", "csrf_token": "t"})
+    assert r.status_code == 303
     before = _chain_end(app, sid)
     asked = {"/s/{sid}/hands/1/disputes/1/settle": {"by": "Ben", "how": "corrected"},
-             "/s/{sid}/manage/close": {"sure": "1"}, "/s/{sid}/manage/leave": {"player": "Cy"}}
+             "/s/{sid}/manage/close": {"sure": "1"}, "/s/{sid}/manage/leave": {"player": "Cy"},
+             "/s/{sid}/invite": {"role": "seat", "player": "Ann", "revoke": "1"}}
     for path, form in asked.items():
         url = path.format(sid=sid)
         r = client.post(url, data={**form, "csrf_token": "t", "client_id": "ask"})

@@ -159,6 +159,37 @@ def test_a_revoked_or_replaced_link_is_refused_at_once(client):
     assert_error(r, 400, "no_link")
 
 
+def test_revoking_a_link_asks_first_on_a_page_of_its_own(app, client):
+    """Revoking a seat's link locks its phone out at once: the host's tablet
+    asks first on a GET page of its own, as a player leaving does (newcomer
+    F31: one tap revoked it while Ben's phone showed his hand)."""
+    g = Game(client)
+    g.start()
+    ann = _link(g, "seat", "Ann")
+    phone = _joined(app, ann)
+    host = _host(app, g)
+    form = {"csrf_token": "t", "client_id": "rv", "role": "seat", "player": "Ann",
+            "revoke": "1"}
+    r = host.post(f"/s/{g.sid}/invite", data=form)
+    assert r.status_code == 303 and r.headers["Location"].startswith(f"/s/{g.sid}/invite?")
+    page = html.unescape(host.get(r.headers["Location"]).get_data(as_text=True))
+    assert "Revoke the link for Ann?" in page and 'id="confirm-yes"' in page
+    assert 'name="confirm" value="1"' in page and 'name="player" value="Ann"' in page
+    # asked, not done: Ann's phone still opens the table
+    assert phone.get(f"/s/{g.sid}").status_code == 200
+    assert "/unlock" not in (phone.get(f"/s/{g.sid}").headers.get("Location") or "")
+    r = host.post(f"/s/{g.sid}/invite", data={**form, "confirm": "1"}, follow_redirects=True)
+    assert "The link for Ann is revoked" in html.unescape(r.get_data(as_text=True))
+    assert "/unlock" in phone.get(f"/s/{g.sid}").headers["Location"]
+    # the question again after it was done (Back): the Invite section, not a second revoke
+    again = host.get(f"/s/{g.sid}/invite?role=seat&player=Ann&revoke=1")
+    assert again.status_code == 303 and again.headers["Location"].endswith("#invite")
+    # a seat's phone is not asked: only the host revokes
+    _link(g, "viewer")
+    ben = _joined(app, _link(g, "seat", "Ben"))
+    assert ben.get(f"/s/{g.sid}/invite?role=viewer&revoke=1").status_code == 403
+
+
 def test_a_corrected_name_keeps_its_seat_link(client):
     g = Game(client)
     token = _link(g, "seat", "Ben")["token"]
@@ -743,7 +774,8 @@ def test_the_viewer_links_flash_is_a_whole_sentence(app, client, lang, made, rev
     with host.session_transaction() as s:
         s["unlocked"] = [g.sid]
         s["csrf"] = "t"
-    for form, said in (({"role": "viewer"}, made), ({"role": "viewer", "revoke": "1"}, revoked)):
+    for form, said in (({"role": "viewer"}, made),
+                       ({"role": "viewer", "revoke": "1", "confirm": "1"}, revoked)):
         r = host.post(f"/s/{g.sid}/invite?lang={lang}", data={"csrf_token": "t", **form},
                       follow_redirects=True, headers={"Accept-Language": lang})
         assert said in html.unescape(r.get_data(as_text=True))

@@ -9,7 +9,7 @@ import functools
 import hashlib
 from pathlib import Path
 
-from flask import Blueprint, flash, g, redirect, request, url_for
+from flask import Blueprint, flash, g, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from ...reports.sections import Linked, Sections
@@ -216,6 +216,19 @@ def post_event(session_id: str, target: str, done: str, what: str, call, for_who
     else:
         flash("\u2713 " + done + ".", "ok")
     return redirect(target, 303)
+
+
+def confirm_event(session_id: str, question: str, detail: str, action: str, fields: dict,
+                  yes: str, lines: list[str] = (), back: str | None = None):
+    """The second tap of an event that cannot be taken back, a GET page of
+    its own: the question, what it changes, and the form again with
+    ``confirm`` and the first tap's client id (a second post is answered once)."""
+    back = back or url_for("tablet.manage", session_id=session_id)
+    g.lang_back = back
+    return render_template("confirm_event.html", summary=g.summary, session_id=session_id,
+                           question=question, detail=detail, action=action, fields=fields,
+                           yes=yes, lines=lines, back=back, client_id=request.args.get("client_id")
+                           or forms.new_client_id())
 
 
 def form_client_id() -> str:

@@ -20,6 +20,7 @@ from ..errors import flash_refused
 from ..lang import _, action_words, money, typed_decimal
 from .blueprint import (
     bp,
+    confirm_event,
     form_client_id,
     host_only,
     open_disputes_of,
@@ -109,7 +110,7 @@ def leave_confirm(session_id: str):
     player = request.args.get("player", "")
     if player not in g.summary["seated"]:
         return redirect(url_for("tablet.manage", session_id=session_id), 303)
-    return _confirm_event(session_id, _("{player} leaves the table?", player=player),
+    return confirm_event(session_id, _("{player} leaves the table?", player=player),
                           _("The next hand is dealt without them; a hand in play with "
                             "them in it is void."),
                           url_for("tablet.leave_post", session_id=session_id),
@@ -125,19 +126,6 @@ def seat_post(session_id: str):
                       _("{player} sits down for the next hand", player=player),
                       _("a seat for {player}", player=player),
                       lambda db: table_events.seat(db, session_id, player, form_client_id()))
-
-
-def _confirm_event(session_id: str, question: str, detail: str, action: str, fields: dict,
-                   yes: str, lines: list[str] = (), back: str | None = None):
-    """The second tap of an event that cannot be taken back, a GET page of
-    its own: the question, what it changes, and the form again with
-    ``confirm`` and the first tap's client id (a second post is answered once)."""
-    back = back or url_for("tablet.manage", session_id=session_id)
-    g.lang_back = back
-    return render_template("confirm_event.html", summary=g.summary, session_id=session_id,
-                           question=question, detail=detail, action=action, fields=fields,
-                           yes=yes, lines=lines, back=back, client_id=request.args.get("client_id")
-                           or forms.new_client_id())
 
 
 @bp.post("/s/<session_id>/manage/close")
@@ -170,7 +158,7 @@ def close_confirm(session_id: str):
     disputed = _open_disputes(session_id)
     if not disputed or g.summary.get("closed"):
         return redirect(url_for("tablet.manage", session_id=session_id), 303)
-    return _confirm_event(
+    return confirm_event(
         session_id, _("Close the table with a dispute open?"),
         _("The settlement becomes final and says that these disputes are open; "
           "settle them first on their hands' pages, or close knowing they are open."),
@@ -269,7 +257,7 @@ def settle_confirm(session_id: str, n: int, k: int):
         if Decimal(net):
             lines.append(_("{name}: {amount} of this hand is taken back", name=name,
                            amount=money(net, cur)))
-    return _confirm_event(
+    return confirm_event(
         session_id, _("Correct hand {n} back to action {number}?", n=n,
                       number=preview["action"]),
         _("The hand is in play again before the disputed action; log what really "

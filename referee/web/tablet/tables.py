@@ -19,7 +19,15 @@ from ..forms import FormError
 from ..lang import _, use_table_language
 from ..lang import message as _message
 from ..openings import count_opening
-from .blueprint import bp, form_client_id, post_event, table_summary, unlocked
+from .blueprint import (
+    bp,
+    confirm_event,
+    form_client_id,
+    host_only,
+    post_event,
+    table_summary,
+    unlocked,
+)
 
 #: A value of a form refused: its field, then what is wrong with it.
 FIELD_PROBLEM = N_("{field}: {problem}")
@@ -193,11 +201,15 @@ def invite_post(session_id: str):
     """Make a link (or a new one, which replaces the old), or revoke one."""
     role = request.form.get("role", "")
     player = request.form.get("player") or None
-    target = url_for("tablet.session_page", session_id=session_id) + "#invite"
+    target = _invite_section(session_id)
     # Whole sentences for a seat and for the viewer: "the link for" + "the
     # viewer link" said "The link for the viewer link", in every language.
     seat = role == seats.SEAT
     if request.form.get("revoke"):
+        if not request.form.get("confirm"):
+            # A phone locked out at its player's turn: the second tap, on a
+            # page of its own, as a player leaving is (newcomer F31).
+            return again.to("tablet.revoke_confirm", request.form)
         said = _("The link for {who} is revoked", who=player) if seat else \
             _("The viewer link is revoked")
         what = _("revoking the link for {who}", who=player) if seat else \
@@ -211,3 +223,32 @@ def invite_post(session_id: str):
     what = _("a new link for {who}", who=player) if seat else _("a new viewer link")
     return post_event(session_id, target, said, what,
                       lambda db: seat_links.issue(db, session_id, role, player, secret, client_id))
+
+
+@bp.get("/s/<session_id>/invite")
+@unlocked
+@host_only
+def revoke_confirm(session_id: str):
+    """The second tap of a revoke: whose phone it locks out (the Invite section
+    when that link is not in force: revoked meanwhile, or a stale address)."""
+    role, player = request.args.get("role", ""), request.args.get("player") or None
+    if role != seats.SEAT:
+        player = None
+    if (role, player) not in seats.links(get_db(), session_id):
+        return redirect(_invite_section(session_id), 303)
+    if player is None:
+        question = _("Revoke the viewer link?")
+        detail = _("Every screen that opened it (a TV, anyone watching) is locked out at "
+                   "once. A new link can be made afterwards.")
+    else:
+        question = _("Revoke the link for {who}?", who=player)
+        detail = _("{who}'s phone is locked out at once and asks for the table's PIN. A new "
+                   "link lets it back in.", who=player)
+    fields = {"role": role, "revoke": "1", **({"player": player} if player else {})}
+    return confirm_event(session_id, question, detail,
+                         url_for("tablet.invite_post", session_id=session_id), fields,
+                         _("Yes, revoke it"), back=_invite_section(session_id))
+
+
+def _invite_section(session_id: str) -> str:
+    return url_for("tablet.session_page", session_id=session_id) + "#invite"
