@@ -750,3 +750,57 @@ def test_an_export_of_a_night_with_every_table_event_verifies_offline(client, tm
     caught(lambda d: d["hands"][2].update(void="not so"), setup)
     caught(lambda d: d["hands"][2].update(stake="3"), setup)
     assert head == doc["head"]
+
+
+def _stored_sessions(client) -> list[tuple]:
+    with client.application.app_context():
+        return [tuple(r) for r in get_db().conn.execute(
+            "SELECT id, settled FROM sessions ORDER BY id").fetchall()]
+
+
+@pytest.mark.parametrize("lang,said", [("en", "given without brought_forward_from"),
+                                       ("de", "ohne brought_forward_from"),
+                                       ("fr", "sans brought_forward_from"),
+                                       ("pt", "sem brought_forward_from")])
+def test_a_carry_token_without_its_table_is_refused(client, lang, said):
+    """A ``brought_forward_token`` alone was dropped in silence: the table
+    opened (or the log was imported) carrying nothing, as if the host had not
+    asked. Refused, naming the field, in the reader's language; nothing is
+    stored and the table the token opens keeps its debts."""
+    g = Game(client)
+    g.start()
+    g.finish_hand()
+    before, log_before = _stored_sessions(client), log_of(g)
+    header = {"format": "tonk-log/1", "stake": "0.25", "currency": "USD", "rules": "pagat",
+              "players": ["Ann", "Ben", "Cy"]}
+    imported = {**header, "hands": [], "brought_forward": {"Ann": "-1", "Ben": "1"}}
+    for body in (header, imported, {**header, "brought_forward_from": None}):
+        r = client.post("/api/sessions", json={**body, "brought_forward_token": g.audit},
+                        headers={"Accept-Language": lang})
+        message = assert_error(r, 400, "bad_request")["message"]
+        assert message.startswith("brought_forward_token") and said in message, message
+    assert _stored_sessions(client) == before
+    assert log_of(g) == log_before and "carried_forward" not in log_before
+    # Without a token (null, as the document allows) the table opens as before.
+    r = client.post("/api/sessions", json={**header, "brought_forward_token": None})
+    assert r.status_code == 201, r.get_json()
+
+
+@pytest.mark.parametrize("field", ["brought_forward_token", "brought_forward_from"])
+def test_a_log_file_with_a_carry_field_is_refused_by_every_command(field, tmp_path, capsys):
+    """The commands read a log file, which has no carry (a token opens a
+    stored table through the API): either field is refused as not the log
+    format's, exit 2, naming it, never skipped, and the import stores nothing."""
+    db = str(tmp_path / "db.sqlite3")
+    assert main(["import", "sample_logs/pagat_basic.json", "--db", db]) == 0
+    sid = capsys.readouterr().out.strip()
+    assert main(["export", sid, "--db", db, "--chain"]) == 0
+    log = tmp_path / "log.json"
+    log.write_text(json.dumps({**json.loads(capsys.readouterr().out), field: "0" * 12}))
+    stored = storage.connect(db).conn.execute("SELECT id FROM sessions").fetchall()
+    for argv in (["import", str(log), "--db", db], ["replay", str(log), "--json"],
+                 ["verify", str(log)]):
+        assert main(argv) == 2, argv
+        out = capsys.readouterr()
+        assert f"{field}: is not a field of the log format" in out.out + out.err, argv
+    assert storage.connect(db).conn.execute("SELECT id FROM sessions").fetchall() == stored

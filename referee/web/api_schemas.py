@@ -4,12 +4,14 @@ the OpenAPI document is generated from them (``web/openapi.py``)."""
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from ..language import N_
 from ..ledger.side_bets import KINDS as SIDE_BET_KINDS
 from ..record.events import HAND_FIELDS
 from ..record.kinds import TABLE_EVENTS, EventKind
 from ..record.schemas import RULES_OPENAPI, STAKE_OPENAPI, HandSchema, LogSchema, StrictSchema
+from ..rules.words import Words
 from ..service.table import disputes
 
 # Hands per answer of the standings: by default as many as a 10-hand night
@@ -46,7 +48,20 @@ class CarryFromSchema(StrictSchema):
         "description": "an earlier table's id: what it still owes among this table's "
                        "players is carried in as brought_forward, and marked moved there"})
     brought_forward_token = fields.String(allow_none=True, metadata={
-        "description": "the earlier table's table or audit token"})
+        "description": "the earlier table's table or audit token (only with "
+                       "brought_forward_from)"})
+
+    @validates_schema
+    def _token_with_its_table(self, data: dict, **kwargs: object) -> None:
+        # A token alone carries nothing: were it ignored, the new table would
+        # open without the debts its host meant to bring (a forgotten field
+        # read as "carry nothing"), so it is refused and nothing is stored.
+        if data.get("brought_forward_token") is not None \
+                and data.get("brought_forward_from") is None:
+            raise ValidationError([Words(N_("given without brought_forward_from, the earlier "
+                                            "table it opens: name that table, or leave "
+                                            "the token out"))],
+                                  "brought_forward_token")
 
 
 class SessionRequestSchema(LogSchema, CarryFromSchema):
