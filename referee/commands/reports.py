@@ -42,11 +42,11 @@ def _default_db(source: str) -> str | None:
     ``source`` is no file but names a session there: ``referee settle ID``
     after ``referee serve`` said "no such file" of the session's id."""
     import os
-    import re
 
+    from ..service.table.ids import is_session_id
     from .service import database_path, no_database
 
-    if os.path.exists(source) or not re.fullmatch(r"[0-9a-f]{12}", source):
+    if os.path.exists(source) or not is_session_id(source):
         return None
     path = database_path(None)
     return None if no_database(path) else path

@@ -9,7 +9,6 @@ same request that opens the new one with those balances as its
 
 from __future__ import annotations
 
-import secrets
 from decimal import Decimal
 
 from ...record import load_log
@@ -22,6 +21,7 @@ from ..errors import MalformedInput
 from ..kinds import EventKind
 from ..storage import Database
 from .cache import Live
+from .ids import new_session_id
 from .live_state import session_row
 from .sessions import SessionInfo, import_log, opening, standings
 from .table_events import _event, _header, _header_change, fold_money
@@ -55,7 +55,7 @@ def carry_into(db: Database, doc: dict, pin: str | None, earlier: str) -> Sessio
     nothing away; an import's own ``brought_forward`` must be what is carried."""
     check = {k: v for k, v in doc.items() if k != "brought_forward"}
     open_session(load_log(check))  # its faults before anything is carried
-    sid = secrets.token_hex(6)
+    sid = new_session_id()
     given = doc.get("brought_forward") if "hands" in doc else None
     carried = carry(db, earlier, sid, session_players(check), doc.get("currency"), given)
     doc = {**doc, "brought_forward": given if given is not None else carried}

@@ -8,7 +8,6 @@ Plain arguments in, plain data out; errors are raised
 from __future__ import annotations
 
 import bisect
-import secrets
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from ..money.totals import RunningResult
 from ..storage import Database
 from . import cache
 from .hands import suggest_dealer
+from .ids import new_session_id
 from .live_state import live_state, session_row
 
 
@@ -136,7 +136,7 @@ def _store(db: Database, log: dict, session: Session, pin: str | None,
     header = {k: v for k, v in log.items() if k != "hands"}
     if "hands" in log:
         header["hands"] = []
-    sid = sid or secrets.token_hex(6)
+    sid = sid or new_session_id()
     info = SessionInfo(sid, access.new_token(), access.new_token())
     # The chain carries what money is computed from: the header as given
     # and the rules as expanded, which the session's row is checked against.
