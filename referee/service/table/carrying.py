@@ -24,7 +24,7 @@ from .cache import Live
 from .ids import new_session_id
 from .live_state import session_row
 from .sessions import SessionInfo, import_log, opening, standings
-from .table_events import _event, _header, _header_change, fold_money
+from .table_events import fold_money, header_change, write_event
 
 ZERO = Decimal(0)
 
@@ -120,7 +120,7 @@ def carry(db: Database, sid: str, to: str, players: list[str], currency: str | N
                                 {"session": sid, "owed": ", ".join(
                                     f"{p} {v}" for p, v in owed.items()) or "-"})
         if not owed:
-            if _header(db, sid).get("carried_forward"):
+            if session_row(db, sid)["header"].get("carried_forward"):
                 raise RuleViolation("carried_already", N_("table {session}'s debts among "
                                                           "these players were carried on "
                                                           "already: they are owed there"),
@@ -128,11 +128,11 @@ def carry(db: Database, sid: str, to: str, players: list[str], currency: str | N
             raise _NothingToCarry
         said = {"to": to, "balances": {p: str(v) for p, v in owed.items()},
                 "at": storage.now_seconds()}
-        return None, said, *_header_change(live, lambda h: fold_money(h, EventKind.CARRY,
+        return None, said, *header_change(live, lambda h: fold_money(h, EventKind.CARRY,
                                                                       said))
 
     try:
-        return dict(_event(db, sid, EventKind.CARRY, None, check, closed_too=True)["balances"])
+        return dict(write_event(db, sid, EventKind.CARRY, None, check, closed_too=True)["balances"])
     except _NothingToCarry:
         return {}
 

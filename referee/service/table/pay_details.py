@@ -12,7 +12,7 @@ from .. import storage
 from ..kinds import EventKind
 from ..money import payable
 from ..storage import Database
-from .table_events import _event
+from .table_events import write_event
 
 PAY_DETAILS = str(EventKind.PAY_DETAILS)
 
@@ -31,7 +31,7 @@ def set_table_details(db: Database, sid: str, player: str, doc: dict,
                                  {"old": player})
         return None, {"player": player, **details}, lambda w, event_id: None, None
 
-    return _event(db, sid, EventKind.PAY_DETAILS, client_id, check, closed_too=True)
+    return write_event(db, sid, EventKind.PAY_DETAILS, client_id, check, closed_too=True)
 
 
 def table_details(db: Database, sid: str) -> dict[str, dict]:

@@ -13,7 +13,7 @@ from .. import access
 from ..access.seats import SEAT, VIEWER, link_token, links
 from ..kinds import EventKind
 from ..storage import Database
-from .table_events import _event
+from .table_events import write_event
 
 
 def issue(db: Database, sid: str, role: str, player: str | None, secret: str,
@@ -36,7 +36,7 @@ def issue(db: Database, sid: str, role: str, player: str | None, secret: str,
                    "token_hash": access.token_hash(token), "nonce": nonce}
         return None, payload, _no_rows, None
 
-    answer = _event(db, sid, EventKind.LINK, client_id, check, closed_too=True)
+    answer = write_event(db, sid, EventKind.LINK, client_id, check, closed_too=True)
     return link_token(secret, sid, answer["nonce"])
 
 
@@ -52,7 +52,7 @@ def revoke(db: Database, sid: str, role: str, player: str | None,
                                  {"who": player if role == SEAT else role})
         return None, {"role": role, "player": key[1]}, _no_rows, None
 
-    return _event(db, sid, EventKind.UNLINK, client_id, check, closed_too=True)
+    return write_event(db, sid, EventKind.UNLINK, client_id, check, closed_too=True)
 
 
 def _no_rows(_w: Database, _event_id: int) -> None:

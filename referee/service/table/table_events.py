@@ -60,9 +60,15 @@ def _malformed(err: Unreadable, field: str, hand: int | None = None) -> Malforme
                                        {"field": field, "problem": err.text}, hand=hand)
 
 
-def _event(db: Database, sid: str, kind: EventKind, client_id: str | None, check, *,
-           closed_too: bool = False) -> dict:
-    """One event under the session's lock: ``check(live)`` refuses (raises) or
+def write_event(db: Database, sid: str, kind: EventKind, client_id: str | None, check, *,
+                closed_too: bool = False) -> dict:
+    """The one writer of every event of the table's own that is not a hand's
+    action: these here, and those of ``carrying``, ``pay_details`` and
+    ``seat_links``, which have a module each but must be chained, answered
+    once per client id and cached exactly as these are (a second writer
+    would be a second place for the chain's rules to drift).
+
+    One event under the session's lock: ``check(live)`` refuses (raises) or
     returns ``(hand, payload, rows, after)``: the event's hand (None: the
     session's), its payload, ``rows(w, event_id)`` writing the derived rows
     inside the transaction, and ``after(event_id)`` moving the cache on once
@@ -149,7 +155,7 @@ def void(db: Database, sid: str, n: int, reason: str, client_id: str | None = No
             raise _malformed(err, "reason", n) from None
         return _void_current(live, n, reason, "reason")
 
-    return _event(db, sid, EventKind.VOID, client_id, check)
+    return write_event(db, sid, EventKind.VOID, client_id, check)
 
 
 def _void_current(live: Live, n: int, reason: str, key: str, extra: dict | None = None):
@@ -188,7 +194,7 @@ def accept(db: Database, sid: str, n: int, player: str, client_id: str | None = 
         check_accepted(hand, accepted)
         return _hand_event(live, n, {**setup, "accepted": accepted}, {"player": player})
 
-    return _event(db, sid, EventKind.ACCEPT, client_id, check)
+    return write_event(db, sid, EventKind.ACCEPT, client_id, check)
 
 
 def dispute(db: Database, sid: str, n: int, by: str, note: str, action: int | None = None,
@@ -210,7 +216,7 @@ def dispute(db: Database, sid: str, n: int, by: str, note: str, action: int | No
         return _hand_event(live, n, {**setup, "disputes": [*setup.get("disputes", ()), entry]},
                            entry)
 
-    return _event(db, sid, EventKind.DISPUTE, client_id, check)
+    return write_event(db, sid, EventKind.DISPUTE, client_id, check)
 
 
 def _hand_event(live: Live, n: int, setup: dict, payload: dict):
@@ -255,7 +261,7 @@ def change_stake(db: Database, sid: str, stake: str, client_id: str | None = Non
 
         return None, {"stake": written, "from_hand": live.n + 1}, rows, after
 
-    return _event(db, sid, EventKind.STAKE, client_id, check)
+    return write_event(db, sid, EventKind.STAKE, client_id, check)
 
 
 def leave(db: Database, sid: str, player: str, client_id: str | None = None) -> dict:
@@ -289,7 +295,7 @@ def leave(db: Database, sid: str, player: str, client_id: str | None = None) -> 
 
         return _seating_from_next_hand(live, rest, payload)
 
-    return _event(db, sid, EventKind.LEAVE, client_id, check)
+    return write_event(db, sid, EventKind.LEAVE, client_id, check)
 
 
 def balances_now(db: Database, sid: str) -> dict[str, Decimal]:
@@ -380,10 +386,10 @@ def record_payment(db: Database, sid: str, payer: str, payee: str, amount: str, 
             payment["by"] = by
             if by == payer:
                 payment["pending"] = True
-        return None, payment, *_header_change(
+        return None, payment, *header_change(
             live, lambda h: fold_money(h, EventKind.PAYMENT, payment))
 
-    return _event(db, sid, EventKind.PAYMENT, client_id, check, closed_too=True)
+    return write_event(db, sid, EventKind.PAYMENT, client_id, check, closed_too=True)
 
 
 def _waiting_claim(db: Database, sid: str, payer: str, payee: str, amount: str) -> int | None:
@@ -424,10 +430,10 @@ def confirm_payment(db: Database, sid: str, number: int, *, by: str | None = Non
         check_within_owed(db, sid, payment["from"], payment["to"],
                           Decimal(payment["amount"]))
         said = {"payment": number, "by": by, "at": storage.now_seconds()}
-        return None, said, *_header_change(live, lambda h: fold_money(
+        return None, said, *header_change(live, lambda h: fold_money(
             h, EventKind.CONFIRM, said))
 
-    return _event(db, sid, EventKind.CONFIRM, client_id, check, closed_too=True)
+    return write_event(db, sid, EventKind.CONFIRM, client_id, check, closed_too=True)
 
 
 def undo_payment(db: Database, sid: str, number: int, *, by: str | None = None,
@@ -448,10 +454,10 @@ def undo_payment(db: Database, sid: str, number: int, *, by: str | None = None,
             raise NotYourSeat("not_your_seat", N_("only the host takes back a payment that "
                                                   "moved money"))
         said = {"payment": number, "by": by, "at": storage.now_seconds()}
-        return None, said, *_header_change(live, lambda h: fold_money(
+        return None, said, *header_change(live, lambda h: fold_money(
             h, EventKind.UNDO_PAYMENT, said))
 
-    return _event(db, sid, EventKind.UNDO_PAYMENT, client_id, check, closed_too=True)
+    return write_event(db, sid, EventKind.UNDO_PAYMENT, client_id, check, closed_too=True)
 
 
 MONEY_EVENTS = (EventKind.PAYMENT, EventKind.CONFIRM, EventKind.UNDO_PAYMENT, EventKind.CARRY)
@@ -487,17 +493,17 @@ def close(db: Database, sid: str, client_id: str | None = None) -> dict:
         if live.hand is not None:
             check_log_end(live.table, closed=True)
         when = storage.now_seconds()
-        rows, _ = _header_change(live, lambda h: {**h, "closed": when})
+        rows, _ = header_change(live, lambda h: {**h, "closed": when})
 
         def closed(_event_id: int) -> None:
             live.closed = when
 
         return None, {"closed": when}, rows, closed
 
-    return _event(db, sid, EventKind.CLOSE, client_id, check)
+    return write_event(db, sid, EventKind.CLOSE, client_id, check)
 
 
-def _header_change(live: Live, change):
+def header_change(live: Live, change):
     """The derived rows of a session-level event: the header, changed."""
     box: dict = {}
 
@@ -551,7 +557,7 @@ def seat(db: Database, sid: str, player: str, client_id: str | None = None) -> d
 
         return _seating_from_next_hand(live, rest, payload)
 
-    return _event(db, sid, EventKind.SEAT, client_id, check)
+    return write_event(db, sid, EventKind.SEAT, client_id, check)
 
 
 def comings_and_goings(db: Database, sid: str) -> dict[tuple[str, str], list[str]]:
@@ -639,7 +645,7 @@ def rename(db: Database, sid: str, old: str, new: str, client_id: str | None = N
 
         return None, {"old": old, "new": new}, rows, after
 
-    return _event(db, sid, EventKind.RENAME, client_id, check)
+    return write_event(db, sid, EventKind.RENAME, client_id, check)
 
 
 def _seating_from_next_hand(live, rest: list[str], payload: dict):
