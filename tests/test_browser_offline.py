@@ -432,3 +432,57 @@ def test_a_seat_phone_keeps_its_own_taps_and_waits_for_the_others(server, browse
     finally:
         phone_ctx.close()
     assert not errors, errors
+
+
+def _seat_link(pg, server, sid: str, player: str) -> str:
+    pg.goto(f"{server['base']}/s/{sid}")
+    with pg.expect_navigation():
+        pg.locator(f"#invite-{player} form button[type=submit]").first.click()
+    return pg.locator(f"#invite-{player} p.link a").get_attribute("href")
+
+
+def test_the_first_page_a_phone_opens_reloads_offline_with_its_waiting_taps(
+        browser, context, request, tmp_path_factory):
+    # Newcomer F7: a phone scans its seat link and opens its hand before the
+    # service worker has ever run on it; offline, it keeps two taps and is
+    # reloaded. The page was not the worker's to keep when it was loaded.
+    ref = Referee(request, tmp_path_factory)
+    phone_ctx = browser.new_context(viewport=PHONE, locale="fr-FR")
+    errors: list[str] = []
+    phone_ctx.on("page", lambda p: watched(p, errors))
+    try:
+        host = context.new_page()
+        sid = open_hand(host, ref.info)
+        link = _seat_link(host, ref.info, sid, "Ben")
+        host.close()
+        # The seat link's cookie without a page: the hand is the first page.
+        assert phone_ctx.request.get(link, max_redirects=0).status == 303
+        phone = phone_ctx.new_page()
+        hand_url = f"{ref.info['base']}/s/{sid}/hands/1"
+        phone.goto(hand_url)
+        assert not phone.evaluate("!!navigator.serviceWorker.controller")
+        phone.wait_for_function("() => !!navigator.serviceWorker.controller")
+        ref.down()
+        phone_ctx.set_offline(True)
+        keep_tap(phone, 1, "draw", ["8c"])
+        keep_tap(phone, 1, "discard", ["8c"])
+        phone.reload()
+        # The hand as this phone saw it, its two taps still waiting on it.
+        assert phone.locator("html").get_attribute("data-offline-copy")
+        expect(phone.locator("#role")).to_be_visible()
+        expect(phone.locator("#offline-queue > ol > li")).to_have_count(2)
+        shot(phone, "07-first-page-reloaded-offline")
+        # A page it never showed says so in the phone's words, not a tablet's.
+        phone.goto(f"{ref.info['base']}/s/{sid}/standings")
+        expect(phone.locator("h1")).to_have_text("Hors ligne")
+        said = phone.locator("main p.notice:not(#offline-note)").inner_text()
+        assert said.startswith("Cet appareil") and "jamais" not in said, said
+        phone.goto(hand_url)
+        ref.up()
+        phone_ctx.set_offline(False)
+        drained(phone)
+        assert logged(ref.info, sid) == ["Ben: draw 8c", "Ben: discard 8c"]
+    finally:
+        phone_ctx.close()
+        ref.down()
+    assert not errors, errors

@@ -29,14 +29,37 @@ self.addEventListener("activate", (event) => {
     for (const name of await caches.keys()) {
       if (name !== PAGES && name !== FILES) await caches.delete(name);
     }
+    await keepOpenPages();
     await self.clients.claim();
   })());
 });
+
+// The pages open before this worker ran were loaded past it: on a phone that
+// scanned its seat link and went straight to its hand, that is the very page
+// to show after a reload offline. Asked for again here, before the worker
+// takes them over, so that a page this worker controls is a page it keeps.
+const keepOpenPages = async () => {
+  const cache = await caches.open(PAGES);
+  for (const client of await self.clients.matchAll({type: "window", includeUncontrolled: true})) {
+    const url = new URL(client.url);
+    if (url.origin !== self.location.origin || !isTablePage(url)) continue;
+    if (await cache.match(url.href, {ignoreVary: true})) continue;
+    try {
+      const answer = await fetch(url.href, {credentials: "same-origin"});
+      if (isThePage(answer)) await cache.put(url.href, await stamped(answer));
+    } catch (err) {
+      // The network dropped already: that page's next visit keeps it.
+    }
+  }
+};
 
 // The pages a table needs at the table: the home page and a table's pages
 // (not its PDFs, not the seq the pages poll, not the club's pages).
 const isTablePage = (url) =>
   url.pathname === "/" || (/^\/s\/[^/]+(\/(hands\/\d+|standings|manage))?$/).test(url.pathname);
+
+// A redirect (to the unlock page) or an error is not the page asked for.
+const isThePage = (answer) => answer.ok && !answer.redirected && answer.type === "basic";
 
 const stamped = async (answer) => {
   const headers = new Headers(answer.headers);
@@ -63,8 +86,7 @@ const page = async (event) => {
   const cache = await caches.open(PAGES);
   try {
     const answer = await fetch(event.request);
-    // A redirect (to the unlock page) or an error is not the page asked for.
-    if (answer.ok && !answer.redirected && answer.type === "basic") {
+    if (isThePage(answer)) {
       event.waitUntil((async () => {
         await cache.put(event.request.url, await stamped(answer.clone()));
         await trim(cache);
