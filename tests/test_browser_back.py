@@ -10,13 +10,15 @@ import re
 import pytest
 
 from tests import test_browser_tablet as tb
-from tests.test_browser_follow import PHONE, Night, served  # noqa: F401
+from tests.test_browser_follow import PHONE, TABLET, Night, served  # noqa: F401
 from tests.test_browser_seams import chrome  # noqa: F401
 
 from .helpers import device
+from .test_browser_quick import _pad
 
 pytestmark = tb.pytestmark
 sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
 
 
 def test_back_and_forward_through_a_confirmed_drop_on_a_phone(served, chrome):  # noqa: F811
@@ -45,3 +47,51 @@ def test_back_and_forward_through_a_confirmed_drop_on_a_phone(served, chrome):  
         assert not phone.errors
     finally:
         phone.context.close()
+
+
+# Set on a page the back/forward cache brings back; kept in the tab's
+# sessionStorage, so that it outlives a load of the page that follows.
+RESTORED = ("window.addEventListener('pageshow', (e) => { if (e.persisted) "
+            "sessionStorage.setItem('restored', location.pathname + location.search); });")
+
+
+# A tonk out's preview is the pick's own GET page; a drop's comes after its
+# counts, by the form's post and a redirect.
+@pytest.mark.parametrize("size,pick,counts", [(PHONE, "tonk_out:1", ()),
+                                               (TABLET, "drop:1", (30, 9, 25))])
+def test_back_to_a_confirmed_quick_hands_preview_is_no_dead_end(
+        served, chrome, size, pick, counts):  # noqa: F811
+    base, app = served
+    night = Night(app, "en")
+    host = night.host(chrome, base, size)
+    try:
+        host.context.add_init_script(RESTORED)
+        table = f"{base}/s/{night.sid}"
+        with host.expect_navigation():
+            host.locator("#quick-hand").click()
+        with host.expect_navigation():
+            host.locator(f"button[name=pick][value='{pick}']").click()
+        if counts:
+            _pad(host, list(counts))
+            with host.expect_navigation():
+                host.locator("#quick-preview").click()
+        preview = host.url
+        assert host.locator("#confirm-yes").count() == 1
+        host.locator("#confirm-yes").click()
+        host.wait_for_url(table)
+        assert host.locator(".flash-ok").count() == 1
+        host.go_back(wait_until="commit")
+        # The preview comes back from the cache as it was left, its button
+        # greyed by the tap; it asks the referee again, which no longer
+        # serves it once the hand is logged, as Back without the cache.
+        expect(host).not_to_have_url(preview)
+        host.wait_for_load_state("load")
+        assert host.evaluate("sessionStorage.getItem('restored')") == preview.split(base, 1)[1]
+        said = host.locator("main").inner_text()
+        assert host.locator("#confirm-yes").count() == 0, said
+        assert host.url == table or "Hand 1 is already logged" in said, (host.url, said)
+        assert night.summary()["hands"] == 1  # nothing was posted again on the way
+        tb.shot(host, f"back-quick-confirmed-{size['width']}")
+        assert not host.errors
+    finally:
+        host.context.close()

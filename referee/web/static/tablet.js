@@ -119,6 +119,15 @@ document.addEventListener("submit", (event) => {
   }, 0);
 });
 
+// A page the back/forward cache brings back is the page as it was left: a
+// form posted from it still greyed, the page perhaps no longer one the
+// referee serves (a quick hand's preview once the hand is logged), a dead
+// end. Loaded again it is what the referee says now, as Back without the
+// cache shows it; the cache keeps only pages that were got, never a post.
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted && document.querySelector("form[data-sent]")) window.location.reload();
+});
+
 // Another tablet's action: live.js brings the page up to date in place.
 
 const setUp = () => {
