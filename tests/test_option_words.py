@@ -15,7 +15,7 @@ from markupsafe import Markup
 from referee import language
 from referee.reports.common import rules_in_words
 from referee.reports.sheet import render_sheet
-from referee.reports.words import option_label, option_value, reason_in
+from referee.reports.words import option_label, option_value
 from referee.rules.catches import CATCH_SCHEMES
 from referee.rules.options import OPTION_ALLOWED, OPTION_LABELS, OPTION_NAMES, VALUE_WORDS, resolve
 from tests.reports_fixtures import pdf_text
@@ -60,14 +60,6 @@ def test_the_sheet_in_french_names_no_value_as_the_log_writes_it():
     text = pdf_text(render_sheet(log))
     assert "double_to_beaters" not in text and "double à ceux à égalité ou plus bas" in text
     assert "Cartes par main (hand_size)" in text
-
-
-@pytest.mark.parametrize("lang", OTHERS)
-def test_a_caught_payments_reason_names_the_scheme_in_words(lang):
-    said = reason_in("caught (double_to_beaters)", lang)
-    assert "double_to_beaters" not in said
-    assert said.endswith(f"({option_value('caught', 'double_to_beaters', lang)})")
-    assert reason_in("caught (double_to_beaters)", "en") == "caught (double to the beaters)"
 
 
 def test_the_tables_header_says_its_changed_rules_in_the_readers_words(client):

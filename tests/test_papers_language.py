@@ -221,7 +221,8 @@ def test_rules_command_in_a_language(capsys):
 
 def test_audit_payment_reasons_in_the_language():
     text = pdf_text(render_audit(audit_hand(_log(), 1), lang="de"))
-    assert "(hereingelegt (pagat))" in text and "(niedrigste Punktzahl (pagat))" in text
+    assert "(hereingelegt)." in text and "(niedrigste Punktzahl)." in text
+    assert "(pagat)" not in text and "(Fangregel pagat)" in text
 
 
 def test_the_papers_font_has_every_character_of_the_catalogs():

@@ -390,7 +390,7 @@ def test_a_whole_hand_with_its_settlement_in_words(client):
     assert "Ann dropped with 16" in page
     assert "Ann pays Ben" in page
     standings = client.get(f"/s/{sid}/standings").data.decode()
-    assert "caught" in standings and "To settle up now" in standings
+    assert "Caught" in standings and "To settle up now" in standings
     session = client.get(f"/s/{sid}").data.decode()
     assert "Start hand 2 (Ben deals)" in session
 

@@ -195,23 +195,33 @@ REASONS = {
     "lowest count": N_("lowest count"),
     "stock out, lowest count": N_("stock out, lowest count"),
 }
+#: A deal win's reason with its claim said after it, as "stock out, lowest
+#: count" says what it pays for.
+DEAL_WIN_CLAIMED = N_("deal win, {claim}")
 
 
 def reason_in(reason: str, lang: str) -> str:
-    """A payment's reason in ``lang``: its label translated, the code in
-    brackets kept (a deal-win claim said in words)."""
+    """A payment's reason in ``lang``: its label translated, a deal win's claim
+    in words after it ("deal win, a dealt hand of exactly 50"). The catch
+    scheme the log names in brackets ("caught (pagat)") is not said: it is
+    the table's rule for every catch, named once in the hand's story and in
+    its house rules, and a name in brackets inside the brackets a payment's
+    reason is written in read as broken (the newcomer's night, F6)."""
+    from decimal import Decimal
+
+    from ..rules.allowed import DealWin
+
     label, _sep, detail = reason.partition(" (")
     if label not in REASONS:
         return reason
     text = language.gettext(lang, REASONS[label])
-    if not detail:
+    if label != "deal win" or not detail:
         return text
-    detail = detail.removesuffix(")")
-    if label == "deal win":
-        return f"{text}: {claim_words(detail, None, lang)}"
-    # a catch scheme's name ("caught (double_to_beaters)"): its words
-    detail = option_value("caught", detail, lang)
-    return f"{text} ({detail})"
+    try:
+        claim = DealWin(detail.removesuffix(")"), Decimal(1)).claimed()
+    except (KeyError, ValueError):  # a claim this referee does not know: as logged
+        return f"{text}, {detail.removesuffix(')')}"
+    return language.gettext(lang, DEAL_WIN_CLAIMED, claim=claim)
 
 
 def void_reason_in(reason: str, lang: str) -> str:

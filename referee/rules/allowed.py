@@ -64,16 +64,19 @@ class DealWin:
             return not deck.court_high and count == number
         return count <= number
 
-    def describe(self) -> Words:
-        kind, n = self.kind, self.number
+    def claimed(self) -> Words:
+        """What the claim is, in words ("a dealt hand of exactly 50")."""
         what = {
             "total": N_("a dealt hand of exactly {n}"),
             "low": N_("a dealt hand of {n} or fewer"),
             "five_faces": N_("five face cards dealt"),
-        }[kind]
+        }[self.kind]
+        return Words(what, n=self.number)
+
+    def describe(self) -> Words:
         template = N_("{what} (claimed at the start of one's first turn) pays {pays}") \
             if self.timing else N_("{what} pays {pays}")
-        return Words(template, what=Words(what, n=n), pays=Decimal(_fmt(self.pays)))
+        return Words(template, what=self.claimed(), pays=Decimal(_fmt(self.pays)))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"when": self.when, "pays": json_number(self.pays)}

@@ -379,6 +379,10 @@ def init_app(app) -> None:
     app.add_template_filter(clock, "clock")
     app.add_template_filter(action_words, "action_words")
     app.add_template_filter(outcome, "outcome")
+    # A cell or a heading starts with a capital in every language, and only
+    # its first letter changes (Jinja's capitalize lowered the rest: German's
+    # "tote Hand" read "Tote hand"); German's nouns are capitals already.
+    app.add_template_filter(language.sentence_case, "capital")
     app.add_template_filter(ruling, "ruling")
     app.add_template_filter(reason, "reason")
     app.add_template_filter(void_reason, "void_reason")

@@ -92,6 +92,7 @@ def _hand_page(session_id: str, n: int, state: dict):
         history=history,
         live_count=sum(not h["undone"] for h in history),
         show_all=_show_all(state, legal),
+        must_declare=_must_declare(state, actors, rules),
         yours=_yours(state, players, summary),
         unaccepted=_unaccepted(session_id, n, players),
         count_skip=count_skip(players, state.get("must_show") or ()),
@@ -199,6 +200,20 @@ def _actors(state: dict, players: list[str]) -> list[dict]:
     second = second if second and second != UNKNOWN else None
     return [{"name": q, "seat": players.index(q), "verbs": verbs[q],
              "second": second if "take" in verbs[q] else None} for q in order]
+
+
+def _must_declare(state: dict, actors: list[dict], rules) -> list[str]:
+    """Who holds a deal win the referee sees and must declare before anyone
+    draws (``deal_win_declare`` must): the player to act was offered only
+    "Declare", with no word why the draw was gone (the newcomer's night,
+    F26). A hand the referee knows whole and may declare holds a claim: a
+    declaration of a hand without one is refused, so not offered."""
+    if rules.deal_win_declare != "must" or str(state.get("phase")) != str(START):
+        return []
+    if "draw" in next((a["verbs"] for a in actors if a["name"] == state.get("to_act")), ["draw"]):
+        return []
+    whole = {p["name"] for p in state.get("players", ()) if not p.get("unknown")}
+    return [a["name"] for a in actors if "declare" in a["verbs"] and a["name"] in whole]
 
 
 def _seen_cards(state: dict, history: list[dict], holders: dict[str, str]) -> set[str]:
