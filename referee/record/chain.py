@@ -206,31 +206,46 @@ def renamed_text(text: str, seq: int, names: list[tuple[int, str, str]]) -> str:
     return text
 
 
+def in_force(events: Iterable[Mapping[str, Any]],
+             cancelled: Callable[[Mapping[str, Any]], object]) -> list[Any]:
+    """The actions in force among one hand's events, in order: each action
+    until a correction (an undo) cancels it by its event id; events of other
+    kinds pass. The rule an export's chain (``live_actions``) and the stored
+    rows (``storage.events.live_actions``) are both read by, each event a
+    mapping with its ``kind`` and ``id``; ``cancelled``: the id a
+    correction's payload names, read as the caller holds the payload (raw
+    JSON text, or decoded)."""
+    live: list[Any] = []
+    for ev in events:
+        kind = ev["kind"]
+        if kind == _ACTION:
+            live.append(ev)
+        elif kind == _CORRECTION:
+            gone = cancelled(ev)
+            live = [a for a in live if a["id"] != gone]
+    return live
+
+
+def _cancelled(ev: Mapping[str, Any]) -> object:
+    return json.loads(ev["payload"])["cancels"]
+
+
 def live_actions(events: list[dict[str, Any]]) -> dict[int, list[str]]:
     """Each hand's actions in force (not undone) as a chain's events leave
     them, by the hand's number, each naming its player as the table now
-    does (a log names them so)."""
+    does (a log names them so). A hand's events count from its start (a
+    told hand told again starts afresh)."""
     names = [(ev["seq"], p["old"], p["new"]) for ev, p in (
         (ev, json.loads(ev["payload"])) for ev in events
         if ev["hand"] is None and ev["kind"] == _RENAME)]
-    hands: dict[int, list[str]] = {}
-    live: list[tuple[int, str]] = []
+    hands: dict[int, list[dict[str, Any]]] = {}
     for ev in events:
-        kind, n = ev["kind"], ev["hand"]
-        if kind == _HAND_START:
-            live = []
-            hands[n] = []
-        elif n not in hands:
-            continue
-        elif kind == _ACTION:
-            text = json.loads(ev["payload"])["text"]
-            live.append((ev["id"], renamed_text(text, ev["seq"], names)))
-            hands[n] = [text for _, text in live]
-        elif kind == _CORRECTION:
-            cancels = json.loads(ev["payload"])["cancels"]
-            live = [(i, text) for i, text in live if i != cancels]
-            hands[n] = [text for _, text in live]
-    return hands
+        if ev["kind"] == _HAND_START:
+            hands[ev["hand"]] = []
+        elif ev["hand"] in hands:
+            hands[ev["hand"]].append(ev)
+    return {n: [renamed_text(json.loads(ev["payload"])["text"], ev["seq"], names)
+                for ev in in_force(evs, _cancelled)] for n, evs in hands.items()}
 
 
 def same_play(doc: dict[str, Any], header: dict[str, Any], setups: dict[int, dict[str, Any]],

@@ -6,7 +6,7 @@ hashes as verify and a witness read them are ``chain``."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from itertools import islice
 from typing import Any
 
@@ -16,6 +16,7 @@ from ...record.chain import (
     canonical,
     event_hash,
     event_hashes_v2,
+    in_force,
     renamed_text,
     without_reply,
 )
@@ -28,9 +29,6 @@ from .handle import Database
 # The kinds as plain text: bound in the statements' parameters and compared
 # once per event read.
 PLAY = tuple(map(str, _PLAY))
-
-
-_ACTION, _CORRECTION = PLAY
 
 
 _REFUSAL, _SETTLE, _RENAME = map(str, (EventKind.REFUSAL, EventKind.SETTLE, EventKind.RENAME))
@@ -233,15 +231,13 @@ def _rename_payloads(events: list[dict], names: list[tuple[int, str, str]]) -> l
 
 
 def live_actions(events: list[dict]) -> list[dict]:
-    """The hand's actions in force: every action not cancelled by a correction."""
-    live: list[dict] = []
-    for ev in events:
-        if ev["kind"] == _ACTION:
-            live.append(ev)
-        elif ev["kind"] == _CORRECTION:
-            cancels = ev["payload"]["cancels"]
-            live = [a for a in live if a["id"] != cancels]
-    return live
+    """The hand's actions in force (``record.chain.in_force``) among its
+    events as read here, their payloads decoded."""
+    return in_force(events, _cancelled)
+
+
+def _cancelled(ev: Mapping[str, Any]) -> object:
+    return ev["payload"]["cancels"]
 
 
 def newest_seq(db: Database, sid: str) -> int:
