@@ -177,8 +177,8 @@ KEPT = """() => new Promise((done, failed) => {
 
 def drained(pg) -> None:
     """The queue sent and the page reloaded with the referee's state. The
-    panel alone does not say so: a live refresh swaps in the page as served
-    (its panel hidden) for a moment before the kept taps are drawn on it."""
+    panel alone does not say so: it is hidden as soon as the last tap is
+    sent, before the page is loaded again."""
     expect(pg.locator("#offline-queue")).to_be_hidden(timeout=20_000)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -485,4 +485,60 @@ def test_the_first_page_a_phone_opens_reloads_offline_with_its_waiting_taps(
     finally:
         phone_ctx.close()
         ref.down()
+    assert not errors, errors
+
+
+# Whether the queue's panel is hidden, each time the page changes: an
+# observer's record (it runs once the page's own script has had its turn).
+PANEL_WATCH = """() => {
+  const hidden = () => {
+    const panel = document.getElementById("offline-queue");
+    return !panel || panel.hidden;
+  };
+  window.panelHidden = [hidden()];
+  window.refreshed = 0;
+  document.addEventListener("tonk:refreshed", () => { window.refreshed += 1; });
+  new MutationObserver(() => {
+    const now = hidden();
+    if (window.panelHidden[window.panelHidden.length - 1] !== now) window.panelHidden.push(now);
+  }).observe(document.documentElement,
+             {subtree: true, childList: true, attributes: true, attributeFilter: ["hidden"]});
+}"""
+
+
+@pytest.mark.parametrize("size", [PHONE, TABLET])
+def test_the_queue_stays_in_sight_while_a_live_refresh_swaps_the_page_in(server, browser, size):
+    # The worker is kept out: the test holds the second kept tap's post.
+    ctx = browser.new_context(viewport=size, service_workers="block")
+    errors: list[str] = []
+    ctx.on("page", lambda pg: watched(pg, errors))
+    try:
+        pg = ctx.new_page()
+        sid = open_hand(pg, server)
+        pg.evaluate(PANEL_WATCH)
+        ctx.set_offline(True)
+        keep_tap(pg, 1, "draw", ["8c"])
+        keep_tap(pg, 1, "discard", ["8c"])
+        posts = []
+
+        def second_waits(route):
+            posts.append(route)
+            if len(posts) != 2:
+                route.continue_()
+
+        pg.route(re.compile(r".*/api/sessions/[^/]+/hands/1/actions.*"), second_waits)
+        ctx.set_offline(False)
+        # The first tap is logged; the live stream says so and the page as
+        # served now is swapped in while the second still waits to be sent.
+        pg.wait_for_function("() => window.refreshed > 0", timeout=20_000)
+        expect(pg.locator("#seq")).to_have_text("1")
+        expect(pg.locator("#offline-queue > ol > li")).to_have_count(1)
+        seen = pg.evaluate("window.panelHidden")
+        assert seen[:2] == [True, False] and True not in seen[2:], seen
+        assert len(posts) == 2
+        posts[1].continue_()
+        drained(pg)
+        assert logged(server, sid) == ["Ben: draw 8c", "Ben: discard 8c"]
+    finally:
+        ctx.close()
     assert not errors, errors

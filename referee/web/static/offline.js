@@ -245,8 +245,10 @@
     return b;
   };
 
+  let shownPanel = null;  // the queue's panel as last drawn
   const drawPanel = (panel) => {
     if (!panel) return;
+    shownPanel = panel;
     panel.replaceChildren();
     panel.hidden = !queued.length;
     if (!queued.length) return;
@@ -573,9 +575,17 @@
 
   // tablet.js swapped in the hand page a tap answered, or live.js the page
   // another device's action changed: the hand as it is now, the kept taps
-  // shown on it again.
+  // shown on it again. The page comes with its queue panel hidden until the
+  // kept taps are read again (IndexedDB answers later): the panel shown until
+  // now stands in for it meanwhile, so that a queue being sent stays in sight.
   const redrawn = () => {
+    const was = hand;
     hand = readHand();
+    const panel = document.getElementById("offline-queue");
+    if (shownPanel && panel && panel !== shownPanel && !shownPanel.hidden && was && hand &&
+        hand.sid === was.sid && hand.n === was.n) {
+      panel.replaceWith(shownPanel);
+    }
     actionsAsServed = null;
     spreadsAsServed = null;
     refresh();
