@@ -140,3 +140,48 @@ def test_french_says_vous_and_portuguese_says_voce_never_tu():
         strings = _strings(lang)
         assert any(_POLITE[lang].search(s) for s in strings), lang
         assert [s for s in strings if pattern.search(s)] == [], lang
+
+
+# Brazilian forms where European Portuguese says another word (the newcomer's
+# night, F12: "Registre", "Gerenciar", "Placar" beside "registo", "ecrã",
+# "telemóvel"): the verb "registrar" (Portugal: registar), "gerenciar" (gerir),
+# "placar" (classificação), "tela" (ecrã), "celular" (telemóvel), "arquivo"
+# (ficheiro), "usuário" (utilizador), "aplicativo" (aplicação), "salvar"
+# (guardar), "digitar" (escrever), "acessar" (aceder), "banco de dados" (base
+# de dados), "mídia", "coringa" (joker), "pego" (apanhado), "controle" (controlo),
+# "aceito" as a participle (aceite), "... demais" (demasiado; "os demais", the
+# others, is both), and the
+# progressive "está faltando" (falta; Portugal says "está a ...").
+_BRAZILIAN = re.compile(
+    r"(?i)(?<![\w-])(registr(ar|e|ado|ada|o|á-la)|gerenci\w*|placar(es)?|tela|celular|arquivo|"
+    r"usuári[oa]s?|aplicativo|salv(ar|o|a)|digit(ar|e|ou|ado)|acess(ar|e)|banco de dados|"
+    r"mídia|coringas?|pego|controle|aceito|(?<!\bos )(?<!\bdos )(?<!\bas )(?<!\bdas )demais|"
+    r"est(á|ão) \w+ando|"
+    r"[oa] monte se esgotou)(?![\w-])")
+
+
+def test_the_check_of_portuguese_tells_brazil_from_portugal():
+    brazilian = ["Confirmar: registrar", "Registre como a mão terminou", "Gerenciar a mesa",
+                 "Placar", "Salvar", "Digite o PIN", "foi pego", "Pedidos demais",
+                 "o evento está faltando", "O monte se esgotou; Ann", "o banco de dados"]
+    european = ["Confirmar: registar", "Registe como a mão terminou", "Gerir a mesa",
+                "Classificação", "Guardar", "Escreva o PIN", "foi apanhado", "Demasiados pedidos",
+                "falta o evento", "O monte esgotou-se; Ann", "a base de dados", "Ecrã de TV",
+                "registo rápido", "Telemóvel de Ann", "Ann pega 7c", "Quando o monte se esgota",
+                "recebe dos demais"]
+    assert [s for s in brazilian if not _BRAZILIAN.search(s)] == []
+    assert [s for s in european if _BRAZILIAN.search(s)] == []
+
+
+def test_portuguese_is_european_throughout():
+    """The project's Portuguese is European Portuguese (issue 35): every sentence
+    of the catalog, not only the ones a newcomer met, and its numbers, money and
+    dates in Portugal's form (``1,50 €``, not Brazil's ``€ 1,50``)."""
+    from datetime import date
+    from decimal import Decimal
+
+    from referee import language
+
+    assert [s for s in _strings("pt") if _BRAZILIAN.search(s)] == []
+    assert language.money(Decimal("1.5"), "EUR", "pt") == "1,50\xa0€"
+    assert language.day(date(2026, 11, 21), "pt") == "21/11/2026"

@@ -45,10 +45,10 @@ OWN = {
                           "0,25 €", "Jürgen paie 1,75 € à Zoë"],
            "audit": ["Vérification", "Défausse", "donneur José", "attrapé", "Combinaisons",
                      "2 mises = 0,50 €"]},
-    "pt": {"settlement": ["Acerto de contas", "Aposta", "Totais finais", "pego",
-                          "caiu e ganhou", "Situação", "€ 0,25", "Jürgen paga € 1,75 a Zoë"],
-           "audit": ["Auditoria", "Descarte", "carteador José", "pego", "Combinações",
-                     "2 apostas = € 0,50"]},
+    "pt": {"settlement": ["Acerto de contas", "Aposta", "Totais finais", "apanhado",
+                          "caiu e ganhou", "Situação", "0,25 €", "Jürgen paga 1,75 € a Zoë"],
+           "audit": ["Auditoria", "Descarte", "carteador José", "apanhado", "Combinações",
+                     "2 apostas = 0,50 €"]},
 }
 
 
@@ -167,7 +167,7 @@ def test_the_sheet_says_the_payments_in_the_tables_money(lang):
     assert _english_left(text) == []
     money = {"de": "1,00 € von jedem anderen Spieler",
              "fr": "1,00 € de chaque autre joueur",
-             "pt": "€ 1,00 de cada um dos outros jogadores"}[lang]
+             "pt": "1,00 € de cada um dos outros jogadores"}[lang]
     assert money in text
     assert "https://tonk.example/s/abc" in text
     # The QR code is drawn square by square: hundreds of them.

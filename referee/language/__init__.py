@@ -44,7 +44,7 @@ DEFAULT = LANGUAGES[0]
 NAMES = {"en": "English", "de": "Deutsch", "fr": "Français", "pt": "Português"}
 
 #: The Babel locale whose number, money and date forms each language uses.
-LOCALES = {"en": "en_US", "de": "de_DE", "fr": "fr_FR", "pt": "pt_BR"}
+LOCALES = {"en": "en_US", "de": "de_DE", "fr": "fr_FR", "pt": "pt_PT"}
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 
