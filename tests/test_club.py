@@ -433,6 +433,27 @@ def test_the_club_pages_open_on_the_currency_most_tables_play_in(weeks):
     assert client.get("/club", query_string={"currency": "€"}).status_code == 200
 
 
+def test_a_club_page_reads_the_tables_once(weeks, monkeypatch):
+    """The club's pages read every session's row once a request: the usual
+    currency, the currency picked, the currencies linked, the people and
+    the ledger each listed every table again (five reads of each row on
+    /club), the same rows each time."""
+    client = weeks["client"]
+    doc = random_session(9, hands=2, players=["Ann", "Ben"])
+    doc["currency"] = "€"
+    assert client.post("/api/sessions", json=doc, headers=KEY).status_code == 201
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
+    listed = []
+    every = storage.sessions.ids
+    monkeypatch.setattr(storage.sessions, "ids", lambda db: listed.append(1) or every(db))
+    for path in ("/club", "/club/season", "/club/ledger.csv", "/club/hands.csv",
+                 "/club/season.pdf", "/club?currency=%E2%82%AC"):
+        listed.clear()
+        r = client.get(path)
+        assert r.status_code == 200, path
+        assert len(listed) == 1, (path, len(listed))
+
+
 def test_a_linked_table_s_export_still_verifies_offline(weeks, club_app, tmp_path, capsys):
     path = club_app.config["DATABASE"]
     week2 = weeks["made"][1]["id"]

@@ -90,18 +90,19 @@ def _range() -> tuple[date | None, date | None]:
         return None, None
 
 
-def _currency(db) -> str | None:
+def _currency(rows: list[dict]) -> str | None:
     """The currency a club page shows: the one asked for, else the one most
     tables play in (its page links the others)."""
-    return request.args.get("currency") or club.usual_currency(db)
+    return request.args.get("currency") or club.usual_currency(rows)
 
 
 @pages.get("")
 def ledger_page():
     db = get_db()
-    led = club.ledger(db, _currency(db))
-    return render_template("club_ledger.html", ledger=led, people=club.people(db),
-                           currencies=club.currencies(db), history=club.club_history(db))
+    rows = club.tables(db)  # once: the currencies, the people and the ledger read them
+    led = club.ledger(db, _currency(rows), rows)
+    return render_template("club_ledger.html", ledger=led, people=club.people(db, rows),
+                           currencies=club.currencies(rows), history=club.club_history(db))
 
 
 def _kept(back: str, call) -> Response:
@@ -190,10 +191,11 @@ def season_page():
     start, end = _range()
     a, b = request.args.get("a") or None, request.args.get("b") or None
     db = get_db()
-    data = club.season(db, _currency(db), start, end, a, b)
+    rows = club.tables(db)
+    data = club.season(db, _currency(rows), start, end, a, b, rows)
     return render_template("club_season.html", s=data, chart=chart_svg(data["running"]),
                            a=a or "", b=b or "", average_show=AVERAGE_SHOW,
-                           currencies=club.currencies(db))
+                           currencies=club.currencies(rows))
 
 
 def _download(text: str | bytes, mimetype: str, filename: str) -> Response:
@@ -205,14 +207,16 @@ def _download(text: str | bytes, mimetype: str, filename: str) -> Response:
 def hands_csv():
     start, end = _range()
     db = get_db()
-    return _download(club.hands_csv(db, _currency(db), start, end),
+    rows = club.tables(db)
+    return _download(club.hands_csv(db, _currency(rows), start, end, rows),
                      "text/csv", "hands.csv")
 
 
 @pages.get("/ledger.csv")
 def ledger_csv():
     db = get_db()
-    return _download(club.ledger_csv(db, _currency(db)),
+    rows = club.tables(db)
+    return _download(club.ledger_csv(db, _currency(rows), rows),
                      "text/csv", "ledger.csv")
 
 
@@ -222,8 +226,9 @@ def season_pdf():
 
     start, end = _range()
     db = get_db()
-    data = club.season(db, _currency(db), start, end,
-                       request.args.get("a") or None, request.args.get("b") or None)
+    rows = club.tables(db)
+    data = club.season(db, _currency(rows), start, end,
+                       request.args.get("a") or None, request.args.get("b") or None, rows)
     from .lang import current
 
     # The club's paper has no table, so it is in the reader's language.

@@ -79,22 +79,36 @@ def person(name: str, spellings: dict[str, str]) -> str:
     return name
 
 
-def _names(db: Database) -> dict[str, set[str]]:
-    """Every name as it sits in sessions -> the ids of its sessions."""
+def tables(db: Database) -> list[dict]:
+    """Every session's row (JSON read), oldest first. A club page reads them
+    once and hands them to each function here that goes through the club's
+    tables (its currencies, its people, the sessions gathered): each read
+    every row again, up to five times a page. Given none, a function reads
+    them itself."""
+    return storage.sessions.all_rows(db)
+
+
+def _given(db: Database, rows: list[dict] | None) -> list[dict]:
+    """The tables a caller read (``tables``), else read now."""
+    return tables(db) if rows is None else rows
+
+
+def _names(rows: list[dict]) -> dict[str, set[str]]:
+    """Every name as it sits in sessions (``rows``) -> the ids of its sessions."""
     out: dict[str, set[str]] = {}
-    for row in storage.sessions.all_rows(db):
+    for row in rows:
         for name in row["everyone"]:
             out.setdefault(name, set()).add(row["id"])
     return out
 
 
-def people(db: Database) -> list[dict]:
+def people(db: Database, rows: list[dict] | None = None) -> list[dict]:
     """Every person of the club: their name, nickname, the other spellings
     merged into them, and how many sessions they sat in."""
     spellings = storage.club.aliases(db)
     nicks = storage.club.nicknames(db)
     out: dict[str, dict] = {}
-    for name, sids in _names(db).items():
+    for name, sids in _names(_given(db, rows)).items():
         who = person(name, spellings)
         entry = out.setdefault(who, {"name": who, "nickname": nicks.get(who),
                                      "spellings": [], "sessions": 0, "_sids": set()})
@@ -122,7 +136,7 @@ def merge(db: Database, spelling: str, into: str) -> dict:
     they are two people, and their money in that session would be one)."""
 
     def check():
-        names = _names(db)
+        names = _names(tables(db))
         spellings = storage.club.aliases(db)
         for name in (spelling, into):
             if not isinstance(name, str) or name not in names:
@@ -148,7 +162,7 @@ def nickname(db: Database, who: str, nick: str | None) -> dict:
 
     def check():
         spellings = storage.club.aliases(db)
-        if who not in _names(db) or person(who, spellings) != who:
+        if who not in _names(tables(db)) or person(who, spellings) != who:
             raise RuleViolation("unknown_player", N_("{who} is not a person of the club"),
                                                   {"who": repr(who)})
         if nick is not None and (why := check_name(nick, A_NICKNAME)):
@@ -209,25 +223,26 @@ def _day(row: dict) -> str:
     return when[:10]
 
 
-def currencies(db: Database) -> list[str]:
-    return sorted({row["currency"] or POINTS for row in storage.sessions.all_rows(db)})
+def currencies(rows: list[dict]) -> list[str]:
+    """The currencies the club's tables (``rows``) play in, by name."""
+    return sorted({row["currency"] or POINTS for row in rows})
 
 
-def usual_currency(db: Database) -> str | None:
+def usual_currency(rows: list[dict]) -> str | None:
     """The currency most of the club's tables play in (the first by name of
     the most played), where the club's pages open when none is asked for:
     one table opened in another currency made them ask a question with no
     way to answer it. The API and the command line still ask."""
-    played = Counter(row["currency"] or POINTS for row in storage.sessions.all_rows(db))
+    played = Counter(row["currency"] or POINTS for row in rows)
     if not played:
         return None
     return min(played, key=lambda c: (-played[c], c))
 
 
-def pick_currency(db: Database, currency: str | None) -> str:
-    """The currency asked for, or the only one there is: amounts of two
-    currencies are never added (``several_currencies``)."""
-    have = currencies(db)
+def pick_currency(rows: list[dict], currency: str | None) -> str:
+    """The currency asked for, or the only one the club's tables (``rows``)
+    play in: amounts of two currencies are never added (``several_currencies``)."""
+    have = currencies(rows)
     if currency is not None:
         if currency not in have and have:
             raise NotFound("no_currency", N_("no session is played in {currency} (there are: "
@@ -259,13 +274,12 @@ def _match_winners(standings: dict, who) -> tuple[str, ...] | None:
     return tuple(who(p) for p in match["winners"]) if match and match["over"] else None
 
 
-def gather(db: Database, currency: str, start: date | None = None,
+def gather(db: Database, rows: list[dict], currency: str, start: date | None = None,
            end: date | None = None) -> list[ClubSession]:
-    """The club's sessions in ``currency`` (opened between ``start`` and
-    ``end``, both included), names read as people, oldest first."""
+    """The club's sessions (``rows``) in ``currency`` (opened between ``start``
+    and ``end``, both included), names read as people, oldest first."""
     spellings = storage.club.aliases(db)
     out = []
-    rows = storage.sessions.all_rows(db)
     # The tables whose debts were carried in with the carry marked at their
     # source (issue 33): their brought_forward counts here, and the source
     # no longer counts it.
@@ -341,14 +355,15 @@ def club_payments(db: Database, currency: str) -> ClubSession:
         for p in paid])
 
 
-def ledger(db: Database, currency: str | None = None) -> dict:
+def ledger(db: Database, currency: str | None = None, rows: list[dict] | None = None) -> dict:
     """Everyone's balance over all sessions (positive: the club owes them), and
     every debt still owed, each at the table where it is owed (``session``;
     ``since``: the day it closed, else the day it opened), as that table's
     page, papers and export say it: the club nets nothing across tables
     (to do that, carry a table's debts into the next: ``brought_forward_from``)."""
-    currency = pick_currency(db, currency)
-    sessions = [*gather(db, currency), club_payments(db, currency)]
+    rows = _given(db, rows)
+    currency = pick_currency(rows, currency)
+    sessions = [*gather(db, rows, currency), club_payments(db, currency)]
     balances = arithmetic.club_balances(sessions)
     debts = arithmetic.club_debts(sessions)
     places = _places(currency, [*balances.values(), *(t.amount for _, t in debts)])
@@ -367,9 +382,10 @@ def mark_paid(db: Database, payer: str, payee: str, amount: str,
     owes exactly it), closed or not, under the names they sat with there, so
     that the table's page, its papers and its export say it is paid.
     Refused unless a table owes exactly that now (``not_owed``)."""
-    currency = pick_currency(db, currency)
+    rows = tables(db)
+    currency = pick_currency(rows, currency)
     amount = str(amount).strip()
-    for t in ledger(db, currency)["transfers"]:
+    for t in ledger(db, currency, rows)["transfers"]:
         if (t["from"], t["to"]) != (payer, payee) or not _same_amount(t["amount"], amount) \
                 or t["session"] is None or session not in (None, t["session"]):
             continue
@@ -416,8 +432,8 @@ def player(db: Database, name: str) -> dict:
     """A person's page: their spellings, nickname and sessions, newest first."""
     spellings = storage.club.aliases(db)
     who = person(name, spellings)
-    rows = [row for row in storage.sessions.all_rows(db)
-            if any(person(n, spellings) == who for n in row["everyone"])]
+    every = tables(db)
+    rows = [row for row in every if any(person(n, spellings) == who for n in row["everyone"])]
     if not rows:
         raise NotFound("unknown_player", N_("no session has a player {name}"),
                                          {"name": repr(name)})
@@ -431,7 +447,7 @@ def player(db: Database, name: str) -> dict:
                          "total": money["totals"].get(names[0]),
                          "balance": mine.get(names[0]), "closed": row["header"].get("closed")})
     return {"name": who, "nickname": storage.club.nicknames(db).get(who),
-            "spellings": sorted(n for n in _names(db) if n != who
+            "spellings": sorted(n for n in _names(every) if n != who
                                 and person(n, spellings) == who),
             "sessions": sessions}
 
@@ -439,13 +455,15 @@ def player(db: Database, name: str) -> dict:
 # ---------------------------------------------------------------- the season
 
 def season(db: Database, currency: str | None = None, start: date | None = None,
-           end: date | None = None, a: str | None = None, b: str | None = None) -> dict:
+           end: date | None = None, a: str | None = None, b: str | None = None,
+           rows: list[dict] | None = None) -> dict:
     """Each person's numbers over the date range, their running balance after
     each session (the chart), and head to head of ``a`` and ``b`` if given."""
     if start and end and start > end:
         raise MalformedInput("bad_range", N_("the range ends before it starts"))
-    currency = pick_currency(db, currency)
-    sessions = gather(db, currency, start, end)
+    rows = _given(db, rows)
+    currency = pick_currency(rows, currency)
+    sessions = gather(db, rows, currency, start, end)
     stats = arithmetic.season_stats(sessions)
     running = arithmetic.running_balances(sessions)
     amounts = [v for _, point in running for v in point.values()]
@@ -504,11 +522,12 @@ class _Sheet:
 
 
 def hands_csv(db: Database, currency: str | None = None, start: date | None = None,
-              end: date | None = None) -> str:
+              end: date | None = None, rows: list[dict] | None = None) -> str:
     """Every hand, one row per player seated in it: what a spreadsheet sorts
     and sums (one header row, ISO dates, plain decimals)."""
-    currency = pick_currency(db, currency)
-    sessions = gather(db, currency, start, end)
+    rows = _given(db, rows)
+    currency = pick_currency(rows, currency)
+    sessions = gather(db, rows, currency, start, end)
     places = _places(currency, [v for s in sessions for h in s.hands for v in h.net.values()])
     buf = io.StringIO()
     w = _Sheet(buf)
@@ -523,9 +542,10 @@ def hands_csv(db: Database, currency: str | None = None, start: date | None = No
     return buf.getvalue()
 
 
-def ledger_csv(db: Database, currency: str | None = None) -> str:
+def ledger_csv(db: Database, currency: str | None = None,
+               rows: list[dict] | None = None) -> str:
     """The club's ledger: one row per person, then the transfers."""
-    led = ledger(db, currency)
+    led = ledger(db, currency, rows)
     buf = io.StringIO()
     w = _Sheet(buf)
     w.writerow(["kind", "player", "to", "amount", "currency"])

@@ -26,7 +26,7 @@ from ..storage import Database
 from ..table.pay_details import PAY_DETAILS, set_table_details, table_details
 from ..table.sessions import session_summary, standings
 from ..table.table_events import record_payment
-from . import _append, _names, person
+from . import _append, _names, person, tables
 
 # ---------------------------------------------------------------- the club's details
 
@@ -36,7 +36,7 @@ def set_club_details(db: Database, who: str, doc: dict) -> dict:
     details = payable.check_details(doc)
 
     def check():
-        if who not in _names(db) or person(who, storage.club.aliases(db)) != who:
+        if who not in _names(tables(db)) or person(who, storage.club.aliases(db)) != who:
             raise RuleViolation("unknown_player", N_("{who} is not a person of the club"),
                                 {"who": repr(who)})
 
