@@ -32,7 +32,7 @@ from .. import again, forms
 from ..db import get_db
 from ..errors import flash_refusal
 from ..forms import FormError
-from ..lang import _, action_words, say, told
+from ..lang import _, action_words, ngettext, outcome, say, told
 from .blueprint import (
     bp,
     may_act_for,
@@ -335,8 +335,9 @@ def act(session_id: str, n: int):
     # What was logged first, then what was not: "✓ Anna drops; ✓ Ben shows a
     # count of 20." above "Not logged: Anna shows a count of 5 — ...".
     if done.logged:
-        flash("; ".join("\u2713 " + action_words(_with_card_taken(t, before.get("top")))
-                        for t in done.logged) + ".", "ok")
+        flash(_over(n, done.state) or "; ".join(
+            "\u2713 " + action_words(_with_card_taken(t, before.get("top")))
+            for t in done.logged) + ".", "ok")
     if done.refused:
         flash_refusal(done.refused, done.refused_text)
     if request.headers.get("X-Tablet-Swap"):
@@ -353,6 +354,23 @@ def act(session_id: str, n: int):
         page.headers["Cache-Control"] = "no-store"
         return page
     return redirect(target, 303)
+
+
+def _over(n: int, state) -> str | None:
+    """The flash of the tap that ended the hand: its result, in the words the
+    result says it with (the outcome's name, who wins), not the tap's actions
+    run on (newcomer F2: "✓ Cleo draws…; ✓ Anna shows…; ✓ …" above the
+    result). None: the hand goes on."""
+    result = (state or {}).get("result")
+    if not (state or {}).get("complete") or not result:
+        return None
+    winners = result.get("winners") or []
+    said = outcome(result.get("outcome"))
+    if not winners:
+        return "\u2713 " + _("Hand {n} is over: {outcome}.", n=n, outcome=said)
+    return "\u2713 " + ngettext("Hand {hand} is over: {outcome}, {winners} wins.",
+                                 "Hand {hand} is over: {outcome}, {winners} win.",
+                                 len(winners), hand=n, outcome=said, winners=", ".join(winners))
 
 
 def _keepable(form) -> list[tuple[str, str]]:
