@@ -82,3 +82,53 @@ def test_a_refused_tap_is_said_in_the_papers_language(client):
     assert said in paper and english not in paper
     view = client.get(f"/reports/{g.sid}/hands/1/audit?step=1&lang=de&token={g.audit}")
     assert said in view.get_data(as_text=True).replace("&#39;", "'")
+
+
+def _corrected(client) -> str:
+    """The played hand with Ben's dispute of action 7 (Ann's hit) settled by a
+    correction, then Ann's draw before it undone on its own."""
+    from tests.test_tablet import form_value, hand_page
+
+    sid = _played(client)
+    page = hand_page(client, sid)
+    form = {"csrf_token": form_value(page, "csrf_token")}
+    r = client.post(f"/s/{sid}/hands/1/dispute", data={
+        **form, "by": "Ben", "note": "3d does not go there", "action": "7", "client_id": "d7"})
+    assert r.status_code == 303
+    r = client.post(f"/s/{sid}/hands/1/disputes/1/settle", data={
+        **form, "by": "Cy", "how": "corrected", "confirm": "1", "client_id": "s7"})
+    assert r.status_code == 303
+    r = client.post(f"/s/{sid}/hands/1/undo", data={
+        **form, "expected_seq": form_value(hand_page(client, sid), "expected_seq"),
+        "client_id": "u6"})
+    assert r.status_code == 303 and "Undone" in client.get(r.headers["Location"]).data.decode()
+    return sid
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_audit_step_says_what_an_undo_took_back_and_whose_dispute(client, lang):
+    """"(undo) (correction)" said neither what was taken back nor why
+    (newcomer F19): the step view and the paper name the step undone with its
+    action, and the dispute a correction settled, and the page lists the
+    hand's disputes as the paper does."""
+    sid = _corrected(client)
+    hit = language.action_words("Ann: hit S1 3d", lang)
+    draw = language.action_words("Ann: draw Kc", lang)
+    dispute = language.gettext(lang, "{undo}: a correction after {player}'s dispute",
+                               undo=language.gettext(lang, "Undo of step {number} ({action})",
+                                                     number=7, action=hit), player="Ben")
+    plain = language.gettext(lang, "Undo of step {number} ({action})", number=6, action=draw)
+
+    def heading(step: int) -> str:
+        page = client.get(f"/reports/{sid}/hands/1/audit?step={step}&lang={lang}").data.decode()
+        return _page_text(re.search(r"<h2>(.*?)</h2>", page, re.S).group(1)).strip()
+
+    assert heading(8) == dispute
+    assert heading(9) == plain
+    page = _page_text(client.get(f"/reports/{sid}/hands/1/audit?step=9&lang={lang}").data
+                      .decode())
+    assert plain in page and dispute in page
+    assert "3d does not go there" in page.split(language.gettext(lang, "Disputes"))[-1]
+    text = " ".join(pdf_text(client.get(f"/reports/{sid}/hands/1/audit.pdf?lang={lang}")
+                             .data).split())
+    assert " ".join(plain.split()) in text and "(undo)" not in text

@@ -28,7 +28,6 @@ KNOWN = {
     "record/schemas.py::_malformed": 16,
     "replay/audit.py::_step_through": 20,
     "reports/audit.py::describe_state": 16,
-    "reports/audit.py::_steps_table": 26,
     "reports/whatif.py::format_whatif": 17,
     "rules/actions.py::parse_action": 23,
     "rules/cards.py::action_words": 16,

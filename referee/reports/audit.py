@@ -186,16 +186,27 @@ def _disputes_block(audit: HandAudit, lang: str, settled: dict[int, dict] | None
                     zone: str | None = None) -> list:
     """Every dispute of the hand: those of one action are also shown beside
     it in the table above; those of the whole hand only here."""
-    disputes = audit.setup.get("disputes") or []
-    if not disputes:
+    lines = dispute_lines(audit, lang, settled, zone)
+    if not lines:
         return []
     _ = words(lang)
     st = styles()
-    read = actions_read(audit)
     out: list = [Paragraph(_("Disputes"), st["h2"]), Paragraph(
         _("Objections kept for the record. A dispute changes no result: the table settles it "
           "by a correction (shown above) or lets the record stand."), st["small"])]
-    for i, d in enumerate(disputes):
+    out.extend(Paragraph(text, st["bullet"], bulletText="•") for text in lines)
+    return out
+
+
+def dispute_lines(audit: HandAudit, lang: str, settled: dict[int, dict] | None = None,
+                  zone: str | None = None) -> list[str]:
+    """Each dispute of the hand in a line of markup (names and notes
+    escaped, who and how it was settled in bold): the paper and the step
+    view say them alike."""
+    _ = words(lang)
+    read = actions_read(audit)
+    out = []
+    for i, d in enumerate(audit.setup.get("disputes") or []):
         k = d.get("action")
         if k is None:
             what = _("the hand as a whole")
@@ -217,7 +228,7 @@ def _disputes_block(audit: HandAudit, lang: str, settled: dict[int, dict] | None
             ) + "</b>"
         elif settled is not None:
             text += " · <b>" + _("open") + "</b>"
-        out.append(Paragraph(text, st["bullet"], bulletText="•"))
+        out.append(text)
     return out
 
 
@@ -300,7 +311,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
               "referee had dealt with it. A refused action changes nothing; a correction takes "
               "an earlier action out (and may put another in its place), and both stay on "
               "record."), st["small"]))
-        story.extend(_steps_tables(audit, width, lang))
+        story.extend(_steps_tables(audit, width, lang, settled))
     story.extend(_disputes_block(audit, lang, settled, log.get("started")))
 
     # The heading goes with what it heads: never alone at the foot of a page.
@@ -369,6 +380,53 @@ def _action(text: str, lang: str) -> str:
     return language.action_sentence(text, lang)
 
 
+#: A correction step as the audit says it: which step it took back, and
+#: (a dispute settled by a correction) whose dispute it settled.
+UNDO_OF_STEP = N_("Undo of step {number} ({action})")
+UNDO_OF = N_("Undo of {action}")
+AFTER_DISPUTE = N_("{undo}: a correction after {player}'s dispute")
+
+
+def undo_said(audit: HandAudit, step, lang: str, settled: dict[int, dict] | None = None,
+              read: dict[int, str] | None = None) -> str:
+    """A correction step in words (newcomer F19: "(undo) (correction)" said
+    neither what was taken back nor why): the step it took out, with its
+    action, and the dispute it settled where ``settled`` (with each settling
+    event's ``seq``) says so."""
+    read = actions_read(audit) if read is None else read
+    taken = next((s for s in audit.steps
+                  if step.replaces is not None and s.seq == step.replaces), None)
+    if taken is not None and taken.action:
+        said = language.gettext(lang, UNDO_OF_STEP, number=taken.index, action=_action(
+            _clip(read.get(taken.index, taken.action)), lang))
+    elif (step.message or "").startswith("undo of "):
+        said = language.gettext(lang, UNDO_OF, action=_action(_clip(step.message[8:]), lang))
+    else:  # a correction with a reason of its own: the reason is its ruling
+        said = language.gettext(lang, N_("(undo)"))
+    who = _settled_by_dispute(audit, step, settled)
+    return language.gettext(lang, AFTER_DISPUTE, undo=said, player=who) if who else said
+
+
+def restated(step) -> bool:
+    """Whether a step's message only says what ``undo_said`` says (a plain
+    "undo of ..."): its ruling line would say it twice."""
+    return step.status == "corrected" and not step.action and \
+        (step.message or "").startswith("undo of ")
+
+
+def _settled_by_dispute(audit: HandAudit, step, settled: dict[int, dict] | None) -> str | None:
+    """Who raised the dispute whose correction ``step`` is part of: its undos
+    are the events just before the settling event (None: a plain undo)."""
+    disputes = audit.setup.get("disputes") or []
+    for k, done in (settled or {}).items():
+        end = done.get("seq")
+        if done.get("how") != "corrected" or end is None or step.seq is None:
+            continue
+        if end - len(done.get("undone") or ()) <= step.seq < end and k < len(disputes):
+            return disputes[k]["by"]
+    return None
+
+
 def _ruling(step, lang: str) -> str:
     """A step's ruling in ``lang``: a refusal judged again from its code and
     parameters (``Step.error``), else its stored message (an undo's)."""
@@ -400,10 +458,14 @@ def _clip(text: str) -> str:
 STEPS_A_TABLE = 40
 
 
-def _steps_tables(audit: HandAudit, width: float, lang: str) -> list[Table]:
-    """The steps in tables of ``STEPS_A_TABLE`` rows, each with the heading."""
+def _steps_tables(audit: HandAudit, width: float, lang: str,
+                  settled: dict[int, dict] | None = None) -> list[Table]:
+    """The steps in tables of ``STEPS_A_TABLE`` rows, each with the heading;
+    a correction says what it took back (and whose dispute it settled)."""
     steps, read = audit.steps, actions_read(audit)
-    return [_steps_table(steps[k:k + STEPS_A_TABLE], read, width, lang)
+    undos = {s.index: undo_said(audit, s, lang, settled, read)
+             for s in steps if s.status == "corrected" and not s.action}
+    return [_steps_table(steps[k:k + STEPS_A_TABLE], read, width, lang, undos)
             for k in range(0, len(steps), STEPS_A_TABLE)]
 
 
@@ -416,7 +478,46 @@ def _state_after(step, lang: str) -> str:
     return "<br/>".join(describe_state(step.state, lang))
 
 
-def _steps_table(steps: list, read: dict[int, str], width: float, lang: str) -> Table:
+def _step_action(step, read: dict[int, str], lang: str, undos: dict[int, str]) -> list[str]:
+    """A step's action (the deal's, a correction's: what it took back), and
+    a show given as a count said as such."""
+    _ = words(lang)
+    if not step.action:
+        return ["<i>" + (_("the deal") if step.status == "setup" else
+                         esc(undos.get(step.index) or _("(undo)"))) + "</i>"]
+    what = [f"<b>{esc(_action(_clip(read[step.index]), lang))}</b>"]
+    if ": show =" in step.action:
+        what.append(f"<i>{esc(_(COUNTED))}</i>")  # the referee saw no cards
+    return what
+
+
+def _step_cell(step, read: dict[int, str], lang: str, undos: dict[int, str]) -> list[str]:
+    """A step's action cell, line by line: the action (a correction: what it
+    took back), then its status, what it replaced, its ruling and disputes."""
+    _ = words(lang)
+    what = _step_action(step, read, lang, undos)
+    if step.status != "setup":
+        status = STATUS_WORDS.get(step.status)
+        what.append(language.gettext(lang, status) if status else step.status)
+    if step.replaces is not None:
+        what.append(_("replaces event {n}", n=step.replaces))
+    if step.replaced_by is not None:
+        what.append(_("taken out by event {n}", n=step.replaced_by))
+    if step.code or (step.message and not restated(step)):
+        rule = _("rule {code}", code=f"<b>{esc(step.code)}</b>") if step.code else ""
+        message = _clip(_ruling(step, lang))
+        what.append(f"{rule}{': ' if rule and message else ''}{esc(message)}")
+    if step.note:
+        what.append(f"<i>{esc(language.gettext(lang, step.note))}</i>")
+    for d in step.disputes:
+        what.append(_("{who}: “{note}”",
+                      who="<b>" + _("disputed by {player}", player=esc(d["by"])) + "</b>",
+                      note=esc(language.note_words(d["note"], lang))))
+    return what
+
+
+def _steps_table(steps: list, read: dict[int, str], width: float, lang: str,
+                 undos: dict[int, str]) -> Table:
     _ = words(lang)
     st = styles()
     head = [Paragraph(h, st["head"]) for h in ("#", _("Event"), _("Action"), _("State after"))]
@@ -433,27 +534,7 @@ def _steps_table(steps: list, read: dict[int, str], width: float, lang: str) -> 
     longest = 0
     for step in steps:
         r = len(rows)
-        what = [f"<b>{esc(_action(_clip(read[step.index]), lang))}</b>" if step.action else
-                "<i>" + (_("the deal") if step.status == "setup" else _("(undo)")) + "</i>"]
-        if step.action and ": show =" in step.action:
-            what.append(f"<i>{esc(_(COUNTED))}</i>")  # the referee saw no cards
-        if step.status != "setup":
-            status = STATUS_WORDS.get(step.status)
-            what.append(language.gettext(lang, status) if status else step.status)
-        if step.replaces is not None:
-            what.append(_("replaces event {n}", n=step.replaces))
-        if step.replaced_by is not None:
-            what.append(_("taken out by event {n}", n=step.replaced_by))
-        if step.code or step.message:
-            rule = _("rule {code}", code=f"<b>{esc(step.code)}</b>") if step.code else ""
-            message = _clip(_ruling(step, lang))
-            what.append(f"{rule}{': ' if rule and message else ''}{esc(message)}")
-        if step.note:
-            what.append(f"<i>{esc(language.gettext(lang, step.note))}</i>")
-        for d in step.disputes:
-            what.append(_("{who}: “{note}”",
-                          who="<b>" + _("disputed by {player}", player=esc(d["by"])) + "</b>",
-                          note=esc(language.note_words(d["note"], lang))))
+        what = _step_cell(step, read, lang, undos)
         longest = max(longest, sum(len(w) for w in what))
         rows.append([
             str(step.index) if step.index else "",

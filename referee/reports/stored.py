@@ -44,7 +44,7 @@ class StoredSession:
         """Hand ``n``'s disputes as settled, for its audit paper."""
         from ..service.table import disputes
 
-        return disputes.settlements(self.db, self.session_id, n)
+        return disputes.settlements(self.db, self.session_id, n, seq=True)
 
     def hand_events(self, n: int) -> list[dict]:
         from ..service import storage

@@ -23,6 +23,7 @@ from flask import (
     request,
     url_for,
 )
+from markupsafe import Markup
 from werkzeug.exceptions import ServiceUnavailable
 
 from ..replay import replay
@@ -33,9 +34,11 @@ from ..reports.audit import (
     actions_read,
     audit_hand,
     describe_state,
+    dispute_lines,
     payment_lines,
     render_audit,
     told_rows,
+    undo_said,
 )
 from ..reports.common import rules_in_words, unit_of
 from ..reports.settlement import OUTCOME_WORDS, render_settlement
@@ -232,9 +235,16 @@ def audit_view(sid: str, n: int):
             args["token"] = token
         return url_for("reports.audit_view", **args)
 
+    read, settled = actions_read(audit), stored.audit_settled(n)
     return render_template(
         "reports/audit.html", sid=sid, n=n, token=token, audit=audit, step=step,
-        step_no=step_no, last=last, read=actions_read(audit),
+        step_no=step_no, last=last, read=read,
+        # a correction says what it took back and whose dispute it settled,
+        # and the hand's disputes are on the page, as on the paper (newcomer F19)
+        undos={s.index: undo_said(audit, s, current(), settled, read)
+               for s in audit.steps if s.status == "corrected" and not s.action},
+        disputes=[Markup(line) for line in dispute_lines(
+            audit, current(), settled, stored.log.get("started"))],
         state_lines=describe_state(step.state, current()), link=link,
         final_hash=stored.final_hash, outcomes=OUTCOME_WORDS,
         summary={"match": audit.session.result(with_money=False).match()},

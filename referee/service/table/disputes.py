@@ -27,12 +27,15 @@ from .writes import Plan, answered, asked, check_current, write
 SETTLE_WAYS = ("corrected", "stands")
 
 
-def settlements(db: Database, sid: str, n: int) -> dict[int, dict]:
+def settlements(db: Database, sid: str, n: int, *, seq: bool = False) -> dict[int, dict]:
     """Hand ``n``'s disputes settled so far, by their place in its list of
-    disputes: how, by whom, when, and (a correction) the actions undone."""
+    disputes: how, by whom, when, and (a correction) the actions undone;
+    with ``seq``, also the settling event's number (the audit: a
+    correction's undos are the events just before it)."""
     out = {}
     for ev in storage.events.hand_level(db, sid, n, (str(EventKind.SETTLE),)):
-        out[ev["payload"]["dispute"]] = {**ev["payload"], "at": ev["created"]}
+        out[ev["payload"]["dispute"]] = {**ev["payload"], "at": ev["created"],
+                                         **({"seq": ev["seq"]} if seq else {})}
     return out
 
 
