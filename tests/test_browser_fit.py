@@ -141,3 +141,55 @@ def test_the_standings_fit_a_phone_in_every_language(server, browser, players):
     check(pg, f"fit-standings-{len(players)}")  # axe, the compact layout too
     assert not pg.errors, pg.errors
     pg.context.close()
+
+
+# Each player's name in the compact standings (its cell's ::before), laid out
+# again as a real element in the same cell with the same computed style, so
+# that its words can be measured: the words cut across two lines, whether the
+# name is clipped, how a clipped one ends, and the cell's title.
+NAMES_LAID = """() => [...document.querySelectorAll('table.standings.many [data-player]')]
+  .filter(cell => cell.getClientRects().length).map(cell => {
+    const style = getComputedStyle(cell, '::before');
+    const copy = document.createElement('div');
+    for (const key of style) copy.style.setProperty(key, style.getPropertyValue(key));
+    copy.textContent = cell.dataset.player;
+    cell.prepend(copy);
+    const text = copy.firstChild, cut = [];
+    for (const word of cell.dataset.player.matchAll(/[^\\s-]+-?/g)) {
+      const range = document.createRange();
+      range.setStart(text, word.index);
+      range.setEnd(text, word.index + word[0].length);
+      const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+      if (tops.size > 1) cut.push(word[0]);
+    }
+    const clipped = copy.scrollWidth > copy.clientWidth + 1;
+    copy.remove();
+    return {name: cell.dataset.player, cut, clipped, ends: style.textOverflow,
+            title: cell.title};
+  })"""
+
+
+def test_compact_standings_never_break_a_name_inside_a_word(server, browser):
+    """Five players or more at 390 px (the compact standings): a long name
+    broke anywhere ("Wolfeschlege / lsteinhausen"). It wraps between words;
+    a word too wide for its cell ends in an ellipsis, the whole name in the
+    cell's title."""
+    players = ["Wolfeschlegelsteinhausen", "Gwendolyn Cunningham", "Bartholomew-Maximilian",
+               "Ann", "Maximilianeberger", "Bo"]
+    url = _table(server, players, _outs(players, players[::-1]), "2026-11-21", "en")
+    pg = device(browser, {"width": 390, "height": 844})
+    pg.goto(url)
+    sid = pg.url.split("/s/", 1)[1].split("/")[0]
+    pg.goto(f"{server}/s/{sid}/standings")
+    names = pg.evaluate(NAMES_LAID)
+    assert {n["name"] for n in names} == set(players)
+    assert [(n["name"], n["cut"]) for n in names if n["cut"]] == []
+    for n in names:
+        assert n["title"] == n["name"], n
+        assert not n["clipped"] or n["ends"] == "ellipsis", n
+    # Such names are there to be cut: the page is not measuring nothing.
+    assert any(n["clipped"] for n in names) and len(names) > len(players)
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+    pg.locator("table.standings").screenshot(path=str(SHOTS / "fit-standings-long-names.png"))
+    assert not pg.errors, pg.errors
+    pg.context.close()
