@@ -6,6 +6,7 @@ the season PDF, merging spellings and undoing it, and ``referee ledger``."""
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import re
@@ -176,6 +177,28 @@ def test_club_balances_and_each_debt_where_it_is_owed(weeks):
                 for o in table["owed"]} >= {(t["from"], t["to"], t["amount"])}
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_each_debt_says_at_which_table_and_since_when(weeks, club_app, capsys, lang):
+    """The club nets nothing across tables, so one pair may owe at two; the
+    command line said "Chris pays Dora 0.50" and "Chris pays Dora 1.00"
+    with nothing to tell them apart (newcomer N12). It and the club page
+    now say each debt's table and day, in one sentence."""
+    from referee import language
+
+    client = weeks["client"]
+    transfers = client.get("/api/club/ledger", headers=KEY).get_json()["transfers"]
+    assert transfers and all(t["table"] for t in transfers)
+    assert cli_main(["ledger", "--db", club_app.config["DATABASE"], "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
+    page = html.unescape(client.get(f"/club?lang={lang}").get_data(as_text=True))
+    for t in transfers:
+        said = language.gettext(lang, "at {table}, owed since {when}", table=t["table"],
+                                when=language.day(t["since"], lang))
+        assert said in out and said in page, (said, out)
+    assert out.count(" · ") == len(transfers)
+
+
 def test_brought_forward_from_the_club_is_not_counted_twice():
     week1 = ClubSession("a", "2026-11-02", ["Ann", "Ben"],
                         [HandLine("out", ("Ann",), {"Ann": Decimal(2), "Ben": Decimal(-2)})])
@@ -202,9 +225,10 @@ def test_referee_ledger_json_is_exactly_the_issue_s_shape(weeks, capsys, club_ap
         assert re.fullmatch(r"\d+\.\d{2}", t["amount"]) and Decimal(t["amount"]) > 0
     # Without the merge, Bne is someone else, and the same as the API says.
     r = weeks["client"].get("/api/club/ledger", headers=KEY).get_json()
-    # (the API's transfers also say since when their payer owes)
+    # (the API's transfers also say where and since when their payer owes)
     assert out == {"balances": r["balances"], "transfers": [
-        {k: v for k, v in t.items() if k not in ("since", "session")} for t in r["transfers"]]}
+        {k: v for k, v in t.items() if k not in ("since", "session", "table")}
+        for t in r["transfers"]]}
     assert "Bne" in out["balances"]
     assert all(re.fullmatch(r"2026-11-\d\d", t["since"]) for t in r["transfers"])
 
@@ -620,6 +644,31 @@ def test_the_season_counts_told_hands_drops_and_catches(club_app):
     ben = season["players"]["Ben"]
     assert (ben["drops"], ben["drops_won"], ben["caught"]) == (2, 1, 1)
     assert season["players"]["Ann"]["drops"] == 0
+
+
+def test_one_day_s_tables_count_in_the_order_they_opened(club_app):
+    """Five tables of one evening, stored latest first: the season's running
+    balance adds them in the order they were played (by the moment each
+    opened, whatever its offset), not by their ids, which are random (the
+    newcomer's chart drew the second table of a night before the first)."""
+    client = club_app.test_client()
+    winners = ["Ann", "Ben", "Cy", "Ann", "Ben"]
+    # Each hour's table, the latest first; one written in UTC+2.
+    for hour in (22, 21, 20, 19, 18):
+        started = (f"2026-11-02T{hour + 2}:00:00+02:00" if hour == 20
+                   else f"2026-11-02T{hour}:00:00Z")
+        doc = {"format": "tonk-log/1", "table": f"{hour}h", "stake": "1", "currency": "EUR",
+               "rules": "pagat", "players": ["Ann", "Ben", "Cy"], "started": started,
+               "hands": [{"dealer": "Cy" if winners[hour - 18] != "Cy" else "Ann",
+                          "ending": {"how": "tonk_out", "by": winners[hour - 18]}}]}
+        r = client.post("/api/sessions", json=doc, headers=KEY)
+        assert r.status_code == 201, r.get_json()
+    running = client.get("/api/club/season", headers=KEY).get_json()["running"]
+    so_far: dict[str, Decimal] = {}
+    for point, winner in zip(running, winners, strict=True):
+        for p in ("Ann", "Ben", "Cy"):
+            so_far[p] = so_far.get(p, Decimal(0)) + (Decimal(4) if p == winner else Decimal(-2))
+        assert {p: Decimal(v) for p, v in point["balances"].items()} == so_far
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "fr", "pt"])

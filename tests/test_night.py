@@ -474,8 +474,10 @@ def test_the_settlement_writes_side_bets_with_suit_symbols():
 
 
 def test_a_season_of_one_session_draws_its_points():
+    from referee.reports.common import register_fonts
     from referee.reports.season import _chart
 
+    register_fonts()  # as the paper does first: alone, this test had no font
     season = {"running": [{"date": "2026-11-21", "balances": {"Ann": "2", "Ben": "-2"}}]}
     drawing = _chart(season, 400, "en")
     plot = next(c for c in drawing.contents if hasattr(c, "lines"))

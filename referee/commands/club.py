@@ -72,7 +72,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         print(json.dumps({"balances": led["balances"], "transfers": [
             {k: t[k] for k in ("from", "to", "amount")} for t in led["transfers"]]}))
         return 0
-    from ..reports.words import money_text, pays_words, words
+    from ..reports.words import money_text, owed_at, pays_words, words
 
     _ = words(args.lang)
     currency = led["currency"]
@@ -81,8 +81,9 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         print(f"  {name}: {money_text(amount, currency, args.lang)}")
     print(_("Who pays whom now") if led["transfers"] else _("Nobody owes anybody"))
     for t in led["transfers"]:
+        where, params = owed_at(t, args.lang)
         print("  " + pays_words(t["from"], t["to"], money_text(t["amount"], currency, args.lang),
-                                args.lang))
+                                args.lang) + (" · " + _(where, **params) if t["since"] else ""))
     return 0
 
 

@@ -62,6 +62,10 @@ class ClubSession:
     # A match to a score (match_to) that is over: its winners. A match counts
     # as one, however many hands it took.
     match_winners: tuple[str, ...] | None = None
+    # When it opened, as a UTC moment written so that it sorts as text: the
+    # order of one day's tables (their ids are random).
+    opened: str = ""
+    table: str | None = None  # its name, as the host gave it
 
 
 def session_money(s: ClubSession) -> dict[str, Decimal]:
@@ -121,12 +125,18 @@ def club_transfers(balances: Mapping[str, Decimal]) -> list[Transfer]:
     return settle_up(balances, sorted(balances))
 
 
+def in_date_order(s: ClubSession) -> tuple[str, str, str]:
+    """The order the club's sessions were played in: by day, then by the
+    moment each opened."""
+    return s.date, s.opened, s.id
+
+
 def running_balances(sessions: Sequence[ClubSession]) -> list[tuple[str, dict[str, Decimal]]]:
     """After each session, in date order, everyone's balance so far: the
     season chart's points."""
     so_far: dict[str, Decimal] = {}
     points = []
-    for s in sorted(sessions, key=lambda s: (s.date, s.id)):
+    for s in sorted(sessions, key=in_date_order):
         for p, v in session_money(s).items():
             so_far[p] = so_far.get(p, ZERO) + v
         points.append((s.date, dict(so_far)))

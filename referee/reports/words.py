@@ -101,6 +101,24 @@ PAID = N_("{payer} paid {payee} {amount}")
 PAYMENT = N_("the payment of {amount} from {payer} to {payee}")
 
 
+#: Where a debt of the club's ledger is owed, and since when: the club nets
+#: nothing across tables, so one pair may owe at two tables at once (the
+#: club page and ``referee ledger`` say it alike).
+OWED_AT = N_("at {table}, owed since {when}")
+OWED_SINCE = N_("owed since {when}")
+
+
+def owed_at(transfer: dict, lang: str) -> tuple[str, dict[str, str]]:
+    """A ledger transfer's table and day (``service.club.ledger``): the
+    sentence and its values, for the reader's ``_`` to fill in."""
+    when = language.day(transfer["since"], lang) if transfer.get("since") else ""
+    if transfer.get("session") is None:  # the club's own payments: no table
+        return OWED_SINCE, {"when": when}
+    table = transfer.get("table") or language.gettext(lang, N_("Table {id}"),
+                                                      id=transfer["session"])
+    return OWED_AT, {"table": table, "when": when}
+
+
 def paper_language(log: dict, asked: str | None = None) -> str:
     """The language of a table's paper: the one asked for, else the log's
     ``language``, else English. Every way of choosing it ends here, so the

@@ -98,6 +98,8 @@ class ClubTransferSchema(Schema):
     session = fields.String(allow_none=True, metadata={
         "description": "the table where it is owed (what its page, papers and export say "
                        "too); null: payments the club kept itself before issue 33"})
+    table = fields.String(allow_none=True, metadata={
+        "description": "that table's name (null: it has none, or no table)"})
     since = fields.String(allow_none=True, metadata={
         "description": "the day that table closed (else the day it opened)"})
 
@@ -161,6 +163,8 @@ class MarkPaidSchema(StrictSchema):
     currency = fields.String(validate=validate.Length(1, 16))
     since = fields.String(allow_none=True, validate=validate.Length(max=40), metadata={
         "description": "ignored: a transfer of the ledger may be posted back as it is"})
+    table = fields.String(allow_none=True, validate=validate.Length(max=200), metadata={
+        "description": "ignored, as since is (the table is the one session names)"})
     session = fields.String(allow_none=True, validate=validate.Length(1, 100), metadata={
         "description": "the table where the debt is owed (the ledger's transfer names it); "
                        "left out: the oldest table that owes exactly it"})

@@ -352,6 +352,16 @@ def _carried(eval_ctx, table, amounts: str, *, came: bool) -> str:
                          table=table_named(table, current()), amounts=amounts)
 
 
+@pass_eval_context
+def _owed_at(eval_ctx, transfer: dict) -> str:
+    """Where and since when a debt of the club's ledger is owed, on a page
+    (``reports.words.owed_at``)."""
+    from ..reports.words import owed_at
+
+    template, params = owed_at(transfer, current())
+    return _page_gettext(eval_ctx, template, **params)
+
+
 def init_app(app) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(language.TRANSLATIONS))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", language.DEFAULT)
@@ -366,6 +376,7 @@ def init_app(app) -> None:
     app.add_template_global(_pays, "pays")
     app.add_template_global(_paid, "paid")
     app.add_template_global(_carried, "carried")
+    app.add_template_global(_owed_at, "owed_at")
     app.add_template_global(switch_links, "language_links")
     app.add_template_global(decimal_pattern, "decimal_pattern")
     app.add_template_global(decimal_hint, "decimal_hint")

@@ -19,7 +19,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterable
-from datetime import date
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -223,6 +223,19 @@ def _day(row: dict) -> str:
     return when[:10]
 
 
+def _opened(row: dict) -> str:
+    """When the table opened, in UTC (``ClubSession.opened``): a log's
+    ``started`` may carry any offset."""
+    return _utc(row["header"].get("started") or row["created"])
+
+
+def _utc(when: str) -> str:
+    try:
+        return datetime.fromisoformat(when).astimezone(UTC).isoformat()
+    except ValueError:  # a stored moment is ISO 8601: kept as it is written
+        return when
+
+
 def currencies(rows: list[dict]) -> list[str]:
     """The currencies the club's tables (``rows``) play in, by name."""
     return sorted({row["currency"] or POINTS for row in rows})
@@ -332,8 +345,9 @@ def gather(db: Database, rows: list[dict], currency: str, start: date | None = N
             owed=[(who(t["from"]), who(t["to"]), Decimal(t["amount"]))
                   for t in s["transfers"]],
             closed=header.get("closed"),
-            match_winners=_match_winners(s, who)))
-    return sorted(out, key=lambda s: (s.date, s.id))
+            match_winners=_match_winners(s, who), opened=_opened(row),
+            table=row["table_name"]))
+    return sorted(out, key=arithmetic.in_date_order)
 
 
 def _places(currency: str, amounts: Iterable[Decimal]) -> int:
@@ -350,6 +364,7 @@ def club_payments(db: Database, currency: str) -> ClubSession:
               and json.loads(ev["payload"])["currency"] == currency]
     paid = [json.loads(ev["payload"]) for ev in events]
     return ClubSession(id="club", date=max((ev["created"][:10] for ev in events), default=""),
+                       opened=max((_utc(ev["created"]) for ev in events), default=""),
                        players=[], hands=[], payments=[
         (person(p["from"], spellings), person(p["to"], spellings), Decimal(p["amount"]))
         for p in paid])
@@ -357,10 +372,11 @@ def club_payments(db: Database, currency: str) -> ClubSession:
 
 def ledger(db: Database, currency: str | None = None, rows: list[dict] | None = None) -> dict:
     """Everyone's balance over all sessions (positive: the club owes them), and
-    every debt still owed, each at the table where it is owed (``session``;
-    ``since``: the day it closed, else the day it opened), as that table's
-    page, papers and export say it: the club nets nothing across tables
-    (to do that, carry a table's debts into the next: ``brought_forward_from``)."""
+    every debt still owed, each at the table where it is owed (``session``,
+    its name ``table``; ``since``: the day it closed, else the day it
+    opened), as that table's page, papers and export say it: the club nets
+    nothing across tables (to do that, carry a table's debts into the next:
+    ``brought_forward_from``)."""
     rows = _given(db, rows)
     currency = pick_currency(rows, currency)
     sessions = [*gather(db, rows, currency), club_payments(db, currency)]
@@ -370,7 +386,7 @@ def ledger(db: Database, currency: str | None = None, rows: list[dict] | None = 
     return {"currency": currency,
             "balances": {p: plain(v, places) for p, v in balances.items()},
             "transfers": [{"from": t.payer, "to": t.payee, "amount": plain(t.amount, places),
-                           "session": s.id if s.id != "club" else None,
+                           "session": s.id if s.id != "club" else None, "table": s.table,
                            "since": (s.closed or s.date or "")[:10] or None}
                           for s, t in debts]}
 
