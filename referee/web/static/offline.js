@@ -363,7 +363,11 @@
       actionsAsServed = actions.innerHTML;
       if (toActNode) toActNode.dataset.served = toActNode.textContent;
     }
+    // A seat's phone told "your turn" by the page as served: not once its
+    // kept taps passed the turn on.
+    const yours = document.querySelector("#yours[data-yours=turn]");
     if (!queued.length) {
+      if (yours) yours.hidden = false;
       // Written again only when changed: a rewrite takes the keyboard's focus away.
       if (actions.innerHTML !== actionsAsServed) actions.innerHTML = actionsAsServed;
       drawSpreads([]);
@@ -374,6 +378,7 @@
       return;
     }
     const next = foresee();
+    if (yours) yours.hidden = next.toAct !== hand.only;
     if (toActNode) toActNode.textContent = next.toAct || say("next_unknown");
     for (const li of document.querySelectorAll("#players > li")) {
       const name = li.querySelector("strong");
