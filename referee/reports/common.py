@@ -107,6 +107,7 @@ def esc(text: object) -> str:
 def clip(text: str, width: float, font: str = FONT, size: float = 7.5) -> str:
     """``text`` shortened with an ellipsis to fit ``width`` points, so a long
     name cannot spill into the next table cell."""
+    register_fonts()  # measured in the paper's own font: a chart may be drawn first
     if pdfmetrics.stringWidth(text, font, size) <= width:
         return text
     while text and pdfmetrics.stringWidth(text + "…", font, size) > width:
