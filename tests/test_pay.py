@@ -582,3 +582,46 @@ def test_a_player_keeps_their_details_for_the_club_from_their_own_phone(app):
                                                  "club": "1", "csrf_token": csrf})
     assert owed(settlement(host, later, later_token), "Ben", "Ann")["pay"] == {
         "note": "cash only"}
+
+
+def test_a_payers_own_mark_paid_says_it_waits_for_the_payee(app):
+    """Newcomer N6: Ben's phone marked a transfer paid and read "✓ Ben paid
+    Cy", while it waits for Cy's word and the card still offered "Mark paid"."""
+    host = app.test_client()
+    sid, token, _ = open_table(host)
+    ben, cy = (link(host, sid, token, "seat", p)["token"] for p in ("Ben", "Cy"))
+    phone = app.test_client()
+    csrf = join(phone, sid, ben)
+    r = phone.post(f"/s/{sid}/settle/paid", follow_redirects=True, data={
+        "from": "Ben", "to": "Cy", "amount": "0.25", "csrf_token": csrf, "client_id": "n6"})
+    page = r.get_data(as_text=True)
+    assert "Ben paid Cy" not in page.split('<h1>')[0]  # the flash, above the heading
+    assert "Ben says they paid Cy €0.25: waiting for Cy to confirm it" in page
+    card = re.search(r'<li class="panel transfer mine" data-from="Ben" data-to="Cy".*?</li>',
+                     page, re.S).group(0)
+    assert "Ben marked it paid: waiting for Cy to confirm" in card
+    assert 'class="mark-paid"' not in card and 'class="confirm-paid"' not in card
+    # Cy's phone confirms it from the card; then it is paid, by Cy's word.
+    payee = app.test_client()
+    csrf = join(payee, sid, cy)
+    page = payee.get(f"/s/{sid}/settle").get_data(as_text=True)
+    number = re.search(r'class="confirm-paid">.*?name="payment" value="(\d+)"', page).group(1)
+    r = payee.post(f"/s/{sid}/settle/confirm", follow_redirects=True, data={
+        "payment": number, "csrf_token": csrf, "client_id": "n6c"})
+    assert 'data-to="Cy"' not in r.get_data(as_text=True)
+    assert [t["to"] for t in settlement(host, sid, token)["owed"]] == ["Ann"]
+
+
+def test_the_host_confirms_in_german_vom_gastgeber(app):
+    host = app.test_client()
+    sid, token, _ = open_table(host, lang="de")
+    ben = link(host, sid, token, "seat", "Ben")["token"]
+    phone = app.test_client()
+    csrf = join(phone, sid, ben)
+    phone.post(f"/s/{sid}/settle/paid", data={"from": "Ben", "to": "Cy", "amount": "0.25",
+                                              "csrf_token": csrf, "client_id": "n6d"})
+    csrf = unlock(host, sid, token)
+    host.post(f"/s/{sid}/settle/confirm?lang=de", follow_redirects=True, data={
+        "payment": "1", "csrf_token": csrf, "client_id": "n6e"})
+    page = host.get(f"/s/{sid}/settle?lang=de").get_data(as_text=True)
+    assert "bestätigt vom Gastgeber" in page and "von dem Gastgeber" not in page

@@ -97,6 +97,9 @@ CARRIED_TO = N_("Carried on to {table}: {amounts}")
 #: A transfer: who pays whom how much; and a payment made.
 PAYS = N_("{payer} pays {payee} {amount}")
 PAID = N_("{payer} paid {payee} {amount}")
+#: A payment its payer's own phone marked paid: it waits for the payee's word.
+CLAIMED = N_("{payer} says they paid {payee} {amount}: waiting for {payee} to confirm it, "
+             "it settles nothing till then")
 #: The same payment named, not said as done (a refused form names it so).
 PAYMENT = N_("the payment of {amount} from {payer} to {payee}")
 

@@ -19,7 +19,7 @@ from segno.helpers import make_epc_qr
 
 from ..ledger.money import fmt
 from ..record.schemas import StrictSchema
-from ..reports.words import PAID, PAYMENT
+from ..reports.words import CLAIMED, PAID, PAYMENT
 from ..service.access import seats
 from ..service.club import pay
 from ..service.money.payable import FIELDS
@@ -125,7 +125,18 @@ def page(session_id: str):
         may_confirm=lambda p: p.pending and (who.writes or who.player == p.payee),
         may_undo=lambda p: not p.undone and (
             who.writes or (p.pending and _mine(who, p.payer, p.payee))),
-        host=who.writes, share_url=_share_url(session_id), typed=typed or {})
+        host=who.writes, share_url=_share_url(session_id), typed=typed or {},
+        waiting_for=_waiting(sec))
+
+
+def _waiting(sec):
+    """A transfer its payer marked paid from their own phone still waits for
+    the payee's word: the number of that claim (None: none waits), for its
+    card to say so, with the payee's (the host's) confirm in place of a
+    second "Mark paid" (newcomer N6)."""
+    payments = sec.money.payments if sec.money else []
+    waiting = {(p.payer, p.payee, p.amount): k for k, p in enumerate(payments, 1) if p.pending}
+    return lambda t: waiting.get((t.payer, t.payee, t.amount))
 
 
 @bp.get("/s/<session_id>/settle/by/<token>")
@@ -150,11 +161,13 @@ def shared(session_id: str, token: str):
 def paid(session_id: str):
     f = request.form
     payer, payee, amount = f.get("from", ""), f.get("to", ""), f.get("amount", "").strip()
-    return post_event(session_id, url_for("settle.page", session_id=session_id),
-                      _(PAID, payer=payer, payee=payee,
-                        amount=money(amount, g.summary.get("currency"))),
-                      _(PAYMENT, payer=payer, payee=payee,
-                        amount=money(amount, g.summary.get("currency"))),
+    said = money(amount, g.summary.get("currency"))
+    # The payer's own word moves nothing till the payee's confirms it: the
+    # flash says so, not that it was paid (newcomer N6).
+    done = _(CLAIMED, payer=payer, payee=payee, amount=said) if _by() == payer \
+        else _(PAID, payer=payer, payee=payee, amount=said)
+    return post_event(session_id, url_for("settle.page", session_id=session_id), done,
+                      _(PAYMENT, payer=payer, payee=payee, amount=said),
                       lambda db: pay.mark_paid(db, session_id, payer, payee, amount,
                                                client_id=form_client_id(), by=_by()),
                       for_whom=(payer, payee))
