@@ -545,3 +545,37 @@ def test_a_format_1_session_is_said_not_covered(app, client):
     assert not any(trust.verify_all(db, notes).values())
     assert [[n.template[:40] for n in said] for said in notes.values()] == [
         ["not covered: it was stored before its ch"]]
+
+
+def test_verify_s_actions_in_force_are_the_rule_s(app, client):
+    """Verify works out the actions in force in one pass of its own, for
+    speed (``trust._live_actions``, registered in ``referee/speed``): it must
+    say what the rule's one statement says (``record.chain.in_force``, as an
+    export's chain is read), over a session with an undo, a settled hand
+    corrected after a dispute and the action logged again, and a player
+    renamed afterwards (every earlier action names them anew)."""
+    from referee.record import chain
+
+    g = Game(client, seed=5)
+    g.start()
+    g.finish_hand()
+    g.correct_last("c")
+    assert g.post(str(g.sim.hand.actions[-1])).status_code == 201
+    g.seq += 1
+    name = g.sim.hand.players[0]
+    g.start()
+    g.play(2)
+    r = client.post(g.url(f"/hands/{g.n}/undo"), json={"expected_seq": g.seq, "client_id": "u1"},
+                    headers=bearer(g.table))
+    assert r.status_code == 201, r.get_json()
+    r = client.post(g.url(f"/players/{name}"), json={"name": "Renamed"},
+                    headers=bearer(g.table))
+    assert r.status_code == 201, r.get_json()
+    db = storage.connect(app.config["DATABASE"])
+    rows = storage.chain.rows(db, g.sid)
+    assert {"correction", "rename"} <= {ev["kind"] for ev in rows}
+    fast = trust._live_actions(storage.chain.rows_by_name(db, g.sid))
+    rule = chain.live_actions(rows)
+    assert any("Renamed" in text for _, text in fast[1])
+    assert {n: [text for _, text in v] for n, v in fast.items()} == \
+        {n: v for n, v in rule.items() if v}

@@ -50,6 +50,15 @@ plainly is one of these:
   ``indent=2`` fell back on the pure-Python encoder, which took longer than
   the replay. Would break: the text must stay what ``json`` writes (tested
   with quotes, backslashes, non-ASCII).
+- **Verify's actions in force in one pass** (``service/trust._live_actions``):
+  the rule is ``record.chain.in_force`` (an action stands until a
+  correction cancels it by its event id); verify walks its 140,000 rows
+  once, decoding each distinct action text once, instead of grouping the
+  events by hand and decoding every payload (``json.loads`` on 40,000
+  small texts was a twentieth of verify's longer process). Would break: a
+  change of the rule must be made here too; ``tests/test_trust.py``
+  (``test_verify_s_actions_in_force_are_the_rule_s``) holds the two to the
+  same answer over an undo, a correction and a renamed player.
 - **Canonical event bodies written directly** (``record/chain.py``:
   ``event_hash_v2``, ``event_hashes_v2``): import and verify hash 143,000
   events without building and sorting a dict each. Would break: the bytes

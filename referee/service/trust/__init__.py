@@ -308,8 +308,9 @@ _ID, _HAND, _SEQ, _KIND, _PAYLOAD = 0, 3, 4, 5, 6
 
 
 def _live_actions(events: list) -> dict[int, list[tuple[int, str]]]:
-    """Each hand's actions in force (an undo's correction takes its action
-    out), as (event id, text as the table now names its players). An
+    """Each hand's actions in force (``record.chain.in_force``'s rule, in one
+    pass: registered in ``referee/speed``), as (event id, text as the table
+    now names its players). An
     action's text is decoded once per distinct payload: a long log repeats
     a few thousand. orjson here and for the setups (``_chain_log``): it reads
     the service's own canonical JSON (no integer past 64 bits, no lone
