@@ -393,6 +393,9 @@ _WITH_SPREAD_CARDS = {
 
 
 _DRAW_UNSEEN = N_("{player} draws (card not seen)")
+# A draw that finds the stock empty draws nothing: it ends the play (the
+# rules' "stock empty"), and every page and paper says so (newcomer F1).
+_DRAW_EMPTY = N_("{player} draws from the empty stock: the play ends")
 _COUNT = N_("{player} shows a count of {count}")
 _UNDONE = N_("Undone: {action}")
 _ON_UNDONE = N_("[on action {number}, {action}, since undone]")
@@ -416,14 +419,17 @@ def action_templates(lang: str) -> dict:
             "count": translations(lang).gettext(_COUNT)}
 
 
-def action_words(text: str, lang: str) -> str:
+def action_words(text: str, lang: str, *, stock_empty: bool = False) -> str:
     """A logged action as a person reads it in ``lang`` wherever it is shown
     (a refusal, a kept tap, an undo, a dispute): the log line with its cards
     as read (``Ben: hit S1 7♣``) in English, the verbs' language, and
-    ``action_sentence`` in the others."""
+    ``action_sentence`` in the others; a draw from the empty stock
+    (``stock_empty``) in words in every language: its line reads as a draw."""
     from ..rules.cards import pretty
 
-    return pretty(text) if choose(lang) == DEFAULT else action_sentence(text, lang)
+    if choose(lang) == DEFAULT and not (stock_empty and " draw" in text):
+        return pretty(text)
+    return action_sentence(text, lang, stock_empty=stock_empty)
 
 
 def undo_words(text: str | None, lang: str) -> str:
@@ -446,9 +452,16 @@ def note_words(note: str, lang: str) -> str:
     return f"{said} {m.group(3)}".rstrip()
 
 
-def action_sentence(text: str, lang: str) -> str:
+def empty_draw(player: str, lang: str) -> str:
+    """A draw from the empty stock as a sentence in ``lang``: it ended the play."""
+    return gettext(lang, _DRAW_EMPTY, player=player)
+
+
+def action_sentence(text: str, lang: str, *, stock_empty: bool = False) -> str:
     """A logged action as a sentence in ``lang``: ``Ben: hit S1 7c`` -> ``Ben
-    hits S1 with 7♣`` (pages and papers alike; the log line stays as logged)."""
+    hits S1 with 7♣`` (pages and papers alike; the log line stays as logged).
+    ``stock_empty``: it was tapped with the stock empty (a draw then ends the
+    play)."""
     from ..rules.actions import action_of, parse_action
     from ..rules.errors import MalformedInput
 
@@ -465,7 +478,7 @@ def action_sentence(text: str, lang: str) -> str:
         action = action_of(player, verb, () if count is not None else tuple(args), spread, count)
         if not player or verb not in _ALONE | _WITH_CARDS | _WITH_SPREAD:
             return text
-    return action_said(action, lang)
+    return action_said(action, lang, stock_empty=stock_empty)
 
 
 def action_shape(action) -> str:
@@ -487,11 +500,14 @@ _SHAPES = {"alone": _ALONE, "cards": _WITH_CARDS, "spread": _WITH_SPREAD,
            "spread_cards": _WITH_SPREAD_CARDS}
 
 
-def action_said(action, lang: str) -> str:
+def action_said(action, lang: str, *, stock_empty: bool = False) -> str:
     """An action (the engine's record) as a sentence in ``lang``: every page,
-    paper and script says an action from its fields, never from its line."""
+    paper and script says an action from its fields, never from its line;
+    ``stock_empty``: a draw then is from the empty stock (``empty_draw``)."""
     from ..rules.cards import card_label
 
+    if stock_empty and action.verb == "draw":
+        return empty_draw(action.player, lang)
     shape = action_shape(action)
     fields = {"player": action.player, "cards": " ".join(map(card_label, action.cards)),
               "spread": f"S{action.spread}" if action.spread is not None else "",

@@ -212,8 +212,9 @@ def dispute_lines(audit: HandAudit, lang: str, settled: dict[int, dict] | None =
             what = _("the hand as a whole")
         elif k <= len(audit.steps_in_force):
             step = audit.steps_in_force[k - 1]
-            what = _("action {n} ({action})", n=k,
-                     action=esc(_action(read.get(step.index, step.action or ""), lang)))
+            what = _("action {n} ({action})", n=k, action=esc(_action(
+                read.get(step.index, step.action or ""), lang,
+                stock_empty=step.index in empty_stock_draws(audit))))
         else:
             what = _("action {n}", n=k)
         text = _("{player} disputes {what}: “{note}”", player=f"<b>{esc(d['by'])}</b>",
@@ -363,6 +364,18 @@ def actions_read(audit: HandAudit) -> dict[int, str]:
     return out
 
 
+def empty_stock_draws(audit: HandAudit) -> frozenset[int]:
+    """The steps (by ``index``) that drew from the empty stock: they drew
+    nothing and ended the play, and are said so (their line reads as a draw)."""
+    out, stock = set(), None
+    for step in audit.steps:
+        if stock == 0 and step.status == "accepted" and (step.action or "").endswith(
+                (": draw", ": draw ??")):
+            out.add(step.index)
+        stock = step.state.get("stock")
+    return frozenset(out)
+
+
 def _as_read(text: str, top: str | None) -> str:
     if "take" not in text:  # most steps: no parse (one audit held 6,000 refusals)
         return text
@@ -372,12 +385,11 @@ def _as_read(text: str, top: str | None) -> str:
         return text
 
 
-def _action(text: str, lang: str) -> str:
+def _action(text: str, lang: str, stock_empty: bool = False) -> str:
     """An action as the paper writes it: the log line with suit symbols in
-    English (the notation disputes refer to), a sentence in another language."""
-    if lang == language.DEFAULT:
-        return pretty(text)
-    return language.action_sentence(text, lang)
+    English (the notation disputes refer to), a sentence in another language;
+    a draw from the empty stock (``stock_empty``) in words in every one."""
+    return language.action_words(text, lang, stock_empty=stock_empty)
 
 
 #: A correction step as the audit says it: which step it took back, and
@@ -405,6 +417,19 @@ def undo_said(audit: HandAudit, step, lang: str, settled: dict[int, dict] | None
         said = language.gettext(lang, N_("(undo)"))
     who = _settled_by_dispute(audit, step, settled)
     return language.gettext(lang, AFTER_DISPUTE, undo=said, player=who) if who else said
+
+
+def said_otherwise(audit: HandAudit, lang: str, settled: dict[int, dict] | None = None,
+                   read: dict[int, str] | None = None) -> dict[int, str]:
+    """The steps (by ``index``) said otherwise than by their line, as the
+    paper and the step view say them: a correction, what it took back
+    (``undo_said``); a draw from the empty stock, that it ended the play."""
+    read = actions_read(audit) if read is None else read
+    out = {s.index: undo_said(audit, s, lang, settled, read)
+           for s in audit.steps if s.status == "corrected" and not s.action}
+    for k in empty_stock_draws(audit):
+        out[k] = _action(read[k], lang, stock_empty=True)
+    return out
 
 
 def restated(step) -> bool:
@@ -463,8 +488,7 @@ def _steps_tables(audit: HandAudit, width: float, lang: str,
     """The steps in tables of ``STEPS_A_TABLE`` rows, each with the heading;
     a correction says what it took back (and whose dispute it settled)."""
     steps, read = audit.steps, actions_read(audit)
-    undos = {s.index: undo_said(audit, s, lang, settled, read)
-             for s in steps if s.status == "corrected" and not s.action}
+    undos = said_otherwise(audit, lang, settled, read)
     return [_steps_table(steps[k:k + STEPS_A_TABLE], read, width, lang, undos)
             for k in range(0, len(steps), STEPS_A_TABLE)]
 
@@ -485,7 +509,7 @@ def _step_action(step, read: dict[int, str], lang: str, undos: dict[int, str]) -
     if not step.action:
         return ["<i>" + (_("the deal") if step.status == "setup" else
                          esc(undos.get(step.index) or _("(undo)"))) + "</i>"]
-    what = [f"<b>{esc(_action(_clip(read[step.index]), lang))}</b>"]
+    what = [f"<b>{esc(undos.get(step.index) or _action(_clip(read[step.index]), lang))}</b>"]
     if ": show =" in step.action:
         what.append(f"<i>{esc(_(COUNTED))}</i>")  # the referee saw no cards
     return what

@@ -210,10 +210,11 @@ def outcome(code: str | None) -> str:
 
 # ---------------------------------------------------------------- actions
 
-def action_words(text: str) -> str:
+def action_words(text: str, stock_empty: bool = False) -> str:
     """A logged action as a sentence in the reader's language: ``Ben: hit S1
-    7c`` -> ``Ben hits S1 with 7♣`` (the log line itself stays as logged)."""
-    return language.action_sentence(text, current())
+    7c`` -> ``Ben hits S1 with 7♣`` (the log line itself stays as logged);
+    ``stock_empty``: tapped with the stock empty (a draw then ends the play)."""
+    return language.action_sentence(text, current(), stock_empty=stock_empty)
 
 
 def note(text: str) -> str:
@@ -235,15 +236,15 @@ def undo_words(text: str | None) -> str:
     return language.undo_words(text, current())
 
 
-def logged(text: str) -> Markup:
+def logged(text: str, stock_empty: bool = False) -> Markup:
     """A log line as a page shows it: as logged, cards as symbols (the
     notation disputes and audits refer to); in a language other than English,
     the sentence it says in that language, the notation on hover only (its
     verbs are English: a German line followed by "Dev: draw" read as a slip)."""
     line = pretty(text)
-    if current() == language.DEFAULT:
+    if current() == language.DEFAULT and not (stock_empty and " draw" in text):
         return Markup("{}").format(line)
-    return Markup('<span title="{}">{}</span>').format(line, action_words(text))
+    return Markup('<span title="{}">{}</span>').format(line, action_words(text, stock_empty))
 
 
 def said(record: dict) -> Markup:
@@ -254,17 +255,19 @@ def said(record: dict) -> Markup:
 
     action = as_action(record)
     line = pretty(str(action))
-    if current() == language.DEFAULT:
+    # A draw from the empty stock in words in every language: its line reads
+    # as a draw of a card.
+    if current() == language.DEFAULT and not record.get("stock_empty"):
         return Markup("{}").format(line)
-    return Markup('<span title="{}">{}</span>').format(pretty(record["line"]),
-                                                      language.action_said(action, current()))
+    return Markup('<span title="{}">{}</span>').format(pretty(record["line"]), said_words(record))
 
 
 def said_words(record: dict) -> str:
     """An action of a hand's history as a sentence in the reader's language."""
     from ..service.table.history import as_action
 
-    return language.action_said(as_action(record), current())
+    return language.action_said(as_action(record), current(),
+                                stock_empty=bool(record.get("stock_empty")))
 
 
 # One whole sentence for each verb: word order and the verb's form differ by

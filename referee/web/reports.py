@@ -37,8 +37,8 @@ from ..reports.audit import (
     dispute_lines,
     payment_lines,
     render_audit,
+    said_otherwise,
     told_rows,
-    undo_said,
 )
 from ..reports.common import rules_in_words, unit_of
 from ..reports.settlement import OUTCOME_WORDS, render_settlement
@@ -241,8 +241,7 @@ def audit_view(sid: str, n: int):
         step_no=step_no, last=last, read=read,
         # a correction says what it took back and whose dispute it settled,
         # and the hand's disputes are on the page, as on the paper (newcomer F19)
-        undos={s.index: undo_said(audit, s, current(), settled, read)
-               for s in audit.steps if s.status == "corrected" and not s.action},
+        said=said_otherwise(audit, current(), settled, read),
         disputes=[Markup(line) for line in dispute_lines(
             audit, current(), settled, stored.log.get("started"))],
         state_lines=describe_state(step.state, current()), link=link,

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from ...replay.sequential import parse_logged
 from ...rules.actions import Action, action_of, as_taken
+from ...rules.cards import UNKNOWN
 from ...rules.errors import RefereeError
 from ...rules.options import HouseRules
 from ...rules.spreads import in_rank_order
@@ -23,13 +24,15 @@ from .live_state import current, new_hand
 _ACTION, _CORRECTION = map(str, (EventKind.ACTION, EventKind.CORRECTION))
 
 
-def record(action: Action, *, undone: bool = False, line: str | None = None) -> dict:
+def record(action: Action, *, undone: bool = False, line: str | None = None,
+           stock_empty: bool = False) -> dict:
     """One action as plain fields (for a template, and for a page's script as
     JSON): ``line`` is the log line as logged, ``cards`` what a person reads
-    (a take's card resolved)."""
+    (a take's card resolved); ``stock_empty``: a draw from the empty stock,
+    which drew nothing and ended the play."""
     return {"player": action.player, "verb": action.verb, "cards": list(action.cards),
             "spread": action.spread, "count": action.count, "undone": undone,
-            "line": line if line is not None else str(action)}
+            "line": line if line is not None else str(action), "stock_empty": stock_empty}
 
 
 def as_action(fields: dict) -> Action:
@@ -55,28 +58,33 @@ def hand_history(db: Database, sid: str, n: int) -> list[dict]:
     # A spread's cards as a person reads them: in rank order, as laid or not.
     logged = [(_as_read(parse_logged(ev["payload"]["action"]), rules), ev["id"] in cancelled,
                ev["payload"]["action"]) for ev in events if ev["kind"] == _ACTION]
-    if not any(a.verb == "take" and not a.cards for a, _undone, _line in logged):
+    # Only the hand played again knows a take's card and whether a draw
+    # found the stock empty (it names no card either).
+    if not any(a.verb in ("take", "draw") and a.cards in ((), (UNKNOWN,))
+               for a, _undone, _line in logged):
         return [record(a, undone=undone, line=line) for a, undone, line in logged]
     row = storage.hands.row(db, sid, n)
     hand = new_hand(rules, n, row["seats"], row["setup"]) if row else None
-    return [record(shown, undone=undone, line=line)
-            for shown, undone, line in _with_cards_taken(hand, logged)]
+    return [record(shown, undone=undone, line=line, stock_empty=empty)
+            for shown, undone, line, empty in _as_played(hand, logged)]
 
 
-def _with_cards_taken(hand, logged):
-    """Each take with the card it took: the pile's top when it was logged.
+def _as_played(hand, logged):
+    """Each take with the card it took (the pile's top when it was logged),
+    and each draw with whether it found the stock empty.
 
     The hand's applied actions are played again (they were judged when
     logged); an undone action was the hand's last when logged, so the hand
     played so far (live actions only) is the one it was logged on.
     """
     for action, undone, line in logged:
-        shown = action
+        shown, empty = action, False
         if hand is not None:
             shown = as_taken(action, hand.top)
+            empty = action.verb == "draw" and hand.stock == 0
             if not undone:
                 try:
                     hand.apply_verified(action)
                 except RefereeError:
                     hand = None  # the rest as logged
-        yield shown, undone, line
+        yield shown, undone, line, empty

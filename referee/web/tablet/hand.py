@@ -74,8 +74,7 @@ def _hand_page(session_id: str, n: int, state: dict):
         state=state,
         players=players,
         actors=actors,
-        # "??" is a card only a draw or a take may name.
-        unknown_tile=bool(verbs & {"draw", "take"}),
+        unknown_tile=_unknown_tile(state, verbs),
         grid=forms.card_grid(rules.deck, rules.jokers),
         most=most_count(summary),
         seen=_unpickable(state, history, holders, actors, rules.deck_info.cards),
@@ -102,6 +101,13 @@ def _hand_page(session_id: str, n: int, state: dict):
         current=(summary.get("current") or {}).get("hand") == n,
         **_side_bets(session_id, n, state),
     )
+
+
+def _unknown_tile(state: dict, verbs: set[str]) -> bool:
+    """Whether the picker offers "??": a card only a draw or a take may name,
+    and a draw from the empty stock names none (it ends the play)."""
+    naming = {"take"} if state.get("stock") == 0 else {"draw", "take"}
+    return bool(verbs & naming)
 
 
 def _standings(session_id: str) -> dict:
@@ -336,7 +342,8 @@ def act(session_id: str, n: int):
     # count of 20." above "Not logged: Anna shows a count of 5 — ...".
     if done.logged:
         flash(_over(n, done.state) or "; ".join(
-            "\u2713 " + action_words(_with_card_taken(t, before.get("top")))
+            "\u2713 " + action_words(_with_card_taken(t, before.get("top")),
+                                      stock_empty=before.get("stock") == 0)
             for t in done.logged) + ".", "ok")
     if done.refused:
         flash_refusal(done.refused, done.refused_text)
@@ -419,7 +426,8 @@ def confirm_tap(session_id: str, n: int):
         return redirect(target, 303)
     form = MultiDict(kept["form"])
     try:
-        texts = _tapped(told_state(session_id, n), form)
+        state = told_state(session_id, n)
+        texts = _tapped(state, form)
         preview = action.preview(get_db(), session_id, n, texts,
                                  whole(form.get("expected_seq", "")))
     except (FormError, RuleViolation, StaleSeq):
@@ -429,6 +437,7 @@ def confirm_tap(session_id: str, n: int):
     g.lang_back = target  # the language switch leads to the hand
     return render_template("confirm.html", summary=g.summary, session_id=session_id,
                            n=n, preview=preview, form=form, texts=texts,
+                           stock_empty=state.get("stock") == 0,
                            players=preview["players"], most=most_count(g.summary),
                            count_skip=count_skip(preview["players"],
                                                  preview.get("must_show") or ()),
