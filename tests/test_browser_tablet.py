@@ -214,7 +214,7 @@ def test_a_refused_action_an_undo_and_a_tonk_out(server, page):
     tap(page, 1, "spread", ["5h", "6h", "3s"])
     flash = page.locator(".flash-error")
     assert flash.is_visible()
-    assert "5h 6h 3s is neither a book" in flash.inner_text()
+    assert "5♥ 6♥ 3♠ is neither a book" in flash.inner_text()
     assert "invalid_spread" in flash.inner_text()
     assert text(page, "#seq") == "1"
     assert text(page, "#players") == players_before

@@ -299,7 +299,8 @@ def test_a_refused_action_names_the_rule_and_changes_nothing(client):
     page = act(client, sid, 1, "spread", ["Qs", "4c", "8c"])
     (kind, text), = flashes(page)
     assert kind == "error"
-    assert "Qs 4c 8c is neither a book" in text and "Ben: spread Q♠ 4♣ 8♣" in text
+    # Its cards as the page writes them (newcomer N2), not "Qs 4c 8c".
+    assert "Q♠ 4♣ 8♣ is neither a book" in text and "Ben: spread Q♠ 4♣ 8♣" in text
     assert '<small class="code">(rule invalid_spread)</small>' in page
     # The receipt moves on (and the table's newest event the page says, for
     # live.js): the refused try is kept in the record.
@@ -428,7 +429,7 @@ def test_hit_needs_a_spread(client):
     page = act(client, sid, 1, "hit", ["Qs"])
     assert "Choose the spread to hit" in page
     page = act(client, sid, 1, "hit", ["Qs"], spread="S1")
-    assert "Qs does not extend S1" in page
+    assert "Q♠ does not extend S1" in page
 
 
 def test_missing_table_and_hand_are_404_pages(client):

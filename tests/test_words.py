@@ -19,7 +19,8 @@ from referee.cli import main
 from referee.devtools import catalogs
 from referee.record import load_log, read_log_file
 from referee.replay import replay
-from referee.rules.errors import RefereeError, RuleViolation
+from referee.rules.cards import message_shown
+from referee.rules.errors import MalformedInput, RefereeError, RuleViolation
 from referee.rules.options import HouseRules
 from referee.rules.table import Table
 from referee.rules.words import Names, Phrases, Words, params_from_plain, params_to_plain
@@ -98,8 +99,10 @@ def test_every_template_says_its_parameters_in_every_language(lang):
 def test_every_sample_refusal_is_worded_in_every_language(log):
     err = _refusal(log)
     assert err.template in TEMPLATES or not err.params, err.template
-    # English is the message as it always was.
-    assert language.message(err, "en") == err.message
+    # English is the message as it always was, its cards as the pages write
+    # them (newcomer N2); the result format keeps the log's notation.
+    assert language.message(err, "en") == message_shown(err)
+    assert message_shown(err) == err.message or _NOTATION.search(err.message)
     assert _expected(log)["error"]["code"] == err.code
     for lang in OTHERS:
         said = language.message(err, lang)
@@ -124,6 +127,28 @@ def test_a_stored_refusal_is_said_again_in_any_language():
     assert again.to_dict() == err.to_dict()
     for lang in language.LANGUAGES:
         assert language.message(again, lang) == language.message(err, lang)
+
+
+_NOTATION = re.compile(r"(?<![\w'])(?:[2-9TJQKA]|10)[cdhs](?![\w'])")
+
+
+def test_a_refusal_names_its_cards_as_the_pages_do_in_every_language():
+    """Newcomer N2: "Q♦ an S1 — Qd passt nicht an S1 (8c 8d 8h)". Every
+    sample refusal names its cards as Q♦ in every language, also read back
+    from a refusal stored before (its parameters plain text). (A line that
+    cannot be read is quoted as it was written.)"""
+    carded = [err for err in map(_refusal, REFUSED) if _NOTATION.search(err.message)
+              and not isinstance(err, MalformedInput)]
+    assert len(carded) > 10
+    for err in carded:
+        stored = Refused.from_dict(json.loads(json.dumps(Refused.of(err).to_stored())))
+        for lang in language.LANGUAGES:
+            for said in (language.message(err, lang), language.message(stored, lang)):
+                assert not _NOTATION.search(said), (lang, said)
+        assert not _NOTATION.search(message_shown(err)), message_shown(err)
+    err = next(e for e in carded if e.code == "illegal_hit")
+    assert "Q♦" in language.message(RuleViolation(
+        err.code, err.template, {**err.params, "card": "Qd"}), "de")
 
 
 def test_a_refusal_stored_in_english_only_stays_english():

@@ -14,6 +14,7 @@ import argparse
 import json
 import sys
 
+from ..rules.cards import message_shown
 from ..rules.numbers import whole
 from ..rules.words import N_
 from ..service.errors import Ambiguous, Locked, MalformedInput, NotFound, RefereeError, RulesError
@@ -36,7 +37,9 @@ def kind_of(err: RefereeError) -> str:
 def fail(err: RefereeError, *, as_json: bool = False, lang: str | None = None) -> int:
     """Say what went wrong (on stdout as JSON with ``as_json``, else on stderr),
     in ``lang`` (English if None); returns the command's exit status."""
-    kind, message = kind_of(err), err.message
+    # The result format's words (log-format.md) on stdout; a person reads the
+    # cards on stderr as the pages write them.
+    kind, message = kind_of(err), err.message if as_json else message_shown(err)
     if lang and lang != "en":  # babel is imported only to speak another language
         from .. import language
 

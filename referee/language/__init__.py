@@ -24,6 +24,7 @@ from babel import Locale, dates, numbers
 from babel.support import NullTranslations, Translations
 
 from ..ledger.money import STAKE_PLACES, unsigned
+from ..rules.cards import shown
 from ..rules.numbers import is_whole, whole
 
 # N_ is the engine's marker, re-exported for the shells' own sentences.
@@ -74,7 +75,8 @@ def gettext(lang: str, template: str, /, **params: object) -> str:
     """``template`` in ``lang``, with its named ``params`` filled in: a
     ``Words`` parameter is put into ``lang`` too, ``Names`` are joined with
     its "and", a ``Decimal`` is written in its number form (in English as the
-    engine writes it, the words the result format and the tests read)."""
+    engine writes it, the words the result format and the tests read), cards
+    (``rules.words.CARD_PARAMS``) as the pages write them (``Q♦``)."""
     lang = choose(lang)
     text = translations(lang).gettext(template)
     return text.format(**_in(lang, params)) if params else text
@@ -127,17 +129,17 @@ def where(err, lang: str) -> str:
         parts.append(gettext(lang, N_("action {action}"), action=err.action))
     text = ", ".join(parts)
     if err.action_text:
-        # The action as the reader's language says it; English keeps the log
-        # line exactly (``err.message``), a sentence in the others.
-        said = err.action_text if choose(lang) == DEFAULT else \
-            action_sentence(err.action_text, lang)
+        # The action as the reader's language says it: the log line with its
+        # cards as read in English (``rules.cards.message_shown``), a sentence in the others.
+        said = action_words(err.action_text, lang)
         text = f"{text} ({said})" if text else f"({said})"
     return text
 
 
 def message(err, lang: str) -> str:
     """A ``RefereeError``'s ``message`` in ``lang``: where, then the sentence
-    (in English exactly ``err.message``)."""
+    (in English ``rules.cards.message_shown``: ``err.message`` with its cards
+    as read)."""
     if not getattr(err, "worded", True):
         return err.message
     at = where(err, lang)
@@ -146,7 +148,7 @@ def message(err, lang: str) -> str:
 
 
 def _in(lang: str, params: dict) -> dict:
-    return {name: _value(lang, value) for name, value in params.items()}
+    return {name: _value(lang, value) for name, value in shown(params).items()}
 
 
 def _value(lang: str, value: object) -> object:
@@ -463,6 +465,7 @@ def action_sentence(text: str, lang: str, *, stock_empty: bool = False) -> str:
     ``stock_empty``: it was tapped with the stock empty (a draw then ends the
     play)."""
     from ..rules.actions import action_of, parse_action
+    from ..rules.cards import pretty
     from ..rules.errors import MalformedInput
 
     try:
@@ -477,7 +480,7 @@ def action_sentence(text: str, lang: str, *, stock_empty: bool = False) -> str:
         count = whole(args[0][1:]) if verb == "show" and args and args[0][:1] == "=" else None
         action = action_of(player, verb, () if count is not None else tuple(args), spread, count)
         if not player or verb not in _ALONE | _WITH_CARDS | _WITH_SPREAD:
-            return text
+            return pretty(text)  # as logged, its cards as read
     return action_said(action, lang, stock_empty=stock_empty)
 
 
@@ -521,13 +524,3 @@ def action_said(action, lang: str, *, stock_empty: bool = False) -> str:
         return str(action)
     return gettext(lang, template, **fields)
 
-
-def cards_shown(words: Words) -> Words:
-    """A sentence with its cards written with suit symbols (``K♥``, not the
-    log's ``Kh``), as every page and paper writes a card."""
-    from ..rules.cards import card_label
-
-    return Words(words.template, **{
-        name: card_label(value) if name == "card" and isinstance(value, str)
-        else cards_shown(value) if isinstance(value, Words) else value
-        for name, value in words.params.items()})

@@ -612,7 +612,7 @@ def _result_block(audit: HandAudit, width: float, lang: str) -> list:
     if r.side_bets:
         out.append(Paragraph(_("Side bets"), st["h2"]))
         for said in r.side_bets:
-            out.append(Paragraph(esc(language.say(language.cards_shown(said), lang)),
+            out.append(Paragraph(esc(language.say(said, lang)),
                                  st["bullet"], bulletText="•"))
     unit = unit_of(audit.session.log, audit.session.rules, lang)
     data = [[Paragraph(_("Player"), st["head"]), Paragraph(_("Net ({unit})", unit=esc(unit)),

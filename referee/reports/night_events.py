@@ -137,7 +137,7 @@ def void_and_stake_notes(sec, stake, lang: str) -> list:
     if bets:
         out.append(Paragraph(_("Side bets"), st["h2"]))
         out += [Paragraph(_("Hand {n}", n=h.number) + ": " + esc(language.say(
-            language.cards_shown(said), lang)), st["bullet"], bulletText="•")
+            said, lang)), st["bullet"], bulletText="•")
             for h in bets for said in h.side_bets]
     runs = sec.stake_runs()
     if runs:

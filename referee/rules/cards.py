@@ -8,13 +8,14 @@ and are as fast as anything else as dictionary keys.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from operator import itemgetter
 
-from .errors import MalformedInput
+from .errors import MalformedInput, RefereeError
 from .numbers import is_whole
-from .words import N_
+from .words import CARD_PARAMS, N_, Names, Phrases, Words, english
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
@@ -177,6 +178,36 @@ def card_label(card: str | None) -> str:
     if len(card) != 2 or card[1] not in SUIT_SYMBOLS:
         return card
     return _RANK_LABELS.get(card[0], card[0]) + SUIT_SYMBOLS[card[1]]
+
+
+def cards_label(text: str) -> str:
+    """Cards named in the log's notation (``8c 8d 8h``) as a person reads
+    them (``8♣ 8♦ 8♥``); text that is not all cards stays as it is."""
+    words = text.split(" ")
+    if not all(w in _SPELLINGS for w in words):
+        return text
+    return " ".join(card_label(_SPELLINGS[w]) for w in words)
+
+
+def shown(params: Mapping[str, object]) -> dict[str, object]:
+    """A sentence's ``params`` with their cards (``words.CARD_PARAMS``) as a
+    person reads them; a spread (``spreads.Spread``) is its cards as text."""
+    return {name: value if name not in CARD_PARAMS or isinstance(value, _SAID)
+            else cards_label(str(value)) for name, value in params.items()}
+
+
+_SAID = (Words, Names, Phrases, int, Decimal)
+
+
+def message_shown(err: RefereeError) -> str:
+    """A refusal's English ``message`` as a person reads it: its cards as the
+    pages write them (``Q♦ does not extend S1 (8♣ 8♦ 8♥)``); ``message``
+    keeps the log's notation, the result format's words."""
+    if not getattr(err, "worded", True):  # a refusal stored in its English only
+        return err.message
+    where = err.where_with(err.action_text and pretty(err.action_text))
+    said = english(err.template, shown(err.params))
+    return f"{where}: {said}" if where else said
 
 
 def pretty(text: str) -> str:

@@ -58,14 +58,18 @@ class RefereeError(Exception):
 
     @property
     def where(self) -> str:
+        return self.where_with(self.action_text)
+
+    def where_with(self, action_text: str | None) -> str:
+        """``where``, its action written as ``action_text``."""
         parts = []
         if self.hand is not None:
             parts.append(f"hand {self.hand}")
         if self.action is not None:
             parts.append(f"action {self.action}")
         where = ", ".join(parts)
-        if self.action_text:
-            where = f"{where} ({self.action_text})" if where else f"({self.action_text})"
+        if action_text:
+            where = f"{where} ({action_text})" if where else f"({action_text})"
         return where
 
     @property

@@ -114,6 +114,16 @@ def english(template: str, params: Mapping[str, object]) -> str:
     return template.format(**params) if params else template
 
 
+#: The parameters that name cards, in the log's notation (``Qd``, ``8c 8d
+#: 8h``). Wherever a sentence is put into words for a person (``rules.cards.shown``), they
+#: read as the pages write cards (``Q♦``, ``8♣ 8♦ 8♥``), in every language;
+#: ``str()`` keeps the notation, the words of the result format
+#: (log-format.md: "9c does not extend S2 (5c 6c 7c)"). By name, so that a
+#: refusal stored before still reads so (newcomer N2).
+CARD_PARAMS = frozenset({"card", "cards", "top", "second", "held", "known"})
+
+
+
 # ---------------------------------------------------- stored as plain JSON
 # A refusal is stored (a retry is answered with its first words) and read
 # back in whichever language the retry asks for: its parameters are written

@@ -19,7 +19,6 @@ from flask import (
 )
 from werkzeug.datastructures import MultiDict
 
-from ... import language
 from ...rules.actions import as_taken, parse_action
 from ...rules.cards import UNKNOWN, card_label, sort_cards
 from ...rules.numbers import whole
@@ -127,7 +126,7 @@ def _side_bets(session_id: str, n: int, state: dict) -> dict:
         return {"side_bet_lines": [], "nets": result.get("net", {}) if result else {}}
     story, won = hands.side_bets(get_db(), session_id, n)
     nets = {p: str(Decimal(v) + won.get(p, 0)) for p, v in result["net"].items()}
-    return {"side_bet_lines": [say(language.cards_shown(words)) for words in story], "nets": nets}
+    return {"side_bet_lines": [say(words) for words in story], "nets": nets}
 
 
 def _yours(state: dict, players: list[str], summary: dict) -> str | None:
