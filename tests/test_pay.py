@@ -134,7 +134,7 @@ ANN = {"iban": "DE89370400440532013000", "holder": "Ann Albers", "paypal": "anna
     ("0.125", "EUR", "https://paypal.me/annalbers"),     # PayPal has no tenth of a cent
     ("1500.5", "JPY", "https://paypal.me/annalbers"),    # nor yen below one
     ("2.00", "XOF", "https://paypal.me/annalbers"),      # a currency PayPal does not ask in
-    ("2.00", None, "https://paypal.me/annalbers"),       # points
+    ("2.00", "chips", "https://paypal.me/annalbers"),    # not a currency PayPal knows
 ])
 def test_paypal_links_ask_for_the_amount_only_when_they_can(amount, currency, link):
     assert payable.paypal_link(ANN, amount, currency) == link
@@ -625,3 +625,24 @@ def test_the_host_confirms_in_german_vom_gastgeber(app):
         "payment": "1", "csrf_token": csrf, "client_id": "n6e"})
     page = host.get(f"/s/{sid}/settle?lang=de").get_data(as_text=True)
     assert "bestätigt vom Gastgeber" in page and "von dem Gastgeber" not in page
+
+
+def test_a_points_table_offers_no_way_to_pay_points(client, app):
+    """Newcomer N16: a table played for points offered PayPal beside its
+    transfers, on the page, the API and the PDF. Points are a score."""
+    from tests.reports_fixtures import pdf_text
+
+    log = json.loads(BASIC.read_text())
+    log.pop("currency", None)
+    made = client.post("/api/sessions", json={**log, "table": "Points"}).get_json()
+    sid, token = made["id"], made["table_token"]
+    assert put(client, sid, token, "Ann", {"paypal": "annalbers", "iban": ANN_IBAN,
+                                           "holder": "Ann Albers"}).status_code == 200
+    assert all(t["pay"] is None for t in settlement(client, sid, token)["owed"])
+    unlock(client, sid, token)
+    page = client.get(f"/s/{sid}/settle").get_data(as_text=True)
+    assert "Ben pays Ann" in page
+    assert "paypal" not in page.lower() and "epc" not in page and "IBAN" not in page
+    assert "payment details" not in page  # nor asks for any
+    text = pdf_text(client.get(f"/reports/{sid}/settlement.pdf").data)
+    assert "Ben pays Ann" in text and "paypal" not in text.lower() and "IBAN" not in text

@@ -121,7 +121,8 @@ def page(session_id: str):
         client_id=forms.new_client_id(),
         pdf=url_for("reports.settlement_pdf", sid=session_id, lang=paper_language()),
         may_mark=lambda t: _mine(who, t.payer, t.payee),
-        details_for=[p for p in sec.players if _mine(who, p)],
+        # Points are paid with no payment details (newcomer N16).
+        details_for=[p for p in sec.players if _mine(who, p)] if sec.currency else [],
         may_confirm=lambda p: p.pending and (who.writes or who.player == p.payee),
         may_undo=lambda p: not p.undone and (
             who.writes or (p.pending and _mine(who, p.payer, p.payee))),

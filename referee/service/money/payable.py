@@ -217,8 +217,10 @@ def how_to_pay(details: dict | None, amount: str, currency: str | None,
     """What the payer of ``amount`` needs, from the payee's ``details``:
     ``epc`` (the QR code's fields, or None), ``iban``/``holder`` (to type
     them), ``paypal`` (a link; ``paypal_amount``: whether it asks for the
-    amount) and ``note``; None when nothing is known."""
-    if not details:
+    amount) and ``note``; None when nothing is known, and at a table played
+    for points (no ``currency``): points are a score, not money, paid with
+    no link, code or account (newcomer N16)."""
+    if not details or not currency:
         return None
     out: dict = {}
     if "iban" in details:
