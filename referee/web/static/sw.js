@@ -46,7 +46,7 @@ const keepOpenPages = async () => {
     if (await cache.match(url.href, {ignoreVary: true})) continue;
     try {
       const answer = await fetch(url.href, {credentials: "same-origin"});
-      if (isThePage(answer)) await cache.put(url.href, await stamped(answer));
+      if (isThePage(answer)) await keepPage(url.href, answer);
     } catch (err) {
       // The network dropped already: that page's next visit keeps it.
     }
@@ -61,11 +61,23 @@ const isTablePage = (url) =>
 // A redirect (to the unlock page) or an error is not the page asked for.
 const isThePage = (answer) => answer.ok && !answer.redirected && answer.type === "basic";
 
-const stamped = async (answer) => {
+// The table's event a page shows (its <body>'s data-seq; none: -1).
+const seqOf = (text) => Number((text.match(/<body[^>]*\sdata-seq="(\d+)"/) || [])[1] ?? -1);
+
+// A page kept as this device saw it at this moment: the seen-at time the
+// offline note says. Never over a copy of a later event of the table (a live
+// refresh's answer that arrives after the answer to a tap made meanwhile).
+const keepPage = async (url, answer) => {
+  const cache = await caches.open(PAGES);
+  const text = await answer.text();
+  const kept = await cache.match(url, {ignoreVary: true});
+  if (kept && Number(kept.headers.get("X-Seq") ?? -1) > seqOf(text)) return;
   const headers = new Headers(answer.headers);
   headers.set("X-Seen-At", new Date().toISOString());
-  return new Response(await answer.blob(), {status: answer.status, statusText: answer.statusText,
-                                            headers});
+  headers.set("X-Seq", String(seqOf(text)));
+  await cache.put(url, new Response(text, {status: answer.status, statusText: answer.statusText,
+                                           headers}));
+  await trim(cache);
 };
 
 // The kept copy, told apart from a fresh page by an attribute on <html>.
@@ -86,12 +98,7 @@ const page = async (event) => {
   const cache = await caches.open(PAGES);
   try {
     const answer = await fetch(event.request);
-    if (isThePage(answer)) {
-      event.waitUntil((async () => {
-        await cache.put(event.request.url, await stamped(answer.clone()));
-        await trim(cache);
-      })());
-    }
+    if (isThePage(answer)) event.waitUntil(keepPage(event.request.url, answer.clone()));
     return answer;
   } catch (err) {
     const kept = await cache.match(event.request.url, {ignoreVary: true});
@@ -117,10 +124,17 @@ const swap = async (event) => {
   const answer = await fetch(event.request);
   const target = answer.headers.get("X-Hand-Page");
   if (answer.ok && target && answer.type === "basic") {
-    const url = new URL(target, self.location.origin).href;
-    const copy = await stamped(answer.clone());
-    event.waitUntil(caches.open(PAGES).then((cache) => cache.put(url, copy)));
+    event.waitUntil(keepPage(new URL(target, self.location.origin).href, answer.clone()));
   }
+  return answer;
+};
+
+// live.js asks for the page it shows (the table moved on) and swaps it in:
+// the page this device sees now, kept before the page has it, so that a
+// reload offline right after shows this one, not the one first loaded.
+const refreshed = async (request) => {
+  const answer = await fetch(request);
+  if (isThePage(answer)) await keepPage(request.url, answer.clone());
   return answer;
 };
 
@@ -133,7 +147,9 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.method !== "GET") return;
-  if (request.mode === "navigate" && isTablePage(url)) {
+  if (request.headers.get("X-Live-Refresh") && isTablePage(url)) {
+    event.respondWith(refreshed(request));
+  } else if (request.mode === "navigate" && isTablePage(url)) {
     event.respondWith(page(event));
   } else if (url.pathname.startsWith("/tablet-static/")) {
     event.respondWith(file(request));
