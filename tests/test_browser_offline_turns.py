@@ -11,8 +11,17 @@ import re
 from referee.language import action_words
 
 from . import test_browser_offline as offline
-from .test_browser_offline import CARDS, PLAYERS, UPCARD, drained, keep_tap, logged, open_hand
-from .test_browser_tablet import PIN, deal
+from .test_browser_offline import (
+    CARDS,
+    PLAYERS,
+    UPCARD,
+    drained,
+    expect,
+    keep_tap,
+    logged,
+    open_hand,
+)
+from .test_browser_tablet import PIN, create_table, deal
 
 # The offline tests' server, browser and context (fixtures), and their marks.
 pytestmark = offline.pytestmark
@@ -75,3 +84,26 @@ def test_a_kept_hit_passes_the_turn_where_the_rules_say_so(server, context):
     drained(pg)
     assert logged(server, sid)[-1] == "Cy: hit S1 Kc"
     assert pg.locator("#to-act").inner_text().strip() == "Ann"
+
+
+def test_a_kept_tap_that_empties_a_hand_offers_no_more_actions(server, context):
+    # Newcomer 41, N9: a tonk out by spreads kept offline still offered
+    # Spread / Hit / Discard. The hand may be over: the referee says so.
+    pg = context.new_page()
+    sid = create_table(pg, server["base"], PLAYERS, table="Tonk out offline")
+    deal(pg, PLAYERS, {**CARDS, "Ben": ["4s", "4h", "4d", "5s", "5h"]}, UPCARD)
+    pg.get_by_role("button", name="Deal: start the hand").click()
+    pg.wait_for_url(re.compile(r".*/hands/1$"))
+    context.set_offline(True)
+    keep_tap(pg, 1, "draw", ["5c"])
+    keep_tap(pg, 1, "spread", ["4s", "4h", "4d"])
+    expect(pg.locator("button[name=act][value='1:spread']")).to_have_count(1)
+    keep_tap(pg, 1, "spread", ["5s", "5h", "5c"])
+    expect(pg.locator("#actions button")).to_have_count(0)
+    expect(pg.locator("#actions")).to_have_text("known when the waiting taps are sent.")
+    assert pg.locator("#to-act").inner_text().strip() == "known when the waiting taps are sent"
+    offline.shot(pg, "09-emptied-hand-kept")
+    context.set_offline(False)
+    drained(pg)
+    assert logged(server, sid) == ["Ben: draw 5c", "Ben: spread 4d 4h 4s", "Ben: spread 5c 5h 5s"]
+    expect(pg.locator("#to-act")).to_have_text("hand over")

@@ -110,6 +110,7 @@
     const played = new Set(page.played);
     const spreads = [];  // laid by kept taps: S(n+1), ...
     let drawn = 0;
+    const held = {...turns.held};  // the cards each player holds
     const shown = [];  // each kept action as a person reads it: a take with its card
     // A spread as a person reads it: its cards in the order the deck sorts them.
     const order = Object.keys(page.cards);
@@ -119,6 +120,10 @@
       shown.push(a.verb === "take" && !a.cards.length && taken && taken !== page.unknown
         ? {...a, cards: [taken]} : a.verb === "spread" ? {...a, cards: inOrder(a.cards)} : a);
       if (a.verb === "draw") drawn += 1;
+      if (a.player in held) {
+        if (a.verb === "draw" || a.verb === "take") held[a.player] += 1;
+        if (["spread", "hit", "slap", "discard"].includes(a.verb)) held[a.player] -= a.cards.length;
+      }
       if (a.verb === "take") {
         if (top) played.delete(top);
         top = null;
@@ -143,6 +148,10 @@
         phase = toAct ? "start" : null;
       } else if (a.verb !== "slap") {
         toAct = null;  // a drop, a show, a declare: the referee says what follows
+        phase = null;
+      }
+      if (held[a.player] === 0) {
+        toAct = null;  // an emptied hand: over (tonk out, out), or as the options say
         phase = null;
       }
     }

@@ -247,10 +247,13 @@ def turns(state: dict, players: list[str], rules) -> dict:
     """How the turn goes on, for offline.js to show what follows taps kept
     offline by asking, not guessing: whose turn it is and where (``start``
     or ``play``; None: anything else, where the page says nothing), who
-    starts after each seat's discard, the verbs of each part of a turn, and
-    where each verb leaves the turn (``rules.phases.turn_after``)."""
+    starts after each seat's discard, the verbs of each part of a turn,
+    where each verb leaves the turn (``rules.phases.turn_after``) and how
+    many cards each player holds (a kept tap that empties a hand leaves what
+    follows to the referee: the hand may be over)."""
     where = {str(START): "start", str(PLAY): "play"}.get(str(state.get("phase")))
     return {"to_act": state.get("to_act") if where else None, "phase": where,
+            "held": {p["name"]: p["cards"] for p in state.get("players", ())},
             "next": {p: players[(i + 1) % len(players)] for i, p in enumerate(players)},
             "start": list(START_VERBS), "play": list(PLAY_VERBS),
             "after": turn_after(rules.hit_replaces_discard)}
