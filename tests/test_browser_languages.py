@@ -136,7 +136,7 @@ def test_a_german_table_played_by_tapping(server, browser):
     assert not english_left(pg, _english("pt"))
     pg.goto(pg.url.split("/manage")[0] + "/hands/1")
     assert pg.evaluate("document.documentElement.lang") == "pt"
-    assert "Ann paga €\u00a00,50 a Ben" in text(pg, "#result")
+    assert "Ann paga 0,50\u00a0€ a Ben" in text(pg, "#result")
     look(pg, "pt-result")
     context.close()
     assert not errors, errors
