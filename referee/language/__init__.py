@@ -358,6 +358,16 @@ def time_text(value: str | None, lang: str = DEFAULT, zone: str | None = None) -
     return f"{day(t, lang)} {t:%H:%M} {label}"
 
 
+def short_day(value: date | datetime | str, lang: str) -> str:
+    """A day of the year without its year, in the language's form (``11/21``,
+    ``21.11.``, ``21/11``): a chart's dates, where the year is the season's."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if isinstance(value, datetime):
+        value = value.date()
+    return dates.format_skeleton("dM", value, locale=locale(lang))
+
+
 def day(value: date | datetime | str, lang: str) -> str:
     """A date in the language's medium form (``24.11.2026`` in German)."""
     if isinstance(value, str):

@@ -179,6 +179,6 @@ def _chart(season: dict, width: float, lang: str) -> Drawing:
     xa = plot.xValueAxis
     xa.valueMin, xa.valueMax = 0, max(1, len(running))
     xa.valueSteps = list(range(1, len(running) + 1))
-    xa.labelTextFormat = lambda v: running[int(v) - 1]["date"][5:] if 1 <= v <= len(
-        running) else ""
+    xa.labelTextFormat = lambda v: language.short_day(running[int(v) - 1]["date"], lang) \
+        if 1 <= v <= len(running) else ""
     return d

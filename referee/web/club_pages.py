@@ -19,6 +19,7 @@ from flask import (
     url_for,
 )
 
+from .. import language
 from ..ledger.club import AVERAGE_SHOW
 from ..rules.errors import RefereeError
 from ..rules.numbers import whole
@@ -30,7 +31,7 @@ from .club_api import _date, _key
 from .db import get_db
 from .errors import ApiError, error_page
 from .forms import check_csrf
-from .lang import _, message, money
+from .lang import _, current, message, money
 from .reports import paper_turn
 
 pages = Blueprint("club", __name__, url_prefix="/club")
@@ -193,7 +194,7 @@ def season_page():
     db = get_db()
     rows = club.tables(db)
     data = club.season(db, _currency(rows), start, end, a, b, rows)
-    return render_template("club_season.html", s=data, chart=chart_svg(data["running"]),
+    return render_template("club_season.html", s=data, chart=chart_svg(data["running"], current()),
                            a=a or "", b=b or "", average_show=AVERAGE_SHOW,
                            currencies=club.currencies(rows))
 
@@ -229,8 +230,6 @@ def season_pdf():
     rows = club.tables(db)
     data = club.season(db, _currency(rows), start, end,
                        request.args.get("a") or None, request.args.get("b") or None, rows)
-    from .lang import current
-
     # The club's paper has no table, so it is in the reader's language.
     with paper_turn():
         paper = render_season(data, current())
@@ -241,7 +240,8 @@ COLOURS = ("#1b6ca8", "#c0392b", "#27ae60", "#8e44ad", "#d35400", "#16a085", "#7
            "#2c3e50")
 
 
-def chart_svg(running: list[dict], width: int = 400, height: int = 220) -> str:
+def chart_svg(running: list[dict], lang: str = language.DEFAULT, width: int = 400,
+              height: int = 220) -> str:
     """Each player's balance after each session as lines (inline SVG: no
     script, no image library), and under it the key: each player's colour,
     name and last balance, as an HTML list. The names are not drawn at the
@@ -289,22 +289,23 @@ def chart_svg(running: list[dict], width: int = 400, height: int = 220) -> str:
         key.append(f'<li><svg width="14" height="14" aria-hidden="true"><rect width="14" '
                    f'height="14" rx="2" fill="{colour}"/></svg> {_esc(p)} '
                    f'<span class="num">{money(last)}</span></li>')
-    parts += _dates(running, x, height - 6, (width - 2 * pad) / max(n - 1, 1))
+    parts += _dates(running, x, height - 6, (width - 2 * pad) / max(n - 1, 1), lang)
     parts.append("</svg>")
     return "".join(parts) + f'<ul class="plain chart-key">{"".join(key)}</ul>'
 
 
-def _dates(running: list[dict], x, baseline: float, apart: float) -> list[str]:
-    """The sessions' dates under the chart (``apart``: units between two
-    sessions), one every ``_DATE_ROOM`` units at least, the newest always."""
+def _dates(running: list[dict], x, baseline: float, apart: float, lang: str) -> list[str]:
+    """The sessions' dates under the chart in the reader's form (``apart``:
+    units between two sessions), one every ``_DATE_ROOM`` units at least, the
+    newest always."""
     step = max(1, -(-_DATE_ROOM // max(int(apart), 1)))
     last = len(running) - 1
     return [f'<text x="{x(i):.1f}" y="{baseline}" font-size="11" text-anchor="middle">'
-            f'{point["date"][5:]}</text>'
+            f'{_esc(language.short_day(point["date"], lang))}</text>'
             for i, point in enumerate(running) if (last - i) % step == 0]
 
 
-#: The room a date ("11-23", 11 units high: about 33 wide) takes on the
+#: The room a date ("21.11.", 11 units high: about 36 wide) takes on the
 #: chart's axis, with a gap to the next.
 _DATE_ROOM = 44
 
