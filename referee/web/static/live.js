@@ -104,8 +104,12 @@
       const x = window.scrollX;
       const y = window.scrollY;
       const warning = document.getElementById("witness-warning");
-      // The line about this device's own last tap stays until its next page.
-      const said = fresh.querySelector(".flash") ? [] : [...main.querySelectorAll(":scope > .flash")];
+      // The line about this device's own last tap stays until its next page,
+      // or until an undo (the host's, say) may have taken that tap back: a
+      // phone kept "✓ Ben discards 3♦" over the state before it (newcomer N4).
+      const undone = (scope) => Number(scope.querySelector("#seq")?.dataset.undone || 0);
+      const said = fresh.querySelector(".flash") || undone(fresh) > undone(main) ? []
+        : [...main.querySelectorAll(":scope > .flash")];
       main.replaceWith(document.adoptNode(fresh));
       fresh.prepend(...said);
       for (const [name, value] of picked) {

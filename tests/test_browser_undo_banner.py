@@ -1,0 +1,47 @@
+"""A seat's phone after the host took its tap back (the 41st newcomer's N4):
+the phone followed live to the state before the tap, but kept its line
+"✓ Ben discards 3♦." on top, as if the tap still stood."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests import test_browser_tablet as tb
+from tests.test_browser_follow import LIVE, PHONE, Night, served  # noqa: F401 - a fixture
+
+from .helpers import device
+
+pytestmark = tb.pytestmark
+browser = tb.browser  # the same fixture
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+
+def test_an_undone_tap_s_line_goes_from_the_phone_that_made_it(served, browser):  # noqa: F811
+    base, app = served
+    night = Night(app)
+    n = night.start()
+    state = night.state(n)
+    who = state["to_act"]
+    seat = [p["name"] for p in state["players"]].index(who)
+    phone = device(browser, PHONE)
+    phone.goto(base + night.link("seat", who))
+    phone.wait_for_url(re.compile(rf".*/s/{night.sid}(/hands/{n})?$"))
+    phone.goto(f"{base}/s/{night.sid}/hands/{n}")
+    tb.tap(phone, seat, "draw", ["8c"])
+    assert tb.text(phone, ".flash-ok") == f"✓ {who} draws 8♣."
+
+    # Someone else's action leaves the line about the phone's own tap alone.
+    night.post(f"/hands/{n}/disputes", {"by": who, "note": "kept", "action": None})
+    expect(phone.locator("#status-disputes")).to_be_visible(timeout=LIVE)
+    assert tb.text(phone, ".flash-ok") == f"✓ {who} draws 8♣."
+
+    # The host takes the draw back: the phone follows, and the line goes.
+    night.post(f"/hands/{n}/undo", {"client_id": "undo-1"})
+    expect(phone.locator("#history > summary")).to_contain_text("undone", timeout=LIVE)
+    tb.shot(phone, "undo-banner-phone")
+    assert phone.locator(".flash-ok").count() == 0
+    assert tb.text(phone, "#to-act") == who
+    assert phone.errors == []
