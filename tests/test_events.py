@@ -387,8 +387,8 @@ def test_readable_report_shows_the_events(tmp_path, capsys):
     assert main(["replay", str(path)]) == 0
     text = capsys.readouterr().out
     for words in ["void: card exposed in the deal", "stake 0.50", "Brought forward",
-                  "Paid: Ann pays Cy 2.00", "cash", "Balances", "Still owed",
-                  "Started 2026-11-21T20:00:00Z", "Closed 2026-11-21T23:59:00Z"]:
+                  "Ann paid Cy 2.00", "cash", "Balances", "Still owed",
+                  "Started 2026-11-21 20:00 UTC", "Closed 2026-11-21 23:59 UTC"]:
         assert words in text, (words, text)
 
 

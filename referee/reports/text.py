@@ -60,8 +60,10 @@ class _Forms:
         return language.quantity(value, text, self.unit, self.lang)
 
     def time(self, value: str) -> str:
-        """English keeps the log's own time (scripts read it); a person's language its form."""
-        return value if self.plain else self.language.time_text(value, self.lang)
+        """A time as the papers write it in every language ("2026-11-28 22:46
+        UTC", "28.11.2026 22:46 UTC"), in the table's time zone: English
+        wrote the log's ISO form (newcomer N13)."""
+        return self.language.time_text(value, self.lang, self.log.get("started")) or value
 
 
 def format_report(session, result, lang: str | None = None) -> str:
@@ -164,7 +166,7 @@ def _end_lines(sec, said: _Forms, columns) -> list[str]:
 def _money_lines(sec, said: _Forms) -> list[str]:
     """Brought forward, the payments made at the table, and the balances."""
     from .. import language
-    from .words import BROUGHT_FROM, CARRIED_TO, payment_state, pays_words, table_named
+    from .words import BROUGHT_FROM, CARRIED_TO, paid_words, payment_state, table_named
 
     money = sec.money
     _, lang, num, bq = said._, said.lang, said.num, money.quantum
@@ -181,9 +183,11 @@ def _money_lines(sec, said: _Forms) -> list[str]:
         extra += [language.note_words(given.note, lang)] if given.note is not None else []
         state = payment_state(given, lang)
         extra += [state] if state else []
-        transfer = pays_words(given.payer, given.payee, said.amount(given.amount, bq), lang)
         tail = f" ({', '.join(extra)})" if extra else ""
-        lines.append(_("Paid: {transfer}", transfer=transfer) + tail)
+        # The paid sentence, as the PDF says it: "Paid: Chris zahlt Anna"
+        # read a past label over a present verb (newcomer N13).
+        lines.append(paid_words(given.payer, given.payee, said.amount(given.amount, bq), lang)
+                     + tail)
     for to, amounts in money.carries:
         lines.append(language.gettext(lang, CARRIED_TO, table=table_named(to, lang),
                                       amounts=", ".join(f"{p} {num(v, bq)}"

@@ -24,6 +24,10 @@ PLAYER_NAME = Words(N_("a player's name"))
 NICKNAME = Words(N_("a nickname"))
 TABLE_NAME = Words(N_("the table's name"))
 CURRENCY = Words(N_("the currency"))
+#: Why a hand's dealer is the one the rotation names (``Table.next_dealer``):
+#: a refusal quotes them, and the start page says each in words of its own.
+DEAL_PASSES_LEFT = N_("the deal passes to the left of {dealer}")
+DEAL_AFTER_VOID = N_("hand {hand} was void, so the deal does not pass")
 
 
 # What a name or a note may not hold, by Unicode category: controls (NUL, a
@@ -260,8 +264,7 @@ class Table:
         redeal = self._redeal()
         why: Words | None = None
         if redeal:
-            why = Words(N_("hand {hand} was void, so the deal does not pass"),
-                        hand=self.started)
+            why = Words(DEAL_AFTER_VOID, hand=self.started)
         elif self.rules.dealer_rotation == "winner_leads":
             winners = self._standing()[0]
             if winners is not None and not winners:
@@ -277,7 +280,7 @@ class Table:
                                                 "the player at their right deals"),
                                              winner=w, hand=self.started)
         if why is None:
-            why = Words(N_("the deal passes to the left of {dealer}"), dealer=self.last_dealer)
+            why = Words(DEAL_PASSES_LEFT, dealer=self.last_dealer)
         first = 0 if redeal else 1
         for step in range(first, len(prev) + first):
             q = prev[(i + step) % len(prev)]
@@ -403,8 +406,7 @@ class Table:
             expected, why = self.next_dealer(seats)
         if expected and dealer != expected:
             if why is None:
-                why = Words(N_("the deal passes to the left of {dealer}"),
-                            dealer=self.last_dealer)
+                why = Words(DEAL_PASSES_LEFT, dealer=self.last_dealer)
             raise RuleViolation("wrong_dealer", N_("{expected} deals this hand ({why}), "
                                                    "not {dealer}"),
                                                 {"expected": expected, "why": why,

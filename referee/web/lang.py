@@ -28,6 +28,7 @@ from markupsafe import Markup
 from .. import language
 from ..ledger.money import fmt
 from ..rules.cards import pretty
+from ..rules.words import Names
 
 COOKIE = "lang"
 #: A chosen language is remembered for a year.
@@ -409,6 +410,13 @@ def init_app(app) -> None:
     app.add_template_filter(said_words, "said_words")
     app.add_template_filter(note, "note")
     app.add_template_filter(undo_words, "undo_words")
+    app.add_template_filter(names, "names")
+
+
+def names(items) -> str:
+    """Names said as a list, joined with the reader's "and" ("Dora and
+    Anna win", not "Dora, Anna win")."""
+    return say(Names(items))
 
 
 def match_words(match: dict) -> str:

@@ -148,12 +148,19 @@ def last_undone(db: Database, sid: str, n: int) -> str | None:
 
 def suggest_dealer(db: Database, sid: str) -> str:
     """Who deals next: the rotation's choice, or the first seat before the first hand."""
+    return next_dealer(db, sid)[0]
+
+
+def next_dealer(db: Database, sid: str) -> tuple[str, Words | None]:
+    """Who deals next and why (``Table.next_dealer``; None: the first hand,
+    or nobody the rotation names, where the first seat is offered)."""
     with cache.lock(db, sid):
         live = current(db, sid)
         if live.hand is None:
-            return (live.next_seats or live.players)[0]
+            return (live.next_seats or live.players)[0], None
         seats = live.next_seats or live.hand.players
-        return live.table.expected_dealer(seats) or seats[0]
+        dealer, why = live.table.next_dealer(seats)
+        return (dealer, why) if dealer else (seats[0], None)
 
 
 def check_undo_events(setup: dict[str, Any], n: int, actions: int) -> None:

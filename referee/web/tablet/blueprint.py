@@ -83,7 +83,7 @@ def table_summary(session_id: str) -> dict:
 def page_access(session_id: str) -> seats.Access | None:
     """What this browser may do at the table: ``host`` once unlocked with the
     PIN, else the seat or viewer link it joined by while that link is in force
-    (a revoked link is forgotten here, at once). None: nothing."""
+    (a revoked link gives nothing, at once). None: nothing."""
     if forms.is_unlocked(session_id):
         return seats.Access(seats.HOST)
     token = forms.link_token(session_id)
@@ -91,8 +91,10 @@ def page_access(session_id: str) -> seats.Access | None:
         return None
     found = seats.token_access(get_db(), session_id, token)
     if found is None or found.role not in (seats.SEAT, seats.VIEWER):
-        forms.keep_link(session_id, None)
-        g.revoked = True  # the unlock page says why (a flash could be read by live.js)
+        # The revoked link stays in the cookie (a new link or the PIN replaces
+        # it): the unlock page says why on every visit, not only on the first,
+        # before a reload (newcomer N15). A flash could be read by live.js.
+        g.revoked = True
         return None
     return found
 

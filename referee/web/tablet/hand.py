@@ -31,7 +31,7 @@ from .. import again, forms
 from ..db import get_db
 from ..errors import flash_refusal
 from ..forms import FormError
-from ..lang import _, action_words, ngettext, outcome, say, told
+from ..lang import _, action_words, names, ngettext, outcome, say, told
 from .blueprint import (
     bp,
     may_act_for,
@@ -379,7 +379,7 @@ def _over(n: int, state) -> str | None:
         return "\u2713 " + _("Hand {n} is over: {outcome}.", n=n, outcome=said)
     return "\u2713 " + ngettext("Hand {hand} is over: {outcome}, {winners} wins.",
                                  "Hand {hand} is over: {outcome}, {winners} win.",
-                                 len(winners), hand=n, outcome=said, winners=", ".join(winners))
+                                 len(winners), hand=n, outcome=said, winners=names(winners))
 
 
 def _keepable(form) -> list[tuple[str, str]]:

@@ -9,12 +9,13 @@ from werkzeug.datastructures import MultiDict
 
 from ...rules import told as told_rules
 from ...rules.numbers import whole
+from ...rules.table import DEAL_AFTER_VOID, DEAL_PASSES_LEFT
 from ...service.errors import RefereeError
 from ...service.table import hands, retell
 from .. import again, forms
 from ..db import get_db
 from ..forms import FormError
-from ..lang import _, day
+from ..lang import _, day, say
 from ..lang import message as _message
 from ..lang import outcome as outcome_words
 from .blueprint import bp, host_only, most_count, table_rules, unlocked
@@ -28,6 +29,7 @@ def _start_form(session_id, summary, values=None, error=None):
         session_id=session_id,
         players=summary["seated"],
         suggested=summary.get("next_dealer"),
+        dealer_why=_dealer_why(session_id, summary),
         client_id=forms.new_client_id(),
         grid=forms.card_grid(rules.deck, rules.jokers),
         hand_size=rules.hand_size,
@@ -35,6 +37,19 @@ def _start_form(session_id, summary, values=None, error=None):
         values=values,
         error=error,
     )
+
+
+def _dealer_why(session_id: str, summary) -> str:
+    """Why the next hand's dealer deals it, as the start page says it: after
+    a void hand its dealer deals again, not "the deal passes to the left"
+    (newcomer N7)."""
+    dealer, why = hands.next_dealer(get_db(), session_id)
+    if why is None or why.template == DEAL_PASSES_LEFT:
+        return _("The deal passes to the left: {name} deals this hand.", name=dealer)
+    last = summary.get("current") or {}
+    if why.template == DEAL_AFTER_VOID and last.get("dealer") == dealer:
+        return _("After the void hand, {name} deals again.", name=dealer)
+    return _("{name} deals this hand ({why}).", name=dealer, why=say(why))
 
 
 def _in_play(session_id: str):
