@@ -16,7 +16,7 @@ from referee.language import LANGUAGES
 from referee.record import read_log_file
 from referee.replay import replay
 from referee.reports.sections import Sections
-from referee.reports.words import pays_words
+from referee.reports.words import paid_words
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_logs"
@@ -41,8 +41,9 @@ def test_who_pays_whom_is_written_in_one_place():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_payment_made_is_said_as_a_transfer_is(lang):
-    """The report's line of each payment made holds the transfer's own
-    sentence in ``lang`` (its words in their order, the amount as written)."""
+    """The report's line of each payment made is the paid sentence in
+    ``lang``, as the PDF says it (its words in their order, the amount as
+    written): German read "Gezahlt: Chris zahlt Anna" (newcomer 41's N13)."""
     from referee.reports.text import format_report
 
     session = _session("ev_payments_two")
@@ -50,7 +51,7 @@ def test_a_payment_made_is_said_as_a_transfer_is(lang):
     lines = format_report(session, session.result(), lang).splitlines()
     assert len(payments) == 2
     for given in payments:
-        said = re.escape(pays_words(given.payer, given.payee, "\0", lang)).replace(
+        said = re.escape(paid_words(given.payer, given.payee, "\0", lang)).replace(
             re.escape("\0"), r"\S.*")
         made = [line for line in lines if re.search(said, line) and not line.startswith(" ")]
         assert made, (said, lines)
