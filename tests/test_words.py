@@ -223,7 +223,7 @@ def test_replay_speaks_the_logs_language_unless_told(tmp_path, capsys):
 
 STORY_WORDS = {
     "drop_won": "est tombé avec",
-    "caught": "est donc attrapé (capture",
+    "caught": "est donc attrapé (règle de capture",
     "tonk_out": "tonk, chaque autre joueur paie",
     "out": "sortie, chaque autre joueur paie",
     "stock_out": "La pioche est épuisée",
