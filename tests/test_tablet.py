@@ -602,6 +602,20 @@ def test_a_drop_asks_for_a_second_tap_and_a_settled_hand_has_no_undo(client):
     assert flashed == [("ok", "✓ Hand 1 is over: caught, Ben wins.")], flashed
 
 
+def test_a_drops_confirm_page_shows_every_known_hand_with_it(client):
+    """With every card entered, a drop took five taps and two confirm pages
+    (newcomer F3): its confirm page offers the shows of the hands the referee
+    knows with it, and one tap settles the hand."""
+    sid, data = _at_ann_s_drop(client)
+    r = client.post(f"/s/{sid}/hands/1/act", data=data)
+    page = client.get(r.headers["Location"]).data.decode()
+    assert "Log it and show every known hand (3)" in page
+    r = client.post(f"/s/{sid}/hands/1/act", data={**data, "confirm": "1", "show_known": "1"})
+    page = client.get(r.headers["Location"]).data.decode()
+    assert 'id="result"' in page and "Ann pays Ben" in page
+    assert flashes(page) == [("ok", "✓ Hand 1 is over: caught, Ben wins.")]
+
+
 def test_a_tap_kept_for_its_confirm_step_fits_the_session_cookie(client):
     """A field typed long to break it made the session cookie too long for a
     browser, which drops it whole (the tables this tablet unlocked with it);

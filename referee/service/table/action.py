@@ -251,6 +251,10 @@ def _preview(work: Hand, steps: list[_Event], result: StoredResult | None) -> di
         "must_show": sorted(work.must_show, key=work.players.index),
         "players": list(work.players),
         "result": result,
+        # the shows the referee could log by itself (hands it knows entirely):
+        # the confirm page offers them with the tap (newcomer F3)
+        "known_shows": [] if work.is_complete else
+        [str(a) for a in work.legal_actions() if a.verb == "show"],
     }
 
 

@@ -334,6 +334,7 @@ def act(session_id: str, n: int):
         done = action.Logged([], hands.hand_state(get_db(), session_id, n), refused=err,
                              refused_text=texts[0])
     done = _after_refused(session_id, n, texts, done, client_id)
+    done = _known_shown(session_id, n, done, client_id)
     if done.preview:
         # The confirm step is a page of its own, reached by a GET: back and
         # forward then never meet this post ("Confirm Form Resubmission").
@@ -380,6 +381,27 @@ def _over(n: int, state) -> str | None:
     return "\u2713 " + ngettext("Hand {hand} is over: {outcome}, {winners} wins.",
                                  "Hand {hand} is over: {outcome}, {winners} win.",
                                  len(winners), hand=n, outcome=said, winners=names(winners))
+
+
+def _known_shown(session_id: str, n: int, done, client_id: str):
+    """A drop confirmed with "show every known hand" (its confirm page offers
+    it when the referee knows them: newcomer F3, five taps and two confirm
+    pages for a drop with every card entered): the shows of the hands known
+    entirely, logged after it as the hand page's own button logs them."""
+    if not request.form.get("show_known") or not done.logged or done.refused or \
+            done.state is None or done.state.get("complete"):
+        return done
+    shows = _show_all(done.state, [parse_action(t) for t in done.state.get("legal") or ()])
+    if not shows:
+        return done
+    try:
+        after = action.log_action(get_db(), session_id, n, shows, f"{client_id}-shows", None,
+                                  confirm=True, legal=True)
+    except RefereeError:  # the hand moved on: the drop alone was logged
+        return done
+    if after.refused:
+        flash_refusal(after.refused, after.refused_text)
+    return action.Logged([*done.logged, *after.logged], after.state, replayed=after.replayed)
 
 
 def _keepable(form) -> list[tuple[str, str]]:
