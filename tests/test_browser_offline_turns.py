@@ -86,6 +86,14 @@ def test_a_kept_hit_passes_the_turn_where_the_rules_say_so(server, context):
     assert pg.locator("#to-act").inner_text().strip() == "Ann"
 
 
+# How many lines an element's text takes (its words' boxes, by their tops).
+LINES_OF = """(selector) => {
+  const range = document.createRange();
+  range.selectNodeContents(document.querySelector(selector));
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+}"""
+
+
 def test_a_kept_tap_that_empties_a_hand_offers_no_more_actions(server, context):
     # Newcomer 41, N9: a tonk out by spreads kept offline still offered
     # Spread / Hit / Discard. The hand may be over: the referee says so.
@@ -102,6 +110,10 @@ def test_a_kept_tap_that_empties_a_hand_offers_no_more_actions(server, context):
     expect(pg.locator("#actions button")).to_have_count(0)
     expect(pg.locator("#actions")).to_have_text("known when the waiting taps are sent.")
     assert pg.locator("#to-act").inner_text().strip() == "known when the waiting taps are sent"
+    # A sentence in the box of a name: on a phone, broken between words, not inside them.
+    pg.set_viewport_size(offline.PHONE)
+    assert pg.evaluate(LINES_OF, "#to-act") <= 2
+    pg.set_viewport_size(offline.TABLET)
     offline.shot(pg, "09-emptied-hand-kept")
     context.set_offline(False)
     drained(pg)

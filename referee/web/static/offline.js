@@ -371,7 +371,10 @@
       // Written again only when changed: a rewrite takes the keyboard's focus away.
       if (actions.innerHTML !== actionsAsServed) actions.innerHTML = actionsAsServed;
       drawSpreads([]);
-      if (toActNode) toActNode.textContent = toActNode.dataset.served;
+      if (toActNode) {
+        toActNode.textContent = toActNode.dataset.served;
+        toActNode.parentElement.classList.remove("said-later");
+      }
       const topNode = document.getElementById("top");
       if (topNode && topNode.dataset.served !== undefined) topNode.innerHTML = topNode.dataset.served;
       drawStock(0);
@@ -379,7 +382,11 @@
     }
     const next = foresee();
     if (yours) yours.hidden = next.toAct !== hand.only;
-    if (toActNode) toActNode.textContent = next.toAct || say("next_unknown");
+    if (toActNode) {
+      toActNode.textContent = next.toAct || say("next_unknown");
+      // A sentence, not a name: its box takes a line of its own (tablet.css).
+      toActNode.parentElement.classList.toggle("said-later", !next.toAct);
+    }
     for (const li of document.querySelectorAll("#players > li")) {
       const name = li.querySelector("strong");
       li.classList.toggle("acting", !!name && name.textContent === next.toAct);
