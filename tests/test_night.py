@@ -345,6 +345,21 @@ def test_an_accept_leads_back_to_the_accept_buttons(client):
     assert r.status_code == 303 and r.headers["Location"].endswith("/hands/1#accepts")
 
 
+
+def test_a_dispute_of_an_accepted_hand_says_why_it_cannot_be_corrected(client):
+    """Newcomer N21: once the hand was accepted, its dispute offered only "Let
+    the record stand", and nothing said why (docs/decisions.md: undo_accepted)."""
+    sid = tt.create(client, players=("Ann", "Ben"))
+    _tonk_out(client, sid)
+    data = {"csrf_token": tt.form_value(tt.hand_page(client, sid), "csrf_token")}
+    client.post(f"/s/{sid}/hands/1/accept", data={**data, "player": "Ann", "client_id": "a"})
+    client.post(f"/s/{sid}/hands/1/dispute", data={**data, "by": "Ben", "action": "3",
+                                                  "note": "not so", "client_id": "d"})
+    page = tt.hand_page(client, sid)
+    assert 'id="settle-stand-1"' in page and 'id="settle-correct-1"' not in page
+    why = re.search(r'id="settle-why-1">(.*?)</p>', page).group(1)
+    assert why.startswith("Accepted by Ann, so this hand\'s record can no longer be corrected")
+
 # ------------------------------------------------------------------ 10: head to head
 
 def test_head_to_head_is_what_each_won_from_the_other(weeks):  # noqa: F811

@@ -646,3 +646,16 @@ def test_a_points_table_offers_no_way_to_pay_points(client, app):
     assert "payment details" not in page  # nor asks for any
     text = pdf_text(client.get(f"/reports/{sid}/settlement.pdf").data)
     assert "Ben pays Ann" in text and "paypal" not in text.lower() and "IBAN" not in text
+
+
+def test_a_payees_own_phone_is_asked_for_its_details_as_you(app):
+    """Newcomer N14: Ann's own phone read "Ann has given no payment details:
+    ask them, or add them below" beside a payment to Ann."""
+    host = app.test_client()
+    sid, token, _ = open_table(host)
+    phone = app.test_client()
+    join(phone, sid, link(host, sid, token, "seat", "Ann")["token"])
+    card = re.search(r'<li class="panel transfer mine" data-from="Ben" data-to="Ann".*?</li>',
+                     phone.get(f"/s/{sid}/settle").get_data(as_text=True), re.S).group(0)
+    assert "You have given no payment details: add them below." in card
+    assert "Ann has given" not in card
