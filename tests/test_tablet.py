@@ -432,6 +432,26 @@ def test_hit_needs_a_spread(client):
     assert "Q♠ does not extend S1" in page
 
 
+def test_a_hit_asked_for_its_spread_or_card_keeps_what_was_picked(client):
+    """Newcomer N1: a card picked, "Hit" tapped before the spread: the page
+    asks for the spread, and the card must still be picked; a hit without
+    its card says so in the player's words, not the log's line."""
+    sid = create(client)
+    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
+    act(client, sid, 1, "draw", ["8c"])
+    act(client, sid, 1, "spread", ["Ks", "Kh", "Kd"])
+    page = act(client, sid, 1, "hit", ["Qs"])
+    assert "Choose the spread to hit" in page
+    assert re.search(r'value="Qs"[^>]* checked', page)
+    page = act(client, sid, 1, "hit", [], spread="S1")
+    (kind, text), = flashes(page)
+    assert kind == "error" and text == "Pick the card to hit with among the cards, then tap Hit."
+    assert not re.search(r'value="Qs"[^>]* checked', page)
+    # Kept for the page drawn next only.
+    assert re.search(r'value="Qs"[^>]* checked', act(client, sid, 1, "hit", ["Qs"]))
+    assert not re.search(r'value="Qs"[^>]* checked', hand_page(client, sid))
+
+
 def test_missing_table_and_hand_are_404_pages(client):
     # To a stranger an unknown table looks like a locked one (docs/decisions.md).
     assert client.get("/s/nosuchtable").headers["Location"] == "/s/nosuchtable/unlock?next=" \

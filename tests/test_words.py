@@ -222,8 +222,8 @@ def test_replay_speaks_the_logs_language_unless_told(tmp_path, capsys):
 # ------------------------------------------------------------------ payment stories
 
 STORY_WORDS = {
-    "drop_won": "est tombé avec",
-    "caught": "est donc attrapé (règle de capture",
+    "drop_won": "tombe avec",  # no participle to agree with the player (newcomer N20)
+    "caught": "se fait donc attraper (règle de capture",
     "tonk_out": "tonk, chaque autre joueur paie",
     "out": "sortie, chaque autre joueur paie",
     "stock_out": "La pioche est épuisée",

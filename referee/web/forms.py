@@ -390,6 +390,9 @@ _PICK_SPREAD = {
 }
 
 
+PICK_HIT_CARD = N_("Pick the card to hit with among the cards, then tap Hit.")
+
+
 def _tapped(act: str, players: list[str]) -> tuple[str, str, str]:
     """The player, verb and named card of a button's value ``SEAT:VERB`` (or
     ``SEAT:take:CARD``: a take of the card below the top, pickup_depth 2)."""
@@ -423,6 +426,10 @@ def action_from_form(form, players: list[str], legal: list[Action]) -> Action:
         spread = whole(raw[1:]) if raw[:1] == "S" else None
         if not spread:
             raise FormError(_(_PICK_SPREAD[verb]), f"spread_{verb}")
+    if verb == "hit" and not cards:
+        # Said here, in the player's words: the engine's refusal of the line
+        # quotes it ("hit takes 1 card, in 'Ben: hit S3'", newcomer N1).
+        raise FormError(_(PICK_HIT_CARD), "card_hit")
     return Action(player, verb, cards, spread)
 
 

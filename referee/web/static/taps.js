@@ -42,6 +42,7 @@
       spread = /^S[0-9]+$/.test(raw) ? Number(raw.slice(1)) : 0;
       if (!spread) return {actions: [], refusal: `spread_${verb}`};
     }
+    if (verb === "hit" && !cards.length) return {actions: [], refusal: "card_hit"};
     const first = {player, verb, cards, spread, count: null};
     if (!form.get("confirm")) return {actions: [first]};
     const counts = countsOf(form, page);  // counts typed on a drop's second tap

@@ -75,6 +75,7 @@ def _hand_page(session_id: str, n: int, state: dict):
         actors=actors,
         unknown_tile=_unknown_tile(state, verbs),
         grid=forms.card_grid(rules.deck, rules.jokers),
+        **_picked(session_id, n),
         most=most_count(summary),
         seen=_unpickable(state, history, holders, actors, rules.deck_info.cards),
         # For offline.js: the cards played where nobody holds them, the shows
@@ -319,8 +320,7 @@ def act(session_id: str, n: int):
         before = told_state(session_id, n)
         texts = _tapped(before)
     except FormError as err:
-        flash(str(err), "error")
-        return redirect(target, 303)
+        return _form_refused(err, session_id, n, before, target)
     refused = next(filter(None, (may_act_for(seats.actor_of(t)) for t in texts)), None)
     if refused is not None:
         flash_refusal(refused, texts[0])
@@ -351,19 +351,37 @@ def act(session_id: str, n: int):
     if done.refused:
         flash_refusal(done.refused, done.refused_text)
     if request.headers.get("X-Tablet-Swap"):
-        # tablet.js swaps the answer in: the hand page itself, drawn from the
-        # state the tap returned, without the redirect's second request; it says
-        # the table's event it shows (live.js then need not fetch it again). A
-        # tap answered before shows the hand as it is now.
+        # A tap answered before shows the hand as it is now.
         state = hands.hand_state(get_db(), session_id, n) if done.replayed else done.state
-        g.summary = {**g.summary, **dict(zip(("seq", "head"),
-                                             following.chain_end(get_db(), session_id),
-                                             strict=True))}
-        page = current_app.make_response(_hand_page(session_id, n, told(state)))
-        page.headers["X-Hand-Page"] = target
-        page.headers["Cache-Control"] = "no-store"
-        return page
+        return _swapped_page(session_id, n, told(state), target)
     return redirect(target, 303)
+
+
+def _form_refused(err: FormError, session_id: str, n: int, state: dict, target: str):
+    """A tap the form refused (a hit without its spread): said, and the cards
+    picked and the spread chosen stay (newcomer N1: a hit tapped before its
+    spread lost its card while the page asked for the spread): the page is
+    drawn again with them, not sent empty."""
+    flash(str(err), "error")
+    session[_PICKED] = {"at": f"{session_id}/{n}",  # a card's name is short
+                        "cards": [c for c in request.form.getlist("card")[:60] if len(c) < 4],
+                        "spread": request.form.get("spread", "")[:8]}
+    if request.headers.get("X-Tablet-Swap"):
+        return _swapped_page(session_id, n, state, target)
+    return redirect(target, 303)
+
+
+def _swapped_page(session_id: str, n: int, state: dict, target: str):
+    """The answer tablet.js swaps in: the hand page itself, drawn from the
+    state the tap returned, without the redirect's second request; it says
+    the table's event it shows (live.js then need not fetch it again)."""
+    g.summary = {**g.summary, **dict(zip(("seq", "head"),
+                                         following.chain_end(get_db(), session_id),
+                                         strict=True))}
+    page = current_app.make_response(_hand_page(session_id, n, state))
+    page.headers["X-Hand-Page"] = target
+    page.headers["Cache-Control"] = "no-store"
+    return page
 
 
 def _over(n: int, state) -> str | None:
@@ -436,6 +454,17 @@ def _tapped(state: dict, form=None) -> list[str]:
 # The tap waiting for its second tap, kept in this browser's session while its
 # confirm page is shown (and shown again by back and forward).
 _KEPT_TAP = "tap"
+# The cards picked and the spread chosen by a tap the form refused, kept for
+# the page drawn next.
+_PICKED = "picked"
+
+
+def _picked(session_id: str, n: int) -> dict:
+    """The picker's ``checked`` cards and the spread ``chosen`` for this page."""
+    kept = session.pop(_PICKED, None) or {}
+    if kept.get("at") != f"{session_id}/{n}":
+        kept = {}
+    return {"picked": kept.get("cards") or (), "chosen": kept.get("spread")}
 
 
 @bp.get("/s/<session_id>/hands/<int:n>/confirm")
