@@ -346,6 +346,18 @@ def test_an_accept_leads_back_to_the_accept_buttons(client):
 
 
 
+def test_the_carry_list_names_everyone_who_sat_at_the_earlier_table(client):
+    """Newcomer N10: the new-table form listed an earlier table by the
+    players it opened with; Dev, who sat down later (and may be owed), was
+    missing."""
+    sid = tt.create(client, players=("Ann", "Ben"))
+    _tonk_out(client, sid)
+    page, data = _form(client, f"/s/{sid}/manage", "seat-form")
+    client.post(f"/s/{sid}/manage/seat", data={**data, "player": "Dev", "client_id": "s1"})
+    form = client.get("/new").get_data(as_text=True)
+    option = re.search(rf'<option value="{sid}"[^>]*>(.*?)</option>', form).group(1)
+    assert "Ann, Ben, Dev" in option
+
 def test_a_dispute_of_an_accepted_hand_says_why_it_cannot_be_corrected(client):
     """Newcomer N21: once the hand was accepted, its dispute offered only "Let
     the record stand", and nothing said why (docs/decisions.md: undo_accepted)."""
