@@ -264,6 +264,10 @@ def change_stake(db: Database, sid: str, stake: str, client_id: str | None = Non
     return write_event(db, sid, EventKind.STAKE, client_id, check)
 
 
+LEAVE_AFTER_PLAY = N_("finish hand {hand} first, then {player} can leave: its play has ended, "
+                      "so its result stands")
+
+
 def leave(db: Database, sid: str, player: str, client_id: str | None = None) -> dict:
     """``player`` gets up: the next hand is dealt without them (its log lists
     the seats). If they are seated in the hand in play, it is void ("Ann left
@@ -290,8 +294,16 @@ def leave(db: Database, sid: str, player: str, client_id: str | None = None) -> 
                 and player in hand.players:  # seated in the hand in play
             reason = LEFT_THE_TABLE.format(player=player)
             payload["void"] = reason
-            return _void_current(live, live.n, reason, "void",
-                                 {"seats": rest, "payload": payload})
+            try:
+                return _void_current(live, live.n, reason, "void",
+                                     {"seats": rest, "payload": payload})
+            except RuleViolation as err:
+                if err.code != "void_after_end":
+                    raise
+                # Said as leaving, which the host asked for, not as voiding
+                # (newcomer N19: "the hand cannot be void").
+                raise RuleViolation(err.code, LEAVE_AFTER_PLAY,
+                                    {"player": player, "hand": live.n}, hand=err.hand) from err
 
         return _seating_from_next_hand(live, rest, payload)
 
