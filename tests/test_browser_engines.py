@@ -258,7 +258,10 @@ def test_the_essential_night_in_another_engine(served, make):  # noqa: F811
         _shots(b, "standings")
         # Ann's phone: it follows the table to a new hand by itself and asks
         # her to accept it. (The host's unlock forgotten first: this browser
-        # is her phone now.)
+        # is her phone now.) Off the table's pages first: the new seat link is
+        # an event of the table, which a table page left open would follow
+        # live, without the unlock, to the unlock page, over the link's load.
+        b.goto(f"{base}/")
         b.forget()
         b.goto(base + night.link("seat", "Ann"))
         b.wait(lambda: re.search(rf"/s/{night.sid}$", b.url()))

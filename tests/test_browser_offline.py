@@ -438,6 +438,11 @@ def test_a_seat_phone_keeps_its_own_taps_and_waits_for_the_others(server, browse
     assert not errors, errors
 
 
+# Whether the worker keeps a copy of the page shown (sw.js's cache of pages).
+KEPT_PAGE = """() => caches.open("tonk-pages-1").then((c) => c.match(location.href))
+  .then((kept) => !!kept)"""
+
+
 def _seat_link(pg, server, sid: str, player: str) -> str:
     pg.goto(f"{server['base']}/s/{sid}")
     with pg.expect_navigation():
@@ -468,6 +473,10 @@ def test_the_first_page_a_phone_opens_reloads_offline_with_its_waiting_taps(
         # the page over once it runs.
         assert phone.evaluate("performance.getEntriesByType('navigation')[0].workerStart") == 0
         phone.wait_for_function("() => !!navigator.serviceWorker.controller")
+        deadline = time.monotonic() + 20
+        while not phone.evaluate(KEPT_PAGE):  # the worker asks the referee for it
+            assert time.monotonic() < deadline, "no copy of the page kept in 20 s"
+            time.sleep(0.1)
         ref.down()
         phone_ctx.set_offline(True)
         keep_tap(phone, 1, "draw", ["8c"])

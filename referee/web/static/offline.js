@@ -629,6 +629,12 @@
     navigator.serviceWorker.register("/sw.js").catch(() => {
       // No worker (a private window, a policy): the queue works while the page is open.
     });
+    // A page the worker takes over was loaded past it: it has no copy for
+    // offline yet (the first page a device opens), so the worker is asked for one.
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      const worker = navigator.serviceWorker.controller;
+      if (worker) worker.postMessage({keep: location.href});
+    });
   }
   // A kept copy's lines about the tap before it are old news.
   if (isCopy) for (const line of document.querySelectorAll("main > .flash")) line.remove();

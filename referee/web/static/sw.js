@@ -29,29 +29,9 @@ self.addEventListener("activate", (event) => {
     for (const name of await caches.keys()) {
       if (name !== PAGES && name !== FILES) await caches.delete(name);
     }
-    await keepOpenPages();
     await self.clients.claim();
   })());
 });
-
-// The pages open before this worker ran were loaded past it: on a phone that
-// scanned its seat link and went straight to its hand, that is the very page
-// to show after a reload offline. Asked for again here, before the worker
-// takes them over, so that a page this worker controls is a page it keeps.
-const keepOpenPages = async () => {
-  const cache = await caches.open(PAGES);
-  for (const client of await self.clients.matchAll({type: "window", includeUncontrolled: true})) {
-    const url = new URL(client.url);
-    if (url.origin !== self.location.origin || !isTablePage(url)) continue;
-    if (await cache.match(url.href, {ignoreVary: true})) continue;
-    try {
-      const answer = await fetch(url.href, {credentials: "same-origin"});
-      if (isThePage(answer)) await keepPage(url.href, answer);
-    } catch (err) {
-      // The network dropped already: that page's next visit keeps it.
-    }
-  }
-};
 
 // The pages a table needs at the table: the home page and a table's pages
 // (not its PDFs, not the seq the pages poll, not the club's pages).
@@ -137,6 +117,32 @@ const refreshed = async (request) => {
   if (isThePage(answer)) await keepPage(request.url, answer.clone());
   return answer;
 };
+
+// A page loaded before this worker ran went past it: on a phone that scanned
+// its seat link and went straight to its hand, that is the very page to show
+// after a reload offline. Taken over (clients.claim), the page asks to be
+// kept (offline.js), and is asked for again here. Not done while activating:
+// that holds the pages' own loads until it ends, and WebKit failed some.
+self.addEventListener("message", (event) => {
+  let url;
+  try {
+    url = new URL(String((event.data && event.data.keep) || ""));
+  } catch (err) {
+    return;
+  }
+  if (url.origin !== self.location.origin || !isTablePage(url)) return;
+  url.hash = "";
+  event.waitUntil((async () => {
+    const cache = await caches.open(PAGES);
+    if (await cache.match(url.href, {ignoreVary: true})) return;
+    try {
+      const answer = await fetch(url.href, {credentials: "same-origin"});
+      if (isThePage(answer)) await keepPage(url.href, answer);
+    } catch (err) {
+      // The network dropped already: the page's next visit keeps it.
+    }
+  })());
+});
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
