@@ -603,6 +603,25 @@ def test_the_operations_are_in_the_openapi_document(client):
         assert method in paths[path], path
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_player_whose_name_spells_a_card_keeps_it_in_the_head_to_head(weeks, lang):
+    """Sentences write the parameters that hold cards as the pages write
+    cards (Q♦), chosen by the parameter's name; the head to head named its
+    second player by one of those names, so a player called "As" read as
+    "A♠" on the season's paper."""
+    from referee.reports.season import render_season
+
+    season = weeks["client"].get("/api/club/season?a=Ann&b=Ben", headers=KEY).get_json()
+    h2h = season["head_to_head"]
+    rename = {"Ann": "Ad", "Ben": "As"}
+    h2h["players"] = [rename[p] for p in h2h["players"]]
+    for key in ("wins", "won_from"):
+        h2h[key] = {rename.get(p, p): v for p, v in h2h[key].items()}
+    text = pdf_text(render_season(season, lang))
+    assert "A♠" not in text and "A♦" not in text
+    assert text.count("As") >= 2 and text.count("Ad") >= 2
+
+
 def test_season_pdf_and_text_in_another_language(weeks, club_app, tmp_path, capsys):
     path = club_app.config["DATABASE"]
     pdf = tmp_path / "saison.pdf"

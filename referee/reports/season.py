@@ -132,11 +132,11 @@ def render_season(season: dict, lang: str = language.DEFAULT) -> bytes:
         story += [Paragraph(esc(_("{a} against {b}", a=a, b=b)), st["h2"]),
                   Paragraph(esc(ngettext("{n} hand together.", "{n} hands together.",
                                          h2h["hands"])
-                                + " " + _("{first} won {won} from {second} ({wins} hands "
-                                          "won).", first=a, second=b, wins=h2h["wins"][a],
+                                + " " + _("{player} won {won} from {other} ({wins} hands "
+                                          "won).", player=a, other=b, wins=h2h["wins"][a],
                                           won=_number(h2h["won_from"][a], lang))
-                                + " " + _("{first} won {won} from {second} ({wins} hands "
-                                          "won).", first=b, second=a, wins=h2h["wins"][b],
+                                + " " + _("{player} won {won} from {other} ({wins} hands "
+                                          "won).", player=b, other=a, wins=h2h["wins"][b],
                                           won=_number(h2h["won_from"][b], lang))),
                             st["body"])]
     page = footer(_("Tonk referee · season · {span}", span=span), lang)
