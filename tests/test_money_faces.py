@@ -58,7 +58,8 @@ def test_a_number_pattern_is_parsed_once_not_at_every_amount(lang, monkeypatch):
     # writes dozens of amounts (a tenth of its CPU went to parsing them).
     from babel import numbers
 
-    language.money(Decimal("1.5"), None, lang)  # the patterns used below, parsed
+    for places in ("1", "1.5", "1.25"):  # the patterns used below, parsed
+        language.money(Decimal(places), None, lang)
     language.money(Decimal("1.5"), "chips", lang)
     language.amount(Decimal("1.5"), CENT, lang)
     parsed = []

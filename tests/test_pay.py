@@ -659,3 +659,15 @@ def test_a_payees_own_phone_is_asked_for_its_details_as_you(app):
                      phone.get(f"/s/{sid}/settle").get_data(as_text=True), re.S).group(0)
     assert "You have given no payment details: add them below." in card
     assert "Ann has given" not in card
+
+
+def test_points_are_written_as_the_papers_write_them(client):
+    """Newcomer N17: a points table's pages said "Ben pays Ann 1.00" (money's
+    two places) where its PDF says whole points."""
+    log = json.loads(BASIC.read_text())
+    log.pop("currency", None)
+    made = client.post("/api/sessions", json={**log, "table": "Points", "stake": "1"}).get_json()
+    unlock(client, made["id"], made["table_token"])
+    page = client.get(f"/s/{made['id']}/settle").get_data(as_text=True)
+    owes = re.findall(r'<p class="owes"><strong>(.*?)</strong>', page)
+    assert owes == ["Ben pays Ann 3", "Ben pays Cy 1"], owes

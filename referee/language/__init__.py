@@ -231,15 +231,19 @@ LONGEST_NUMBER = 10_000
 
 def money(amount: Decimal, currency: str | None, lang: str) -> str:
     """An amount of money in the language's form (``1.234,50 €`` in German);
-    without a currency, a plain number with two decimals. A currency that is
-    not an ISO code (chips, points) follows the number as written. Never
-    rounded: a share of a stake can have more than two decimals."""
+    without a currency (points), the number with the places it is given
+    (``1``, not ``1.00``: whole points, as the papers write them; newcomer
+    N17). A currency that is not an ISO code (chips) follows the number,
+    with two decimals. Never rounded: a share of a stake can have more than
+    two decimals."""
     wide = _width(amount)
     with localcontext() as ctx:
         ctx.prec = max(ctx.prec, wide + 16)  # and the pattern's places (at most 3)
         if wide > LONGEST_NUMBER:
             plain = str(amount)
-        elif currency and numbers.is_currency(currency.upper()):
+        elif not currency:
+            return decimal_text(amount, max(0, -amount.as_tuple().exponent), lang)
+        elif numbers.is_currency(currency.upper()):
             return numbers.format_currency(amount, currency.upper(), locale=locale(lang),
                                            decimal_quantization=False)
         else:
