@@ -421,18 +421,7 @@ def test_a_tonk_out(client):
     assert "Ann pays Ben $0.50" in page
 
 
-def test_hit_needs_a_spread(client):
-    sid = create(client)
-    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
-    act(client, sid, 1, "draw", ["8c"])
-    act(client, sid, 1, "spread", ["Ks", "Kh", "Kd"])
-    page = act(client, sid, 1, "hit", ["Qs"])
-    assert "Choose the spread to hit" in page
-    page = act(client, sid, 1, "hit", ["Qs"], spread="S1")
-    assert "Q♠ does not extend S1" in page
-
-
-def test_a_hit_asked_for_its_spread_or_card_keeps_what_was_picked(client):
+def test_a_hit_needs_its_spread_and_keeps_what_was_picked(client):
     """Newcomer N1: a card picked, "Hit" tapped before the spread: the page
     asks for the spread, and the card must still be picked; a hit without
     its card says so in the player's words, not the log's line."""
@@ -450,6 +439,8 @@ def test_a_hit_asked_for_its_spread_or_card_keeps_what_was_picked(client):
     # Kept for the page drawn next only.
     assert re.search(r'value="Qs"[^>]* checked', act(client, sid, 1, "hit", ["Qs"]))
     assert not re.search(r'value="Qs"[^>]* checked', hand_page(client, sid))
+    # With both, the engine judges the hit.
+    assert "Q♠ does not extend S1" in act(client, sid, 1, "hit", ["Qs"], spread="S1")
 
 
 def test_missing_table_and_hand_are_404_pages(client):
