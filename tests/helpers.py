@@ -83,3 +83,16 @@ def device(browser, viewport, *, locale: str | None = None, timeout: int = 10_00
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.errors = errors
     return pg
+
+
+def post_json(base: str, path: str, body: dict, headers: dict) -> dict:
+    """A JSON POST to a browser test's own server (``serve_for_browser``),
+    its answer read as JSON: how a browser test sets a table up through the
+    API before its pages are opened."""
+    import json
+    import urllib.request
+
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json", **headers})
+    with urllib.request.urlopen(req) as answer:
+        return json.loads(answer.read())

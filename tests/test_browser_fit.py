@@ -9,16 +9,13 @@ Screenshots go to ``$TABLET_SHOTS`` (default /tmp/shots) as ``fit-*``.
 
 from __future__ import annotations
 
-import json
-import urllib.request
-
 import pytest
 
 from tests import test_browser_tablet as tb
 from tests.test_browser_night import check
 from tests.test_browser_tablet import SHOTS
 
-from .helpers import device, serve_for_browser
+from .helpers import device, post_json, serve_for_browser
 
 pytestmark = tb.pytestmark
 browser = tb.browser
@@ -35,20 +32,13 @@ def server(request, tmp_path_factory):
     yield from serve_for_browser(request, tmp_path_factory, REFEREE_HOST_KEY=HOST_KEY)
 
 
-def _post(base: str, path: str, body: dict, headers: dict) -> dict:
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json", **headers})
-    with urllib.request.urlopen(req) as answer:
-        return json.loads(answer.read())
-
-
 def _table(base: str, players: list[str], hands: list[dict], day: str, lang: str) -> str:
     """A table imported with its told hands; the address a viewer's phone opens."""
-    made = _post(base, "/api/sessions", {
+    made = post_json(base, "/api/sessions", {
         "format": "tonk-log/1", "stake": "1", "currency": "EUR", "rules": "pagat",
         "language": lang, "players": players, "started": f"{day}T19:00:00Z",
         "hands": hands}, {"X-Host-Key": HOST_KEY})
-    link = _post(base, f"/api/sessions/{made['id']}/links", {"role": "viewer"},
+    link = post_json(base, f"/api/sessions/{made['id']}/links", {"role": "viewer"},
                  {"Authorization": f"Bearer {made['table_token']}"})
     return link["url"]
 

@@ -10,16 +10,13 @@ Screenshots go to ``$TABLET_SHOTS`` (default /tmp/shots) as ``narrow-*``.
 
 from __future__ import annotations
 
-import json
-import urllib.request
-
 import pytest
 
 from referee import language
 from tests import test_browser_tablet as tb
 from tests.test_browser_tablet import SHOTS
 
-from .helpers import device, serve_for_browser
+from .helpers import device, post_json, serve_for_browser
 
 pytestmark = tb.pytestmark
 browser = tb.browser
@@ -40,26 +37,19 @@ def server(request, tmp_path_factory):
     yield from serve_for_browser(request, tmp_path_factory, REFEREE_HOST_KEY=HOST_KEY)
 
 
-def _post(base: str, path: str, body: dict, headers: dict) -> dict:
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json", **headers})
-    with urllib.request.urlopen(req) as answer:
-        return json.loads(answer.read())
-
-
 @pytest.fixture(scope="module")
 def night(server) -> dict:
     """A season of four German tables of four told hands each; on the last, a
     fifth hand in play where Ben has dropped and everyone is still to show."""
     for day in DAYS:
-        made = _post(server, "/api/sessions", {
+        made = post_json(server, "/api/sessions", {
             "format": "tonk-log/1", "stake": "1", "currency": "EUR", "rules": "pagat",
             "language": "de", "players": PLAYERS, "started": f"{day}T19:00:00Z",
             "hands": TOLD}, {"X-Host-Key": HOST_KEY})
     auth = {"Authorization": f"Bearer {made['table_token']}"}
     sid = made["id"]
-    n = _post(server, f"/api/sessions/{sid}/hands", {"dealer": "Anna"}, auth)["hand"]
-    _post(server, f"/api/sessions/{sid}/hands/{n}/actions",
+    n = post_json(server, f"/api/sessions/{sid}/hands", {"dealer": "Anna"}, auth)["hand"]
+    post_json(server, f"/api/sessions/{sid}/hands/{n}/actions",
           {"action": "Ben: drop", "client_id": "narrow-drop", "expected_seq": 0}, auth)
     return {"sid": sid, "token": made["table_token"], "hand": n}
 
