@@ -218,15 +218,20 @@ def verify(db: Database) -> list[Words]:
 
 # ---------------------------------------------------------------- sessions
 
+def _when(row: dict) -> str:
+    """When the table opened, as written: its log's ``started``, else the
+    moment the service stored it."""
+    return row["header"].get("started") or row["created"]
+
+
 def _day(row: dict) -> str:
-    when = row["header"].get("started") or row["created"]
-    return when[:10]
+    return _when(row)[:10]
 
 
 def _opened(row: dict) -> str:
     """When the table opened, in UTC (``ClubSession.opened``): a log's
     ``started`` may carry any offset."""
-    return _utc(row["header"].get("started") or row["created"])
+    return _utc(_when(row))
 
 
 def _utc(when: str) -> str:
