@@ -722,3 +722,22 @@ def test_the_season_in_text_says_each_count_in_its_number_and_a_loss_without_its
         players = [line for line in out.splitlines() if line.startswith("  ")]
         assert len(players) == 2 and all(hand in line for line in players), out
         assert not re.search(r"(lost|verloren|perdeu) -", out), out
+
+
+def test_the_club_says_points_in_the_readers_language(weeks):
+    """Newcomer N17: the club's pages wrote its tables played for points in
+    English and as money ("Jeder Tisch in points", "Anna 6,00 points"); they
+    say points as a points table's pages do, where money says its currency."""
+    client = weeks["client"]
+    doc = random_session(9, hands=2, players=["Ann", "Ben"])
+    del doc["currency"]
+    assert client.post("/api/sessions", json=doc, headers=KEY).status_code == 201
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
+    ledger = client.get("/club?currency=points&lang=de").get_data(as_text=True)
+    season = client.get("/club/season?currency=points&lang=de").get_data(as_text=True)
+    usual = client.get("/club?lang=de").get_data(as_text=True)
+    assert "Jeder Tisch in Punkte" in ledger and "1 Sitzung in Punkte" in season
+    assert ">Punkte</a>" in usual  # the link to the other "currency"
+    amounts = re.findall(r'<td class="num">([^<]*)</td>', ledger)
+    assert amounts and all(a.endswith((" Punkte", " Punkt")) for a in amounts), amounts
+    assert "points" not in ledger.split("</h1>", 1)[1].replace("currency=points", "")

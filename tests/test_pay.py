@@ -661,13 +661,28 @@ def test_a_payees_own_phone_is_asked_for_its_details_as_you(app):
     assert "Ann has given" not in card
 
 
-def test_points_are_written_as_the_papers_write_them(client):
+# A points table says "points" where a money table says its currency (N17).
+POINT_PAGES = {
+    "en": ("Ben pays Ann 3 points", "Ben pays Cy 1 point", "total (points)"),
+    "de": ("Ben zahlt Ann 3 Punkte", "Ben zahlt Cy 1 Punkt", "Summe (Punkte)"),
+    "fr": ("Ben paie 3 points à Ann", "Ben paie 1 point à Cy", "total (points)"),
+    "pt": ("Ben paga 3 pontos a Ann", "Ben paga 1 ponto a Cy", "total (pontos)"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(POINT_PAGES))
+def test_points_are_written_as_the_papers_write_them(client, lang):
     """Newcomer N17: a points table's pages said "Ben pays Ann 1.00" (money's
-    two places) where its PDF says whole points."""
+    two places) where its PDF says "1 point"; then "Ben pays Ann 1", with no
+    unit where a money table says its currency."""
     log = json.loads(BASIC.read_text())
     log.pop("currency", None)
     made = client.post("/api/sessions", json={**log, "table": "Points", "stake": "1"}).get_json()
     unlock(client, made["id"], made["table_token"])
-    page = client.get(f"/s/{made['id']}/settle").get_data(as_text=True)
+    ann, cy, total = POINT_PAGES[lang]
+    page = client.get(f"/s/{made['id']}/settle?lang={lang}").get_data(as_text=True)
     owes = re.findall(r'<p class="owes"><strong>(.*?)</strong>', page)
-    assert owes == ["Ben pays Ann 3", "Ben pays Cy 1"], owes
+    assert owes == [ann, cy], owes
+    for tail in ("", "/standings", "/hands/1"):
+        page = client.get(f"/s/{made['id']}{tail}?lang={lang}").get_data(as_text=True)
+        assert total in page and ann in page and cy in page, tail

@@ -41,7 +41,8 @@ def side_bet_lines(page: str) -> list[str]:
 def nets(page: str) -> dict[str, Decimal]:
     rows = re.findall(r'<tr><td>(\w+)</td><td class="num">[^<]*</td>\s*'
                       r'<td class="num">([^<]*)</td></tr>', page)
-    return {name: Decimal(value.replace("\u2212", "-")) for name, value in rows}
+    # a points table's net says its unit, as money says its currency ("2 points")
+    return {name: Decimal(value.split()[0].replace("\u2212", "-")) for name, value in rows}
 
 
 def test_each_hand_says_where_its_pots_went_and_counts_them(client, table):

@@ -313,6 +313,18 @@ def quantity(value: Decimal, text: str, unit: str, lang: str) -> str:
     return f"{text} {unit}"
 
 
+def in_unit(amount: Decimal, currency: str | None, lang: str) -> str:
+    """An amount in its table's unit: money with its currency (``1,50 €``), or
+    points said as points (``1 point``, ``2 Punkte``): a table played for
+    points says "points" where one played for money says its currency
+    (newcomer N17). ``money`` without a currency is the bare number, for a
+    column whose heading names the unit."""
+    written = money(amount, currency, lang)
+    if currency or _width(amount) > LONGEST_NUMBER:
+        return written
+    return quantity(amount, written, gettext(lang, POINTS), lang)
+
+
 def money_text(value: object, currency: str | None, lang: str) -> str:
     """An amount the service wrote as a decimal string, in ``lang``'s form
     with its places kept (``-1.234,50`` in German). English keeps the plain

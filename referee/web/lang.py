@@ -120,12 +120,38 @@ def _decimal(value) -> Decimal | None:
         return None
 
 
-def money(value, currency: str | None = None) -> str:
-    """An amount as the reader writes money (``1.234,50 €``); text that is not
-    a number is shown as it came."""
+class _Column:
+    """``money`` given no currency at all: the bare number, in a column whose
+    heading names the unit ("total (EUR)", "total (points)")."""
+
+
+COLUMN = _Column()
+
+
+def money(value, currency: str | None | _Column = COLUMN) -> str:
+    """An amount as the reader writes money (``1.234,50 €``), or points as
+    points (``2 points``: ``currency`` None, the table's own); ``|money``
+    alone, the bare number of a column. Text that is not a number is shown
+    as it came."""
     if value is None:
         return ""
-    return _money_text(str(value), currency or None, current())
+    if isinstance(currency, _Column):
+        return _money_text(str(value), None, current())
+    return _unit_text(str(value), _currency(currency), current())
+
+
+def _currency(key: str | None) -> str | None:
+    """A table's currency, or the club's key of the tables played for points
+    (``service.club.POINTS``), as money is written: None for points."""
+    from ..service.club import POINTS
+
+    return None if not key or key == POINTS else key
+
+
+def unit_name(currency: str | None) -> str:
+    """What a table's amounts are counted in, as a heading names it: its
+    currency, else points in the reader's language ("total (Punkte)")."""
+    return _currency(currency) or language.gettext(current(), language.POINTS)
 
 
 def num(value) -> str:
@@ -145,6 +171,14 @@ def _money_text(text: str, currency: str | None, lang: str) -> str:
     if amount is None:
         return text
     return language.money(amount, currency, lang)
+
+
+@lru_cache(maxsize=4096)
+def _unit_text(text: str, currency: str | None, lang: str) -> str:
+    amount = _decimal(text) if text != "" else None
+    if amount is None:
+        return text
+    return language.in_unit(amount, currency, lang)
 
 
 @lru_cache(maxsize=4096)
@@ -387,6 +421,7 @@ def init_app(app) -> None:
     app.add_template_global(decimal_example, "decimal_example")
     app.add_template_global(lambda: language.action_templates(current()), "action_templates")
     app.add_template_filter(money, "money")
+    app.add_template_global(unit_name, "unit_name")
     # an amount of the result's sections written to its quantum, for ``money``
     app.add_template_filter(fmt, "written")
     app.add_template_filter(num, "num")
