@@ -117,9 +117,26 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="referee", description="Referee and settlement for "
-                                     "live Tonk tables.")
+# The commands this module defines; the others are the extensions'.
+OWN_COMMANDS = ("replay", "rules")
+
+
+class _NotOwn(Exception):
+    """A command line the parser of one command alone does not read as it is."""
+
+
+class _OneCommand(argparse.ArgumentParser):
+    def error(self, message: str):  # type: ignore[override]
+        raise _NotOwn(message)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. For ``command`` (one of ``OWN_COMMANDS``),
+    a parser of that command alone, which reads a well-formed command line
+    as the whole one does and raises ``_NotOwn`` at anything else (``_parse``
+    then asks the whole parser, whose usage and errors name every command)."""
+    parser = (_OneCommand if command else argparse.ArgumentParser)(
+        prog="referee", description="Referee and settlement for live Tonk tables.")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("replay", help="replay a session log and settle it")
     p.add_argument("log", help="a tonk-log/1 file")
@@ -134,6 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the reference page of every option and preset (docs/house-rules.md)")
     p.add_argument("--lang", choices=LANGUAGES, help="the language of the explanations")
     p.set_defaults(func=cmd_rules)
+    if command in OWN_COMMANDS:
+        return parser
     for module in EXTENSIONS:
         try:
             mod = import_module(module)
@@ -145,8 +164,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _parse(argv: list[str]) -> argparse.Namespace:
+    """``argv`` read. A replay's or the rules' command line is read by its
+    own command's parser: importing the other commands and adding their
+    seventy arguments was a tenth of a one-hand replay's start-up. Help, and
+    anything that parser does not read, is the whole parser's to say."""
+    if argv and argv[0] in OWN_COMMANDS and "-h" not in argv and "--help" not in argv:
+        try:
+            return build_parser(argv[0]).parse_args(argv)
+        except _NotOwn:
+            pass
+    return build_parser().parse_args(argv)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = _parse(sys.argv[1:] if argv is None else argv)
     return args.func(args)
 
 
@@ -157,7 +189,7 @@ def run() -> None:
     objects one by one at interpreter exit took 60 ms, a tenth of the run,
     and a replay holds nothing else to close.
     """
-    args = build_parser().parse_args()
+    args = _parse(sys.argv[1:])
     try:
         status = args.func(args)
         sys.stdout.flush()

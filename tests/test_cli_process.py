@@ -114,3 +114,41 @@ def test_serve_sets_the_collector_before_serving(monkeypatch, tmp_path):
     db = str(tmp_path / "t.sqlite3")
     assert run_server(create_app({"DATABASE": db}), "127.0.0.1", 0, 2, db) == 0
     assert calls == ["settle", "run"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["replay", "-h"], ["replay"], ["replay", "x.json", "--lang", "xx"], ["replay", "a", "b"],
+    ["rules", "--help"], ["rules", "pagat", "--bogus"], ["rules", "-h", "pagat"],
+])
+def test_a_command_s_own_parser_says_what_the_whole_one_says(argv, capsys):
+    """``replay`` and ``rules`` build only their own part of the command line
+    (a replay's start-up): their usage, help and errors are the whole
+    parser's, word for word."""
+    from referee import cli
+
+    said = []
+    for parse in (cli.build_parser().parse_args, cli._parse):
+        with pytest.raises(SystemExit) as stop:
+            parse(argv)
+        out, err = capsys.readouterr()
+        said.append((stop.value.code, out, err))
+    assert said[0] == said[1]
+    assert said[0][1] or said[0][2]
+
+
+def test_a_command_s_own_parser_reads_what_the_whole_one_reads():
+    from referee import cli
+
+    for argv in (["replay", "log.json", "--json"], ["rules", "pagat", "--lang", "de"],
+                 ["rules"]):
+        assert vars(cli.build_parser(argv[0]).parse_args(argv)) == \
+            vars(cli.build_parser().parse_args(argv)) == vars(cli._parse(argv))
+    assert cli._parse(["serve", "--port", "8001"]).port == 8001
+
+
+def test_a_replay_s_command_line_loads_no_other_command():
+    code = ("import sys; from referee.cli import _parse; _parse(['replay', 'x.json', '--json']); "
+            "print(sorted(m for m in sys.modules if m.startswith('referee.commands.')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
