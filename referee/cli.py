@@ -32,37 +32,38 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     from .commands.errors import fail
-    from .record import read_log_file
-    from .replay import replay, replay_json_text
+    from .record import load_log, parse_json, read_file
+    from .replay import replay, replay_document_json_text
 
-    log = None
+    doc = None
     try:
-        log = read_log_file(args.log)
+        doc = parse_json(read_file(args.log))
         if args.json:
-            # Only the numbers are printed: a long log is replayed on two cores.
-            sys.stdout.write(replay_json_text(log))
+            # Only the numbers are printed: a long log is replayed on two
+            # cores, the second starting while this one reads the log.
+            sys.stdout.write(replay_document_json_text(doc))
             return 0
-        session = replay(log)
+        session = replay(load_log(doc))
         result = session.result()
     except RefereeError as err:
-        return fail(err, as_json=args.json, lang=args.lang or _log_language(log, args.log))
+        return fail(err, as_json=args.json, lang=args.lang or _log_language(doc, args.log))
     from .reports.text import format_report  # the text report's alone
 
     print(format_report(session, result, args.lang))
     return 0
 
 
-def _log_language(log: dict | None, path: str) -> str | None:
-    """The table's language of a log that was refused: as read, or (a log
-    whose shape was refused) as written, if it names one we speak."""
-    if log is None:
+def _log_language(doc: object, path: str) -> str | None:
+    """The table's language of a log that was refused, as written (``doc``:
+    the log's document, if it could be decoded), if it names one we speak."""
+    if doc is None:
         from .record import read_file
 
         try:
-            log = json.loads(read_file(path))
+            doc = json.loads(read_file(path))
         except (RefereeError, ValueError, RecursionError):
             return None
-    named = log.get("language") if isinstance(log, dict) else None
+    named = doc.get("language") if isinstance(doc, dict) else None
     return named if named in LANGUAGES else None
 
 

@@ -101,7 +101,26 @@ def test_segments_cover_every_hand_once_in_order():
         assert bounds[0][0] == 0 and bounds[-1][1] == 40
         assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:], strict=False))
         assert all(start < end for start, end in bounds)
-        assert min(count, 40) // 2 <= len(bounds) <= min(count, 40)
+        assert len(bounds) <= min(count, 40)
+
+
+def test_segments_shorten_towards_the_end():
+    """Each segment is about a quarter of the work left (never less than the
+    shortest allowed): the process that ends last waits for a short one."""
+    hands = random_session(6, hands=400)["hands"]
+    costs = [replay_split.HAND_COST + len(h["actions"]) for h in hands]
+    total = sum(costs)
+    for count in (8, 32, 128):
+        bounds = replay_split._segments(hands, count)
+        least = total / count
+        left = total
+        for start, end in bounds[:-1]:
+            work = sum(costs[start:end])
+            goal = max(least, left / replay_split.SHARE_LEFT)
+            assert goal <= work < goal + max(costs[start:end])
+            left -= work
+        assert sum(costs[bounds[-1][0]:]) < 2 * least + max(costs)
+        assert bounds[0][1] - bounds[0][0] > bounds[-1][1] - bounds[-1][0]
 
 
 NAMES = ['Zoë "Z" O\'Brien', "Jürgen\\Łukasz", "José ☃", "小明", "Ann"]
@@ -198,3 +217,78 @@ def test_seats_a_log_changes_wrongly_are_the_sequential_error(monkeypatch, segme
     seq = outcome(sequential, log)
     assert seq[0] == "error" and seq[1]["code"] == "wrong_dealer"
     assert outcome(split, log) == seq
+
+
+def from_document(doc):
+    """``referee replay --json``'s way: the document read while the second
+    process already replays it."""
+    return replay_split.replay_document_json_text(doc)
+
+
+def sequential_document(doc):
+    from referee.record import load_log
+
+    return sequential(load_log(doc))
+
+
+def documents(seed):
+    """Documents the second process starts on before they are read: plain
+    logs, broken ones, logs the schema reads (not plain), logs the reading
+    refuses, an export's receipt, rules that follow results."""
+    log = random_session(seed, rules=["pagat", "waiting", "chicago"][seed % 3], hands=9)
+    yield log
+    yield from broken_logs(seed)
+    yield {**log, "head": "x" * 64, "chain": []}  # an export's receipt: read, then dropped
+    schema = json.loads(json.dumps(log))  # a hand the fast reading leaves to the schema
+    schema["hands"][4]["players"] = log["players"]
+    yield schema
+    bad = json.loads(json.dumps(log))  # refused by the reading, at hand 6
+    bad["hands"][5]["deal"] = {log["players"][0]: [1, 2, 3]}
+    yield bad
+    bad = json.loads(json.dumps(log))  # refused by the reading: the log's own fields
+    bad["stake"] = "lots"
+    yield bad
+    yield {**log, "rules": "no such preset"}  # the table cannot open
+    # Hands that follow the results before them: replayed in one piece.
+    yield random_session(seed, rules={"preset": "pagat", "dealer_rotation": "winner_leads"},
+                         hands=9)
+    bad = json.loads(json.dumps(log))  # a hand that is not an object: not split early
+    bad["hands"][2] = "hand three"
+    yield bad
+
+
+@pytest.mark.parametrize("segments", [1, 3, 32])
+def test_a_document_replayed_while_it_is_read_gives_the_sequential_answer(monkeypatch,
+                                                                         segments):
+    monkeypatch.setattr(replay_split, "SEGMENTS", segments)
+    codes = set()
+    for seed in range(3):
+        for doc in documents(seed):
+            seq = outcome(sequential_document, doc)
+            codes.add(seq[1]["code"] if seq[0] == "error" else "ok")
+            assert outcome(from_document, doc) == seq
+    assert {"ok", "not_seated", "wrong_dealer", "hand_unfinished", "malformed_log",
+            "unknown_preset"} <= codes, codes
+
+
+def test_the_second_process_is_stopped_when_the_log_is_refused(monkeypatch):
+    """A log the reading refuses: the second process, started before, is
+    stopped and waited for (no process left behind)."""
+    import os
+
+    forked = []
+    real_fork = os.fork
+
+    def fork():
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(replay_split.os, "fork", fork)
+    log = random_session(1, hands=9)
+    log["stake"] = "lots"
+    assert outcome(from_document, log)[0] == "error"
+    assert len(forked) == 1
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forked[0], os.WNOHANG)  # already waited for

@@ -25,11 +25,17 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "MAX_DEPTH", "MAX_LOG_BYTES", "check_document", "dump_log",
            "load_hand_setup", "load_log", "parse_json", "parse_log_text", "read_file",
-           "read_log_file", "setup_of", "write_log"]
+           "read_log", "read_log_file", "setup_of", "write_log"]
 
 
 def load_log(doc: Any) -> dict:
     """Check a decoded ``tonk-log/1`` document's shape; returns it as data."""
+    return read_log(doc)[0]
+
+
+def read_log(doc: Any) -> tuple[dict, bool]:
+    """``load_log``'s answer, and whether the log was read plainly: every
+    field and hand it keeps is the document's own, as written."""
     if not isinstance(doc, dict):
         raise MalformedInput("malformed_log", N_("a session log is a JSON object"))
     if "head" in doc or "chain" in doc:
@@ -37,6 +43,7 @@ def load_log(doc: Any) -> dict:
         # not part of the play.
         doc = {k: v for k, v in doc.items() if k not in ("head", "chain")}
     log = _plain_log(doc)
+    plain = log is not None
     if log is not None and isinstance(log.get("rules"), dict):
         check_document(log["rules"], ["rules"])  # the one field of a plain log of any depth
     if log is None:
@@ -54,7 +61,7 @@ def load_log(doc: Any) -> dict:
         from .events import check_session_money
 
         check_session_money(log)
-    return log
+    return log, plain
 
 
 def _check_told_hands(log: dict) -> None:

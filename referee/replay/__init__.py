@@ -20,10 +20,10 @@ from .sequential import (
     start_hand,
     start_on,
 )
-from .two_cores import can_split, replay_json_text
+from .two_cores import can_split, replay_document_json_text, replay_json_text
 
 __all__ = [
     "Session", "can_split", "check_log_end", "iter_replay", "open_session", "own_stake",
-    "play_on", "replay", "replay_document", "replay_json_text", "replay_text",
-    "settle_logged", "side_bet_outcomes", "start_hand", "start_on",
+    "play_on", "replay", "replay_document", "replay_document_json_text", "replay_json_text",
+    "replay_text", "settle_logged", "side_bet_outcomes", "start_hand", "start_on",
 ]

@@ -15,6 +15,13 @@ totals (serial work moved into the parallel phase); the child sends both
 back, and the parent only joins, adds and writes. Totals are exact decimals,
 so adding them by segments gives what adding hand by hand gives.
 
+``referee replay --json`` starts the second process before the log is even
+read (``replay_document_json_text``): reading and checking a 10,000-hand log
+is a tenth of the run, and the second core need not wait for it. Its work is
+kept only if the log turns out plain (read as the very document it replayed);
+a log refused, or read by the schema, stops it, and its errors are the
+reading's, as they always were.
+
 Only for ``referee replay --json`` of large logs (the readable report needs
 each hand's story); side-bet pots run across segments, so logs with side bets
 are replayed in one piece.
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 from collections.abc import Callable
 from decimal import Decimal
 
@@ -45,9 +53,14 @@ from .sequential import (
 #: Fewer hands than this are not worth a second process.
 MIN_HANDS = 2000
 
-#: Segments a long log is cut into: the two processes end within about a
-#: segment of each other.
-SEGMENTS = 32
+#: The shortest segment is this fraction of the log's work: the last
+#: segments are the shortest, so the two processes end within about one
+#: of them of each other.
+SEGMENTS = 128
+
+#: Each segment is about this fraction of the work left when it is cut: the
+#: first ones long (fewer seams, each a table resumed), the last ones short.
+SHARE_LEFT = 4
 
 # What a hand costs to replay, in actions: starting it, settling it and
 # writing its line cost about as much as 20 of its actions (measured).
@@ -62,6 +75,11 @@ class Unresumable(str):
     before it, and a log that breaks a rule there (a dealer it did not seat)
     may claim a table no hand could start from. The fault before it, if any,
     is the first; else the log is replayed in one piece."""
+
+
+# What a process made of a segment: its lines and totals, the rule it broke,
+# or why its table could not be resumed.
+SegmentDone = Segment | RefereeError | Unresumable
 
 
 def can_split(log: dict) -> bool:
@@ -84,47 +102,103 @@ def replay_json_text(log: dict) -> str:
         # Each hand's start depends on the hands settled before it (the
         # winner leads, a match ends): one piece, in order.
         return result_json_text(replay(log).result().to_json())
-    hands = log["hands"]
+    bounds = _segments(log["hands"], SEGMENTS)
+    second = _Second(bounds, lambda queue: _take_segments(session, bounds, queue))
+    return _joined(session, bounds, second)
+
+
+def replay_document_json_text(doc: object) -> str:
+    """``replay_json_text`` of the log ``doc`` is, read by ``read_log`` (its
+    errors first, as they are). A long log that may be plain has its second
+    process started before it is read: that process replays segments of the
+    document as it is while this one reads and checks it, and its work
+    counts only if the log was read plainly (every field and hand the
+    document's own). Anything else and the second process is stopped, its
+    work unread, and the log replayed as ``replay_json_text`` replays it."""
+    from ..record import read_log
+
+    hands = _hands_if_splittable(doc)
+    if hands is None:
+        return replay_json_text(read_log(doc)[0])
     bounds = _segments(hands, SEGMENTS)
-    before, everyone = _seating(session, hands, {start for start, _ in bounds})
-
-    def table_for(start: int) -> Table:
-        if start == 0:
-            return session.table
-        seats, dealer, seated, void = before[start]
-        return Table.resume(session.rules, log["players"], started=start,
-                            last_seats=seats, last_dealer=dealer, everyone=seated,
-                            last_void=void)
-
-    # The segments to replay, one byte each, in order; a read of one byte
-    # from a pipe is atomic, so each segment goes to exactly one process.
-    queue, feed = os.pipe()
-    os.write(feed, bytes(range(len(bounds))))
-    os.close(feed)
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child
-        os.close(read)
-        try:
-            payload = ("ok", _replay_segments(session, bounds, queue, table_for))
-        except BaseException as err:  # reported by the parent, never lost
-            payload = ("crash", repr(err))
-        data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
-        with os.fdopen(write, "wb") as out:
-            out.write(data)
-        os._exit(0)
-    os.close(write)
+    second = _Second(bounds, lambda queue: _take_segments(open_session(doc), bounds, queue))
     try:
-        done = _replay_segments(session, bounds, queue, table_for)
+        log, plain = read_log(doc)
+        session = open_session(log) if plain else None
+    except BaseException:
+        second.stop()
+        raise
+    if session is None or session.rules.follows_results:
+        second.stop()
+        return replay_json_text(log)
+    return _joined(session, bounds, second)
+
+
+def _hands_if_splittable(doc: object) -> list[dict] | None:
+    """The hands of a document that ``can_split`` would split once read
+    (before it is read: only what ``_segments`` needs is asked of them)."""
+    if type(doc) is not dict or type(doc.get("hands")) is not list:
+        return None
+    hands = doc["hands"]
+    if not all(type(h) is dict and type(h.get("actions", ())) in (list, tuple) for h in hands):
+        return None
+    return hands if can_split(doc) else None
+
+
+class _Second:
+    """The second process: forked at once, it takes segments from a queue
+    (a byte each in a pipe, read atomically: each segment goes to exactly
+    one process) until none is left or one breaks a rule, and sends back
+    what it did. ``answer`` or ``stop`` must follow, once: no zombie."""
+
+    def __init__(self, bounds: list[tuple[int, int]],
+                 work: Callable[[int], dict[int, SegmentDone]]) -> None:
+        self.queue, feed = os.pipe()
+        os.write(feed, bytes(range(len(bounds))))
+        os.close(feed)
+        read, write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child
+            os.close(read)
+            try:
+                payload = ("ok", work(self.queue))
+            except BaseException as err:  # reported by the parent, never lost
+                payload = ("crash", repr(err))
+            data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(write, "wb") as out:
+                out.write(data)
+            os._exit(0)
+        os.close(write)
+        self.read = read
+
+    def answer(self) -> dict[int, SegmentDone]:
+        """What the second process did, once it is done."""
+        try:
+            with os.fdopen(self.read, "rb") as pipe:
+                data = pipe.read()
+        finally:
+            os.waitpid(self.pid, 0)
+            os.close(self.queue)
+        status, theirs = pickle.loads(data)
+        if status != "ok":
+            raise RuntimeError(f"the replay's second process failed: {theirs}")
+        return theirs
+
+    def stop(self) -> None:
+        """Stop the second process, whatever it was doing; its work is lost."""
+        os.kill(self.pid, signal.SIGKILL)
+        os.close(self.read)
+        os.waitpid(self.pid, 0)
+        os.close(self.queue)
+
+
+def _joined(session: Session, bounds: list[tuple[int, int]], second: _Second) -> str:
+    """This process's segments and the second's, joined into the result."""
+    try:
+        done = _take_segments(session, bounds, second.queue)
     finally:
-        # Whatever happened here, the child is waited for: no zombie.
-        with os.fdopen(read, "rb") as pipe:
-            data = pipe.read()
-        os.waitpid(pid, 0)
-        os.close(queue)
-    status, theirs = pickle.loads(data)
-    if status != "ok":
-        raise RuntimeError(f"the replay's second process failed: {theirs}")
+        # Whatever happened here, the second process is waited for.
+        theirs = second.answer()
     done.update(theirs)
     # Segments are taken in order and a process stops at its first fault, so
     # every segment before the first faulty one was replayed: that fault is
@@ -138,9 +212,10 @@ def replay_json_text(log: dict) -> str:
             # No rule broken before it, yet its table could not be resumed
             # from what the log claims: whatever is wrong, the sequential
             # replay says it as it always does.
-            return result_json_text(replay(log).result().to_json())
+            return result_json_text(replay(session.log).result().to_json())
         parts.append(part)
     # Balances and what is still owed: once, from the totals.
+    everyone = _seating(session, session.log["hands"], set())[1]
     money = session.money()
     totals, balances, transfers = settle_session(everyone, [t for _, t in parts],
                                                  session.rules.scoring == "push_ups", money)
@@ -153,37 +228,54 @@ def replay_json_text(log: dict) -> str:
 
         bq = balance_quantum(q, money.amounts())
     return result_json_text(result_doc(lines, totals, transfers, q, balances=balances, bq=bq,
-                                       closed=log.get("closed")))
+                                       closed=session.log.get("closed")))
 
 
 def _segments(hands: list[dict], count: int) -> list[tuple[int, int]]:
-    """About ``count`` runs of hands (start, end; end excluded) of about
-    equal work, in order."""
-    count = max(1, min(count, len(hands), 255))
+    """Runs of hands (start, end; end excluded) in order, each about
+    1/``SHARE_LEFT`` of the work left when it starts and none shorter than
+    1/``count`` of the whole (at most 255: a segment is a byte in a pipe).
+    Two processes take the next run whenever each is free; as the runs
+    shorten, the one that finishes last waits for a short run only."""
+    count = max(1, min(count, len(hands)))
     costs = [HAND_COST + len(h.get("actions", ())) for h in hands]
     total = sum(costs)
+    least = max(total / count, total / 255)
     bounds: list[tuple[int, int]] = []
     start = done = 0
+    goal = max(least, total / SHARE_LEFT)
     for i, cost in enumerate(costs[:-1]):
         done += cost
-        if done * count >= total * (len(bounds) + 1):
+        if done >= goal:
             bounds.append((start, i + 1))
             start = i + 1
+            goal = done + max(least, (total - done) / SHARE_LEFT)
     bounds.append((start, len(hands)))
     return bounds
 
 
-def _replay_segments(session: Session, bounds: list[tuple[int, int]], queue: int,
-                     table_for: Callable[[int], Table]
-                     ) -> dict[int, Segment | RefereeError | Unresumable]:
+def _take_segments(session: Session, bounds: list[tuple[int, int]], queue: int
+                   ) -> dict[int, SegmentDone]:
     """Replay segments taken from ``queue`` until none is left, or one breaks
-    a rule (its error is kept, and no more are taken)."""
-    done: dict[int, Segment | RefereeError | Unresumable] = {}
+    a rule (its error is kept, and no more are taken). A log whose hands
+    follow the results before them (``follows_results``) is not split: none
+    is taken."""
+    done: dict[int, SegmentDone] = {}
+    if session.rules.follows_results:
+        return done
+    before, _ = _seating(session, session.log["hands"], {start for start, _ in bounds})
     while taken := os.read(queue, 1):
         k = taken[0]
         start, end = bounds[k]
         try:
-            done[k] = _replay_segment(session, table_for(start), start, end)
+            if start == 0:
+                table = session.table
+            else:
+                seats, dealer, seated, void = before[start]
+                table = Table.resume(session.rules, session.log["players"], started=start,
+                                     last_seats=seats, last_dealer=dealer, everyone=seated,
+                                     last_void=void)
+            done[k] = _replay_segment(session, table, start, end)
         except RefereeError as err:
             done[k] = err
             break
