@@ -3,7 +3,8 @@
 Run by hand: `.venv/bin/python bench/replay.py [--hands N] [--repeat N]`.
 Generates (and caches) a legal session log with every kind of ending, about
 13 actions a hand, then times the whole `referee replay LOG --json` process
-(the console script, byte-compiled as the README's set-up leaves it) against
+(the console script of a plain install of this checkout, byte-compiled, as
+the README's first line leaves it: bench/installed.py) against
 `json.loads` of the same file, the floor (a replay must at least read its
 input), and against a bare ``json.load`` process of the same file, the two
 taking turns (CPU time beside the wall clock). Prints the best and the
@@ -31,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import installed  # noqa: E402
 import pairs  # noqa: E402
 
 from referee.devtools.simulate import Dealer  # noqa: E402
@@ -96,8 +98,8 @@ def main() -> None:
     gc.disable()  # as `referee replay` runs
     in_process, _ = timed(lambda: replay(json.loads(cache.read_bytes())).result())
     gc.enable()
-    script = Path(sys.executable).with_name("referee")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "referee"]
+    # The command as the README's first line installs it (bench/installed.py).
+    command = installed.referee_command()
     one_hand = Path(tempfile.gettempdir()) / "tonk-bench-1.json"
     one_hand.write_text(json.dumps({**log, "hands": log["hands"][:1]}))
     startup, _ = timed(lambda: subprocess.run(
