@@ -31,8 +31,18 @@ plainly is one of these:
 - **A long replay on two cores** (``replay/two_cores.py``: a forked second
   process, segments, pickled answers), for ``referee replay --json`` of
   2,000 hands or more: what holds it at 10,000+ hands/s as a whole process.
-  Would break: its answer must stay the sequential replay's text, first
-  error included (tested with 1, 2, 3 and 32 segments).
+  The command forks before the log is read and checked, and the second
+  process replays the document as it is meanwhile; segments shorten towards
+  the end. Would break: its answer must stay the sequential replay's text,
+  first error included (tested with 1, 2, 3 and 32 segments); the second
+  process's work counts only for a log read plainly (``record.read_log``),
+  the very document it replayed, and it is stopped and waited for otherwise.
+- **A command's own parser** (``cli._parse``): ``referee replay`` and
+  ``referee rules`` build only their own part of the command line; help and
+  anything that part cannot read go to the whole parser. Buys about a tenth
+  of a one-hand replay's start-up. Would break: a top-level option, or a
+  subcommand whose parser depends on its siblings, must be read by both
+  (tested word for word).
 - **A second process beside a long import or verify** (``service/beside.py``:
   fork where no other thread runs, else a fork server started before the
   server's threads; a spool file, pickle). Buys an import at about 6,000 hands/s where
