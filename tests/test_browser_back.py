@@ -95,3 +95,40 @@ def test_back_to_a_confirmed_quick_hands_preview_is_no_dead_end(
         assert not host.errors
     finally:
         host.context.close()
+
+
+def test_back_to_a_sent_confirm_page_says_it_was_logged(served, chrome):  # noqa: F811
+    """Newcomer N18: Back to a confirm page already sent showed it from the
+    cache with every button greyed and no word why (then, loaded again, the
+    hand with no word either). It says the tap was logged, once, and leads
+    to the hand."""
+    base, app = served
+    night = Night(app, "de")
+    n = night.start()
+    who = night.state(n)["to_act"]
+    seat = ["Ann", "Ben", "Cy"].index(who)
+    phone = device(chrome, PHONE)
+    try:
+        phone.context.add_init_script(RESTORED)
+        phone.goto(base + night.link("seat", who))
+        hand = f"{base}/s/{night.sid}/hands/{n}"
+        phone.goto(hand)
+        phone.locator(f'button[name=act][value="{seat}:drop"]').click()
+        phone.wait_for_url(re.compile(r".*/confirm$"))
+        confirm = phone.url
+        phone.locator("#confirm-yes").click()
+        phone.wait_for_url(hand)
+        phone.go_back(wait_until="commit")
+        sent = phone.locator("#confirm-sent")
+        expect(sent).to_contain_text(f"Schon erfasst: {who} legt hin.")
+        assert phone.url == confirm
+        assert phone.evaluate("sessionStorage.getItem('restored')") == confirm.split(base, 1)[1]
+        assert phone.locator("main button").count() == 0  # nothing greyed, nothing to send
+        tb.shot(phone, "back-confirm-sent")
+        with phone.expect_navigation():
+            phone.locator("#confirm-to-hand").click()
+        assert phone.url == hand
+        assert night.state(n)["seq"] == 1  # logged once
+        assert not phone.errors
+    finally:
+        phone.context.close()

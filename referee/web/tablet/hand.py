@@ -340,7 +340,7 @@ def act(session_id: str, n: int):
         # forward then never meet this post ("Confirm Form Resubmission").
         session[_KEPT_TAP] = {"at": f"{session_id}/{n}", "form": _keepable(request.form)}
         return redirect(url_for("tablet.confirm_tap", session_id=session_id, n=n), 303)
-    session.pop(_KEPT_TAP, None)  # logged or refused: nothing waits for a second tap
+    _keep_sent(session_id, n, before, done)
     # What was logged first, then what was not: "✓ Anna drops; ✓ Ben shows a
     # count of 20." above "Not logged: Anna shows a count of 5 — ...".
     if done.logged:
@@ -355,6 +355,19 @@ def act(session_id: str, n: int):
         state = hands.hand_state(get_db(), session_id, n) if done.replayed else done.state
         return _swapped_page(session_id, n, told(state), target)
     return redirect(target, 303)
+
+
+def _keep_sent(session_id: str, n: int, before: dict, done) -> None:
+    """Nothing waits for a second tap any more (logged or refused); a second
+    tap that logged keeps what it logged, so that Back to its confirm page
+    says so (newcomer N18: the page came back with its buttons greyed, a dead
+    end with no word why)."""
+    if not (request.form.get("confirm") and done.logged):
+        session.pop(_KEPT_TAP, None)
+        return
+    session[_KEPT_TAP] = {"at": f"{session_id}/{n}",
+                          "logged": [_with_card_taken(t, before.get("top")) for t in done.logged],
+                          "stock_empty": before.get("stock") == 0}
 
 
 def _form_refused(err: FormError, session_id: str, n: int, state: dict, target: str):
@@ -477,6 +490,10 @@ def confirm_tap(session_id: str, n: int):
     kept = session.get(_KEPT_TAP)
     if not kept or kept.get("at") != f"{session_id}/{n}":
         return redirect(target, 303)
+    if "logged" in kept:  # sent: what it logged, and the way on
+        return render_template("confirm.html", summary=g.summary, session_id=session_id,
+                               n=n, sent=kept["logged"], stock_empty=kept["stock_empty"],
+                               back=target)
     form = MultiDict(kept["form"])
     try:
         state = told_state(session_id, n)
