@@ -177,13 +177,20 @@ def event_logs(seed):
 @pytest.mark.parametrize("segments", [1, 2, 3, 32])
 def test_logs_with_table_events_give_the_sequential_answer(monkeypatch, segments):
     monkeypatch.setattr(replay_split, "SEGMENTS", segments)
-    kinds = set()
-    for seed in range(6):
-        for log in event_logs(seed):
-            seq = outcome(sequential, log)
-            kinds.add(seq[1]["code"] if seq[0] == "error" else "ok")
-            assert outcome(split, log) == seq
+    logs = [log for seed in range(6) for log in event_logs(seed)]
+    kinds = same_answers(split, sequential, logs)
     assert {"ok", "void_after_end", "closed_in_play"} <= kinds
+
+
+def same_answers(fn, sequential_fn, logs) -> set[str]:
+    """Each log answered by ``fn`` as by ``sequential_fn``; the answers met
+    (an error's code, or "ok")."""
+    kinds = set()
+    for log in logs:
+        seq = outcome(sequential_fn, log)
+        kinds.add(seq[1]["code"] if seq[0] == "error" else "ok")
+        assert outcome(fn, log) == seq
+    return kinds
 
 
 def test_a_void_hand_at_a_seam_keeps_the_deal(monkeypatch):
@@ -261,12 +268,8 @@ def documents(seed):
 def test_a_document_replayed_while_it_is_read_gives_the_sequential_answer(monkeypatch,
                                                                          segments):
     monkeypatch.setattr(replay_split, "SEGMENTS", segments)
-    codes = set()
-    for seed in range(3):
-        for doc in documents(seed):
-            seq = outcome(sequential_document, doc)
-            codes.add(seq[1]["code"] if seq[0] == "error" else "ok")
-            assert outcome(from_document, doc) == seq
+    codes = same_answers(from_document, sequential_document,
+                         [doc for seed in range(3) for doc in documents(seed)])
     assert {"ok", "not_seated", "wrong_dealer", "hand_unfinished", "malformed_log",
             "unknown_preset"} <= codes, codes
 
