@@ -686,3 +686,51 @@ def test_points_are_written_as_the_papers_write_them(client, lang):
     for tail in ("", "/standings", "/hands/1"):
         page = client.get(f"/s/{made['id']}{tail}?lang={lang}").get_data(as_text=True)
         assert total in page and ann in page and cy in page, tail
+
+
+def _card(page: str, payee: str) -> str:
+    return re.search(rf'<li class="panel transfer[^"]*" data-from="Ben" data-to="{payee}".*?</li>',
+                     page, re.S).group(0)
+
+
+def test_details_given_at_one_table_are_offered_at_the_next(app):
+    """Newcomer N14: the host typed Ann's IBAN at the first table; at the
+    next one "Ann has given no payment details: ask them, or add them
+    below", to be typed again. They are offered there (the host's and Ann's
+    own phone), kept for that table with one tap; never shown as hers
+    before the tap (a table's host keeps details for its own table only),
+    and never offered to another player's phone."""
+    host = app.test_client()
+    first, first_token, _ = open_table(host, table="Kitchen table")
+    assert put(host, first, first_token, "Ann",
+               {"iban": ANN_IBAN, "holder": "Ann Example"}).status_code == 200
+    sid, token, _ = open_table(host, table="Back room")
+    csrf = unlock(host, sid, token)
+    page = host.get(f"/s/{sid}/settle").get_data(as_text=True)
+    card = _card(page, "Ann")
+    assert "Ann gave payment details at Kitchen table: use them here below" in card
+    assert "DE89" not in card  # offered below, not shown as hers here
+    offer = re.search(r'<form[^>]*class="offered".*?</form>', page, re.S).group(0)
+    assert "Given by Ann at Kitchen table:" in offer and "DE89 3704 0044 0532 0130 00" in offer
+    assert "Cy" not in offer  # Cy gave none anywhere: nothing to offer
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', offer))
+    assert fields["player"] == "Ann" and fields["iban"] == ANN_IBAN.replace(" ", "")
+    phone, other = app.test_client(), app.test_client()
+    join(phone, sid, link(host, sid, token, "seat", "Ann")["token"])
+    join(other, sid, link(host, sid, token, "seat", "Ben")["token"])
+    assert 'class="offered"' in phone.get(f"/s/{sid}/settle").get_data(as_text=True)
+    assert 'class="offered"' not in other.get(f"/s/{sid}/settle").get_data(as_text=True)
+    r = host.post(f"/s/{sid}/settle/details", data={**fields, "csrf_token": csrf})
+    assert r.status_code == 303
+    page = host.get(f"/s/{sid}/settle").get_data(as_text=True)
+    assert "DE89 3704 0044 0532 0130 00" in _card(page, "Ann")  # kept for this table
+    assert 'class="offered"' not in page
+    assert not pay_club_details(app)  # for this table only: the club keeps none
+
+
+def pay_club_details(app) -> dict:
+    from referee.service.club import pay
+
+    with app.app_context():
+        from referee.web.db import get_db
+        return pay.club_details(get_db())

@@ -41,12 +41,25 @@ class Payment:
 
 
 class TableRef(NamedTuple):
-    """Another table a debt came from or went to: its id, and its name where
-    the reader knows it (a stored table's; a log read alone knows only the
-    ids its carries name)."""
+    """A table as its reader knows it (``words.table_title`` names it): its
+    id, its name, who sat at it and when it opened, each where known (a log
+    read alone knows of a table its debts were carried to only what the
+    carry says)."""
 
-    id: str
+    id: str | None
     name: str | None = None
+    players: tuple[str, ...] = ()
+    opened: str | None = None
+
+    @classmethod
+    def of(cls, doc: dict) -> TableRef:
+        """A table as a page, a paper or the club has it at hand: a session's
+        summary or stored row, or a log (``table`` or ``table_name``;
+        ``everyone`` or ``players``; ``started``, else when it was stored)."""
+        header = doc.get("header") or {}
+        return cls(doc.get("id"), doc.get("table") or doc.get("table_name"),
+                   tuple(doc.get("everyone") or doc.get("players") or ()),
+                   doc.get("started") or header.get("started") or doc.get("created"))
 
 
 class Linked:

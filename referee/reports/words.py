@@ -8,7 +8,7 @@ from ..language import N_, decimal_text, money_text, time_text  # noqa: F401
 
 # A paper's numbers, money and times: the language's one statement of them.
 from ..rules.ending import OUTCOME_WORDS  # noqa: F401 - the outcomes' names, stated there
-from ..rules.words import LEFT_THE_TABLE, VOID_REASONS
+from ..rules.words import LEFT_THE_TABLE, VOID_REASONS, Names
 
 
 def outcome_words(outcome: str, lang: str) -> str:
@@ -82,10 +82,29 @@ def payment_state(payment, lang: str) -> str | None:
     return None
 
 
+#: A table without a name, as people know it: who sat at it, when it opened.
+TABLE_WITH_OPENED = N_("Table with {players}, opened {when}")
+TABLE_WITH = N_("Table with {players}")
+TABLE_OPENED = N_("Table opened {when}")
+
+
 def table_named(table, lang: str) -> str:
-    """Another table as a player knows it (``sections.TableRef``): its name;
-    its id only where its name is not known (a log read alone)."""
-    return table.name or language.gettext(lang, N_("Table {id}"), id=table.id)
+    """A table as a person knows it (``sections.TableRef``), the one way
+    every page, paper, command and payment names one (newcomer N10): its
+    name; else who sat at it and when it opened ("Table with Ann and Ben,
+    opened 2026-11-28 22:38 UTC"), in the reader's language; its id only
+    where nothing else is known of it (an old carry read alone)."""
+    if table.name:
+        return table.name
+    when = language.time_text(table.opened, lang, table.opened)
+    players = Names(table.players)
+    if players and when:
+        return language.gettext(lang, TABLE_WITH_OPENED, players=players, when=when)
+    if players:
+        return language.gettext(lang, TABLE_WITH, players=players)
+    if when:
+        return language.gettext(lang, TABLE_OPENED, when=when)
+    return language.gettext(lang, N_("Table {id}"), id=table.id or "?")
 
 
 #: Debts carried between tables, on every page and paper: the earlier table

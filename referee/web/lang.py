@@ -390,6 +390,16 @@ def _carried(eval_ctx, table, amounts: str, *, came: bool) -> str:
                          table=table_named(table, current()), amounts=amounts)
 
 
+def table_title(table) -> str:
+    """A table as a person knows it, on a page (``reports.words.table_named``):
+    ``table`` a ``TableRef``, or what a page has at hand of one (its summary,
+    a stored row, a log)."""
+    from ..reports.sections import TableRef
+    from ..reports.words import table_named
+
+    return table_named(table if isinstance(table, TableRef) else TableRef.of(table), current())
+
+
 @pass_eval_context
 def _owed_at(eval_ctx, transfer: dict) -> str:
     """Where and since when a debt of the club's ledger is owed, on a page
@@ -422,6 +432,7 @@ def init_app(app) -> None:
     app.add_template_global(lambda: language.action_templates(current()), "action_templates")
     app.add_template_filter(money, "money")
     app.add_template_global(unit_name, "unit_name")
+    app.add_template_global(table_title, "table_title")
     # an amount of the result's sections written to its quantum, for ``money``
     app.add_template_filter(fmt, "written")
     app.add_template_filter(num, "num")

@@ -22,7 +22,7 @@ from ..record.schemas import StrictSchema
 from ..reports.words import CLAIMED, PAID, PAYMENT
 from ..service.access import seats
 from ..service.club import pay
-from ..service.money.payable import FIELDS
+from ..service.money.payable import FIELDS, iban_text
 from ..service.table import table_events
 from . import again, forms, links
 from .db import get_db
@@ -115,14 +115,16 @@ def page(session_id: str):
     owed = [(t, amount, how) for (t, amount), how in zip(owed, ways, strict=True)]
     if who.role == seats.SEAT:  # a player's phone: what they pay, then what they get, first
         owed.sort(key=lambda o: (o[0].payer != who.player, o[0].payee != who.player))
+    # Points are paid with no payment details (newcomer N16).
+    details_for = [p for p in sec.players if _mine(who, p)] if sec.currency else []
     return render_template(
         "settle.html", summary=g.summary, session_id=session_id, sec=sec, owed=owed,
-        remittance=pay.remittance(g.summary), epc_svg=epc_svg,
+        remittance=pay.remittance(g.summary), epc_svg=epc_svg, iban_text=iban_text,
         client_id=forms.new_client_id(),
         pdf=url_for("reports.settlement_pdf", sid=session_id, lang=paper_language()),
         may_mark=lambda t: _mine(who, t.payer, t.payee),
-        # Points are paid with no payment details (newcomer N16).
-        details_for=[p for p in sec.players if _mine(who, p)] if sec.currency else [],
+        details_for=details_for,
+        offered=pay.offered(get_db(), session_id, details_for) if details_for else {},
         may_confirm=lambda p: p.pending and (who.writes or who.player == p.payee),
         may_undo=lambda p: not p.undone and (
             who.writes or (p.pending and _mine(who, p.payer, p.payee))),

@@ -26,7 +26,7 @@ from ..storage import Database
 from ..table.pay_details import PAY_DETAILS, set_table_details, table_details
 from ..table.sessions import session_summary, standings
 from ..table.table_events import record_payment
-from . import _append, _names, person, tables
+from . import _append, _names, _opened, person, tables
 
 # ---------------------------------------------------------------- the club's details
 
@@ -78,6 +78,33 @@ def details_at(db: Database, sid: str, names: list[str]) -> dict[str, dict]:
         found = own.get(name) or club.get(person(name, spellings))
         if found:
             out[name] = found
+    return out
+
+
+def offered(db: Database, sid: str, names: list[str]) -> dict[str, dict]:
+    """The details to offer again at table ``sid`` (newcomer N14: given at one
+    table, typed again at the next): for each of ``names`` who has none there
+    (neither the table's own nor the club's for the person), those given to
+    the newest other table where the person sat, ``{"details", "table"}``
+    (that table's row). Offered, not shown as theirs: a table's host keeps
+    details for its own table only (issue 35), so the next table's host, or
+    the player's own phone, takes them there with one tap."""
+    missing = [n for n in names if n not in details_at(db, sid, names)]
+    if not missing:
+        return {}
+    spellings = storage.club.aliases(db)
+    wanted = {person(n, spellings): n for n in missing}
+    out: dict[str, dict] = {}
+    for row in sorted(tables(db), key=_opened, reverse=True):
+        seated = {wanted[who]: name for name in row["everyone"]
+                  if (who := person(name, spellings)) in wanted and wanted[who] not in out}
+        if row["id"] == sid or not seated:
+            continue
+        given = table_details(db, row["id"])
+        out.update({ours: {"details": given[theirs], "table": row}
+                    for ours, theirs in seated.items() if theirs in given})
+        if len(out) == len(wanted):
+            break
     return out
 
 
