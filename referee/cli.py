@@ -168,7 +168,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def _parse(argv: list[str]) -> argparse.Namespace:
     """``argv`` read. A replay's or the rules' command line is read by its
     own command's parser: importing the other commands and adding their
-    seventy arguments was a tenth of a one-hand replay's start-up. Help, and
+    seventy arguments was 5% of a one-hand replay's instructions. Help, and
     anything that parser does not read, is the whole parser's to say."""
     if argv and argv[0] in OWN_COMMANDS and "-h" not in argv and "--help" not in argv:
         try:
