@@ -133,3 +133,113 @@ def test_on_the_tablet_the_host_corrects_a_typed_count_in_german(client):
     assert "Hand 1 neu erfasst" in page and 'id="tell-again"' in page
     assert re.search(r"<td>Ben</td><td class=\"num\">9</td>\s*<td class=\"num\">0,50\s€", page), \
         page[page.find('id="result"'):][:3000]
+
+
+# ---------------------------------------------------------------- the ending picked again
+# Newcomer 43's N1: a told tonk out given to Ben that was Dee's. The
+# correction's "change" reloaded the form as told, and a picked ending was
+# not read: the winner could not be put right.
+PAYS = {"en": "Ann pays Dee €0.50", "de": "Ann zahlt Dee 0,50 €"}
+CHANGE = {"en": "Change the ending", "de": "Ende ändern"}
+
+
+def _quick_told(client, lang: str, value: str) -> str:
+    from tests.test_tablet import create
+    from tests.test_tablet_quick import FOUR, confirm, pick
+
+    sid = create(client, FOUR, language=lang, currency="EUR")
+    assert confirm(client, sid, pick(client, sid, value)).status_code == 303
+    return sid
+
+
+def _plain(page: str) -> str:
+    return page.replace("\xa0", " ").replace("&nbsp;", " ")
+
+
+def _change_link(page: str) -> tuple[str, str]:
+    import html
+    import re
+
+    found = re.search(r'id="change-ending" href="([^"]+)">([^<]+)</a>', page)
+    assert found, page[page.find("<main"):][:3000]
+    return html.unescape(found.group(1)), found.group(2)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_correction_picks_the_ending_and_the_player_again(app, client, lang):
+    from werkzeug.datastructures import MultiDict
+
+    from referee.replay import replay
+    from tests.test_tablet_quick import fields_of
+
+    sid = _quick_told(client, lang, "tonk_out:1")  # Ben tapped; the tonk was Dee's
+    filled = client.get(f"/s/{sid}/hands/1/tell-again").data.decode()
+    link, words = _change_link(filled)
+    assert words == CHANGE[lang]
+    picker = client.get(link).data.decode()
+    assert 'id="quick-pick"' in picker, "the correction's change offers no ending to pick"
+    assert f'action="/s/{sid}/hands/1/tell-again"' in picker
+    for how in ("tonk_out", "out", "drop", "deal_win"):
+        assert f'value="{how}:3"' in picker
+    preview = client.get(f"/s/{sid}/hands/1/tell-again",
+                         query_string={"pick": "tonk_out:3"}).data.decode()
+    assert PAYS[lang] in _plain(preview), preview[preview.find("<main"):][:3000]
+    r = client.post(f"/s/{sid}/hands/1/tell-again", data=MultiDict(fields_of(preview)))
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/s/{sid}/hands/1")
+    with app.app_context():
+        db = get_db()
+        log = sessions.get_log(db, sid)
+        assert log["hands"] == [{"dealer": "Ann", "ending": {"how": "tonk_out", "by": "Dee"}}]
+        net = {"Ann": "-0.50", "Ben": "-0.50", "Cy": "-0.50", "Dee": "1.50"}
+        assert sessions.standings(db, sid)["totals"] == net
+        assert trust.verify_session(db, sid) == []
+        exported = sessions.export_with_chain(db, sid)
+        assert trust.verify_log(exported)
+        assert [e["kind"] for e in exported["chain"]["events"]] == \
+            ["session", "hand_start", "correction", "hand_start"]
+        assert {p: str(v) for p, v in replay(sessions.get_log(db, sid)).result().totals
+                .items()} == net
+    # Who pays whom follows: Ben pays Dee, not the other way.
+    assert PAYS[lang].replace("Ann", "Ben") in _plain(client.get(f"/s/{sid}/settle").data.decode())
+
+
+def test_a_told_drop_corrected_to_a_stock_out_asks_its_counts(app, client):
+    """Another kind of ending: its form asks what it needs, as the quick hand's."""
+    from werkzeug.datastructures import MultiDict
+
+    from tests.test_tablet_quick import fields_of
+
+    counts = {"count0": "23", "count1": "31", "count2": "17", "count3": "7"}
+    sid = _quick_told(client, "en", "tonk_out:2")
+    form = client.get(f"/s/{sid}/hands/1/tell-again",
+                      query_string={"pick": "stock_out:"}).data.decode()
+    assert 'id="quick-form"' in form and 'name="how" value="stock_out"' in form
+    fields = MultiDict([(k, v) for k, v in fields_of(form)] + list(counts.items()))
+    asked = client.post(f"/s/{sid}/hands/1/tell-again", data=fields)
+    preview = client.get(asked.headers["Location"]).data.decode()
+    assert "Cy pays Dee €0.25" in _plain(preview) and 'id="confirm-yes"' in preview
+    assert client.post(f"/s/{sid}/hands/1/tell-again",
+                       data=MultiDict(fields_of(preview))).status_code == 303
+    with app.app_context():
+        ending = sessions.get_log(get_db(), sid)["hands"][0]["ending"]
+    assert ending == {"how": "stock_out", "counts": {"Ann": 23, "Ben": 31, "Cy": 17, "Dee": 7}}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_quick_hands_change_link_names_the_ending_not_the_dealer(client, lang):
+    """Newcomer 43's N9: "Drop: Dee · dealt by Ann change" read as "change
+    the dealer"; the link sits by the ending and says it changes that."""
+    import re
+
+    from tests.test_tablet import create
+    from tests.test_tablet_quick import FOUR, pick
+
+    sid = create(client, FOUR, language=lang, currency="EUR")
+    page = pick(client, sid, "drop:3")
+    what = page[page.find('id="quick-what"'):]
+    what = re.sub(r"<[^>]+>", "", what[what.find(">") + 1:what.find("</p>")])
+    assert what.split() == [{"en": "Drop:", "de": "Hinlegen:"}[lang], "Dee",
+                            *CHANGE[lang].split()], what
+    link, words = _change_link(page)
+    assert words == CHANGE[lang] and link.startswith(f"/s/{sid}/hands/quick")
+    assert {"en": "Dealt by Ann.", "de": "Gegeben von Ann."}[lang] in page

@@ -139,14 +139,20 @@ def quick_hand(session_id: str):
     values = kept or MultiDict(request.args)
     if not values.get("dealer"):
         values["dealer"] = g.summary.get("next_dealer") or g.summary["seated"][0]
-    how, _sep, by = values.get("pick", "").partition(":")
-    if how in told_rules.HOWS:
-        values["how"], values["by"] = how, by
-        if not _quick_needs(how, table_rules(g.summary)):
-            return _quick_judged(session_id, values, g.summary["seated"])
-    if values.get(PREVIEW) and not error:
+    if _picked(values) or values.get(PREVIEW) and not error:
         return _quick_judged(session_id, values, g.summary["seated"])
     return _quick_form(session_id, values, error)
+
+
+def _picked(values: MultiDict) -> bool:
+    """The ending tapped on the pick page (``pick``: its code and the seat,
+    "drop:3") as the form's fields; whether that is all the form needs (then
+    straight to who pays whom). The quick hand's and a correction's alike."""
+    how, _sep, by = values.get("pick", "").partition(":")
+    if how not in told_rules.HOWS:
+        return False
+    values["how"], values["by"] = how, by
+    return not _quick_needs(how, table_rules(g.summary))
 
 
 #: The query's mark of a preview's GET page (the form's fields with it).
@@ -291,6 +297,10 @@ def _as_form(told: dict) -> MultiDict:
     return values
 
 
+#: The fields of a correction's own pages (the pick, the form, the preview).
+_ASKED = frozenset(("how", "pick", PREVIEW))
+
+
 @bp.route("/s/<session_id>/hands/<int:n>/tell-again", methods=["GET", "POST"])
 @unlocked
 @host_only
@@ -308,9 +318,13 @@ def tell_again(session_id: str, n: int):
         if _logged_here(request.args):  # back to the preview of what was told again
             return redirect(url_for("tablet.hand", session_id=session_id, n=n), 303)
         kept, error = again.taken()
-        values = kept or (MultiDict(request.args) if request.args.get("how") else _as_form(told))
+        # The form's own fields (its "change" link, a picked ending, a
+        # preview): as given, an empty ``how`` asking for the pick; else
+        # the hand as it was told.
+        values = kept or (MultiDict(request.args) if _ASKED.intersection(request.args)
+                          else _as_form(told))
         values["dealer"] = told["dealer"]
-        if values.get(PREVIEW) and not error:
+        if _picked(values) or values.get(PREVIEW) and not error:
             return _quick_judged(session_id, values, told["players"], told)
         return _quick_form(session_id, values, error, correct=told)
     if not request.form.get("confirm"):
