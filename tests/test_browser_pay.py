@@ -62,7 +62,7 @@ def test_the_pages_epc_code_reads_back_and_the_host_marks_it_paid(server, browse
         assert codes[0]["name"] == "Ann Albers" and codes[0]["iban"] == "DE89370400440532013000"
         assert Decimal(codes[0]["amount"].removeprefix("EUR")) == Decimal(
             to_ann.get_attribute("data-amount")) == Decimal("0.75")
-        assert codes[0]["text"] == "Tonk Kitchen table 2026-11-21"
+        assert codes[0]["text"] == "Ben: Tonk Kitchen table 2026-11-21"
     assert to_ann.locator("a.paypal").get_attribute("href") == \
         "https://paypal.me/annalbers/0.75EUR"
     # Cy gave nothing: no code, no link beside the transfer to Cy.

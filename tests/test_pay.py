@@ -182,8 +182,9 @@ def test_put_details_then_the_settlement_carries_them(client):
     assert ann["amount"] == "0.75" and ann["since"] is None
     assert ann["pay"] == {
         "iban": "DE89 3704 0044 0532 0130 00", "holder": "Ann Albers",
+        "reference": "Ben: Tonk Kitchen table 2026-11-21",
         "epc": {"name": "Ann Albers", "iban": "DE89370400440532013000", "amount": "0.75",
-                "text": "Tonk Kitchen table 2026-11-21", "bic": None},
+                "text": "Ben: Tonk Kitchen table 2026-11-21", "bic": None},
         "paypal": "https://paypal.me/annalbers/0.75EUR", "paypal_amount": True}
     assert owed(doc, "Ben", "Cy")["pay"] is None
     # Replaced as a whole; an empty body clears them.
@@ -392,7 +393,8 @@ def test_the_pdfs_epc_code_reads_back_to_the_settlement(client, tmp_path, lang):
             Decimal(c["amount"].removeprefix("EUR"))) for c in codes}
     assert got == want == {("Ann", Decimal("0.75")), ("Cy", Decimal("0.25"))}
     assert {c["name"] for c in codes} == {"Ann Albers", "Cy Cohen"}
-    assert all(c["text"] == "Tonk Kitchen table 2026-11-21" and c["bic"] == "" for c in codes)
+    assert all(c["text"] == "Ben: Tonk Kitchen table 2026-11-21" and c["bic"] == ""
+               for c in codes)
     from tests.reports_fixtures import pdf_text
 
     assert "https://paypal.me/annalbers/0.75EUR" in pdf_text(r.data)
@@ -734,3 +736,61 @@ def pay_club_details(app) -> dict:
     with app.app_context():
         from referee.web.db import get_db
         return pay.club_details(get_db())
+
+# ------------------------------------------------------------------ each transfer's own text
+
+def _paid_by_two(client, table="Kitchen table"):
+    """Ann tonks out: Ben and Cy each pay her 2 at one table (newcomer N15:
+    Zoë's statement read the same text for Ömer's transfer and Anna's)."""
+    doc = {"format": "tonk-log/1", "table": table, "stake": "1", "currency": "EUR",
+           "rules": "pagat", "players": ["Ann", "Ben", "Cy"],
+           "started": "2026-11-21T20:00:00Z",
+           "hands": [{"dealer": "Cy", "ending": {"how": "tonk_out", "by": "Ann"}}]}
+    made = client.post("/api/sessions", json=doc).get_json()
+    sid, token = made["id"], made["table_token"]
+    put(client, sid, token, "Ann", {"iban": ANN_IBAN, "holder": "Ann Albers"})
+    return sid, token
+
+
+def test_each_payers_transfer_names_them(client):
+    """Two players paying one payee: each transfer's text (the code's and the
+    one to type, on the API and on the page) names its payer, the table and
+    the day, so that the payee's statement tells the two apart."""
+    sid, token = _paid_by_two(client)
+    doc = settlement(client, sid, token)
+    for payer in ("Ben", "Cy"):
+        pay = owed(doc, payer, "Ann")["pay"]
+        want = f"{payer}: Tonk Kitchen table 2026-11-21"
+        assert pay["epc"]["text"] == pay["reference"] == want, pay
+    unlock(client, sid, token)
+    page = client.get(f"/s/{sid}/settle").get_data(as_text=True)
+    said = re.findall(r'<dd class="reference">([^<]*)</dd>', page)
+    assert sorted(said) == ["Ben: Tonk Kitchen table 2026-11-21",
+                            "Cy: Tonk Kitchen table 2026-11-21"], said
+
+
+@pytest.mark.skipif(not shutil.which("pdftoppm"), reason="poppler-utils (pdftoppm) missing")
+def test_the_pdfs_codes_name_each_payer(client, tmp_path):
+    from tests.reports_fixtures import pdf_text
+
+    sid, token = _paid_by_two(client)
+    r = client.get(f"/reports/{sid}/settlement.pdf?token={token}")
+    assert r.status_code == 200
+    (tmp_path / "s.pdf").write_bytes(r.data)
+    subprocess.run(["pdftoppm", "-r", "150", "-png", "-f", "1", "-l", "1",
+                    str(tmp_path / "s.pdf"), str(tmp_path / "p")], check=True)
+    codes = [epc_fields(t) for t in read_codes(next(tmp_path.glob("p*.png")))
+             if t.startswith("BCD")]
+    assert sorted(c["text"] for c in codes) == ["Ben: Tonk Kitchen table 2026-11-21",
+                                                "Cy: Tonk Kitchen table 2026-11-21"], codes
+    text = pdf_text(r.data)
+    for payer in ("Ben", "Cy"):
+        assert f"Reference: {payer}: Tonk Kitchen table 2026-11-21" in text, text
+
+
+def test_a_long_table_name_leaves_the_payer_and_the_day_whole():
+    payer, table = "B" * 40, "Kitchen " * 25  # the longest name; a log's table, 200
+    text = payable.remittance(payer, table, "2026-11-21")
+    assert len(text) <= payable.REMITTANCE_MAX
+    assert text.startswith(f"{payer}: Tonk Kitchen") and text.endswith(" 2026-11-21")
+    assert payable.remittance("Ben", None, None) == "Ben: Tonk"

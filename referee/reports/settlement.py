@@ -9,6 +9,7 @@ so a printed settlement can be checked against a fresh render.
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from decimal import Decimal
 
 from reportlab.graphics.shapes import Drawing, String
@@ -83,7 +84,7 @@ def render_settlement(
     settled: dict[int, dict[int, dict]] | None = None,
     moves: dict[tuple[str, str], list[str]] | None = None,
     pay_details: dict[str, dict] | None = None,
-    remittance: str | None = None,
+    remittance: Mapping[str, str] | None = None,
     sections: Sections | None = None,
 ) -> bytes:
     """The settlement PDF of a replayed session, as bytes, in ``lang`` (else
@@ -97,8 +98,8 @@ def render_settlement(
 
     ``pay_details``: the payees' payment details (``referee.service.club.pay``);
     each transfer to one of them then carries what its payer needs: an EPC
-    QR code, a PayPal.me link, the payee's line, with ``remittance`` as the
-    transfer's text.
+    QR code, a PayPal.me link, the payee's line, with ``remittance[payer]``
+    as the transfer's text (``service.club.pay.remittance``).
 
     ``sections``: the session's result sections, where the caller built them
     already (``Sections.replayed(session, settled)``: the payees its
@@ -242,7 +243,8 @@ class _Paper:
                                     esc(self.cash(given.amount, quantum)), lang) + tail,
                          self.st["bullet"], bulletText="•")
 
-    def owed(self, pay_details: dict[str, dict] | None, remittance: str | None) -> list:
+    def owed(self, pay_details: dict[str, dict] | None,
+             remittance: Mapping[str, str] | None) -> list:
         """Who pays whom how much (with how to pay it, where the payee gave
         details), or why nobody does."""
         sec, _, st = self.sec, self._, self.st
@@ -256,7 +258,7 @@ class _Paper:
                                         self.lang), st["bullet"], bulletText="•")
             how = None if sec.push_ups or not pay_details else how_to_pay(
                 pay_details.get(t.payee), str(t.amount.quantize(sec.transfer_quantum)),
-                self.currency, remittance or "")
+                self.currency, (remittance or {}).get(t.payer, ""))
             out.append(line if how is None else KeepTogether(
                 [line, _how_to_pay(how, t, self.width, self.lang)]))
         if sec.transfers:
@@ -330,8 +332,7 @@ def _how_to_pay(how: dict, t, width: float, lang: str) -> Table:
     if "iban" in how:
         lines.append(_("IBAN {iban}, {holder}", iban=f"<font name='Courier'>"
                        f"{esc(how['iban'])}</font>", holder=esc(how["holder"])))
-        if how["epc"]:
-            lines.append(_("Reference: {text}", text=esc(how["epc"]["text"])))
+        lines.append(_("Reference: {text}", text=esc(how["reference"])))
     if "paypal" in how:
         link = esc(how["paypal"])
         lines.append(f"PayPal: <link href='{link}' color='blue'><u>{link}</u></link>")

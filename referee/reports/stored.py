@@ -38,7 +38,7 @@ class StoredSession:
         sec = Sections.replayed(session, disputes.all_settlements(db, sid),
                                 linked=Linked(*carrying.linked(db, sid, session.log)))
         return {"sections": sec, "moves": table_events.comings_and_goings(db, sid),
-                **pay.for_the_paper(db, sid, [t.payee for t in sec.transfers])}
+                **pay.for_the_paper(db, sid, [(t.payer, t.payee) for t in sec.transfers])}
 
     def audit_settled(self, n: int) -> dict[int, dict]:
         """Hand ``n``'s disputes as settled, for its audit paper."""

@@ -398,12 +398,16 @@ class EpcSchema(Schema):
     iban = fields.String(required=True)
     bic = fields.String(allow_none=True, required=True)
     amount = fields.String(required=True)
-    text = fields.String(required=True, metadata={"description": "the remittance text"})
+    text = fields.String(required=True, metadata={
+        "description": "the transfer's text: its payer, the table, the day it opened"})
 
 
 class HowToPaySchema(Schema):
     iban = fields.String(metadata={"description": "grouped by four, to type"})
     holder = fields.String()
+    reference = fields.String(metadata={"description": "the transfer's text, to type it "
+                                                       "(the code's text): its payer, the "
+                                                       "table and the day it opened"})
     epc = fields.Nested(EpcSchema, allow_none=True, metadata={
         "description": "the EPC QR code's fields: only in EUR, to a SEPA account, for an "
                        "amount in whole cents"})
@@ -431,7 +435,6 @@ class SettlementSchema(Schema):
     currency = fields.String(allow_none=True, required=True)
     started = fields.String(allow_none=True, required=True)
     closed = fields.String(allow_none=True, required=True)
-    remittance = fields.String(required=True)
     owed = fields.List(fields.Nested(OwedSchema), required=True)
     payments = fields.List(fields.Dict(), required=True)
     players = fields.List(fields.String(), required=True)

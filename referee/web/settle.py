@@ -111,7 +111,7 @@ def page(session_id: str):
     who = g.access
     owed = [(t, fmt(t.amount, sec.transfer_quantum)) for t in sec.transfers]
     ways = pay.ways_to_pay(get_db(), session_id, g.summary,
-                           [(t.payee, amount) for t, amount in owed])
+                           [(t.payer, t.payee, amount) for t, amount in owed])
     owed = [(t, amount, how) for (t, amount), how in zip(owed, ways, strict=True)]
     if who.role == seats.SEAT:  # a player's phone: what they pay, then what they get, first
         owed.sort(key=lambda o: (o[0].payer != who.player, o[0].payee != who.player))
@@ -119,7 +119,7 @@ def page(session_id: str):
     details_for = [p for p in sec.players if _mine(who, p)] if sec.currency else []
     return render_template(
         "settle.html", summary=g.summary, session_id=session_id, sec=sec, owed=owed,
-        remittance=pay.remittance(g.summary), epc_svg=epc_svg, iban_text=iban_text,
+        epc_svg=epc_svg, iban_text=iban_text,
         client_id=forms.new_client_id(),
         pdf=url_for("reports.settlement_pdf", sid=session_id, lang=paper_language()),
         may_mark=lambda t: _mine(who, t.payer, t.payee),

@@ -110,32 +110,35 @@ def offered(db: Database, sid: str, names: list[str]) -> dict[str, dict]:
 
 # ---------------------------------------------------------------- the settlement
 
-def remittance(summary: dict) -> str:
-    """The text a bank transfer carries: the table and the day it opened."""
+def remittance(summary: dict, payer: str) -> str:
+    """The text ``payer``'s bank transfer carries: their name, the table and
+    the day it opened (``payable.remittance``)."""
     when = summary.get("started") or summary.get("created") or ""
-    return payable.remittance(summary.get("table"), when[:10] or None)
+    return payable.remittance(payer, summary.get("table"), when[:10] or None)
 
 
-def for_the_paper(db: Database, sid: str, payees: list[str]) -> dict:
+def for_the_paper(db: Database, sid: str, owed: list[tuple[str, str]]) -> dict:
     """``render_settlement``'s ``pay_details`` and ``remittance`` for table
-    ``sid``: the details of ``payees`` (those the paper's transfers pay: the
-    replay's result is the paper's to build, and names them)."""
-    return {"pay_details": details_at(db, sid, sorted(set(payees))),
-            "remittance": remittance(session_summary(db, sid))}
+    ``sid``: the details of the payees of ``owed`` (each transfer the paper
+    lists, as payer and payee: the replay's result is the paper's to build,
+    and names them), and each payer's transfer text."""
+    summary = session_summary(db, sid)
+    return {"pay_details": details_at(db, sid, sorted({to for _, to in owed})),
+            "remittance": {payer: remittance(summary, payer) for payer, _ in owed}}
 
 
 def ways_to_pay(db: Database, sid: str, summary: dict,
-                owed: list[tuple[str, str]]) -> list[dict | None]:
+                owed: list[tuple[str, str, str]]) -> list[dict | None]:
     """What the payer of each transfer owed at table ``sid`` needs (``owed``:
-    its payee and the amount as the settlement writes it): from the payee's
-    details, an EPC QR code's fields, a PayPal.me link, the payee's line
-    (None: no details known). ``summary``: the table's (its currency, its
-    name and day for the transfer's text)."""
-    payees = sorted({to for to, _ in owed})
+    its payer, its payee and the amount as the settlement writes it): from
+    the payee's details, an EPC QR code's fields, a PayPal.me link, the
+    payee's line (None: no details known). ``summary``: the table's (its
+    currency, its name and day for the transfer's text)."""
+    payees = sorted({to for _, to, _ in owed})
     details = details_at(db, sid, payees) if payees else {}
-    text = remittance(summary)
-    return [payable.how_to_pay(details.get(to), amount, summary["currency"], text)
-            for to, amount in owed]
+    return [payable.how_to_pay(details.get(to), amount, summary["currency"],
+                               remittance(summary, payer))
+            for payer, to, amount in owed]
 
 
 def settlement(db: Database, sid: str) -> dict:
@@ -146,12 +149,13 @@ def settlement(db: Database, sid: str) -> dict:
     summary = session_summary(db, sid)
     money = standings(db, sid, newest=0)
     currency = summary["currency"]
-    ways = ways_to_pay(db, sid, summary, [(t["to"], t["amount"]) for t in money["transfers"]])
+    ways = ways_to_pay(db, sid, summary,
+                       [(t["from"], t["to"], t["amount"]) for t in money["transfers"]])
     owed = [{**t, "since": summary["closed"], "pay": how}
             for t, how in zip(money["transfers"], ways, strict=True)]
     return {"session": sid, "table": summary["table"], "currency": currency,
             "started": summary["started"], "closed": summary["closed"],
-            "remittance": remittance(summary), "owed": owed,
+            "owed": owed,
             "payments": list(summary["payments"] or []),
             "players": summary["everyone"]}
 

@@ -207,15 +207,26 @@ def paypal_link(details: dict, amount: str, currency: str | None) -> str | None:
     return f"{base}/{written}{code}"
 
 
-def remittance(table: str | None, day: str | None) -> str:
-    """The transfer's text on both bank statements: the game, the table, the day."""
-    return " ".join(part for part in ("Tonk", table, day) if part)
+def remittance(payer: str, table: str | None, day: str | None) -> str:
+    """A transfer's text on both bank statements: who pays, then the game,
+    the table and the day ("Ben: Tonk Kitchen table 2026-11-21"), so that a
+    payee paid by two players of one table tells the two transfers apart
+    (newcomer N15: each read "Tonk Kitchen table 2026-11-21"). The payer
+    comes first and whole (a name is at most 40 characters and has no ':'),
+    where a banking app that shows only a text's start still shows it; the
+    words are no language's, as a bank statement is read by whoever holds
+    the account. A long table name is cut so that the day still fits the EPC
+    code's 140 characters."""
+    head, tail = f"{payer}: Tonk", f" {day}" if day else ""
+    name = (table or "")[:max(REMITTANCE_MAX - len(head) - len(tail) - 1, 0)].strip()
+    return f"{head} {name}{tail}" if name else head + tail
 
 
 def how_to_pay(details: dict | None, amount: str, currency: str | None,
                text: str) -> dict | None:
     """What the payer of ``amount`` needs, from the payee's ``details``:
-    ``epc`` (the QR code's fields, or None), ``iban``/``holder`` (to type
+    ``epc`` (the QR code's fields, or None), ``iban``/``holder`` and
+    ``reference`` (``text``, the transfer's own: ``remittance``; to type
     them), ``paypal`` (a link; ``paypal_amount``: whether it asks for the
     amount) and ``note``; None when nothing is known, and at a table played
     for points (no ``currency``): points are a score, not money, paid with
@@ -226,6 +237,7 @@ def how_to_pay(details: dict | None, amount: str, currency: str | None,
     if "iban" in details:
         out["iban"] = iban_text(details["iban"])
         out["holder"] = details["holder"]
+        out["reference"] = text[:REMITTANCE_MAX].rstrip()  # to type it, as the code carries it
         out["epc"] = epc(details, amount, currency, text)
     if "paypal" in details:
         out["paypal"] = paypal_link(details, amount, currency)
