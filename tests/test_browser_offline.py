@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -148,6 +149,22 @@ def open_hand(pg, server) -> str:
     pg.get_by_role("button", name="Deal: start the hand").click()
     pg.wait_for_url(re.compile(r".*/hands/1$"))
     return sid
+
+
+@contextmanager
+def hand_without_worker(browser, server, viewport):
+    """A device whose service worker is kept out (as on a plain-HTTP LAN
+    address), on a new table's first hand: (its page, the table's id). Its
+    context is closed on the way out, and then no script error may be left."""
+    ctx = browser.new_context(viewport=viewport, service_workers="block")
+    errors: list[str] = []
+    ctx.on("page", lambda pg: watched(pg, errors))
+    try:
+        pg = ctx.new_page()
+        yield pg, open_hand(pg, server)
+    finally:
+        ctx.close()
+    assert not errors, errors
 
 
 def keep_tap(pg, seat: int, verb: str, cards=(), spread=None) -> None:
@@ -377,12 +394,7 @@ def test_a_queue_survives_a_closed_browser_and_the_pages_open_offline(
 def test_a_tap_whose_answer_is_lost_is_kept_and_logged_once(server, browser):
     # No service worker here (a plain-HTTP LAN address has none): the queue
     # works without it while the page is open.
-    ctx = browser.new_context(viewport=TABLET, service_workers="block")
-    errors: list[str] = []
-    ctx.on("page", lambda pg: watched(pg, errors))
-    try:
-        pg = ctx.new_page()
-        sid = open_hand(pg, server)
+    with hand_without_worker(browser, server, TABLET) as (pg, sid):
         assert not pg.evaluate("!!navigator.serviceWorker.controller")
 
         answered: list[int] = []
@@ -402,9 +414,6 @@ def test_a_tap_whose_answer_is_lost_is_kept_and_logged_once(server, browser):
         drained(pg)
         expect(pg.locator("#seq")).to_have_text("1")
         assert logged(server, sid) == ["Ben: draw 8c"]
-    finally:
-        ctx.close()
-    assert not errors, errors
 
 
 def test_a_seat_phone_keeps_its_own_taps_and_waits_for_the_others(server, browser, context):
@@ -525,12 +534,8 @@ PANEL_WATCH = """() => {
 @pytest.mark.parametrize("size", [PHONE, TABLET])
 def test_the_queue_stays_in_sight_while_a_live_refresh_swaps_the_page_in(server, browser, size):
     # The worker is kept out: the test holds the second kept tap's post.
-    ctx = browser.new_context(viewport=size, service_workers="block")
-    errors: list[str] = []
-    ctx.on("page", lambda pg: watched(pg, errors))
-    try:
-        pg = ctx.new_page()
-        sid = open_hand(pg, server)
+    with hand_without_worker(browser, server, size) as (pg, sid):
+        ctx = pg.context
         pg.evaluate(PANEL_WATCH)
         ctx.set_offline(True)
         keep_tap(pg, 1, "draw", ["8c"])
@@ -555,6 +560,3 @@ def test_the_queue_stays_in_sight_while_a_live_refresh_swaps_the_page_in(server,
         posts[1].continue_()
         drained(pg)
         assert logged(server, sid) == ["Ben: draw 8c", "Ben: discard 8c"]
-    finally:
-        ctx.close()
-    assert not errors, errors
