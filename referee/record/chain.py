@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..rules.errors import MalformedInput
+from ..rules.events import on_undone
 from ..rules.words import N_, Words
 from .kinds import EventKind
 from .reading import setup_of
@@ -27,9 +28,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 # The kinds as plain text, compared once per event of a long chain.
-_SESSION, _HAND_START, _ACTION, _CORRECTION, _RENAME = map(str, (
+_SESSION, _HAND_START, _ACTION, _CORRECTION, _RENAME, _SETTLE = map(str, (
     EventKind.SESSION, EventKind.HAND_START, EventKind.ACTION, EventKind.CORRECTION,
-    EventKind.RENAME))
+    EventKind.RENAME, EventKind.SETTLE))
 # What a correction may cancel: an action, or a told hand's start (told again).
 _CANCELLABLE = (_ACTION, _HAND_START)
 
@@ -197,7 +198,7 @@ def log_chain(doc: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     return head, events
 
 
-def renamed_text(text: str, seq: int, names: list[tuple[int, str, str]]) -> str:
+def renamed_text(text: str, seq: int, names: Sequence[tuple[int, str, str]]) -> str:
     """An action's text as the table now names its player: the payloads stay
     as they were chained; the corrections after the action apply to it."""
     for at, old, new in names:
@@ -230,14 +231,87 @@ def _cancelled(ev: Mapping[str, Any]) -> object:
     return json.loads(ev["payload"])["cancels"]
 
 
+def chain_renames(events: list[dict[str, Any]]) -> list[tuple[int, str, str]]:
+    """A chain's name corrections in order: (seq, old, new)."""
+    return [(ev["seq"], p["old"], p["new"]) for ev, p in (
+        (ev, json.loads(ev["payload"])) for ev in events
+        if ev["hand"] is None and ev["kind"] == _RENAME)]
+
+
+def chain_settlements(events: list[dict[str, Any]]) -> dict[int, dict[int, dict[str, Any]]]:
+    """Every dispute a chain's events settle, by hand and the dispute's place:
+    the settling event's payload with when (``at``) and its ``seq``, as
+    ``record.events.settled_disputes`` reads them (the stored session's are
+    read alike: ``service.table.disputes.all_settlements``)."""
+    out: dict[int, dict[int, dict[str, Any]]] = {}
+    for ev in events:
+        if ev["kind"] == _SETTLE:
+            said = without_reply(json.loads(ev["payload"]))
+            out.setdefault(ev["hand"], {})[said["dispute"]] = {
+                **said, "at": ev["created"], "seq": ev["seq"]}
+    return out
+
+
+def settled_disputes(disputes: list[dict[str, Any]], settled: dict[int, dict[str, Any]],
+                     names: Sequence[tuple[int, str, str]] = ()) -> list[dict[str, Any]]:
+    """A hand's disputes as its log writes them, each settled one with its
+    ``settled``. ``settled``: the settling events' payloads by the dispute's
+    place (how, by whom, a correction's actions undone, newest first), each
+    with its ``at`` and ``seq``; ``names``: the session's name corrections
+    (seq, old, new), applied to what was chained before them. The service
+    keeps a corrected dispute's note behind a line naming the undone action
+    (``on_undone``): the log says that in ``settled.action`` and
+    ``settled.undone`` and keeps the note as the player wrote it."""
+    out = []
+    for k, d in enumerate(disputes):
+        done = settled.get(k)
+        if done is None or "settled" in d:
+            out.append(d)
+            continue
+        seq, by = done["seq"], done["by"]
+        for at, old, new in names:
+            if at > seq and by == old:
+                by = new
+        entry = {"how": done["how"], "by": by,
+                 **({"at": done["at"]} if done.get("at") else {})}
+        note, undone = d["note"], done.get("undone") or []
+        number = _undone_number(d, undone)  # the note's line names the action as chained
+        if number is not None:
+            entry.update(action=number, undone=[renamed_text(a, seq, names) for a in undone])
+            note = note[len(on_undone(number, undone[-1])):] or note
+        out.append({**d, "note": note, "settled": entry})
+    return out
+
+
+def with_settled(setup: dict[str, Any], settled: dict[int, dict[str, Any]] | None,
+                 names: Sequence[tuple[int, str, str]] = ()) -> dict[str, Any]:
+    """A hand's setup as its log writes it: its disputes with how each was
+    settled (``settled_disputes``); the export and ``referee verify LOG``
+    both write it so."""
+    if not settled or not setup.get("disputes"):
+        return setup
+    return {**setup, "disputes": settled_disputes(setup["disputes"], settled, names)}
+
+
+def _undone_number(dispute: dict[str, Any], undone: list[str]) -> int | None:
+    """The number of the action a corrected dispute named, read from the line
+    the service wrote before its note (the disputed action is the last one
+    undone); None if the note does not open with that line."""
+    note = dispute["note"]
+    if dispute["action"] is not None or not undone or not note.startswith("[on action "):
+        return None
+    digits = note[len("[on action "):].split(",", 1)[0]
+    if not digits.isdigit() or not note.startswith(on_undone(int(digits), undone[-1])):
+        return None
+    return int(digits)
+
+
 def live_actions(events: list[dict[str, Any]]) -> dict[int, list[str]]:
     """Each hand's actions in force (not undone) as a chain's events leave
     them, by the hand's number, each naming its player as the table now
     does (a log names them so). A hand's events count from its start (a
     told hand told again starts afresh)."""
-    names = [(ev["seq"], p["old"], p["new"]) for ev, p in (
-        (ev, json.loads(ev["payload"])) for ev in events
-        if ev["hand"] is None and ev["kind"] == _RENAME)]
+    names = chain_renames(events)
     hands: dict[int, list[dict[str, Any]]] = {}
     for ev in events:
         if ev["kind"] == _HAND_START:

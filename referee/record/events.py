@@ -18,6 +18,7 @@ from decimal import Decimal
 
 from ..ledger.money import amount_fault, parse_stake
 from ..rules.errors import MalformedInput
+from ..rules.events import SETTLE_WAYS, on_undone
 from ..rules.numbers import decimal
 from ..rules.table import odd_text
 from ..rules.words import LANGUAGES, N_, Words
@@ -38,6 +39,8 @@ _PAYMENT_KEYS = frozenset(("from", "to", "amount", "at", "note", "by", "pending"
                            "undone"))
 _CARRY_KEYS = ("to", "balances", "at")
 _DISPUTE_KEYS = ("action", "by", "note")
+_DISPUTE_ALLOWED = frozenset((*_DISPUTE_KEYS, "settled"))
+_SETTLED_KEYS = frozenset(("how", "by", "at", "action", "undone"))
 
 
 _NAME = N_("must be a player's name")
@@ -226,7 +229,8 @@ def check_accepted(value: object) -> None:
 def check_disputes(value: object) -> None:
     for i, dispute in _records(
             value, N_('must be a list of disputes like {"action": 7, "by": "Cy", "note": "..."}'),
-            N_("a dispute is an object with action, by and note"), _DISPUTE_KEYS, _DISPUTE_KEYS):
+            N_("a dispute is an object with action, by and note"), _DISPUTE_ALLOWED,
+            _DISPUTE_KEYS):
         action = dispute["action"]
         if action is not None and type(action) is not int:
             raise Unreadable(N_("must be an action's number, or null for the whole hand"),
@@ -234,6 +238,53 @@ def check_disputes(value: object) -> None:
         if type(dispute["by"]) is not str:
             raise Unreadable(_NAME, i, "by")
         _text(dispute["note"], 1, 500, _NOTE, i, "note")
+        if "settled" in dispute:
+            _settled(dispute["settled"], action, i)
+
+
+_SETTLED_LIKE = N_('must be how the table settled it, like {"how": "stands", "by": "Ann", '
+                   '"at": "2026-11-21T23:50:00Z"} (a correction: "how": "corrected", with '
+                   '"action", the number it named, and "undone", the actions taken back, '
+                   'newest first)')
+
+
+def _settled(value: object, action: object, i: int) -> None:
+    """A dispute's ``settled`` (docs/decisions.md, "N2"): ``how`` (stands or
+    corrected), ``by`` who settled it, ``at`` (optional) when; a correction
+    may say ``action``, the number the dispute named, and ``undone``, the
+    actions taken back (newest first, the disputed one last): together, and
+    only on a dispute that names no action now (its action is undone)."""
+    if type(value) is not dict or not _SETTLED_KEYS.issuperset(value) \
+            or value.get("how") not in SETTLE_WAYS or type(value.get("by")) is not str:
+        raise Unreadable(_SETTLED_LIKE, i, "settled")
+    if "at" in value:
+        _time(value["at"], i, "settled", "at")
+    if ("action" in value or "undone" in value) and not _corrected_back(value, action):
+        raise Unreadable(_SETTLED_LIKE, i, "settled")
+
+
+def _corrected_back(value: dict[str, Any], action: object) -> bool:
+    """A settlement's ``action`` and ``undone`` are readable: a correction's,
+    of a dispute that names no action now."""
+    number, undone = value.get("action"), value.get("undone")
+    return value["how"] == "corrected" and action is None \
+        and type(number) is int and number >= 1 \
+        and type(undone) is list and bool(undone) and _all_text(undone)
+
+
+def _all_text(items: list[object]) -> bool:
+    return all(type(a) is str for a in items)
+
+
+def note_as_kept(dispute: dict[str, Any]) -> str:
+    """A dispute's note as the table's own pages and papers keep it: a log's
+    corrected dispute (``settled.action``) with the line naming the undone
+    action before it, as the service writes it (``on_undone``), so that a
+    paper from the log says what the table's paper says."""
+    done, note = dispute.get("settled") or {}, str(dispute["note"])
+    if "action" in done:
+        return on_undone(done["action"], done["undone"][-1]) + note
+    return note
 
 
 SESSION_CHECKS = {

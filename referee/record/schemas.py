@@ -23,6 +23,7 @@ from marshmallow import (
 from ..ledger.money import MAX_AMOUNT, MAX_MULTIPLIER, MAX_STAKE, STAKE_PLACES
 from ..ledger.side_bets import KINDS as SIDE_BET_KINDS
 from ..rules.errors import MalformedInput
+from ..rules.events import SETTLE_WAYS
 from ..rules.options import MAX_PLAYERS, MOST_DEALT, PRESETS
 from ..rules.table import CURRENCY, TABLE_NAME, check_name, check_names_apart, odd_text
 from ..rules.told import FACTS, HOWS
@@ -84,6 +85,12 @@ ACTIONS_OPENAPI = {"type": "array", "items": {"type": "string", "minLength": 1,
                                               "maxLength": 500}}
 MARK_OPENAPI = {"type": "object", "required": ["by", "at"], "additionalProperties": False,
                 "properties": {"by": {**NAME_OPENAPI, "nullable": True}, "at": TIME_OPENAPI}}
+# How the table settled a dispute (record.events._settled says what each key means).
+SETTLED_OPENAPI = {"type": "object", "required": ["how", "by"], "additionalProperties": False,
+                   "properties": {"how": {"type": "string", "enum": list(SETTLE_WAYS)},
+                                  "by": NAME_OPENAPI, "at": TIME_OPENAPI,
+                                  "action": {"type": "integer", "minimum": 1},
+                                  "undone": {**ACTIONS_OPENAPI, "minItems": 1}}}
 EVENTS_OPENAPI: dict[str, dict[str, Any]] = {
     "language": {"type": "string", "enum": ["en", "de", "fr", "pt"]},
     "started": TIME_OPENAPI,
@@ -108,7 +115,8 @@ EVENTS_OPENAPI: dict[str, dict[str, Any]] = {
     "disputes": {"type": "array", "items": {
         "type": "object", "required": ["action", "by", "note"], "additionalProperties": False,
         "properties": {"action": {"type": "integer", "minimum": 1, "nullable": True},
-                       "by": NAME_OPENAPI, "note": NOTE_OPENAPI}}},
+                       "by": NAME_OPENAPI, "note": NOTE_OPENAPI,
+                       "settled": SETTLED_OPENAPI}}},
 }
 
 

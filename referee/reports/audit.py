@@ -17,6 +17,7 @@ from reportlab.platypus import KeepTogether, Paragraph, Table, TableStyle
 from .. import language
 
 # The judging is the replay's; the names its callers import from here.
+from ..record.events import note_as_kept
 from ..replay.audit import (  # noqa: F401
     STATUSES,
     HandAudit,
@@ -218,8 +219,9 @@ def dispute_lines(audit: HandAudit, lang: str, settled: dict[int, dict] | None =
         else:
             what = _("action {n}", n=k)
         text = _("{player} disputes {what}: “{note}”", player=f"<b>{esc(d['by'])}</b>",
-                 what=what, note=esc(language.note_words(d["note"], lang)))
-        done = (settled or {}).get(i)
+                 what=what, note=esc(language.note_words(note_as_kept(d), lang)))
+        # a stored session's settling event, else the log's word (an export's)
+        done = (settled or {}).get(i) or d.get("settled")
         if done is not None:
             when = _when(done.get("at"), lang, zone) or ""
             text += " · <b>" + (
@@ -227,7 +229,7 @@ def dispute_lines(audit: HandAudit, lang: str, settled: dict[int, dict] | None =
                 if done["how"] == "corrected" else
                 _("settled: the record stands ({by}, {time})", by=esc(done["by"]), time=when)
             ) + "</b>"
-        elif settled is not None:
+        else:  # a log says how each dispute was settled: none said is open
             text += " · <b>" + _("open") + "</b>"
         out.append(text)
     return out

@@ -20,6 +20,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from ..ledger.money import parse_stake
+from ..record.events import note_as_kept
 
 
 class Payment:
@@ -113,9 +114,12 @@ class Dispute:
     __slots__ = ("hand", "action", "by", "note", "settled")
 
     def __init__(self, hand: int, doc: dict, settled: dict | None) -> None:
-        self.hand, self.by, self.note = hand, doc["by"], doc["note"]
+        # As the table's own paper says it: a log's settled dispute (from an
+        # export, or imported) says how in its ``settled``, beside its note
+        # as the player wrote it; the service keeps the settling event.
+        self.hand, self.by, self.note = hand, doc["by"], note_as_kept(doc)
         self.action = doc.get("action")  # None: the whole hand
-        self.settled = settled
+        self.settled = settled if settled is not None else doc.get("settled")
 
 
 class Sections:

@@ -74,6 +74,19 @@ def check_disputes(hand: Hand, disputes: Sequence[dict], actions: int) -> None:
                                 {"player": by}, hand=hand.number, action=action)
 
 
+#: How a table settles a dispute (the log format: "by a correction (the
+#: service's undo) or lets the record stand"): a dispute's ``settled.how``.
+SETTLE_WAYS = ("corrected", "stands")
+
+
+def on_undone(number: int, text: str) -> str:
+    """What the service writes before the note of a dispute whose action
+    ``number`` (``text``) was undone (``disputes_after_undo``); a log's
+    settled dispute says it in its ``settled`` instead (``settled.action``
+    and the last of ``settled.undone``), its note as the player wrote it."""
+    return f"[on action {number}, {text}, since undone] "
+
+
 def disputes_after_undo(disputes: Sequence[dict], number: int, text: str) -> list[dict]:
     """The disputes once action ``number`` (``text``) is undone: a dispute of
     it is how the table settles one (the spec: "by a correction"), so the
@@ -82,8 +95,7 @@ def disputes_after_undo(disputes: Sequence[dict], number: int, text: str) -> lis
     out = []
     for d in disputes:
         if d["action"] == number:
-            said = f"[on action {number}, {text}, since undone] "
-            note = said + d["note"]
+            note = on_undone(number, text) + d["note"]
             if len(note) > 500:
                 note = note[:499] + "…"
             d = {"action": None, "by": d["by"], "note": note}

@@ -194,13 +194,20 @@ def disputed(db: Database, sid: str) -> list[tuple[int, list[dict]]]:
         (sid, '%"disputes"%'))]
 
 
-def disputes_between(db: Database, sid: str, first: int, last: int) -> dict[int, int]:
-    """How many disputes each hand numbered ``first`` to ``last`` carries (the
-    hands without one left out): a page of hands, read by its key's range."""
+def disputes_between(db: Database, sid: str, first: int, last: int
+                     ) -> dict[int, tuple[int, int]]:
+    """How many disputes each hand numbered ``first`` to ``last`` carries,
+    and how many of them its setup says are settled (an imported log's: the
+    service's own are settled by events), the hands without one left out: a
+    page of hands, read by its key's range."""
     first, last = max(first, -(2**63)), min(last, 2**63 - 1)
-    return {n: len(json.loads(setup).get("disputes", ())) for n, setup in db.conn.execute(
-        "SELECT n, setup FROM hands WHERE session_id = ? AND n BETWEEN ? AND ? "
-        "AND setup LIKE ?", (sid, first, last, '%"disputes"%'))}
+    out = {}
+    for n, setup in db.conn.execute(
+            "SELECT n, setup FROM hands WHERE session_id = ? AND n BETWEEN ? AND ? "
+            "AND setup LIKE ?", (sid, first, last, '%"disputes"%')):
+        listed = json.loads(setup).get("disputes", ())
+        out[n] = (len(listed), sum("settled" in d for d in listed))
+    return out
 
 
 def accepted_between(db: Database, sid: str, first: int, last: int) -> dict[int, list[str]]:

@@ -8,23 +8,19 @@ from __future__ import annotations
 
 from ...record.chain import with_reply
 from ...rules.errors import MalformedInput, RuleViolation
-from ...rules.events import disputes_after_undo
+from ...rules.events import SETTLE_WAYS, disputes_after_undo
 from ...rules.words import N_
 from .. import storage
 from ..errors import NotFound
 from ..kinds import EventKind
 from ..money import totals
 from ..storage import Database
-from . import cache
+from . import cache, sessions
 from .cache import Live
 from .hands import check_undo_events, hand_state
 from .live_state import check_open, live_state, new_hand
 from .table_events import as_played
 from .writes import Plan, answered, asked, check_current, write
-
-#: How a table settles a dispute (the log format: "by a correction (the
-#: service's undo) or lets the record stand").
-SETTLE_WAYS = ("corrected", "stands")
 
 
 def settlements(db: Database, sid: str, n: int, *, seq: bool = False) -> dict[int, dict]:
@@ -36,15 +32,22 @@ def settlements(db: Database, sid: str, n: int, *, seq: bool = False) -> dict[in
     for ev in storage.events.hand_level(db, sid, n, (str(EventKind.SETTLE),)):
         out[ev["payload"]["dispute"]] = {**ev["payload"], "at": ev["created"],
                                          **({"seq": ev["seq"]} if seq else {})}
+    # An imported log's settled disputes (``settled``: it has no settling event)
+    row = storage.hands.row(db, sid, n)
+    for k, d in enumerate(((row or {}).get("setup") or {}).get("disputes") or ()):
+        if "settled" in d:
+            out.setdefault(k, d["settled"])
     return out
 
 
 def all_settlements(db: Database, sid: str) -> dict[int, dict[int, dict]]:
-    """Every settled dispute of the session, by hand and place (for the papers)."""
-    out: dict[int, dict[int, dict]] = {}
-    for ev in storage.events.of_kinds(db, sid, (str(EventKind.SETTLE),)):
-        out.setdefault(ev["hand"], {})[ev["payload"]["dispute"]] = {
-            **ev["payload"], "at": ev["created"]}
+    """Every settled dispute of the session, by hand and place (for the
+    papers): the settling events', and those an imported log's hands say."""
+    out = sessions.all_settlements(db, sid)
+    for n, listed in storage.hands.disputed(db, sid):
+        for k, d in enumerate(listed):
+            if "settled" in d:
+                out.setdefault(n, {}).setdefault(k, d["settled"])
     return out
 
 

@@ -18,7 +18,7 @@ from ...ledger.money import fmt
 from ...ledger.results import result_doc, result_entry
 from ...ledger.running import step
 from ...record import FORMAT, dump_log, load_log, setup_of
-from ...record.chain import canonical_action
+from ...record.chain import canonical_action, with_settled
 from ...record.result_text import EncodedItems, item_line, result_json_text
 from ...replay.sequential import Session, open_session, parse_logged, play_on
 from ...rules.errors import RefereeError
@@ -259,12 +259,29 @@ def get_log(db: Database, sid: str, *, expanded: bool = False) -> dict:
     events = storage.events.actions_by_hand(db, sid)
     if hands:
         doc["hands"] = []
+    # How each dispute was settled is its settling event's, not the hand's
+    # setup's: written into the log beside the dispute (newcomer 43's N2).
+    settled = all_settlements(db, sid) if any(h.get("disputes") for _n, h, _a in hands) \
+        else {}
+    names = storage.events.renames(db, sid) if settled else []
     for n, h, actions_key in hands:
+        h = with_settled(h, settled.get(n), names)
         texts = [ev["payload"]["text"] for ev in storage.events.live_actions(events.get(n, []))]
         if texts or actions_key:
             h["actions"] = texts
         doc["hands"].append(h)
     return dump_log(doc)
+
+
+def all_settlements(db: Database, sid: str) -> dict[int, dict[int, dict]]:
+    """Every dispute the session's events settle, by hand and the dispute's
+    place: the settling event's payload, when (``at``) and its ``seq``
+    (``record.chain.chain_settlements`` reads an exported chain alike)."""
+    out: dict[int, dict[int, dict]] = {}
+    for ev in storage.events.of_kinds(db, sid, (str(EventKind.SETTLE),)):
+        out.setdefault(ev["hand"], {})[ev["payload"]["dispute"]] = {
+            **ev["payload"], "at": ev["created"], "seq": ev["seq"]}
+    return out
 
 
 def export_with_chain(db: Database, sid: str) -> dict:
@@ -435,9 +452,10 @@ def dispute_marks(db: Database, sid: str, first: int, last: int) -> dict[int, di
     disputed = storage.hands.disputes_between(db, sid, first, last)
     if not disputed:
         return {}
-    settled = storage.events.settled_between(db, sid, first, last)
-    return {n: {"open": k - settled.get(n, 0), "settled": settled.get(n, 0)}
-            for n, k in disputed.items()}
+    by_events = storage.events.settled_between(db, sid, first, last)
+    settled = {n: by_events.get(n, 0) + in_log for n, (_k, in_log) in disputed.items()}
+    return {n: {"open": k - settled[n], "settled": settled[n]}
+            for n, (k, _in_log) in disputed.items()}
 
 
 def _with_marks(db: Database, sid: str, st: dict) -> dict:

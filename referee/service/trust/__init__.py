@@ -29,11 +29,14 @@ from ...record.chain import (
     REPLY,
     asked_digest,
     canonical,
+    chain_renames,
+    chain_settlements,
     live_actions,
     log_chain,
     renamed_text,
     reply_digest,
     same_play,
+    with_settled,
     without_reply,
 )
 from ...replay import replay
@@ -106,6 +109,10 @@ def verify_log(doc: dict) -> str:
     payload = json.loads(events[0]["payload"])
     header = payload["header"] if events[0]["chain"] >= 2 else payload
     setups, _ = _expected_setups(events)
+    # The export writes each settled dispute with its settlement (the stored
+    # hand's setup does not hold it: its settling event does).
+    settled, names = chain_settlements(events), chain_renames(events)
+    setups = {n: with_settled(setup, settled.get(n), names) for n, setup in setups.items()}
     same_play(doc, _header_now(header, events)[0], setups, live_actions(events))
     return head
 
