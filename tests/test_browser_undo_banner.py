@@ -45,3 +45,40 @@ def test_an_undone_tap_s_line_goes_from_the_phone_that_made_it(served, browser):
     assert phone.locator(".flash-ok").count() == 0
     assert tb.text(phone, "#to-act") == who
     assert phone.errors == []
+
+
+def test_a_tap_s_line_goes_when_the_hand_moves_on(served, browser):  # noqa: F811
+    """Newcomer 43's N6: "✓ Zoë discards K♦." stayed on top of her phone eight
+    actions later, over a pile whose top was K♣, and the host's tablet kept
+    its own line into the shows. The line stays while nothing was logged
+    after it, and goes once the page shows a later action, on the phone and
+    on the tablet alike."""
+    base, app = served
+    night = Night(app)
+    n = night.start()
+    state = night.state(n)
+    who = state["to_act"]
+    players = [p["name"] for p in state["players"]]
+    seat = players.index(who)
+    after = players[(seat + 1) % len(players)]
+    phone = device(browser, PHONE)
+    phone.goto(base + night.link("seat", who))
+    phone.wait_for_url(re.compile(rf".*/s/{night.sid}(/hands/{n})?$"))
+    phone.goto(f"{base}/s/{night.sid}/hands/{n}")
+    host = night.host(browser, base)
+    host.goto(f"{base}/s/{night.sid}/hands/{n}")
+    tb.tap(phone, seat, "draw", ["8c"])
+    tb.tap(phone, seat, "discard", ["8c"])
+    assert tb.text(phone, ".flash-ok") == f"✓ {who} discards 8♣."
+    # The tablet's own tap: the next player draws, logged from the host's tablet.
+    tb.tap(host, players.index(after), "draw", ["9c"])
+    assert tb.text(host, ".flash-ok") == f"✓ {after} draws 9♣."
+    expect(phone.locator("#seq")).to_have_text("3", timeout=LIVE)
+    tb.shot(phone, "moved-on-banner-phone")
+    assert phone.locator(".flash-ok").count() == 0
+    # Another device's action: the tablet's line about its own draw goes too.
+    night.act(n, f"{after}: discard 9c")
+    expect(host.locator("#seq")).to_have_text("4", timeout=LIVE)
+    tb.shot(host, "moved-on-banner-tablet")
+    assert host.locator(".flash-ok").count() == 0
+    assert phone.errors == [] and host.errors == []

@@ -105,11 +105,22 @@
       const y = window.scrollY;
       const warning = document.getElementById("witness-warning");
       // The line about this device's own last tap stays until its next page,
-      // or until an undo (the host's, say) may have taken that tap back: a
-      // phone kept "✓ Ben discards 3♦" over the state before it (newcomer N4).
+      // until an undo (the host's, say) may have taken that tap back: a phone
+      // kept "✓ Ben discards 3♦" over the state before it (newcomer 41's N4);
+      // or until the hand shows another action: a phone kept "✓ Zoë discards
+      // K♦" eight actions on, over a pile whose top was K♣ (newcomer 43's N6).
+      // A table event that is no action (a dispute, an accept) leaves it.
       const undone = (scope) => Number(scope.querySelector("#seq")?.dataset.undone || 0);
-      const said = fresh.querySelector(".flash") || undone(fresh) > undone(main) ? []
-        : [...main.querySelectorAll(":scope > .flash")];
+      const actions = (scope) => scope.querySelector(".hand-layout")?.dataset.seq;
+      const said = fresh.querySelector(".flash") || undone(fresh) > undone(main) ||
+        actions(fresh) !== actions(main) ? [] : [...main.querySelectorAll(":scope > .flash")];
+      // Lines gone from above the page's first heading would move what is
+      // read below them up the screen: the scroll makes up for them.
+      const lead = (scope) => {
+        const first = scope.querySelector(":scope > :not(.flash)");
+        return first ? first.getBoundingClientRect().top - scope.getBoundingClientRect().top : 0;
+      };
+      const above = lead(main);
       main.replaceWith(document.adoptNode(fresh));
       fresh.prepend(...said);
       for (const [name, value] of picked) {
@@ -133,7 +144,7 @@
         [...fresh.querySelectorAll(named[0])].find((e) => e.name === named[1] &&
           e.value === named[2] && !e.disabled)?.focus({preventScroll: true});
       }
-      window.scrollTo(x, y);
+      window.scrollTo(x, y > 0 ? Math.max(0, y + lead(fresh) - above) : 0);
       document.dispatchEvent(new CustomEvent("tonk:refreshed"));
     } catch (err) {
       // offline for a moment: the next change tries again
