@@ -708,20 +708,53 @@ def test_the_average_show_column_says_what_it_averages(weeks, lang):
     assert all(word in paper for word in label.split()), (label, paper[:600])
 
 
-def test_the_season_in_text_says_each_count_in_its_number_and_a_loss_without_its_sign(
-        club_app, capsys):
-    """"1 hands", "1 drops" and "lost -5.50" (a double negative) were the
-    newcomer's words for `referee season`."""
+@pytest.mark.parametrize("lang", ["en", "de", "pt"])
+def test_the_season_in_text_says_each_player_as_the_page_does(club_app, capsys, lang):
+    """Newcomer N13: `referee season` wrote "lost 9.00" where the page and
+    the paper write -9.00 under "Lost". It says each player's figures as
+    they do, each under the page's own heading ("Hands 1", not "1 hands")."""
+    from referee import language
+
     client = club_app.test_client()
     doc = random_session(9, hands=1, players=["Ann", "Ben"])
     assert client.post("/api/sessions", json=doc, headers=KEY).status_code == 201
-    path = club_app.config["DATABASE"]
-    for lang, hand in (("en", ": 1 hand, "), ("de", ": 1 Hand, "), ("pt", ": 1 mão, ")):
-        assert cli_main(["season", "--db", path, "--lang", lang]) == 0
-        out = capsys.readouterr().out
-        players = [line for line in out.splitlines() if line.startswith("  ")]
-        assert len(players) == 2 and all(hand in line for line in players), out
-        assert not re.search(r"(lost|verloren|perdeu) -", out), out
+    assert cli_main(["season", "--db", club_app.config["DATABASE"], "--lang", lang]) == 0
+    said = dict(line.strip().split(": ", 1) for line in capsys.readouterr().out.splitlines()
+                if line.startswith("  "))
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
+    page = client.get(f"/club/season?lang={lang}").get_data(as_text=True)
+    rows = re.findall(r'<tr><td><a [^>]*>([^<]*)</a></td>(.*?)</tr>', page, re.S)
+    assert sorted(name for name, _ in rows) == sorted(said) == ["Ann", "Ben"]
+    lost = 0
+    for name, row in rows:
+        cells = dict(re.findall(r'data-label="([^"]*)">([^<]*)</td>', row))
+        for heading in ("Won", "Lost", "Hands"):
+            label = language.gettext(lang, heading)
+            assert f"{label} {cells[label]}" in said[name].split(", "), (said[name], cells)
+        lost += cells[language.gettext(lang, "Lost")].startswith("-")
+    assert lost  # one of the two lost the hand: the sign is said as the page says it
+
+
+HEAD_TO_HEAD = {"en": r"Ann won (\d+) of the (\d+) hands and \S+ from Ben\.",
+                "de": r"Ann gewann (\d+) von (\d+) Händen und \S+ von Ben\."}
+
+
+@pytest.mark.parametrize("lang", sorted(HEAD_TO_HEAD))
+def test_head_to_head_says_whose_hands_and_of_how_many(weeks, lang):
+    """Newcomer N13: "Jürgen won 3.00 from Anna (3 hands won)" read as hands
+    won from Anna; they were every hand he won of those both played (the
+    shared stock out among them). The page and the paper say so: "Ann won 3
+    of the 12 hands and 4.50 from Ben"."""
+    client = weeks["client"]
+    _merge(client)
+    h2h = client.get("/api/club/season?a=Ann&b=Ben", headers=KEY).get_json()["head_to_head"]
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
+    page = client.get(f"/club/season?a=Ann&b=Ben&lang={lang}").get_data(as_text=True)
+    paper = pdf_text(client.get(f"/club/season.pdf?a=Ann&b=Ben&lang={lang}").data)
+    for text in (page, " ".join(paper.split())):
+        found = re.search(HEAD_TO_HEAD[lang], text)
+        assert found, text[-800:]
+        assert tuple(map(int, found.groups())) == (h2h["wins"]["Ann"], h2h["hands"])
 
 
 def test_the_club_says_points_in_the_readers_language(weeks):

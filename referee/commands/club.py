@@ -7,7 +7,6 @@ import argparse
 import json
 import sys
 from datetime import date
-from decimal import Decimal
 
 from ..rules.errors import RefereeError
 from ..rules.words import LANGUAGES
@@ -104,8 +103,8 @@ def cmd_season(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data))
         return 0
-    from ..reports.season import season_span
-    from ..reports.words import money_text, plurals, words
+    from ..reports.season import each_player, season_span
+    from ..reports.words import plurals, words
 
     lang = args.lang
     _ = words(lang)
@@ -115,17 +114,12 @@ def cmd_season(args: argparse.Namespace) -> int:
     # words around a date and around "the first table".
     print(ngettext("{n} session in {currency}: {span}", "{n} sessions in {currency}: {span}",
                    data["sessions"], currency=currency, span=season_span(data, lang)))
-    for name, p in data["players"].items():
-        # "lost" says how much: the amount without its sign ("lost -5.50" read
-        # as a double negative); each count in its own number's form.
-        print("  " + ", ".join((
-            ngettext("{player}: {n} hand, {wins} won", "{player}: {n} hands, {wins} won",
-                     p["hands"], player=name, wins=sum(p["wins"].values())),
-            ngettext("{n} drop ({drops_won} won)", "{n} drops ({drops_won} won)", p["drops"],
-                     drops_won=p["drops_won"]),
-            _("caught {caught}, won {won}, lost {lost}", caught=p["caught"],
-              won=money_text(p["won"], currency, lang),
-              lost=money_text(abs(Decimal(p["lost"])), currency, lang)))))
+    # Each player as the page and the paper say them: their headings, their
+    # figures, a loss with its sign.
+    head, rows = each_player(data, lang)
+    for name, *cells in rows:
+        print(f"  {name}: " + ", ".join(f"{h.replace('- ', '-')} {v}"
+                                        for h, v in zip(head[1:], cells, strict=True)))
     if args.pdf:
         print(_("season PDF written to {path}", path=args.pdf), file=sys.stderr)
     return 0

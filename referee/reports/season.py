@@ -89,21 +89,31 @@ def _table(head: list[str], body: list[list[object]], widths: list[float]) -> Ta
     return table
 
 
+def each_player(season: dict, lang: str) -> tuple[list[str], list[list[str]]]:
+    """The "Each player" table: its headings (``COLUMNS``) and a row a player,
+    every figure in ``lang``'s form and a loss with its sign, as the season
+    page writes it. The paper prints it, ``referee season`` says it (it wrote
+    "lost 9.00" where the page and the paper write -9.00: newcomer N13)."""
+    head = [language.gettext(lang, c).replace("\n", " ") for c in COLUMNS]
+    rows = []
+    for name, p in season["players"].items():
+        rate = (f"{p['drops_won']} ({_number(p['drop_win_rate'], lang)})" if p["drops"]
+                else "0")
+        rows.append([name, *map(str, (
+            p["hands"], sum(p["wins"].values()), p["drops"], rate, p["caught"],
+            p["tonk_outs"], p["deal_wins"])), _number(p["average_show"], lang),
+            _number(p["won"], lang), _number(p["lost"], lang)])
+    return head, rows
+
+
 def render_season(season: dict, lang: str = language.DEFAULT) -> bytes:
     _ = words(lang)
     ngettext = plurals(lang)
     st = styles()
     buf = io.BytesIO()
     span = season_span(season, lang)
-    head = [language.gettext(lang, c).replace("\n", " ") for c in COLUMNS]
-    rows = []
-    for name, p in season["players"].items():
-        rate = (f"{p['drops_won']} ({_number(p['drop_win_rate'], lang)})" if p["drops"]
-                else "0")
-        rows.append([clip(name, 32 * mm), *map(str, (
-            p["hands"], sum(p["wins"].values()), p["drops"], rate, p["caught"],
-            p["tonk_outs"], p["deal_wins"])), _number(p["average_show"], lang),
-            _number(p["won"], lang), _number(p["lost"], lang)])
+    head, rows = each_player(season, lang)
+    rows = [[clip(name, 32 * mm), *cells] for name, *cells in rows]
     wins_head = [_("Player"), *(outcome_words(o, lang) for o in _endings(season))]
     wins = [[clip(name, 32 * mm), *(str(p["wins"][o]) for o in _endings(season))]
             for name, p in season["players"].items()]
@@ -129,16 +139,17 @@ def render_season(season: dict, lang: str = language.DEFAULT) -> bytes:
     h2h = season.get("head_to_head")
     if h2h:
         a, b = h2h["players"]
+        n = h2h["hands"]
+        # Whose hands and of how many: "(3 hands won)" read as hands won from
+        # the other (newcomer N13).
+        said = [ngettext("{n} hand together.", "{n} hands together.", n),
+                *(ngettext("{player} won {wins} of the {num} hand and {won} from {other}.",
+                           "{player} won {wins} of the {num} hands and {won} from {other}.",
+                           n, player=p, other=other, num=n, wins=h2h["wins"][p],
+                           won=_number(h2h["won_from"][p], lang))
+                  for p, other in ((a, b), (b, a)))]
         story += [Paragraph(esc(_("{a} against {b}", a=a, b=b)), st["h2"]),
-                  Paragraph(esc(ngettext("{n} hand together.", "{n} hands together.",
-                                         h2h["hands"])
-                                + " " + _("{player} won {won} from {other} ({wins} hands "
-                                          "won).", player=a, other=b, wins=h2h["wins"][a],
-                                          won=_number(h2h["won_from"][a], lang))
-                                + " " + _("{player} won {won} from {other} ({wins} hands "
-                                          "won).", player=b, other=a, wins=h2h["wins"][b],
-                                          won=_number(h2h["won_from"][b], lang))),
-                            st["body"])]
+                  Paragraph(esc(" ".join(said)), st["body"])]
     page = footer(_("Tonk referee · season · {span}", span=span), lang)
     doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()
