@@ -8,7 +8,9 @@ import json
 import re
 from pathlib import Path
 
+from referee.cli import main
 from referee.record import load_log
+from referee.record.events import note_as_kept
 from referee.record.reading import _plain_log
 from referee.record.schemas import LOG
 from referee.replay import replay
@@ -132,3 +134,51 @@ def test_a_logs_settled_disputes_on_its_papers():
     audit = pdf_text(render_audit(audit_hand(log, 1)))
     assert "settled: the record stands (Ann" in audit and "the deck was not shuffled” · open" \
         in audit
+
+
+def _older_export(doc):
+    """``doc`` as an export written before the log carried settlements: the
+    disputes as the hands' setups store them."""
+    old = json.loads(json.dumps(doc))
+    for hand in old["hands"]:
+        if "disputes" in hand:
+            hand["disputes"] = [{"action": d["action"], "by": d["by"], "note": note_as_kept(d)}
+                                for d in hand["disputes"]]
+    return old
+
+
+def test_the_papers_of_an_export_with_its_chain_are_the_tables(client, tmp_path, capsys):
+    g, _by, _last = _night(client)
+    web = pdf_text(client.get(f"/reports/{g.sid}/settlement.pdf?token={g.audit}").data)
+    web_audit = pdf_text(client.get(f"/reports/{g.sid}/hands/2/audit.pdf?token={g.audit}").data)
+    doc = _export(g, chain=True)
+    for n, exported in enumerate((doc, _older_export(doc))):
+        path = tmp_path / f"chain{n}.json"
+        path.write_text(json.dumps(exported, ensure_ascii=False))
+        assert main(["verify", str(path)]) == 0
+        assert main(["settle", str(path), "--pdf", str(tmp_path / "s.pdf")]) == 0
+        assert main(["audit", str(path), "--hand", "2", "--pdf", str(tmp_path / "a.pdf")]) == 0
+        text = pdf_text((tmp_path / "s.pdf").read_bytes())
+        audit = pdf_text((tmp_path / "a.pdf").read_bytes())
+        # one name for the night on both papers: the head of its chain
+        head = f"final event hash {doc['head'][:16]}…"
+        assert head in text and head in web and "log fingerprint" not in text
+        assert "1 dispute is still open (hand 3)" in text and "(hands" not in text
+        # the correction, step by step, as the table's audit shows it
+        assert re.findall(r"Undo of step \d+ \([^)]*\): a correction after \w+'s dispute",
+                          audit) == re.findall(r"Undo of step \d+ \([^)]*\): a correction "
+                                               r"after \w+'s dispute", web_audit) != []
+    capsys.readouterr()
+
+
+def test_a_chain_that_does_not_hold_is_said_and_the_log_settled_alone(client, tmp_path,
+                                                                      capsys):
+    g, _by, _last = _night(client)
+    doc = _export(g, chain=True)
+    doc["head"] = "0" * 64
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False))
+    assert main(["settle", str(path), "--pdf", str(tmp_path / "s.pdf")]) == 0
+    assert f"log {path}: the chain hashes to" in capsys.readouterr().err
+    text = pdf_text((tmp_path / "s.pdf").read_bytes())
+    assert "log fingerprint" in text and "settled by a correction" in text

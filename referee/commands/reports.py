@@ -25,8 +25,11 @@ def _source(p: argparse.ArgumentParser) -> None:
 
 
 def _load(args: argparse.Namespace):
-    """(log, final hash or None, stored session or None)."""
-    from ..record import read_log_file
+    """(log, final hash or None, stored session or None): a log exported with
+    its chain, where the chain holds, is read as the stored session was
+    (its head, its events); where it does not, as a plain log, said on
+    stderr."""
+    from ..record import load_log, parse_json, read_file
 
     db = args.db or _default_db(args.source)
     if db:
@@ -34,7 +37,22 @@ def _load(args: argparse.Namespace):
 
         stored = load_stored(db, args.source)
         return stored.log, stored.final_hash, stored
-    return read_log_file(args.source), None, None
+    doc = parse_json(read_file(args.source))
+    if isinstance(doc, dict) and ("head" in doc or "chain" in doc):
+        from ..record.chain import LogChainError
+        from ..reports.stored import chained_log
+        from .service import N_, _said
+
+        try:
+            chained = chained_log(doc)
+        except LogChainError as err:
+            lang = args.lang or doc.get("language")
+            print(_said(lang if isinstance(lang, str) else None, N_("log {path}: {fault}"),
+                        path=args.source, fault=err.words), file=sys.stderr)
+        else:
+            if chained is not None:
+                return chained.log, chained.final_hash, chained
+    return load_log(doc), None, None
 
 
 def _default_db(source: str) -> str | None:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from ..rules.errors import MalformedInput
 from ..rules.events import on_undone
 from ..rules.words import N_, Words
-from .kinds import EventKind
+from .kinds import PLAY, EventKind
 from .reading import setup_of
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
@@ -28,9 +28,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 # The kinds as plain text, compared once per event of a long chain.
-_SESSION, _HAND_START, _ACTION, _CORRECTION, _RENAME, _SETTLE = map(str, (
+_SESSION, _HAND_START, _ACTION, _CORRECTION, _RENAME, _SETTLE, _REFUSAL = map(str, (
     EventKind.SESSION, EventKind.HAND_START, EventKind.ACTION, EventKind.CORRECTION,
-    EventKind.RENAME, EventKind.SETTLE))
+    EventKind.RENAME, EventKind.SETTLE, EventKind.REFUSAL))
 # What a correction may cancel: an action, or a told hand's start (told again).
 _CANCELLABLE = (_ACTION, _HAND_START)
 
@@ -304,6 +304,32 @@ def _undone_number(dispute: dict[str, Any], undone: list[str]) -> int | None:
     if not digits.isdigit() or not note.startswith(on_undone(int(digits), undone[-1])):
         return None
     return int(digits)
+
+
+def hand_events(events: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
+    """Hand ``n``'s actions, corrections and refused tries among a chain's
+    events, in order, their payloads decoded and naming players as the table
+    now does: what the stored session's audit reads
+    (``storage.events.of_hand`` with its refusals), from an export's chain."""
+    names = chain_renames(events)
+    kinds = (*map(str, PLAY), _REFUSAL)
+    out = []
+    for ev in events:
+        if ev["hand"] == n and ev["kind"] in kinds:
+            out.append({"id": ev["id"], "seq": ev["seq"], "kind": ev["kind"],
+                        "payload": renamed_payload(json.loads(ev["payload"]), ev["seq"],
+                                                   names)})
+    return out
+
+
+def renamed_payload(payload: dict[str, Any], seq: int,
+                    names: Sequence[tuple[int, str, str]]) -> dict[str, Any]:
+    """A play event's payload (its ``action`` or ``text``) naming its player
+    as the table now does (``renamed_text``); changed in place."""
+    for key in ("action", "text"):
+        if isinstance(payload.get(key), str):
+            payload[key] = renamed_text(payload[key], seq, names)
+    return payload
 
 
 def live_actions(events: list[dict[str, Any]]) -> dict[int, list[str]]:

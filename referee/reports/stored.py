@@ -54,6 +54,53 @@ class StoredSession:
                                                           refusals=True))
 
 
+@dataclass
+class ChainedLog:
+    """A log exported with its chain (``referee export ID --chain``) whose
+    chain holds: its papers name the session by the head, as the table's
+    own papers do, and read from its events what the stored session's read
+    from its rows (the disputes' settlements with their events, a hand's
+    corrections and refused tries for its audit)."""
+
+    log: dict
+    final_hash: str
+    events: list[dict]
+
+    def stake_in_force(self) -> None:
+        return None  # the sheet's stake: the log's
+
+    def settlement_paper(self, session) -> dict:
+        from ..record.chain import chain_settlements
+        from .sections import Sections
+
+        return {"sections": Sections.replayed(session, chain_settlements(self.events))}
+
+    def audit_settled(self, n: int) -> dict[int, dict]:
+        from ..record.chain import chain_settlements
+
+        return chain_settlements(self.events).get(n, {})
+
+    def hand_events(self, n: int) -> list[dict]:
+        from ..record.chain import hand_events
+        from .audit import events_from_storage
+
+        return events_from_storage(hand_events(self.events, n))
+
+
+def chained_log(doc: dict) -> ChainedLog | None:
+    """``doc`` (a decoded log) as a ``ChainedLog`` if it carries a chain that
+    holds (``service.trust.verify_log``); None if it carries none. A chain
+    that does not hold is ``LogChainError`` (or ``MalformedInput``)."""
+    if "head" not in doc and "chain" not in doc:
+        return None
+    from ..record import load_log
+    from ..service.trust import verify_log
+
+    log = load_log(doc)
+    head = verify_log(doc)
+    return ChainedLog(log, head, doc["chain"]["events"])
+
+
 def final_hash(db, session_id: str) -> str | None:
     from ..service import storage
 

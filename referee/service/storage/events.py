@@ -17,7 +17,7 @@ from ...record.chain import (
     event_hash,
     event_hashes_v2,
     in_force,
-    renamed_text,
+    renamed_payload,
     without_reply,
 )
 from ...record.kinds import PLAY as _PLAY
@@ -223,10 +223,7 @@ def _rename_payloads(events: list[dict], names: list[tuple[int, str, str]]) -> l
     if not names:
         return events
     for ev in events:
-        payload = ev["payload"]
-        for key in ("action", "text"):
-            if isinstance(payload.get(key), str):
-                payload[key] = renamed_text(payload[key], ev["seq"], names)
+        renamed_payload(ev["payload"], ev["seq"], names)
     return events
 
 
