@@ -243,3 +243,89 @@ def test_the_quick_hands_change_link_names_the_ending_not_the_dealer(client, lan
     link, words = _change_link(page)
     assert words == CHANGE[lang] and link.startswith(f"/s/{sid}/hands/quick")
     assert {"en": "Dealt by Ann.", "de": "Gegeben von Ann."}[lang] in page
+
+
+def test_a_dispute_of_a_told_hand_is_settled_by_telling_it_again(app, client):
+    """Newcomer 43's N1: a told hand's dispute could only let the record
+    stand. Told again with the dispute named, the correction settles it, in
+    the same write, on the chain; verify and the exported log hold."""
+    from referee.replay import replay
+    from referee.service.table import disputes
+
+    sid, _auth = _told(client)
+    with app.app_context():
+        db = get_db()
+        table_events.dispute(db, sid, 1, "Ann", "I had 20, not 8", None)
+        with pytest.raises(RefereeError) as err:  # no action to go back to: told again
+            disputes.settle_dispute(db, sid, 1, 0, "corrected", "Cy")
+        assert err.value.code == "dispute_told"
+        with pytest.raises(RefereeError) as err:
+            retell.preview(db, sid, 1, {"ending": DROP}, settles=(1, "Cy"))
+        assert err.value.code == "no_dispute"
+        state = retell.tell_again(db, sid, 1, {"ending": DROP}, settles=(0, "Cy"))
+        assert state["result"]["outcome"] == "drop_won"
+        done = disputes.settlements(db, sid, 1)
+        assert [(k, d["how"], d["by"]) for k, d in done.items()] == [(0, "corrected", "Cy")]
+        log = sessions.get_log(db, sid)
+        assert log["hands"] == [{"dealer": "Ann", "ending": DROP, "disputes": [
+            {"action": None, "by": "Ann", "note": "I had 20, not 8"}]}]
+        assert trust.verify_session(db, sid) == []
+        exported = sessions.export_with_chain(db, sid)
+        assert trust.verify_log(exported)
+        assert [e["kind"] for e in exported["chain"]["events"]] == \
+            ["session", "hand_start", "dispute", "correction", "hand_start", "settle"]
+        assert {p: str(v) for p, v in replay(log).result().totals.items()} == \
+            state["result"]["net"]
+        with pytest.raises(RefereeError) as err:  # settled once
+            retell.tell_again(db, sid, 1, {"ending": TYPO}, settles=(0, "Cy"))
+        assert err.value.code == "dispute_settled"
+        assert trust.verify_session(db, sid) == []
+
+
+SETTLED = {"en": "Settled by a correction: Dee", "de": "Durch Berichtigung erledigt: Dee"}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_on_the_tablet_a_told_hands_dispute_ends_in_its_correction(app, client, lang):
+    """The dispute's "correct" leads to the correction's pages, which carry
+    it through the pick and who pays whom; telling it again settles it."""
+    import re
+
+    from werkzeug.datastructures import MultiDict
+
+    from referee.service.table import disputes
+    from tests.test_tablet import form_value, hand_page
+    from tests.test_tablet_quick import fields_of
+
+    sid = _quick_told(client, lang, "tonk_out:1")
+    page = hand_page(client, sid, 1)
+    r = client.post(f"/s/{sid}/hands/1/dispute", data={
+        "csrf_token": form_value(page, "csrf_token"), "client_id": "d1", "by": "Dee",
+        "action": "", "note": "the tonk was mine"})
+    assert r.status_code == 303
+    page = hand_page(client, sid, 1)
+    button = re.search(r'id="settle-correct-1">([^<]+)<', page)
+    assert button, "a told hand's dispute can only let the record stand"
+    assert button.group(1) == {"en": "Correct how it ended", "de": "Ende korrigieren"}[lang]
+    r = client.post(f"/s/{sid}/hands/1/disputes/1/settle", data={
+        "csrf_token": form_value(page, "csrf_token"), "client_id": "s1", "by": "Dee",
+        "how": "corrected"})
+    assert r.status_code == 303 and "/hands/1/tell-again?" in r.headers["Location"]
+    form = client.get(r.headers["Location"]).data.decode()
+    assert 'id="settles-dispute"' in form
+    picker = client.get(_change_link(form)[0]).data.decode()
+    assert 'name="dispute" value="1"' in picker and 'name="settler" value="Dee"' in picker
+    preview = client.get(f"/s/{sid}/hands/1/tell-again", query_string={
+        "pick": "tonk_out:3", "dispute": "1", "settler": "Dee"}).data.decode()
+    assert PAYS[lang] in _plain(preview) and 'id="settles-dispute"' in preview
+    r = client.post(f"/s/{sid}/hands/1/tell-again", data=MultiDict(fields_of(preview)))
+    assert r.status_code == 303
+    page = hand_page(client, sid, 1)
+    assert SETTLED[lang] in page and 'id="settle-correct-1"' not in page
+    with app.app_context():
+        db = get_db()
+        assert sessions.get_log(db, sid)["hands"][0]["ending"] == {"how": "tonk_out",
+                                                                  "by": "Dee"}
+        assert [(d["how"], d["by"]) for d in disputes.settlements(db, sid, 1).values()] == \
+            [("corrected", "Dee")]
+        assert trust.verify_session(db, sid) == []

@@ -89,6 +89,10 @@ def _correctable(db: Database, live: Live, n: int, index: int):
         raise NotFound("no_dispute", N_("hand {n} has no dispute {number}"),
                                      {"n": n, "number": index + 1}, hand=n)
     action = disputes[index]["action"]
+    if "ending" in setup:
+        raise RuleViolation("dispute_told", N_(
+            "hand {n} was told by its ending: it is corrected by telling its ending again, "
+            "which settles this dispute"), {"n": n}, hand=n)
     if action is None:
         raise RuleViolation("dispute_no_action", N_("this dispute is about the whole hand, "
                                                     "not one action: there is nothing to "
@@ -97,6 +101,22 @@ def _correctable(db: Database, live: Live, n: int, index: int):
     check_current(live, n)  # an earlier hand: hand_over
     check_undo_events(setup, n, len(hand.actions))
     return hand, setup, disputes, action
+
+
+def check_settling(db: Database, sid: str, live: Live, n: int, setup: dict, index: int,
+                   by: str) -> None:
+    """Whether ``by`` (a player of the session) may settle dispute ``index``
+    of hand ``n`` (its ``setup``): refused for a dispute it does not have
+    (``no_dispute``) or one settled already (``dispute_settled``)."""
+    if by not in live.everyone:
+        raise MalformedInput("unknown_player", N_("{old} is not a player of this session"),
+                                               {"old": by})
+    if not 0 <= index < len(setup.get("disputes") or ()):
+        raise NotFound("no_dispute", N_("hand {n} has no dispute {number}"),
+                                     {"n": n, "number": index + 1}, hand=n)
+    if index in settlements(db, sid, n):
+        raise RuleViolation("dispute_settled", N_("this dispute of hand {n} is settled "
+                                                  "already"), {"n": n}, hand=n)
 
 
 def settle_dispute(db: Database, sid: str, n: int, index: int, how: str, by: str,
@@ -119,17 +139,8 @@ def settle_dispute(db: Database, sid: str, n: int, index: int, how: str, by: str
 
     def plan(live: Live) -> Plan:
         check_open(live)
-        if by not in live.everyone:
-            raise MalformedInput("unknown_player", N_("{old} is not a player of this session"),
-                                                   {"old": by})
         hand, setup, count = as_played(db, live, n)
-        disputes = setup.get("disputes") or []
-        if not 0 <= index < len(disputes):
-            raise NotFound("no_dispute", N_("hand {n} has no dispute {number}"),
-                                         {"n": n, "number": index + 1}, hand=n)
-        if index in settlements(db, sid, n):
-            raise RuleViolation("dispute_settled", N_("this dispute of hand {n} is settled "
-                                                      "already"), {"n": n}, hand=n)
+        check_settling(db, sid, live, n, setup, index, by)
         payload: dict = {"dispute": index, "how": how, "by": by}
         undone: list[tuple[int, str]] = []
         work, new_setup = None, setup

@@ -7,7 +7,9 @@ accepted its result and the table is open. It is the spec's correction (the
 service's undo: a ``correction`` event cancelling the hand's start, the told
 hand as it was kept in it) and the hand told again (a ``hand_start`` of the
 same number), in one write: the chain keeps both, the log gives the hand as
-it stands. Once someone has accepted it, only a dispute answers it."""
+it stands. A dispute of the hand may be settled by it: its ``settle`` event
+("corrected") follows in the same write. Once someone has accepted it, only
+a dispute answers it, and lets the record stand."""
 
 from __future__ import annotations
 
@@ -26,11 +28,15 @@ from ..money import totals
 from ..money.results import hand_result
 from . import cache
 from .cache import Live
+from .disputes import check_settling
 from .hands import public_state
 from .live_state import check_open, current, table_before_newest
 from .writes import Plan, answered, asked, check_current, write
 
-_HAND_START, _CORRECTION = map(str, (EventKind.HAND_START, EventKind.CORRECTION))
+_HAND_START, _CORRECTION, _SETTLE = map(str, (EventKind.HAND_START, EventKind.CORRECTION,
+                                              EventKind.SETTLE))
+#: A dispute settled by the telling: its place in the hand's list, and who settled it.
+Settles = tuple[int, str]
 
 
 def not_told(n: int) -> RuleViolation:
@@ -63,27 +69,44 @@ def _corrected(setup: dict, given: dict) -> dict:
     return {**setup, "ending": given["ending"]}
 
 
-def preview(db: Database, sid: str, n: int, given: dict) -> dict:
+def _settling(db: Database, sid: str, live: Live, n: int, setup: dict,
+              settles: Settles | None) -> dict | None:
+    """The payload of the ``settle`` event that ``settles`` asks for (None:
+    none), refused as settling that dispute now would be."""
+    if settles is None:
+        return None
+    index, by = settles
+    check_settling(db, sid, live, n, setup, index, by)
+    return {"dispute": index, "how": "corrected", "by": by}
+
+
+def preview(db: Database, sid: str, n: int, given: dict,
+            settles: Settles | None = None) -> dict:
     """What telling hand ``n`` again as ``given`` would settle, without
     storing anything (as ``hands.preview_hand`` for a new hand)."""
     with cache.lock(db, sid):
         live = current(db, sid)
-        setup = _corrected(_check(live, n), given)
+        told = _check(live, n)
+        _settling(db, sid, live, n, told, settles)
+        setup = _corrected(told, given)
         hand = start_on(table_before_newest(db, sid, live), setup)
         return {"hand": n, "dealer": hand.dealer, "players": list(hand.players),
                 "setup": setup, "result": hand_result(hand, live.stake, live.quantum, setup)}
 
 
 def tell_again(db: Database, sid: str, n: int, given: dict,
-               client_id: str | None = None) -> dict:
+               client_id: str | None = None, settles: Settles | None = None) -> dict:
     """Tell hand ``n`` again with ``given``'s ending; returns its state.
-    Refused as ``_check`` says, or as a hand told with that ending would be."""
+    Refused as ``_check`` says, or as a hand told with that ending would be;
+    with ``settles``, also as settling that dispute would be."""
     seen = answered(db, sid, client_id, None)
     if seen:
         return seen
 
     def plan(live: Live) -> Plan:
-        setup = _corrected(_check(live, n), given)
+        told = _check(live, n)
+        settle = _settling(db, sid, live, n, told, settles)
+        setup = _corrected(told, given)
         hand = start_on(table_before_newest(db, sid, live), setup)
         result = hand_result(hand, live.stake, live.quantum, setup)
         state = public_state(sid, setup, hand, result, legal=False)
@@ -102,6 +125,8 @@ def tell_again(db: Database, sid: str, n: int, given: dict,
             event = storage.events.append(w, sid, n, _HAND_START,
                                           with_reply(setup, client_id, state_json, asked()),
                                           client_id)
+            if settle is not None:  # the hand's newest event, as a settle's elsewhere
+                event = storage.events.append(w, sid, n, _SETTLE, settle)
             storage.hands.set_setup(w, sid, n, setup, event["id"])
             storage.hands.update(w, sid, n, 0, event["id"], storage.to_json(result))
             totals.refresh(w, sid, n)

@@ -13,7 +13,7 @@ from ...rules.numbers import whole
 from ...rules.table import normal_text
 from ...rules.words import N_
 from ...service.errors import RefereeError
-from ...service.table import disputes, table_events
+from ...service.table import disputes, hands, table_events
 from .. import again, forms
 from ..db import get_db
 from ..errors import flash_refused
@@ -228,6 +228,11 @@ def settle_post(session_id: str, n: int, k: int):
     the disputed action, on a second tap that shows what that takes back."""
     by, how = request.form.get("by", ""), request.form.get("how", "")
     target = url_for("tablet.hand", session_id=session_id, n=n) + "#disputes"
+    if how == "corrected" and _told(session_id, n):
+        # A told hand has no action to go back to: its ending is told again,
+        # and that settles the dispute (``tablet.tell_again``).
+        return redirect(url_for("tablet.tell_again", session_id=session_id, n=n, dispute=k,
+                                settler=by), 303)
     if how == "corrected" and not request.form.get("confirm"):
         return again.to("tablet.settle_confirm", request.form)
     done = (_("Dispute {k} of hand {n}: the record was corrected", k=k, n=n)
@@ -236,6 +241,15 @@ def settle_post(session_id: str, n: int, k: int):
     return post_event(session_id, target, done, _(SETTLING, k=k, n=n),
                       lambda db: disputes.settle_dispute(db, session_id, n, k - 1, how,
                                                              by, form_client_id()))
+
+
+def _told(session_id: str, n: int) -> bool:
+    """Whether hand ``n`` was told by its ending (a hand it does not have is
+    not: the settling says so)."""
+    try:
+        return "ending" in hands.hand_row(get_db(), session_id, n)["setup"]
+    except RefereeError:
+        return False
 
 
 @bp.get("/s/<session_id>/hands/<int:n>/disputes/<int:k>/settle")

@@ -253,30 +253,47 @@ def _quick_preview(session_id: str, setup: dict, values: MultiDict,
     """Who pays whom, before the second tap logs it (or the form again, with
     what the referee refused)."""
     try:
-        preview = retell.preview(get_db(), session_id, correct["hand"], setup) if correct \
+        preview = retell.preview(get_db(), session_id, correct["hand"], setup,
+                                 _settles(correct["args"])) if correct \
             else hands.preview_hand(get_db(), session_id, setup)
     except RefereeError as err:
         return _quick_form(session_id, values, _message(err), correct)
     # Every field goes to the second tap as it came (a declared hand's cards
     # are several values of one field).
     fields = [(k, v) for k, v in values.items(multi=True)
-              if k not in ("csrf_token", "pick", "confirm", "client_id", PREVIEW)]
+              if k not in ("csrf_token", "pick", "confirm", "client_id", PREVIEW, *_SETTLING)]
     fields.append(("client_id", values.get("client_id") or forms.new_client_id()))
+    if correct:
+        fields.extend(correct["args"].items())
     if correct:
         return render_template("quick_confirm.html", summary=g.summary, session_id=session_id,
                                preview=preview, fields=fields, correct=correct,
                                back=url_for("tablet.tell_again", session_id=session_id,
-                                            n=correct["hand"]))
+                                            n=correct["hand"], **correct["args"]))
     return render_template("quick_confirm.html", summary=g.summary, session_id=session_id,
                            preview=preview, fields=fields,
                            back=url_for("tablet.quick_hand", session_id=session_id))
 
 
-def _told(session_id: str, n: int) -> dict:
-    """Hand ``n`` as the form tells it again: its number, seats and ending."""
+def _told(session_id: str, n: int, values) -> dict:
+    """Hand ``n`` as the form tells it again: its number, seats and ending,
+    and (``args``) the dispute its telling settles and who settles it, as
+    ``values`` carry them (``settle_post`` sends them here)."""
     row = hands.hand_row(get_db(), session_id, n)
     return {"hand": n, "players": list(row["seats"]), "dealer": row["dealer"],
-            "ending": row["setup"].get("ending")}
+            "ending": row["setup"].get("ending"),
+            "args": {k: values[k] for k in _SETTLING if values.get(k)}}
+
+
+#: The fields that carry a dispute settled by the telling: its number (from 1),
+#: and who settles it.
+_SETTLING = ("dispute", "settler")
+
+
+def _settles(args: dict) -> retell.Settles | None:
+    """The dispute a telling settles, as the service takes it (None: none)."""
+    k = whole(args.get("dispute", ""))
+    return (k - 1, args.get("settler", "")) if k else None
 
 
 def _as_form(told: dict) -> MultiDict:
@@ -308,7 +325,7 @@ def tell_again(session_id: str, n: int):
     """A told hand's typo corrected (``service.retell``): the quick form filled
     in as it was told, then who pays whom, then the second tap tells it again."""
     try:
-        told = _told(session_id, n)
+        told = _told(session_id, n, request.values)
         if told["ending"] is None:
             raise retell.not_told(n)
     except RefereeError as err:
@@ -327,15 +344,22 @@ def tell_again(session_id: str, n: int):
         if _picked(values) or values.get(PREVIEW) and not error:
             return _quick_judged(session_id, values, told["players"], told)
         return _quick_form(session_id, values, error, correct=told)
+    return _tell_again_post(session_id, n, told)
+
+
+def _tell_again_post(session_id: str, n: int, told: dict):
+    """The correction's post: to its preview until confirmed, then told again
+    (and the dispute it settles settled), or back to the form with why not."""
     if not request.form.get("confirm"):
         return again.to("tablet.tell_again", request.form, **{PREVIEW: "1"})
     rules = table_rules(g.summary)
-    back = url_for("tablet.tell_again", session_id=session_id, n=n)
+    back = url_for("tablet.tell_again", session_id=session_id, n=n, **told["args"])
     try:
         setup = forms.told_from_form(request.form, told["players"],
                                      told_rules.facts_needed(rules))
         state = retell.tell_again(get_db(), session_id, n, {"ending": setup["ending"]},
-                                  request.form.get("client_id") or None)
+                                  request.form.get("client_id") or None,
+                                  _settles(told["args"]))
     except FormError as err:
         return again.refuse(back, str(err), request.form)
     except RefereeError as err:
@@ -343,4 +367,7 @@ def tell_again(session_id: str, n: int):
     session[_LOGGED] = request.form.get("client_id")
     flash(_("Hand {n} told again: {outcome}.", n=n,
             outcome=outcome_words((state.get("result") or {}).get("outcome"))), "ok")
+    if _settles(told["args"]):
+        flash("\u2713 " + _("Dispute {k} of hand {n}: the record was corrected",
+                             k=told["args"]["dispute"], n=n) + ".", "ok")
     return redirect(url_for("tablet.hand", session_id=session_id, n=n), 303)
