@@ -267,8 +267,12 @@ def test_a_dispute_of_a_told_hand_is_settled_by_telling_it_again(app, client):
         done = disputes.settlements(db, sid, 1)
         assert [(k, d["how"], d["by"]) for k, d in done.items()] == [(0, "corrected", "Cy")]
         log = sessions.get_log(db, sid)
+        kept = log["hands"][0]["disputes"][0]
+        assert kept.get("settled", {}).pop("at", None)  # the log says how, by whom, when
         assert log["hands"] == [{"dealer": "Ann", "ending": DROP, "disputes": [
-            {"action": None, "by": "Ann", "note": "I had 20, not 8"}]}]
+            {"action": None, "by": "Ann", "note": "I had 20, not 8",
+             "settled": {"how": "corrected", "by": "Cy"}}]}]
+        log = sessions.get_log(db, sid)
         assert trust.verify_session(db, sid) == []
         exported = sessions.export_with_chain(db, sid)
         assert trust.verify_log(exported)
