@@ -259,7 +259,7 @@ def test_a_whole_night(server, browser):
     payer, _, payee, amount = owed.split()[:4]
     with pg.expect_navigation():
         first.locator("button", has_text="Mark paid").click()
-    assert f"{payer} paid {payee} {amount} at table {sid}" in text(pg, ".flash-ok")
+    assert f"{payer} paid {payee} {amount} at Friday night." in text(pg, ".flash-ok")
     assert owed not in text(pg, "main")  # paid: no longer owed
     check(pg, "club-ledger-paid")
     pg.locator("main ul.plain a", has_text=payer).first.click()

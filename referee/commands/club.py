@@ -61,7 +61,8 @@ def cmd_ledger(args: argparse.Namespace) -> int:
 
     try:
         db = _open(args)
-        led = club.ledger(db, args.currency)
+        rows = club.tables(db)
+        led = club.ledger(db, args.currency, rows)
         if args.csv:
             _write(args.csv, club.ledger_csv(db, led["currency"]))
     except RefereeError as err:
@@ -80,7 +81,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         print(f"  {name}: {money_text(amount, currency, args.lang)}")
     print(_("Who pays whom now") if led["transfers"] else _("Nobody owes anybody"))
     for t in led["transfers"]:
-        where, params = owed_at(t, args.lang)
+        where, params = owed_at(t, args.lang, {r["id"]: r for r in rows})
         print("  " + pays_words(t["from"], t["to"], money_text(t["amount"], currency, args.lang),
                                 args.lang) + (" · " + _(where, **params) if t["since"] else ""))
     return 0

@@ -51,8 +51,9 @@ from .common import (
     unit_of,
     words,
 )
+from .sections import TableRef
 from .settlement import outcome_words
-from .words import error_in, match_words, reason_in, story_in, void_reason_in
+from .words import error_in, match_words, reason_in, story_in, table_named, void_reason_in
 
 
 def _stakes(n: Decimal, lang: str = language.DEFAULT) -> str:
@@ -257,7 +258,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
     _ = words(lang)
     unit = unit_of(log, session.rules, lang)
     currency = log.get("currency") if session.rules.scoring != "push_ups" else None
-    table_name = table or log.get("table") or _("Tonk table")
+    table_name = table or table_named(TableRef.of(log), lang)
     when = date or _when(log.get("started"), lang, log.get("started")) or _(
         "date not recorded")
     hash_label, hash_in_text, hash_value = hash_line(log, final_hash, lang)

@@ -66,16 +66,20 @@ class TableRef(NamedTuple):
 class Linked:
     """The tables a session's money is linked to, as its reader knows them:
     ``brought_from`` the earlier table whose debts its ``brought_forward``
-    are (None: not known, or typed in), ``names`` the tables' names by id."""
+    are (None: not known, or typed in), ``tables`` what is known of each
+    (a stored session's row: ``TableRef.of``) by id."""
 
-    __slots__ = ("brought_from", "names")
+    __slots__ = ("brought_from", "tables")
 
     def __init__(self, brought_from: str | None = None,
-                 names: dict[str, str | None] | None = None) -> None:
-        self.brought_from, self.names = brought_from, names or {}
+                 tables: dict[str, dict] | None = None) -> None:
+        self.brought_from, self.tables = brought_from, tables or {}
 
-    def ref(self, sid: str) -> TableRef:
-        return TableRef(sid, self.names.get(sid))
+    def ref(self, sid: str, opened: str | None = None) -> TableRef:
+        """Table ``sid``, as known; else its id and ``opened`` (a carry's
+        moment: the later table opened in the same request)."""
+        row = self.tables.get(sid)
+        return TableRef.of(row) if row else TableRef(sid, opened=opened)
 
 
 class MoneySection:
@@ -97,7 +101,7 @@ class MoneySection:
         self.carried_out = money.carried_forward  # summed: owed at the later tables now
         self.payments = [Payment(doc) for doc in log.get("payments") or ()]
         # each carry: the table it went to, and the balances it took there
-        self.carries = [(linked.ref(carry["to"]),
+        self.carries = [(linked.ref(carry["to"], carry.get("at")),
                          {p: Decimal(str(v)) for p, v in carry["balances"].items()})
                         for carry in log.get("carried_forward") or ()]
         self.paid = dict.fromkeys(result.players, Decimal(0))

@@ -59,7 +59,7 @@ from .night_events import (
     open_disputes_line,
     void_and_stake_notes,
 )
-from .sections import Sections
+from .sections import Sections, TableRef
 from .words import (  # noqa: F401 - the web reads OUTCOME_WORDS and outcome_words here
     BROUGHT_FROM,
     CARRIED_TO,
@@ -134,7 +134,7 @@ class _Paper:
         log = sec.log
         self.unit = unit_of(log, rules, lang)
         self.currency = sec.currency if not sec.push_ups else None
-        self.table_name = table or sec.table or _("Tonk table")
+        self.table_name = table or table_named(TableRef.of(log), lang)
         self.when = date or _when(sec.started, lang, sec.started) or _("date not recorded")
         self.hash_label, self.hash_in_text, self.hash_value = hash_line(log, final_hash, lang)
         pagesize = A4

@@ -35,6 +35,8 @@ from .common import (
     unit_of,
     words,
 )
+from .sections import TableRef
+from .words import table_named
 
 
 def stake_in_force(log: dict, stored: dict | None = None) -> tuple[Decimal, int | None]:
@@ -171,7 +173,7 @@ def render_sheet(log: dict, *, lang: str | None = None, url: str | None = None,
     st = styles()
     session = open_session(log)
     rules = session.rules
-    table_name = log.get("table") or _("Tonk table")
+    table_name = table_named(TableRef.of(log), lang)
     unit = unit_of(log, rules, lang)
     push_ups = rules.scoring == "push_ups"
     currency = None if push_ups else log.get("currency")

@@ -82,10 +82,11 @@ def format_report(session, result, lang: str | None = None) -> str:
 
 
 def _head_lines(sec, said: _Forms) -> list[str]:
-    from .words import plurals
+    from .sections import TableRef
+    from .words import plurals, table_named
 
     _, ngettext = said._, plurals(said.lang)  # named for the catalog tool
-    title = sec.table or _("Tonk session")
+    title = table_named(TableRef.of(sec.log), said.lang)
     lines = [ngettext("{title}: {n} hand, rules {preset}, stake {stake}",
                       "{title}: {n} hands, rules {preset}, stake {stake}",
                       len(sec.hands), title=title, preset=sec.preset,

@@ -130,15 +130,20 @@ OWED_AT = N_("at {table}, owed since {when}")
 OWED_SINCE = N_("owed since {when}")
 
 
-def owed_at(transfer: dict, lang: str) -> tuple[str, dict[str, str]]:
+def owed_at(transfer: dict, lang: str, tables: dict | None = None) -> tuple[str, dict[str, str]]:
     """A ledger transfer's table and day (``service.club.ledger``): the
-    sentence and its values, for the reader's ``_`` to fill in."""
+    sentence and its values, for the reader's ``_`` to fill in; the table
+    named as everywhere (``table_named``) from its stored row in ``tables``
+    (by id: ``club.tables``), else from what the transfer says."""
+    from .sections import TableRef
+
     when = language.day(transfer["since"], lang) if transfer.get("since") else ""
-    if transfer.get("session") is None:  # the club's own payments: no table
+    sid = transfer.get("session")
+    if sid is None:  # the club's own payments: no table
         return OWED_SINCE, {"when": when}
-    table = transfer.get("table") or language.gettext(lang, N_("Table {id}"),
-                                                      id=transfer["session"])
-    return OWED_AT, {"table": table, "when": when}
+    row = (tables or {}).get(sid)
+    ref = TableRef.of(row) if row else TableRef(sid, transfer.get("table"))
+    return OWED_AT, {"table": table_named(ref, lang), "when": when}
 
 
 def paper_language(log: dict, asked: str | None = None) -> str:

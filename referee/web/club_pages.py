@@ -27,11 +27,12 @@ from ..service import access, club
 from ..service.club import pay
 from ..service.errors import TooManyTries
 from ..service.money.payable import FIELDS
+from ..service.table import sessions
 from .club_api import _date, _key
 from .db import get_db
 from .errors import ApiError, error_page
 from .forms import check_csrf
-from .lang import _, current, message, money
+from .lang import _, current, message, money, table_title
 from .reports import paper_turn
 
 pages = Blueprint("club", __name__, url_prefix="/club")
@@ -103,6 +104,7 @@ def ledger_page():
     rows = club.tables(db)  # once: the currencies, the people and the ledger read them
     led = club.ledger(db, _currency(rows), rows)
     return render_template("club_ledger.html", ledger=led, people=club.people(db, rows),
+                           tables={row["id"]: row for row in rows},
                            currencies=club.currencies(rows), history=club.club_history(db))
 
 
@@ -126,10 +128,11 @@ def paid():
         done = club.mark_paid(get_db(), f.get("from", ""), f.get("to", ""),
                               f.get("amount", ""), f.get("currency") or None,
                               f.get("session") or None)
+        [at] = sessions.list_sessions(get_db(), [done["session"]])
         return (url_for("club.ledger_page", currency=done["currency"]),
-                _("Recorded: {payer} paid {payee} {amount} at table {table}.",
+                _("Recorded: {payer} paid {payee} {amount} at {table}.",
                   payer=done["from"], payee=done["to"],
-                  amount=money(done["amount"], done["currency"]), table=done["session"]))
+                  amount=money(done["amount"], done["currency"]), table=table_title(at)))
     return _kept(url_for("club.ledger_page"), call)
 
 

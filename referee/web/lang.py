@@ -401,12 +401,12 @@ def table_title(table) -> str:
 
 
 @pass_eval_context
-def _owed_at(eval_ctx, transfer: dict) -> str:
+def _owed_at(eval_ctx, transfer: dict, tables: dict | None = None) -> str:
     """Where and since when a debt of the club's ledger is owed, on a page
     (``reports.words.owed_at``)."""
     from ..reports.words import owed_at
 
-    template, params = owed_at(transfer, current())
+    template, params = owed_at(transfer, current(), tables)
     return _page_gettext(eval_ctx, template, **params)
 
 

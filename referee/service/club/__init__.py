@@ -464,6 +464,7 @@ def player(db: Database, name: str) -> dict:
         money = standings(db, row["id"])
         mine = money["balances"] or money["totals"]
         sessions.append({"id": row["id"], "date": _day(row), "table": row["table_name"],
+                         "started": _when(row), "everyone": row["everyone"],
                          "currency": row["currency"] or POINTS, "as": names[0],
                          "total": money["totals"].get(names[0]),
                          "balance": mine.get(names[0]), "closed": row["header"].get("closed")})

@@ -43,16 +43,17 @@ def named(db: Database, ids: list[str]) -> list[dict]:
     """The sessions named by ``ids`` that exist, as ``ids`` orders them (each
     found by its key: the cost is theirs, not the database's): ``players``
     as the table opened, ``everyone`` who has sat at it or sits down for the
-    next hand (in order of arrival), ``closed`` when."""
+    next hand (in order of arrival), ``closed`` and ``started`` when."""
     if not ids:
         return []
     found = {r[0]: {"id": r[0], "created": r[1], "table": r[2], "players": json.loads(r[3]),
                     "everyone": list(dict.fromkeys([*json.loads(r[4]),
                                                     *json.loads(r[5] or "[]")])),
-                    "closed": json.loads(r[6]).get("closed")}
+                    **{k: header.get(k) for k in ("closed", "started")}}
              for r in db.conn.execute(
                  "SELECT id, created, table_name, players, everyone, next_seats, header "
-                 f"FROM sessions WHERE id IN ({', '.join('?' * len(ids))})", ids)}
+                 f"FROM sessions WHERE id IN ({', '.join('?' * len(ids))})", ids)
+             for header in (json.loads(r[6]),)}
     return [found[i] for i in ids if i in found]
 
 

@@ -64,18 +64,18 @@ def carry_into(db: Database, doc: dict, pin: str | None, earlier: str) -> Sessio
     return import_log(db, doc, pin, brought_forward_from=earlier, sid=sid)
 
 
-def linked(db: Database, sid: str, header: dict) -> tuple[str | None, dict[str, str | None]]:
+def linked(db: Database, sid: str, header: dict) -> tuple[str | None, dict[str, dict]]:
     """The tables table ``sid``'s debts came from and went to, for its pages
     and papers to name (a player knows a table by its name, not its id): the
     earlier table its ``brought_forward`` was carried from (None: none, or
-    typed in), and the name of each (and of every table its
-    ``carried_forward`` went to) by id. Nothing is read for a table whose
-    money is linked to no other."""
+    typed in), and the stored row of each (and of every table its
+    ``carried_forward`` went to: name, players, when opened) by id. Nothing
+    is read for a table whose money is linked to no other."""
     earlier = storage.sessions.brought_forward_from(db, sid) \
         if header.get("brought_forward") else None
     ids = list(dict.fromkeys([*([earlier] if earlier else []),
                               *(c["to"] for c in header.get("carried_forward") or ())]))
-    return earlier, {r["id"]: r["table"] for r in storage.sessions.named(db, ids)}
+    return earlier, {r["id"]: r for r in storage.sessions.named(db, ids)}
 
 
 def carryable(db: Database, sid: str, players: list[str]) -> dict[str, Decimal]:

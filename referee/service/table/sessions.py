@@ -474,7 +474,7 @@ def reports_index(db: Database, sid: str, page: int = 1, per_page: int = 20) -> 
     header = session_row(db, sid)["header"]
     st = standings_page(db, sid, page, per_page)
     return {
-        "log": {k: header.get(k) for k in ("table", "players", "stake", "currency")},
+        "log": {k: header.get(k) for k in ("table", "players", "stake", "currency", "started")},
         "result": {"hands": [{"number": h["hand"], "dealer": h["dealer"],
                               "outcome": h["outcome"], "winners": h["winners"],
                               "told": h.get("told", False)}
