@@ -332,3 +332,59 @@ def test_accept_on_the_phone_and_a_tap_made_offline(table, lang):
             if (kind, who) == ("played", "phone"):
                 _shoot(t, "accept")
     t.money(t.phone)
+
+
+# Newcomer 43's N1: a told hand's winner mis-tapped could not be told again
+# (the correction's "change" reloaded the form as told), and its dispute
+# could only let the record stand.
+WINS = {"de": "{name} gewinnt", "en": "{name} wins"}
+SETTLED = {"de": "Durch Berichtigung erledigt", "en": "Settled by a correction"}
+
+
+def _tell_again_as(t: Table, n: int, winner: str) -> None:
+    """On the host's correction page: pick the ending again (a tonk out by
+    ``winner``), see who pays whom, confirm."""
+    pg = t.host_pg
+    pg.wait_for_url(re.compile(rf".*/hands/{n}/tell-again.*"))
+    t.look(pg, "correction")
+    tb.submit(pg, "#change-ending")
+    assert pg.locator("#quick-pick fieldset").count() == 5, "no ending to pick"
+    t.look(pg, "correction: pick the ending")
+    tb.submit(pg, f"#how-tonk_out button:text-is('{winner}')")
+    expect(pg.locator("#preview-payments")).to_contain_text(winner)
+    t.look(pg, "correction: who pays whom")
+    tb.submit(pg, "#confirm-yes")
+    pg.wait_for_url(re.compile(rf".*/hands/{n}$"))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_told_hands_winner_is_told_again_and_the_phone_follows(table, lang):
+    t = table(lang)
+    n = t.told({"how": "tonk_out", "by": "Ben"})  # the host's mis-tap: it was Cy's
+    t.phone_on(n)
+    go(t.host_pg, f"{t.base}/s/{t.sid}/hands/{n}")
+    tb.submit(t.host_pg, "#tell-again")
+    _tell_again_as(t, n, "Cy")
+    assert t.state(n)["result"]["winners"] == ["Cy"]
+    expect(t.phone.locator("#result")).to_contain_text(WINS[lang].format(name="Cy"),
+                                                       timeout=LIVE)
+    t.look(t.phone, "told again")
+    # Ann disputes it from her phone (it was hers); the host settles the
+    # dispute by telling the hand again.
+    note = "Tonk: Ann" if lang == "en" else "Tonk war von Ann"
+    t.own.update(note.split())
+    go(t.phone, f"{t.base}/s/{t.sid}/hands/{n}")
+    t.phone.fill("#dispute-result-note", note)
+    tb.submit(t.phone, "#dispute-result")
+    go(t.host_pg, f"{t.base}/s/{t.sid}/hands/{n}")
+    expect(t.host_pg.locator("#dispute-1")).to_contain_text(note, timeout=LIVE)
+    t.host_pg.select_option("#settle-by-1", "Ann")
+    tb.submit(t.host_pg, "#settle-correct-1")
+    assert t.host_pg.locator("#settles-dispute").count() == 1
+    _tell_again_as(t, n, "Ann")
+    assert t.state(n)["result"]["winners"] == ["Ann"]
+    expect(t.phone.locator("#dispute-1")).to_contain_text(SETTLED[lang], timeout=LIVE)
+    expect(t.phone.locator("#result")).to_contain_text(WINS[lang].format(name="Ann"),
+                                                       timeout=LIVE)
+    _shoot(t, "told-again-picked")
+    t.money(t.phone)
