@@ -301,7 +301,9 @@ def seat(sid: str):
 def settle_dispute(sid: str, n: int, k: int):
     body = _body(_SETTLE)
     return _created(disputes.settle_dispute(get_db(), sid, n, k - 1, body["how"],
-                                                body["by"], body.get("client_id")))
+                                            body["by"], body.get("client_id"),
+                                            instead=body.get("instead"),
+                                            expected_seq=body.get("expected_seq")))
 
 
 @bp.post("/sessions/<sid>/payments")

@@ -359,6 +359,14 @@ class SettleRequestSchema(EventRequestSchema):
                                   "only this way); stands: the record is right"})
     by = fields.String(required=True, validate=_NAME["validate"],
                        metadata={"example": "Ann", "description": "who settled it"})
+    instead = fields.String(validate=validate.Length(min=1, max=500), metadata={
+        "example": "Ben: draw 3s",
+        "description": "corrected: the disputed action as it really was, logged in its "
+                       "place; the later actions are then logged again after it, in order, "
+                       "up to the first the rules no longer allow (the answer's stopped)"})
+    expected_seq = fields.Integer(validate=validate.Range(min=0), metadata={
+        "description": "how many actions the hand had when the correction was shown: "
+                       "stale_seq if another was logged since"})
 
 
 class PaymentRequestSchema(EventRequestSchema):
@@ -469,7 +477,19 @@ class EventAnswerSchema(Schema):
     how = fields.String(metadata={"description": "settle: corrected or stands"})
     undone = fields.List(fields.String(), metadata={"description": "settle, corrected: the "
                                                     "actions undone, newest first"})
-    action = fields.Integer(allow_none=True, metadata={"description": "dispute: the action"})
+    instead = fields.String(metadata={"description": "settle, corrected with an action: "
+                                      "the action logged in the disputed one's place"})
+    again = fields.List(fields.String(), metadata={
+        "description": "settle, corrected with an action: the later actions logged again "
+                       "after it, in order"})
+    left = fields.List(fields.String(), metadata={
+        "description": "settle, corrected with an action: the later actions not logged "
+                       "again, from the first the rules no longer allow"})
+    stopped = fields.Dict(metadata={"description": "settle, corrected with an action: why "
+                                    "the first of left is no longer allowed (an error)"})
+    action = fields.Integer(allow_none=True, metadata={
+        "description": "dispute: the action; settle, corrected with an action: the number "
+                       "of the action corrected"})
     by = fields.String(allow_none=True, metadata={
         "description": "dispute: who objects; payment: whose own phone recorded it; "
                        "payment_confirm, payment_undo: whose phone (null: the host)"})

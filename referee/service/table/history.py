@@ -64,27 +64,51 @@ def hand_history(db: Database, sid: str, n: int) -> list[dict]:
                for a, _undone, _line in logged):
         return [record(a, undone=undone, line=line) for a, undone, line in logged]
     row = storage.hands.row(db, sid, n)
-    hand = new_hand(rules, n, row["seats"], row["setup"]) if row else None
+    if row is None:
+        return [record(a, undone=undone, line=line) for a, undone, line in logged]
+
+    def fresh():
+        return new_hand(rules, n, row["seats"], row["setup"])
+
     return [record(shown, undone=undone, line=line, stock_empty=empty)
-            for shown, undone, line, empty in _as_played(hand, logged)]
+            for shown, undone, line, empty in _as_played(fresh, logged, events)]
 
 
-def _as_played(hand, logged):
+def _as_played(fresh, logged, events):
     """Each take with the card it took (the pile's top when it was logged),
     and each draw with whether it found the stock empty.
 
-    The hand's applied actions are played again (they were judged when
-    logged); an undone action was the hand's last when logged, so the hand
-    played so far (live actions only) is the one it was logged on.
+    The hand is played again as the events went (each action was judged
+    when logged): an action on the hand as it stood then, a correction
+    taking its action out again (a dispute's correction undoes several and
+    logs them again: an undone take took the card on the pile before the
+    undos, not after them).
     """
-    for action, undone, line in logged:
+    hand, applied, k = fresh(), [], 0
+    for ev in events:
+        if ev["kind"] == _CORRECTION:
+            applied = [(i, a) for i, a in applied if i != ev["payload"].get("cancels")]
+            hand = _played(fresh, [a for _i, a in applied]) if hand is not None else None
+            continue
+        action, undone, line = logged[k]
+        k += 1
         shown, empty = action, False
         if hand is not None:
             shown = as_taken(action, hand.top)
             empty = action.verb == "draw" and hand.stock == 0
-            if not undone:
-                try:
-                    hand.apply_verified(action)
-                except RefereeError:
-                    hand = None  # the rest as logged
+            try:
+                hand.apply_verified(action)
+                applied.append((ev["id"], action))
+            except RefereeError:
+                hand = None  # the rest as logged
         yield shown, undone, line, empty
+
+
+def _played(fresh, actions):
+    hand = fresh()
+    try:
+        for action in actions:
+            hand.apply_verified(action)
+    except RefereeError:
+        return None
+    return hand

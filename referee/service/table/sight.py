@@ -40,6 +40,10 @@ def check_sees_all(who: Access | None) -> None:
                                                "the audit token."))
 
 
+#: A dispute's settlement's actions (``disputes.settle_dispute``'s payload).
+_PLAYED = ("undone", "instead", "again", "left", "stopped")
+
+
 def _sees(who: Access, player: str, state: dict) -> bool:
     if player == who.player:
         return True
@@ -61,6 +65,8 @@ def hand(state: dict | None, who: Access | None) -> dict | None:
         else:
             players.append({**p, "known": [], "unknown": p["cards"], "count": None})
     out = {**state, "players": players}
+    if out.get("settled_disputes"):
+        out["settled_disputes"] = _settled(out["settled_disputes"])
     if "legal" in out:
         out["legal"] = [t for t in out["legal"] if t.partition(":")[0].strip() == who.player]
     if "verbs" in out:
@@ -69,6 +75,13 @@ def hand(state: dict | None, who: Access | None) -> dict | None:
         # their verbs are theirs as their cards are. ``to_act`` stays public.
         out["verbs"] = {q: v for q, v in out["verbs"].items() if q == who.player}
     return out
+
+
+def _settled(settled: list[dict | None]) -> list[dict | None]:
+    """How a hand's disputes were settled, without the actions a correction
+    undid and logged (they name cards, a draw's): how it was settled, by
+    whom and when is the table's; which cards, the host's."""
+    return [d and {k: v for k, v in d.items() if k not in _PLAYED} for d in settled]
 
 
 def history(records: list[dict], state: dict, who: Access | None) -> list[dict]:

@@ -11,7 +11,8 @@ The views live by concept, all on the one blueprint ``bp`` (``blueprint.py``,
 with the guard and what the pages share): ``tables.py`` (home, a new table,
 unlock, links and invitations), ``session.py`` (the session page, the TV, the
 standings), ``new_hand.py`` (a hand dealt or told by its ending), ``hand.py``
-(the hand screen, the tap, undo), ``events.py`` (the table's own events).
+(the hand screen, the tap, undo), ``events.py`` (the table's own events),
+``correct.py`` (a dispute's action corrected alone).
 
 A new page: a template in ``templates/``, a view in the module of its concept
 under ``@unlocked`` (``g.summary`` is the table's summary), and a link from
@@ -20,7 +21,7 @@ under ``@unlocked`` (``g.summary`` is the table's summary), and a link from
 
 # Importing each module registers its views on ``bp`` (endpoint names
 # ``tablet.<view>``, whichever module holds the view).
-from . import events, hand, new_hand, session, tables  # noqa: F401
+from . import correct, events, hand, new_hand, session, tables  # noqa: F401
 from .blueprint import bp
 
 __all__ = ["bp"]

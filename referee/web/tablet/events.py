@@ -30,10 +30,13 @@ from .blueprint import (
     told_state,
     unlocked,
 )
+from .correct import SETTLING, instead_confirm, settle_instead
 
 # What a refused form asked for, said where it is refused (two forms each).
 ACCEPTANCE = N_("{player}'s acceptance of the result of hand {n}")
-SETTLING = N_("the settling of dispute {k} of hand {n}")
+#: The settle form's third way: correct the disputed action alone (its page
+#: picks what really happened; the service's ``how`` is then ``corrected``).
+INSTEAD = "instead"
 
 
 @bp.get("/s/<session_id>/manage")
@@ -233,8 +236,12 @@ def settle_post(session_id: str, n: int, k: int):
         # and that settles the dispute (``tablet.tell_again``).
         return redirect(url_for("tablet.tell_again", session_id=session_id, n=n, dispute=k,
                                 settler=by), 303)
+    if how == INSTEAD:  # the disputed action alone: what really happened is picked first
+        return again.to("tablet.instead_page", request.form, leave_out=("how",))
     if how == "corrected" and not request.form.get("confirm"):
         return again.to("tablet.settle_confirm", request.form)
+    if how == "corrected" and request.form.get("instead"):
+        return settle_instead(session_id, n, k)
     done = (_("Dispute {k} of hand {n}: the record was corrected", k=k, n=n)
             if how == "corrected" else
             _("Dispute {k} of hand {n}: the record stands", k=k, n=n))
@@ -260,6 +267,9 @@ def settle_confirm(session_id: str, n: int, k: int):
     judged again now and written nothing (the hand's page, with the reason,
     when it cannot be: settled meanwhile, or the hand moved on)."""
     target = url_for("tablet.hand", session_id=session_id, n=n) + "#disputes"
+    instead = request.args.get("instead")
+    if instead:
+        return _instead_confirm(session_id, n, k, instead, target)
     try:
         preview = disputes.correction_preview(get_db(), session_id, n, k - 1)
     except RefereeError as err:
@@ -279,6 +289,22 @@ def settle_confirm(session_id: str, n: int, k: int):
         url_for("tablet.settle_post", session_id=session_id, n=n, k=k),
         {"by": request.args.get("by", ""), "how": "corrected"}, _("Yes, correct the record"),
         lines, back=target)
+
+
+def _instead_confirm(session_id: str, n: int, k: int, instead: str, target: str):
+    """Correct the disputed action alone? (back to the picking, saying why,
+    when the action picked is refused there or the hand moved on)."""
+    try:
+        asked = instead_confirm(session_id, n, k, instead,
+                                request.args.get("expected_seq", ""))
+    except RefereeError as err:
+        flash_refused(err, _(SETTLING, k=k, n=n))
+        return redirect(url_for("tablet.instead_page", session_id=session_id, n=n, k=k,
+                                by=request.args.get("by", "")), 303)
+    return confirm_event(session_id, asked["question"], asked["detail"],
+                         url_for("tablet.settle_post", session_id=session_id, n=n, k=k),
+                         {"by": request.args.get("by", ""), **asked["fields"]}, asked["yes"],
+                         asked["lines"], back=target)
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/dispute")

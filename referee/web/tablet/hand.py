@@ -60,9 +60,9 @@ def _hand_page(session_id: str, n: int, state: dict):
     rules = table_rules(summary)
     players = [p["name"] for p in state["players"]]
     history = sight.history(hand_history(get_db(), session_id, n), state, g.access)
-    holders = _holders(state)
+    holders = holders_of(state)
     legal = [parse_action(t) for t in state.get("legal") or ()]
-    actors = [a for a in _actors(state, players)
+    actors = [a for a in actors_of(state, players)
               if g.access.writes or a["name"] == g.access.player]
     verbs = {v for a in actors for v in a["verbs"]}
     return render_template(
@@ -73,11 +73,11 @@ def _hand_page(session_id: str, n: int, state: dict):
         state=state,
         players=players,
         actors=actors,
-        unknown_tile=_unknown_tile(state, verbs),
+        unknown_tile=unknown_tile(state, verbs),
         grid=forms.card_grid(rules.deck, rules.jokers),
         **_picked(session_id, n),
         most=most_count(summary),
-        seen=_unpickable(state, history, holders, actors, rules.deck_info.cards),
+        seen=unpickable(state, history, holders, actors, rules.deck_info.cards),
         # For offline.js: the cards played where nobody holds them, the shows
         # of known hands (a tap with nothing picked), the deck's cards as a
         # person reads them and how the turn goes on, when it keeps taps.
@@ -87,7 +87,7 @@ def _hand_page(session_id: str, n: int, state: dict):
         unknown=UNKNOWN,
         turns=turns(state, players, rules),
         holders=holders,
-        mine=set(_known_of(state, state.get("to_act"))),
+        mine=set(known_of(state, state.get("to_act"))),
         history=history,
         live_count=sum(not h["undone"] for h in history),
         show_all=_show_all(state, legal),
@@ -103,7 +103,7 @@ def _hand_page(session_id: str, n: int, state: dict):
     )
 
 
-def _unknown_tile(state: dict, verbs: set[str]) -> bool:
+def unknown_tile(state: dict, verbs: set[str]) -> bool:
     """Whether the picker offers "??": a card only a draw or a take may name,
     and a draw from the empty stock names none (it ends the play)."""
     naming = {"take"} if state.get("stock") == 0 else {"draw", "take"}
@@ -174,7 +174,7 @@ def _show_all(state: dict, legal: list) -> list[str]:
     return out if len(out) > 1 else []
 
 
-def _unpickable(state: dict, history: list[dict], holders: dict[str, str],
+def unpickable(state: dict, history: list[dict], holders: dict[str, str],
                 actors: list[dict], deck: frozenset[str]) -> set[str]:
     """Cards the picker greys out, so a tap cannot name a card the referee knows
     is elsewhere: seen and in nobody's hand (spreads, the pile), and those held
@@ -196,7 +196,7 @@ def _unpickable(state: dict, history: list[dict], holders: dict[str, str],
     return seen - {a["second"] for a in actors if a.get("second")}
 
 
-def _actors(state: dict, players: list[str]) -> list[dict]:
+def actors_of(state: dict, players: list[str]) -> list[dict]:
     """Who may act now and with which verbs: the player to act first, then
     anyone else who may slap, declare or show."""
     verbs = state.get("verbs") or {}
@@ -260,14 +260,14 @@ def turns(state: dict, players: list[str], rules) -> dict:
             "after": turn_after(rules.hit_replaces_discard)}
 
 
-def _known_of(state: dict, name: str | None) -> list[str]:
+def known_of(state: dict, name: str | None) -> list[str]:
     for p in state.get("players", ()):
         if p["name"] == name:
             return p.get("known", [])
     return []
 
 
-def _holders(state: dict) -> dict[str, str]:
+def holders_of(state: dict) -> dict[str, str]:
     """Known cards in hands, with who holds them (the picker marks them)."""
     out = {}
     for p in state.get("players", ()):
@@ -318,7 +318,7 @@ def act(session_id: str, n: int):
     target = url_for("tablet.hand", session_id=session_id, n=n)
     try:
         before = told_state(session_id, n)
-        texts = _tapped(before)
+        texts = tapped(before)
     except FormError as err:
         return _form_refused(err, session_id, n, before, target)
     refused = next(filter(None, (may_act_for(seats.actor_of(t)) for t in texts)), None)
@@ -456,7 +456,7 @@ def _with_card_taken(text: str, top: str | None) -> str:
     return str(as_taken(parse_action(text), top))
 
 
-def _tapped(state: dict, form=None) -> list[str]:
+def tapped(state: dict, form=None) -> list[str]:
     """The log lines of the actions a tap's form names (``forms.tap_actions``)."""
     players = [p["name"] for p in state["players"]]
     legal = [parse_action(t) for t in state.get("legal") or ()]
@@ -497,7 +497,7 @@ def confirm_tap(session_id: str, n: int):
     form = MultiDict(kept["form"])
     try:
         state = told_state(session_id, n)
-        texts = _tapped(state, form)
+        texts = tapped(state, form)
         preview = action.preview(get_db(), session_id, n, texts,
                                  whole(form.get("expected_seq", "")))
     except (FormError, RuleViolation, StaleSeq):
