@@ -15,6 +15,7 @@ import pytest
 from referee.record import load_log
 from referee.replay import replay
 from tests import test_tablet as tt
+from tests.reports_fixtures import pdf_text
 from tests.test_api import assert_error, bearer
 
 DEAL = tt.CAUGHT_DEAL  # Ann 2c 3d As Ah 9s · Ben Ks Kh Kd Qs 4c · Cy Jh Js 9c 9d 5d
@@ -225,6 +226,12 @@ def test_the_tablet_corrects_one_card_and_keeps_the_later_actions(client):
            "were logged again." in said
     assert tt.seq_of(page.get_data(as_text=True)) == 5
     assert "Settled by correcting action 1: Ann" in said
+    # The audit says each undo was a correction after Cy's dispute, then the
+    # actions logged again as steps of their own.
+    audit = _words(client.get(f"/reports/{sid}/hands/1/audit").get_data(as_text=True))
+    assert audit.count("a correction after Cy's dispute") == 5, audit[:3000]
+    assert pdf_text(client.get(f"/reports/{sid}/hands/1/audit.pdf").data).count(
+        "a correction after Cy's dispute") == 5
     # Every undone action stays in the history, and the hand goes on.
     assert "History (5 actions, 5 undone)" in said
 
