@@ -67,11 +67,25 @@ class Table:
                          {"how": "corrected", "by": "Ann", "instead": instead, **more})
 
     def verified(self) -> list:
+        """What ``referee verify`` finds wrong with the stored session, and
+        with its export (``referee export ID --chain`` and ``verify LOG``):
+        the export must also import and export equal, and replay to the
+        table's own result."""
         from referee.service import trust
+        from referee.service.table import sessions
         from referee.web.db import get_db
 
         with self.client.application.app_context():
-            return trust.verify_session(get_db(), self.sid)
+            faults = trust.verify_session(get_db(), self.sid)
+            exported = sessions.export_with_chain(get_db(), self.sid)
+        assert trust.verify_log(exported) == exported["head"]
+        log = self.get("/log")
+        again = self.client.post("/api/sessions", json=log).get_json()
+        assert self.client.get(f"/api/sessions/{again['id']}/log",
+                               headers=bearer(again["audit_token"])).get_json() == log
+        assert self.get("/result") == replay(load_log(log), allow_open_last_hand=True) \
+            .result().to_json()
+        return faults
 
 
 def test_the_disputed_draw_is_replaced_and_the_later_actions_stay(client):
