@@ -167,6 +167,9 @@ def _change_link(page: str) -> tuple[str, str]:
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_the_correction_picks_the_ending_and_the_player_again(app, client, lang):
+    import html
+    import re
+
     from werkzeug.datastructures import MultiDict
 
     from referee.replay import replay
@@ -179,6 +182,8 @@ def test_the_correction_picks_the_ending_and_the_player_again(app, client, lang)
     picker = client.get(link).data.decode()
     assert 'id="quick-pick"' in picker, "the correction's change offers no ending to pick"
     assert f'action="/s/{sid}/hands/1/tell-again"' in picker
+    back = re.search(r'id="pick-back" href="([^"]+)"', picker)
+    assert back and 'id="quick-form"' in client.get(html.unescape(back.group(1))).data.decode()
     for how in ("tonk_out", "out", "drop", "deal_win"):
         assert f'value="{how}:3"' in picker
     preview = client.get(f"/s/{sid}/hands/1/tell-again",
