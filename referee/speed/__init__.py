@@ -40,9 +40,9 @@ plainly is one of these:
 - **A command's own parser** (``cli._parse``): ``referee replay`` and
   ``referee rules`` build only their own part of the command line; help and
   anything that part cannot read go to the whole parser. Buys a one-hand
-  replay 5% of its instructions (318 M -> 303 M), 7-11% of its CPU time. Would break: a top-level option, or a
-  subcommand whose parser depends on its siblings, must be read by both
-  (tested word for word).
+  replay 5% of its instructions (318 M -> 303 M), 7-11% of its CPU time.
+  Would break: a top-level option, or a subcommand whose parser depends on
+  its siblings, must be read by both (tested word for word).
 - **A second process beside a long import or verify** (``service/beside.py``:
   fork where no other thread runs, else a fork server started before the
   server's threads; a spool file, pickle). Buys an import at about 6,000 hands/s where
