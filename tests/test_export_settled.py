@@ -92,6 +92,8 @@ def test_the_papers_from_an_export_say_what_the_tables_papers_say(client):
     assert len(disputes(web)) == 3 and disputes(cli) == disputes(web)
     assert "settled: the record stands" in cli and "settled by a correction" in cli
     assert "1 dispute is still open (hand 3)" in cli and "(hands 1" not in cli
+    # the log alone is named by its fingerprint, and says how to name it as the table does
+    assert "log fingerprint" in cli and "exported with referee export ID --chain" in cli
     web_audit = pdf_text(client.get(f"/reports/{g.sid}/hands/2/audit.pdf?token={g.audit}").data)
     cli_audit = pdf_text(render_audit(audit_hand(log, 2)))
     said = re.search(r"disputes the hand as a whole: .*?\)", web_audit).group(0)

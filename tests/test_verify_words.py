@@ -299,3 +299,28 @@ def test_each_edit_of_the_club_is_named_in_the_language_asked(tmp_path, capsys, 
     assert main(["verify", "--db", str(path), "--lang", "de"]) == 1
     out = capsys.readouterr().out
     assert language.say(faults[0], "de") in out and "Verein" in out, out
+
+
+def test_a_receipt_as_its_paper_prints_it_is_found_and_said_held(app, capsys):
+    """Newcomer 43's N12: the papers print the head shortened
+    ("dcf83f711d4d8b6b…"); typed so, it is the head, and the answer says
+    the chain holds it, in the table's language; too short is refused in
+    that language too."""
+    db = storage.connect(app.config["DATABASE"])
+    info = sessions.create_session(db, {"stake": "1", "rules": "pagat",
+                                        "players": ["Jürgen", "Zoë"], "language": "de"})
+    head = storage.chain.final_hash(db, info.id)
+    for typed in (head, head[:16] + "…", head[:20].upper()):
+        capsys.readouterr()
+        assert verify(app, "--session", info.id, "--head", typed) == 0
+        assert f"der Kopf des Belegs {head} steht noch in der Kette der Sitzung" in \
+            capsys.readouterr().out
+    assert verify(app, "--head", head[:16]) == 0
+    assert f"the database still holds the head {head}" in capsys.readouterr().out
+    assert verify(app, "--session", info.id, "--head", head[:12]) == 2
+    err = capsys.readouterr().err
+    assert "fehlerhafte Eingabe: --head nimmt den Kopf eines Belegs" in err and "16" in err
+    # a shortened head found nowhere is said not to be in the chain
+    other = "0123456789abcdef" if not head.startswith("0123456789abcdef") else "f" * 16
+    assert verify(app, "--session", info.id, "--head", other) == 1
+    assert f"der Kopf des Belegs {other} steht nicht in der Kette" in capsys.readouterr().out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 
 from ..rules.errors import RefereeError
@@ -60,7 +61,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", metavar="PATH_OR_URL")
     p.add_argument("--session", metavar="ID", help="check this session only")
     p.add_argument("--head", metavar="HASH", help="a receipt: the session's chain (with "
-                   "--session), else the database, must still hold this 64-hex hash")
+                   "--session), else the database, must still hold this hash (its 64 hex "
+                   "digits, or the first 16 or more as a paper prints them)")
     from ..rules.words import LANGUAGES
 
     p.add_argument("--lang", choices=LANGUAGES,
@@ -331,23 +333,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
     head = None
     if args.log is not None:
         return _verify_log(args.log, lang)
-    if args.head is not None and not trust.HEAD.fullmatch(args.head):
-        return _bad_input(N_("--head takes the 64 lower-case hex digits of a receipt"), lang)
     path = _db_path(args)
     if no_database(path):
         return _bad_input(N_("no database at {path}"), lang, path=path)
     try:
         db = _open(args)
+        if args.session is not None and lang is None:
+            lang = _table_language(db, args.session)  # as its papers speak it
+        receipt = _receipt_head(db, args.head, args.session, lang)
+        if receipt is False:
+            return 2
         if args.session is not None:
-            if lang is None:  # the table's language, as its papers speak it
-                from ..service.table import sessions
-
-                try:
-                    lang = sessions.table_language(db, args.session)
-                except RefereeError:
-                    lang = None
             said: list = []
-            report = {args.session: trust.verify_session(db, args.session, args.head, said)}
+            report = {args.session: trust.verify_session(db, args.session, receipt, said)}
             notes = {args.session: said} if said else {}
         else:
             notes = {}
@@ -358,10 +356,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 # A database's receipt (--head alone): the newest session deleted,
                 # or its chain rewritten, leaves nothing inside the file to see;
                 # the head kept outside it does (docs/decisions.md).
-                if args.head is not None and not storage.chain.holds_hash(db, args.head):
+                if receipt is not None and not storage.chain.holds_hash(db, receipt):
                     report["*"] = [_said(lang, N_("the database no longer holds the head "
                                                   "{head}: events were removed or rewritten "
-                                                  "since it was taken"), head=args.head)]
+                                                  "since it was taken"), head=receipt)]
                 head = storage.chain.database_head(db)
     except sqlite3.DatabaseError as err:
         return _bad_input(N_("{path} is not a referee database ({error})"), lang, path=path,
@@ -386,10 +384,56 @@ def cmd_verify(args: argparse.Namespace) -> int:
     # The verdict and the head to keep are the command's answer: on stdout
     # (``referee verify > head.txt`` keeps them); notes went to stderr.
     print(checked)
+    _say_held(receipt, args.session, bad, lang)
     if args.session is None and head is not None and not bad:
         print(_said(lang, N_("database head {head} (keep it: --head checks it later)"),
                     head=head))
     return 1 if bad else 0
+
+
+def _say_held(receipt: str | None, sid: str | None, bad: int, lang: str | None) -> None:
+    """The receipt's answer where it holds, said (newcomer 43's N12: only a
+    head not held was said)."""
+    if receipt is not None and not bad:
+        print(_said(lang, N_("the session's chain still holds the head {head}") if sid else
+                    N_("the database still holds the head {head}"), head=receipt))
+
+
+def _table_language(db, sid: str) -> str | None:
+    from ..service.table import sessions
+
+    try:
+        return sessions.table_language(db, sid)
+    except RefereeError:
+        return None
+
+
+def _receipt_head(db, given: str | None, sid: str | None, lang: str | None
+                  ) -> str | None | bool:
+    """The head ``--head`` names: its 64 hex digits, or the first
+    ``PRINTED_HEAD`` or more as a paper prints them ("dcf83f711d4d8b6b…"),
+    found in the session's chain (else the database's); a shortened head
+    found nowhere is checked as typed, and said not to be in the chain.
+    False: it cannot be read, or begins more than one event's hash (said,
+    in ``lang``)."""
+    from ..record.chain import PRINTED_HEAD
+    from ..service import storage
+
+    if given is None:
+        return None
+    digits = given.strip().rstrip("…").rstrip(".").lower()
+    if not re.fullmatch(rf"[0-9a-f]{{{PRINTED_HEAD},64}}", digits):
+        _bad_input(N_("--head takes a receipt's head: its 64 hex digits, or its first {count} "
+                      "or more as a paper prints them"), lang, count=PRINTED_HEAD)
+        return False
+    if len(digits) == 64:
+        return digits
+    found = storage.chain.heads_from(db, digits, sid)
+    if len(found) > 1:
+        _bad_input(N_("more than one event's hash begins with {head}: type more of it"),
+                   lang, head=digits)
+        return False
+    return found[0] if found else digits
 
 
 def _verify_log(path: str, lang: str | None = None) -> int:

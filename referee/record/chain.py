@@ -35,6 +35,9 @@ _SESSION, _HAND_START, _ACTION, _CORRECTION, _RENAME, _SETTLE, _REFUSAL = map(st
 _CANCELLABLE = (_ACTION, _HAND_START)
 
 GENESIS = "0" * 64
+#: How many of a head's 64 hex digits a paper prints in its footer and above
+#: the signatures ("dcf83f711d4d8b6b…"): ``referee verify --head`` takes them.
+PRINTED_HEAD = 16
 CHAIN = 2  # the format new events are hashed with
 EXPORT_FIELDS = ("head", "chain")  # an export's receipt, ignored by every reader of the play
 

@@ -17,6 +17,7 @@ from reportlab.platypus import KeepTogether, Paragraph, Table, TableStyle
 from .. import language
 
 # The judging is the replay's; the names its callers import from here.
+from ..record.chain import PRINTED_HEAD
 from ..record.events import note_as_kept
 from ..replay.audit import (  # noqa: F401
     STATUSES,
@@ -331,7 +332,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
     else:
         story.append(KeepTogether([heading, *_result_block(audit, width, lang)]))
     page = footer(_("{table} · hand {n}", table=table_name, n=audit.number)
-                  + f" · {hash_in_text} {hash_value[:16]}…", lang)
+                  + f" · {hash_in_text} {hash_value[:PRINTED_HEAD]}…", lang)
     story += receipt(final_hash, lang)
     doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()

@@ -27,6 +27,7 @@ from reportlab.platypus import (
 
 from .. import language
 from ..ledger.money import unsigned
+from ..record.chain import PRINTED_HEAD
 from ..replay import Session
 from ..rules.told import TOLD
 from ..service.money.payable import how_to_pay
@@ -116,7 +117,7 @@ def render_settlement(
              *comings_and_goings(sec.log, paper.lang, moves or {}),
              paper.signatures(), *paper.hand_by_hand(), *receipt(final_hash, paper.lang)]
     page = footer(f"{paper.table_name} · {paper.when} · {paper.hash_in_text} "
-                  f"{paper.hash_value[:16]}…", paper.lang)
+                  f"{paper.hash_value[:PRINTED_HEAD]}…", paper.lang)
     paper.doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()
 
@@ -287,7 +288,7 @@ class _Paper:
             *([open_disputes_line(still_open, self.lang)] if still_open else []),
             Paragraph(_("We agree that the totals and payments above settle this session, "
                         "identified by its {what} {hash}….", what=esc(self.hash_in_text),
-                        hash=self.hash_value[:16])
+                        hash=self.hash_value[:PRINTED_HEAD])
                       + ("" if self.sec.final else " " + _(
                           "<b>Provisional</b>: the table was still open when this was "
                           "printed; hands or payments may follow.")),
@@ -297,7 +298,10 @@ class _Paper:
         if not self.final_hash:
             signed.append(Paragraph(_("Settled from a log file, not a stored session: there "
                                       "is no event chain, so the fingerprint of the log "
-                                      "identifies what was settled."), st["small"]))
+                                      "identifies what was settled.") + " " + _(
+                "The table's own paper names the night by the hash of its newest event: a log "
+                "exported with {command} carries it, and its paper names the night so too.",
+                command="<i>referee export ID --chain</i>"), st["small"]))
         return KeepTogether(signed)
 
     def hand_by_hand(self) -> list:

@@ -57,6 +57,20 @@ def holds_hash(db: Database, h: str) -> bool:
                            ).fetchone() is not None
 
 
+def heads_from(db: Database, digits: str, sid: str | None = None) -> list[str]:
+    """The hashes of up to two events (of session ``sid``, else of the
+    database) that begin with ``digits`` (lower-case hex): a receipt's head
+    as a paper prints it, shortened."""
+    end = digits + "g"  # past every hash that begins with them (hex sorts below "g")
+    if sid is None:
+        rows = db.conn.execute("SELECT hash FROM events WHERE hash >= ? AND hash < ? LIMIT 2",
+                               (digits, end))
+    else:
+        rows = db.conn.execute("SELECT hash FROM events WHERE session_id = ? AND hash >= ? "
+                               "AND hash < ? LIMIT 2", (sid, digits, end))
+    return [r[0] for r in rows]
+
+
 def first_new_event(db: Database) -> int | None:
     """The id of the database's first event of the current chain format
     (None: none yet)."""
