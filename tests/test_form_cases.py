@@ -58,7 +58,8 @@ def _page(lang: str) -> dict:
     return {"players": TABLE["players"],
             "known": [record(a) for a in LEGAL if a.verb in ("show", "declare")],
             "cards": dict(deck_labels(resolve({"preset": "pagat", "jokers": 2}).deck_info)),
-            "unknown": UNKNOWN, "templates": language.action_templates(lang)}
+            "unknown": UNKNOWN, "templates": language.action_templates(lang),
+            "elision": language.elision(lang)}
 
 
 _RUN = """([cases, pages]) => cases.map((fields) => {
@@ -123,3 +124,49 @@ def test_the_turn_goes_on_as_the_pages_are_told(hit_passes):
                 nxt = players[(players.index(before) + 1) % len(players)]
                 assert (hand.to_act, hand.phase) == (nxt, START), action
     assert {verb for verb, _ in seen} >= {"draw", "discard", "hit"}
+
+
+# Sentences with a name or a card where French joins "de" and "que" to a
+# vowel's sound (newcomer 43's N7: "Téléphone de Ömer"), and the values put in.
+ELIDED = ["{name}'s phone", "Waiting for {name}.", "{player} discards {cards}",
+          "waiting for {players} to show"]
+VALUES = ["Ömer", "Anna", "Zoë", "Hélène", "Yves", "Yann", "Œdipe", "Ève", "ulla", "8♣",
+          "A♠", "<b>Ina</b>"]
+
+
+def test_french_joins_de_and_que_to_a_vowel_s_sound():
+    fr = {v: language.gettext("fr", "{name}'s phone", name=v) for v in VALUES}
+    assert fr["Ömer"] == "Téléphone d'Ömer" and fr["Zoë"] == "Téléphone de Zoë"
+    assert [v for v in VALUES if "d'" in fr[v]] == [
+        "Ömer", "Anna", "Hélène", "Yves", "Œdipe", "Ève", "ulla", "A♠", "<b>Ina</b>"]
+    assert language.gettext("fr", "Waiting for {name}.", name="Ömer") == "En attente d'Ömer."
+    assert language.gettext("fr", "waiting for {players} to show", players="Anna") == \
+        "attend qu'Anna montrent leurs cartes"
+    assert language.gettext("de", "{name}'s phone", name="Ömer") == "Telefon von Ömer"
+    assert language.elision("de") is None
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing")
+def test_the_tablets_script_joins_words_as_the_service_does():
+    """static/taps.js's ``fill`` (the offline queue's sentences) makes the
+    elisions ``language.fill`` makes, from ``language.elision``'s statement."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    cases = [(lang, template, value) for lang in language.LANGUAGES for template in ELIDED
+             for value in VALUES]
+    said = [[language.translations(lang).gettext(t), language.elision(lang), value]
+            for lang, t, value in cases]
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page()
+            page.set_content("<!doctype html><html><head></head><body></body></html>")
+            page.add_script_tag(content=SCRIPT.read_text("utf-8"))
+            got = page.evaluate("""(said) => said.map(([t, elision, v]) => window.TonkTaps.fill(
+                t, {name: v, player: v, cards: v, players: v}, elision))""", said)
+        finally:
+            browser.close()
+    for (lang, template, value), js in zip(cases, got, strict=True):
+        want = language.gettext(lang, template, name=value, player=value, cards=value,
+                                players=value)
+        assert js == want, (lang, template, value)

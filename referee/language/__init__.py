@@ -15,6 +15,7 @@ own English sentence.
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import UTC, date, datetime
 from decimal import Decimal, localcontext
 from functools import cache
@@ -79,7 +80,7 @@ def gettext(lang: str, template: str, /, **params: object) -> str:
     (``rules.words.CARD_PARAMS``) as the pages write them (``Q♦``)."""
     lang = choose(lang)
     text = translations(lang).gettext(template)
-    return text.format(**_in(lang, params)) if params else text
+    return fill(lang, text, _in(lang, params)) if params else text
 
 
 def ngettext(lang: str, singular: str, plural: str, n: int, /, **params: object) -> str:
@@ -87,7 +88,66 @@ def ngettext(lang: str, singular: str, plural: str, n: int, /, **params: object)
     the template as ``{n}``)."""
     lang = choose(lang)
     text = translations(lang).ngettext(singular, plural, n)
-    return text.format(n=n, **_in(lang, params))
+    return fill(lang, text, {"n": n, **_in(lang, params)})
+
+
+# ---------------------------------------------------------------- elision
+
+#: The short words a language joins to a next word that starts with a vowel
+#: sound, and how it writes them joined: French "de" and "que" before a name
+#: ("Téléphone d'Ömer", "chacun d'Ömer et Anna", "dès qu'Anna montre").
+#: Stated once for every sentence with a value in it (``fill``): the pages',
+#: the papers', the API's, and the scripts' (``elision``).
+ELISIONS = {"fr": {"de": "d'", "que": "qu'"}}
+#: A value starting with a vowel sound, read without its accents and in lower
+#: case: a vowel ("Ömer", "Élodie", "Œdipe"); an h, taken as mute (Hélène,
+#: Hugo: a name's h cannot be told mute or aspirated); a y before a consonant
+#: (Yves; Yann and Yasmine start with a consonant's sound). A digit does not
+#: elide ("de 8♣", "de 11").
+VOWEL_SOUND = r"^(?:[aeiouæœø]|h|y(?![aeiouy]))"
+# One of those words, as a word (not the end of "cède"), before a placeholder.
+_ELIDED = r"""(?<![^\s(«"'’])({words}) \{{(\w+)\}}"""
+
+
+def _elided_before(lang: str) -> str | None:
+    words = ELISIONS.get(lang)
+    return _ELIDED.format(words="|".join(words)) if words else None
+
+
+@cache
+def _elisions(lang: str, text: str) -> tuple[tuple[str, str], ...]:
+    """The (word, placeholder) pairs of ``text`` that may elide in ``lang``."""
+    before = _elided_before(lang)
+    return tuple(re.findall(before, text, re.I)) if before else ()
+
+
+def _sounds_vowel(value: object) -> bool:
+    head = re.sub(r"^(?:<[^>]*>)+", "", str(value))[:2]  # a value in markup: its text
+    bare = "".join(c for c in unicodedata.normalize("NFD", head) if not unicodedata.combining(c))
+    return re.match(VOWEL_SOUND, bare.lower()) is not None
+
+
+def fill(lang: str, text: str, params: dict) -> str:
+    """``text.format(**params)``, the language's short words joined to a value
+    that starts with a vowel sound (``ELISIONS``). ``text`` may be Markup (a
+    page's sentence): it stays Markup, its values escaped by its ``format``."""
+    if lang in ELISIONS:
+        for word, name in _elisions(lang, str(text)):
+            if name in params and _sounds_vowel(params[name]):
+                short = ELISIONS[lang][word.lower()]
+                if word[0].isupper():
+                    short = short[0].upper() + short[1:]
+                text = type(text)(str(text).replace(f"{word} {{{name}}}", f"{short}{{{name}}}"))
+    return text.format(**params)
+
+
+def elision(lang: str) -> dict | None:
+    """``ELISIONS`` of ``lang`` for a page's script (static/taps.js fills its
+    sentences as ``fill`` does): the words and their joined forms, the
+    pattern that finds them before a placeholder and the vowel sound."""
+    before = _elided_before(choose(lang))
+    return {"short": ELISIONS[choose(lang)], "before": before, "vowel": VOWEL_SOUND} \
+        if before else None
 
 
 def say(words: Words | Names | Phrases | str, lang: str) -> str:

@@ -339,8 +339,9 @@ def _page_gettext(eval_ctx, template: str, /, **params: object) -> str:
     """A page's ``_``: the sentence in the reader's language, its
     placeholders filled with the values escaped (a Markup value, a macro's
     output, as it is)."""
-    text = _page_words(current(), template, eval_ctx.autoescape)
-    return text.format(**params) if params else text
+    lang = current()
+    text = _page_words(lang, template, eval_ctx.autoescape)
+    return language.fill(lang, text, params) if params else text
 
 
 @lru_cache(maxsize=4096)
@@ -356,10 +357,11 @@ def _page_words(lang: str, template: str, autoescape: bool) -> str:
 def _page_ngettext(eval_ctx, singular: str, plural: str, num: int, /,
                    **params: object) -> str:
     """A page's ``ngettext``: as ``_``, the count given as ``num`` too."""
-    text = language.translations(current()).ngettext(singular, plural, num)
+    lang = current()
+    text = language.translations(lang).ngettext(singular, plural, num)
     if eval_ctx.autoescape:
         text = Markup(text)
-    return text.format(**{"num": num, **params})
+    return language.fill(lang, text, {"num": num, **params})
 
 
 @pass_eval_context
@@ -430,6 +432,7 @@ def init_app(app) -> None:
     app.add_template_global(decimal_hint, "decimal_hint")
     app.add_template_global(decimal_example, "decimal_example")
     app.add_template_global(lambda: language.action_templates(current()), "action_templates")
+    app.add_template_global(lambda: language.elision(current()), "elision")
     app.add_template_filter(money, "money")
     app.add_template_global(unit_name, "unit_name")
     app.add_template_global(table_title, "table_title")

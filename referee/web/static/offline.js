@@ -21,8 +21,7 @@
   } catch (err) {
     return;
   }
-  const say = (key, params = {}) =>
-    (words[key] || key).replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  const say = (key, params = {}) => taps.fill(words[key] || key, params, words.elision || null);
   const csrf = wordsNode.dataset.csrf || "";
   const lang = document.documentElement.lang || "en";
   const copySeen = document.documentElement.dataset.offlineCopy;  // set by sw.js
@@ -58,6 +57,7 @@
     cards: Object.fromEntries(json(handNode.dataset.deck, [])),
     unknown: handNode.dataset.unknown,
     templates: words.actions,
+    elision: words.elision || null,
     };
   };
   let hand = readHand();

@@ -84,17 +84,37 @@
 
   const label = (page) => (c) => page.cards[c] || c;
 
+  // language.fill: a template's {placeholders} filled, the language's short
+  // words joined to a value that starts with a vowel sound (``elision``,
+  // language.elision: French "d'Ömer", "qu'Anna"; null: none).
+  const fill = (template, params, elision) => {
+    let text = template;
+    if (elision) {
+      const vowel = new RegExp(elision.vowel, "u");
+      text = text.replace(new RegExp(elision.before, "giu"), (whole, word, key) => {
+        if (!(key in params)) return whole;
+        const head = String(params[key]).replace(/^(?:<[^>]*>)+/, "").slice(0, 2)
+          .normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+        if (!vowel.test(head)) return whole;
+        const short = elision.short[word.toLowerCase()];
+        const joined = word[0] === word[0].toUpperCase() && word[0] !== word[0].toLowerCase()
+          ? short[0].toUpperCase() + short.slice(1) : short;
+        return `${joined}{${key}}`;
+      });
+    }
+    return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  };
+
   // language.action_words: the line with its cards as read where the
   // templates say so (the verbs' own language), else the sentence.
   const sayAction = (a, page) => {
     const t = page.templates;
     if (!t || t.notation) return lineOf(a, label(page));
     const shape = shapeOf(a, page);
-    const fill = (s) => s.replace(/\{(\w+)\}/g, (m, k) => String({
-      player: a.player, cards: a.cards.map(label(page)).join(" "),
-      spread: a.spread ? `S${a.spread}` : "", count: a.count ?? ""}[k] ?? m));
+    const fields = {player: a.player, cards: a.cards.map(label(page)).join(" "),
+                    spread: a.spread ? `S${a.spread}` : "", count: a.count ?? ""};
     const template = shape === "unseen" || shape === "count" ? t[shape] : (t[shape] || {})[a.verb];
-    return template ? fill(template) : lineOf(a);
+    return template ? fill(template, fields, page.elision || null) : lineOf(a);
   };
 
   // ------------------------------------------------------------ what follows
@@ -160,5 +180,5 @@
     return {toAct, phase, verbs: phase ? turns[phase] : [], top, played, spreads, drawn, shown};
   };
 
-  window.TonkTaps = {tapOf, lineOf, sayAction, foresee, label};
+  window.TonkTaps = {tapOf, lineOf, sayAction, foresee, label, fill};
 })();
