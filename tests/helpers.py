@@ -73,10 +73,14 @@ def serve_for_browser(request, tmp_path_factory, **config):
     thread.join(5)
 
 
-def device(browser, viewport, *, locale: str | None = None, timeout: int = 10_000):
+def device(browser, viewport, *, locale: str | None = None, timeout: int = 10_000,
+           service_workers: str = "allow"):
     """A page in a browser context of its own (one device at the table); the
-    page's script errors gather in ``page.errors`` for the test to assert on."""
-    context = browser.new_context(viewport=viewport, **({"locale": locale} if locale else {}))
+    page's script errors gather in ``page.errors`` for the test to assert on.
+    ``service_workers="block"``: the page's requests are its own, for the
+    test's routes to see (a worker's are not routed)."""
+    context = browser.new_context(viewport=viewport, service_workers=service_workers,
+                                  **({"locale": locale} if locale else {}))
     pg = context.new_page()
     pg.set_default_timeout(timeout)
     errors: list[str] = []

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from tests import test_browser_tablet as tb
-from tests.test_browser_follow import LIVE, PHONE, TABLET, Night, served  # noqa: F401
+from tests.test_browser_follow import FOLLOW, LIVE, PHONE, TABLET, Night, served  # noqa: F401
 from tests.test_words_left import english_left
 
 from .helpers import device
@@ -120,7 +120,7 @@ class Table(Night):
 
     def phone_on(self, n: int) -> None:
         """Ann's phone follows the table to hand ``n`` by itself."""
-        self.phone.wait_for_url(re.compile(rf".*/s/{self.sid}/hands/{n}$"), timeout=LIVE)
+        self.phone.wait_for_url(re.compile(rf".*/s/{self.sid}/hands/{n}$"), timeout=FOLLOW)
 
     def money(self, pg) -> None:
         """The standings page says each player's total as the referee has it."""

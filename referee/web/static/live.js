@@ -60,6 +60,35 @@
   };
   const witness = () => advance(shown(), data().head, null);
 
+  // ---- a seat's phone following the table to its place (the page's #place)
+  const followed = `tonk-followed-${sid}`;
+  const goTo = (place) => {
+    try {
+      sessionStorage.setItem(followed, new URL(place, window.location.href).pathname);
+    } catch (err) {
+      // no session storage: a page served late stays where it was sent
+    }
+    window.location.assign(place);
+  };
+  // A page this phone was sent to by the table, served after the table had
+  // moved on again (a hand told while the page was on its way), names the
+  // newer place already: no change of place is heard once it is loaded, so
+  // it goes on now. A page opened any other way stays where it was opened.
+  const goneOn = () => {
+    let sent = null;
+    try {
+      sent = sessionStorage.getItem(followed);
+      sessionStorage.removeItem(followed);
+    } catch (err) {
+      return false;
+    }
+    const place = document.querySelector("main #place")?.dataset.href;
+    if (sent !== window.location.pathname || !place ||
+        new URL(place, window.location.href).pathname === window.location.pathname) return false;
+    goTo(place);
+    return true;
+  };
+
   // ---- the page, brought up to date in place
   const refresh = async () => {
     if (busy) { again = true; return; }
@@ -88,7 +117,7 @@
       const place = fresh.querySelector("#place")?.dataset.href;
       if (place && place !== main.querySelector("#place")?.dataset.href &&
           new URL(place, window.location.href).pathname !== window.location.pathname) {
-        window.location.assign(place);
+        goTo(place);
         return;
       }
       // What this device had picked, typed and opened stays.
@@ -220,6 +249,6 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     witness();
-    follow();
+    if (!goneOn()) follow();
   });
 })();
