@@ -138,7 +138,7 @@ def test_the_season_fits_and_its_chart_says_dates_in_the_readers_form(server, br
             assert len(regions) == 2 and all(wide <= room for wide, room in regions), \
                 (lang, w, regions)
             assert pg.evaluate("document.documentElement.scrollWidth") <= w
-            labels = pg.evaluate("[...document.querySelectorAll('figure.chart text')]"
+            labels = pg.evaluate("[...document.querySelectorAll('figure.chart text.day')]"
                                  ".map(e => e.textContent)")
             assert labels and set(labels) <= {language.short_day(d, lang) for d in DAYS}, \
                 (lang, labels)

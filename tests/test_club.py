@@ -774,3 +774,45 @@ def test_the_club_says_points_in_the_readers_language(weeks):
     amounts = re.findall(r'<td class="num">([^<]*)</td>', ledger)
     assert amounts and all(a.endswith((" Punkte", " Punkt")) for a in amounts), amounts
     assert "points" not in ledger.split("</h1>", 1)[1].replace("currency=points", "")
+
+
+def _one_evening(client, players=("Ann", "Ben", "Cy", "Dee")):
+    """Three tables of one evening, Ann tonking out at each: Ben, Cy and Dee
+    stand alike all season."""
+    for hour in (18, 19, 20):
+        doc = {"format": "tonk-log/1", "table": f"Table at {hour}", "stake": "1",
+               "currency": "EUR", "rules": "pagat", "players": list(players),
+               "started": f"2026-11-02T{hour}:00:00+01:00",
+               "hands": [{"dealer": "Dee", "ending": {"how": "tonk_out", "by": "Ann"}}]}
+        r = client.post("/api/sessions", json=doc, headers=KEY)
+        assert r.status_code == 201, r.get_json()
+
+
+@pytest.mark.parametrize("lang, hours", [("en", ("6:00 PM", "7:00 PM", "8:00 PM")),
+                                         ("de", ("18:00", "19:00", "20:00"))])
+def test_the_season_chart_tells_one_evenings_tables_and_alike_players_apart(
+        club_app, lang, hours):
+    """Newcomer N13: an evening's three tables read "11/29 11/29 11/29", the
+    page's chart marked no amount, and players who stood alike drew one
+    line. Each of one day's sessions is labelled with the hour its table
+    opened (its own clock), on the page and the paper; the page's axis marks
+    the amounts; every player's line is drawn where the others' are not."""
+    from referee import language
+
+    client = club_app.test_client()
+    _one_evening(client)
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
+    page = client.get(f"/club/season?lang={lang}").get_data(as_text=True)
+    chart = page[page.index("<svg"):page.index('<ul class="plain chart-key">')]
+    days = [re.sub(r"<[^>]+>", " ", t).split()
+            for t in re.findall(r'<text[^>]*class="day">(.*?)</text>', chart)]
+    day = language.short_day("2026-11-02", lang)
+    assert [" ".join(d) for d in days] == [f"{day} {hour}" for hour in hours], days
+    amounts = re.findall(r'<text[^>]*class="amount">([^<]*)</text>', chart)
+    marked = [Decimal(language.read_decimal(a, lang)) for a in amounts]
+    # From below the lowest balance (Ben's -6) to above the highest (Ann's 18), 0 among them.
+    assert marked[0] <= -6 and marked[-1] >= 18 and 0 in marked, amounts
+    lines = re.findall(r'<polyline[^>]*points="([^"]*)"', chart)
+    assert len(lines) == 4 and len(set(lines)) == 4, lines
+    paper = " ".join(pdf_text(client.get(f"/club/season.pdf?lang={lang}").data).split())
+    assert all(f"{day} {hour}" in paper for hour in hours), paper[-600:]

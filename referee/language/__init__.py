@@ -444,6 +444,14 @@ def short_day(value: date | datetime | str, lang: str) -> str:
     return dates.format_skeleton("dM", value, locale=locale(lang))
 
 
+def short_time(value: str, lang: str) -> str:
+    """The hour a moment written in ISO 8601 reads on its own clock (its
+    offset kept, not turned to the reader's), in the language's form
+    (``7:02 PM``, ``19:02``): a chart's tables of one day."""
+    return dates.format_time(datetime.fromisoformat(value.replace("Z", "+00:00")).time(),
+                             format="short", locale=locale(lang))
+
+
 def day(value: date | datetime | str, lang: str) -> str:
     """A date in the language's medium form (``24.11.2026`` in German)."""
     if isinstance(value, str):

@@ -66,6 +66,9 @@ class ClubSession:
     # order of one day's tables (their ids are random).
     opened: str = ""
     table: str | None = None  # its name, as the host gave it
+    # When it opened as written (the table's own clock): the hour a chart
+    # tells one day's tables apart by.
+    started: str | None = None
 
 
 def session_money(s: ClubSession) -> dict[str, Decimal]:
@@ -131,15 +134,16 @@ def in_date_order(s: ClubSession) -> tuple[str, str, str]:
     return s.date, s.opened, s.id
 
 
-def running_balances(sessions: Sequence[ClubSession]) -> list[tuple[str, dict[str, Decimal]]]:
+def running_balances(sessions: Sequence[ClubSession],
+                     ) -> list[tuple[ClubSession, dict[str, Decimal]]]:
     """After each session, in date order, everyone's balance so far: the
-    season chart's points."""
+    season chart's points, each with its session."""
     so_far: dict[str, Decimal] = {}
     points = []
     for s in sorted(sessions, key=in_date_order):
         for p, v in session_money(s).items():
             so_far[p] = so_far.get(p, ZERO) + v
-        points.append((s.date, dict(so_far)))
+        points.append((s, dict(so_far)))
     return points
 
 
@@ -147,12 +151,12 @@ def owing_since(sessions: Sequence[ClubSession]) -> dict[str, str]:
     """Each person who owes the club now, and since when: the date of the
     session after which their balance has stayed below zero."""
     since: dict[str, str] = {}
-    for day, point in running_balances(sessions):
+    for s, point in running_balances(sessions):
         for p, v in point.items():
             if v >= ZERO:
                 since.pop(p, None)
             else:
-                since.setdefault(p, day)
+                since.setdefault(p, s.date)
     return since
 
 

@@ -5,6 +5,7 @@ document, so the page, the API and the paper say the same)."""
 from __future__ import annotations
 
 import io
+from decimal import Decimal
 
 from reportlab.graphics.shapes import Drawing
 from reportlab.graphics.widgets.markers import makeMarker
@@ -30,6 +31,7 @@ from .common import (
     styles,
     words,
 )
+from .season_chart import apart, balances, session_labels, ticks
 from .settlement import outcome_words
 
 # Two-line headings: eleven columns share a portrait page.
@@ -41,7 +43,7 @@ COLUMNS = (N_("Player"), N_("Hands"), N_("Wins"), N_("Drops"), N_("Drops\nwon (r
 def _number(value: object, lang: str) -> str:
     """A figure of the season document (a decimal string, or a count) in
     ``lang``'s form, keeping its places."""
-    from decimal import Decimal, InvalidOperation
+    from decimal import InvalidOperation
 
     from .common import amount
 
@@ -175,21 +177,32 @@ def _chart(season: dict, width: float, lang: str) -> Drawing:
     height = 62 * mm
     legend_w = 40 * mm
     running = season["running"]
-    people = sorted({p for point in running for p in point["balances"]})
     # Each line starts at 0 before the first session, and each session is a
     # dot: a season of one session is a line and a dot, not an empty chart.
-    lines: dict[str, list[tuple[int, float]]] = {p: [(0, 0.0)] for p in people}
-    last = dict.fromkeys(people, 0.0)
-    for i, point in enumerate(running, 1):
-        for p in people:
-            last[p] = float(point["balances"].get(p, last[p]))
-            lines[p].append((i, last[p]))
-    d, plot = running_chart(lines, width, height, legend_w, _("session"))
+    values = balances(running, from_zero=True)
+    people = list(values)
+    every = [v for line in values.values() for v in line]
+    marks = ticks(min(every), max(every))
+    low, high = marks[0], marks[-1]
+    # Players who stand alike are drawn 2 pt apart, as on the page
+    # (``season_chart.apart``): six players at 0 drew one line.
+    d, plot = running_chart({p: list(enumerate(map(float, values[p]))) for p in people},
+                            width, height, legend_w, _("session"))
+    labels = session_labels(running, lang)
+    room = 8 * any("\n" in label for label in labels)  # a label's second line, above the title
+    plot.y, plot.height = plot.y + room, plot.height - room
+    per_point = float(high - low) / plot.height
+    shift = apart(values)
+    plot.data = [[(i, float(v) + 2 * per_point * shift[p][i])
+                  for i, v in enumerate(values[p])] for p in people]
     for i in range(len(people)):
         plot.lines[i].symbol = makeMarker("FilledCircle", size=3.5)
+    ya = plot.yValueAxis
+    ya.valueMin, ya.valueMax, ya.valueSteps = float(low), float(high), [float(m) for m in marks]
+    ya.labelTextFormat = lambda v: language.decimal_text(
+        Decimal(str(v)), max(0, -marks[0].as_tuple().exponent), lang)
     xa = plot.xValueAxis
     xa.valueMin, xa.valueMax = 0, max(1, len(running))
     xa.valueSteps = list(range(1, len(running) + 1))
-    xa.labelTextFormat = lambda v: language.short_day(running[int(v) - 1]["date"], lang) \
-        if 1 <= v <= len(running) else ""
+    xa.labelTextFormat = lambda v: labels[int(v) - 1] if 1 <= v <= len(running) else ""
     return d

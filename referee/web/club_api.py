@@ -134,6 +134,10 @@ class PlayerSeasonSchema(Schema):
 
 class RunningSchema(Schema):
     date = fields.String(required=True)
+    table = fields.String(allow_none=True, required=True, metadata={
+        "description": "the session's table name (null: it has none)"})
+    started = fields.String(allow_none=True, required=True, metadata={
+        "description": "when its table opened, as written (its own clock)"})
     balances = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
 
 

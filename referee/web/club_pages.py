@@ -7,6 +7,7 @@ the host key (kept in the signed session cookie).
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 
 from flask import (
     Blueprint,
@@ -251,66 +252,101 @@ def chart_svg(running: list[dict], lang: str = language.DEFAULT, width: int = 40
     lines' ends, where players who stand alike drew over each other and a
     long name ran off the chart; the key wraps as the page does. The chart
     scales with the page, its words with it: ``width`` is chosen so that at a
-    phone's width (390 px) they read at about 10 px, and the dates are
-    thinned to one every ``_DATE_ROOM`` units (counted from the newest), so
-    that they never meet at any size."""
+    phone's width (390 px) they read at about 10 px, and the sessions' labels
+    are thinned so that they never meet at any size.
+
+    Newcomer N13: the left axis marks round amounts (``season_chart.ticks``);
+    one day's sessions are told apart by the hour their tables opened
+    (``season_chart.session_labels``); players who stand alike are drawn a
+    line's width apart (``season_chart.apart``), as six players at 0 drew
+    one line; each point names its table and the player's balance when
+    pointed at."""
     if not running:
         return ""
-    from decimal import Decimal
+    from ..reports.season_chart import apart, balances, session_labels, ticks
 
-    people = sorted({p for point in running for p in point["balances"]})
-    values = [Decimal(v) for point in running for v in point["balances"].values()] or [
-        Decimal(0)]
-    top, bottom = max(max(values), Decimal(0)), min(min(values), Decimal(0))
-    span = (top - bottom) or Decimal(1)
-    pad = 24
+    lines = balances(running)
+    marks = ticks(min(min(v) for v in lines.values()), max(max(v) for v in lines.values()))
+    bottom, top = marks[0], marks[-1]
+    labels = session_labels(running, lang)
+    written = [language.decimal_text(m, -m.as_tuple().exponent, lang) for m in marks]
+    # Room for the amounts on the left, the labels' lines below, half a label
+    # beside the first and last sessions.
+    left, edge, top_pad = 6 + 6.5 * max(map(len, written)), _DATE_ROOM / 2, 8
+    foot = 8 + 13 * max(label.count("\n") + 1 for label in labels)
     n = len(running)
+    inner = width - left - 2 * edge
 
     def x(i: int) -> float:
-        return pad + (width - 2 * pad) * (i / (n - 1) if n > 1 else 0.5)
+        return left + edge + inner * (i / (n - 1) if n > 1 else 0.5)
 
     def y(v: Decimal) -> float:
-        return float(pad + (height - 2 * pad) * (top - v) / span)
+        return float(top_pad + (height - top_pad - foot) * (top - v) / (top - bottom))
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
              f'role="img" aria-labelledby="running-balance" class="season-chart">',
-             f'<line x1="{pad}" x2="{width - pad}" y1="{y(Decimal(0)):.1f}" '
-             f'y2="{y(Decimal(0)):.1f}" stroke="#999" stroke-dasharray="4 3"/>']
+             *_amounts(marks, written, left, width, y)]
     key = []
-    for k, p in enumerate(people):
+    shift = apart(lines)
+    for k, p in enumerate(lines):
         colour = COLOURS[k % len(COLOURS)]
-        pts, last = [], Decimal(0)
-        for i, point in enumerate(running):
-            last = Decimal(point["balances"].get(p, last))
-            pts.append((x(i), y(last)))
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
-                     f'points="{" ".join(f"{a:.1f},{b:.1f}" for a, b in pts)}">'
-                     f'<title>{_esc(p)}</title></polyline>')
-        # A dot at each session: a season of one session draws its points.
-        parts.extend(f'<circle cx="{a:.1f}" cy="{b:.1f}" r="3.5" fill="{colour}" '
-                     f'class="point"/>' for a, b in pts)
+        pts = [(x(i), y(v) + _APART * shift[p][i]) for i, v in enumerate(lines[p])]
+        said = [f"{running[i].get('table') or labels[i]}: {p} {money(v)}"
+                for i, v in enumerate(lines[p])]
+        parts += _line(p, colour, pts, said)
         key.append(f'<li><svg width="14" height="14" aria-hidden="true"><rect width="14" '
                    f'height="14" rx="2" fill="{colour}"/></svg> {_esc(p)} '
-                   f'<span class="num">{money(last)}</span></li>')
-    parts += _dates(running, x, height - 6, (width - 2 * pad) / max(n - 1, 1), lang)
+                   f'<span class="num">{money(lines[p][-1])}</span></li>')
+    parts += _dates(labels, x, height - foot + 16, inner / max(n - 1, 1))
     parts.append("</svg>")
     return "".join(parts) + f'<ul class="plain chart-key">{"".join(key)}</ul>'
 
 
-def _dates(running: list[dict], x, baseline: float, apart: float, lang: str) -> list[str]:
-    """The sessions' dates under the chart in the reader's form (``apart``:
-    units between two sessions), one every ``_DATE_ROOM`` units at least, the
-    newest always."""
-    step = max(1, -(-_DATE_ROOM // max(int(apart), 1)))
-    last = len(running) - 1
-    return [f'<text x="{x(i):.1f}" y="{baseline}" font-size="11" text-anchor="middle">'
-            f'{_esc(language.short_day(point["date"], lang))}</text>'
-            for i, point in enumerate(running) if (last - i) % step == 0]
+def _amounts(marks: list[Decimal], written: list[str], left: float, width: int,
+             y) -> list[str]:
+    """The left axis: each amount marked, its grid line (0's dashed)."""
+    out = []
+    for m, said in zip(marks, written, strict=True):
+        line = 'stroke="#999" stroke-dasharray="4 3"' if not m else 'stroke="#ddd"'
+        out.append(f'<line x1="{left:.1f}" x2="{width:.1f}" y1="{y(m):.1f}" y2="{y(m):.1f}" '
+                   f'{line}/><text x="{left - 5:.1f}" y="{y(m) + 4:.1f}" font-size="11" '
+                   f'text-anchor="end" class="amount">{_esc(said)}</text>')
+    return out
+
+
+def _line(player: str, colour: str, pts: list[tuple[float, float]],
+          said: list[str]) -> list[str]:
+    """A player's line, and a dot at each session (a season of one session
+    draws its points) that says its table and the balance when pointed at."""
+    return [f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
+            f'points="{" ".join(f"{a:.1f},{b:.1f}" for a, b in pts)}">'
+            f'<title>{_esc(player)}</title></polyline>',
+            *(f'<circle cx="{a:.1f}" cy="{b:.1f}" r="3.5" fill="{colour}" class="point">'
+              f'<title>{_esc(text)}</title></circle>' for (a, b), text in zip(pts, said,
+                                                                             strict=True))]
+
+
+def _dates(labels: list[str], x, baseline: float, apart: float) -> list[str]:
+    """The sessions' labels under the chart (``apart``: units between two
+    sessions), a line each of a label's lines, one label every
+    ``_DATE_ROOM`` units at least (more for a wider label), the newest
+    always."""
+    room = max(_DATE_ROOM, 6.5 * max(len(line) for label in labels
+                                     for line in label.split("\n")) + 8)
+    step = max(1, -(-int(room) // max(int(apart), 1)))
+    last = len(labels) - 1
+    return [f'<text x="{x(i):.1f}" y="{baseline}" font-size="11" text-anchor="middle" '
+            f'class="day">' + "".join(
+                f'<tspan x="{x(i):.1f}" dy="{13 if k else 0}">{_esc(line)}</tspan>'
+                for k, line in enumerate(label.split("\n"))) + "</text>"
+            for i, label in enumerate(labels) if (last - i) % step == 0]
 
 
 #: The room a date ("21.11.", 11 units high: about 36 wide) takes on the
 #: chart's axis, with a gap to the next.
 _DATE_ROOM = 44
+#: How far apart two players who stand alike are drawn: a line's width and a gap.
+_APART = 3
 
 
 def _esc(text: str) -> str:

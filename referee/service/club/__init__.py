@@ -351,7 +351,7 @@ def gather(db: Database, rows: list[dict], currency: str, start: date | None = N
                   for t in s["transfers"]],
             closed=header.get("closed"),
             match_winners=_match_winners(s, who), opened=_opened(row),
-            table=row["table_name"]))
+            table=row["table_name"], started=_when(row)))
     return sorted(out, key=arithmetic.in_date_order)
 
 
@@ -502,8 +502,9 @@ def season(db: Database, currency: str | None = None, start: date | None = None,
     out: dict[str, Any] = {"currency": currency, "from": start.isoformat() if start else None,
            "to": end.isoformat() if end else None, "sessions": len(sessions),
            "players": players,
-           "running": [{"date": day, "balances": {p: plain(v, places) for p, v in point.items()}}
-                       for day, point in running]}
+           "running": [{"date": s.date, "table": s.table, "started": s.started,
+                        "balances": {p: plain(v, places) for p, v in point.items()}}
+                       for s, point in running]}
     if a and b:
         spellings = storage.club.aliases(db)
         a, b = person(a, spellings), person(b, spellings)
