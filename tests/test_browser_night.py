@@ -217,6 +217,11 @@ def test_a_whole_night(server, browser):
     assert "Tick the box" in text(pg, ".flash-error")
     pg.locator("#close-sure").check()
     post_form(pg, "#close-form")
+    # hand 3 nobody accepted: named, and asked about first (newcomer N14); hand 1
+    # everyone accepted, hand 2 is void
+    assert text(pg, "#confirm-lines") == "Hand 3: not accepted by Ann, Ben, Cy"
+    check(pg, "close-unaccepted")
+    post_form(pg, ".confirm-form", "#confirm-yes")
     assert "closed" in text(pg, "#closed")
     check(pg, "session-closed")
     pg.goto(f"{base}/s/{sid}/standings")
@@ -281,6 +286,11 @@ def test_a_whole_night(server, browser):
     owed_with_it = pg.locator("li.transfer").count()
     with pg.expect_navigation():
         club_paid.locator("button", has_text="Take back").click()
+    # asked first, the payment named (newcomer N11)
+    assert f"from {payer} to {payee}?" in text(pg, "h1")
+    check(pg, "settle-take-back")
+    post_form(pg, ".confirm-form", "#confirm-yes")
+    assert "is taken back" in text(pg, ".flash-ok")
     assert pg.locator("li.transfer").count() == owed_with_it + 1
     owed_before = pg.locator("li.transfer").count()
     first = pg.locator("li.transfer").first
@@ -442,6 +452,7 @@ def test_a_night_between_the_hands(server, browser):
     pg.goto(f"{base}/s/{sid}/manage")
     pg.locator("#close-sure").check()
     post_form(pg, "#close-form")
+    post_form(pg, ".confirm-form", "#confirm-yes")  # hands not everyone accepted
     pg.goto(f"{base}/s/{sid}/manage")
     assert pg.locator("main form").count() == 0
     check(pg, "between-manage-closed")

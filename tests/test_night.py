@@ -272,7 +272,9 @@ def test_a_closed_table_offers_no_form_it_would_refuse(client):
     sid = tt.create(client, players=("Ann", "Ben"))
     _tonk_out(client, sid)
     page, data = _form(client, f"/s/{sid}/manage", "close-form")
-    r = client.post(f"/s/{sid}/manage/close", data={**data, "sure": "1", "client_id": "c"})
+    # the hand nobody accepted asked about and confirmed (newcomer N14)
+    r = client.post(f"/s/{sid}/manage/close", data={**data, "sure": "1", "confirm": "1",
+                                                    "client_id": "c"})
     assert r.status_code == 303
     manage = client.get(f"/s/{sid}/manage").get_data(as_text=True)
     assert 'id="closed"' in manage
@@ -424,7 +426,8 @@ def test_a_closed_tables_debt_is_marked_paid_from_the_club_ledger(client):
     sid = tt.create(client, players=("Ann", "Ben"), host_key="k")
     _tonk_out(client, sid)
     page, data = _form(client, f"/s/{sid}/manage", "close-form")
-    client.post(f"/s/{sid}/manage/close", data={**data, "sure": "1", "client_id": "c"})
+    client.post(f"/s/{sid}/manage/close", data={**data, "sure": "1", "confirm": "1",
+                                                 "client_id": "c"})
     led = client.get("/api/club/ledger", headers=key).get_json()
     assert [{k: t[k] for k in ("from", "to", "amount")} for t in led["transfers"]] == \
         [{"from": "Ann", "to": "Ben", "amount": "0.50"}]

@@ -364,7 +364,8 @@ def test_the_payees_phone_confirms_the_payment_it_waits_for(club_app, client, ni
     r = rob.post(f"/s/{t['id']}/settle/confirm", data={"csrf_token": "t", "payment": "1"},
                  follow_redirects=True)
     text = r.get_data(as_text=True)
-    assert "not_your_seat" not in text and "\u2713 Payment 1 is confirmed" in text
+    assert "not_your_seat" not in text
+    assert "\u2713 The payment of £1.00 from Quin to Rob is confirmed" in text
     [done] = get(client, t, "/settlement")["payments"]
     assert done["confirmed"]["by"] == "Rob" and "pending" not in done
 
@@ -373,8 +374,11 @@ def test_the_payers_phone_takes_back_its_own_claim(club_app, client, night):
     t = _claim(client, night)
     quin = _phone(club_app, t, night["Quin"])
     r = quin.post(f"/s/{t['id']}/settle/undo", data={"csrf_token": "t", "payment": "1"},
-                  follow_redirects=True)
-    assert "\u2713 Payment 1 is taken back" in r.get_data(as_text=True)
+                  follow_redirects=True)  # asked first (newcomer N11), then taken back
+    assert "Take back the payment of £1.00 from Quin to Rob?" in r.get_data(as_text=True)
+    r = quin.post(f"/s/{t['id']}/settle/undo", data={"csrf_token": "t", "payment": "1",
+                                                     "confirm": "1"}, follow_redirects=True)
+    assert "\u2713 The payment of £1.00 from Quin to Rob is taken back" in r.get_data(as_text=True)
     [done] = get(client, t, "/settlement")["payments"]
     assert "undone" in done
 
@@ -388,7 +392,7 @@ def test_only_the_payee_is_offered_the_confirm_button(club_app, client, night):
     sal = _phone(club_app, t, night["Sal"])
     r = sal.post(f"/s/{t['id']}/settle/confirm", data={"csrf_token": "t", "payment": "1"},
                  follow_redirects=True)
-    assert "\u2713 Payment 1 is confirmed" not in r.get_data(as_text=True)
+    assert "is confirmed" not in r.get_data(as_text=True)
     assert get(client, t, "/settlement")["payments"][0]["pending"] is True
 
 

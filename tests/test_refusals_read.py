@@ -111,7 +111,7 @@ def _closed_table(client) -> str:
     sid = create(client, FOUR, currency="EUR", language="de")
     assert confirm(client, sid, pick(client, sid, "out:1")).status_code == 303
     manage = client.get(f"/s/{sid}/manage").get_data(as_text=True)
-    r = _posted(client, sid, "/manage/close", manage, sure="1")
+    r = _posted(client, sid, "/manage/close", manage, sure="1", confirm="1")  # unaccepted: N14
     assert r.status_code == 303 and not _errors(_after(client, r))
     return sid
 

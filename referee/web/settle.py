@@ -19,7 +19,8 @@ from segno.helpers import make_epc_qr
 
 from ..ledger.money import fmt
 from ..record.schemas import StrictSchema
-from ..reports.words import CLAIMED, PAID, PAYMENT
+from ..reports.words import CLAIMED, PAID, PAYMENT, payment_state
+from ..rules.words import N_
 from ..service.access import seats
 from ..service.club import pay
 from ..service.money.payable import FIELDS, iban_text
@@ -27,8 +28,9 @@ from ..service.table import table_events
 from . import again, forms, links
 from .db import get_db
 from .errors import error_page
-from .lang import _, money, paper_language
+from .lang import _, current, day, money, paper_language
 from .tablet.blueprint import (
+    confirm_event,
     form_client_id,
     page_access,
     post_event,
@@ -39,6 +41,14 @@ from .tablet.blueprint import (
 )
 
 bp = Blueprint("settle", __name__)
+
+#: A payment confirmed or taken back, named by who paid whom how much (its
+#: number in the record told a player nothing: newcomer N11).
+CONFIRMED = N_("The payment of {amount} from {payer} to {payee} is confirmed")
+TAKEN_BACK = N_("The payment of {amount} from {payer} to {payee} is taken back")
+# ... and so named where either is refused
+CONFIRMING = N_("confirming the payment of {amount} from {payer} to {payee}")
+TAKING_BACK = N_("taking back the payment of {amount} from {payer} to {payee}")
 
 
 class PayDetailsRequestSchema(StrictSchema):
@@ -126,10 +136,15 @@ def page(session_id: str):
         details_for=details_for,
         offered=pay.offered(get_db(), session_id, details_for) if details_for else {},
         may_confirm=lambda p: p.pending and (who.writes or who.player == p.payee),
-        may_undo=lambda p: not p.undone and (
-            who.writes or (p.pending and _mine(who, p.payer, p.payee))),
+        may_undo=lambda p: _may_undo(who, p),
         host=who.writes, share_url=_share_url(session_id), typed=typed or {},
         waiting_for=_waiting(sec))
+
+
+def _may_undo(who: seats.Access, p) -> bool:
+    """Whether this device may take payment ``p`` back: the host any, a
+    player's phone a claim still waiting that names its player."""
+    return not p.undone and (who.writes or (p.pending and _mine(who, p.payer, p.payee)))
 
 
 def _waiting(sec):
@@ -188,8 +203,9 @@ def _own() -> tuple[str, ...]:
     return (g.access.player,) if g.access.role == seats.SEAT and g.access.player else ()
 
 
-def _number() -> int:
-    text = request.form.get("payment", "")
+def _number(given=None) -> int:
+    """The payment a form names, from 1 (0: none it could name)."""
+    text = (request.form if given is None else given).get("payment", "")
     return int(text) if text.isascii() and text.isdigit() and len(text) < 9 else 0
 
 
@@ -199,8 +215,11 @@ def _number() -> int:
 def confirm(session_id: str):
     """A payment its payer recorded, confirmed by the payee's phone or the host."""
     k = _number()
+    named = _named(session_id, k)
     return post_event(session_id, url_for("settle.page", session_id=session_id),
+                      _(CONFIRMED, **named) if named else
                       _("Payment {number} is confirmed", number=k),
+                      _(CONFIRMING, **named) if named else
                       _("confirming payment {number}", number=k),
                       lambda db: table_events.confirm_payment(db, session_id, k, by=_by(),
                                                               client_id=form_client_id()),
@@ -212,14 +231,59 @@ def confirm(session_id: str):
 @seat_may
 def undo(session_id: str):
     """A payment taken back (kept in the record, marked): the host's for any, a
-    player's phone for a claim still waiting that names them."""
+    player's phone for a claim still waiting that names them; on a second tap,
+    on a page of its own that names the payment (``undo_confirm``), as a hand
+    voided or a table closed is (newcomer N11)."""
+    if not request.form.get("confirm"):
+        return again.to("settle.undo_confirm", request.form)
     k = _number()
+    named = _named(session_id, k)
     return post_event(session_id, url_for("settle.page", session_id=session_id),
+                      _(TAKEN_BACK, **named) if named else
                       _("Payment {number} is taken back", number=k),
+                      _(TAKING_BACK, **named) if named else
                       _("taking back payment {number}", number=k),
                       lambda db: table_events.undo_payment(db, session_id, k, by=_by(),
                                                            client_id=form_client_id()),
                       for_whom=_own())
+
+
+@bp.get("/s/<session_id>/settle/undo")
+@unlocked
+def undo_confirm(session_id: str):
+    """Take back this payment? Who paid whom how much and when, and what that
+    changes (the settle-up page when this device may not take it back: taken
+    back meanwhile, confirmed since, or no such payment)."""
+    k = _number(request.args)
+    sec = table_sections(session_id)
+    payments = sec.money.payments if sec.money else []
+    back = url_for("settle.page", session_id=session_id)
+    if not 1 <= k <= len(payments) or not _may_undo(g.access, payments[k - 1]):
+        return redirect(back, 303)
+    p = payments[k - 1]
+    named = _words(p, sec.currency)
+    lines = [_(PAID, **named) + (f" · {day(p.at)} {p.at[11:16]}" if p.at else "")]
+    state = payment_state(p, current())
+    if state:
+        lines.append(state)
+    return confirm_event(
+        session_id, _("Take back the payment of {amount} from {payer} to {payee}?", **named),
+        _("It stays in the record, marked taken back: from then on it settles nothing, and "
+          "what it paid is owed again."),
+        url_for("settle.undo", session_id=session_id), {"payment": str(k)},
+        _("Yes, take it back"), lines, back=f"{back}#payment-{k}")
+
+
+def _named(session_id: str, k: int) -> dict[str, str] | None:
+    """Payment ``k`` (from 1) of the table, as its sentences name it (who
+    paid whom how much), or None: there is none."""
+    sec = table_sections(session_id)
+    payments = sec.money.payments if sec.money else []
+    return _words(payments[k - 1], sec.currency) if 1 <= k <= len(payments) else None
+
+
+def _words(p, currency: str | None) -> dict[str, str]:
+    return {"payer": p.payer, "payee": p.payee, "amount": money(p.amount, currency)}
 
 
 @bp.post("/s/<session_id>/settle/details")

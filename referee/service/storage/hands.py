@@ -224,6 +224,20 @@ def accepted_between(db: Database, sid: str, first: int, last: int) -> dict[int,
     return out
 
 
+def unaccepted(db: Database, sid: str) -> dict[int, list[str]]:
+    """Each played hand (settled, not void) that someone dealt in has not
+    accepted, with who, in seat order (under the names they have now)."""
+    out = {}
+    for n, setup, seats in db.conn.execute(
+            "SELECT n, setup, seats FROM hands WHERE session_id = ? AND status = 'complete' "
+            "ORDER BY n", (sid,)).fetchall():
+        accepted = json.loads(setup).get("accepted") or ()
+        waiting = [p for p in json.loads(seats) if p not in accepted]
+        if waiting:
+            out[n] = waiting
+    return out
+
+
 @overload
 def _hand(row: dict) -> dict: ...
 

@@ -445,6 +445,12 @@ def accepted_between(db: Database, sid: str, first: int, last: int) -> dict[int,
     return storage.hands.accepted_between(db, sid, first, last)
 
 
+def unaccepted(db: Database, sid: str) -> dict[int, list[str]]:
+    """Each settled hand not everyone dealt in has accepted, with who has not
+    (closing the table asks first: newcomer N14)."""
+    return storage.hands.unaccepted(db, sid)
+
+
 def dispute_marks(db: Database, sid: str, first: int, last: int) -> dict[int, dict]:
     """The disputed hands numbered ``first`` to ``last``: how many disputes
     each has still open and how many are settled (for the marks on the

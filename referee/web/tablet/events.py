@@ -13,7 +13,7 @@ from ...rules.numbers import whole
 from ...rules.table import normal_text
 from ...rules.words import N_
 from ...service.errors import RefereeError
-from ...service.table import disputes, hands, table_events
+from ...service.table import disputes, hands, sessions, table_events
 from .. import again, forms
 from ..db import get_db
 from ..errors import flash_refused
@@ -139,8 +139,10 @@ def close_post(session_id: str):
     if not request.form.get("sure"):
         flash(_("Tick the box to say the night is over, then tap Close the table."), "error")
         return redirect(url_for("tablet.manage", session_id=session_id), 303)
-    if _open_disputes(session_id) and not request.form.get("confirm"):
-        # A dispute left open is signed knowing it: the host is asked first.
+    if not request.form.get("confirm") and (_open_disputes(session_id) or
+                                             sessions.unaccepted(get_db(), session_id)):
+        # A dispute left open, or a result not everyone accepted, is signed
+        # knowing it: the host is asked first, told which hands and whose.
         return again.to("tablet.close_confirm", request.form)
     return post_event(session_id, target, _("The table is closed: its settlement is final"),
                       _("closing the table"),
@@ -156,18 +158,30 @@ def _open_disputes(session_id: str) -> dict[int, int]:
 @unlocked
 @host_only
 def close_confirm(session_id: str):
-    """Close with a dispute open? (the manage page when none is open now, or
-    the table is closed already)."""
+    """Close with a dispute open, or hands not everyone accepted? Which hands,
+    and whose word is missing (the manage page when there is none now, or the
+    table is closed already)."""
     disputed = _open_disputes(session_id)
-    if not disputed or g.summary.get("closed"):
+    waiting = sessions.unaccepted(get_db(), session_id)
+    if not (disputed or waiting) or g.summary.get("closed"):
         return redirect(url_for("tablet.manage", session_id=session_id), 303)
+    lines = [_("Hand {n}: {count} open", n=n, count=k) for n, k in disputed.items()]
+    lines += [_("Hand {n}: not accepted by {names}", n=n, names=", ".join(names))
+              for n, names in waiting.items()]
+    if disputed:
+        return confirm_event(
+            session_id, _("Close the table with a dispute open?"),
+            _("The settlement becomes final and says that these disputes are open; "
+              "settle them first on their hands' pages, or close knowing they are open."),
+            url_for("tablet.close_post", session_id=session_id), {"sure": "1"},
+            _("Yes, close with the disputes open"), lines)
     return confirm_event(
-        session_id, _("Close the table with a dispute open?"),
-        _("The settlement becomes final and says that these disputes are open; "
-          "settle them first on their hands' pages, or close knowing they are open."),
+        session_id, _("Close the table with hands not everyone accepted?"),
+        _("The settlement becomes final with these hands as they were logged: once the table "
+          "is closed, nobody can accept or dispute them. Let the players look at them first, "
+          "or close knowing they have not accepted them."),
         url_for("tablet.close_post", session_id=session_id), {"sure": "1"},
-        _("Yes, close with the disputes open"),
-        [_("Hand {n}: {count} open", n=n, count=k) for n, k in disputed.items()])
+        _("Yes, close the table"), lines)
 
 
 @bp.post("/s/<session_id>/hands/<int:n>/void")
