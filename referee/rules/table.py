@@ -94,15 +94,28 @@ def _keys(name: str) -> tuple[str, str, str]:
     return folded, _skeleton(name), _skeleton(folded)
 
 
-def mistaken(name: str, others: Iterable[str]) -> str | None:
+def mistaken(name: str, others: Iterable[str], *, marks: bool = True) -> str | None:
     """The first of ``others`` a person could take ``name`` for (equal after
     case folding and compatibility forms, or confusable by Unicode's
-    confusables data), or None."""
+    confusables data), or None. ``marks=False``: also a name that differs
+    only by its accents and marks ("Jurgen" for "Jürgen", typed on a
+    keyboard without them): two people may bear such names at one table,
+    but a name looked for at another table is likely the same person's."""
     mine = _keys(name)
+    bare = _bare(mine[0]) if not marks else None
     for other in others:
-        if other != name and any(a == b for a, b in zip(mine, _keys(other), strict=True)):
+        if other == name:
+            continue
+        theirs = _keys(other)
+        if any(a == b for a, b in zip(mine, theirs, strict=True)) or \
+                (bare is not None and bare == _bare(theirs[0])):
             return other
     return None
+
+
+def _bare(folded: str) -> str:
+    """A case-folded name without its combining marks."""
+    return "".join(c for c in unicodedata.normalize("NFD", folded) if not unicodedata.combining(c))
 
 
 def check_names_apart(names: Iterable[str]) -> Words | None:

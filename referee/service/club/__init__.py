@@ -84,8 +84,13 @@ def tables(db: Database) -> list[dict]:
     once and hands them to each function here that goes through the club's
     tables (its currencies, its people, the sessions gathered): each read
     every row again, up to five times a page. Given none, a function reads
-    them itself."""
-    return storage.sessions.all_rows(db)
+    them itself. A table where nothing happened (no hand, no payment, no
+    debt brought or carried) is no session: one opened by mistake and left
+    counted as a night each of its players sat (newcomer N3)."""
+    played = storage.hands.sessions_with_hands(db)
+    return [row for row in storage.sessions.all_rows(db)
+            if row["id"] in played or any(row["header"].get(k) for k in (
+                "payments", "brought_forward", "carried_forward"))]
 
 
 def _given(db: Database, rows: list[dict] | None) -> list[dict]:

@@ -224,6 +224,11 @@ def accepted_between(db: Database, sid: str, first: int, last: int) -> dict[int,
     return out
 
 
+def sessions_with_hands(db: Database) -> set[str]:
+    """The sessions that have a hand (started, told, or void)."""
+    return {r[0] for r in db.conn.execute("SELECT DISTINCT session_id FROM hands").fetchall()}
+
+
 def unaccepted(db: Database, sid: str) -> dict[int, list[str]]:
     """Each played hand (settled, not void) that someone dealt in has not
     accepted, with who, in seat order (under the names they have now)."""

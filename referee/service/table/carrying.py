@@ -9,12 +9,14 @@ same request that opens the new one with those balances as its
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 from ...record import load_log
 from ...record.events import session_players
 from ...replay.sequential import open_session
 from ...rules.errors import RuleViolation
+from ...rules.table import mistaken
 from ...rules.words import N_
 from .. import access, storage
 from ..errors import MalformedInput
@@ -57,11 +59,14 @@ def carry_into(db: Database, doc: dict, pin: str | None, earlier: str) -> Sessio
     open_session(load_log(check))  # its faults before anything is carried
     sid = new_session_id()
     given = doc.get("brought_forward") if "hands" in doc else None
-    carried = carry(db, earlier, sid, session_players(check), doc.get("currency"), given)
+    plan: dict[str, list[dict]] = {}
+    carried = carry(db, earlier, sid, session_players(check), doc.get("currency"), given, plan)
     doc = {**doc, "brought_forward": given if given is not None else carried}
     if not doc["brought_forward"] and given is None:
         del doc["brought_forward"]
-    return import_log(db, doc, pin, brought_forward_from=earlier, sid=sid)
+    info = import_log(db, doc, pin, brought_forward_from=earlier, sid=sid)
+    return replace(info, carried=tuple(plan.get("carried", ())),
+                   left=tuple(plan.get("left", ())))
 
 
 def linked(db: Database, sid: str, header: dict) -> tuple[str | None, dict[str, dict]]:
@@ -83,17 +88,56 @@ def carryable(db: Database, sid: str, players: list[str]) -> dict[str, Decimal]:
     in: the fewest transfers that settle its balances, kept where both payer
     and payee sit there (a debt to or from someone absent stays owed here).
     Sums to zero."""
-    carried: dict[str, Decimal] = {}
+    return _balances(_split(db, sid, players)[0], players)
+
+
+def _split(db: Database, sid: str, players: list[str]) -> tuple[list[dict], list[dict]]:
+    """Table ``sid``'s still-owed transfers: those a table of ``players``
+    carries (payer and payee both sit there), and those left owed at ``sid``."""
+    carried: list[dict] = []
+    left: list[dict] = []
     for t in standings(db, sid, newest=0)["transfers"]:
-        if t["from"] in players and t["to"] in players:
-            amount = Decimal(t["amount"])
-            carried[t["from"]] = carried.get(t["from"], ZERO) - amount
-            carried[t["to"]] = carried.get(t["to"], ZERO) + amount
-    return {p: carried[p] for p in players if p in carried}
+        (carried if t["from"] in players and t["to"] in players else left).append(t)
+    return carried, left
+
+
+def _balances(transfers: list[dict], players: list[str]) -> dict[str, Decimal]:
+    out: dict[str, Decimal] = {}
+    for t in transfers:
+        amount = Decimal(t["amount"])
+        out[t["from"]] = out.get(t["from"], ZERO) - amount
+        out[t["to"]] = out.get(t["to"], ZERO) + amount
+    return {p: out[p] for p in players if p in out}
+
+
+def check_names(db: Database, sid: str, players: list[str], left: list[dict]) -> None:
+    """Refused (``carry_name``): a debt left owed at table ``sid`` that would
+    be carried were a name seated here written as it is there: a name a
+    person could take for theirs but for its accents ("Jurgen" typed for
+    "Jürgen", newcomer N3; ``rules.table.mistaken``). Carrying around it
+    moved nothing, and said nothing. A name of that table itself is another
+    of its players, not a misspelling."""
+    row = session_row(db, sid)
+    others = [p for p in players if p not in row["everyone"]]
+
+    def here(name: str) -> str | None:
+        return name if name in players else mistaken(name, others, marks=False)
+
+    for t in left:
+        names = (t["from"], t["to"])
+        seated = [here(name) for name in names]
+        if None in seated:
+            continue  # one of them sits here under no name at all
+        name, typed = next((a, b) for a, b in zip(names, seated, strict=True) if a != b)
+        raise RuleViolation("carry_name", N_(
+            "{seated} sits here, but at {table} the name is {name} ({payer} pays "
+            "{payee}): write it as it is there to carry that debt, or carry nothing"),
+            {"seated": typed, "name": name, "table": row["table_name"] or sid,
+             "payer": t["from"], "payee": t["to"]})
 
 
 def carry(db: Database, sid: str, to: str, players: list[str], currency: str | None,
-          given: dict | None = None) -> dict[str, str]:
+          given: dict | None = None, plan: dict | None = None) -> dict[str, str]:
     """Table ``sid``'s debts among ``players`` carried on to the new table
     ``to`` (in ``currency``), once: they leave this table's balances (its
     ``carried_forward``, a ``carry`` event) as they enter ``to``'s
@@ -101,7 +145,10 @@ def carry(db: Database, sid: str, to: str, players: list[str], currency: str | N
     brought-forward balances. Refused: another currency (``carry_currency``:
     an amount is never converted), nothing left to carry at a table that
     carried its debts already (``carried_already``), and, for an import that
-    writes its own ``given`` balances, any others (``carry_mismatch``)."""
+    writes its own ``given`` balances, any others (``carry_mismatch``), and a
+    debt left behind for a name written differently here (``carry_name``).
+    ``plan``, if given, gets the transfers ``carried`` and those ``left``
+    owed at ``sid``, for the host to be told."""
     theirs = session_row(db, sid)["currency"]
     if (theirs or None) != (currency or None):
         raise RuleViolation("carry_currency", N_("table {session} is played in {theirs}, this "
@@ -111,7 +158,11 @@ def carry(db: Database, sid: str, to: str, players: list[str], currency: str | N
                              "ours": currency or "points"})
 
     def check(live: Live):
-        owed = carryable(db, sid, players)
+        moved, left = _split(db, sid, players)
+        check_names(db, sid, players, left)
+        if plan is not None:
+            plan.update(carried=moved, left=left)
+        owed = _balances(moved, players)
         if given is not None and {p: Decimal(str(v).strip()) for p, v in given.items()
                                   if Decimal(str(v).strip())} != owed:
             raise RuleViolation("carry_mismatch", N_("brought_forward is not what table "

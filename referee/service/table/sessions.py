@@ -43,6 +43,10 @@ class SessionInfo:
     id: str
     table_token: str
     audit_token: str
+    # a table opened carrying an earlier one's debts: the transfers carried,
+    # and those left owed there (``carrying.carry_into``)
+    carried: tuple[dict, ...] = ()
+    left: tuple[dict, ...] = ()
 
 
 def create_session(db: Database, header: dict, pin: str | None = None) -> SessionInfo:

@@ -7,6 +7,7 @@ from flask import current_app, flash, g, redirect, render_template, request, url
 from markupsafe import Markup
 
 from ...language import N_, NAMES
+from ...reports.words import PAYS
 from ...rules.options import PRESET_SOURCES, PRESETS
 from ...service import access
 from ...service.access import seats
@@ -16,7 +17,7 @@ from .. import again, forms, lang, links
 from ..db import get_db
 from ..errors import error_page
 from ..forms import FormError
-from ..lang import _, use_table_language
+from ..lang import _, money, use_table_language
 from ..lang import message as _message
 from ..openings import count_opening
 from .blueprint import (
@@ -102,6 +103,7 @@ def create_post():
                                              "here.", id=earlier), 403)
     try:
         header, pin = forms.header_from_form(request.form)
+        g.new_currency = header.get("currency")
         info = carrying.open_carried(get_db(), header, earlier, pin) if earlier else \
             sessions.create_session(get_db(), header, pin)
     except (FormError, RefereeError) as err:
@@ -110,7 +112,33 @@ def create_post():
     forms.mark_unlocked(info.id)
     use_table_language(header.get("language"))  # the line is read on the table's page
     flash(_("The table is open. Keep the PIN: other tablets need it to join."), "ok")
+    if earlier:
+        _say_carried(earlier, info)
     return redirect(url_for("tablet.session_page", session_id=info.id), 303)
+
+
+def _say_carried(earlier: str, info) -> None:
+    """What the new table carried from ``earlier``, in words: who owes whom
+    how much, and what stays owed there (its payer or payee sits not here).
+    It said nothing, and a host took "Jurgen" for "Jürgen" (newcomer N3)."""
+    [row] = sessions.list_sessions(get_db(), [earlier])
+    table = row["table"] or _("Table {id}", id=earlier)
+    cur = g.get("new_currency")
+
+    def owed(transfers) -> str:
+        return "; ".join(_(PAYS, payer=t["from"], payee=t["to"], amount=money(t["amount"], cur))
+                         for t in transfers)
+
+    if info.carried:
+        flash(_("Carried from {table}: {transfers}", table=table, transfers=owed(info.carried)),
+              "ok")
+    if info.left:
+        flash(_("Not carried, still owed at {table}: {transfers}. Only a debt between two "
+                "players who both sit here is carried.", table=table,
+                transfers=owed(info.left)), "error")
+    elif not info.carried:
+        flash(_("Nothing was carried from {table}: nobody owes anything there.", table=table),
+              "error")
 
 
 def _refused_field(err: RefereeError) -> str:
