@@ -8,7 +8,7 @@ from ..language import N_, decimal_text, money_text, time_text  # noqa: F401
 
 # A paper's numbers, money and times: the language's one statement of them.
 from ..rules.ending import OUTCOME_WORDS  # noqa: F401 - the outcomes' names, stated there
-from ..rules.words import LEFT_THE_TABLE, VOID_REASONS, Names
+from ..rules.words import LEFT_THE_TABLE, TABLE_WITH, VOID_REASONS, Names
 
 
 def outcome_words(outcome: str, lang: str) -> str:
@@ -84,7 +84,6 @@ def payment_state(payment, lang: str) -> str | None:
 
 #: A table without a name, as people know it: who sat at it, when it opened.
 TABLE_WITH_OPENED = N_("Table with {players}, opened {when}")
-TABLE_WITH = N_("Table with {players}")
 TABLE_OPENED = N_("Table opened {when}")
 
 

@@ -182,6 +182,9 @@ def _from_plain(value: object) -> object:
 #: ``void`` is free text), and every page and paper says them in its reader's
 #: language. A reason a person typed is shown as typed.
 LEFT_THE_TABLE = N_("{player} left the table")
+#: A table without a name, by who sat at it (``reports.words.table_named``;
+#: a refusal of the service names one so too)
+TABLE_WITH = N_("Table with {players}")
 VOID_REASONS = (N_("misdeal"), N_("voided at the table"))
 #: A payment's note where the referee writes it (the club settling a table's
 #: debt): the log keeps the English, every reader reads it in their language.

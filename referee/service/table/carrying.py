@@ -17,7 +17,7 @@ from ...record.events import session_players
 from ...replay.sequential import open_session
 from ...rules.errors import RuleViolation
 from ...rules.table import mistaken
-from ...rules.words import N_
+from ...rules.words import N_, TABLE_WITH, Names, Words
 from .. import access, storage
 from ..errors import MalformedInput
 from ..kinds import EventKind
@@ -132,7 +132,8 @@ def check_names(db: Database, sid: str, players: list[str], left: list[dict]) ->
         raise RuleViolation("carry_name", N_(
             "{seated} sits here, but at {table} the name is {name} ({payer} pays "
             "{payee}): write it as it is there to carry that debt, or carry nothing"),
-            {"seated": typed, "name": name, "table": row["table_name"] or sid,
+            {"seated": typed, "name": name,
+             "table": row["table_name"] or Words(TABLE_WITH, players=Names(row["everyone"])),
              "payer": t["from"], "payee": t["to"]})
 
 

@@ -17,7 +17,7 @@ from .. import again, forms, lang, links
 from ..db import get_db
 from ..errors import error_page
 from ..forms import FormError
-from ..lang import _, money, use_table_language
+from ..lang import _, money, table_title, use_table_language
 from ..lang import message as _message
 from ..openings import count_opening
 from .blueprint import (
@@ -121,8 +121,7 @@ def _say_carried(earlier: str, info) -> None:
     """What the new table carried from ``earlier``, in words: who owes whom
     how much, and what stays owed there (its payer or payee sits not here).
     It said nothing, and a host took "Jurgen" for "Jürgen" (newcomer N3)."""
-    [row] = sessions.list_sessions(get_db(), [earlier])
-    table = row["table"] or _("Table {id}", id=earlier)
+    table = table_title(sessions.list_sessions(get_db(), [earlier])[0])
     cur = g.get("new_currency")
 
     def owed(transfers) -> str:
