@@ -122,3 +122,31 @@ def test_a_revoked_links_reason_stays_across_a_reload(app, client):
         assert r.status_code == 302 and "revoked=1" in r.headers["Location"]
         page = phone.get(r.headers["Location"]).get_data(as_text=True)
         assert "has been revoked" in page
+
+
+@pytest.mark.parametrize("lang, session_stake, hand_stake", [
+    ("de", "Einsatz 0,50\u00a0€", "Einsatz 1,00\u00a0€ für diese Hand"),
+    ("fr", "mise 0,50\u00a0€", "mise 1,00\u00a0€ pour cette main"),
+    ("pt", "aposta 0,50\u00a0€", "aposta 1,00\u00a0€ nesta mão"),
+    ("en", "stake 0.5 EUR", "stake 1 EUR for this hand"),
+])
+def test_the_replay_writes_stakes_as_the_pages_do(lang, session_stake, hand_stake):
+    """A stake in the replay's report is money as the pages write it ('1,00 €';
+    it was '1 EUR', newcomer 43's N13). English keeps the log's own text, as
+    scripts read it; a stake with more places keeps them."""
+    from referee.record import load_log
+    from referee.replay import replay
+    from referee.reports.text import format_report
+
+    doc = {"format": "tonk-log/1", "stake": "0.5", "currency": "EUR", "rules": "pagat",
+           "players": ["Anna", "Ben", "Chris"],
+           "hands": [{"dealer": "Anna", "ending": {"how": "out", "by": "Anna"}},
+                     {"dealer": "Ben", "stake": "1",
+                      "ending": {"how": "out", "by": "Ben"}},
+                     {"dealer": "Chris", "stake": "0.125",
+                      "ending": {"how": "out", "by": "Chris"}}]}
+    session = replay(load_log(doc))
+    said = format_report(session, session.result(), lang)
+    assert session_stake in said and hand_stake in said, said
+    if lang != "en":
+        assert "0,125\u00a0€" in said and "EUR" not in said, said

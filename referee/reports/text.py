@@ -50,12 +50,17 @@ class _Forms:
         return self.outcome_words(code, self.lang)
 
     def stake_words(self, text: str) -> str:
-        """A stake as written ("1 point", not "1 points")."""
+        """A stake as written ("1 point", not "1 points"); in a language
+        other than English, money as the pages write it ("1,00 €", with
+        every place it has: "0,125 €")."""
         language = self.language
         value = self.parse_stake(text)
+        currency = self.log.get("currency")
         if not self.plain:
+            if currency:
+                return language.money(value, currency, self.lang)
             text = language.decimal_text(value, max(0, -value.as_tuple().exponent), self.lang)
-        if self.log.get("currency"):
+        if currency:
             return f"{text} {self.unit}"
         return language.quantity(value, text, self.unit, self.lang)
 
