@@ -69,6 +69,9 @@ CASES: dict[str, tuple[str, str, list[dict]]] = {
         {"by": "Ben", "how": "corrected"}, {"by": "Ben", "how": "zz"},
         {"by": "Ben", "how": "corrected", "confirm": "1"},
         {"by": "Ben", "how": "corrected"}, {"by": "Ben", "how": "stands"}]),
+    "tablet.instead_post": ("played", "/s/{sid}/hands/1/disputes/1/instead", [
+        {"by": "Ben", "act": "1:discard", "card": "8c"}, {"by": "Ben", "act": "zz"},
+        {"by": "Ben", "act": "1:discard"}]),
     "tablet.act": ("played", "/s/{sid}/hands/1/act", [
         {"act": "0:draw", "card": "Kc", "expected_seq": "5"},
         {"act": "zz"}, {"act": "1:drop", "expected_seq": "6"},
