@@ -769,7 +769,7 @@ def test_the_club_says_points_in_the_readers_language(weeks):
     ledger = client.get("/club?currency=points&lang=de").get_data(as_text=True)
     season = client.get("/club/season?currency=points&lang=de").get_data(as_text=True)
     usual = client.get("/club?lang=de").get_data(as_text=True)
-    assert "Jeder Tisch in Punkte" in ledger and "1 Sitzung in Punkte" in season
+    assert "Jeder Tisch in Punkten:" in ledger and "1 Sitzung in Punkten." in season
     assert ">Punkte</a>" in usual  # the link to the other "currency"
     amounts = re.findall(r'<td class="num">([^<]*)</td>', ledger)
     assert amounts and all(a.endswith((" Punkte", " Punkt")) for a in amounts), amounts

@@ -148,6 +148,13 @@ def _currency(key: str | None) -> str | None:
     return None if not key or key == POINTS else key
 
 
+def in_points(currency: str | None) -> bool:
+    """Whether a table's amounts are points (no currency): its sentences are
+    their own, for the words around "points" may change with it ("in
+    Punkten", not "in Punkte")."""
+    return _currency(currency) is None
+
+
 def unit_name(currency: str | None) -> str:
     """What a table's amounts are counted in, as a heading names it: its
     currency, else points in the reader's language ("total (Punkte)")."""
@@ -435,6 +442,7 @@ def init_app(app) -> None:
     app.add_template_global(lambda: language.elision(current()), "elision")
     app.add_template_filter(money, "money")
     app.add_template_global(unit_name, "unit_name")
+    app.add_template_global(in_points, "in_points")
     app.add_template_global(table_title, "table_title")
     # an amount of the result's sections written to its quantum, for ``money``
     app.add_template_filter(fmt, "written")
