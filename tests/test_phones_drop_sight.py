@@ -36,8 +36,9 @@ def _leaks(page: str, others: dict) -> list[str]:
 
 def _named(page: str, others: dict) -> list[str]:
     """Every card of ``others`` the page's markup names (its data for the
-    scripts too), but for the deck's list and the picker's tiles."""
-    page = re.sub(r"data-deck='[^']*'", " ", page)
+    scripts too), but for the deck's lists (its cards, its red ones) and the
+    picker's tiles."""
+    page = re.sub(r"data-(deck|red)='[^']*'", " ", page)
     page = re.sub(r'<label class="tile">.*?</label>', " ", page, flags=re.S)
     return [c for p in others for c in others[p][0]
             if re.search(rf"(?<![\w-]){c}(?![\w-])", page)]

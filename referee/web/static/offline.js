@@ -55,6 +55,7 @@
     played: json(handNode.dataset.played, []),
     known: json(handNode.dataset.known, []),
     cards: Object.fromEntries(json(handNode.dataset.deck, [])),
+    red: new Set(json(handNode.dataset.red, [])),
     unknown: handNode.dataset.unknown,
     templates: words.actions,
     elision: words.elision || null,
@@ -232,8 +233,80 @@
     shown = queued.length ? foresee().shown : [];
     drawPanel(panel);
     drawHistory();
+    drawHands();  // first: it writes the players' list again as served
     drawActions();
     showNote();
+  };
+
+  // The players' hands as the kept taps leave them (newcomer 43's N5: a phone
+  // offline still listed the cards it had laid and discarded, and not the one
+  // it drew): each line's number of cards and the cards this page knows, and
+  // the picker's marks of who holds which card. The count of a changed hand
+  // is left out: the referee says it once the taps are sent.
+  let playersAsServed = null;
+  const drawHands = () => {
+    const list = document.getElementById("players");
+    if (!list) return;
+    if (playersAsServed === null) playersAsServed = list.innerHTML;
+    if (list.innerHTML !== playersAsServed) list.innerHTML = playersAsServed;
+    const tiles = [...document.querySelectorAll("#act label.tile")];
+    for (const tile of tiles) {
+      const face = tile.querySelector("input + span");
+      if (tile.dataset.served === undefined) {
+        tile.dataset.served = tile.className;
+        tile.dataset.mark = face?.querySelector("small")?.textContent ?? "";
+      }
+      tile.className = tile.dataset.served;
+      face?.querySelector("small")?.remove();
+      if (face && tile.dataset.mark) face.append(mark(tile.dataset.mark));
+    }
+    if (!queued.length) return;
+    const next = foresee();
+    const served = hand.turns;
+    for (const li of list.querySelectorAll(":scope > li")) {
+      const name = li.querySelector("strong")?.textContent;
+      if (!name || !(name in next.held) || !(name in (next.known || {}))) continue;
+      const now = next.known[name];
+      const was = (served.known || {})[name] || [];
+      if (next.held[name] === served.held[name] && now.join() === was.join()) continue;
+      const facts = [...li.querySelectorAll(".facts > span:not(.badge)")];
+      if (facts[0]) facts[0].textContent = words.card_counts?.[next.held[name]] ?? String(next.held[name]);
+      for (const said of facts.slice(1)) said.remove();  // its count: the referee's to say
+      li.querySelector(".known")?.remove();
+      if (!now.length) continue;
+      const div = document.createElement("div");
+      div.className = "known";
+      for (const [k, c] of now.entries()) {
+        const span = document.createElement("span");
+        span.className = `c c-${hand.red.has(c) ? "red" : "black"}`;
+        span.textContent = cardLabel(c);
+        div.append(...(k ? [" ", span] : [span]));
+      }
+      const more = next.held[name] - now.length;
+      if (more > 0) {
+        const small = document.createElement("small");
+        small.className = "muted";
+        small.textContent = say("unknown_more", {num: more});
+        div.append(" ", small);
+      }
+      li.append(div);
+    }
+    const mine = next.toAct || hand.only;
+    for (const tile of tiles) {
+      const c = tile.querySelector("input")?.value;
+      const holder = Object.keys(next.known || {}).find((p) => next.known[p].includes(c));
+      const face = tile.querySelector("input + span");
+      tile.classList.remove("tile-mine", "tile-held");
+      face?.querySelector("small")?.remove();
+      if (!holder) continue;
+      tile.classList.add(holder === mine ? "tile-mine" : "tile-held");
+      face?.append(mark(holder));
+    }
+  };
+  const mark = (text) => {
+    const small = document.createElement("small");
+    small.textContent = text;
+    return small;
   };
 
   const button = (text, onClick, kind = "secondary") => {
@@ -600,6 +673,7 @@
     }
     actionsAsServed = null;
     spreadsAsServed = null;
+    playersAsServed = null;
     refresh();
   };
   document.addEventListener("tonk:swapped", redrawn);

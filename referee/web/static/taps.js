@@ -132,6 +132,9 @@
     const spreads = [];  // laid by kept taps: S(n+1), ...
     let drawn = 0;
     const held = {...turns.held};  // the cards each player holds
+    // The cards of each hand this page knows: what the kept taps draw and take
+    // comes in, what they lay or discard goes.
+    const known = Object.fromEntries(Object.entries(turns.known || {}).map(([p, cs]) => [p, [...cs]]));
     const shown = [];  // each kept action as a person reads it: a take with its card
     // A spread as a person reads it: its cards in the order the deck sorts them.
     const order = Object.keys(page.cards);
@@ -144,6 +147,13 @@
       if (a.player in held) {
         if (a.verb === "draw" || a.verb === "take") held[a.player] += 1;
         if (["spread", "hit", "slap", "discard"].includes(a.verb)) held[a.player] -= a.cards.length;
+      }
+      if (a.player in known) {
+        const came = a.verb === "draw" ? a.cards : a.verb === "take" ? [a.cards[0] || taken] : [];
+        known[a.player].push(...came.filter((c) => c && c !== page.unknown));
+        if (["spread", "hit", "slap", "discard"].includes(a.verb)) {
+          known[a.player] = known[a.player].filter((c) => !a.cards.includes(c));
+        }
       }
       if (a.verb === "take") {
         if (top) played.delete(top);
@@ -177,7 +187,9 @@
       }
     }
     for (const sp of spreads) sp.cards = inOrder(sp.cards);
-    return {toAct, phase, verbs: phase ? turns[phase] : [], top, played, spreads, drawn, shown};
+    for (const p of Object.keys(known)) known[p] = inOrder(known[p]);
+    return {toAct, phase, verbs: phase ? turns[phase] : [], top, played, spreads, drawn, shown,
+            held, known};
   };
 
   window.TonkTaps = {tapOf, lineOf, sayAction, foresee, label, fill};

@@ -84,6 +84,7 @@ def _hand_page(session_id: str, n: int, state: dict):
         played=_seen_cards(state, history, holders),
         known_shows=[record(a) for a in legal if a.verb in ("show", "declare")],
         deck=deck_labels(rules.deck_info),
+        red=red_cards(rules.deck_info),
         unknown=UNKNOWN,
         turns=turns(state, players, rules),
         holders=holders,
@@ -244,6 +245,11 @@ def deck_labels(deck) -> list[tuple[str, str]]:
     return [(c, card_label(c)) for c in sort_cards(deck.cards)] + [(UNKNOWN, UNKNOWN)]
 
 
+def red_cards(deck) -> list[str]:
+    """The table's red cards, for offline.js to write a hand as a page does."""
+    return [c for c in sort_cards(deck.cards) if forms.card_colour(c) == "red"]
+
+
 def turns(state: dict, players: list[str], rules) -> dict:
     """How the turn goes on, for offline.js to show what follows taps kept
     offline by asking, not guessing: whose turn it is and where (``start``
@@ -251,10 +257,12 @@ def turns(state: dict, players: list[str], rules) -> dict:
     starts after each seat's discard, the verbs of each part of a turn,
     where each verb leaves the turn (``rules.phases.turn_after``) and how
     many cards each player holds (a kept tap that empties a hand leaves what
-    follows to the referee: the hand may be over)."""
+    follows to the referee: the hand may be over) and which of them this
+    page may know (the hand shown follows the kept taps)."""
     where = {str(START): "start", str(PLAY): "play"}.get(str(state.get("phase")))
     return {"to_act": state.get("to_act") if where else None, "phase": where,
             "held": {p["name"]: p["cards"] for p in state.get("players", ())},
+            "known": {p["name"]: p.get("known", []) for p in state.get("players", ())},
             "next": {p: players[(i + 1) % len(players)] for i, p in enumerate(players)},
             "start": list(START_VERBS), "play": list(PLAY_VERBS),
             "after": turn_after(rules.hit_replaces_discard)}
