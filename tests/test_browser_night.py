@@ -269,7 +269,9 @@ def test_a_whole_night(server, browser):
     check(pg, "club-ledger-paid")
     pg.locator("main ul.plain a", has_text=payer).first.click()
     pg.wait_for_url(re.compile(rf".*/club/people/{payer}$"))
-    assert "Friday night" in text(pg, "main") and "Next Friday" in text(pg, "main")
+    # "Next Friday" opened but nothing happened there: no session of the
+    # club (carry43), so the player's page lists the one night.
+    assert "Friday night" in text(pg, "main") and "Next Friday" not in text(pg, "main")
     check(pg, "club-player")
     pg.goto(f"{base}/club/season?a=Ann&b=Ben")
     assert "Ann" in text(pg, "main") and "Ben" in text(pg, "main")
