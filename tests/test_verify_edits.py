@@ -44,6 +44,12 @@ class Night:
                                                "players": ["Ann", "Bne"]})
         assert r.status_code == 201, r.get_json()
         self.second, token = r.get_json()["id"], r.get_json()["table_token"]
+        # Something happens at the second table (a table where nothing did is
+        # no session of the club, and its spelling could not be merged); its
+        # viewer link, revoked, is still the database's newest event.
+        r = client.post(f"/api/sessions/{self.second}/payments", headers=bearer(token),
+                        json={"from": "Ann", "to": "Bne", "amount": "0.25", "client_id": "p2"})
+        assert r.status_code == 201, r.get_json()
         for tail in ("/links", "/links/revoke"):
             r = client.post(f"/api/sessions/{self.second}{tail}", json={"role": "viewer"},
                             headers=bearer(token))
