@@ -136,8 +136,8 @@ def money(value, currency: str | None | _Column = COLUMN) -> str:
     if value is None:
         return ""
     if isinstance(currency, _Column):
-        return _money_text(str(value), None, current())
-    return _unit_text(str(value), _currency(currency), current())
+        return _money_text(str(value), None, current(), column=True)
+    return _money_text(str(value), _currency(currency), current())
 
 
 def _currency(key: str | None) -> str | None:
@@ -173,18 +173,14 @@ def num(value) -> str:
 # key is the value's text, which is all either reads (Decimal("1.0") and
 # Decimal("1.00") are equal but written apart).
 @lru_cache(maxsize=4096)
-def _money_text(text: str, currency: str | None, lang: str) -> str:
+def _money_text(text: str, currency: str | None, lang: str, column: bool = False) -> str:
+    """``text`` as money in ``currency`` (points said as points), or, for a
+    column whose heading names the unit, the bare number."""
     amount = _decimal(text) if text != "" else None
     if amount is None:
         return text
-    return language.money(amount, currency, lang)
-
-
-@lru_cache(maxsize=4096)
-def _unit_text(text: str, currency: str | None, lang: str) -> str:
-    amount = _decimal(text) if text != "" else None
-    if amount is None:
-        return text
+    if column:
+        return language.money(amount, None, lang)
     return language.in_unit(amount, currency, lang)
 
 
