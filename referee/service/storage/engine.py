@@ -311,10 +311,12 @@ class GroupCommitter:
 
     MAX_BATCH = 64
     CHECKPOINT_EVERY = 20  # commits
+    RETRY_AFTER = 0.5  # seconds, while a checkpoint left pages in the WAL
 
     def __init__(self, path: str | Path) -> None:
         self.db = connect(path)
         self.wrote = threading.Event()
+        self.stopping = False
         self.commits = 0
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._run, name="referee-commit", daemon=True)
@@ -329,13 +331,23 @@ class GroupCommitter:
         self.checkpointer.start()
 
     def _checkpoints(self) -> None:
+        behind = False
         while True:
-            self.wrote.wait()
+            # A passive checkpoint stops short of a reader's snapshot (or fails
+            # beside another checkpoint): it is tried again shortly, not only
+            # at the next write, which may never come (CI met a file that had
+            # nothing copied in 10 s after the night's last write).
+            self.wrote.wait(self.RETRY_AFTER if behind else None)
             self.wrote.clear()
+            if self.stopping:
+                self.checkpoint_db.close()
+                return
             try:
-                self.checkpoint_db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                busy, frames, copied = self.checkpoint_db.execute(
+                    "PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                behind = bool(busy) or copied < frames
             except sqlite3.Error:
-                pass  # busy or failing: the next round tries again
+                behind = True
 
     def submit(self, job: Callable[[Database], Any]) -> Any:
         future: Future = Future()
@@ -343,8 +355,12 @@ class GroupCommitter:
         return future.result()
 
     def stop(self) -> None:
-        """End the writer thread once the jobs queued before are done."""
+        """End the writer thread once the jobs queued before are done, and the
+        checkpointing thread (the pages left in the WAL are the next
+        connection's to copy: nothing is lost)."""
         self.queue.put(None)
+        self.stopping = True
+        self.wrote.set()
 
     def _run(self) -> None:
         while True:
