@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -281,23 +282,47 @@ def footer(text: str, lang: str = language.DEFAULT):
     return draw
 
 
-def running_chart(lines: dict[str, list[tuple[float, float]]], width: float, height: float,
-                  legend_w: float, x_title: str):
+#: How far apart, in points, the lines of players who stand alike at a point
+#: are drawn (``chart_lines.apart``): a line is 1.4 pt wide, so each shows.
+LINES_APART = 2
+
+
+def running_chart(lines: Mapping[str, Sequence[tuple[float, Decimal]]], width: float,
+                  height: float, legend_w: float, x_title: str, lang: str, *,
+                  room: float = 0):
     """A running-balance chart: one line a player in the palette's colours
-    (dashed past it), a grid, the x axis titled, a legend on the right.
+    (dashed past it), a grid, the x axis titled, a legend on the right;
+    ``room`` more points under the plot (for labels of two lines). Each
+    line's points are (x, the player's balance there), every line with its
+    points at the same x's. The y axis marks round amounts
+    (``chart_lines.ticks``) in ``lang``'s form, and players who stand alike
+    at a point are drawn ``LINES_APART`` apart around their balance
+    (``chart_lines.apart``): two players alike all night drew one line.
     Returns the drawing and its plot, whose x axis the caller sets (hands or
     sessions)."""
     from reportlab.graphics.charts.legends import Auto, LineLegend
     from reportlab.graphics.charts.lineplots import LinePlot
     from reportlab.graphics.shapes import Drawing, String
 
+    from .chart_lines import apart, ticks
+
     names = list(lines)
     d = Drawing(width, height)
     plot = LinePlot()
-    plot.x, plot.y = 40, 28
+    plot.x, plot.y = 40, 28 + room
     plot.width = width - legend_w - plot.x - 10
     plot.height = height - plot.y - 10
-    plot.data = [lines[p] for p in names]
+    every = [v for p in names for _, v in lines[p]] or [Decimal(0)]
+    marks = ticks(min(every), max(every))
+    ya = plot.yValueAxis
+    ya.valueMin, ya.valueMax = float(marks[0]), float(marks[-1])
+    ya.valueSteps = [float(m) for m in marks]
+    places = max(0, -marks[0].as_tuple().exponent)
+    ya.labelTextFormat = lambda v: language.decimal_text(Decimal(str(v)), places, lang)
+    per_point = float(marks[-1] - marks[0]) / plot.height
+    shift = apart({p: [v for _, v in lines[p]] for p in names})
+    plot.data = [[(x, float(v) + LINES_APART * per_point * s)
+                  for (x, v), s in zip(lines[p], shift[p], strict=True)] for p in names]
     for i in range(len(names)):
         plot.lines[i].strokeColor, dash = line_style(i)
         plot.lines[i].strokeWidth = 1.4

@@ -31,7 +31,7 @@ from .common import (
     styles,
     words,
 )
-from .season_chart import apart, balances, session_labels, ticks
+from .season_chart import balances, session_labels
 from .settlement import outcome_words
 
 # Two-line headings: eleven columns share a portrait page.
@@ -180,27 +180,12 @@ def _chart(season: dict, width: float, lang: str) -> Drawing:
     # Each line starts at 0 before the first session, and each session is a
     # dot: a season of one session is a line and a dot, not an empty chart.
     values = balances(running, from_zero=True)
-    people = list(values)
-    every = [v for line in values.values() for v in line]
-    marks = ticks(min(every), max(every))
-    low, high = marks[0], marks[-1]
-    # Players who stand alike are drawn 2 pt apart, as on the page
-    # (``season_chart.apart``): six players at 0 drew one line.
-    d, plot = running_chart({p: list(enumerate(map(float, values[p]))) for p in people},
-                            width, height, legend_w, _("session"))
     labels = session_labels(running, lang)
     room = 8 * any("\n" in label for label in labels)  # a label's second line, above the title
-    plot.y, plot.height = plot.y + room, plot.height - room
-    per_point = float(high - low) / plot.height
-    shift = apart(values)
-    plot.data = [[(i, float(v) + 2 * per_point * shift[p][i])
-                  for i, v in enumerate(values[p])] for p in people]
-    for i in range(len(people)):
+    d, plot = running_chart({p: list(enumerate(line)) for p, line in values.items()},
+                            width, height, legend_w, _("session"), lang, room=room)
+    for i in range(len(values)):
         plot.lines[i].symbol = makeMarker("FilledCircle", size=3.5)
-    ya = plot.yValueAxis
-    ya.valueMin, ya.valueMax, ya.valueSteps = float(low), float(high), [float(m) for m in marks]
-    ya.labelTextFormat = lambda v: language.decimal_text(
-        Decimal(str(v)), max(0, -marks[0].as_tuple().exponent), lang)
     xa = plot.xValueAxis
     xa.valueMin, xa.valueMax = 0, max(1, len(running))
     xa.valueSteps = list(range(1, len(running) + 1))

@@ -26,7 +26,6 @@ from reportlab.platypus import (
 )
 
 from .. import language
-from ..ledger.money import unsigned
 from ..record.chain import PRINTED_HEAD
 from ..replay import Session
 from ..rules.told import TOLD
@@ -444,7 +443,7 @@ def _chart(sec: Sections, width: float, unit: str, lang: str) -> Drawing:
     height = 58 * mm
     legend_w = 42 * mm
     running = dict.fromkeys(players, Decimal(0))
-    lines: dict[str, list[tuple[int, float]]] = {p: [(0, 0.0)] for p in players}
+    lines: dict[str, list[tuple[int, Decimal]]] = {p: [(0, Decimal(0))] for p in players}
     hands = sec.hands
     # Over a few hundred hands a line cannot show every step on paper anyway;
     # sampling keeps the drawing (and the render) small. The last hand is kept.
@@ -454,9 +453,9 @@ def _chart(sec: Sections, width: float, unit: str, lang: str) -> Drawing:
             running[p] += v
         if i % step == 0 or i == len(hands) - 1:
             for p in players:
-                lines[p].append((h.number, float(running[p])))
-    d, plot = running_chart(lines, width, height, legend_w, _("hand"))
-    xa, ya = plot.xValueAxis, plot.yValueAxis
+                lines[p].append((h.number, running[p]))
+    d, plot = running_chart(lines, width, height, legend_w, _("hand"), lang)
+    xa = plot.xValueAxis
     xa.valueMin = 0
     xa.valueMax = last = max(1, hands[-1].number if hands else 1)
     # Ticks at whole hands only (reportlab's own steps give 0.5, printed "0 0 1").
@@ -464,13 +463,8 @@ def _chart(sec: Sections, width: float, unit: str, lang: str) -> Drawing:
                 if last / t <= 10)
     xa.valueSteps = list(range(0, last + 1, tick))
     xa.labelTextFormat = lambda v: f"{v:.0f}"
-    ya.labelTextFormat = lambda v: _axis_number(v, lang)
-    d.add(String(plot.x - 34, plot.y + plot.height + 2, unit, fontName=FONT, fontSize=7))
+    # Above the axis's top amount, not beside it ("EUR 15" read as one).
+    d.add(String(plot.x - 34, plot.y + plot.height + 5, unit, fontName=FONT, fontSize=7))
     return d
-
-
-def _axis_number(v: float, lang: str) -> str:
-    text = f"{v:.2f}".rstrip("0").rstrip(".")
-    return language.number(unsigned(Decimal(text or "0")), lang)
 
 

@@ -255,15 +255,16 @@ def chart_svg(running: list[dict], lang: str = language.DEFAULT, width: int = 40
     phone's width (390 px) they read at about 10 px, and the sessions' labels
     are thinned so that they never meet at any size.
 
-    Newcomer N13: the left axis marks round amounts (``season_chart.ticks``);
+    Newcomer N13: the left axis marks round amounts (``chart_lines.ticks``);
     one day's sessions are told apart by the hour their tables opened
     (``season_chart.session_labels``); players who stand alike are drawn a
-    line's width apart (``season_chart.apart``), as six players at 0 drew
+    line's width apart (``chart_lines.apart``), as six players at 0 drew
     one line; each point names its table and the player's balance when
     pointed at."""
     if not running:
         return ""
-    from ..reports.season_chart import apart, balances, session_labels, ticks
+    from ..reports.chart_lines import apart, ticks
+    from ..reports.season_chart import balances, session_labels
 
     lines = balances(running)
     marks = ticks(min(min(v) for v in lines.values()), max(max(v) for v in lines.values()))
