@@ -57,10 +57,11 @@ def other_database(request, backend, tmp_path):
     return new_pg_schema(request.getfixturevalue("pg_server"))
 
 
-def _open_table(target: str, monkeypatch):
-    """The app on ``target``, with the session ``SID`` and its first hand; its
-    tokens and its PIN's salt the same in every database (the session's first
-    event holds their digest, and every later event's hash hangs on it)."""
+def _open_table(target: str, monkeypatch, hand: dict | None = None):
+    """The app on ``target``, with the session ``SID`` and its first hand
+    (``hand``, else dealt as ``CAUGHT_DEAL``); its tokens and its PIN's salt
+    the same in every database (the session's first event holds their digest,
+    and every later event's hash hangs on it)."""
     from referee.service import access
     from referee.service.table import hands
 
@@ -72,7 +73,7 @@ def _open_table(target: str, monkeypatch):
     info = sessions.import_log(db, sessions.opening({
         "stake": "0.25", "currency": "USD", "rules": "pagat", "players": PLAYERS,
         "started": "2026-11-28T13:00:00Z"}), PIN, sid=SID)
-    hands.start_hand(db, SID, {"dealer": "Ann", "upcard": "7d", "deal": CAUGHT_DEAL},
+    hands.start_hand(db, SID, hand or {"dealer": "Ann", "upcard": "7d", "deal": CAUGHT_DEAL},
                      client_id="start")
     return app, db, info
 

@@ -20,6 +20,7 @@ from ..service.table import (
     carrying,
     disputes,
     hands,
+    retell,
     seat_links,
     sessions,
     sight,
@@ -44,6 +45,7 @@ from .api_schemas import (
     SessionCreatedSchema,
     SettleRequestSchema,
     StakeRequestSchema,
+    TellAgainRequestSchema,
     UndoRequestSchema,
     VoidRequestSchema,
 )
@@ -62,6 +64,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 _ACTION = ActionRequestSchema()
 _HAND_REQUEST = HandRequestSchema()
 _UNDO = UndoRequestSchema()
+_TELL_AGAIN = TellAgainRequestSchema()
 _CREATED = SessionCreatedSchema()
 _CARRY_FROM = CarryFromSchema()
 _VOID = VoidRequestSchema()
@@ -247,6 +250,18 @@ def undo(sid: str, n: int):
     body = _body(_UNDO)
     return _created(hands.undo(get_db(), sid, n, body["client_id"],
                                body.get("expected_seq")))
+
+
+@bp.post("/sessions/<sid>/hands/<int:n>/tell-again")
+@token_required(write=True)
+def tell_again(sid: str, n: int):
+    # The tablet's correction (tablet.tell_again) by the same service call.
+    body = _body(_TELL_AGAIN)
+    settles = body.get("settles")
+    return _created(retell.tell_again(
+        get_db(), sid, n, {"ending": body["ending"]}, body.get("client_id"),
+        (settles["dispute"] - 1, settles["by"]) if settles else None,
+        expected_seq=body.get("expected_seq")))
 
 
 @bp.post("/sessions/<sid>/hands/<int:n>/void")

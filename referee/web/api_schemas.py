@@ -10,7 +10,14 @@ from ..language import N_
 from ..ledger.side_bets import KINDS as SIDE_BET_KINDS
 from ..record.events import HAND_FIELDS
 from ..record.kinds import TABLE_EVENTS, EventKind
-from ..record.schemas import RULES_OPENAPI, STAKE_OPENAPI, HandSchema, LogSchema, StrictSchema
+from ..record.schemas import (
+    ENDING_OPENAPI,
+    RULES_OPENAPI,
+    STAKE_OPENAPI,
+    HandSchema,
+    LogSchema,
+    StrictSchema,
+)
 from ..rules.words import Words
 from ..service.table import disputes
 
@@ -527,3 +534,28 @@ class HandSetupSchema(HandSchema, HandRequestSchema):
 
     class Meta(HandSchema.Meta):
         exclude = ("actions", *HAND_FIELDS)
+
+
+class SettlesSchema(StrictSchema):
+    """The dispute a told hand's correction settles, and who settles it."""
+
+    dispute = fields.Integer(required=True, strict=True,
+                             validate=validate.Range(min=1, max=100_000), metadata={
+                                 "description": "the dispute's number in the hand's list, "
+                                                "from 1 (as disputes/{k}/settle names it)"})
+    by = fields.String(required=True, validate=_NAME["validate"],
+                       metadata={"example": "Ann", "description": "who settled it"})
+
+
+class TellAgainRequestSchema(HandRequestSchema):
+    """What ``POST hands/{n}/tell-again`` takes: a told hand's new ending
+    (read by the rules, as a told hand's ``ending`` in ``POST hands``; its
+    dealer, seats and stake stay), the request's own fields, and the dispute
+    the correction settles, if any (``service.retell``)."""
+
+    ending = fields.Dict(required=True, metadata={
+        **ENDING_OPENAPI, "description": "how the hand really ended, in the place of how "
+                                         "it was told"})
+    settles = fields.Nested(SettlesSchema, metadata={
+        "description": "a dispute of the hand that this correction settles (corrected), "
+                       "in the same write"})

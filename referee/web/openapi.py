@@ -35,6 +35,7 @@ from .api_schemas import (
     SettleRequestSchema,
     StakeRequestSchema,
     StandingsSchema,
+    TellAgainRequestSchema,
     UndoRequestSchema,
     VoidRequestSchema,
 )
@@ -89,6 +90,7 @@ def build_spec() -> dict:
                          ("SessionSummary", SessionSummarySchema),
                          ("Standings", StandingsSchema),
                          ("HandSetup", HandSetupSchema), ("VoidRequest", VoidRequestSchema),
+                         ("TellAgainRequest", TellAgainRequestSchema),
                          ("AcceptRequest", AcceptRequestSchema),
                          ("DisputeRequest", DisputeRequestSchema),
                          ("StakeRequest", StakeRequestSchema),
@@ -159,6 +161,17 @@ def build_spec() -> dict:
         "post": {"summary": "Undo the last action (a correction; the original stays in "
                  "the history)", "security": auth, "requestBody": body("UndoRequest"),
                  "responses": {**_ok(201, "HandState", "the state without it"),
+                               **_errors(400, 401, 403, 404, 409, 422)}}})
+    spec.path("/api/sessions/{sid}/hands/{n}/tell-again", parameters=[sid, n], operations={
+        "post": {"summary": "Correct a hand told by its ending: tell it again with the ending "
+                 "it really had (its dealer, seats and stake stay), while it is the newest "
+                 "hand, nobody has accepted it and the table is open (not_told: a played "
+                 "hand; its actions are undone instead). The chain keeps a correction and "
+                 "both tellings; with settles, a dispute of the hand is settled by it",
+                 "security": auth, "requestBody": body("TellAgainRequest"),
+                 "responses": {**_ok(201, "HandState", "told again: the hand's new state "
+                                     "and result (a retry with the same client_id gets "
+                                     "this again)"),
                                **_errors(400, 401, 403, 404, 409, 422)}}})
     events = [
         ("/hands/{n}/void", [sid, n], "VoidRequest", "Void the hand in play (a misdeal...): "

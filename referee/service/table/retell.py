@@ -18,11 +18,11 @@ from sqlite_utils import Database
 from ...record import load_hand_setup
 from ...record.chain import with_reply
 from ...replay import start_on
-from ...rules.errors import MalformedInput, RuleViolation
+from ...rules.errors import MalformedInput, RefereeError, RuleViolation
 from ...rules.told import check_told_hand
 from ...rules.words import N_
 from .. import storage
-from ..errors import NotFound
+from ..errors import NotFound, StaleSeq
 from ..kinds import EventKind
 from ..money import totals
 from ..money.results import hand_result
@@ -31,7 +31,16 @@ from .cache import Live
 from .disputes import check_settling
 from .hands import public_state
 from .live_state import check_open, current, table_before_newest
-from .writes import Plan, answered, asked, check_current, write
+from .writes import (
+    Plan,
+    Request,
+    answered,
+    asked,
+    asking,
+    check_current,
+    check_table_seq,
+    write,
+)
 
 _HAND_START, _CORRECTION, _SETTLE = map(str, (EventKind.HAND_START, EventKind.CORRECTION,
                                               EventKind.SETTLE))
@@ -58,14 +67,17 @@ def _check(live: Live, n: int) -> dict:
     return setup
 
 
-def _corrected(setup: dict, given: dict) -> dict:
+def _corrected(n: int, setup: dict, given: dict) -> dict:
     """The hand as told again: the new ending in the place of the old, the rest
-    (dealer, seats, stake, disputes) as it was."""
-    given = load_hand_setup({"dealer": setup["dealer"], **given})
-    if "ending" not in given:
-        raise MalformedInput("malformed", N_("{field}: {problem}"),
-                             {"field": "ending", "problem": "required"})
-    check_told_hand(given)
+    (dealer, seats, stake, disputes) as it was. A refusal names hand ``n``."""
+    try:
+        given = load_hand_setup({"dealer": setup["dealer"], **given})
+        if "ending" not in given:
+            raise MalformedInput("malformed", N_("{field}: {problem}"),
+                                 {"field": "ending", "problem": "required"})
+        check_told_hand(given)
+    except RefereeError as err:
+        raise err.at(hand=n) from None
     return {**setup, "ending": given["ending"]}
 
 
@@ -88,17 +100,39 @@ def preview(db: Database, sid: str, n: int, given: dict,
         live = current(db, sid)
         told = _check(live, n)
         _settling(db, sid, live, n, told, settles)
-        setup = _corrected(told, given)
+        setup = _corrected(n, told, given)
         hand = start_on(table_before_newest(db, sid, live), setup)
         return {"hand": n, "dealer": hand.dealer, "players": list(hand.players),
                 "setup": setup, "result": hand_result(hand, live.stake, live.quantum, setup)}
 
 
+#: How telling a hand again is named to a client whose id it first answered:
+#: by the API's door for it (the tablet's form is the same request).
+KIND = "POST /api/sessions/<sid>/hands/<int:n>/tell-again"
+
+
+def _request(n: int, given: dict, settles: Settles | None) -> Request:
+    """Telling hand ``n`` again as a request: the hand, the ending and the
+    dispute it settles, whichever door sent them (the same client_id and the
+    same ending are the same request from the tablet's form or the API, and
+    leave the same events)."""
+    return Request.make(KIND, [n, given.get("ending"), settles])
+
+
 def tell_again(db: Database, sid: str, n: int, given: dict,
-               client_id: str | None = None, settles: Settles | None = None) -> dict:
+               client_id: str | None = None, settles: Settles | None = None, *,
+               expected_seq: int | None = None) -> dict:
     """Tell hand ``n`` again with ``given``'s ending; returns its state.
     Refused as ``_check`` says, or as a hand told with that ending would be;
-    with ``settles``, also as settling that dispute would be."""
+    with ``settles``, also as settling that dispute would be.
+    ``expected_seq``: the table's newest event the request was made on
+    (``StaleSeq`` if another has been written since, as for a new hand)."""
+    with asking(_request(n, given, settles)):
+        return _tell_again(db, sid, n, given, client_id, settles, expected_seq)
+
+
+def _tell_again(db: Database, sid: str, n: int, given: dict, client_id: str | None,
+                settles: Settles | None, expected_seq: int | None) -> dict:
     seen = answered(db, sid, client_id, None)
     if seen:
         return seen
@@ -106,7 +140,7 @@ def tell_again(db: Database, sid: str, n: int, given: dict,
     def plan(live: Live) -> Plan:
         told = _check(live, n)
         settle = _settling(db, sid, live, n, told, settles)
-        setup = _corrected(told, given)
+        setup = _corrected(n, told, given)
         hand = start_on(table_before_newest(db, sid, live), setup)
         result = hand_result(hand, live.stake, live.quantum, setup)
         state = public_state(sid, setup, hand, result, legal=False)
@@ -116,6 +150,11 @@ def tell_again(db: Database, sid: str, n: int, given: dict,
         def job(w: Database) -> None:
             if storage.hands.current_version(w, sid) != version:
                 raise storage.events.Moved(sid)
+            if expected_seq is not None:
+                try:
+                    check_table_seq(storage.events.newest_seq(w, sid), expected_seq)
+                except StaleSeq as err:
+                    raise err.at(hand=n) from None
             start = storage.events.hand_start_id(w, sid, n)
             if start is None:
                 raise NotFound("no_hand", N_("session {session} has no hand {n}"),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -70,16 +70,22 @@ def action_request(n: int, text: str) -> Request:
 
 
 @contextmanager
-def asking_action(n: int, text: str) -> Iterator[None]:
-    """While a hand's action is written: the request is that action of that
-    hand, whichever door it came through. A tablet's tap posted as a form and
-    sent again by the offline queue through the API (its answer was lost) is
-    the same request under the same client_id, not a reuse."""
-    token = REQUEST.set(action_request(n, text))
+def asking(request: Request) -> Iterator[None]:
+    """While a write is made: the request is ``request``, whichever door it
+    came through (the tablet's form or the API), as the service reads it."""
+    token = REQUEST.set(request)
     try:
         yield
     finally:
         REQUEST.reset(token)
+
+
+def asking_action(n: int, text: str) -> AbstractContextManager[None]:
+    """While a hand's action is written: the request is that action of that
+    hand, whichever door it came through. A tablet's tap posted as a form and
+    sent again by the offline queue through the API (its answer was lost) is
+    the same request under the same client_id, not a reuse."""
+    return asking(action_request(n, text))
 
 
 def _reused(first: str) -> ClientIdReused:
