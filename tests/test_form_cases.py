@@ -62,6 +62,21 @@ def _page(lang: str) -> dict:
             "elision": language.elision(lang)}
 
 
+def _in_the_script(js: str, arg):
+    """What ``js`` (a function of ``arg``) returns in Chromium on a blank page
+    with static/taps.js loaded."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page()
+            page.set_content("<!doctype html><html><head></head><body></body></html>")
+            page.add_script_tag(content=SCRIPT.read_text("utf-8"))
+            return page.evaluate(js, arg)
+        finally:
+            browser.close()
+
+
 _RUN = """([cases, pages]) => cases.map((fields) => {
   const form = {get: (k) => (Array.isArray(fields[k]) ? fields[k][0] : fields[k]) ?? null,
                 getAll: (k) => (k in fields ? [].concat(fields[k]) : [])};
@@ -76,17 +91,8 @@ _RUN = """([cases, pages]) => cases.map((fields) => {
 @pytest.mark.browser
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing")
 def test_the_tablets_script_reads_and_says_each_form_as_the_service_does(app):
-    sync_api = pytest.importorskip("playwright.sync_api")
     pages = {lang: _page(lang) for lang in language.LANGUAGES}
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page()
-            page.set_content("<!doctype html><html><head></head><body></body></html>")
-            page.add_script_tag(content=SCRIPT.read_text("utf-8"))
-            got = page.evaluate(_RUN, [[c["form"] for c in TABLE["cases"]], pages])
-        finally:
-            browser.close()
+    got = _in_the_script(_RUN, [[c["form"] for c in TABLE["cases"]], pages])
     for case, js in zip(TABLE["cases"], got, strict=True):
         python = _python(app, case["form"])
         assert {k: v for k, v in js.items() if k != "said"} == python, case
@@ -151,21 +157,12 @@ def test_french_joins_de_and_que_to_a_vowel_s_sound():
 def test_the_tablets_script_joins_words_as_the_service_does():
     """static/taps.js's ``fill`` (the offline queue's sentences) makes the
     elisions ``language.fill`` makes, from ``language.elision``'s statement."""
-    sync_api = pytest.importorskip("playwright.sync_api")
     cases = [(lang, template, value) for lang in language.LANGUAGES for template in ELIDED
              for value in VALUES]
     said = [[language.translations(lang).gettext(t), language.elision(lang), value]
             for lang, t, value in cases]
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page()
-            page.set_content("<!doctype html><html><head></head><body></body></html>")
-            page.add_script_tag(content=SCRIPT.read_text("utf-8"))
-            got = page.evaluate("""(said) => said.map(([t, elision, v]) => window.TonkTaps.fill(
-                t, {name: v, player: v, cards: v, players: v}, elision))""", said)
-        finally:
-            browser.close()
+    got = _in_the_script("""(said) => said.map(([t, elision, v]) => window.TonkTaps.fill(
+        t, {name: v, player: v, cards: v, players: v}, elision))""", said)
     for (lang, template, value), js in zip(cases, got, strict=True):
         want = language.gettext(lang, template, name=value, player=value, cards=value,
                                 players=value)
