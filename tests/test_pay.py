@@ -374,13 +374,9 @@ def read_codes(png: Path) -> list[str]:
     return [r.text for r in zxingcpp.read_barcodes(Image.open(png).convert("L"))]
 
 
-@pytest.mark.skipif(not shutil.which("pdftoppm"), reason="poppler-utils (pdftoppm) missing")
-@pytest.mark.parametrize("lang", ["en", "de", "fr", "pt"])
-def test_the_pdfs_epc_code_reads_back_to_the_settlement(client, tmp_path, lang):
-    sid, token, _ = open_table(client, lang=lang)
-    put(client, sid, token, "Ann", {"iban": ANN_IBAN, "holder": "Ann Albers",
-                                    "paypal": "annalbers"})
-    put(client, sid, token, "Cy", {"iban": CY_IBAN, "holder": "Cy Cohen"})
+def settlement_codes(client, sid: str, token: str, tmp_path: Path) -> tuple[bytes, list[dict]]:
+    """The settlement PDF and the EPC codes its first page shows, read back
+    from the page drawn at 150 dpi."""
     r = client.get(f"/reports/{sid}/settlement.pdf?token={token}")
     assert r.status_code == 200
     (tmp_path / "s.pdf").write_bytes(r.data)
@@ -388,6 +384,17 @@ def test_the_pdfs_epc_code_reads_back_to_the_settlement(client, tmp_path, lang):
                     str(tmp_path / "s.pdf"), str(tmp_path / "p")], check=True)
     codes = [epc_fields(t) for t in read_codes(next(tmp_path.glob("p*.png")))
              if t.startswith("BCD")]
+    return r.data, codes
+
+
+@pytest.mark.skipif(not shutil.which("pdftoppm"), reason="poppler-utils (pdftoppm) missing")
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "pt"])
+def test_the_pdfs_epc_code_reads_back_to_the_settlement(client, tmp_path, lang):
+    sid, token, _ = open_table(client, lang=lang)
+    put(client, sid, token, "Ann", {"iban": ANN_IBAN, "holder": "Ann Albers",
+                                    "paypal": "annalbers"})
+    put(client, sid, token, "Cy", {"iban": CY_IBAN, "holder": "Cy Cohen"})
+    pdf, codes = settlement_codes(client, sid, token, tmp_path)
     want = {(t["to"], Decimal(t["amount"])) for t in settlement(client, sid, token)["owed"]}
     got = {({"DE89370400440532013000": "Ann", CY_IBAN: "Cy"}[c["iban"]],
             Decimal(c["amount"].removeprefix("EUR"))) for c in codes}
@@ -397,7 +404,7 @@ def test_the_pdfs_epc_code_reads_back_to_the_settlement(client, tmp_path, lang):
                for c in codes)
     from tests.reports_fixtures import pdf_text
 
-    assert "https://paypal.me/annalbers/0.75EUR" in pdf_text(r.data)
+    assert "https://paypal.me/annalbers/0.75EUR" in pdf_text(pdf)
 
 
 # ------------------------------------------------------------------ the club: owed since
@@ -774,16 +781,10 @@ def test_the_pdfs_codes_name_each_payer(client, tmp_path):
     from tests.reports_fixtures import pdf_text
 
     sid, token = _paid_by_two(client)
-    r = client.get(f"/reports/{sid}/settlement.pdf?token={token}")
-    assert r.status_code == 200
-    (tmp_path / "s.pdf").write_bytes(r.data)
-    subprocess.run(["pdftoppm", "-r", "150", "-png", "-f", "1", "-l", "1",
-                    str(tmp_path / "s.pdf"), str(tmp_path / "p")], check=True)
-    codes = [epc_fields(t) for t in read_codes(next(tmp_path.glob("p*.png")))
-             if t.startswith("BCD")]
+    pdf, codes = settlement_codes(client, sid, token, tmp_path)
     assert sorted(c["text"] for c in codes) == ["Ben: Tonk Kitchen table 2026-11-21",
                                                 "Cy: Tonk Kitchen table 2026-11-21"], codes
-    text = pdf_text(r.data)
+    text = pdf_text(pdf)
     for payer in ("Ben", "Cy"):
         assert f"Reference: {payer}: Tonk Kitchen table 2026-11-21" in text, text
 
