@@ -6,6 +6,8 @@ Form Resubmission" (ERR_CACHE_MISS) on the way back through it."""
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -21,21 +23,44 @@ sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
 
-def test_back_and_forward_through_a_confirmed_drop_on_a_phone(served, chrome):  # noqa: F811
-    base, app = served
-    night = Night(app, "pt")
+class Dropped(NamedTuple):
+    night: Night
+    n: int
+    who: str
+    hand: str  # the hand's page
+    confirm: str  # the drop's confirm page, sent
+    phone: Any
+
+
+@contextmanager
+def a_confirmed_drop(base: str, app, browser, language: str, script: str | None = None):
+    """The player to act at a new hand drops on their seat's phone and
+    confirms it; the phone is back on the hand's page (closed after).
+    ``script`` runs on each page the phone loads."""
+    night = Night(app, language)
     n = night.start()
     who = night.state(n)["to_act"]
     seat = ["Ann", "Ben", "Cy"].index(who)
-    phone = device(chrome, PHONE)
+    phone = device(browser, PHONE)
     try:
+        if script:
+            phone.context.add_init_script(script)
         phone.goto(base + night.link("seat", who))
         hand = f"{base}/s/{night.sid}/hands/{n}"
         phone.goto(hand)
         phone.locator(f'button[name=act][value="{seat}:drop"]').click()
         phone.wait_for_url(re.compile(r".*/confirm$"))
+        confirm = phone.url
         phone.locator("#confirm-yes").click()
         phone.wait_for_url(hand)
+        yield Dropped(night, n, who, hand, confirm, phone)
+    finally:
+        phone.context.close()
+
+
+def test_back_and_forward_through_a_confirmed_drop_on_a_phone(served, chrome):  # noqa: F811
+    base, app = served
+    with a_confirmed_drop(base, app, chrome, "pt") as (night, n, _who, _hand, _confirm, phone):
         assert night.state(n)["seq"] >= 1  # the drop is logged
         for step in (phone.go_back, phone.go_forward, phone.go_back, phone.go_back):
             step(wait_until="commit")  # a page the cache restores fires no load
@@ -45,8 +70,6 @@ def test_back_and_forward_through_a_confirmed_drop_on_a_phone(served, chrome):  
                 phone.url
         assert night.state(n)["seq"] == 1  # nothing was posted again on the way
         assert not phone.errors
-    finally:
-        phone.context.close()
 
 
 # Set on a page the back/forward cache brings back; kept in the tab's
@@ -103,21 +126,8 @@ def test_back_to_a_sent_confirm_page_says_it_was_logged(served, chrome):  # noqa
     hand with no word either). It says the tap was logged, once, and leads
     to the hand."""
     base, app = served
-    night = Night(app, "de")
-    n = night.start()
-    who = night.state(n)["to_act"]
-    seat = ["Ann", "Ben", "Cy"].index(who)
-    phone = device(chrome, PHONE)
-    try:
-        phone.context.add_init_script(RESTORED)
-        phone.goto(base + night.link("seat", who))
-        hand = f"{base}/s/{night.sid}/hands/{n}"
-        phone.goto(hand)
-        phone.locator(f'button[name=act][value="{seat}:drop"]').click()
-        phone.wait_for_url(re.compile(r".*/confirm$"))
-        confirm = phone.url
-        phone.locator("#confirm-yes").click()
-        phone.wait_for_url(hand)
+    with a_confirmed_drop(base, app, chrome, "de", RESTORED) as (night, n, who, hand, confirm,
+                                                                 phone):
         phone.go_back(wait_until="commit")
         sent = phone.locator("#confirm-sent")
         expect(sent).to_contain_text(f"Schon erfasst: {who} legt hin.")
@@ -130,5 +140,3 @@ def test_back_to_a_sent_confirm_page_says_it_was_logged(served, chrome):  # noqa
         assert phone.url == hand
         assert night.state(n)["seq"] == 1  # logged once
         assert not phone.errors
-    finally:
-        phone.context.close()
