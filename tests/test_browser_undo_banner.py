@@ -19,17 +19,25 @@ sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
 
-def test_an_undone_tap_s_line_goes_from_the_phone_that_made_it(served, browser):  # noqa: F811
-    base, app = served
+def phone_to_act(base: str, app, chromium):
+    """A new hand, and the phone of the player to act, joined by its seat's
+    link, on the hand's page: the night, the hand's number, its players, who
+    acts, their seat and the phone."""
     night = Night(app)
     n = night.start()
     state = night.state(n)
+    players = [p["name"] for p in state["players"]]
     who = state["to_act"]
-    seat = [p["name"] for p in state["players"]].index(who)
-    phone = device(browser, PHONE)
+    phone = device(chromium, PHONE)
     phone.goto(base + night.link("seat", who))
     phone.wait_for_url(re.compile(rf".*/s/{night.sid}(/hands/{n})?$"))
     phone.goto(f"{base}/s/{night.sid}/hands/{n}")
+    return night, n, players, who, players.index(who), phone
+
+
+def test_an_undone_tap_s_line_goes_from_the_phone_that_made_it(served, browser):  # noqa: F811
+    base, app = served
+    night, n, _players, who, seat, phone = phone_to_act(base, app, browser)
     tb.tap(phone, seat, "draw", ["8c"])
     assert tb.text(phone, ".flash-ok") == f"✓ {who} draws 8♣."
 
@@ -54,17 +62,8 @@ def test_a_tap_s_line_goes_when_the_hand_moves_on(served, browser):  # noqa: F81
     after it, and goes once the page shows a later action, on the phone and
     on the tablet alike."""
     base, app = served
-    night = Night(app)
-    n = night.start()
-    state = night.state(n)
-    who = state["to_act"]
-    players = [p["name"] for p in state["players"]]
-    seat = players.index(who)
+    night, n, players, who, seat, phone = phone_to_act(base, app, browser)
     after = players[(seat + 1) % len(players)]
-    phone = device(browser, PHONE)
-    phone.goto(base + night.link("seat", who))
-    phone.wait_for_url(re.compile(rf".*/s/{night.sid}(/hands/{n})?$"))
-    phone.goto(f"{base}/s/{night.sid}/hands/{n}")
     host = night.host(browser, base)
     host.goto(f"{base}/s/{night.sid}/hands/{n}")
     tb.tap(phone, seat, "draw", ["8c"])
