@@ -27,6 +27,15 @@ def _told(client, ending=TYPO):
     return sid, auth
 
 
+def verified_kinds(db, sid: str) -> list[str]:
+    """The stored table verifies, and so does its export with its chain: the
+    kinds of the chain's events, in order."""
+    assert trust.verify_session(db, sid) == []
+    exported = sessions.export_with_chain(db, sid)
+    assert trust.verify_log(exported)
+    return [e["kind"] for e in exported["chain"]["events"]]
+
+
 def test_the_host_tells_the_newest_hand_again(app, client):
     sid, auth = _told(client)
     with app.app_context():
@@ -44,11 +53,7 @@ def test_the_host_tells_the_newest_hand_again(app, client):
         log = sessions.get_log(db, sid)
         assert log["hands"] == [{"dealer": "Ann", "ending": DROP}]
         assert result_of(log)["totals"] == state["result"]["net"]
-        assert trust.verify_session(db, sid) == []
-        exported = sessions.export_with_chain(db, sid)
-        assert trust.verify_log(exported)
-        kinds = [e["kind"] for e in exported["chain"]["events"]]
-        assert kinds == ["session", "hand_start", "correction", "hand_start"]
+        assert verified_kinds(db, sid) == ["session", "hand_start", "correction", "hand_start"]
         audit = load_stored(db, sid)
         assert audit.hand_events(1) == []  # no play of a told hand to step through
         # the standings follow the hand as it stands
@@ -197,11 +202,7 @@ def test_the_correction_picks_the_ending_and_the_player_again(app, client, lang)
         assert log["hands"] == [{"dealer": "Ann", "ending": {"how": "tonk_out", "by": "Dee"}}]
         net = {"Ann": "-0.50", "Ben": "-0.50", "Cy": "-0.50", "Dee": "1.50"}
         assert sessions.standings(db, sid)["totals"] == net
-        assert trust.verify_session(db, sid) == []
-        exported = sessions.export_with_chain(db, sid)
-        assert trust.verify_log(exported)
-        assert [e["kind"] for e in exported["chain"]["events"]] == \
-            ["session", "hand_start", "correction", "hand_start"]
+        assert verified_kinds(db, sid) == ["session", "hand_start", "correction", "hand_start"]
         assert {p: str(v) for p, v in replay(sessions.get_log(db, sid)).result().totals
                 .items()} == net
     # Who pays whom follows: Ben pays Dee, not the other way.
@@ -278,10 +279,7 @@ def test_a_dispute_of_a_told_hand_is_settled_by_telling_it_again(app, client):
             {"action": None, "by": "Ann", "note": "I had 20, not 8",
              "settled": {"how": "corrected", "by": "Cy"}}]}]
         log = sessions.get_log(db, sid)
-        assert trust.verify_session(db, sid) == []
-        exported = sessions.export_with_chain(db, sid)
-        assert trust.verify_log(exported)
-        assert [e["kind"] for e in exported["chain"]["events"]] == \
+        assert verified_kinds(db, sid) == \
             ["session", "hand_start", "dispute", "correction", "hand_start", "settle"]
         assert {p: str(v) for p, v in replay(log).result().totals.items()} == \
             state["result"]["net"]
