@@ -357,6 +357,17 @@ def test_hands_csv_has_one_row_per_player_per_hand(weeks):
     assert sum(Decimal(r[3]) for r in ledger[1:] if r[0] == "balance") == 0
 
 
+def _another_currency(client, currency: str | None) -> None:
+    """A table of Ann and Ben played in another currency than the weeks'
+    USD (``None``: for points)."""
+    doc = random_session(9, hands=2, players=["Ann", "Ben"])
+    if currency is None:
+        del doc["currency"]
+    else:
+        doc["currency"] = currency
+    assert client.post("/api/sessions", json=doc, headers=KEY).status_code == 201
+
+
 def _csrf(client):
     client.get("/club/unlock")
     with client.session_transaction() as s:
@@ -419,9 +430,7 @@ def test_a_later_table_with_both_spellings_keeps_them_apart(weeks):
 
 def test_currencies_are_never_added(weeks, club_app, capsys):
     client = weeks["client"]
-    doc = random_session(9, hands=2, players=["Ann", "Ben"])
-    del doc["currency"]
-    assert client.post("/api/sessions", json=doc, headers=KEY).status_code == 201
+    _another_currency(client, None)
     r = client.get("/api/club/ledger", headers=KEY)
     assert r.status_code == 400 and r.get_json()["error"]["code"] == "several_currencies"
     usd = client.get("/api/club/ledger", headers=KEY, query_string={"currency": "USD"})
@@ -440,9 +449,7 @@ def test_the_club_pages_open_on_the_currency_most_tables_play_in(weeks):
     that asked to choose with no way to; they open on the most played one
     and link the others (the API and the command line still ask)."""
     client = weeks["client"]
-    doc = random_session(9, hands=2, players=["Ann", "Ben"])
-    doc["currency"] = "€"
-    assert client.post("/api/sessions", json=doc, headers=KEY).status_code == 201
+    _another_currency(client, "€")
     token = _csrf(client)
     client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": token})
     for path, usual in (("/club", "Every table in USD"),
@@ -463,9 +470,7 @@ def test_a_club_page_reads_the_tables_once(weeks, monkeypatch):
     the ledger each listed every table again (five reads of each row on
     /club), the same rows each time."""
     client = weeks["client"]
-    doc = random_session(9, hands=2, players=["Ann", "Ben"])
-    doc["currency"] = "€"
-    assert client.post("/api/sessions", json=doc, headers=KEY).status_code == 201
+    _another_currency(client, "€")
     client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
     listed = []
     every = storage.sessions.ids
@@ -762,9 +767,7 @@ def test_the_club_says_points_in_the_readers_language(weeks):
     English and as money ("Jeder Tisch in points", "Anna 6,00 points"); they
     say points as a points table's pages do, where money says its currency."""
     client = weeks["client"]
-    doc = random_session(9, hands=2, players=["Ann", "Ben"])
-    del doc["currency"]
-    assert client.post("/api/sessions", json=doc, headers=KEY).status_code == 201
+    _another_currency(client, None)
     client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
     ledger = client.get("/club?currency=points&lang=de").get_data(as_text=True)
     season = client.get("/club/season?currency=points&lang=de").get_data(as_text=True)
