@@ -364,11 +364,18 @@ def currency_amount(value: Decimal, quantum: Decimal, currency: str, lang: str) 
 POINTS, ONE_POINT = N_("points"), N_("1 point")
 
 
+def unit_name(currency: str | None, lang: str) -> str:
+    """What a table's amounts are counted in, named: its currency (as
+    ``ledger.money.amounts_currency`` gives it), else points in ``lang``. The
+    one name of the unit: pages, papers and the text report all say it so."""
+    return currency or gettext(lang, POINTS)
+
+
 def quantity(value: Decimal, text: str, unit: str, lang: str) -> str:
     """A number of a unit in a sentence: ``text`` (the number as written) and
     ``unit``; one point is its own sentence in each language ("1 Punkt", not
     "1 Punkte")."""
-    if value == 1 and unit == gettext(lang, POINTS):
+    if value == 1 and unit == unit_name(None, lang):
         return gettext(lang, ONE_POINT)
     return f"{text} {unit}"
 
@@ -382,7 +389,7 @@ def in_unit(amount: Decimal, currency: str | None, lang: str) -> str:
     written = money(amount, currency, lang)
     if currency or _width(amount) > LONGEST_NUMBER:
         return written
-    return quantity(amount, written, gettext(lang, POINTS), lang)
+    return quantity(amount, written, unit_name(None, lang), lang)
 
 
 def money_text(value: object, currency: str | None, lang: str) -> str:

@@ -76,6 +76,14 @@ def quantum_for(stake: Decimal, currency: str | None, amounts: Iterable[Decimal]
     return Decimal(1).scaleb(-places)
 
 
+def amounts_currency(currency: str | None, scoring: str) -> str | None:
+    """The currency a table's amounts are in; None: they are points. A table
+    without a currency plays for points; a push-up table's amounts are
+    scores, which go up by counts (points), never money, whatever currency
+    its log names (docs/decisions.md, "Settlement")."""
+    return None if scoring == "push_ups" else currency or None
+
+
 def unsigned(q: Decimal) -> Decimal:
     """``-0`` as ``0``: nothing owed has no sign, in a column of money or a
     sentence (every writer of an amount, plain or in a language, asks here)."""

@@ -37,6 +37,7 @@ from .common import (
     FONT_BOLD,
     amount,
     cash,
+    currency_of,
     document,
     esc,
     footer,
@@ -69,7 +70,7 @@ def payment_lines(audit: HandAudit, lang: str = language.DEFAULT) -> list[str]:
     _ = words(lang)
     push_ups = audit.session.rules.scoring == "push_ups"
     per = audit.session.hand_stake(audit.setup) * r.multiplier
-    currency = audit.session.log.get("currency")
+    currency = currency_of(audit.session.log, audit.session.rules)
     unit = unit_of(audit.session.log, audit.session.rules, lang)
     out = []
     for p in r.settlement.payments:
@@ -258,7 +259,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
     lang = paper_language(log, lang)
     _ = words(lang)
     unit = unit_of(log, session.rules, lang)
-    currency = log.get("currency") if session.rules.scoring != "push_ups" else None
+    currency = currency_of(log, session.rules)
     table_name = table or table_named(TableRef.of(log), lang)
     when = date or _when(log.get("started"), lang, log.get("started")) or _(
         "date not recorded")

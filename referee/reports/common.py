@@ -22,6 +22,7 @@ from reportlab.platypus import SimpleDocTemplate
 
 from .. import language
 from ..language import amount  # noqa: F401 - a paper's numbers, used through here
+from ..ledger.money import amounts_currency
 from ..rules.errors import MalformedInput
 from ..rules.options import OPTION_DOCS, PRESET_SOURCES, HouseRules
 from ..rules.words import N_
@@ -141,11 +142,14 @@ def column_widths(head: list[str], body: list[list[str]], width: float, *,
     return [w + extra for w in need]
 
 
+def currency_of(log: dict, rules: HouseRules) -> str | None:
+    """The currency the log's amounts are in (None: points)."""
+    return amounts_currency(log.get("currency"), rules.scoring)
+
+
 def unit_of(log: dict, rules: HouseRules, lang: str = language.DEFAULT) -> str:
-    _ = words(lang)
-    if rules.scoring == "push_ups":
-        return _("push-up points")
-    return log.get("currency") or language.gettext(lang, language.POINTS)
+    """The unit the log's amounts are in, named in ``lang``, as every page says it."""
+    return language.unit_name(currency_of(log, rules), lang)
 
 
 def cash(value: Decimal, quantum: Decimal, currency: str | None, unit: str, lang: str) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import NamedTuple
 
-from ..ledger.money import parse_stake
+from ..ledger.money import amounts_currency, parse_stake
 from ..record.events import note_as_kept
 
 
@@ -152,7 +152,8 @@ class Sections:
         self.table = log.get("table")
         self.preset = rules.preset
         self.push_ups = rules.scoring == "push_ups"
-        self.currency = log.get("currency")
+        # The currency its amounts are in (None: points; push-up scores too).
+        self.currency = amounts_currency(log.get("currency"), rules.scoring)
         self.stake = str(log["stake"])
         self.started, self.closed = log.get("started"), log.get("closed")
         self.final = "closed" in log  # the table was closed: its settlement is final

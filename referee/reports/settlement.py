@@ -133,7 +133,7 @@ class _Paper:
         self.st = styles()
         log = sec.log
         self.unit = unit_of(log, rules, lang)
-        self.currency = sec.currency if not sec.push_ups else None
+        self.currency = sec.currency
         self.table_name = table or table_named(TableRef.of(log), lang)
         self.when = date or _when(sec.started, lang, sec.started) or _("date not recorded")
         self.hash_label, self.hash_in_text, self.hash_value = hash_line(log, final_hash, lang)

@@ -24,6 +24,7 @@ from .common import (
     BEATERS,
     cash,
     claim_words,
+    currency_of,
     document,
     esc,
     paper_language,
@@ -68,7 +69,7 @@ def payment_rows(log: dict, lang: str, stake: Decimal | None = None
     rules = session.rules
     stake = stake_in_force(log)[0] if stake is None else stake
     push_ups = rules.scoring == "push_ups"
-    currency = None if push_ups else log.get("currency")
+    currency = currency_of(log, rules)
     unit = unit_of(log, rules, lang)
     quantum = session.quantum
 
@@ -176,7 +177,7 @@ def render_sheet(log: dict, *, lang: str | None = None, url: str | None = None,
     table_name = table_named(TableRef.of(log), lang)
     unit = unit_of(log, rules, lang)
     push_ups = rules.scoring == "push_ups"
-    currency = None if push_ups else log.get("currency")
+    currency = currency_of(log, rules)
     buf = io.BytesIO()
     doc = document(buf, title=_("House rules: {table}", table=table_name),
                    subject=_("The house rules of {table}", table=table_name), kind="sheet")

@@ -18,7 +18,7 @@ class _Forms:
         # whose start-up never loads babel), and kept: ``num`` is called for
         # every player of every hand.
         from .. import language
-        from ..ledger.money import fmt, parse_stake
+        from ..ledger.money import amounts_currency, fmt, parse_stake
         from .words import outcome_words, words
 
         self.log, self.lang, self.q = session.log, lang, result.quantum
@@ -26,9 +26,9 @@ class _Forms:
         self.outcome_words = outcome_words
         self.plain = lang == language.DEFAULT
         self.push_ups = session.rules.scoring == "push_ups"
-        self._ = _ = words(lang)
-        self.unit = self.log.get("currency") or (
-            _("push-ups") if self.push_ups else language.gettext(lang, language.POINTS))
+        self._ = words(lang)
+        self.currency = amounts_currency(self.log.get("currency"), session.rules.scoring)
+        self.unit = language.unit_name(self.currency, lang)
 
     def num(self, value, quantum=None) -> str:
         quantum = self.q if quantum is None else quantum
@@ -39,7 +39,7 @@ class _Forms:
     def amount(self, value, quantum=None) -> str:
         language = self.language
         quantum = self.q if quantum is None else quantum
-        currency = self.log.get("currency")
+        currency = self.currency
         if not currency:
             return language.quantity(value, self.num(value, quantum), self.unit, self.lang)
         if self.plain:
@@ -55,7 +55,7 @@ class _Forms:
         every place it has: "0,125 €")."""
         language = self.language
         value = self.parse_stake(text)
-        currency = self.log.get("currency")
+        currency = self.currency
         if not self.plain:
             if currency:
                 return language.money(value, currency, self.lang)

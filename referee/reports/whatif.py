@@ -27,7 +27,7 @@ from ..rules.errors import MalformedInput, RefereeError, RulesError, RuleViolati
 from ..rules.hand import OVER
 from ..rules.options import HouseRules, resolve
 from ..rules.words import N_, Words
-from .common import amount, cash, paper_language, rules_in_words, unit_of, words
+from .common import amount, cash, currency_of, paper_language, rules_in_words, unit_of, words
 from .words import pays_words
 
 ZERO = Decimal(0)
@@ -253,8 +253,7 @@ def format_whatif(w: WhatIf, lang: str | None = None) -> str:
     _ = words(lang)
     q = w.quantum
     unit = unit_of(log, w.old_rules, lang)
-    currency = log.get("currency") if w.new_rules and w.new_rules.scoring != "push_ups" \
-        else None
+    currency = currency_of(log, w.new_rules) if w.new_rules else None
     lines = []
     old_intro, old_lines = rules_in_words(w.old_rules, lang)
     new_intro, new_lines = rules_in_words(w.new_rules, lang) if w.new_rules else ("", [])

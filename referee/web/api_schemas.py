@@ -234,6 +234,11 @@ class PaymentMadeSchema(Schema):
 
 
 _MONEY_BY_PLAYER = {"keys": fields.String(), "values": fields.String()}
+# What the table's amounts are in (ledger.money.amounts_currency), as the
+# pages and the papers write them.
+_UNIT = {"description": "the currency the table's amounts are in; null: points (a table "
+                        "without a currency, and every push-up table: its scores are points, "
+                        "never money, whatever currency its log names)"}
 
 
 class CurrentHandSchema(Schema):
@@ -266,7 +271,7 @@ class SessionSummarySchema(Schema):
     next_seats = fields.List(fields.String(), allow_none=True, required=True)
     brought_forward = fields.Dict(allow_none=True, required=True, **_MONEY_BY_PLAYER)
     payments = fields.List(fields.Nested(PaymentMadeSchema), allow_none=True, required=True)
-    currency = fields.String(allow_none=True, required=True)
+    currency = fields.String(allow_none=True, required=True, metadata=_UNIT)
     rules_source = fields.Raw(required=True, metadata={
         **RULES_OPENAPI, "description": "the rules as the log gave them"})
     rules = fields.Dict(required=True, metadata={"description": "every option's value"})
@@ -301,7 +306,7 @@ class StandingsSchema(Schema):
     totals = fields.Dict(required=True, **_MONEY_BY_PLAYER)
     transfers = fields.List(fields.Nested(TransferSchema), required=True)
     push_ups = fields.Boolean(required=True)
-    currency = fields.String(allow_none=True, required=True)
+    currency = fields.String(allow_none=True, required=True, metadata=_UNIT)
     result = fields.Nested(ResultSchema, required=True, metadata={
         "description": "tonk-result/1 of the hands listed"})
     balances = fields.Dict(allow_none=True, required=True, **_MONEY_BY_PLAYER)

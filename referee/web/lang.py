@@ -158,7 +158,7 @@ def in_points(currency: str | None) -> bool:
 def unit_name(currency: str | None) -> str:
     """What a table's amounts are counted in, as a heading names it: its
     currency, else points in the reader's language ("total (Punkte)")."""
-    return _currency(currency) or language.gettext(current(), language.POINTS)
+    return language.unit_name(_currency(currency), current())
 
 
 def num(value) -> str:

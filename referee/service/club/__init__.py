@@ -25,6 +25,7 @@ from typing import Any
 
 from ...ledger import club as arithmetic
 from ...ledger.club import ClubSession, HandLine, plain
+from ...ledger.money import amounts_currency
 from ...record.events import counts
 from ...rules.errors import MalformedInput, RuleViolation
 from ...rules.table import NICKNAME as A_NICKNAME
@@ -246,9 +247,15 @@ def _utc(when: str) -> str:
         return when
 
 
+def currency_of(row: dict) -> str:
+    """What a table's amounts are in, as the club keys it: its currency, or
+    ``POINTS`` (no currency, or push-up scores: never money)."""
+    return amounts_currency(row["currency"], row["rules_expanded"]["scoring"]) or POINTS
+
+
 def currencies(rows: list[dict]) -> list[str]:
     """The currencies the club's tables (``rows``) play in, by name."""
-    return sorted({row["currency"] or POINTS for row in rows})
+    return sorted({currency_of(row) for row in rows})
 
 
 def usual_currency(rows: list[dict]) -> str | None:
@@ -256,7 +263,7 @@ def usual_currency(rows: list[dict]) -> str | None:
     the most played), where the club's pages open when none is asked for:
     one table opened in another currency made them ask a question with no
     way to answer it. The API and the command line still ask."""
-    played = Counter(row["currency"] or POINTS for row in rows)
+    played = Counter(currency_of(row) for row in rows)
     if not played:
         return None
     return min(played, key=lambda c: (-played[c], c))
@@ -308,7 +315,7 @@ def gather(db: Database, rows: list[dict], currency: str, start: date | None = N
     # no longer counts it.
     marked = {c["to"] for row in rows for c in row["header"].get("carried_forward") or ()}
     for row in rows:
-        if (row["currency"] or POINTS) != currency:
+        if currency_of(row) != currency:
             continue
         day = _day(row)
         if (start and day < start.isoformat()) or (end and day > end.isoformat()):
@@ -470,7 +477,7 @@ def player(db: Database, name: str) -> dict:
         mine = money["balances"] or money["totals"]
         sessions.append({"id": row["id"], "date": _day(row), "table": row["table_name"],
                          "started": _when(row), "everyone": row["everyone"],
-                         "currency": row["currency"] or POINTS, "as": names[0],
+                         "currency": currency_of(row), "as": names[0],
                          "total": money["totals"].get(names[0]),
                          "balance": mine.get(names[0]), "closed": row["header"].get("closed")})
     return {"name": who, "nickname": storage.club.nicknames(db).get(who),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from ...ledger.money import fmt
+from ...ledger.money import amounts_currency, fmt
 from ...ledger.results import result_doc, result_entry
 from ...ledger.running import step
 from ...record import FORMAT, dump_log, load_log, setup_of
@@ -360,7 +360,7 @@ def standings(db: Database, sid: str, *, offset: int = 0, limit: int | None = No
     header = res.header
     return {"players": res.players, "hands": hands, "totals": result["totals"],
             "transfers": result["transfers"], "push_ups": res.push_ups,
-            "currency": row["currency"], "result": result,
+            "currency": amounts_currency(row["currency"], res.rules.scoring), "result": result,
             "balances": result.get("balances"), "closed": header.get("closed"),
             "brought_forward": header.get("brought_forward"),
             "payments": header.get("payments"), "match": match,
@@ -573,7 +573,9 @@ def session_summary(db: Database, sid: str) -> dict:
         "next_seats": live.next_seats,
         "brought_forward": header.get("brought_forward"),
         "payments": header.get("payments"),
-        "currency": row["currency"],
+        # The currency its amounts are in (None: points; push-up scores too):
+        # what every page and answer writes them in.
+        "currency": amounts_currency(row["currency"], row["rules_expanded"]["scoring"]),
         "stake": row["stake"],
         "rules_source": row["rules_source"],
         "rules": row["rules_expanded"],
