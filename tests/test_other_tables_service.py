@@ -168,8 +168,10 @@ def test_the_house_rules_sheet_says_each_new_option_with_an_example_from_the_eng
     # Dee wins: Cy, at her right, deals (the engine's own rotation).
     assert said[2] == "The winner leads: if Dee wins a hand, Cy deals the next one and Dee " \
         "plays first."
-    assert "Ben, lowest with 7, wins as a drop would: collects 1 stake from each of Ann, " \
-        "Cy and Dee." in said[3]
+    # Under push-ups a caught drop pays nothing: the lowest (Ben) wins and
+    # scores 0, the dropper goes up as any loser (newcomer44 P2).
+    assert said[3] == "For example: Push-ups, nothing is paid: Ben scores 0 and every loser " \
+        "goes up by their count (Ann 9, Cy 9 and Dee 20)."
     assert said[4].startswith("A match to 100: it ends after the hand")
     text = " ".join(pdf_text(render_sheet(log)).split())
     for line in said:

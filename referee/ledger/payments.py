@@ -219,23 +219,46 @@ def _settle_stock_out(ending: Ending, counts: Mapping[str, int], rules: HouseRul
 
 def _push_ups(s: Settlement) -> None:
     """Push-up scoring: winners score 0, every loser the count of their hand,
-    twice that after a double win. Lower is better."""
-    factor = TWO if s.double else ONE
+    twice that after a double win. Lower is better. Nothing is paid: the
+    stakes the ending would pay only say who wins and whether the win is
+    double, so the payments give way to the scores, said in their place."""
+    double = s.double
+    factor = TWO if double else ONE
     net = {q: ZERO for q in s.players}
     if s.outcome not in (Outcome.THROWN_IN, Outcome.DEAD):
+        worth = max(p.stakes for p in s.payments) if s.payments else ZERO
         for q in s.players:
-            if q in s.winners:
-                continue
-            count = s.counts.get(q)
-            net[q] = Decimal(count or 0) * factor
-        losers = [q for q in s.players if q not in s.winners]
-        s.tellers.append(lambda: Words(
-            N_("Push-ups: {winners} score 0; {losers} go up by their counts times two (a "
-               "double win).") if factor == TWO else
-            N_("Push-ups: {winners} score 0; {losers} go up by their counts."),
-            winners=names(s.winners) if s.winners else Words(N_("nobody")),
-            losers=names(losers)))
+            if q not in s.winners:
+                net[q] = Decimal(s.counts.get(q) or 0) * factor
+        s.tellers[:] = [partial(_push_up_sentence, s.winners, [
+            (q, s.counts.get(q) or 0, net[q]) for q in s.players if q not in s.winners],
+            worth if double else None)]
+        s.payments = []
     s.net = net
+
+
+def _push_up_sentence(winners: list[str], losers: list[tuple[str, int, Decimal]],
+                      double: Decimal | None) -> Words:
+    """The push-up scores of a hand in one sentence: who scores 0 and what each
+    loser goes up by (``double``: what the double win was worth in stakes)."""
+    if double is None:
+        rises = names(Words(N_("{player} {count}"), player=q, count=count)
+                      for q, count, _score in losers)
+        template = (N_("Push-ups, nothing is paid: every player goes up by their count "
+                       "({rises}).") if not winners else
+                    N_("Push-ups, nothing is paid: {winners} scores 0 and every loser goes up "
+                       "by their count ({rises}).") if len(winners) == 1 else
+                    N_("Push-ups, nothing is paid: {winners} score 0 and every loser goes up "
+                       "by their count ({rises})."))
+        return Words(template, winners=names(winners), rises=rises)
+    rises = names(Words(N_("{player} {count} × 2 = {score}"), player=q, count=count,
+                        score=score) for q, count, score in losers)
+    template = (N_("Push-ups, nothing is paid: {winners} scores 0; a win worth {stakes} is a "
+                   "double win, so every loser goes up by twice their count ({rises}).")
+                if len(winners) == 1 else
+                N_("Push-ups, nothing is paid: {winners} score 0; a win worth {stakes} is a "
+                   "double win, so every loser goes up by twice their count ({rises})."))
+    return Words(template, winners=names(winners), stakes=plural(double), rises=rises)
 
 
 __all__ = ["Payment", "Settlement", "settle_ending", "OUT", "DROP"]

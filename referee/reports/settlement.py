@@ -64,6 +64,7 @@ from .words import (  # noqa: F401 - the web reads OUTCOME_WORDS and outcome_wor
     BROUGHT_FROM,
     CARRIED_TO,
     OUTCOME_WORDS,
+    compared_words,
     match_words,
     outcome_words,
     paid_words,
@@ -264,9 +265,7 @@ class _Paper:
         if sec.transfers:
             return out
         if sec.push_ups:
-            out.append(Paragraph(_("Push-up scores are compared, not paid: lowest is best "
-                                   "({players}).", players=esc(", ".join(sec.best))),
-                                 st["body"]))
+            out.append(Paragraph(esc(compared_words(sec.best, self.lang)), st["body"]))
         else:
             out.append(Paragraph(_("Nobody owes anything."), st["body"]))
         return out

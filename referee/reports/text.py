@@ -145,7 +145,7 @@ def _hand_lines(sec, said: _Forms, columns) -> list[str]:
 
 
 def _end_lines(sec, said: _Forms, columns) -> list[str]:
-    from .words import match_words, pays_words
+    from .words import compared_words, match_words, pays_words
 
     _, players = said._, sec.players
     width, ow, hw, _outcomes = columns
@@ -160,8 +160,7 @@ def _end_lines(sec, said: _Forms, columns) -> list[str]:
         lines += ["  " + pays_words(t.payer, t.payee, said.amount(t.amount, sec.transfer_quantum),
                                     said.lang) for t in sec.transfers]
     elif sec.push_ups:
-        lines.append(_("Push-up scores: lowest is best ({players}).",
-                       players=", ".join(sec.best)))
+        lines.append(compared_words(sec.best, said.lang))
     else:
         lines.append(_("Nobody owes anything."))
     if sec.match is not None:

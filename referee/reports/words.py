@@ -58,6 +58,16 @@ def match_words(match: dict, lang: str) -> str:
              "lowest score wins.", to=match["to"])
 
 
+#: Push-up scores are compared, not paid: the one sentence of it where a
+#: table with stakes says who pays whom (the settlement's pages and papers).
+COMPARED = N_("Push-up scores are compared, not paid: lowest is best ({players}).")
+
+
+def compared_words(best: list[str], lang: str) -> str:
+    """Push-up scores are not paid, and who is best (``sections.best``)."""
+    return language.gettext(lang, COMPARED, players=", ".join(best))
+
+
 def pays_words(payer: str, payee: str, amount: str, lang: str) -> str:
     """Who pays whom how much ("Ann pays Ben 1.50 €"): the one sentence of
     a transfer on every page and paper (the names and the amount as the

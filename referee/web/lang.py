@@ -384,6 +384,14 @@ def _paid(eval_ctx, payer: str, payee: str, amount: str) -> str:
     return _page_gettext(eval_ctx, PAID, payer=payer, payee=payee, amount=amount)
 
 
+def _compared(best: list[str]) -> str:
+    """Push-up scores are compared, not paid, on a page
+    (``reports.words.compared_words``, as the papers say it)."""
+    from ..reports.words import compared_words
+
+    return compared_words(best, current())
+
+
 @pass_eval_context
 def _carried(eval_ctx, table, amounts: str, *, came: bool) -> str:
     """Debts carried between tables, on a page: the papers' sentences of
@@ -428,6 +436,8 @@ def init_app(app) -> None:
     app.add_template_global(paper_language, "paper_lang")
     app.add_template_global(_pays, "pays")
     app.add_template_global(_paid, "paid")
+    app.add_template_global(_compared, "compared")
+    app.add_template_filter(lambda result: language.story(result, current()), "story")
     app.add_template_global(_carried, "carried")
     app.add_template_global(_owed_at, "owed_at")
     app.add_template_global(switch_links, "language_links")
