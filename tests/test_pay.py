@@ -187,10 +187,10 @@ def test_put_details_then_the_settlement_carries_them(client):
                 "text": "Ben: Tonk Kitchen table 2026-11-21", "bic": None},
         "paypal": "https://paypal.me/annalbers/0.75EUR", "paypal_amount": True}
     assert owed(doc, "Ben", "Cy")["pay"] is None
-    # Replaced as a whole; an empty body clears them.
+    # A field left out stays (newcomer44 P3); each sent as null goes.
     put(client, sid, token, "Ann", {"note": "cash only"})
-    assert owed(settlement(client, sid, audit), "Ben", "Ann")["pay"] == {"note": "cash only"}
-    put(client, sid, token, "Ann", {})
+    assert owed(settlement(client, sid, audit), "Ben", "Ann")["pay"]["epc"]
+    put(client, sid, token, "Ann", {"iban": None, "paypal": None, "note": None})
     assert owed(settlement(client, sid, audit), "Ben", "Ann")["pay"] is None
 
 
@@ -251,6 +251,12 @@ def test_details_are_shown_only_beside_a_payment_to_that_player(client):
     unlock(client, sid, token)
     page = client.get(f"/s/{sid}/settle").get_data(as_text=True)
     assert "Ben pays Ann" in page
+    # Only the details form says what Ben gave (to the devices that may change
+    # it; the IBAN masked: newcomer44 P3); the transfers' cards say nothing.
+    form = re.search(r'<section class="panel" aria-labelledby="h-details">.*?</section>',
+                     page, re.S).group(0)
+    assert "Ben: IBAN NL91 … 4300 · Ben Becker" in words(form) and CY_IBAN not in form
+    page = page.replace(form, "")
     assert "NL91" not in page and "ben-only-line" not in page and "Ben Becker" not in page
     pdf = client.get(f"/reports/{sid}/settlement.pdf").data
     from tests.reports_fixtures import pdf_text
@@ -268,7 +274,8 @@ def test_the_clubs_details_when_the_table_has_none(client, app):
     assert r.status_code == 200, r.get_json()
     assert r.get_json()["kind"] == "pay_details" and r.get_json()["person"] == "Cy"
     assert owed(settlement(client, sid, token), "Ben", "Cy")["pay"]["epc"]["iban"] == CY_IBAN
-    put(client, sid, token, "Cy", {"note": "cash tonight"})  # the table's own come first
+    # The table's own come first: the club's IBAN taken away here, a line added.
+    put(client, sid, token, "Cy", {"iban": None, "note": "cash tonight"})
     assert owed(settlement(client, sid, token), "Ben", "Cy")["pay"] == {"note": "cash tonight"}
     assert_error(client.put("/api/club/people/Zed/pay", json={"note": "x"}, headers=host),
                  422, "unknown_player")
@@ -590,7 +597,8 @@ def test_a_player_keeps_their_details_for_the_club_from_their_own_phone(app):
     phone.post(f"/s/{sid}/settle/details", data={"player": "Ann", "note": "cash only",
                                                  "club": "1", "csrf_token": csrf})
     assert owed(settlement(host, later, later_token), "Ben", "Ann")["pay"] == {
-        "note": "cash only"}
+        "note": "cash only", "paypal": "https://paypal.me/annalbers/0.75EUR",
+        "paypal_amount": True}  # a line added; the PayPal name stays (newcomer44 P3)
 
 
 def test_a_payers_own_mark_paid_says_it_waits_for_the_payee(app):
@@ -795,3 +803,62 @@ def test_a_long_table_name_leaves_the_payer_and_the_day_whole():
     assert len(text) <= payable.REMITTANCE_MAX
     assert text.startswith(f"{payer}: Tonk Kitchen") and text.endswith(" 2026-11-21")
     assert payable.remittance("Ben", None, None) == "Ben: Tonk"
+
+
+# ------------------------------------------------------------------ a change keeps the rest
+
+def words(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+
+
+def test_adding_a_paypal_name_keeps_the_iban_on_every_door(app):
+    """Newcomer44 P3: the form showed nothing of what was given and saving
+    cleared its empty fields, so adding a PayPal name erased the IBAN and its
+    bank QR code (at every table, with the club box). What is given is shown
+    (the IBAN masked), a field left empty keeps it, and one way is removed on
+    purpose only."""
+    host = app.test_client()
+    sid, token, audit = open_table(host)
+    csrf = unlock(host, sid, token)
+    host.post(f"/s/{sid}/settle/details", data={"player": "Ann", "iban": ANN_IBAN,
+                                                "holder": "Ann Beispiel", "csrf_token": csrf})
+    form = re.search(r'<section class="panel" aria-labelledby="h-details">.*?</section>',
+                     host.get(f"/s/{sid}/settle").get_data(as_text=True), re.S).group(0)
+    assert "Ann: IBAN DE89 … 3000 · Ann Beispiel" in words(form) and "0532 0130" not in form
+    host.post(f"/s/{sid}/settle/details", data={"player": "Ann", "paypal": "annpays",
+                                                "csrf_token": csrf})
+    pay = owed(settlement(host, sid, audit), "Ben", "Ann")["pay"]
+    assert pay["epc"] and pay["paypal"] == "https://paypal.me/annpays/0.75EUR"
+    host.post(f"/s/{sid}/settle/details", data={"player": "Ann", "remove": "iban",
+                                                "csrf_token": csrf})
+    assert owed(settlement(host, sid, audit), "Ben", "Ann")["pay"] == {
+        "paypal": "https://paypal.me/annpays/0.75EUR", "paypal_amount": True}
+    # The API: a field left out stays, a field sent as null goes.
+    assert put(host, sid, token, "Ann", {"note": "or cash"}).get_json()["paypal"] == "annpays"
+    r = put(host, sid, token, "Ann", {"paypal": None})
+    assert r.status_code == 200 and "paypal" not in r.get_json()
+    assert owed(settlement(host, sid, audit), "Ben", "Ann")["pay"] == {"note": "or cash"}
+    assert_error(put(host, sid, token, "Ann", {"holder": "Ann B"}), 400, "holder_without_iban")
+
+
+def test_a_phone_adding_paypal_for_the_club_keeps_the_clubs_iban(app):
+    """P3 on Cleo's phone: her IBAN was the club's; her form showed nothing;
+    saving a PayPal name with "also for the club" left the club only that."""
+    host = app.test_client()
+    sid, token, audit = open_table(host)
+    later, later_token, _ = open_table(host, table="Next week")
+    ann = link(host, sid, token, "seat", "Ann")["token"]
+    assert put(host, sid, ann, "Ann", {"iban": ANN_IBAN, "holder": "Ann Beispiel",
+                                       "club": True}).status_code == 200
+    phone = app.test_client()
+    csrf = join(phone, later, link(host, later, later_token, "seat", "Ann")["token"])
+    page = phone.get(f"/s/{later}/settle").get_data(as_text=True)
+    # the club's, shown as what is given
+    assert "Ann: IBAN DE89 … 3000 · Ann Beispiel" in words(page)
+    phone.post(f"/s/{later}/settle/details", data={"player": "Ann", "paypal": "annpays",
+                                                   "club": "1", "csrf_token": csrf})
+    for table, key in ((later, later_token), (sid, audit)):
+        pay = owed(settlement(host, table, key), "Ben", "Ann")["pay"]
+        assert pay["epc"], table
+    assert pay_club_details(app)["Ann"] == {"iban": ANN_IBAN.replace(" ", ""),
+                                            "holder": "Ann Beispiel", "paypal": "annpays"}

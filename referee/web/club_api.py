@@ -23,7 +23,7 @@ from ..service.club import pay
 from .bodies import read_body
 from .db import get_db
 from .errors import WRONG_HOST_KEY, ApiError
-from .settle import PayDetailsRequestSchema
+from .settle import PAY_CHANGE, PayDetailsRequestSchema
 
 api = Blueprint("club_api", __name__, url_prefix="/api/club")
 
@@ -318,8 +318,8 @@ def document(spec, errors, ok) -> None:
         "name": "name", "in": "path", "required": True,
         "schema": {"type": "string", "minLength": 1, "maxLength": 40}}], operations={"put": {
         "summary": "A person's payment details kept by the club, shown beside a transfer to "
-                   "them at every table where they gave none of their own; replaces any "
-                   "before, an empty body clears them", "security": host,
+                   f"them at every table where they gave none of their own; {PAY_CHANGE}",
+        "security": host,
         "requestBody": {"required": True, "content": {"application/json": {
             "schema": "PayDetailsRequest"}}},
         "responses": {**ok(200, "PayDetails", "kept: an event of the club's chain"),

@@ -27,7 +27,7 @@ from ..rules.numbers import whole
 from ..service import access, club
 from ..service.club import pay
 from ..service.errors import TooManyTries
-from ..service.money.payable import FIELDS
+from ..service.money.payable import from_form
 from ..service.table import sessions
 from .club_api import _date, _key
 from .db import get_db
@@ -176,12 +176,12 @@ def player_page(name: str):
     words = {"iban": _("an IBAN"), "paypal": _("a PayPal.me name"), "note": _("a line")}
     kept = pay.club_details(get_db()).get(p["name"], {})
     return render_template("club_player.html", p=p,
-                           kept=[words[k] for k in words if k in kept])
+                           kept={k: words[k] for k in words if k in kept})
 
 
 @pages.post("/people/<name>/pay")
 def pay_details_page(name: str):
-    doc = {k: request.form[k] for k in FIELDS if request.form.get(k, "").strip()}
+    doc = from_form(request.form, request.form.getlist("remove"))
     try:
         pay.set_club_details(get_db(), name, doc)
     except RefereeError as err:

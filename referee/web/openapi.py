@@ -39,7 +39,7 @@ from .api_schemas import (
     UndoRequestSchema,
     VoidRequestSchema,
 )
-from .settle import PayDetailsAnswerSchema, PayDetailsRequestSchema
+from .settle import PAY_CHANGE, PayDetailsAnswerSchema, PayDetailsRequestSchema
 
 
 def _errors(*codes: int) -> dict:
@@ -263,8 +263,8 @@ def build_spec() -> dict:
     spec.path("/api/sessions/{sid}/players/{name}/pay", parameters=[sid, player], operations={
         "put": {"summary": "A player's payment details at this table (an IBAN with its "
                 "holder, a PayPal.me name, a free line), shown beside each transfer to them; "
-                "replaces any before, an empty body clears them; taken by a closed table too "
-                "(the table token, or that player's seat token)",
+                f"{PAY_CHANGE}; taken by a closed table too (the table token, or that "
+                "player's seat token)",
                 "security": auth, "requestBody": body("PayDetailsRequest"),
                 "responses": {**_ok(200, "PayDetails", "kept: a pay_details event of the "
                                     "table's chain"),

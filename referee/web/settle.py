@@ -23,7 +23,7 @@ from ..reports.words import CLAIMED, PAID, PAYMENT, payment_state
 from ..rules.words import N_
 from ..service.access import seats
 from ..service.club import pay
-from ..service.money.payable import FIELDS, iban_text
+from ..service.money.payable import from_form, iban_masked, iban_text
 from ..service.table import table_events
 from . import again, forms, links
 from .db import get_db
@@ -51,9 +51,14 @@ CONFIRMING = N_("confirming the payment of {amount} from {payer} to {payee}")
 TAKING_BACK = N_("taking back the payment of {amount} from {payer} to {payee}")
 
 
+#: How a payment details request changes what is given (newcomer44 P3: a
+#: PayPal name sent alone erased the IBAN), said in the API's description.
+PAY_CHANGE = ("a field sent replaces it; a field sent as null removes that way to be paid (the "
+              "IBAN with its holder's name); a field left out stays as given")
+
+
 class PayDetailsRequestSchema(StrictSchema):
-    """A player's (or a person's) payment details: any of them; those left out
-    are not kept (an empty body clears them)."""
+    """A change to a player's (or a person's) payment details (``PAY_CHANGE``)."""
 
     client_id = fields.String(validate=validate.Length(min=1, max=100), metadata={
         "description": "a fresh key per request (a table's): a retry gets the first answer"})
@@ -63,7 +68,8 @@ class PayDetailsRequestSchema(StrictSchema):
     iban = fields.String(allow_none=True, metadata={
         "example": "DE89 3704 0044 0532 0130 00",
         "description": "checked: the country's length and format, the mod-97 check digits "
-                       "(iban_country, iban_format, iban_checksum); needs holder"})
+                       "(iban_country, iban_format, iban_checksum); needs a holder (sent, or given "
+                       "before)"})
     holder = fields.String(allow_none=True, metadata={
         "example": "Ben Becker", "description": "the account holder's name, 1-70 characters, "
                                                 "one line; only with an IBAN"})
@@ -135,6 +141,8 @@ def page(session_id: str):
         may_mark=lambda t: _mine(who, t.payer, t.payee),
         details_for=details_for,
         offered=pay.offered(get_db(), session_id, details_for) if details_for else {},
+        given=pay.details_at(get_db(), session_id, details_for) if details_for else {},
+        iban_masked=iban_masked,
         may_confirm=lambda p: p.pending and (who.writes or who.player == p.payee),
         may_undo=lambda p: _may_undo(who, p),
         host=who.writes, share_url=_share_url(session_id), typed=typed or {},
@@ -292,7 +300,7 @@ def _words(p, currency: str | None) -> dict[str, str]:
 def details(session_id: str):
     f = request.form
     player = f.get("player", "")
-    doc = {k: f[k] for k in FIELDS if f.get(k, "").strip()}
+    doc = from_form(f, f.getlist("remove"))
     # For the club too: only from the player's own phone (the club's host
     # keeps them with the host key, on the club's pages).
     club = bool(f.get("club")) and g.access.role == seats.SEAT

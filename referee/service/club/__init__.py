@@ -128,8 +128,10 @@ def people(db: Database, rows: list[dict] | None = None) -> list[dict]:
 
 
 def _append(db: Database, kind: str, payload: dict, check) -> dict:
+    """One event of the club's chain: ``check()`` refuses (raises) or may
+    return the payload, worked out under the write's lock."""
     with storage.write(db):
-        check()
+        payload = check() or payload
         ev = storage.club.append(db, kind, payload)
         storage.club.set_people(db, *fold(storage.club.events(db)))
     return {"event": ev["id"], "kind": kind, **payload}

@@ -30,27 +30,32 @@ from . import _append, _names, _opened, person, tables
 
 # ---------------------------------------------------------------- the club's details
 
-def set_club_details(db: Database, who: str, doc: dict) -> dict:
+def set_club_details(db: Database, who: str, change: dict) -> dict:
     """A person's payment details kept by the club (the host), for every table
-    where they are to be paid and have given the table none of their own."""
-    details = payable.check_details(doc)
+    where they are to be paid and have given the table none of their own:
+    those kept with ``change`` made (``payable.changed``: a field sent
+    replaces, one sent as None is removed, one left out stays)."""
 
     def check():
         if who not in _names(tables(db)) or person(who, storage.club.aliases(db)) != who:
             raise RuleViolation("unknown_player", N_("{who} is not a person of the club"),
                                 {"who": repr(who)})
+        return {"person": who, **payable.changed(club_details(db).get(who, {}), change)}
 
-    return _append(db, PAY_DETAILS, {"person": who, **details}, check)
+    return _append(db, PAY_DETAILS, {}, check)
 
 
-def set_own_details(db: Database, sid: str, player: str, doc: dict, *, club: bool = False,
+def set_own_details(db: Database, sid: str, player: str, change: dict, *, club: bool = False,
                     client_id: str | None = None) -> dict:
     """A player's details given from their own phone: for table ``sid``, and
     with ``club`` also kept by the club for the person they are (every table
-    where they give none of their own)."""
-    answer = set_table_details(db, sid, player, doc, client_id)
+    where they give none of their own). ``change`` is made to what the table
+    shows for them (its own, else the club's: what the form showed), and with
+    ``club`` to the club's too."""
+    answer = set_table_details(db, sid, player, change, client_id,
+                               given=lambda: details_at(db, sid, [player]).get(player, {}))
     if club:
-        set_club_details(db, person(player, storage.club.aliases(db)), doc)
+        set_club_details(db, person(player, storage.club.aliases(db)), change)
     return answer
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Collection, Mapping
 from decimal import Decimal, InvalidOperation
 
 from schwifty import IBAN
@@ -23,6 +24,9 @@ from ...rules.words import N_, Words
 
 FIELDS = ("iban", "holder", "paypal", "note")
 """A person's payment details: any of these (none: nothing is known)."""
+
+WAYS = ("iban", "paypal", "note")
+"""The ways to be paid, each removed on its own (the holder's name goes with its IBAN)."""
 
 #: Each field as the form labels it: a refusal names the field so ("IBAN: the
 #: check digits ..."), not by its key ("iban: ", "Iban: " once capitalised).
@@ -123,6 +127,39 @@ def check_details(doc: dict) -> dict:
     if "note" in given:
         out["note"] = _line(given["note"], "note", NOTE_MAX)
     return out
+
+
+def changed(given: dict, change: dict) -> dict:
+    """The details after ``change`` to those ``given`` (newcomer44 P3: adding
+    a PayPal name erased the IBAN): a field in ``change`` replaces, a field
+    sent as None removes that way to be paid (the IBAN with its holder's
+    name), a field left out stays. Checked as ``check_details`` checks."""
+    unknown = sorted(set(change) - set(FIELDS))
+    if unknown:
+        return check_details(change)  # refused, naming the field
+    out = dict(given)
+    for field, value in change.items():
+        if value is not None:
+            out[field] = value
+        elif field == "iban":
+            out.pop("holder", None)
+    return check_details({k: v for k, v in out.items() if change.get(k, v) is not None})
+
+
+def from_form(typed: Mapping[str, str], removed: Collection[str]) -> dict:
+    """A form's change (``changed``): each field typed; each way to be paid
+    in ``removed`` (its "Remove" button) and not typed again as None; a field
+    left empty is left out, so what was given stays."""
+    change: dict = {k: None for k in WAYS if k in removed}
+    change.update({k: typed[k] for k in FIELDS if (typed.get(k) or "").strip()})
+    return change
+
+
+def iban_masked(iban: str) -> str:
+    """An IBAN as a form shows what is given ("DE89 … 3000"): enough to know
+    which account, not to pay into it (the full IBAN is shown beside a
+    transfer to its holder)."""
+    return f"{iban[:4]} … {iban[-4:]}"
 
 
 def iban_text(iban: str) -> str:
