@@ -151,8 +151,11 @@ def test_a_dispute_let_stand_keeps_the_result(client):
     settled = state["settled_disputes"][0]
     assert settled["how"] == "stands" and settled["by"] == by and settled["at"]
     assert _verify(g) == []
-    assert_error(_post(g, f"/hands/{g.n}/disputes/2/settle", {"how": "stands", "by": by}),
-                 404, "no_dispute")
+    refused = _post(g, f"/hands/{g.n}/disputes/2/settle", {"how": "stands", "by": by})
+    assert_error(refused, 404, "no_dispute")
+    # Its sentence names the hand: the message does not name it twice.
+    body = refused.get_json()["error"]
+    assert body["hand"] == g.n and body["message"] == f"hand {g.n} has no dispute 2"
 
 
 # ------------------------------------------------------------------ the tablet's pages

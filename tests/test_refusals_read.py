@@ -180,3 +180,22 @@ def test_the_manage_pages_stake_field_has_the_new_table_forms_hint_and_a_title(c
         field = unescape(_stake_field(page))
         assert f'title="{hint}"' in field and "pattern=" in field, field
         assert hint in unescape(page.split('name="stake"')[0].rsplit("<label", 1)[1])
+
+
+@pytest.mark.parametrize("lang", language.LANGUAGES)
+def test_a_refusal_names_its_hand_once(lang):
+    """A sentence that names its hand ("hand 3 has no dispute 2") is not
+    preceded by the place's own "hand 3:"; one about another hand keeps it."""
+    from referee.rules.errors import RefereeError
+    from referee.rules.words import N_
+
+    named = RefereeError("no_dispute", N_("hand {n} has no dispute {number}"),
+                         {"n": 3, "number": 2}, hand=3, action=4)
+    hand_word = language.gettext(lang, N_("hand {hand}"), hand=3)
+    said = language.message(named, lang)
+    assert said.count(hand_word) == 1, said
+    assert said.startswith(language.gettext(lang, N_("action {action}"), action=4)), said
+    assert str(named) == "action 4: hand 3 has no dispute 2"
+    other = RefereeError("hand_over", N_("this hand is over: hand {hands} has started"),
+                         {"hands": 4}, hand=3)
+    assert language.message(other, lang).startswith(hand_word + ":")

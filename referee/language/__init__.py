@@ -183,8 +183,8 @@ def sentence(err, lang: str) -> str:
 def where(err, lang: str) -> str:
     """Where a ``RefereeError`` happened in ``lang``: "hand 3, action 5 (Ann drop)"."""
     parts = []
-    if err.hand is not None:
-        parts.append(gettext(lang, N_("hand {hand}"), hand=err.hand))
+    if err.where_hand is not None:
+        parts.append(gettext(lang, N_("hand {hand}"), hand=err.where_hand))
     if err.action is not None:
         parts.append(gettext(lang, N_("action {action}"), action=err.action))
     text = ", ".join(parts)

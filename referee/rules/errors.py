@@ -57,14 +57,25 @@ class RefereeError(Exception):
         return self
 
     @property
+    def where_hand(self) -> int | None:
+        """The hand the message's place names: none where its sentence names
+        that hand already ("hand 1 has no dispute 2", not "hand 1: hand 1
+        has ...")."""
+        if self.hand is not None and any(
+                value == self.hand and f"hand {{{name}}}" in self.template
+                for name, value in self.params.items()):
+            return None
+        return self.hand
+
+    @property
     def where(self) -> str:
         return self.where_with(self.action_text)
 
     def where_with(self, action_text: str | None) -> str:
         """``where``, its action written as ``action_text``."""
         parts = []
-        if self.hand is not None:
-            parts.append(f"hand {self.hand}")
+        if self.where_hand is not None:
+            parts.append(f"hand {self.where_hand}")
         if self.action is not None:
             parts.append(f"action {self.action}")
         where = ", ".join(parts)

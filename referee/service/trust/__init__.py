@@ -384,8 +384,8 @@ def _error_words(err: RefereeError) -> Phrases:
     """A refusal's message as ``Words``: where it happened, then its sentence
     (``RefereeError.message``, in any language)."""
     where: list = []
-    if err.hand is not None:
-        where.append(Words(N_("hand {hand}"), hand=err.hand))
+    if err.where_hand is not None:
+        where.append(Words(N_("hand {hand}"), hand=err.where_hand))
     if err.action is not None:
         where += [", "] * bool(where) + [Words(N_("action {action}"), action=err.action)]
     if err.action_text:
