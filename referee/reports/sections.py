@@ -89,7 +89,7 @@ class MoneySection:
     ``quantum``."""
 
     __slots__ = ("quantum", "brought_forward", "brought_from", "carried_out", "payments",
-                 "carries", "paid", "received", "balances")
+                 "carries", "paid", "received", "balances", "terms")
 
     def __init__(self, log: dict, result, linked: Linked | None = None) -> None:
         money = result.money
@@ -110,6 +110,10 @@ class MoneySection:
             self.paid[payer] += amount
             self.received[payee] += amount
         self.balances = result.balances
+        # The terms a balance is made of here besides the hands and payments:
+        # (anything brought forward, anything carried on): the paper's
+        # columns and its sentences (``words.BALANCE_IS``) say those alone.
+        self.terms = (bool(self.brought_forward), bool(self.carries))
 
 
 class Dispute:

@@ -61,6 +61,7 @@ from .night_events import (
 )
 from .sections import Sections, TableRef
 from .words import (  # noqa: F401 - the web reads OUTCOME_WORDS and outcome_words here
+    BALANCE_IS,
     BROUGHT_FROM,
     CARRIED_TO,
     OUTCOME_WORDS,
@@ -210,9 +211,7 @@ class _Paper:
         out.append(KeepTogether([
             Paragraph(_("Balances"), st["h2"]),
             _balances_table(self.sec, self.width, self.lang),
-            Paragraph(_("A balance is what the player is owed (negative: owes): "
-                        "brought forward, plus the hands, plus what they paid, less "
-                        "what they received."), st["small"])]))
+            Paragraph(_(BALANCE_IS[money.terms]), st["small"])]))
         return out
 
     def _carried_lines(self, money) -> list[str]:
@@ -359,19 +358,25 @@ def _balances_table(sec: Sections, width: float, lang: str) -> Table:
     st = styles()
     money = sec.money
     bq = money.quantum
-    head = [_("Player"), _("Brought forward"), _("Hands"), _("Paid"), _("Received"),
-            _("Balance")]
+    brought, carried = money.terms
+    zero = Decimal(0)
+    # Each term of a balance its own column, shown where the table has it:
+    # debts carried on to a later table are not "brought forward" (newcomer
+    # 44, P4: Ben's 7.00 owed and moved on read "Brought forward 7.00").
+    columns = [(_("Brought forward"), lambda p: money.brought_forward.get(p, zero))] * brought \
+        + [(_("Hands"), lambda p: sec.totals[p]), (_("Paid"), lambda p: money.paid[p]),
+           (_("Received"), lambda p: money.received[p])] \
+        + [(_("Carried on"), lambda p: money.carried_out.get(p, zero))] * carried \
+        + [(_("Balance"), lambda p: money.balances[p])]
+    head = [_("Player"), *(name for name, _value in columns)]
     data = [[Paragraph(esc(h), st["head"] if i == 0 else st["head_right"])
              for i, h in enumerate(head)]]
     for p in sec.players:
         data.append([Paragraph(esc(p), st["body"]),
-                     # carried in, less what was carried on to a later table
-                     amount(money.brought_forward.get(p, Decimal(0))
-                            - money.carried_out.get(p, Decimal(0)), bq, lang),
-                     amount(sec.totals[p], bq, lang), amount(money.paid[p], bq, lang),
-                     amount(money.received[p], bq, lang), amount(money.balances[p], bq, lang)])
+                     *(amount(value(p), bq, lang) for _name, value in columns)])
     name_w = min(60 * mm, width * 0.3)
-    t = Table(data, colWidths=[name_w] + [min(26 * mm, (width - name_w) / 5)] * 5,
+    t = Table(data, colWidths=[name_w] + [min(26 * mm, (width - name_w) / len(columns))]
+              * len(columns),
               hAlign="LEFT", repeatRows=1)
     t.setStyle(TableStyle([
         ("FONT", (0, 1), (-1, -1), FONT, 9),

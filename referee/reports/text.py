@@ -171,7 +171,14 @@ def _end_lines(sec, said: _Forms, columns) -> list[str]:
 def _money_lines(sec, said: _Forms) -> list[str]:
     """Brought forward, the payments made at the table, and the balances."""
     from .. import language
-    from .words import BROUGHT_FROM, CARRIED_TO, paid_words, payment_state, table_named
+    from .words import (
+        BALANCES_ARE,
+        BROUGHT_FROM,
+        CARRIED_TO,
+        paid_words,
+        payment_state,
+        table_named,
+    )
 
     money = sec.money
     _, lang, num, bq = said._, said.lang, said.num, money.quantum
@@ -197,6 +204,6 @@ def _money_lines(sec, said: _Forms) -> list[str]:
         lines.append(language.gettext(lang, CARRIED_TO, table=table_named(to, lang),
                                       amounts=", ".join(f"{p} {num(v, bq)}"
                                                         for p, v in amounts.items())))
-    lines.append(_("Balances (brought forward + totals + paid - received): {amounts}",
-                   amounts=", ".join(f"{p} {num(v, bq)}" for p, v in money.balances.items())))
+    lines.append(language.gettext(lang, BALANCES_ARE[money.terms], amounts=", ".join(
+        f"{p} {num(v, bq)}" for p, v in money.balances.items())))
     return lines

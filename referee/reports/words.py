@@ -121,6 +121,32 @@ def table_named(table, lang: str) -> str:
 BROUGHT_FROM = N_("Brought forward from {table}: {amounts}")
 CARRIED_TO = N_("Carried on to {table}: {amounts}")
 
+#: What a balance is made of, said with the terms the table has and no
+#: others, keyed (anything brought forward from an earlier table, anything
+#: carried on to a later one): the PDF's note under its balances (whose
+#: columns are those terms) and the text report's line. Debts carried away
+#: are their own term, never "brought forward" with the sign turned.
+BALANCE_IS = {
+    (True, False): N_("A balance is what the player is owed (negative: owes): "
+                      "brought forward, plus the hands, plus what they paid, less "
+                      "what they received."),
+    (True, True): N_("A balance is what the player is owed (negative: owes): "
+                     "brought forward, plus the hands, plus what they paid, less "
+                     "what they received, less what was carried on to a later table."),
+    (False, True): N_("A balance is what the player is owed (negative: owes): "
+                      "the hands, plus what they paid, less what they received, less "
+                      "what was carried on to a later table."),
+    (False, False): N_("A balance is what the player is owed (negative: owes): "
+                       "the hands, plus what they paid, less what they received."),
+}
+BALANCES_ARE = {
+    (True, False): N_("Balances (brought forward + totals + paid - received): {amounts}"),
+    (True, True): N_("Balances (brought forward + totals + paid - received - carried on): "
+                     "{amounts}"),
+    (False, True): N_("Balances (totals + paid - received - carried on): {amounts}"),
+    (False, False): N_("Balances (totals + paid - received): {amounts}"),
+}
+
 
 #: A transfer: who pays whom how much; and a payment made.
 PAYS = N_("{payer} pays {payee} {amount}")

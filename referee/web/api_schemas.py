@@ -202,8 +202,8 @@ class ResultSchema(Schema):
     hands = fields.List(fields.Nested(HandResultSchema))
     totals = fields.Dict(keys=fields.String(), values=fields.String())
     balances = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
-        "description": "with brought-forward balances or payments: what each player is "
-                       "owed (negative: owes); transfers then settle these"})
+        "description": "with balances brought forward or carried on, or payments: what "
+                       "each player is owed (negative: owes); transfers then settle these"})
     transfers = fields.List(fields.Nested(TransferSchema))
     match = fields.Nested(MatchSchema, metadata={
         "description": "with the rules' match_to only: where the match stands"})
@@ -241,6 +241,20 @@ _UNIT = {"description": "the currency the table's amounts are in; null: points (
                         "never money, whatever currency its log names)"}
 
 
+class CarriedSchema(Schema):
+    """Debts carried on to a later table, as the log keeps them."""
+
+    to = fields.String(required=True, metadata={"description": "the later table's id"})
+    balances = fields.Dict(required=True, metadata={
+        "description": "the balances that went there (its brought_forward): they are "
+                       "left out of this table's balances"}, **_MONEY_BY_PLAYER)
+    at = fields.String()
+
+
+_CARRIED_ON = {"allow_none": True, "required": True, "metadata": {
+    "description": "the debts carried on to later tables (null: none)"}}
+
+
 class CurrentHandSchema(Schema):
     hand = fields.Integer(required=True)
     phase = fields.String(required=True)
@@ -270,6 +284,7 @@ class SessionSummarySchema(Schema):
     next_stake = fields.Raw(required=True, metadata=STAKE_OPENAPI)
     next_seats = fields.List(fields.String(), allow_none=True, required=True)
     brought_forward = fields.Dict(allow_none=True, required=True, **_MONEY_BY_PLAYER)
+    carried_forward = fields.List(fields.Nested(CarriedSchema), **_CARRIED_ON)
     payments = fields.List(fields.Nested(PaymentMadeSchema), allow_none=True, required=True)
     currency = fields.String(allow_none=True, required=True, metadata=_UNIT)
     rules_source = fields.Raw(required=True, metadata={
@@ -312,6 +327,7 @@ class StandingsSchema(Schema):
     balances = fields.Dict(allow_none=True, required=True, **_MONEY_BY_PLAYER)
     closed = fields.String(allow_none=True, required=True)
     brought_forward = fields.Dict(allow_none=True, required=True, **_MONEY_BY_PLAYER)
+    carried_forward = fields.List(fields.Nested(CarriedSchema), **_CARRIED_ON)
     payments = fields.List(fields.Nested(PaymentMadeSchema), allow_none=True, required=True)
     match = fields.Nested(MatchSchema, allow_none=True, required=True, metadata={
         "description": "under match_to: where the match stands; null without a match"})

@@ -363,6 +363,7 @@ def standings(db: Database, sid: str, *, offset: int = 0, limit: int | None = No
             "currency": amounts_currency(row["currency"], res.rules.scoring), "result": result,
             "balances": result.get("balances"), "closed": header.get("closed"),
             "brought_forward": header.get("brought_forward"),
+            "carried_forward": header.get("carried_forward"),
             "payments": header.get("payments"), "match": match,
             "settled": window["settled"], "offset": window["offset"]}
 
@@ -572,6 +573,9 @@ def session_summary(db: Database, sid: str) -> dict:
         "next_stake": live.next_stake or row["stake"],
         "next_seats": live.next_seats,
         "brought_forward": header.get("brought_forward"),
+        # the debts carried on to later tables (the log's own field): what
+        # the balances leave out besides the payments
+        "carried_forward": header.get("carried_forward"),
         "payments": header.get("payments"),
         # The currency its amounts are in (None: points; push-up scores too):
         # what every page and answer writes them in.
