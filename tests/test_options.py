@@ -11,7 +11,7 @@ from referee.rules.catches import CATCH_SCHEMES
 from referee.rules.ending import DROP, STOCK_OUT, Ending
 from referee.rules.errors import RefereeError, RulesError
 from referee.rules.hand import EXTRA_DISCARD, OVER, START, Hand
-from referee.rules.options import OPTION_ALLOWED, OPTION_NAMES, PRESETS, resolve
+from referee.rules.options import OPTION_ALLOWED, OPTION_NAMES, PRESETS, VALUE_WORDS, resolve
 
 from .helpers import error_of, result_of
 
@@ -479,7 +479,8 @@ def test_every_catch_scheme_explains_its_payments():
     for scheme in CATCH_SCHEMES:
         ending = Ending(DROP, FOUR, "Dee", player="Ann", counts=SPREAD_COUNTS)
         s = settle_ending(ending, resolve({"caught": scheme}))
-        assert s.story[0].endswith(f"so Ann is caught (catch scheme {scheme}).")
+        words = VALUE_WORDS["caught"][scheme]  # the scheme's words, not its value
+        assert s.story[0].endswith(f"so Ann is caught (catch scheme: {words}).")
         assert len(s.story) >= 2 and all(line.endswith(".") for line in s.story)
 
 

@@ -222,7 +222,10 @@ def test_rules_command_in_a_language(capsys):
 def test_audit_payment_reasons_in_the_language():
     text = pdf_text(render_audit(audit_hand(_log(), 1), lang="de"))
     assert "(hereingelegt)." in text and "(niedrigste Punktzahl)." in text
-    assert "(pagat)" not in text and "(Fangregel pagat)" in text
+    # the scheme in words, never its option value (newcomer44 P16)
+    assert "Fangregel pagat" not in text
+    assert "(Fangregel: doppelt an die Gleich- oder Niedrigeren, und die Niedrigsten " \
+        "kassieren 1 von jedem)." in " ".join(text.split())
 
 
 def test_the_papers_font_has_every_character_of_the_catalogs():

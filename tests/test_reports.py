@@ -90,7 +90,8 @@ def test_settlement_rules_that_differ_are_listed():
                    "stock_out"):
         assert option in text
     # the value in words, the option's code name kept beside its own words
-    assert "Caught (caught): pay the beaters (standard: pagat)" in text
+    assert "Caught (caught): pay the beaters (standard: double to the beaters, and the " \
+        "lowest collect 1 from each)" in " ".join(text.split())
     assert "Dealt five face cards: 2 stakes" in text
 
 
@@ -146,7 +147,8 @@ def test_audit_lists_every_action_and_the_story():
         # Cards are printed as people write them (DejaVu Sans has the suits).
         assert pretty(action) in text, action
     assert "Jürgen dropped with 10; Zoë has 6 and Łukasz has 6, equal or lower; José has" in text
-    assert "so Jürgen is caught (catch scheme pagat)." in text
+    assert "so Jürgen is caught (catch scheme: double to the beaters, and the lowest " \
+        "collect 1 from each)." in " ".join(text.split())
     assert "Jürgen pays Zoë 2 stakes = $0.50 (caught)." in text
     assert HASH in text
 

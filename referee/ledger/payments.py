@@ -25,7 +25,7 @@ from ..rules.ending import (
     Ending,
     Outcome,
 )
-from ..rules.options import HouseRules
+from ..rules.options import VALUE_WORDS, HouseRules
 from ..rules.words import N_, Phrases, Words
 
 ZERO = Decimal(0)
@@ -173,13 +173,15 @@ def _settle_drop(ending: Ending, counts: Mapping[str, int], rules: HouseRules, p
     scheme = CATCH_SCHEMES[rules.caught]
     tell(lambda: Words(
         N_("{player} dropped with {count}; {beaters}, equal or lower{others}; so {player} is "
-           "caught (catch scheme {scheme})."),
+           "caught (catch scheme: {scheme})."),
         player=d, count=mine,
         beaters=names(Words(N_("{player} has {count}"), player=q, count=counts[q])
                       for q in beaters),
         others=Phrases(Words(N_("; {player} has {count}"), player=q, count=counts[q])
                        for q in others if q not in beaters),
-        scheme=scheme.name))
+        # the scheme in the words the rules' data states for it: a player
+        # reads "pay the lowest", not the option's value "pay_lowest"
+        scheme=Words(VALUE_WORDS["caught"][scheme.name])))
     catch = Catch(scheme.name, d, ending.dealer, players, others, beaters, lowest, low,
                   rules.caught_amount(len(players)), rules.drop_pays)
     scheme.pays(catch, pay, tell)

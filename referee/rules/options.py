@@ -402,7 +402,8 @@ VALUE_WORDS: dict[str, dict[str, str]] = {
                      "nearest_left_of_dealer": N_("the one nearest the dealer's left")},
     "deal_win_declare": {"must": N_("must declare"), "may": N_("may declare")},
     "caught": {
-        "pagat": N_("pagat"),  # the standard scheme, named for its source
+        # the standard scheme (named "pagat" for its source): said by what it pays
+        "pagat": N_("double to the beaters, and the lowest collect 1 from each"),
         "double_to_beaters": N_("double to the beaters"),
         "low_collects_double": N_("the lowest collect double"),
         "dropper_pays_table": N_("the dropper pays the table"),
