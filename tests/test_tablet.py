@@ -134,6 +134,10 @@ def test_create_opens_the_table_and_lists_it(client):
 @pytest.mark.parametrize(("typed", "lang", "kept"), [
     ("€", "de", "EUR"), ("eur", "en", "EUR"), ("$", "en", "USD"), ("$", "fr", "USD"),
     ("£", "pt", "GBP"), ("CHF", "fr", "CHF"), ("chips", "en", "chips"), ("", "en", None),
+    # newcomer44 P10: "Euro"/"EURO" made a currency of their own beside EUR
+    ("Euro", "en", "EUR"), ("EURO", "de", "EUR"), ("euros", "fr", "EUR"), ("Euros", "pt", "EUR"),
+    ("US$", "en", "USD"), ("US dollars", "de", "USD"), ("Schweizer  Franken", "de", "CHF"),
+    ("Dollar", "en", "Dollar"),  # names several (US, Canadian, ...): kept as typed
 ])
 def test_a_currency_typed_as_its_symbol_is_kept_as_its_code(app, client, typed, lang, kept):
     """A table opened in "€" was a currency of its own beside "EUR": the
@@ -153,6 +157,7 @@ def test_a_currency_typed_as_its_symbol_is_kept_as_its_code(app, client, typed, 
     ({"opt_jokers": "7"}, "option jokers cannot be 7"),
     ({"player2": "Ann"}, "unique"),
     ({"player2": "B:en"}, "cannot contain &#39;:&#39;"),
+    ({"currency": "Zwanzig Bierdeckel"}, "Currency: length must be between 1 and 16"),
 ])
 def test_create_refuses_with_the_reason_and_keeps_the_input(client, fields, message):
     data = {"csrf_token": token(client), "stake": "0.25", "preset": "pagat", "pin": PIN,

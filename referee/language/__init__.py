@@ -236,22 +236,51 @@ def locale(lang: str) -> Locale:
 
 def currency_code(typed: str, lang: str) -> str:
     """The currency a host typed, as its ISO code where it names one: the
-    code in any case ("eur"), or its symbol as ``lang`` (else English)
-    writes it ("€", "$", "£"). A table opened in "€" was a currency of its
-    own beside "EUR": the club could not add the two, nor a debt be carried
-    between them. Anything else (chips, beers) is kept as typed: a log may
-    play in any currency it names."""
+    code in any case ("eur"), its symbol ("€", "$", "£", "US$") or its name
+    in any case, singular or plural ("Euro", "EURO", "euros", "US dollars"),
+    as ``lang``, else English, else another language of the service writes
+    it, where that names one code. A table opened in "€" or "Euro" was a
+    currency of its own beside "EUR": the club could not add them, nor a
+    debt be carried between them, nor a bank code be drawn. Anything else
+    (chips, beers) is kept as typed: a log may play in any currency it
+    names."""
+    from babel.numbers import list_currencies
+
+    if typed.upper() in list_currencies():
+        return typed.upper()
+    said = " ".join(typed.casefold().split())
+    for each in dict.fromkeys((lang, DEFAULT, *LANGUAGES)):
+        for named in (_currency_symbols(each).get(typed), _currency_names(each).get(said)):
+            if named and len(named) == 1:
+                return next(iter(named))
+    return typed
+
+
+@cache
+def _currency_symbols(lang: str) -> dict[str, frozenset[str]]:
+    """Each symbol ``lang`` writes a currency with, and the ISO codes it names."""
     from babel.numbers import list_currencies
 
     codes = list_currencies()
-    if typed.upper() in codes:
-        return typed.upper()
-    for each in dict.fromkeys((lang, DEFAULT)):
-        named = [code for code, symbol in locale(each).currency_symbols.items()
-                 if symbol == typed and code in codes]
-        if len(named) == 1:
-            return named[0]
-    return typed
+    out: dict[str, set[str]] = {}
+    for code, symbol in locale(lang).currency_symbols.items():
+        if code in codes:
+            out.setdefault(symbol, set()).add(code)
+    return {symbol: frozenset(named) for symbol, named in out.items()}
+
+
+@cache
+def _currency_names(lang: str) -> dict[str, frozenset[str]]:
+    """Each name ``lang`` gives a currency (its display name, one and many of
+    it), in small letters, and the ISO codes it names."""
+    from babel.numbers import get_currency_name, list_currencies
+
+    here = locale(lang)
+    out: dict[str, set[str]] = {}
+    for code in list_currencies() & set(here.currencies):
+        for name in {here.currencies[code], *(get_currency_name(code, n, here) for n in (1, 2))}:
+            out.setdefault(" ".join(name.casefold().split()), set()).add(code)
+    return {name: frozenset(named) for name, named in out.items()}
 
 
 @cache
