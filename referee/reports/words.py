@@ -120,6 +120,12 @@ def table_named(table, lang: str) -> str:
 #: they came from, the later one they went to (by name), and the balances.
 BROUGHT_FROM = N_("Brought forward from {table}: {amounts}")
 CARRIED_TO = N_("Carried on to {table}: {amounts}")
+#: An open table whose debts were carried on to a later one, on its page and
+#: before a new hand there: a hand logged here stays owed here, and a host
+#: with two tablets logged the night's next hand at the wrong one.
+WENT_ON = N_("The debts owed here were carried on to {table} at {when}. If the night goes "
+             "on there, log the next hand there: a hand logged here is owed at this table, "
+             "not at {table}.")
 
 #: What a balance is made of, said with the terms the table has and no
 #: others, keyed (anything brought forward from an earlier table, anything

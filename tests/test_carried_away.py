@@ -1,0 +1,64 @@
+"""An old table whose debts were carried on to a new one (newcomer 44, P6):
+it stayed open and took the next hand without a word, so at 1 a.m. with two
+tablets a host logged a hand at the wrong table and the night's money split
+over two tables and two papers. The old table's page, and its start and
+quick-hand forms (before a new hand), now say where its debts went and
+when, with a link there and the way to close it; a hand may still be logged
+there (the rules allow it: some players may play on), and a closed table,
+or one whose debts were never carried, says nothing of it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from referee.language import LANGUAGES, gettext
+from referee.reports.words import WENT_ON
+from tests.money_tables import carry, made, open_table, out_by
+from tests.test_pay import unlock
+
+PAGES = ("", "/hands/new?hand=2", "/hands/quick?hand=2")
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#39;", "'")
+
+
+def _night(client, lang="en"):
+    early = open_table(client, players=("Ann", "Ben"), table="Kitchen table", language=lang)
+    out_by(client, early, "Ben")
+    late = made(carry(client, early, ("Ann", "Ben")))
+    unlock(client, early["id"], early["token"])
+    unlock(client, late["id"], late["token"])
+    return early, late
+
+
+def _said(lang: str) -> re.Pattern:
+    """The sentence with any table and time, in ``lang``."""
+    parts = re.split(r"\{table\}|\{when\}", gettext(lang, WENT_ON))
+    return re.compile(".+?".join(re.escape(" ".join(p.split())) for p in parts))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_old_table_says_where_its_debts_went_before_a_new_hand(client, lang):
+    early, late = _night(client, lang)
+    for path in PAGES:
+        page = client.get(f"/s/{early['id']}{path}{'&' if '?' in path else '?'}lang={lang}")
+        assert page.status_code == 200, path
+        html = page.get_data(as_text=True)
+        assert _said(lang).search(_text(html)), (path, _text(html)[:3000])
+        assert f'href="/s/{late["id"]}"' in html, path
+    page = client.get(f"/s/{early['id']}").get_data(as_text=True)
+    assert f'href="/s/{early["id"]}/manage#h-close"' in page
+    # The new table, which the night goes on at, says nothing of it.
+    assert not _said(lang).search(_text(client.get(f"/s/{late['id']}").get_data(as_text=True)))
+
+
+def test_a_hand_may_still_be_logged_at_the_old_table_and_a_closed_one_says_nothing(client):
+    early, _late = _night(client)
+    out_by(client, early, "Ann")  # not refused: the rules allow it
+    client.post(f"/api/sessions/{early['id']}/close", json={},
+                headers={"Authorization": f"Bearer {early['token']}"})
+    page = client.get(f"/s/{early['id']}").get_data(as_text=True)
+    assert 'id="closed"' in page and not _said("en").search(_text(page))
