@@ -15,8 +15,8 @@ import pytest
 
 from referee.language import LANGUAGES, gettext
 from referee.reports.words import WENT_ON
-from tests.money_tables import carry, made, open_table, out_by
-from tests.test_pay import unlock
+from tests.money_tables import carry, made, open_table, out_by, seat_token
+from tests.test_pay import join, unlock
 
 PAGES = ("", "/hands/new?hand=2", "/hands/quick?hand=2")
 
@@ -62,3 +62,14 @@ def test_a_hand_may_still_be_logged_at_the_old_table_and_a_closed_one_says_nothi
                 headers={"Authorization": f"Bearer {early['token']}"})
     page = client.get(f"/s/{early['id']}").get_data(as_text=True)
     assert 'id="closed"' in page and not _said("en").search(_text(page))
+
+
+def test_a_seats_phone_is_told_too_but_offered_no_way_it_cannot_take(app, client):
+    """A seat's link opens this table alone: the new table's page would ask
+    the phone for a PIN, and closing is the host's."""
+    early, late = _night(client)
+    phone = app.test_client()
+    join(phone, early["id"], seat_token(client, early, "Ann"))
+    page = phone.get(f"/s/{early['id']}").get_data(as_text=True)
+    assert _said("en").search(_text(page)), _text(page)[:2000]
+    assert f'href="/s/{late["id"]}"' not in page and "/manage#h-close" not in page
