@@ -819,3 +819,25 @@ def test_the_season_chart_tells_one_evenings_tables_and_alike_players_apart(
     assert len(lines) == 4 and len(set(lines)) == 4, lines
     paper = " ".join(pdf_text(client.get(f"/club/season.pdf?lang={lang}").data).split())
     assert all(f"{day} {hour}" in paper for hour in hours), paper[-600:]
+
+
+def test_one_tables_odd_decimals_leave_every_other_amount_in_cents(club_app):
+    """Newcomer44 P9: one table's stake of 0.123 EUR made the club's pages
+    write every amount, every other table's too, with three places
+    ("Dev 3,000 / -4,615")."""
+    client = club_app.test_client()
+    for table, stake, players in (("Odd", "0.123", ["Ann", "Ben"]),
+                                  ("Round", "1", ["Cy", "Dee"])):
+        doc = {"format": "tonk-log/1", "table": table, "stake": stake, "currency": "EUR",
+               "rules": "pagat", "players": players, "started": "2026-11-21T20:00:00Z",
+               "hands": [{"dealer": players[1], "ending": {"how": "tonk_out",
+                                                          "by": players[0]}}]}
+        assert client.post("/api/sessions", json=doc, headers=KEY).status_code == 201
+    led = client.get("/api/club/ledger", headers=KEY).get_json()
+    assert led["balances"] == {"Ann": "0.246", "Ben": "-0.246", "Cy": "2.00", "Dee": "-2.00"}
+    season = client.get("/api/club/season", headers=KEY).get_json()
+    assert season["players"]["Cy"]["won"] == "2.00" and season["players"]["Ann"]["won"] == "0.246"
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
+    page = client.get("/club/season").get_data(as_text=True)
+    amounts = re.findall(r"-?\d+\.\d+", page[page.find("<main"):])
+    assert {"2.00", "-2.00", "0.246", "-0.246"} <= set(amounts) and "2.000" not in amounts

@@ -39,7 +39,6 @@ KNOWN = {
     "rules/told.py::read_ending": 25,
     # grew in work landed beside the gate coming in (issue 33): to be split
     "service/club/__init__.py::gather": 31,
-    "service/club/__init__.py::season": 19,
     "service/trust/__init__.py::_expected_setups": 20,
     "service/trust/__init__.py::_result_faults": 23,
     "service/table/writes.py::write": 16,

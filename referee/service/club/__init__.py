@@ -18,7 +18,7 @@ import io
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
@@ -369,8 +369,12 @@ def gather(db: Database, rows: list[dict], currency: str, start: date | None = N
     return sorted(out, key=arithmetic.in_date_order)
 
 
-def _places(currency: str, amounts: Iterable[Decimal]) -> int:
-    return arithmetic.places_of(amounts, 0 if currency == POINTS else 2)
+def _writer(currency: str) -> Callable[[Decimal], str]:
+    """Each amount written with the places it needs itself, at least cents
+    (none for points): one table's stake of 0.123 wrote every amount of the
+    club, every other table's too, with three places (newcomer44 P9)."""
+    least = 0 if currency == POINTS else 2
+    return lambda amount: plain(amount, arithmetic.places_of((amount,), least))
 
 
 def club_payments(db: Database, currency: str) -> ClubSession:
@@ -401,10 +405,10 @@ def ledger(db: Database, currency: str | None = None, rows: list[dict] | None = 
     sessions = [*gather(db, rows, currency), club_payments(db, currency)]
     balances = arithmetic.club_balances(sessions)
     debts = arithmetic.club_debts(sessions)
-    places = _places(currency, [*balances.values(), *(t.amount for _, t in debts)])
+    say = _writer(currency)
     return {"currency": currency,
-            "balances": {p: plain(v, places) for p, v in balances.items()},
-            "transfers": [{"from": t.payer, "to": t.payee, "amount": plain(t.amount, places),
+            "balances": {p: say(v) for p, v in balances.items()},
+            "transfers": [{"from": t.payer, "to": t.payee, "amount": say(t.amount),
                            "session": s.id if s.id != "club" else None, "table": s.table,
                            "since": (s.closed or s.date or "")[:10] or None}
                           for s, t in debts]}
@@ -502,31 +506,29 @@ def season(db: Database, currency: str | None = None, start: date | None = None,
     sessions = gather(db, rows, currency, start, end)
     stats = arithmetic.season_stats(sessions)
     running = arithmetic.running_balances(sessions)
-    amounts = [v for _, point in running for v in point.values()]
-    amounts += [x for st in stats.values() for x in (st.won, st.lost)]
-    places = _places(currency, amounts)
+    say = _writer(currency)
     players = {p: {"hands": st.hands, "wins": dict(st.wins), "drops": st.drops,
                    "drops_won": st.drops_won,
                    "drop_win_rate": None if st.drop_win_rate is None else str(st.drop_win_rate),
                    "caught": st.caught, "tonk_outs": st.tonk_outs, "deal_wins": st.deal_wins,
                    "average_show": None if st.average_show is None else str(st.average_show),
-                   "won": plain(st.won, places), "lost": plain(st.lost, places),
+                   "won": say(st.won), "lost": say(st.lost),
                    "matches": st.matches, "matches_won": st.matches_won}
                for p, st in stats.items()}
     out: dict[str, Any] = {"currency": currency, "from": start.isoformat() if start else None,
            "to": end.isoformat() if end else None, "sessions": len(sessions),
            "players": players,
            "running": [{"date": s.date, "table": s.table, "started": s.started,
-                        "balances": {p: plain(v, places) for p, v in point.items()}}
+                        "balances": {p: say(v) for p, v in point.items()}}
                        for s, point in running]}
     if a and b:
         spellings = storage.club.aliases(db)
         a, b = person(a, spellings), person(b, spellings)
         h2h = arithmetic.head_to_head(sessions, a, b)
         out["head_to_head"] = {"players": [a, b], "hands": h2h.hands, "wins": h2h.wins,
-                               "won_from": {p: plain(v, places)
+                               "won_from": {p: say(v)
                                             for p, v in h2h.won_from.items()},
-                               "net": {p: plain(v, places) for p, v in h2h.net.items()}}
+                               "net": {p: say(v) for p, v in h2h.net.items()}}
     return out
 
 
@@ -565,7 +567,7 @@ def hands_csv(db: Database, currency: str | None = None, start: date | None = No
     rows = _given(db, rows)
     currency = pick_currency(rows, currency)
     sessions = gather(db, rows, currency, start, end)
-    places = _places(currency, [v for s in sessions for h in s.hands for v in h.net.values()])
+    say = _writer(currency)
     buf = io.StringIO()
     w = _Sheet(buf)
     w.writerow(["date", "session", "hand", "player", "outcome", "won", "dropped", "count",
@@ -574,7 +576,7 @@ def hands_csv(db: Database, currency: str | None = None, start: date | None = No
         for h in s.hands:
             for p, v in h.net.items():
                 w.writerow([s.date, s.id, h.number, p, h.outcome, int(p in h.winners),
-                            int(h.dropper == p), h.counts.get(p, ""), plain(v, places),
+                            int(h.dropper == p), h.counts.get(p, ""), say(v),
                             currency])
     return buf.getvalue()
 
