@@ -108,7 +108,7 @@ def test_a_german_table_played_by_tapping(server, browser):
 
     tap(pg, 1, "take")
     tap(pg, 1, "spread", ["5h", "6h", "7h"])
-    assert "Ben legt 5♥ 6♥ 7♥ aus" in text(pg, ".flash-ok")
+    assert "Ben meldet 5♥ 6♥ 7♥" in text(pg, ".flash-ok")
     pg.locator("#history > summary").click()
     german("hand page, history open")
     for card in ["3s", "3c", "3d"]:

@@ -263,7 +263,7 @@ def test_a_kept_tap_the_referee_refuses_stops_the_queue_there(server, context):
     expect(stopped(pg)).to_have_count(1, timeout=20_000)
     said = stopped(pg).inner_text()
     # The kept tap in the page's words, not the log's English (issue 35, item 10).
-    assert said.startswith("Nicht erfasst: Ben legt 5♥ 6♥ 7♥ aus — Hand 1, Zug 2 "), said
+    assert said.startswith("Nicht erfasst: Ben meldet 5♥ 6♥ 7♥ — Hand 1, Zug 2 "), said
     assert "Ben hat 5♥ nicht" in said, said  # the card as the page writes it
     held = pg.locator("#offline-queue li.q-held")
     expect(held).to_have_count(2)

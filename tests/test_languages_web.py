@@ -187,7 +187,7 @@ def test_a_german_hand_reads_in_german_with_the_locales_money(client):
     assert "✓ Ben nimmt 3♦." in [unescape(f[1]) for f in flashes(page)]  # the card taken
     # A refusal: the page's own words in German around the referee's reason.
     page = act(client, sid, 1, "spread", ["5h", "6h", "3s"])
-    assert any(f[0] == "error" and f[1].startswith("Nicht erfasst: Ben legt 5♥ 6♥ 3♠ aus")
+    assert any(f[0] == "error" and f[1].startswith("Nicht erfasst: Ben meldet 5♥ 6♥ 3♠")
                for f in flashes(page))
     act(client, sid, 1, "spread", ["5h", "6h", "7h"])
     page = act(client, sid, 1, "spread", ["3s", "3c", "3d"])
@@ -196,7 +196,7 @@ def test_a_german_hand_reads_in_german_with_the_locales_money(client):
     assert "Ann zahlt Ben 2.500,00 €" in words
     assert "Akzeptiert von" in words and "Nächste Hand beginnen" in words
     # The history says each action in German; the log line (English verbs) on hover only.
-    assert "Ben legt 5♥ 6♥ 7♥ aus" in words and "Ben: spread 5♥ 6♥ 7♥" not in words
+    assert "Ben meldet 5♥ 6♥ 7♥" in words and "Ben: spread 5♥ 6♥ 7♥" not in words
     assert 'title="Ben: spread 5♥ 6♥ 7♥"' in page
 
 
