@@ -247,7 +247,7 @@ def test_the_tablet_corrects_one_card_and_keeps_the_later_actions(client):
     assert pdf_text(client.get(f"/reports/{sid}/hands/1/audit.pdf").data).count(
         "a correction after Cy's dispute") == 5
     # Every undone action stays in the history, and the hand goes on.
-    assert "History (5 actions, 5 undone)" in said
+    assert "History (5 actions in force, 5 undone)" in said
 
 
 def _confirm_fields(confirm: str) -> dict:
