@@ -200,6 +200,7 @@ def test_disputes_on_played_and_told_hands_from_either_device(table, lang):
                 expect(other.locator("#dispute-1")).to_contain_text(note, timeout=LIVE)
                 t.look(other, f"dispute {kind} {who}")
             assert t.phone.locator(".settle-form").count() == 0
+            t.host_pg.select_option("#settle-by-1", index=1)  # nobody is chosen for the host
             tb.submit(t.host_pg, "#settle-stand-1")
             expect(t.phone.locator("#dispute-1")).to_contain_text(WORDS[lang]["stands"],
                                                                   timeout=LIVE)

@@ -271,6 +271,33 @@ def test_a_dispute_settled_from_the_tablet_each_way(client):
     assert "Settled by a correction: Ann" in page
 
 
+def test_the_settler_is_chosen_by_the_host_not_preselected(client):
+    """Newcomer P14: "Settled by" preselected the first seat (the party the
+    dispute was against), and one tap settled under that name."""
+    sid = tt.create(client, players=("Ann", "Ben"))
+    _tonk_out(client, sid)
+    page = tt.hand_page(client, sid)
+    data = {"csrf_token": tt.form_value(page, "csrf_token")}
+    client.post(f"/s/{sid}/hands/1/dispute", data={**data, "by": "Ben", "note": "no tonk",
+                                                  "action": "3", "client_id": "d1"})
+    page = tt.hand_page(client, sid)
+    select = re.search(r'<select name="by" id="settle-by-1" required>(.*?)</select>', page, re.S)
+    assert select, page[:3000]
+    options = re.findall(r"<option([^>]*)>([^<]*)</option>", select.group(1))
+    assert options[0] == (' value="" selected disabled', "who settles it?")
+    assert all("selected" not in attrs for attrs, _name in options[1:])
+    for how in ("stands", "corrected", "instead"):
+        r = client.post(f"/s/{sid}/hands/1/disputes/1/settle",
+                        data={**data, "by": "", "how": how, "client_id": f"st-{how}"},
+                        follow_redirects=True)
+        said = r.get_data(as_text=True)
+        assert "Not saved: the settling of dispute 1 of hand 1 — Say who settles dispute 1 of " \
+               "hand 1: one of the table&#39;s players." in said, how
+        assert "(rule no_settler)" in said
+    page = tt.hand_page(client, sid)
+    assert 'class="badge wait"' in page and tt.seq_of(page) == 3  # nothing written
+
+
 def test_a_closed_table_offers_no_form_it_would_refuse(client):
     sid = tt.create(client, players=("Ann", "Ben"))
     _tonk_out(client, sid)

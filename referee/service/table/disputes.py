@@ -200,11 +200,23 @@ def _correctable(db: Database, live: Live, n: int, index: int):
     return hand, setup, disputes, action
 
 
+def check_settler(by: str, index: int, n: int) -> None:
+    """Refused when nobody is named as settling dispute ``index`` of hand ``n``
+    (``no_settler``): the form preselects nobody, and says so rather than
+    " is not a player"."""
+    if not by:
+        raise MalformedInput("no_settler", N_("say who settles dispute {number} of hand {n}: "
+                                              "one of the table's players"),
+                             {"number": index + 1, "n": n}, hand=n)
+
+
 def check_settling(db: Database, sid: str, live: Live, n: int, setup: dict, index: int,
                    by: str) -> None:
     """Whether ``by`` (a player of the session) may settle dispute ``index``
     of hand ``n`` (its ``setup``): refused for a dispute it does not have
-    (``no_dispute``) or one settled already (``dispute_settled``)."""
+    (``no_dispute``) or one settled already (``dispute_settled``); nobody
+    named: ``check_settler``."""
+    check_settler(by, index, n)
     if by not in live.everyone:
         raise MalformedInput("unknown_player", N_("{old} is not a player of this session"),
                                                {"old": by})
@@ -235,6 +247,7 @@ def settle_dispute(db: Database, sid: str, n: int, index: int, how: str, by: str
     hand (``dispute_no_action``) or of an accepted or void hand
     (``undo_accepted``, ``hand_void``), and an ``instead`` the rules refuse
     there or that is the action as logged (``same_action``)."""
+    check_settler(by, index, n)
     if how not in SETTLE_WAYS or (instead is not None and how != "corrected"):
         raise MalformedInput("malformed", N_("{field}: {problem}"),
                              {"field": "how", "problem": "corrected | stands"}, hand=n)

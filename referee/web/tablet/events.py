@@ -245,6 +245,9 @@ def settle_post(session_id: str, n: int, k: int):
     the disputed action, on a second tap that shows what that takes back."""
     by, how = request.form.get("by", ""), request.form.get("how", "")
     target = url_for("tablet.hand", session_id=session_id, n=n) + "#disputes"
+    if not by:  # nobody chosen (the select asks first): no page of a correction under no name
+        return post_event(session_id, target, "", _(SETTLING, k=k, n=n),
+                          lambda db: disputes.check_settler(by, k - 1, n))
     if how == "corrected" and _told(session_id, n):
         # A told hand has no action to go back to: its ending is told again,
         # and that settles the dispute (``tablet.tell_again``).
