@@ -3,6 +3,7 @@ play, each as the tablet and the API show it."""
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -390,19 +391,52 @@ def test_the_carry_list_names_everyone_who_sat_at_the_earlier_table(client):
     option = re.search(rf'<option value="{sid}"[^>]*>(.*?)</option>', form).group(1)
     assert "Ann, Ben, Dev" in option
 
-def test_a_dispute_of_an_accepted_hand_says_why_it_cannot_be_corrected(client):
-    """Newcomer N21: once the hand was accepted, its dispute offered only "Let
-    the record stand", and nothing said why (docs/decisions.md: undo_accepted)."""
+def test_one_players_accept_binds_that_player_not_anothers_dispute(client):
+    """Newcomer P7: the winner's quick accept made the loser's later dispute
+    uncorrectable ("let it stand, settle any difference as a payment"). An
+    acceptance binds who gave it: Ann's dispute is still corrected, which
+    withdraws Ben's acceptance; Ben's own dispute of what he accepted is not,
+    and the page says why (docs/decisions.md, dispute44)."""
+    from referee.service import trust
+    from referee.service.table import sessions
+    from referee.web.db import get_db
+
     sid = tt.create(client, players=("Ann", "Ben"))
     _tonk_out(client, sid)
     data = {"csrf_token": tt.form_value(tt.hand_page(client, sid), "csrf_token")}
-    client.post(f"/s/{sid}/hands/1/accept", data={**data, "player": "Ann", "client_id": "a"})
-    client.post(f"/s/{sid}/hands/1/dispute", data={**data, "by": "Ben", "action": "3",
-                                                  "note": "not so", "client_id": "d"})
+    client.post(f"/s/{sid}/hands/1/accept", data={**data, "player": "Ben", "client_id": "a"})
+    for by in ("Ann", "Ben"):
+        client.post(f"/s/{sid}/hands/1/dispute", data={**data, "by": by, "action": "3",
+                                                      "note": "not so", "client_id": by})
     page = tt.hand_page(client, sid)
-    assert 'id="settle-stand-1"' in page and 'id="settle-correct-1"' not in page
-    why = re.search(r'id="settle-why-1">(.*?)</p>', page).group(1)
-    assert why.startswith("Accepted by Ann, so this hand\'s record can no longer be corrected")
+    assert 'id="settle-correct-1"' in page and 'id="settle-instead-1"' in page
+    withdraws = re.search(r'id="settle-withdraws-1">(.*?)</p>', page).group(1)
+    assert withdraws == "A correction withdraws the acceptance of Ben: they accepted the " \
+                        "result it changes."
+    assert 'id="settle-stand-2"' in page and 'id="settle-correct-2"' not in page
+    why = re.search(r'id="settle-why-2">(.*?)</p>', page).group(1)
+    assert html.unescape(why) == "Ben accepted hand 1's result, so Ben's dispute cannot " \
+                                 "correct it: let the record stand, and settle any difference " \
+                                 "as a payment."
+    r = client.post(f"/s/{sid}/hands/1/disputes/2/settle", data={
+        **data, "by": "Ann", "how": "corrected", "confirm": "1", "client_id": "s2"},
+        follow_redirects=True)
+    assert "(rule undo_accepted)" in r.get_data(as_text=True)
+    assert tt.seq_of(tt.hand_page(client, sid)) == 3  # nothing changed
+    r = client.post(f"/s/{sid}/hands/1/disputes/1/settle", data={
+        **data, "by": "Ann", "how": "corrected", "confirm": "1", "client_id": "s1"})
+    assert r.status_code == 303
+    page = tt.hand_page(client, sid)
+    assert tt.seq_of(page) == 2 and "Settled by a correction: Ann" in page
+    assert 'class="badge ok-badge">✓ Ben' not in page  # his acceptance is withdrawn
+    with client.application.app_context():
+        db = get_db()
+        assert trust.verify_session(db, sid) == []  # the chain folds it alike
+        exported = sessions.export_with_chain(db, sid)
+    assert trust.verify_log(exported)
+    assert "accepted" not in exported["hands"][0]
+    assert [e["kind"] for e in exported["chain"]["events"]].count("accept") == 1  # kept
+
 
 # ------------------------------------------------------------------ 10: head to head
 

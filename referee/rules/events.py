@@ -103,6 +103,19 @@ def disputes_after_undo(disputes: Sequence[dict], number: int, text: str) -> lis
     return out
 
 
+def setup_after_undo(setup: dict, number: int, text: str) -> dict:
+    """A hand's setup once action ``number`` (``text``) is undone: its
+    disputes as ``disputes_after_undo`` says, and nobody's acceptance left.
+    An undo of an accepted hand is only ever a correction of a dispute
+    raised by someone who had not accepted it; whoever had accepted, had
+    accepted a result the hand no longer has, and accepts again or not."""
+    if setup.get("disputes"):
+        setup = {**setup, "disputes": disputes_after_undo(setup["disputes"], number, text)}
+    if "accepted" in setup:
+        setup = {k: v for k, v in setup.items() if k != "accepted"}
+    return setup
+
+
 def judge_events(hand: Hand, setup: dict) -> None:
     """A hand's ``void``, ``accepted`` and ``disputes``, after its actions."""
     if "void" in setup:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ...record.chain import with_reply
 from ...rules.actions import parse_action
 from ...rules.errors import MalformedInput, RefereeError, RuleViolation
-from ...rules.events import SETTLE_WAYS, disputes_after_undo
+from ...rules.events import SETTLE_WAYS, setup_after_undo
 from ...rules.hand import Hand
 from ...rules.words import N_
 from .. import storage
@@ -196,8 +196,24 @@ def _correctable(db: Database, live: Live, n: int, index: int):
                                                     "correct back to; let the record stand"),
                             hand=n)
     check_current(live, n)  # an earlier hand: hand_over
-    check_undo_events(setup, n, len(hand.actions))
+    check_accepted_by(setup, index, n)
+    check_undo_events({k: v for k, v in setup.items() if k != "accepted"}, n,
+                      len(hand.actions))
     return hand, setup, disputes, action
+
+
+def check_accepted_by(setup: dict, index: int, n: int) -> None:
+    """One player's acceptance binds that player, not the table (newcomer
+    P7: the winner's quick accept made the loser's dispute uncorrectable):
+    dispute ``index`` of hand ``n`` is corrected over the others'
+    acceptances, which the correction withdraws, but not over its own
+    raiser's, who accepted the result (``undo_accepted``)."""
+    by = setup["disputes"][index]["by"]
+    if by in (setup.get("accepted") or ()):
+        raise RuleViolation("undo_accepted", N_(
+            "{name} accepted hand {n}'s result, so {name}'s dispute cannot correct it: let "
+            "the record stand, and settle any difference as a payment"),
+            {"name": by, "n": n}, hand=n)
 
 
 def check_settler(by: str, index: int, n: int) -> None:
@@ -309,9 +325,7 @@ class _Correction:
         for number in range(len(hand.actions), self.action - 1, -1):
             text = str(hand.actions[number - 1])
             self.undone.append((live.action_ids[number - 1], text))
-            if self.setup.get("disputes"):
-                self.setup = {**self.setup, "disputes": disputes_after_undo(
-                    self.setup["disputes"], number, text)}
+            self.setup = setup_after_undo(self.setup, number, text)
         payload["undone"] = [text for _id, text in self.undone]
         if instead is None:
             self.work = _replayed_to(live, hand, setup, self.action)

@@ -16,7 +16,7 @@ from ...ledger.running import pots_after
 from ...record import load_hand_setup
 from ...record.chain import with_reply
 from ...replay import side_bet_outcomes, start_on
-from ...rules.events import disputes_after_undo
+from ...rules.events import setup_after_undo
 from ...rules.hand import VOID, Hand
 from ...rules.options import HouseRules
 from ...rules.told import check_told_hand
@@ -204,9 +204,7 @@ def undo(db: Database, sid: str, n: int, client_id: str | None = None,
         cancelled = str(hand.actions[-1])
         cancels = live.action_ids[-1]
         setup = live.setup
-        if any(d["action"] == len(hand.actions) for d in setup.get("disputes", ())):
-            setup = {**setup, "disputes": disputes_after_undo(
-                setup["disputes"], len(hand.actions), cancelled)}
+        setup = setup_after_undo(setup, len(hand.actions), cancelled)
         work = new_hand(live.rules, n, list(hand.players), setup)
         for action in hand.actions[:-1]:
             work.apply(action)

@@ -28,7 +28,7 @@ from ..money import totals
 from ..money.results import hand_result
 from . import cache
 from .cache import Live
-from .disputes import check_settling
+from .disputes import check_accepted_by, check_settling
 from .hands import public_state
 from .live_state import check_open, current, table_before_newest
 from .writes import (
@@ -53,14 +53,19 @@ def not_told(n: int) -> RuleViolation:
                                         "undo its actions instead"), {"n": n}, hand=n)
 
 
-def _check(live: Live, n: int) -> dict:
-    """Hand ``n``'s setup, if it may be told again (else refused, saying why)."""
+def _check(live: Live, n: int, settles: Settles | None = None) -> dict:
+    """Hand ``n``'s setup, if it may be told again (else refused, saying why):
+    once accepted, only to settle a dispute of someone who had not accepted
+    it (``disputes.check_accepted_by``)."""
     check_open(live)
     check_current(live, n)  # an earlier hand: hand_over
     setup = live.setup
     if "ending" not in setup:
         raise not_told(n)
-    if setup.get("accepted"):
+    if setup.get("accepted") and settles is not None \
+            and 0 <= settles[0] < len(setup.get("disputes") or ()):
+        check_accepted_by(setup, settles[0], n)
+    elif setup.get("accepted"):
         raise RuleViolation("undo_accepted", N_("{names} accepted this hand's result, so its "
                                                 "actions stand; note a dispute instead"),
                             {"names": ', '.join(setup['accepted'])}, hand=n)
@@ -78,7 +83,8 @@ def _corrected(n: int, setup: dict, given: dict) -> dict:
         check_told_hand(given)
     except RefereeError as err:
         raise err.at(hand=n) from None
-    return {**setup, "ending": given["ending"]}
+    # Whoever had accepted it accepted another ending (``rules.events.setup_after_undo``).
+    return {**{k: v for k, v in setup.items() if k != "accepted"}, "ending": given["ending"]}
 
 
 def _settling(db: Database, sid: str, live: Live, n: int, setup: dict,
@@ -98,7 +104,7 @@ def preview(db: Database, sid: str, n: int, given: dict,
     storing anything (as ``hands.preview_hand`` for a new hand)."""
     with cache.lock(db, sid):
         live = current(db, sid)
-        told = _check(live, n)
+        told = _check(live, n, settles)
         _settling(db, sid, live, n, told, settles)
         setup = _corrected(n, told, given)
         hand = start_on(table_before_newest(db, sid, live), setup)
@@ -138,7 +144,7 @@ def _tell_again(db: Database, sid: str, n: int, given: dict, client_id: str | No
         return seen
 
     def plan(live: Live) -> Plan:
-        told = _check(live, n)
+        told = _check(live, n, settles)
         settle = _settling(db, sid, live, n, told, settles)
         setup = _corrected(n, told, given)
         hand = start_on(table_before_newest(db, sid, live), setup)

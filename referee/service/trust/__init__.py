@@ -42,7 +42,7 @@ from ...record.chain import (
 )
 from ...replay import replay
 from ...rules.errors import RefereeError
-from ...rules.events import disputes_after_undo
+from ...rules.events import setup_after_undo
 from ...rules.hand import VOID
 from ...rules.words import N_, Names, Phrases, Words
 from ...speed import collector
@@ -263,10 +263,7 @@ def _after_undo(setup: dict, said: dict, in_force: dict[int, int], n: int) -> di
     if "ending" in said:
         return setup
     in_force[n] -= 1
-    if setup.get("disputes"):
-        return {**setup, "disputes": disputes_after_undo(
-            setup["disputes"], in_force[n] + 1, said["action"])}
-    return setup
+    return setup_after_undo(setup, in_force[n] + 1, said["action"])
 
 
 def _same(text: str | None, value) -> bool:
