@@ -33,7 +33,7 @@ def test_the_audit_page_names_the_card_taken(client, lang):
     page = client.get(f"/reports/{sid}/hands/1/audit?step=4&lang={lang}").data.decode()
     heading = _page_text(re.search(r"<h2>(.*?)</h2>", page, re.S).group(1)).strip()
     assert heading == _words(lang)
-    steps = _page_text(re.search(r'<ol class="small">(.*?)</ol>', page, re.S).group(1))
+    steps = _page_text(re.search(r'<ul class="small steps-list">(.*?)</ul>', page, re.S).group(1))
     assert _words(lang) in steps
 
 
@@ -115,9 +115,9 @@ def test_an_audit_step_says_what_an_undo_took_back_and_whose_dispute(client, lan
     hit = language.action_words("Ann: hit S1 3d", lang)
     draw = language.action_words("Ann: draw Kc", lang)
     dispute = language.gettext(lang, "{undo}: a correction after {player}'s dispute",
-                               undo=language.gettext(lang, "Undo of step {number} ({action})",
+                               undo=language.gettext(lang, "Undo of action {number} ({action})",
                                                      number=7, action=hit), player="Ben")
-    plain = language.gettext(lang, "Undo of step {number} ({action})", number=6, action=draw)
+    plain = language.gettext(lang, "Undo of action {number} ({action})", number=6, action=draw)
 
     def heading(step: int) -> str:
         page = client.get(f"/reports/{sid}/hands/1/audit?step={step}&lang={lang}").data.decode()

@@ -307,3 +307,45 @@ def test_the_correction_reads_in_the_tables_language(client, lang, words):
     for line in words:
         assert line in said, (line, said[-900:])
     assert "instead of" not in said and "later action" not in said
+
+
+def test_action_n_is_one_number_on_the_history_the_dispute_and_the_audit(client):
+    """Newcomer P5: the audit numbered its rows counting a refusal and an
+    undo, so the dispute's "action 4" was another row on it; its undo said
+    "Undo of step N", and the dispute, once its action was undone, read
+    "disputes the hand as a whole". One numbering: the hand's own."""
+    sid = tt.create(client)
+    tt.start(client, sid, deal=DEAL, upcard="7d")
+    tt.act(client, sid, 1, "draw", ["8c"])  # action 1
+    tt.act(client, sid, 1, "discard", ["2c"])  # refused: Ben holds no 2c
+    tt.act(client, sid, 1, "spread", ["Ks", "Kh", "Kd"])  # action 2, undone at once
+    page = tt.hand_page(client, sid)
+    client.post(f"/s/{sid}/hands/1/undo", data={
+        "csrf_token": tt.form_value(page, "csrf_token"), "client_id": "u2",
+        "expected_seq": tt.form_value(page, "expected_seq")})
+    tt.act(client, sid, 1, "spread", ["Ks", "Kh", "Kd"])  # action 2 again
+    tt.act(client, sid, 1, "discard", ["Qs"])  # 3
+    tt.act(client, sid, 2, "take")  # 4
+    tt.act(client, sid, 2, "discard", ["Jh"])  # 5
+    page = tt.hand_page(client, sid)
+    history = re.search(r'<ol class="history"[^>]*>(.*?)</ol>', page, re.S).group(1)
+    assert re.findall(r'<li[^>]*value="(\d+)"', history) == ["1", "2", "2", "3", "4", "5"]
+    r = client.post(f"/s/{sid}/hands/1/dispute", data={
+        "csrf_token": tt.form_value(page, "csrf_token"), "client_id": "d4", "by": "Cy",
+        "action": "4", "note": "I drew"})
+    assert r.status_code == 303
+    r = client.post(f"/s/{sid}/hands/1/disputes/1/settle", data={
+        "csrf_token": tt.form_value(page, "csrf_token"), "by": "Ann", "how": "corrected",
+        "confirm": "1", "client_id": "s4"})
+    assert r.status_code == 303
+    paper = " ".join(pdf_text(client.get(f"/reports/{sid}/hands/1/audit.pdf").data).split())
+    assert "Cy disputes action 4 (Cy: take Q♠, since undone): “I drew”" in paper
+    assert "the hand as a whole" not in paper
+    assert "Undo of action 2 (Ben: spread K♠ K♥ K♦)" in paper
+    assert "Undo of action 4 (Cy: take Q♠): a correction after Cy's dispute" in paper
+    assert "Undo of action 5 (Cy: discard J♥): a correction after Cy's dispute" in paper
+    assert "Undo of step" not in paper
+    # The step view: the take (its 7th step) says it is action 4, and so does its list.
+    view = _words(client.get(f"/reports/{sid}/hands/1/audit?step=7").get_data(as_text=True))
+    assert "Action 4 · Event" in view and "4. Cy: take Q♠" in view
+    assert "Cy disputes action 4 (Cy: take Q♠, since undone): “I drew”" in view

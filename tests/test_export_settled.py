@@ -96,8 +96,10 @@ def test_the_papers_from_an_export_say_what_the_tables_papers_say(client):
     assert "log fingerprint" in cli and "exported with referee export ID --chain" in cli
     web_audit = pdf_text(client.get(f"/reports/{g.sid}/hands/2/audit.pdf?token={g.audit}").data)
     cli_audit = pdf_text(render_audit(audit_hand(log, 2)))
-    said = re.search(r"disputes the hand as a whole: .*?\)", web_audit).group(0)
+    # a dispute of an action since undone is still of that action (newcomer P5)
+    said = re.search(r"disputes action \d+ \([^)]*, since undone\): .*?\)", web_audit).group(0)
     assert said in cli_audit and "settled by a correction" in said
+    assert "the hand as a whole" not in web_audit
 
 
 def test_an_exported_log_imports_and_exports_as_it_was(client):
@@ -167,8 +169,8 @@ def test_the_papers_of_an_export_with_its_chain_are_the_tables(client, tmp_path,
         assert head in text and head in web and "log fingerprint" not in text
         assert "1 dispute is still open (hand 3)" in text and "(hands" not in text
         # the correction, step by step, as the table's audit shows it
-        assert re.findall(r"Undo of step \d+ \([^)]*\): a correction after \w+'s dispute",
-                          audit) == re.findall(r"Undo of step \d+ \([^)]*\): a correction "
+        assert re.findall(r"Undo of action \d+ \([^)]*\): a correction after \w+'s dispute",
+                          audit) == re.findall(r"Undo of action \d+ \([^)]*\): a correction "
                                                r"after \w+'s dispute", web_audit) != []
     capsys.readouterr()
 

@@ -270,7 +270,7 @@ def test_cli_from_a_stored_session(tmp_path):
     out = tmp_path / "a.pdf"
     assert main(["audit", info.id, "--db", str(path), "--hand", "2", "--pdf", str(out)]) == 0
     text = pdf_text(out.read_bytes())
-    assert "Undo of step 1 (Zoë: draw 9♦)" in text  # the step it took back (newcomer F19)
+    assert "Undo of action 1 (Zoë: draw 9♦)" in text  # the action it took back (newcomer F19)
     assert "Zoë dropped with 15" in text
 
     assert main(["settle", "nosuch", "--db", str(path), "--pdf", str(out)]) == 1

@@ -352,7 +352,7 @@ def test_undo_keeps_the_original_in_the_history(client):
     assert ("ok", "Undone: Ben draws 8♣. It stays in the history, marked as undone.") \
         in flashes(page)
     assert seq_of(page) == 0 and 'id="stock">36<' in page
-    assert '<li class="corrected">Ben: draw 8♣ <small>(undone)</small></li>' in page
+    assert '<li class="corrected" value="1">Ben: draw 8♣ <small>(undone)</small></li>' in page
     # 8c is free again.
     assert 'value="8c" disabled' not in page
     page = act(client, sid, 1, "draw", ["8c"])

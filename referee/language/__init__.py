@@ -577,11 +577,20 @@ def note_words(note: str, lang: str) -> str:
     the referee put before them (the action it was about, since undone)."""
     if note in REFEREE_NOTES:  # a note the referee wrote, not a person
         return gettext(lang, note)
-    m = _LOGGED_ON_UNDONE.fullmatch(note or "")
-    if not m:
+    undone = undone_dispute(note)
+    if undone is None:
         return note
-    said = gettext(lang, _ON_UNDONE, number=m.group(1), action=action_words(m.group(2), lang))
-    return f"{said} {m.group(3)}".rstrip()
+    number, line, words = undone
+    said = gettext(lang, _ON_UNDONE, number=number, action=action_words(line, lang))
+    return f"{said} {words}".rstrip()
+
+
+def undone_dispute(note: str) -> tuple[int, str, str] | None:
+    """A dispute's note that the referee opened with the action it was about,
+    since undone (``rules.events.on_undone``): that action's number, its log
+    line and the player's own words; None for any other note."""
+    m = _LOGGED_ON_UNDONE.fullmatch(note or "")
+    return (int(m.group(1)), m.group(2), m.group(3)) if m else None
 
 
 def empty_draw(player: str, lang: str) -> str:

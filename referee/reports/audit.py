@@ -91,11 +91,13 @@ def payment_lines(audit: HandAudit, lang: str = language.DEFAULT) -> list[str]:
 def audit_json(audit: HandAudit) -> dict:
     """The audit as data (``referee audit --json``), its payments in words."""
     r = audit.result
+    numbers = action_numbers(audit)
     return {
         "hand": audit.number,
         "dealer": audit.hand.dealer,
         "players": list(audit.hand.players),
-        "steps": [s.to_json() for s in audit.steps],
+        # ``action``'s number as the papers print it (none: a refusal, an undo, the deal)
+        "steps": [{**s.to_json(), "number": numbers.get(s.index)} for s in audit.steps],
         "fault": audit.fault.to_dict() if audit.fault else None,
         "result": None if r is None else {
             **r.to_json(audit.quantum),
@@ -208,21 +210,12 @@ def dispute_lines(audit: HandAudit, lang: str, settled: dict[int, dict] | None =
     escaped, who and how it was settled in bold): the paper and the step
     view say them alike."""
     _ = words(lang)
-    read = actions_read(audit)
+    read, numbers = actions_read(audit), action_numbers(audit)
     out = []
     for i, d in enumerate(audit.setup.get("disputes") or []):
-        k = d.get("action")
-        if k is None:
-            what = _("the hand as a whole")
-        elif k <= len(audit.steps_in_force):
-            step = audit.steps_in_force[k - 1]
-            what = _("action {n} ({action})", n=k, action=esc(_action(
-                read.get(step.index, step.action or ""), lang,
-                stock_empty=step.index in empty_stock_draws(audit))))
-        else:
-            what = _("action {n}", n=k)
+        what, note = _disputed(audit, d, read, numbers, lang)
         text = _("{player} disputes {what}: “{note}”", player=f"<b>{esc(d['by'])}</b>",
-                 what=what, note=esc(language.note_words(note_as_kept(d), lang)))
+                 what=what, note=esc(language.note_words(note, lang)))
         # a stored session's settling event, else the log's word (an export's)
         done = (settled or {}).get(i) or d.get("settled")
         if done is not None:
@@ -236,6 +229,31 @@ def dispute_lines(audit: HandAudit, lang: str, settled: dict[int, dict] | None =
             text += " · <b>" + _("open") + "</b>"
         out.append(text)
     return out
+
+
+def _disputed(audit: HandAudit, d: dict, read: dict[int, str], numbers: dict[int, int],
+              lang: str) -> tuple[str, str]:
+    """What a dispute is of, in markup, and its note as the player wrote it."""
+    _ = words(lang)
+    k, note = d.get("action"), note_as_kept(d)
+    # A dispute of an action since undone names no action in the log: it is
+    # still about that action, as numbered when it was disputed.
+    undone = language.undone_dispute(note) if k is None else None
+    if undone is not None:
+        number, line, note = undone
+        # a take as read where the paper has it (its log line names no card)
+        step = next((s for s in reversed(audit.steps) if s.replaced_by is not None
+                     and s.action == line and numbers.get(s.index) == number), None)
+        return _("action {n} ({action}, since undone)", n=number, action=esc(_action(
+            read.get(step.index, line) if step is not None else line, lang))), note
+    if k is None:
+        return _("the hand as a whole"), note
+    if k <= len(audit.steps_in_force):
+        step = audit.steps_in_force[k - 1]
+        return _("action {n} ({action})", n=k, action=esc(_action(
+            read.get(step.index, step.action or ""), lang,
+            stock_empty=step.index in empty_stock_draws(audit)))), note
+    return _("action {n}", n=k), note
 
 
 def _match_rows(session, lang: str) -> list[tuple[str, str]]:
@@ -317,6 +335,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
               "referee had dealt with it. A refused action changes nothing; a correction takes "
               "an earlier action out (and may put another in its place), and both stay on "
               "record."), st["small"]))
+        story.append(Paragraph(esc(_(NUMBERED)), st["small"]))
         story.extend(_steps_tables(audit, width, lang, settled))
     story.extend(_disputes_block(audit, lang, settled, log.get("started")))
 
@@ -337,6 +356,11 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
     story += receipt(final_hash, lang)
     doc.build(story, onFirstPage=page, onLaterPages=page)
     return buf.getvalue()
+
+
+#: What the paper's "#" column counts, said under its heading.
+NUMBERED = N_("# is the action's number as the hand counts it, the number a dispute names; "
+              "a refusal or an undo is no action and has none.")
 
 
 def told_rows(told: Told, players: tuple[str, ...], lang: str) -> list[tuple[str, str]]:
@@ -366,6 +390,24 @@ def actions_read(audit: HandAudit) -> dict[int, str]:
         if step.action:
             out[step.index] = _as_read(step.action, top)
         top = step.state.get("top")
+    return out
+
+
+def action_numbers(audit: HandAudit) -> dict[int, int]:
+    """Each step that logged an action (by ``index``) with its number as the
+    hand counted it then: its place among the actions in force once logged,
+    the "action N" of the hand's history, the dispute form and a dispute. A
+    refusal or an undo is no action of the hand and has none; an action
+    later taken out keeps the number it had (newcomer P5: the paper's rows
+    were numbered with them, and "action 6" was another row)."""
+    out: dict[int, int] = {}
+    in_force: list[int | None] = []
+    for step in audit.steps:
+        if step.status == "corrected":
+            in_force = [seq for seq in in_force if seq != step.replaces]
+        if step.status in ("accepted", "corrected") and step.action:
+            in_force.append(step.seq)
+            out[step.index] = len(in_force)
     return out
 
 
@@ -399,13 +441,13 @@ def _action(text: str, lang: str, stock_empty: bool = False) -> str:
 
 #: A correction step as the audit says it: which step it took back, and
 #: (a dispute settled by a correction) whose dispute it settled.
-UNDO_OF_STEP = N_("Undo of step {number} ({action})")
+UNDO_OF_STEP = N_("Undo of action {number} ({action})")
 UNDO_OF = N_("Undo of {action}")
 AFTER_DISPUTE = N_("{undo}: a correction after {player}'s dispute")
 
 
 def undo_said(audit: HandAudit, step, lang: str, settled: dict[int, dict] | None = None,
-              read: dict[int, str] | None = None) -> str:
+              read: dict[int, str] | None = None, numbers: dict[int, int] | None = None) -> str:
     """A correction step in words (newcomer F19: "(undo) (correction)" said
     neither what was taken back nor why): the step it took out, with its
     action, and the dispute it settled where ``settled`` (with each settling
@@ -413,8 +455,10 @@ def undo_said(audit: HandAudit, step, lang: str, settled: dict[int, dict] | None
     read = actions_read(audit) if read is None else read
     taken = next((s for s in audit.steps
                   if step.replaces is not None and s.seq == step.replaces), None)
-    if taken is not None and taken.action:
-        said = language.gettext(lang, UNDO_OF_STEP, number=taken.index, action=_action(
+    numbers = action_numbers(audit) if numbers is None else numbers
+    number = numbers.get(taken.index) if taken is not None else None
+    if taken is not None and taken.action and number is not None:
+        said = language.gettext(lang, UNDO_OF_STEP, number=number, action=_action(
             _clip(read.get(taken.index, taken.action)), lang))
     elif (step.message or "").startswith("undo of "):
         said = language.gettext(lang, UNDO_OF, action=_action(_clip(step.message[8:]), lang))
@@ -430,7 +474,8 @@ def said_otherwise(audit: HandAudit, lang: str, settled: dict[int, dict] | None 
     paper and the step view say them: a correction, what it took back
     (``undo_said``); a draw from the empty stock, that it ended the play."""
     read = actions_read(audit) if read is None else read
-    out = {s.index: undo_said(audit, s, lang, settled, read)
+    numbers = action_numbers(audit)
+    out = {s.index: undo_said(audit, s, lang, settled, read, numbers)
            for s in audit.steps if s.status == "corrected" and not s.action}
     for k in empty_stock_draws(audit):
         out[k] = _action(read[k], lang, stock_empty=True)
@@ -494,7 +539,8 @@ def _steps_tables(audit: HandAudit, width: float, lang: str,
     a correction says what it took back (and whose dispute it settled)."""
     steps, read = audit.steps, actions_read(audit)
     undos = said_otherwise(audit, lang, settled, read)
-    return [_steps_table(steps[k:k + STEPS_A_TABLE], read, width, lang, undos)
+    numbers = action_numbers(audit)
+    return [_steps_table(steps[k:k + STEPS_A_TABLE], read, width, lang, undos, numbers)
             for k in range(0, len(steps), STEPS_A_TABLE)]
 
 
@@ -546,7 +592,7 @@ def _step_cell(step, read: dict[int, str], lang: str, undos: dict[int, str]) -> 
 
 
 def _steps_table(steps: list, read: dict[int, str], width: float, lang: str,
-                 undos: dict[int, str]) -> Table:
+                 undos: dict[int, str], numbers: dict[int, int]) -> Table:
     _ = words(lang)
     st = styles()
     head = [Paragraph(h, st["head"]) for h in ("#", _("Event"), _("Action"), _("State after"))]
@@ -566,7 +612,7 @@ def _steps_table(steps: list, read: dict[int, str], width: float, lang: str,
         what = _step_cell(step, read, lang, undos)
         longest = max(longest, sum(len(w) for w in what))
         rows.append([
-            str(step.index) if step.index else "",
+            str(numbers.get(step.index, "")),
             "" if step.seq is None else str(step.seq),
             Paragraph("<br/>".join(what), st["cell"]),
             Paragraph(_state_after(step, lang), st["cell"]),

@@ -31,6 +31,7 @@ from ..replay import replay
 # The names of the audit's steps: the PDF's, one list for the paper and the page.
 from ..reports.audit import (
     STATUS_WORDS,
+    action_numbers,
     actions_read,
     audit_hand,
     describe_state,
@@ -238,7 +239,7 @@ def audit_view(sid: str, n: int):
     read, settled = actions_read(audit), stored.audit_settled(n)
     return render_template(
         "reports/audit.html", sid=sid, n=n, token=token, audit=audit, step=step,
-        step_no=step_no, last=last, read=read,
+        step_no=step_no, last=last, read=read, numbers=action_numbers(audit),
         # a correction says what it took back and whose dispute it settled,
         # and the hand's disputes are on the page, as on the paper (newcomer F19)
         said=said_otherwise(audit, current(), settled, read),

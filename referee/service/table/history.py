@@ -25,14 +25,33 @@ _ACTION, _CORRECTION = map(str, (EventKind.ACTION, EventKind.CORRECTION))
 
 
 def record(action: Action, *, undone: bool = False, line: str | None = None,
-           stock_empty: bool = False) -> dict:
+           stock_empty: bool = False, number: int | None = None) -> dict:
     """One action as plain fields (for a template, and for a page's script as
     JSON): ``line`` is the log line as logged, ``cards`` what a person reads
     (a take's card resolved); ``stock_empty``: a draw from the empty stock,
-    which drew nothing and ended the play."""
+    which drew nothing and ended the play; ``number``: its "action N"
+    (``numbered``)."""
     return {"player": action.player, "verb": action.verb, "cards": list(action.cards),
             "spread": action.spread, "count": action.count, "undone": undone,
-            "line": line if line is not None else str(action), "stock_empty": stock_empty}
+            "line": line if line is not None else str(action), "stock_empty": stock_empty,
+            "number": number}
+
+
+def numbered(events: list[dict]) -> list[int]:
+    """Each logged action's number (of the hand's events, in order) as the
+    hand counted it when it was logged: its place among the actions then in
+    force, the "action N" a dispute names and the audit prints. An undone
+    action keeps the number it had, so the one logged in its place has it
+    too."""
+    in_force: list[int] = []
+    out = []
+    for ev in events:
+        if ev["kind"] == _CORRECTION:
+            in_force = [i for i in in_force if i != ev["payload"].get("cancels")]
+        elif ev["kind"] == _ACTION:
+            in_force.append(ev["id"])
+            out.append(len(in_force))
+    return out
 
 
 def as_action(fields: dict) -> Action:
@@ -60,18 +79,22 @@ def hand_history(db: Database, sid: str, n: int) -> list[dict]:
                ev["payload"]["action"]) for ev in events if ev["kind"] == _ACTION]
     # Only the hand played again knows a take's card and whether a draw
     # found the stock empty (it names no card either).
+    numbers = numbered(events)
     if not any(a.verb in ("take", "draw") and a.cards in ((), (UNKNOWN,))
                for a, _undone, _line in logged):
-        return [record(a, undone=undone, line=line) for a, undone, line in logged]
+        return [record(a, undone=undone, line=line, number=k)
+                for (a, undone, line), k in zip(logged, numbers, strict=True)]
     row = storage.hands.row(db, sid, n)
     if row is None:
-        return [record(a, undone=undone, line=line) for a, undone, line in logged]
+        return [record(a, undone=undone, line=line, number=k)
+                for (a, undone, line), k in zip(logged, numbers, strict=True)]
 
     def fresh():
         return new_hand(rules, n, row["seats"], row["setup"])
 
-    return [record(shown, undone=undone, line=line, stock_empty=empty)
-            for shown, undone, line, empty in _as_played(fresh, logged, events)]
+    return [record(shown, undone=undone, line=line, stock_empty=empty, number=k)
+            for (shown, undone, line, empty), k in zip(_as_played(fresh, logged, events),
+                                                       numbers, strict=True)]
 
 
 def _as_played(fresh, logged, events):

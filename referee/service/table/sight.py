@@ -94,6 +94,6 @@ def history(records: list[dict], state: dict, who: Access | None) -> list[dict]:
         if r["verb"] in _PRIVATE and r["cards"] and r["cards"] != [UNKNOWN] \
                 and not _sees(who, r["player"], state):
             hidden = replace(as_action(r), cards=(UNKNOWN,))
-            r = record(hidden, undone=r["undone"])
+            r = record(hidden, undone=r["undone"], number=r.get("number"))
         out.append(r)
     return out
