@@ -336,3 +336,35 @@ def test_on_the_tablet_a_told_hands_dispute_ends_in_its_correction(app, client, 
         assert [(d["how"], d["by"]) for d in disputes.settlements(db, sid, 1).values()] == \
             [("corrected", "Dee")]
         assert trust.verify_session(db, sid) == []
+
+
+def test_the_audit_shows_each_telling_and_what_the_correction_took_back(app, client):
+    """Newcomer P8: the audit of a told hand told again showed the last
+    telling alone, though its dispute line says the correction is "shown
+    above"; the first telling and the money it moved were on no paper. And
+    P7: Ann's acceptance (she won by the typo) does not keep Ben's dispute
+    from being settled by telling the hand again; it withdraws it."""
+    from tests.reports_fixtures import pdf_text
+
+    sid, auth = _told(client)
+    token = auth["Authorization"].split()[-1]
+    with app.app_context():
+        db = get_db()
+        table_events.accept(db, sid, 1, "Ann")
+        table_events.dispute(db, sid, 1, "Ben", "Ann had 20, not 8")
+        state = retell.tell_again(db, sid, 1, {"ending": DROP}, settles=(0, "Cy"))
+        assert state["result"]["outcome"] == "drop_won" and not state.get("accepted")
+        assert "accepted" not in sessions.get_log(db, sid)["hands"][0]
+        assert trust.verify_session(db, sid) == []
+    paper = " ".join(pdf_text(client.get(f"/reports/{sid}/hands/1/audit.pdf?token={token}")
+                              .data).split())
+    first = paper.index("Telling 1 of 2, corrected by telling it again:")
+    second = paper.index("Telling 2 of 2, the hand as it stands:")
+    assert first < paper.index("Ann 8 · Ben 9 · Cy 30") < second
+    assert second < paper.index("Ann 20 · Ben 9 · Cy 30")
+    taken = paper[first:second]
+    assert "Taken back by the correction: Ben pays Ann" in taken
+    assert "Taken back by the correction: Cy pays Ann 1 stake = €0.50" in taken
+    view = client.get(f"/reports/{sid}/hands/1/audit?token={token}").get_data(as_text=True)
+    assert 'id="telling-1"' in view and 'id="telling-2"' in view
+    assert "Taken back by the correction: Ben pays Ann" in view

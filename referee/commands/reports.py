@@ -115,7 +115,7 @@ def _settle(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from ..reports.audit import audit_hand, audit_json, render_audit
+    from ..reports.audit import audit_hand, audit_json, render_audit, retold_of
     from ..rules.errors import RefereeError
     from .errors import fail
 
@@ -131,7 +131,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         settled = stored.audit_settled(args.hand) if stored is not None else None
         status = _write(args.pdf, render_audit(audit, final_hash=final_hash, date=args.date,
                                                table=args.table, lang=args.lang,
-                                               settled=settled))
+                                               settled=settled,
+                                               retold=retold_of(audit, stored)))
         if status:
             return status
     if not args.json and not args.pdf:

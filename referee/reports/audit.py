@@ -19,6 +19,7 @@ from .. import language
 # The judging is the replay's; the names its callers import from here.
 from ..record.chain import PRINTED_HEAD
 from ..record.events import note_as_kept
+from ..record.kinds import EventKind
 from ..replay.audit import (  # noqa: F401
     STATUSES,
     HandAudit,
@@ -266,10 +267,12 @@ def _match_rows(session, lang: str) -> list[tuple[str, str]]:
 
 def render_audit(audit: HandAudit, *, final_hash: str | None = None,
                  date: str | None = None, table: str | None = None,
-                 lang: str | None = None, settled: dict[int, dict] | None = None) -> bytes:
+                 lang: str | None = None, settled: dict[int, dict] | None = None,
+                 retold: list[HandAudit] = ()) -> bytes:
     """The audit PDF of one hand, in ``lang`` (else the log's language);
     ``settled``: how its disputes were settled, by their place (a stored
-    session's; None: not known, from a log alone)."""
+    session's; None: not known, from a log alone); ``retold``: a told
+    hand's earlier tellings (``earlier_tellings``)."""
     register_fonts()
     st = styles()
     session, hand, setup = audit.session, audit.hand, audit.setup
@@ -321,13 +324,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
     story.append(t)
 
     if hand.told is not None:
-        story.append(Paragraph(_("How it ended"), st["h2"]))
-        story.append(Paragraph(esc(_(TOLD)), st["body"]))
-        told = Table([[Paragraph(esc(k), st["head"]), Paragraph(esc(v), st["body"])]
-                      for k, v in told_rows(hand.told, hand.players, lang)],
-                     colWidths=[60 * mm, width - 60 * mm], hAlign="LEFT")
-        told.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP")]))
-        story.append(told)
+        story.extend(_told_block(audit, retold, width, lang))
     else:
         story.append(Paragraph(_("Action by action"), st["h2"]))
         story.append(Paragraph(
@@ -361,6 +358,77 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
 #: What the paper's "#" column counts, said under its heading.
 NUMBERED = N_("# is the action's number as the hand counts it, the number a dispute names; "
               "a refusal or an undo is no action and has none.")
+
+
+#: A told hand told again: each telling headed, the first ones with the
+#: money they had moved (newcomer P8: the paper showed the last alone, and
+#: its dispute said the correction was "shown above").
+TELLING_CORRECTED = N_("Telling {k} of {count}, corrected by telling it again:")
+TELLING_IN_FORCE = N_("Telling {k} of {count}, the hand as it stands:")
+TOOK_BACK = N_("Taken back by the correction: {payment}")
+NOBODY_PAID = N_("Taken back by the correction: nothing, nobody paid")
+
+
+def told_before(events: list[dict]) -> list[dict]:
+    """A told hand's endings before its newest telling, first first, from its
+    events (the stored session's or a chain's): the ending each correction
+    that told it again took out."""
+    return [ev["payload"]["ending"] for ev in events
+            if ev["kind"] == str(EventKind.CORRECTION) and "ending" in ev["payload"]]
+
+
+def earlier_tellings(audit: HandAudit, endings: list[dict]) -> list[HandAudit]:
+    """The hand audited as each of its earlier ``endings`` told it (the rest
+    of the log as it is), for its result then."""
+    log = audit.session.log
+    hands = list(log["hands"])
+    out = []
+    for ending in endings:
+        hands[audit.number - 1] = {**audit.setup, "ending": ending}
+        out.append(audit_hand({**log, "hands": hands}, audit.number))
+    return out
+
+
+def _told_block(audit: HandAudit, retold: list[HandAudit], width: float, lang: str) -> list:
+    """How a told hand ended, each telling of it (``tellings``)."""
+    _ = words(lang)
+    st = styles()
+    out: list = [Paragraph(_("How it ended"), st["h2"]), Paragraph(esc(_(TOLD)), st["body"])]
+    for heading, rows, paid in tellings(audit, retold, lang):
+        if heading:
+            out.append(Paragraph(f"<b>{esc(heading)}</b>", st["body"]))
+        told = Table([[Paragraph(esc(k), st["head"]), Paragraph(esc(v), st["body"])]
+                      for k, v in rows], colWidths=[60 * mm, width - 60 * mm], hAlign="LEFT")
+        told.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP")]))
+        out.append(told)
+        out.extend(Paragraph(esc(line), st["bullet"], bulletText="–") for line in paid)
+    return out
+
+
+def retold_of(audit: HandAudit, stored) -> list[HandAudit]:
+    """A told hand's earlier tellings as its stored session (or chained log)
+    keeps them; none for a played hand or a plain log."""
+    if audit.hand.told is None or stored is None:
+        return []
+    return earlier_tellings(audit, stored.told_before(audit.number))
+
+
+def tellings(audit: HandAudit, retold: list[HandAudit], lang: str
+             ) -> list[tuple[str | None, list[tuple[str, str]], list[str]]]:
+    """A told hand's tellings as the paper and the step view say them, first
+    first: a heading (None: told once), its rows (``told_rows``) and, for
+    one corrected since, the payments it had made, each taken back."""
+    count = len(retold) + 1
+    out: list[tuple[str | None, list[tuple[str, str]], list[str]]] = []
+    for k, earlier in enumerate(retold, 1):
+        paid = [language.gettext(lang, TOOK_BACK, payment=line)
+                for line in payment_lines(earlier, lang)] or \
+            [language.gettext(lang, NOBODY_PAID)]
+        out.append((language.gettext(lang, TELLING_CORRECTED, k=k, count=count),
+                    told_rows(earlier.hand.told, earlier.hand.players, lang), paid))
+    out.append((language.gettext(lang, TELLING_IN_FORCE, k=count, count=count) if retold
+                else None, told_rows(audit.hand.told, audit.hand.players, lang), []))
+    return out
 
 
 def told_rows(told: Told, players: tuple[str, ...], lang: str) -> list[tuple[str, str]]:

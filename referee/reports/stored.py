@@ -53,6 +53,13 @@ class StoredSession:
         return events_from_storage(storage.events.of_hand(self.db, self.session_id, n,
                                                           refusals=True))
 
+    def told_before(self, n: int) -> list[dict]:
+        """Hand ``n``'s endings before it was told again (its audit shows them)."""
+        from ..service import storage
+        from .audit import told_before
+
+        return told_before(storage.events.of_hand(self.db, self.session_id, n))
+
 
 @dataclass
 class ChainedLog:
@@ -85,6 +92,12 @@ class ChainedLog:
         from .audit import events_from_storage
 
         return events_from_storage(hand_events(self.events, n))
+
+    def told_before(self, n: int) -> list[dict]:
+        from ..record.chain import hand_events
+        from .audit import told_before
+
+        return told_before(hand_events(self.events, n))
 
 
 def chained_log(doc: dict) -> ChainedLog | None:

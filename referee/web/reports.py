@@ -38,8 +38,9 @@ from ..reports.audit import (
     dispute_lines,
     payment_lines,
     render_audit,
+    retold_of,
     said_otherwise,
-    told_rows,
+    tellings,
 )
 from ..reports.common import rules_in_words, unit_of
 from ..reports.settlement import OUTCOME_WORDS, render_settlement
@@ -211,7 +212,8 @@ def audit_pdf(sid: str, n: int):
         with paper_turn():
             stored, audit = _audit(sid, n)
             data = render_audit(audit, final_hash=stored.final_hash, lang=_paper_language(),
-                                settled=stored.audit_settled(n))
+                                settled=stored.audit_settled(n),
+                                retold=retold_of(audit, stored))
     except RefereeError as err:
         return _error_page(err, 404 if err.code == "no_such_hand" else 422)
     return _pdf(data, f"audit-{sid}-hand-{n}.pdf")
@@ -248,7 +250,7 @@ def audit_view(sid: str, n: int):
         state_lines=describe_state(step.state, current()), link=link,
         final_hash=stored.final_hash, outcomes=OUTCOME_WORDS,
         summary={"match": audit.session.result(with_money=False).match()},
-        told=told_rows(audit.hand.told, audit.hand.players, current())
+        told=tellings(audit, retold_of(audit, stored), current())
         if audit.hand.told is not None else None,
         story=[say(words) for words in audit.result.settlement.words] if audit.result else [],
         payments=payment_lines(audit),
