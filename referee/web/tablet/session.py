@@ -6,7 +6,8 @@ from __future__ import annotations
 from flask import g, render_template, request
 
 from ...rules.numbers import whole
-from ...service.table import sessions, table_events
+from ...service.table import sessions, sight, table_events
+from ...service.table.history import hand_history
 from .. import forms, lang
 from ..db import get_db
 from .blueprint import bp, table_sections, told_state, unlocked
@@ -56,11 +57,25 @@ def tv(session_id: str):
         last = earlier if earlier.get("result") else None
     in_play = state if state and not state.get("complete") and not state.get("void") else None
     return render_template("tv.html", summary=g.summary, session_id=session_id,
+                           stopped=_stopped_by(session_id, in_play),
                            sec=table_sections(session_id, disputes=True),
                            played=sessions.played_count(db, session_id),
                            # the newest few: the room wants who came and went tonight
                            seat_changes=table_events.seat_changes(db, session_id)[-4:],
                            state=in_play, last=last)
+
+
+def _stopped_by(session_id: str, state: dict | None) -> dict | None:
+    """What stopped the play of a hand waiting for its shows (newcomer44 P18:
+    the room saw "4 to show" and not why): the last action still standing
+    that is not a show (a drop, a draw from the empty stock, a declared deal
+    win), as the TV may see it. None while someone is to act."""
+    if not state or state.get("to_act") or not state.get("must_show"):
+        return None
+    records = sight.history(hand_history(get_db(), session_id, state["hand"]), state,
+                            g.get("access"))
+    return next((r for r in reversed(records) if not r["undone"] and r["verb"] != "show"),
+                None)
 
 
 @bp.get("/s/<session_id>/standings")
