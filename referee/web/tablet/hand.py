@@ -443,6 +443,21 @@ def _known_shown(session_id: str, n: int, done, client_id: str):
     return action.Logged([*done.logged, *after.logged], after.state, replayed=after.replayed)
 
 
+def _with_known_shows(session_id: str, n: int, texts: list[str], preview: dict,
+                      seq: int | None) -> dict | None:
+    """What the confirm page's "log it and show every known hand" settles
+    (newcomer44 P17: it settled the hand with no preview, where the two-step
+    way shows who pays whom): the tap and every known show judged together,
+    never logged here. None when the button is not offered."""
+    known = preview.get("known_shows") or []
+    if preview.get("result") or len(known) < 2 or not g.access.writes:
+        return None
+    try:
+        return action.preview(get_db(), session_id, n, [*texts, *known], seq)
+    except (RuleViolation, StaleSeq):
+        return None
+
+
 def _keepable(form) -> list[tuple[str, str]]:
     """The tap's fields the confirm step keeps in the session, within what a
     session cookie holds (``again``'s bounds): a field typed long to break it
@@ -515,6 +530,8 @@ def confirm_tap(session_id: str, n: int):
     g.lang_back = target  # the language switch leads to the hand
     return render_template("confirm.html", summary=g.summary, session_id=session_id,
                            n=n, preview=preview, form=form, texts=texts,
+                           shown=_with_known_shows(session_id, n, texts, preview,
+                                                   whole(form.get("expected_seq", ""))),
                            stock_empty=state.get("stock") == 0,
                            players=preview["players"], most=most_count(g.summary),
                            count_skip=count_skip(preview["players"],
