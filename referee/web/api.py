@@ -15,6 +15,7 @@ from ..language import N_
 from ..rules.words import Words
 from ..service.access import seats
 from ..service.club import pay
+from ..service.money import payable
 from ..service.table import (
     action,
     carrying,
@@ -146,6 +147,9 @@ def create_session():
     count_opening()
     doc = _body(log=True)  # a log or a header: load_log checks it (import_log)
     carry = load_fields(_CARRY_FROM, {k: doc.pop(k) for k in _CARRY_FROM.fields if k in doc})
+    if not doc.get("hands") and request.args.get("finer_stake") not in ("1", "true"):
+        # A table opening; an import (with hands) is a record kept as handed over.
+        payable.check_opening_stake(doc)
     earlier, token = carry.get("brought_forward_from"), carry.get("brought_forward_token")
     if earlier is not None:
         # An import's brought_forward is written out (and must be what is

@@ -118,6 +118,12 @@ def build_spec() -> dict:
         "summary": "Create a session from a tonk-log/1 document (with hands: an import), "
                    "carrying an earlier table's debts if brought_forward_from names it",
         "security": [{"host": []}, {}], "requestBody": body("SessionRequest"),
+        "parameters": [{"name": "finer_stake", "in": "query", "required": False,
+                        "description": "a table opening (no hands) for a stake finer than its "
+                                       "currency's smallest coin is refused "
+                                       "(stake_finer_than_coin) unless this is true: the host "
+                                       "confirms it; an import (with hands) is kept as given",
+                        "schema": {"type": "boolean"}}],
         "responses": {**_ok(201, "SessionCreated", "created"), **_errors(400, 401, 403, 413,
                                                                         422)}}})
     spec.path("/api/sessions/{sid}", parameters=[sid], operations={"get": {

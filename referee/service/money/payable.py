@@ -181,6 +181,47 @@ def coin(currency: str | None) -> Decimal | None:
     return Decimal(1).scaleb(-get_currency_precision(code))
 
 
+#: A stake finer than its currency's smallest coin (newcomer44 P9: 0.123 EUR
+#: for 0.12, then "Dev pays Ann €0.615"), said where a table opens ...
+FINER_STAKE = N_("a stake of {stake} {currency} is finer than its smallest coin ({coin}): hands "
+                 "would then pay amounts that no coin pays and no bank code carries; choose a "
+                 "stake in whole coins, or confirm that the table plays for {stake}")
+#: ... and where a table in whole coins changes its stake.
+FINER_NEW_STAKE = N_("a stake of {stake} {currency} is finer than its smallest coin ({coin}), "
+                     "and this table plays in whole coins: choose a stake in whole coins")
+
+
+def finer_than_coin(stake: Decimal, currency: str | None) -> Decimal | None:
+    """The smallest coin of ``currency`` where ``stake`` is not a whole number
+    of it (None: it is, or amounts are free: points, a currency ISO 4217 does
+    not know)."""
+    smallest = coin(currency)
+    return smallest if smallest is not None and stake % smallest else None
+
+
+def check_stake_coin(stake: Decimal, currency: str | None, template: str = FINER_STAKE) -> None:
+    """Refuses (``stake_finer_than_coin``) a stake finer than its currency's
+    smallest coin, which the host has not confirmed: the caller asks only
+    where it was not (docs/decisions.md, paydetails44)."""
+    smallest = finer_than_coin(stake, currency)
+    if smallest is not None:
+        raise MalformedInput("stake_finer_than_coin", template,
+                             {"stake": stake, "currency": currency, "coin": smallest})
+
+
+def check_opening_stake(doc: dict) -> None:
+    """A table opening (a log with no hands yet) for a stake finer than its
+    currency's smallest coin, not confirmed by its host: refused
+    (``check_stake_coin``). A stake that is no number is left to the log's
+    own check, which names it."""
+    try:
+        stake = Decimal(str(doc.get("stake", "1")).strip())
+    except InvalidOperation:
+        return
+    if stake.is_finite() and stake > 0:
+        check_stake_coin(stake, doc.get("currency"))
+
+
 def _amount(written: str) -> Decimal | None:
     try:
         value = Decimal(str(written).strip())

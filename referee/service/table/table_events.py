@@ -22,7 +22,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from ...ledger.money import parse_stake
+from ...ledger.money import amounts_currency, parse_stake
 from ...record.chain import with_reply
 from ...record.events import (
     Unreadable,
@@ -42,7 +42,7 @@ from .. import storage
 from ..errors import NotFound, NotYourSeat
 from ..kinds import EventKind
 from ..money import totals
-from ..money.payable import coin
+from ..money.payable import FINER_NEW_STAKE, check_stake_coin, finer_than_coin
 from ..money.results import quantum, void_hand_result
 from ..storage import Database
 from . import cache
@@ -250,6 +250,11 @@ def change_stake(db: Database, sid: str, stake: str, client_id: str | None = Non
                                                     "places than this table's amounts "
                                                     "({quantum}): choose a rounder stake"),
                                                  {"stake": value, "quantum": live.quantum})
+        # A table in whole coins stays in them (newcomer44 P9); one whose host
+        # confirmed a finer stake at its opening was told what that means.
+        money = amounts_currency(session_row(db, sid)["currency"], live.rules.scoring)
+        if finer_than_coin(live.stake, money) is None:
+            check_stake_coin(value, money, FINER_NEW_STAKE)
         written = str(stake).strip()
         pending = None if value == live.stake else written
 
@@ -334,8 +339,8 @@ def check_within_owed(db: Database, sid: str, payer: str, payee: str, amount: De
 def check_coin(amount: Decimal, currency: str | None) -> None:
     """An amount of money is whole coins of its currency (``amount_coin``):
     0.004 EUR is owed by no one who can pay it. Points are free."""
-    smallest = coin(currency)
-    if smallest is not None and amount % smallest:
+    smallest = finer_than_coin(amount, currency)
+    if smallest is not None:
         raise MalformedInput("amount_coin", N_("{amount} is not a whole number of {currency}'s "
                                                "smallest coin ({coin})"),
                                             {"amount": amount, "currency": currency,

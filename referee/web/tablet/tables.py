@@ -3,21 +3,25 @@ unlock with its PIN, a seat's or the viewer's link and the host's invitations.""
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
+
 from flask import current_app, flash, g, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from ...language import N_, NAMES
+from ...language import N_, NAMES, currency_code
 from ...reports.words import PAYS
 from ...rules.options import PRESET_SOURCES, PRESETS
+from ...rules.table import normal_text
 from ...service import access
 from ...service.access import seats
 from ...service.errors import NotFound, RefereeError, TooManyTries
+from ...service.money import payable
 from ...service.table import carrying, seat_links, sessions
 from .. import again, forms, lang, links
 from ..db import get_db
 from ..errors import error_page
 from ..forms import FormError
-from ..lang import _, money, table_title, use_table_language
+from ..lang import _, current, money, table_title, typed_decimal, use_table_language
 from ..lang import message as _message
 from ..openings import count_opening
 from .blueprint import (
@@ -66,9 +70,23 @@ def _create_form(values=None, error=None, status=200):
         values=values or {},
         host_key=bool(current_app.config.get("REFEREE_HOST_KEY")),
         options_open=any(k.startswith("opt_") and v for k, v in (values or {}).items()),
+        finer=_finer_asked(values),
         earlier=sessions.list_sessions(get_db(), forms.unlocked_ids()),
         error=error,
     ), status
+
+
+def _finer_asked(values) -> bool:
+    """Whether the form comes back with a stake finer than its currency's
+    coin: it then asks the host to confirm it (newcomer44 P9)."""
+    if not values:
+        return False
+    try:
+        stake = Decimal(typed_decimal(values.get("stake")) or "1")
+        currency = currency_code(normal_text(values.get("currency", "")), current())
+    except (InvalidOperation, FormError):
+        return False
+    return stake.is_finite() and payable.finer_than_coin(stake, currency or None) is not None
 
 
 @bp.get("/new")
@@ -104,6 +122,8 @@ def create_post():
     try:
         header, pin = forms.header_from_form(request.form)
         g.new_currency = header.get("currency")
+        if not request.form.get("finer_stake"):  # the host's "Yes, play for …"
+            payable.check_opening_stake(header)
         info = carrying.open_carried(get_db(), header, earlier, pin) if earlier else \
             sessions.create_session(get_db(), header, pin)
     except (FormError, RefereeError) as err:
