@@ -551,6 +551,13 @@ def test_the_host_keeps_a_persons_details_from_the_clubs_page(client, app):
     page = r.get_data(as_text=True)
     assert "Kept: an IBAN, a line." in page and CY_IBAN not in page  # which, not what
     assert owed(settlement(client, sid, token), "Ben", "Cy")["pay"]["note"] == "or cash"
+    # A PayPal name added keeps the rest; "Remove" takes the line away (newcomer44 P3).
+    client.post("/club/people/Cy/pay", data={"csrf_token": "t", "paypal": "cycohen"})
+    page = client.post("/club/people/Cy/pay", data={"csrf_token": "t", "remove": "note"},
+                       follow_redirects=True).get_data(as_text=True)
+    assert "Kept: an IBAN, a PayPal.me name." in page
+    assert set(owed(settlement(client, sid, token), "Ben", "Cy")["pay"]) == {
+        "iban", "holder", "reference", "epc", "paypal", "paypal_amount"}
 
 
 def test_referee_settle_from_the_database_says_how_to_pay(client, app, tmp_path):
