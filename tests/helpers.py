@@ -73,6 +73,21 @@ def serve_for_browser(request, tmp_path_factory, **config):
     thread.join(5)
 
 
+#: How long a browser test waits for a page to catch up with the table (ms):
+#: a change made on another device (or through the API) reaching it by the
+#: live stream is the stream's event, then a fresh copy of the page (a render
+#: of the test server), and for a phone sent on to a new hand, that page
+#: loaded (a second render, and a load); a tap's offline queue sent once the
+#: network is back is a post and the page loaded again. Each step takes a
+#: fraction of a second on a quiet host, but they come one after the other
+#: on a loaded one: a phone's follow took up to 3 s on this 2-core host at
+#: load 15 (nothing missed) and went past 5 s once in CI, where the suite
+#: runs on 2 busy cores. A liveness bound: a change never shown fails here;
+#: how soon one is shown is measured where it is claimed (the phones' night
+#: records each and holds their median, ``test_browser_phones.SOON``).
+FOLLOW = 20_000
+
+
 def device(browser, viewport, *, locale: str | None = None, timeout: int = 10_000,
            service_workers: str = "allow"):
     """A page in a browser context of its own (one device at the table); the

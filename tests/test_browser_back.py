@@ -15,7 +15,7 @@ from tests import test_browser_tablet as tb
 from tests.test_browser_follow import PHONE, TABLET, Night, served  # noqa: F401
 from tests.test_browser_seams import chrome  # noqa: F401
 
-from .helpers import device
+from .helpers import FOLLOW, device
 from .test_browser_quick import _pad
 
 pytestmark = tb.pytestmark
@@ -64,7 +64,8 @@ def test_back_and_forward_through_a_confirmed_drop_on_a_phone(served, chrome):  
         assert night.state(n)["seq"] >= 1  # the drop is logged
         for step in (phone.go_back, phone.go_forward, phone.go_back, phone.go_back):
             step(wait_until="commit")  # a page the cache restores fires no load
-            phone.wait_for_timeout(500)
+            # The page's own main, or the browser's error page (which has none).
+            expect(phone.locator("main, #main-frame-error")).to_have_count(1, timeout=FOLLOW)
             text = phone.content()
             assert "ERR_CACHE_MISS" not in text and phone.locator("main").count() == 1, \
                 phone.url
@@ -107,7 +108,7 @@ def test_back_to_a_confirmed_quick_hands_preview_is_no_dead_end(
         # The preview comes back from the cache as it was left, its button
         # greyed by the tap; it asks the referee again, which no longer
         # serves it once the hand is logged, as Back without the cache.
-        expect(host).not_to_have_url(preview)
+        expect(host).not_to_have_url(preview, timeout=FOLLOW)
         host.wait_for_load_state("load")
         assert host.evaluate("sessionStorage.getItem('restored')") == preview.split(base, 1)[1]
         said = host.locator("main").inner_text()
@@ -130,7 +131,7 @@ def test_back_to_a_sent_confirm_page_says_it_was_logged(served, chrome):  # noqa
                                                                  phone):
         phone.go_back(wait_until="commit")
         sent = phone.locator("#confirm-sent")
-        expect(sent).to_contain_text(f"Schon erfasst: {who} legt hin.")
+        expect(sent).to_contain_text(f"Schon erfasst: {who} legt hin.", timeout=FOLLOW)
         assert phone.url == confirm
         assert phone.evaluate("sessionStorage.getItem('restored')") == confirm.split(base, 1)[1]
         assert phone.locator("main button").count() == 0  # nothing greyed, nothing to send

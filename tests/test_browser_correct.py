@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from tests import test_browser_tablet as tb
-from tests.test_browser_follow import LIVE, Night, served  # noqa: F401 - a fixture
+from tests.helpers import FOLLOW
+from tests.test_browser_follow import Night, served  # noqa: F401 - a fixture
 
 pytestmark = tb.pytestmark
 browser = tb.browser  # the same fixture
@@ -46,7 +47,7 @@ def test_the_host_corrects_one_card_and_the_later_actions_stay(served, browser):
     assert "Die 4 späteren Aktionen werden danach wieder so erfasst, wie sie waren." in lines
     tb.shot(host, "correct-instead-confirm")
     tb.submit(host, "#confirm-yes")
-    expect(host.locator("#seq")).to_have_text("5", timeout=LIVE)
+    expect(host.locator("#seq")).to_have_text("5", timeout=FOLLOW)
     assert tb.text(host, ".flash-ok").startswith(
         "✓ Einspruch 1 zu Hand 1 ist erledigt: Zoë zieht 8♥ statt 8♣.")
     assert tb.text(host, "#to-act") == "Jürgen"

@@ -14,7 +14,7 @@ import pytest
 from tests import test_browser_tablet as tb
 from tests.test_api import Game, bearer
 
-from .helpers import device
+from .helpers import FOLLOW, device
 
 pytestmark = tb.pytestmark
 browser = tb.browser  # the same fixture
@@ -23,12 +23,6 @@ expect = sync_api.expect
 
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
-LIVE = 5000  # ms
-# A phone following the table to a new hand: the stream's event, a fresh copy
-# of the page it is on (it names the new place), then the new page loaded, in
-# a row, each a render of the test server on a loaded host (up to 3 s measured
-# on this 2-core host at load 15, nothing missed; past 5 s once in CI).
-FOLLOW = 20_000  # ms
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +71,10 @@ def test_no_page_load_waits_on_a_stream_kept_in_the_back_forward_cache(served, c
     g = Game(app.test_client())
     g.start()
     g.play(2)
-    pg = device(chrome, PHONE, timeout=8000)
+    # A load held for a connection a cached page keeps waits until Chrome
+    # gives one up, a minute: far past FOLLOW, which a load on a loaded host
+    # stays well within.
+    pg = device(chrome, PHONE, timeout=FOLLOW)
     pg.context.add_init_script(
         "window.addEventListener('pageshow', (e) => { window.restored = e.persisted; });")
     pg.goto(base + link(g, "viewer"))
@@ -91,24 +88,24 @@ def test_no_page_load_waits_on_a_stream_kept_in_the_back_forward_cache(served, c
         pg.goto(base + pages[i % len(pages)])
         pg.wait_for_selector("body[data-seq]")
         took.append(time.monotonic() - t0)
-    assert max(took) < 3, [round(t, 2) for t in took]
+    assert max(took) < FOLLOW / 1000, [round(t, 2) for t in took]
     # Back and forth through the cache, the table moving on while a page is away.
     for _ in range(4):
         g.play(1)
         seq = table_seq(g)
         t0 = time.monotonic()
         pg.go_back(wait_until="commit")
-        expect(pg.locator("body")).to_have_attribute("data-seq", str(seq), timeout=LIVE)
+        expect(pg.locator("body")).to_have_attribute("data-seq", str(seq), timeout=FOLLOW)
         took.append(time.monotonic() - t0)
         assert pg.evaluate("window.restored") is True, "not restored from the cache"
     pg.go_forward(wait_until="commit")
     g.play(1)
-    expect(pg.locator("body")).to_have_attribute("data-seq", str(table_seq(g)), timeout=LIVE)
+    expect(pg.locator("body")).to_have_attribute("data-seq", str(table_seq(g)), timeout=FOLLOW)
     for i in range(4):
         t0 = time.monotonic()
         pg.goto(base + pages[i])
         took.append(time.monotonic() - t0)
-    assert max(took) < 3, [round(t, 2) for t in took]
+    assert max(took) < FOLLOW / 1000, [round(t, 2) for t in took]
     assert pg.errors == []
 
 
@@ -229,7 +226,7 @@ def test_the_tv_fills_the_screen_and_shows_what_the_room_wants(served, browser, 
     tb.SHOTS.mkdir(parents=True, exist_ok=True)
     tv.screenshot(path=str(tb.SHOTS / f"follow-tv-{language}.png"))
     night.post(f"/hands/{n}/disputes/1/settle", {"how": "stands", "by": "Ben"})
-    expect(tv.locator("#tv-disputes")).to_have_count(0, timeout=LIVE)
+    expect(tv.locator("#tv-disputes")).to_have_count(0, timeout=FOLLOW)
     assert tv.errors == []
 
 
@@ -272,7 +269,7 @@ def test_a_seats_phone_follows_the_table_and_asks_what_is_its_own(served, browse
     assert to_act != "Ann"
     night.act(n, f"{to_act}: drop")
     night.act(n, f"{to_act}: show =9")
-    expect(ann.locator("#yours")).to_contain_text(words["show"], timeout=LIVE)
+    expect(ann.locator("#yours")).to_contain_text(words["show"], timeout=FOLLOW)
     assert ann.locator("input.count").count() == 1
     tb.shot(ann, f"follow-phone-show-{language}")
     ann.locator("input.count").fill("20")
@@ -281,7 +278,7 @@ def test_a_seats_phone_follows_the_table_and_asks_what_is_its_own(served, browse
     rest = [p for p in night.state(n)["must_show"]]
     for who in rest:
         night.act(n, f"{who}: show =30")
-    expect(ann.locator("#yours")).to_contain_text(words["accept"], timeout=LIVE)
+    expect(ann.locator("#yours")).to_contain_text(words["accept"], timeout=FOLLOW)
 
     # The next hand before Ann accepted: the phone follows, and says which
     # hand still waits for her.
@@ -298,14 +295,14 @@ def test_a_seats_phone_follows_the_table_and_asks_what_is_its_own(served, browse
     ann.locator(".dispute-box > summary").click()
     ann.fill("#dispute-note", "Ben saw my cards")
     tb.submit(ann, "#dispute-form button[type=submit]")
-    expect(host.locator("#status-disputes")).to_be_visible(timeout=LIVE)
+    expect(host.locator("#status-disputes")).to_be_visible(timeout=FOLLOW)
     assert tb.text(host, "#status-disputes").endswith(words["open"])
     assert host.locator("#status-disputes").bounding_box()["y"] < TABLET["height"]
     expect(host.locator("#dispute-1")).to_be_visible()
     assert "Ben saw my cards" in tb.text(host, "#dispute-1")
     tb.shot(host, f"follow-host-disputed-{language}", full_page=False)
     tb.shot(ann, f"follow-phone-disputed-{language}")
-    expect(tv.locator("#tv-disputes")).to_contain_text("Ben saw my cards", timeout=LIVE)
+    expect(tv.locator("#tv-disputes")).to_contain_text("Ben saw my cards", timeout=FOLLOW)
     for pg in (ann, host, tv):
         assert pg.errors == []
 

@@ -29,7 +29,7 @@ from tests.test_browser_tablet import (
 )
 from tests.test_tablet import CAUGHT_DEAL  # the caught drop's deal
 
-from .helpers import device, serve_for_browser
+from .helpers import FOLLOW, device, serve_for_browser
 
 # A crawl of every page of a night at six screen sizes: slow (-m "not slow"
 # leaves it out of a quick run).
@@ -136,7 +136,7 @@ def test_a_whole_night(server, browser):
     pg.goto(f"{base}/s/{sid}/hands/new")
     assert pg.url == hand_url and "still in play" in text(pg, ".flash-error")
 
-    # A second tablet on the same hand sees every action within 2 s, no reload.
+    # A second tablet on the same hand sees every action live, no reload.
     other = context.new_page()
     other.goto(hand_url)
     check(pg, "hand-start")
@@ -146,7 +146,7 @@ def test_a_whole_night(server, browser):
     assert pg.locator("#act input[name=card][value='As']").is_disabled()
     tap(pg, 1, "draw", ["8c"])
     assert text(pg, ".flash-ok") == "✓ Ben draws 8♣."
-    sync_api.expect(other.locator("#seq")).to_have_text("1", timeout=2500)
+    sync_api.expect(other.locator("#seq")).to_have_text("1", timeout=FOLLOW)
     # Ben's hand is known: only his cards can be picked now.
     assert pg.locator("#act input[name=card][value='8c']").is_enabled()
     assert pg.locator("#act input[name=card][value='2c']").is_disabled()
@@ -168,7 +168,7 @@ def test_a_whole_night(server, browser):
     confirm(pg)
     assert "Ann pays Ben" in text(pg, "#result")
     assert pg.locator("#undo").count() == 0  # a settled hand offers no undo
-    other.wait_for_selector("#result", timeout=2500)
+    other.wait_for_selector("#result", timeout=FOLLOW)
     other.close()
     # Each player accepts the result (on their own device, or here).
     for p in players:

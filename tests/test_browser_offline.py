@@ -22,6 +22,7 @@ from contextlib import contextmanager
 
 import pytest
 
+from .helpers import FOLLOW
 from .test_browser_night import check as night_check
 from .test_browser_tablet import ARGS, CHROMIUM, PIN, SHOTS, create_table, deal, tap_card
 
@@ -196,8 +197,8 @@ def drained(pg) -> None:
     """The queue sent and the page reloaded with the referee's state. The
     panel alone does not say so: it is hidden as soon as the last tap is
     sent, before the page is loaded again."""
-    expect(pg.locator("#offline-queue")).to_be_hidden(timeout=20_000)
-    deadline = time.monotonic() + 20
+    expect(pg.locator("#offline-queue")).to_be_hidden(timeout=FOLLOW)
+    deadline = time.monotonic() + FOLLOW / 1000
     while time.monotonic() < deadline:
         try:
             if pg.evaluate(KEPT) == 0:
@@ -206,8 +207,8 @@ def drained(pg) -> None:
             pass  # the page was reloading
         time.sleep(0.1)
     else:
-        raise AssertionError("taps still kept 20 s after the queue was hidden")
-    expect(pg.locator("#offline-queue")).to_be_hidden(timeout=20_000)
+        raise AssertionError(f"taps still kept {FOLLOW} ms after the queue was hidden")
+    expect(pg.locator("#offline-queue")).to_be_hidden(timeout=FOLLOW)
     pg.wait_for_load_state("load")
 
 
@@ -260,7 +261,7 @@ def test_a_kept_tap_the_referee_refuses_stops_the_queue_there(server, context):
     keep_tap(pg, 1, "discard", ["8c"])
     keep_tap(pg, 2, "draw", ["8d"])
     context.set_offline(False)
-    expect(stopped(pg)).to_have_count(1, timeout=20_000)
+    expect(stopped(pg)).to_have_count(1, timeout=FOLLOW)
     said = stopped(pg).inner_text()
     # The kept tap in the page's words, not the log's English (issue 35, item 10).
     assert said.startswith("Nicht erfasst: Ben meldet 5♥ 6♥ 7♥ — Hand 1, Zug 2 "), said
@@ -307,8 +308,8 @@ def test_another_tablets_action_in_between_is_never_overtaken(server, browser, c
     context.set_offline(False)
     # Nothing of ours logged: the page shows the other tablet's action, and the
     # first kept tap stopped with the referee's words.
-    expect(pg.locator("#seq")).to_have_text("1", timeout=20_000)
-    expect(stopped(pg)).to_have_count(1)
+    expect(pg.locator("#seq")).to_have_text("1", timeout=FOLLOW)
+    expect(stopped(pg)).to_have_count(1, timeout=FOLLOW)
     said = stopped(pg).inner_text()
     assert "Not logged: Ben: draw 8♣ — hand 1: the hand has 1 actions, not 0" in said, said
     assert pg.locator("#offline-queue li.q-held").count() == 1
@@ -374,7 +375,7 @@ def test_a_queue_survives_a_closed_browser_and_the_pages_open_offline(
         ctx.set_offline(False)
         # The unlock went with the browser's session cookie: the copy, back
         # online, reloads into the unlock page, and the taps wait for the PIN.
-        pg.wait_for_url(re.compile(r".*/unlock\?next=.*"), timeout=20_000)
+        pg.wait_for_url(re.compile(r".*/unlock\?next=.*"), timeout=FOLLOW)
         assert logged(ref.info, sid) == ["Ben: draw 8c"]
         pg.fill("input[name=pin]", PIN)
         pg.get_by_role("button", name="Unlock").click()
@@ -481,10 +482,10 @@ def test_the_first_page_a_phone_opens_reloads_offline_with_its_waiting_taps(
         # Loaded past the worker (no worker had started for it), which takes
         # the page over once it runs.
         assert phone.evaluate("performance.getEntriesByType('navigation')[0].workerStart") == 0
-        phone.wait_for_function("() => !!navigator.serviceWorker.controller")
-        deadline = time.monotonic() + 20
+        phone.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=FOLLOW)
+        deadline = time.monotonic() + FOLLOW / 1000
         while not phone.evaluate(KEPT_PAGE):  # the worker asks the referee for it
-            assert time.monotonic() < deadline, "no copy of the page kept in 20 s"
+            assert time.monotonic() < deadline, f"no copy of the page kept in {FOLLOW} ms"
             time.sleep(0.1)
         ref.down()
         phone_ctx.set_offline(True)
@@ -551,7 +552,7 @@ def test_the_queue_stays_in_sight_while_a_live_refresh_swaps_the_page_in(server,
         ctx.set_offline(False)
         # The first tap is logged; the live stream says so and the page as
         # served now is swapped in while the second still waits to be sent.
-        pg.wait_for_function("() => window.refreshed > 0", timeout=20_000)
+        pg.wait_for_function("() => window.refreshed > 0", timeout=FOLLOW)
         expect(pg.locator("#seq")).to_have_text("1")
         expect(pg.locator("#offline-queue > ol > li")).to_have_count(1)
         seen = pg.evaluate("window.panelHidden")

@@ -7,6 +7,7 @@ the last seen: the player whose turn it now was could not keep a tap."""
 from __future__ import annotations
 
 from . import test_browser_offline as offline
+from .helpers import FOLLOW
 from .test_browser_offline import (
     PHONE,
     Referee,
@@ -49,13 +50,13 @@ def test_a_phone_reloaded_offline_shows_the_hand_as_live_refresh_last_showed_it(
         assert phone_ctx.request.get(link, max_redirects=0).status == 303
         phone = phone_ctx.new_page()
         phone.goto(hand_url)
-        phone.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=30_000)
+        phone.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=FOLLOW)
         expect(phone.locator("#actions")).to_contain_text("Waiting for Ben.")
         opened = phone.evaluate("Date.now()")
         # Ben's turn, logged on the host's tablet; Cy's phone follows it live.
         _tap(host, 1, "draw", "8c", 1)
         _tap(host, 1, "discard", "8c", 2)
-        expect(phone.locator("#seq")).to_have_text("2", timeout=20_000)
+        expect(phone.locator("#seq")).to_have_text("2", timeout=FOLLOW)
         expect(phone.locator("button[name=act][value='2:draw']")).to_have_count(1)
         ref.down()
         phone_ctx.set_offline(True)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import statistics
+import time
 
 import pytest
 
@@ -19,7 +21,7 @@ from tests.test_browser_night import SHOTS, _axe, check
 from tests.test_browser_tablet import create_table, deal, submit, tap, text
 from tests.test_tablet import CAUGHT_DEAL  # the caught drop's deal
 
-from .helpers import device
+from .helpers import FOLLOW, device
 
 pytestmark = tb.pytestmark
 browser = tb.browser
@@ -29,7 +31,18 @@ expect = sync_api.expect
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
-LIVE = 2500  # ms: every device sees a change within this (the issue's target is 250 ms)
+#: How far behind the device a change was made on the others show it, at the
+#: median of every change the night's devices follow (ms): they refresh while
+#: that device renders its own answer. Measured 0.04-0.07 s at the median here
+#: at loads 4 to 10 (0.4 s at most); a device that only heard of a change by
+#: asking every 3 s (live.js's poll), or at the stream's look every 5 s, would
+#: lag by seconds. (The issue's 250 ms from the tap to the other screens is
+#: bench/live.py's to measure on a quiet host; each wait here allows FOLLOW,
+#: as one render on a loaded host can take seconds.)
+SOON = 1000
+#: What a page asks every few seconds once its live stream failed (live.js's
+#: poll): the night's devices follow by the stream, never by this.
+POLL = re.compile(r"/consistency\?seq=0&head=0{64}$")
 
 
 @pytest.fixture(scope="module")
@@ -81,9 +94,37 @@ def make_link(host, who: str) -> str:
     return host.locator(f"{row} .link a").get_attribute("href")
 
 
+class Followed:
+    """How long each change made at the table took to be shown on each
+    device that follows it, and whether any device fell back to asking."""
+
+    def __init__(self) -> None:
+        self.took: list[float] = []
+        self.polled: list[str] = []
+
+    def watch(self, pg) -> None:
+        pg.context.on("request", lambda r: POLL.search(r.url) and self.polled.append(r.url))
+
+    def made(self) -> None:
+        """A change was made now (the tap's own device shows its answer)."""
+        self.since = time.monotonic()
+
+    def shown(self, locator, check: str, *args) -> None:
+        """``expect(locator).<check>(*args)`` met (within FOLLOW), and how
+        long after the change it was."""
+        getattr(expect(locator), check)(*args, timeout=FOLLOW)
+        self.took.append(time.monotonic() - self.since)
+
+    def url(self, pg, url) -> None:
+        """``pg`` followed the table to ``url`` (within FOLLOW)."""
+        pg.wait_for_url(url, timeout=FOLLOW)
+        self.took.append(time.monotonic() - self.since)
+
+
 def test_a_night_on_phones(served, browser):
     base, db = served
     players = ["Ann", "Ben", "Cy"]
+    live = Followed()
     host = device(browser, TABLET)
     sid = create_table(host, base, players)
     links = {who: make_link(host, who) for who in ("viewer", "Ann", "Ben")}
@@ -93,6 +134,8 @@ def test_a_night_on_phones(served, browser):
 
     ann, ben, viewer = (device(browser, PHONE) for _ in range(3))
     tv = device(browser, TV)
+    for pg in (host, ann, ben, viewer, tv):
+        live.watch(pg)
     for pg, url in ((ann, links["Ann"]), (ben, links["Ben"]), (viewer, links["viewer"]),
                     (tv, links["viewer"])):
         pg.goto(url)
@@ -106,10 +149,11 @@ def test_a_night_on_phones(served, browser):
     deal(host, players, CAUGHT_DEAL, "7d")
     host.get_by_role("button", name="Deal: start the hand").click()
     host.wait_for_url(re.compile(r".*/hands/1$"))
+    live.made()
     hand_url = host.url
-    expect(tv.locator("#tv-to-act")).to_have_text("Ben to act", timeout=LIVE)
+    live.shown(tv.locator("#tv-to-act"), "to_have_text", "Ben to act")
     # A seat's phone follows the table to the hand in play by itself (issue 35).
-    ann.wait_for_url(hand_url, timeout=LIVE)
+    live.url(ann, hand_url)
     check_tv(tv, "phones-tv")
     ann.goto(hand_url)
     ben.goto(hand_url)
@@ -127,38 +171,45 @@ def test_a_night_on_phones(served, browser):
     # Ben logs his own turn on his phone; the host, Ann, the viewer and the TV follow.
     assert ben.locator("button[name=act]").count() >= 1
     tap(ben, 1, "draw", ["8c"])
+    live.made()
     assert text(ben, ".flash-ok") == "✓ Ben draws 8♣."
-    expect(host.locator("#seq")).to_have_text("1", timeout=LIVE)
-    expect(ann.locator("#seq")).to_have_text("1", timeout=LIVE)
-    expect(tv.locator("#tv-stock")).to_have_text("35", timeout=LIVE)
+    live.shown(host.locator("#seq"), "to_have_text", "1")
+    live.shown(ann.locator("#seq"), "to_have_text", "1")
+    live.shown(tv.locator("#tv-stock"), "to_have_text", "35")
     # Cards picked on the host's tablet stay picked while another device logs.
     host.locator("#act label.tile:has(input[name='card'][value='Ks'])").click()
     tap(ben, 1, "spread", ["Ks", "Kh", "Kd"])
-    expect(host.locator("#seq")).to_have_text("2", timeout=LIVE)
+    live.made()
+    live.shown(host.locator("#seq"), "to_have_text", "2")
     assert host.locator("#act input[name=card][value='Ks']").is_checked() or \
         host.locator("#act input[name=card][value='Ks']").is_disabled()
     host.locator("#act input[name=card][value='Ks']").set_checked(False, force=True) \
         if host.locator("#act input[name=card][value='Ks']").is_enabled() else None
     tap(ben, 1, "discard", ["Qs"])
-    expect(host.locator("#seq")).to_have_text("3", timeout=LIVE)
+    live.made()
+    live.shown(host.locator("#seq"), "to_have_text", "3")
     tap(host, 2, "take")
     tap(host, 2, "discard", ["Jh"])
-    expect(ann.locator("button[value='0:drop']")).to_be_visible(timeout=LIVE)
+    live.made()
+    live.shown(ann.locator("button[value='0:drop']"), "to_be_visible")
     submit(ann, "button[value='0:drop']")
     submit(ann, "#confirm-yes")
-    expect(host.locator("#show-all")).to_be_visible(timeout=LIVE)
+    live.made()
+    live.shown(host.locator("#show-all"), "to_be_visible")
     submit(host, "#show-all")
     submit(host, "#confirm-yes")
+    live.made()
 
     # The result on every phone: each seat accepts (or disputes) its own.
-    expect(ann.locator("#result")).to_be_visible(timeout=LIVE)
-    expect(ben.locator("#result")).to_be_visible(timeout=LIVE)
+    live.shown(ann.locator("#result"), "to_be_visible")
+    live.shown(ben.locator("#result"), "to_be_visible")
     assert ann.locator("#accepts button").all_inner_texts() == ["Ann accepts"]
     check(ann, "phones-seat-result")
     submit(ann, "#accepts button")
     submit(ben, "#accepts button")
-    expect(host.locator("#accepts")).to_contain_text("✓ Ben", timeout=LIVE)
-    expect(tv.locator("#tv-result")).to_contain_text("Ann pays Ben", timeout=LIVE)
+    live.made()
+    live.shown(host.locator("#accepts"), "to_contain_text", "✓ Ben")
+    live.shown(tv.locator("#tv-result"), "to_contain_text", "Ann pays Ben")
     check_tv(tv, "phones-tv-result")
     host.goto(f"{base}/s/{sid}")
     assert "accepted: Ann, Ben" in text(host, "#hands")
@@ -169,9 +220,10 @@ def test_a_night_on_phones(served, browser):
     assert "Revoke the link for Ben?" in text(host, "h1")
     check(host, "phones-revoke-confirm")
     submit(host, "#confirm-yes")
+    live.made()
     assert host.locator("#invite-Ben svg").count() == 0
     # (his phone, on the hand's page, is led to the unlock page by itself)
-    ben.wait_for_url(re.compile(r".*/unlock\?.*revoked=1"), timeout=LIVE)
+    live.url(ben, re.compile(r".*/unlock\?.*revoked=1"))
     assert "revoked" in text(ben, ".flash-error")
     ben.goto(f"{base}/s/{sid}")
     assert "/unlock" in ben.url
@@ -189,11 +241,14 @@ def test_a_night_on_phones(served, browser):
     con.commit()
     con.close()
     viewer.goto(f"{base}/s/{sid}")
-    expect(viewer.locator("#witness-warning")).to_be_visible(timeout=LIVE)
+    expect(viewer.locator("#witness-warning")).to_be_visible(timeout=FOLLOW)
     assert "no longer in the chain" in text(viewer, "#witness-warning")
     check(viewer, "phones-witness-warning")
     viewer.goto(f"{base}/s/{sid}/tv")
-    expect(viewer.locator("#witness-warning")).to_be_visible(timeout=LIVE)
+    expect(viewer.locator("#witness-warning")).to_be_visible(timeout=FOLLOW)
 
     for pg in (host, ann, ben, viewer, tv):
         assert pg.errors == []
+    # Every change above reached the devices by their live streams, and soon.
+    assert live.polled == []
+    assert statistics.median(live.took) < SOON / 1000, sorted(round(t, 2) for t in live.took)

@@ -9,14 +9,15 @@ newest hand by itself, and the money on the page the referee's."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
 from tests import test_browser_tablet as tb
-from tests.test_browser_follow import FOLLOW, LIVE, PHONE, TABLET, Night, served  # noqa: F401
+from tests.test_browser_follow import PHONE, TABLET, Night, served  # noqa: F401
 from tests.test_words_left import english_left
 
-from .helpers import device
+from .helpers import FOLLOW, device
 
 pytestmark = tb.pytestmark
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -197,13 +198,13 @@ def test_disputes_on_played_and_told_hands_from_either_device(table, lang):
             for other in (t.host_pg, t.phone):
                 if other is not pg:
                     go(other, f"{t.base}/s/{t.sid}/hands/{n}")
-                expect(other.locator("#dispute-1")).to_contain_text(note, timeout=LIVE)
+                expect(other.locator("#dispute-1")).to_contain_text(note, timeout=FOLLOW)
                 t.look(other, f"dispute {kind} {who}")
             assert t.phone.locator(".settle-form").count() == 0
             t.host_pg.select_option("#settle-by-1", index=1)  # nobody is chosen for the host
             tb.submit(t.host_pg, "#settle-stand-1")
             expect(t.phone.locator("#dispute-1")).to_contain_text(WORDS[lang]["stands"],
-                                                                  timeout=LIVE)
+                                                                  timeout=FOLLOW)
             if kind == "played":
                 t.finish(n)
             if (kind, who) == ("told", "phone"):
@@ -222,7 +223,7 @@ def test_void_and_undo_and_telling_again_keep_both_devices_right(table, lang):
             if kind == "played":
                 to = t.state(n)["to_act"]
                 t.act(n, f"{to}: draw ??")
-                expect(t.host_pg.locator("#undo")).to_be_visible(timeout=LIVE)
+                expect(t.host_pg.locator("#undo")).to_be_visible(timeout=FOLLOW)
                 tb.submit(t.host_pg, "#undo")
                 assert t.state(n)["seq"] == 0
                 t.look(t.phone, f"undo {kind} {who}")
@@ -252,7 +253,7 @@ def test_void_and_undo_and_telling_again_keep_both_devices_right(table, lang):
                     t.host_pg.locator("#confirm-yes").click()
                     t.host_pg.wait_for_url(re.compile(rf".*/hands/{n}$"))
                     assert t.state(n)["result"]["outcome"] == "caught"
-                    expect(t.phone.locator("#result")).to_contain_text("Ann", timeout=LIVE)
+                    expect(t.phone.locator("#result")).to_contain_text("Ann", timeout=FOLLOW)
                 else:
                     # On a phone neither is offered.
                     assert t.phone.locator("#tell-again, #void, #undo").count() == 0
@@ -311,23 +312,23 @@ def test_accept_on_the_phone_and_a_tap_made_offline(table, lang):
                 seat = names.index(t.state(n)["to_act"])
                 pg.context.set_offline(True)
                 pg.locator(f"#actions button[value='{seat}:drop']").click()
-                expect(pg.locator("#offline-queue")).to_be_visible(timeout=LIVE)
+                expect(pg.locator("#offline-queue")).to_be_visible(timeout=FOLLOW)
                 t.look(pg, f"offline {kind} {who}")
                 pg.context.set_offline(False)
-                for _ in range(100):  # the queue sends it once the network is back
-                    if t.state(n)["must_show"]:
-                        break
+                sent_by = time.monotonic() + FOLLOW / 1000
+                # The queue sends it once the network is back.
+                while not t.state(n)["must_show"] and time.monotonic() < sent_by:
                     pg.wait_for_timeout(100)
                 assert t.state(n)["must_show"], t.state(n)
-                expect(pg.locator("#offline-queue")).to_be_hidden(timeout=LIVE)
+                expect(pg.locator("#offline-queue")).to_be_hidden(timeout=FOLLOW)
                 t.finish_shows(n)
             # Ann accepts on her phone; the host's tablet sees it live.
             go(t.host_pg, f"{t.base}/s/{t.sid}/hands/{n}")
             t.phone_on(n)
-            expect(t.phone.locator("#accepts")).to_be_visible(timeout=2 * LIVE)
+            expect(t.phone.locator("#accepts")).to_be_visible(timeout=FOLLOW)
             if "Ann" not in (t.state(n).get("accepted") or []):
                 tb.submit(t.phone, "#accepts button")
-            expect(t.host_pg.locator("#accepts")).to_contain_text("✓ Ann", timeout=LIVE)
+            expect(t.host_pg.locator("#accepts")).to_contain_text("✓ Ann", timeout=FOLLOW)
             t.look(t.phone, f"accepted {kind} {who}")
             t.look(t.host_pg, f"accepted {kind} {who}")
             if (kind, who) == ("played", "phone"):
@@ -368,7 +369,7 @@ def test_a_told_hands_winner_is_told_again_and_the_phone_follows(table, lang):
     _tell_again_as(t, n, "Cy")
     assert t.state(n)["result"]["winners"] == ["Cy"]
     expect(t.phone.locator("#result")).to_contain_text(WINS[lang].format(name="Cy"),
-                                                       timeout=LIVE)
+                                                       timeout=FOLLOW)
     t.look(t.phone, "told again")
     # Ann disputes it from her phone (it was hers); the host settles the
     # dispute by telling the hand again.
@@ -378,14 +379,14 @@ def test_a_told_hands_winner_is_told_again_and_the_phone_follows(table, lang):
     t.phone.fill("#dispute-result-note", note)
     tb.submit(t.phone, "#dispute-result")
     go(t.host_pg, f"{t.base}/s/{t.sid}/hands/{n}")
-    expect(t.host_pg.locator("#dispute-1")).to_contain_text(note, timeout=LIVE)
+    expect(t.host_pg.locator("#dispute-1")).to_contain_text(note, timeout=FOLLOW)
     t.host_pg.select_option("#settle-by-1", "Ann")
     tb.submit(t.host_pg, "#settle-correct-1")
     assert t.host_pg.locator("#settles-dispute").count() == 1
     _tell_again_as(t, n, "Ann")
     assert t.state(n)["result"]["winners"] == ["Ann"]
-    expect(t.phone.locator("#dispute-1")).to_contain_text(SETTLED[lang], timeout=LIVE)
+    expect(t.phone.locator("#dispute-1")).to_contain_text(SETTLED[lang], timeout=FOLLOW)
     expect(t.phone.locator("#result")).to_contain_text(WINS[lang].format(name="Ann"),
-                                                       timeout=LIVE)
+                                                       timeout=FOLLOW)
     _shoot(t, "told-again-picked")
     t.money(t.phone)

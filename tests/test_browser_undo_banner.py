@@ -9,9 +9,9 @@ import re
 import pytest
 
 from tests import test_browser_tablet as tb
-from tests.test_browser_follow import LIVE, PHONE, Night, served  # noqa: F401 - a fixture
+from tests.test_browser_follow import PHONE, Night, served  # noqa: F401 - a fixture
 
-from .helpers import device
+from .helpers import FOLLOW, device
 
 pytestmark = tb.pytestmark
 browser = tb.browser  # the same fixture
@@ -43,12 +43,12 @@ def test_an_undone_tap_s_line_goes_from_the_phone_that_made_it(served, browser):
 
     # Someone else's action leaves the line about the phone's own tap alone.
     night.post(f"/hands/{n}/disputes", {"by": who, "note": "kept", "action": None})
-    expect(phone.locator("#status-disputes")).to_be_visible(timeout=LIVE)
+    expect(phone.locator("#status-disputes")).to_be_visible(timeout=FOLLOW)
     assert tb.text(phone, ".flash-ok") == f"✓ {who} draws 8♣."
 
     # The host takes the draw back: the phone follows, and the line goes.
     night.post(f"/hands/{n}/undo", {"client_id": "undo-1"})
-    expect(phone.locator("#history > summary")).to_contain_text("undone", timeout=LIVE)
+    expect(phone.locator("#history > summary")).to_contain_text("undone", timeout=FOLLOW)
     tb.shot(phone, "undo-banner-phone")
     assert phone.locator(".flash-ok").count() == 0
     assert tb.text(phone, "#to-act") == who
@@ -72,12 +72,12 @@ def test_a_tap_s_line_goes_when_the_hand_moves_on(served, browser):  # noqa: F81
     # The tablet's own tap: the next player draws, logged from the host's tablet.
     tb.tap(host, players.index(after), "draw", ["9c"])
     assert tb.text(host, ".flash-ok") == f"✓ {after} draws 9♣."
-    expect(phone.locator("#seq")).to_have_text("3", timeout=LIVE)
+    expect(phone.locator("#seq")).to_have_text("3", timeout=FOLLOW)
     tb.shot(phone, "moved-on-banner-phone")
     assert phone.locator(".flash-ok").count() == 0
     # Another device's action: the tablet's line about its own draw goes too.
     night.act(n, f"{after}: discard 9c")
-    expect(host.locator("#seq")).to_have_text("4", timeout=LIVE)
+    expect(host.locator("#seq")).to_have_text("4", timeout=FOLLOW)
     tb.shot(host, "moved-on-banner-tablet")
     assert host.locator(".flash-ok").count() == 0
     assert phone.errors == [] and host.errors == []
