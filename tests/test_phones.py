@@ -540,25 +540,30 @@ def test_consistency_says_whether_the_chain_still_holds_a_head(app, client):
 def test_two_hundred_half_sent_requests_do_not_stop_the_service(tmp_path):
     """Issue 25, item 3: 200 half-sent requests (waitress's 100-200 connection
     limit) left the service answering nobody. Now 250 of them, and a plain
-    GET is still answered at once."""
+    GET is still answered, well before any of them is closed for idling."""
     import socket
 
+    from referee.commands.service import IDLE_SECONDS
     from referee.devtools.loadgen import free_port, start_server
 
     port = free_port()
     server = start_server(tmp_path / "r.sqlite3", port)
     held = []
+    # Answered long before the first half-sent one is closed for idling (a
+    # service they stopped answers then, or never); not a measure of speed:
+    # on a loaded host this GET took 1.6 s (its bound was 2 s).
+    soon = IDLE_SECONDS / 2
     try:
         for _ in range(250):
             s = socket.create_connection(("127.0.0.1", port), timeout=5)
             s.sendall(b"GET /api/openapi.json HTTP/1.1\r\nHost: x\r\nX-Slow: ")
             held.append(s)
         t0 = time.monotonic()
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=soon)
         conn.request("GET", "/")
         answer = conn.getresponse()
         took = time.monotonic() - t0
-        assert answer.status == 200 and took < 2.0, took
+        assert answer.status == 200 and took < soon, took
         conn.close()
     finally:
         for s in held:
