@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -258,14 +259,36 @@ def test_writes_beside_a_group_committer_leave_checkpoints_to_its_thread(tmp_pat
         storage.forget_group_commit(path)
 
 
+class _Checkpoints:
+    """The checkpointing thread's connection, the answers of its checkpoints
+    kept: (busy, frames in the WAL, frames copied into the file)."""
+
+    def __init__(self, db) -> None:
+        self.db, self.answers = db, []
+
+    def execute(self, sql: str, *params):
+        rows = self.db.execute(sql, *params)
+        if "wal_checkpoint" not in sql:
+            return rows
+        answer = rows.fetchone()
+        self.answers.append(answer)
+        return SimpleNamespace(fetchone=lambda: answer)
+
+    def __getattr__(self, name: str):
+        return getattr(self.db, name)
+
+
 def test_a_checkpoint_stopped_short_by_a_reader_is_tried_again(tmp_path):
     """A reader that holds an older snapshot (verify reading a night) stops
     the passive checkpoint short of the last write; once it is done, the
     checkpointing thread copies the rest in without waiting for a next write
     (the night's last write may be the last)."""
+    import time
+
     path = tmp_path / "r.sqlite3"
     storage.connect(path)
-    storage.enable_group_commit(path)
+    committer = storage.enable_group_commit(path)
+    checkpoints = committer.checkpoint_db = _Checkpoints(committer.checkpoint_db)
     try:
         db = storage.connect(path)
         reader = storage.connect(path)
@@ -274,9 +297,15 @@ def test_a_checkpoint_stopped_short_by_a_reader_is_tried_again(tmp_path):
         info = sessions.import_log(db, json.loads(
             (ROOT / "sample_logs" / "chicago_wild.json").read_text()))
         events = len(storage.chain.rows_by_name(db, info.id))
-        # Stopped short: the reader's snapshot has none of them.
+        # The checkpointing thread tried after the writes and stopped short
+        # of the reader's snapshot (waited for, not slept on: a reader let go
+        # before that try would leave nothing to try again).
+        deadline = time.monotonic() + 60
+        while not any(busy or copied < frames for busy, frames, copied in checkpoints.answers):
+            assert time.monotonic() < deadline, checkpoints.answers
+            time.sleep(0.01)
         assert counted_in_the_file(path, "SELECT count(*) FROM events", (), None,
-                                   seconds=1) in (None, 0)
+                                   seconds=0) in (None, 0)
         reader.conn.execute("ROLLBACK")
         assert counted_in_the_file(path, "SELECT count(*) FROM events WHERE session_id = ?",
                                    (info.id,), events) == events
