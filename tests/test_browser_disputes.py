@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from tests import test_browser_tablet as tb
-from tests.test_browser_follow import LIVE, Night, served  # noqa: F401 - a fixture
+from tests.helpers import FOLLOW
+from tests.test_browser_follow import Night, served  # noqa: F401 - a fixture
 
 pytestmark = tb.pytestmark
 browser = tb.browser  # the same fixture
@@ -66,7 +67,7 @@ def test_a_dispute_after_the_winners_accept_is_settled_by_a_chosen_host(served, 
     select.select_option("Ann")
     tb.submit(host, "#settle-correct-1")
     tb.submit(host, "#confirm-yes")
-    expect(host.locator("#seq")).to_have_text("3", timeout=LIVE)
+    expect(host.locator("#seq")).to_have_text("3", timeout=FOLLOW)
     assert winner not in (night.state(n).get("accepted") or [])
     tb.shot(host, "dispute44-corrected-tablet")
     # The audit's step view: the take is action 4 there too.
