@@ -252,3 +252,26 @@ def test_a_night_on_phones(served, browser):
     # Every change above reached the devices by their live streams, and soon.
     assert live.polled == []
     assert statistics.median(live.took) < SOON / 1000, sorted(round(t, 2) for t in live.took)
+
+
+def test_a_phone_without_its_stream_is_locked_out_too(served, browser):
+    """A phone whose stream is gone (no EventSource, or refused when a server
+    is full) follows the table by asking every 3 s; its link revoked, it is
+    led to the unlock page as a phone on the stream is (flake44 found it
+    stayed on the table's page)."""
+    base, _ = served
+    host = device(browser, TABLET)
+    sid = create_table(host, base, ["Ann", "Ben"])
+    link = make_link(host, "Ben")
+    ben = device(browser, PHONE)
+    ben.add_init_script("delete window.EventSource")
+    asked: list[str] = []
+    ben.context.on("request", lambda r: POLL.search(r.url) and asked.append(r.url))
+    ben.goto(link)
+    ben.wait_for_url(re.compile(rf".*/s/{sid}$"))
+    submit(host, "#invite-Ben button[name=revoke]")
+    submit(host, "#confirm-yes")
+    ben.wait_for_url(re.compile(r".*/unlock\?.*revoked=1"), timeout=FOLLOW)
+    assert "revoked" in text(ben, ".flash-error")
+    assert asked, "the phone followed by asking"
+    assert not ben.errors

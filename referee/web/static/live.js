@@ -202,6 +202,11 @@
         if (answer.ok) {
           const said = await answer.json();
           heard(said.seq, said.head, null);
+        } else if (answer.status === 401 || answer.status === 403) {
+          // Its link revoked (the stream would have said so): the page's own
+          // answer leads to the unlock page, which says why.
+          wanted = -1;
+          refresh();
         }
       } catch (err) {
         // offline: next time
