@@ -17,13 +17,22 @@ import sys
 from ..rules.cards import message_shown
 from ..rules.numbers import whole
 from ..rules.words import N_
-from ..service.errors import Ambiguous, Locked, MalformedInput, NotFound, RefereeError, RulesError
+from ..service.errors import (
+    Ambiguous,
+    Locked,
+    MalformedInput,
+    NoSuchHand,
+    NotFound,
+    RefereeError,
+    RulesError,
+)
 
 # The first match wins: subclasses before their bases.
 KINDS: tuple[tuple[type[RefereeError], str], ...] = (
     (NotFound, N_("not found")),
     (Locked, N_("locked")),
     (RulesError, N_("unknown rules")),
+    (NoSuchHand, N_("no such hand")),  # the argument is wrong, not the log
     (Ambiguous, N_("ambiguous")),
     (MalformedInput, N_("malformed log")),
     (RefereeError, N_("rule broken")),

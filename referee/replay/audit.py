@@ -24,7 +24,7 @@ from decimal import Decimal
 from ..ledger.results import HandResult
 from ..record.kinds import EventKind
 from ..rules.actions import parse_action
-from ..rules.errors import MalformedInput, RefereeError
+from ..rules.errors import MalformedInput, NoSuchHand, RefereeError
 from ..rules.hand import VOID, Hand
 from ..rules.words import N_
 from .sequential import Session, open_session, settle_logged, start_hand
@@ -119,11 +119,11 @@ def audit_hand(log: dict, number: int, events: list[dict] | None = None) -> Hand
     """
     hands = log.get("hands", [])
     if not 1 <= number <= len(hands):
-        raise MalformedInput("no_such_hand",
-                             N_("the session has {hands} hand; there is no hand {number}")
-                             if len(hands) == 1 else
-                             N_("the session has {hands} hands; there is no hand {number}"),
-                             {"hands": len(hands), "number": number})
+        raise NoSuchHand("no_such_hand",
+                         N_("the session has {hands} hand; there is no hand {number}")
+                         if len(hands) == 1 else
+                         N_("the session has {hands} hands; there is no hand {number}"),
+                         {"hands": len(hands), "number": number})
     session = open_session(log)
     for setup in hands[:number - 1]:
         hand = start_hand(session, setup)

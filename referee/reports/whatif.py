@@ -23,7 +23,7 @@ from ..ledger.results import HandResult, SessionResult
 from ..record.document import MAX_DEPTH, check_document
 from ..replay import Session, replay
 from ..replay.sequential import check_log_end, open_session, play_on, start_on
-from ..rules.errors import MalformedInput, RefereeError, RulesError, RuleViolation
+from ..rules.errors import NoSuchHand, RefereeError, RulesError, RuleViolation
 from ..rules.hand import OVER
 from ..rules.options import HouseRules, resolve
 from ..rules.words import N_, Words
@@ -165,11 +165,11 @@ def what_if(log: dict, rules: str | dict, *, hand: int | None = None) -> WhatIf:
     players = list(old_result.players)
     n_hands = len(log.get("hands", []))
     if hand is not None and not 1 <= hand <= n_hands:
-        raise MalformedInput("no_such_hand",
-                             N_("the session has {hands} hand; there is no hand {hand}")
-                             if n_hands == 1 else
-                             N_("the session has {hands} hands; there is no hand {hand}"),
-                             {"hands": n_hands, "hand": hand})
+        raise NoSuchHand("no_such_hand",
+                         N_("the session has {hands} hand; there is no hand {hand}")
+                         if n_hands == 1 else
+                         N_("the session has {hands} hands; there is no hand {hand}"),
+                         {"hands": n_hands, "hand": hand})
     new_value = parse_rules(rules, old_session.rules)
     try:
         new_rules = resolve(new_value)

@@ -121,3 +121,8 @@ class MalformedInput(RefereeError):
 
 class RulesError(MalformedInput):
     """An unknown preset or option, or an option value out of range."""
+
+
+class NoSuchHand(MalformedInput):
+    """A hand asked for (``--hand 9``, a page's hand) that the log does not
+    have: the question is wrong, not the log (``no_such_hand``)."""

@@ -11,12 +11,19 @@ from __future__ import annotations
 import math
 import time
 
-from ..rules.errors import IllegalAction, MalformedInput, RefereeError, RulesError, RuleViolation
+from ..rules.errors import (
+    IllegalAction,
+    MalformedInput,
+    NoSuchHand,
+    RefereeError,
+    RulesError,
+    RuleViolation,
+)
 from ..rules.words import params_from_plain, params_to_plain
 
 __all__ = [
     "Ambiguous", "ClientIdReused", "Closed", "IllegalAction", "Locked", "MalformedInput",
-    "NotFound", "NotYourSeat", "ReadOnly", "RefereeError",
+    "NoSuchHand", "NotFound", "NotYourSeat", "ReadOnly", "RefereeError",
     "Refused", "RuleViolation", "RulesError", "StaleSeq", "TooManyTries",
 ]
 
