@@ -157,7 +157,8 @@ def test_a_write_beside_imports_waiting_to_write_waits_for_one_at_most(app, monk
         return thread
 
     def long_import() -> sessions.SessionInfo:
-        return sessions.import_log(storage.connect(path), make_session(3, seed=34))
+        # one log twice, each a copy: two imports' writing, not a refusal
+        return sessions.import_log(storage.connect(path), make_session(3, seed=34), copy=True)
 
     run("first", long_import)
     try:

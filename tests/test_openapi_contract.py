@@ -82,7 +82,7 @@ def test_creating_a_session_documents_the_carry_it_reads(client):
     ref = body["content"]["application/json"]["schema"]["$ref"]
     props = spec["components"]["schemas"][ref.rsplit("/", 1)[1]]["properties"]
     log = spec["components"]["schemas"]["Log"]["properties"]
-    assert set(props) - set(log) == {"brought_forward_from", "brought_forward_token"}
+    assert set(props) - set(log) == {"brought_forward_from", "brought_forward_token", "copy"}
     table = {"format": "tonk-log/1", "stake": "0.25", "rules": "pagat",
              "players": ["Ann", "Ben"]}
     for field in ("brought_forward_from", "brought_forward_token"):

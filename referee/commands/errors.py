@@ -18,6 +18,7 @@ from ..rules.cards import message_shown
 from ..rules.numbers import whole
 from ..rules.words import N_
 from ..service.errors import (
+    AlreadyStored,
     Ambiguous,
     Locked,
     MalformedInput,
@@ -31,6 +32,7 @@ from ..service.errors import (
 KINDS: tuple[tuple[type[RefereeError], str], ...] = (
     (NotFound, N_("not found")),
     (Locked, N_("locked")),
+    (AlreadyStored, N_("already stored")),
     (RulesError, N_("unknown rules")),
     (NoSuchHand, N_("no such hand")),  # the argument is wrong, not the log
     (Ambiguous, N_("ambiguous")),

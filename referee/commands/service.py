@@ -48,6 +48,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("import", help="store a session log; prints the new session's id")
     p.add_argument("log", help="a tonk-log/1 file")
     p.add_argument("--db", metavar="PATH_OR_URL")
+    p.add_argument("--copy", action="store_true", help="store it even if its night is stored "
+                   "already (a log already stored is refused: its hands and debts would count "
+                   "twice)")
     p.set_defaults(func=cmd_import)
     p = sub.add_parser("export", help="print a stored session's log")
     p.add_argument("id")
@@ -264,7 +267,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     try:
         log = read_log_file(args.log)
-        info = sessions.import_log(_open(args, must_exist=False), log)
+        info = sessions.import_log(_open(args, must_exist=False), log, copy=args.copy)
     except RefereeError as err:
         return fail(err)
     print(info.id)

@@ -22,8 +22,8 @@ from ..rules.errors import (
 from ..rules.words import params_from_plain, params_to_plain
 
 __all__ = [
-    "Ambiguous", "ClientIdReused", "Closed", "IllegalAction", "Locked", "MalformedInput",
-    "NoSuchHand", "NotFound", "NotYourSeat", "ReadOnly", "RefereeError",
+    "AlreadyStored", "Ambiguous", "ClientIdReused", "Closed", "IllegalAction", "Locked",
+    "MalformedInput", "NoSuchHand", "NotFound", "NotYourSeat", "ReadOnly", "RefereeError",
     "Refused", "RuleViolation", "RulesError", "StaleSeq", "TooManyTries",
 ]
 
@@ -40,6 +40,11 @@ class NotFound(RefereeError):
 class Closed(RefereeError):
     """The host has closed the table: it takes no more hands, actions, corrections
     or events (``table_closed``); its settlement is final."""
+
+
+class AlreadyStored(RefereeError):
+    """An import of a night stored already (``already_stored``): stored
+    again, its hands and debts would count twice (``table.once``)."""
 
 
 class ClientIdReused(RefereeError):

@@ -151,13 +151,14 @@ def create_session():
         # A table opening; an import (with hands) is a record kept as handed over.
         payable.check_opening_stake(doc)
     earlier, token = carry.get("brought_forward_from"), carry.get("brought_forward_token")
+    copy = bool(carry.get("copy"))
     if earlier is not None:
         # An import's brought_forward is written out (and must be what is
         # carried); a new table's is carried in. Either way the earlier table
         # marks its debts moved: the club counts them once, where they are owed.
-        info = carrying.open_carrying(get_db(), doc, earlier, token)
+        info = carrying.open_carrying(get_db(), doc, earlier, token, copy=copy)
     elif "hands" in doc:
-        info = sessions.import_log(get_db(), doc)
+        info = sessions.import_log(get_db(), doc, copy=copy)
     else:
         info = sessions.create_session(get_db(), doc)
     return _CREATED.dump(info), 201

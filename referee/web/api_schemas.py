@@ -48,8 +48,14 @@ class SessionCreatedSchema(Schema):
 
 class CarryFromSchema(StrictSchema):
     """What ``POST /api/sessions`` reads beside the log: the earlier table
-    whose unpaid debts the new one carries (``money.carrying``). The view
-    takes these off the body and the log's own schema reads the rest."""
+    whose unpaid debts the new one carries (``money.carrying``), and whether
+    a log whose night is stored already is stored again (``table.once``).
+    The view takes these off the body and the log's own schema reads the
+    rest."""
+
+    copy = fields.Boolean(metadata={
+        "description": "true: store the log even if its night is stored already (else "
+                       "refused, 409 already_stored: its hands and debts would count twice)"})
 
     brought_forward_from = fields.String(allow_none=True, metadata={
         "description": "an earlier table's id: what it still owes among this table's "

@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from .. import language
 from ..language import N_
 from ..service.errors import (
+    AlreadyStored,
     ClientIdReused,
     Closed,
     Locked,
@@ -40,6 +41,7 @@ STATUSES: tuple[tuple[type[RefereeError], int], ...] = (
     (StaleSeq, 409),
     (Closed, 409),  # the table no longer takes anything: not a rule of the game
     (ClientIdReused, 409),  # the id answered another request: a conflict, not a rule
+    (AlreadyStored, 409),  # the night is stored: a conflict with what is there
     (TooManyTries, 429),
     (ReadOnly, 403),
     (Locked, 401),

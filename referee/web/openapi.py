@@ -124,8 +124,8 @@ def build_spec() -> dict:
                                        "(stake_finer_than_coin) unless this is true: the host "
                                        "confirms it; an import (with hands) is kept as given",
                         "schema": {"type": "boolean"}}],
-        "responses": {**_ok(201, "SessionCreated", "created"), **_errors(400, 401, 403, 413,
-                                                                        422)}}})
+        "responses": {**_ok(201, "SessionCreated", "created"), **_errors(400, 401, 403, 409,
+                                                                        413, 422)}}})
     spec.path("/api/sessions/{sid}", parameters=[sid], operations={"get": {
         "summary": "The session's summary", "security": auth,
         "responses": {**_ok(200, "SessionSummary", "summary"), **_errors(401, 404)}}})

@@ -141,3 +141,15 @@ def rewrite_names(db: Database, sid: str, old: str, new: str,
              to_json(rewrite_result(r)) if r is not None else None, sid, n))
     db.conn.execute("UPDATE seats SET name = ? WHERE session_id = ? AND name = ?",
                     (new, sid, old))
+
+
+def opened_at(db: Database, started: str | None) -> list[dict]:
+    """The sessions opened at ``started`` (None: those with no time), oldest
+    first: each's id, name, players as it opened, rules as given, stake and
+    currency (what tells an import whether its night is stored already)."""
+    where = "started = ?" if started is not None else "started IS NULL"
+    return [{"id": r[0], "table": r[1], "players": json.loads(r[2]),
+             "rules": json.loads(r[3]), "stake": r[4], "currency": r[5]}
+            for r in db.conn.execute(
+                "SELECT id, table_name, players, rules_source, stake, currency FROM sessions "
+                f"WHERE {where} ORDER BY created, id", () if started is None else (started,))]

@@ -22,25 +22,28 @@ from .. import access, storage
 from ..errors import MalformedInput
 from ..kinds import EventKind
 from ..storage import Database
+from . import once
 from .cache import Live
 from .ids import new_session_id
 from .live_state import session_row
-from .sessions import SessionInfo, import_log, opening, standings
+from .sessions import SessionInfo, get_log, import_log, opening, standings
 from .table_events import fold_money, header_change, write_event
 
 ZERO = Decimal(0)
 
 
 def open_carrying(db: Database, doc: dict, earlier: str, token: str | None,
-                  pin: str | None = None) -> SessionInfo:
+                  pin: str | None = None, *, copy: bool = False) -> SessionInfo:
     """A new table (a header: it opens now), or an import (a log with hands,
-    which writes its own ``brought_forward``), carrying ``earlier``'s unpaid
-    debts among its players; ``token``: one of ``earlier``'s (table, audit)."""
+    which writes its own ``brought_forward``; ``copy``: as ``import_log``'s),
+    carrying ``earlier``'s unpaid debts among its players; ``token``: one of
+    ``earlier``'s (table, audit)."""
     access.authorize(db, earlier, token, write=False)
-    return open_carried(db, doc, earlier, pin)
+    return open_carried(db, doc, earlier, pin, copy=copy)
 
 
-def open_carried(db: Database, doc: dict, earlier: str, pin: str | None = None) -> SessionInfo:
+def open_carried(db: Database, doc: dict, earlier: str, pin: str | None = None, *,
+                 copy: bool = False) -> SessionInfo:
     """``open_carrying`` once the caller may read ``earlier``: its token was
     given, or the tablet opening the new table unlocked it with its PIN."""
     if "hands" not in doc:
@@ -48,15 +51,20 @@ def open_carried(db: Database, doc: dict, earlier: str, pin: str | None = None) 
             raise MalformedInput("malformed", N_("brought_forward is given twice: as "
                                                  "balances and as brought_forward_from"))
         doc = opening(doc)
-    return carry_into(db, doc, pin, earlier)
+        copy = True  # a table opening now is no night stored already
+    return carry_into(db, doc, pin, earlier, copy=copy)
 
 
-def carry_into(db: Database, doc: dict, pin: str | None, earlier: str) -> SessionInfo:
+def carry_into(db: Database, doc: dict, pin: str | None, earlier: str, *,
+               copy: bool = False) -> SessionInfo:
     """``doc`` stored as a new table that carries ``earlier``'s debts (``carry``).
-    The document is checked first, so that a table that cannot open carries
-    nothing away; an import's own ``brought_forward`` must be what is carried."""
+    The document is checked first, so that a table that cannot open (or is
+    stored already: ``once``) carries nothing away; an import's own
+    ``brought_forward`` must be what is carried."""
     check = {k: v for k, v in doc.items() if k != "brought_forward"}
     open_session(load_log(check))  # its faults before anything is carried
+    if not copy:
+        once.refuse_stored(db, load_log(doc), get_log)
     sid = new_session_id()
     given = doc.get("brought_forward") if "hands" in doc else None
     plan: dict[str, list[dict]] = {}
@@ -64,7 +72,7 @@ def carry_into(db: Database, doc: dict, pin: str | None, earlier: str) -> Sessio
     doc = {**doc, "brought_forward": given if given is not None else carried}
     if not doc["brought_forward"] and given is None:
         del doc["brought_forward"]
-    info = import_log(db, doc, pin, brought_forward_from=earlier, sid=sid)
+    info = import_log(db, doc, pin, brought_forward_from=earlier, sid=sid, copy=copy)
     return replace(info, carried=tuple(plan.get("carried", ())),
                    left=tuple(plan.get("left", ())))
 

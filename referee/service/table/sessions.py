@@ -32,7 +32,7 @@ from ..kinds import EventKind
 from ..money.results import hand_result, session_quantum, void_hand_result
 from ..money.totals import RunningResult
 from ..storage import Database
-from . import cache
+from . import cache, once
 from .hands import suggest_dealer
 from .ids import new_session_id
 from .live_state import live_state, session_row
@@ -53,7 +53,8 @@ def create_session(db: Database, header: dict, pin: str | None = None) -> Sessio
     """A new session from a ``tonk-log/1`` header (a document with hands is an
     import). The table opens now: ``started`` is recorded unless given. (A
     table that carries an earlier one's debts: ``carrying.open_carrying``.)"""
-    return import_log(db, opening(header), pin)
+    # A table opening now is no night stored already: not looked for (``once``).
+    return import_log(db, opening(header), pin, copy=True)
 
 
 def opening(header: dict) -> dict:
@@ -68,10 +69,12 @@ def opening(header: dict) -> dict:
 
 
 def import_log(db: Database, doc: dict, pin: str | None = None, *,
-               brought_forward_from: str | None = None, sid: str | None = None) -> SessionInfo:
+               brought_forward_from: str | None = None, sid: str | None = None,
+               copy: bool = False) -> SessionInfo:
     """Store a whole ``tonk-log/1`` document (its last hand may be still open).
     ``brought_forward_from``: the stored session its ``brought_forward`` came
-    from (the club's ledger counts those debts there, not twice)."""
+    from (the club's ledger counts those debts there, not twice). A night
+    stored already is refused (``once``) unless ``copy``."""
     if isinstance(doc, dict) and not doc.get("hands") and "started" not in doc:
         # A log with no hand yet is a table opening now (the API's POST
         # /api/sessions with "hands": []): recorded like a created table's.
@@ -81,6 +84,8 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
         if pin is not None and not (isinstance(pin, str) and 4 <= len(pin) <= 64):
             raise MalformedInput("bad_pin", N_("a PIN has 4 to 64 characters"))
         session = open_session(log)  # the header's faults, before anything else
+        if not copy:  # before a long log is replayed only to be refused
+            once.refuse_stored(db, log, get_log)
         # Everything is judged before anything is written, and the write lock
         # is held for the writing alone: the database has one, and an import
         # that held it while its hands were replayed made every other table's
@@ -95,13 +100,13 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
                     encoded = _payloads(log)  # while the second process judges
                     payloads = _refuse(judged.wait(), encoded)
                     return _store(db, log, session, pin, brought_forward_from, judged,
-                                  payloads, sid)
+                                  payloads, sid, copy)
             except beside.SecondProcessFailed:
                 pass  # ours, never the log's: judged again in this process
         judged_here = list(judge(log))
         payloads = _refuse(judged_here[-1], _payloads(log))
         return _store(db, log, session, pin, brought_forward_from, iter(judged_here),
-                      payloads, sid)
+                      payloads, sid, copy)
 
 
 def _refuse(last: tuple[str, Any], payloads: dict[str, str] | RefereeError
@@ -133,7 +138,8 @@ HANDS, EVERYONE, FAULT = "hands", "everyone", "fault"
 
 def _store(db: Database, log: dict, session: Session, pin: str | None,
            brought_forward_from: str | None, judged: Iterator[tuple[str, Any]],
-           payloads: dict[str, str], sid: str | None = None) -> SessionInfo:
+           payloads: dict[str, str], sid: str | None = None, copy: bool = False
+           ) -> SessionInfo:
     """Write a judged log (``judged``: what ``judge`` yielded, without a
     fault) in one transaction."""
     rules, q = session.rules, session.quantum
@@ -157,6 +163,8 @@ def _store(db: Database, log: dict, session: Session, pin: str | None,
     opening["locks"] = access.locks_digest(table_hash, audit_hash, pin_hash)
     # An import's hands make a long write (a new table's opening is short).
     with storage.write(db, long=bool(log.get("hands"))):
+        if not copy:  # again under the lock: two imports of one log at once store one
+            once.refuse_stored(db, log, get_log)
         storage.sessions.insert(db, sid, log, header, rules.to_json(), log["players"],
                                 pin_hash, table_hash, audit_hash)
         storage.sessions.set_quantum(db, sid, str(q))
