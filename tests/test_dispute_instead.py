@@ -80,7 +80,8 @@ class Table:
             exported = sessions.export_with_chain(get_db(), self.sid)
         assert trust.verify_log(exported) == exported["head"]
         log = self.get("/log")
-        again = self.client.post("/api/sessions", json=log).get_json()
+        # the same night again, on purpose: a copy, asked for (else already_stored)
+        again = self.client.post("/api/sessions", json={**log, "copy": True}).get_json()
         assert self.client.get(f"/api/sessions/{again['id']}/log",
                                headers=bearer(again["audit_token"])).get_json() == log
         assert self.get("/result") == replay(load_log(log), allow_open_last_hand=True) \

@@ -105,7 +105,8 @@ def test_the_papers_from_an_export_say_what_the_tables_papers_say(client):
 def test_an_exported_log_imports_and_exports_as_it_was(client):
     g, _by, _last = _night(client)
     log = _export(g)
-    r = client.post("/api/sessions", json=log)
+    # the same night again, on purpose: a copy, asked for (else already_stored)
+    r = client.post("/api/sessions", json={**log, "copy": True})
     assert r.status_code == 201, r.get_json()
     made = r.get_json()
     again = client.get(f"/api/sessions/{made['id']}/log",
