@@ -250,7 +250,7 @@ def test_another_tablet_unlocks_with_the_pin(server, browser, page):
     assert "/unlock" in other.url
     other.fill("input[name=pin]", "0000")
     other.get_by_role("button", name="Unlock").click()
-    assert "That PIN is not this table" in other.locator("#pin-error").inner_text()
+    assert "does not open with that PIN" in other.locator("#pin-error").inner_text()
     shot(other, "11-phone-wrong-pin")
     other.fill("input[name=pin]", PIN)
     other.get_by_role("button", name="Unlock").click()

@@ -184,7 +184,7 @@ def test_other_devices_need_the_pin(app, client):
     tok = token(other, f"/s/{sid}/unlock")
     r = other.post(f"/s/{sid}/unlock", data={"csrf_token": tok, "pin": "0000"})
     assert r.status_code == 403
-    assert "That PIN is not this table" in r.data.decode()
+    assert "does not open with that PIN" in r.data.decode()
     r = other.post(f"/s/{sid}/unlock",
                    data={"csrf_token": tok, "pin": PIN, "next": f"/s/{sid}/hands/new"})
     assert r.status_code == 303 and r.headers["Location"] == f"/s/{sid}/hands/new"

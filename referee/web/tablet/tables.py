@@ -205,8 +205,15 @@ def unlock_post(session_id: str):
     except TooManyTries as err:
         return again(_message(err), 429)
     if not ok:
-        return again(_("That PIN is not this table's.") if has_pin else
-                     _("That is not this table's token."), 403)
+        # Said alike whether table ``session_id`` exists or not (whoever has
+        # only an id learns nothing of it: docs/decisions.md), and the id
+        # first: a mistyped id asks for a PIN all the same, and a host who
+        # knows the PIN was right kept retyping it (newcomer 44's P11).
+        return again(_("Table {id} does not open with that PIN. Check the table id first "
+                       "(a mistyped id asks for a PIN all the same), then the PIN.",
+                       id=session_id) if has_pin else
+                     _("Table {id} does not open with that token. Check the table id "
+                       "first, then the token.", id=session_id), 403)
     forms.mark_unlocked(session_id)
     return redirect(forms.local_path(nxt) or
                     url_for("tablet.session_page", session_id=session_id), 303)
