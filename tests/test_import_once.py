@@ -122,3 +122,13 @@ def test_the_refusal_is_said_in_every_language():
         for lang in ("de", "fr", "pt"):
             said = language.message(err, lang)
             assert said != err.message and "abc123def456" in said and "--copy" in said
+
+
+def test_two_tables_opened_alike_in_one_second_are_two(client, monkeypatch):
+    """A log with no hand and no time is a table opening now (the API's
+    "hands": []): never a night stored already."""
+    monkeypatch.setattr(storage, "now_seconds", lambda: "2026-11-29T04:53:00Z")
+    header = {"format": "tonk-log/1", "stake": "1", "rules": "pagat", "players": ["A", "B"]}
+    made = {client.post("/api/sessions", json={**header, "hands": []}).get_json()["id"]
+            for _ in range(3)}
+    assert len(made) == 3

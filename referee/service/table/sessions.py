@@ -77,8 +77,11 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
     stored already is refused (``once``) unless ``copy``."""
     if isinstance(doc, dict) and not doc.get("hands") and "started" not in doc:
         # A log with no hand yet is a table opening now (the API's POST
-        # /api/sessions with "hands": []): recorded like a created table's.
+        # /api/sessions with "hands": []): recorded like a created table's,
+        # and no night stored already (``once``): two opened in one second
+        # alike are two tables.
         doc = {**doc, "started": storage.now_seconds()}
+        copy = True
     with collector.paused():
         log = load_log(doc)
         if pin is not None and not (isinstance(pin, str) and 4 <= len(pin) <= 64):
