@@ -20,7 +20,7 @@ from ..ledger.money import amount_fault, parse_stake
 from ..rules.errors import MalformedInput
 from ..rules.events import SETTLE_WAYS, on_undone
 from ..rules.numbers import decimal
-from ..rules.table import odd_text
+from ..rules.table import TABLE_NAME, odd_text
 from ..rules.words import LANGUAGES, N_, Words
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Session-level fields; ``started`` is older, but is now held to the same format.
-SESSION_FIELDS = ("language", "started", "closed", "brought_forward", "payments",
-                  "carried_forward")
+SESSION_FIELDS = ("language", "started", "closed", "brought_forward", "brought_from",
+                  "payments", "carried_forward")
 #: Hand-level fields.
 HAND_FIELDS = ("stake", "void", "accepted", "disputes")
 
@@ -37,7 +37,7 @@ UNKNOWN_FIELD = N_("is not a field of the log format")
 
 _PAYMENT_KEYS = frozenset(("from", "to", "amount", "at", "note", "by", "pending", "confirmed",
                            "undone"))
-_CARRY_KEYS = ("to", "balances", "at")
+_CARRY_KEYS = ("to", "balances", "at", "table")
 _DISPUTE_KEYS = ("action", "by", "note")
 _DISPUTE_ALLOWED = frozenset((*_DISPUTE_KEYS, "settled"))
 _SETTLED_KEYS = frozenset(("how", "by", "at", "action", "undone"))
@@ -189,12 +189,29 @@ def _mark(value: object, i: int, key: str) -> None:
     _time(value["at"], i, key, "at")
 
 
+def check_brought_from(value: object) -> None:
+    """The table ``brought_forward`` came from, as the referee that carried
+    it knew it: ``{"id": "<session>", "table": "Kitchen table"}`` (``table``
+    when it has a name), so that a paper of the log alone names it."""
+    if type(value) is not dict or "id" not in value:
+        raise Unreadable(N_('must be an object like {"id": "<session>", "table": "Kitchen '
+                            'table"}'))
+    for key in value:
+        if key not in ("id", "table"):
+            raise Unreadable(UNKNOWN_FIELD, key)
+    _text(value["id"], 1, 100, Words(N_("a session's id")), "id")
+    if "table" in value:
+        _text(value["table"], 1, 200, TABLE_NAME, "table")
+
+
 def check_carried_forward(value: object) -> None:
     for i, carry in _records(
             value, N_('must be a list of carries like {"to": "<session>", "balances": '
                       '{"Ann": "-2.00", "Ben": "2.00"}}'),
             N_("a carry is an object with to and balances"), _CARRY_KEYS, ("to", "balances")):
         _text(carry["to"], 1, 100, Words(N_("a session's id")), i, "to")
+        if "table" in carry:  # the later table's name, as its papers name it (import44)
+            _text(carry["table"], 1, 200, TABLE_NAME, i, "table")
         try:
             check_brought_forward(carry["balances"])
         except Unreadable as err:
@@ -292,6 +309,7 @@ SESSION_CHECKS = {
     "started": check_time,
     "closed": check_time,
     "brought_forward": check_brought_forward,
+    "brought_from": check_brought_from,
     "payments": check_payments,
     "carried_forward": check_carried_forward,
 }

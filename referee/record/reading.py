@@ -30,8 +30,8 @@ _HAND_FIELDS = ("dealer", "players", "deal", "upcard", "stake", "stake_multiplie
 # The table's own events (referee.record.events, imported only for a log that
 # has them: most do not, and every replay's start-up counts).
 _HAND_EVENTS = ("stake", "void", "accepted", "disputes")
-_SESSION_EVENTS = ("language", "started", "closed", "brought_forward", "payments",
-                   "carried_forward")
+_SESSION_EVENTS = ("language", "started", "closed", "brought_forward", "brought_from",
+                   "payments", "carried_forward")
 # A plain hand may also carry the table's own events.
 _EVENT_HAND_KEYS = _PLAIN_HAND_KEYS | frozenset(_HAND_EVENTS)
 
@@ -97,7 +97,8 @@ def _events_readable(doc: dict, *, hand: bool) -> bool:
 
 # A log's fields, in the order LogSchema writes them.
 _LOG_FIELDS = ("format", "table", "language", "started", "closed", "currency", "stake", "rules",
-               "players", "brought_forward", "hands", "payments", "carried_forward")
+               "players", "brought_forward", "brought_from", "hands", "payments",
+               "carried_forward")
 _LOG_KEYS = frozenset(_LOG_FIELDS)
 
 

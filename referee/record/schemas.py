@@ -97,6 +97,10 @@ EVENTS_OPENAPI: dict[str, dict[str, Any]] = {
     "closed": TIME_OPENAPI,
     "brought_forward": {"type": "object", "maxProperties": MAX_PLAYERS,
                         "additionalProperties": AMOUNT_OPENAPI},
+    "brought_from": {"type": "object", "required": ["id"], "additionalProperties": False,
+                     "properties": {"id": {"type": "string", "minLength": 1, "maxLength": 100},
+                                    "table": {"type": "string", "minLength": 1,
+                                              "maxLength": 200}}},
     "payments": {"type": "array", "items": {
         "type": "object", "required": ["from", "to", "amount"], "additionalProperties": False,
         "properties": {"from": NAME_OPENAPI, "to": NAME_OPENAPI, "amount": AMOUNT_OPENAPI,
@@ -108,7 +112,8 @@ EVENTS_OPENAPI: dict[str, dict[str, Any]] = {
         "properties": {"to": {"type": "string", "minLength": 1, "maxLength": 100},
                        "balances": {"type": "object", "maxProperties": MAX_PLAYERS,
                                     "additionalProperties": AMOUNT_OPENAPI},
-                       "at": TIME_OPENAPI}}},
+                       "at": TIME_OPENAPI,
+                       "table": {"type": "string", "minLength": 1, "maxLength": 200}}}},
     "stake": STAKE_OPENAPI,
     "void": {"type": "string", "minLength": 1, "maxLength": 200},
     "accepted": {"type": "array", "maxItems": MAX_PLAYERS, "items": NAME_OPENAPI},
@@ -384,6 +389,7 @@ class LogSchema(StrictSchema):
                              validate=validate.Length(min=2, max=MAX_PLAYERS),
                              metadata={"uniqueItems": True})
     brought_forward = EventField(SESSION_CHECKS["brought_forward"])
+    brought_from = EventField(SESSION_CHECKS["brought_from"])
     hands = HandsField(fields.Nested(HandSchema))
     payments = EventField(SESSION_CHECKS["payments"])
     carried_forward = EventField(SESSION_CHECKS["carried_forward"])

@@ -75,11 +75,12 @@ class Linked:
                  tables: dict[str, dict] | None = None) -> None:
         self.brought_from, self.tables = brought_from, tables or {}
 
-    def ref(self, sid: str, opened: str | None = None) -> TableRef:
-        """Table ``sid``, as known; else its id and ``opened`` (a carry's
-        moment: the later table opened in the same request)."""
+    def ref(self, sid: str, opened: str | None = None, name: str | None = None) -> TableRef:
+        """Table ``sid``, as known; else its id, ``opened`` (a carry's
+        moment: the later table opened in the same request) and ``name``
+        (the carry's ``table``: a log read alone names it as the table did)."""
         row = self.tables.get(sid)
-        return TableRef.of(row) if row else TableRef(sid, opened=opened)
+        return TableRef.of(row) if row else TableRef(sid, name=name, opened=opened)
 
 
 class MoneySection:
@@ -96,12 +97,14 @@ class MoneySection:
         linked = linked or Linked()
         self.quantum = result.balance_quantum
         self.brought_forward = money.brought_forward
-        self.brought_from = (linked.ref(linked.brought_from)
-                             if self.brought_forward and linked.brought_from else None)
+        said = log.get("brought_from") or {}  # a log read alone: as it names it
+        earlier = linked.brought_from or said.get("id")
+        self.brought_from = (linked.ref(earlier, name=said.get("table"))
+                             if self.brought_forward and earlier else None)
         self.carried_out = money.carried_forward  # summed: owed at the later tables now
         self.payments = [Payment(doc) for doc in log.get("payments") or ()]
         # each carry: the table it went to, and the balances it took there
-        self.carries = [(linked.ref(carry["to"], carry.get("at")),
+        self.carries = [(linked.ref(carry["to"], carry.get("at"), carry.get("table")),
                          {p: Decimal(str(v)) for p, v in carry["balances"].items()})
                         for carry in log.get("carried_forward") or ()]
         self.paid = dict.fromkeys(result.players, Decimal(0))

@@ -255,6 +255,7 @@ class CarriedSchema(Schema):
         "description": "the balances that went there (its brought_forward): they are "
                        "left out of this table's balances"}, **_MONEY_BY_PLAYER)
     at = fields.String()
+    table = fields.String(metadata={"description": "the later table's name, when it has one"})
 
 
 _CARRIED_ON = {"allow_none": True, "required": True, "metadata": {

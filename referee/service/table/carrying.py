@@ -68,10 +68,16 @@ def carry_into(db: Database, doc: dict, pin: str | None, earlier: str, *,
     sid = new_session_id()
     given = doc.get("brought_forward") if "hands" in doc else None
     plan: dict[str, list[dict]] = {}
-    carried = carry(db, earlier, sid, session_players(check), doc.get("currency"), given, plan)
+    carried = carry(db, earlier, sid, session_players(check), doc.get("currency"), given, plan,
+                    name=doc.get("table"))
     doc = {**doc, "brought_forward": given if given is not None else carried}
     if not doc["brought_forward"] and given is None:
         del doc["brought_forward"]
+    elif doc["brought_forward"]:
+        # which table they came from, by name: a paper of this log alone says
+        # "brought forward from Kitchen table", as the table's pages do
+        name = session_row(db, earlier)["table_name"]
+        doc["brought_from"] = {"id": earlier, **({"table": name} if name else {})}
     info = import_log(db, doc, pin, brought_forward_from=earlier, sid=sid, copy=copy)
     return replace(info, carried=tuple(plan.get("carried", ())),
                    left=tuple(plan.get("left", ())))
@@ -146,7 +152,8 @@ def check_names(db: Database, sid: str, players: list[str], left: list[dict]) ->
 
 
 def carry(db: Database, sid: str, to: str, players: list[str], currency: str | None,
-          given: dict | None = None, plan: dict | None = None) -> dict[str, str]:
+          given: dict | None = None, plan: dict | None = None, *,
+          name: str | None = None) -> dict[str, str]:
     """Table ``sid``'s debts among ``players`` carried on to the new table
     ``to`` (in ``currency``), once: they leave this table's balances (its
     ``carried_forward``, a ``carry`` event) as they enter ``to``'s
@@ -188,6 +195,8 @@ def carry(db: Database, sid: str, to: str, players: list[str], currency: str | N
             raise _NothingToCarry
         said = {"to": to, "balances": {p: str(v) for p, v in owed.items()},
                 "at": storage.now_seconds()}
+        if name:  # what a paper made from this table's log calls the later one
+            said["table"] = name
         return None, said, *header_change(live, lambda h: fold_money(h, EventKind.CARRY,
                                                                       said))
 
