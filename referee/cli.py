@@ -31,7 +31,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .commands.errors import fail
+    from .commands.errors import fail, log_language
     from .record import load_log, parse_json, read_file
     from .replay import replay, replay_document_json_text
 
@@ -46,25 +46,11 @@ def _replay(args: argparse.Namespace) -> int:
         session = replay(load_log(doc))
         result = session.result()
     except RefereeError as err:
-        return fail(err, as_json=args.json, lang=args.lang or _log_language(doc, args.log))
+        return fail(err, as_json=args.json, lang=args.lang or log_language(doc, args.log))
     from .reports.text import format_report  # the text report's alone
 
     print(format_report(session, result, args.lang))
     return 0
-
-
-def _log_language(doc: object, path: str) -> str | None:
-    """The table's language of a log that was refused, as written (``doc``:
-    the log's document, if it could be decoded), if it names one we speak."""
-    if doc is None:
-        from .record import read_file
-
-        try:
-            doc = json.loads(read_file(path))
-        except (RefereeError, ValueError, RecursionError):
-            return None
-    named = doc.get("language") if isinstance(doc, dict) else None
-    return named if named in LANGUAGES else None
 
 
 def cmd_rules(args: argparse.Namespace) -> int:

@@ -45,3 +45,27 @@ def test_its_kind_is_said_in_every_language():
     for lang in ("de", "fr", "pt"):
         assert language.gettext(lang, "no such hand") != "no such hand"
 
+
+
+
+@pytest.mark.parametrize("command", [["audit", "--pdf", "-"], ["audit", "--json"],
+                                     ["whatif", "--rules", "washington"]])
+@pytest.mark.parametrize("lang", [lang for lang in language.LANGUAGES if lang != "en"])
+def test_the_paper_commands_refuse_in_the_readers_language(command, lang, capsys, tmp_path):
+    """``--lang`` says a paper command's refusal in that language, as
+    ``referee replay`` does; without it, the log's own language does."""
+    name, *rest = command
+    own = tmp_path / "own.json"
+    own.write_text(json.dumps({**json.loads(LOG.read_text()), "language": lang}))
+    sentence = language.gettext(lang, "the session has {hands} hands; there is no hand "
+                                "{number}", hands=HANDS, number=HANDS + 1)
+    assert sentence != SAID.split(": ", 1)[1]
+    for log, asked in ((LOG, ["--lang", lang]), (own, [])):
+        assert main([name, str(log), "--hand", str(HANDS + 1), *asked, *rest]) == 2
+        said = capsys.readouterr()
+        if "--json" in rest:
+            error = json.loads(said.out)["error"]
+            assert (error["code"], error["message"]) == ("no_such_hand", sentence)
+        else:
+            kind = language.gettext(lang, "no such hand")
+            assert said.err.strip() == f"{kind} [no_such_hand]: {sentence}", said.err

@@ -63,6 +63,22 @@ def fail(err: RefereeError, *, as_json: bool = False, lang: str | None = None) -
     return 2 if err.exit_status == 2 else 1
 
 
+def log_language(doc: object, path: str) -> str | None:
+    """The table's language of a log that was refused, as written (``doc``:
+    the log's document, if it could be decoded), if it names one we speak."""
+    from ..rules.words import LANGUAGES
+
+    if doc is None:
+        from ..record import read_file
+
+        try:
+            doc = json.loads(read_file(path))
+        except (RefereeError, ValueError, RecursionError):
+            return None
+    named = doc.get("language") if isinstance(doc, dict) else None
+    return named if named in LANGUAGES else None
+
+
 def whole_argument(text: str) -> int:
     """A command's whole-number argument (``--hand``, ``--port``): ASCII
     digits only, as everywhere else; argparse says what was wrong (exit 2)."""

@@ -70,6 +70,17 @@ def _default_db(source: str) -> str | None:
     return None if no_database(path) else path
 
 
+def _said_in(args: argparse.Namespace) -> str | None:
+    """The language a paper command's refusal is said in: ``--lang``, else
+    the log file's own (as ``referee replay`` says it; a stored session's
+    refusals are the service's, in English)."""
+    from .errors import log_language
+
+    if args.lang or args.db:
+        return args.lang
+    return log_language(None, args.source)
+
+
 def _write(path: str, data: bytes) -> int:
     try:
         if path == "-":
@@ -104,7 +115,7 @@ def _settle(args: argparse.Namespace) -> int:
         log, final_hash, stored = _load(args)
         session = replay(log)
     except RefereeError as err:
-        return fail(err)
+        return fail(err, lang=_said_in(args))
     from ..reports.sections import Sections
 
     paper = stored.settlement_paper(session) if stored is not None else \
@@ -124,7 +135,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         events = stored.hand_events(args.hand) if stored else None
         audit = audit_hand(log, args.hand, events)
     except RefereeError as err:
-        return fail(err, as_json=args.json)
+        return fail(err, as_json=args.json, lang=_said_in(args))
     if args.json:
         sys.stdout.write(json.dumps(audit_json(audit), indent=2, ensure_ascii=False) + "\n")
     if args.pdf:
@@ -151,7 +162,7 @@ def cmd_whatif(args: argparse.Namespace) -> int:
         log, _hash, _stored = _load(args)
         result = what_if(log, args.rules, hand=args.hand)
     except RefereeError as err:
-        return fail(err, as_json=args.json)
+        return fail(err, as_json=args.json, lang=_said_in(args))
     if args.json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
@@ -173,16 +184,20 @@ def cmd_sheet(args: argparse.Namespace) -> int:
         pdf = render_sheet(log, lang=args.lang, url=url,
                            stake=stored.stake_in_force() if stored else None)
     except RefereeError as err:
-        return fail(err)
+        return fail(err, lang=_said_in(args))
     return _write(args.pdf, pdf)
+
+
+def _paper_header(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--date", help="the date to print (default: the log's started)")
+    p.add_argument("--table", help="the table's name to print (default: the log's table)")
 
 
 def register(sub) -> None:
     p = sub.add_parser("settle", help="the settlement PDF of a session")
     _source(p)
     p.add_argument("--pdf", required=True, metavar="OUT", help="where to write it (- : stdout)")
-    p.add_argument("--date", help="the date to print (default: the log's started)")
-    p.add_argument("--table", help="the table's name to print (default: the log's table)")
+    _paper_header(p)
     p.set_defaults(func=cmd_settle)
 
     p = sub.add_parser("audit", help="the audit PDF of one hand: every action and the ruling")
@@ -191,8 +206,7 @@ def register(sub) -> None:
                    help="the hand, from 1")
     p.add_argument("--pdf", metavar="OUT", help="where to write it (- : stdout)")
     p.add_argument("--json", action="store_true", help="print the steps as JSON")
-    p.add_argument("--date")
-    p.add_argument("--table")
+    _paper_header(p)
     p.set_defaults(func=cmd_audit)
 
     p = sub.add_parser("sheet", help="the one-page house-rules sheet of a table, to print")
