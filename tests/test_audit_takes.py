@@ -132,3 +132,29 @@ def test_an_audit_step_says_what_an_undo_took_back_and_whose_dispute(client, lan
     text = " ".join(pdf_text(client.get(f"/reports/{sid}/hands/1/audit.pdf?lang={lang}")
                              .data).split())
     assert " ".join(plain.split()) in text and "(undo)" not in text
+
+
+
+def _payments(client, sid: str, lang: str) -> list[str]:
+    """The step view's payment lines, at its last step (the result's): the
+    list after the story's."""
+    first = client.get(f"/reports/{sid}/hands/1/audit?lang={lang}").data.decode()
+    last = max(int(k) for k in re.findall(r"[?&]step=(\d+)", first))
+    page = client.get(f"/reports/{sid}/hands/1/audit?lang={lang}&step={last}").data.decode()
+    result = page[page.rindex("<h2>"):]
+    lists = re.findall(r"<ul>(.*?)</ul>", result, re.S)
+    return [_page_text(li).strip() for li in re.findall(r"<li>(.*?)</li>", lists[1], re.S)]
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_the_audit_page_says_the_payments_in_the_readers_language(client, lang):
+    """The step view's payments are in the reader's language, as the paper's
+    (recheck44: "Ben pays Cleo 8 stakes = €8.00 (caught)." on a German page)."""
+    from tests import test_tablet as tt
+    from tests.test_night import _tonk_out
+
+    sid = tt.create(client, ["Ann", "Ben"])
+    _tonk_out(client, sid)
+    english, theirs = _payments(client, sid, "en"), _payments(client, sid, lang)
+    assert english and english[0].startswith("Ann pays Ben 2 stakes")
+    assert len(theirs) == len(english) and not set(theirs) & set(english), theirs

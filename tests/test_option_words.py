@@ -134,3 +134,16 @@ def test_the_rules_list_says_the_standard_catch_in_words(lang):
     _intro, lines = rules_in_words(resolve("washington"), lang)
     caught = next(line for line in lines if "<i>caught</i>" in line)
     assert "pagat" not in caught.replace("<i>caught</i>", ""), caught
+
+
+@pytest.mark.parametrize("lang", language.LANGUAGES)
+def test_no_explanation_names_a_value_as_the_log_writes_it(lang):
+    """An option's explanation (the papers' rules list, the sheet, the
+    reference) says a value in its words, never as the log writes it
+    (recheck44: "the pay_beaters and pay_lowest catch schemes")."""
+    from referee.rules.options import OPTION_DOCS
+
+    written = {value for words in VALUE_WORDS.values() for value in words if "_" in value}
+    for name, doc in OPTION_DOCS.items():
+        said = language.gettext(lang, doc)
+        assert not [v for v in written if re.search(rf"\b{v}\b", said)], (name, said)

@@ -160,8 +160,8 @@ class HouseRules:
     take_must_meld: bool = _opt(False, N_("A card taken from the discard pile must be spread "
                                 "or hit in the same turn."), _YES_NO)
     must_spread: MustSpread = _opt(MustSpread.NEVER, N_("A player may not end a turn (or show a "
-                                   "hand) holding a spread; except_aces lets three aces be "
-                                   "held."), _names(MustSpread))
+                                   "hand) holding a spread; “except three aces” lets "
+                                   "three aces be held."), _names(MustSpread))
     slapping: Slapping = _opt(Slapping.OFF, N_("A discard that could hit a spread may be slapped "
                               "onto it by any player before the next player draws or takes."),
                               _names(Slapping))
@@ -217,9 +217,10 @@ class HouseRules:
     caught: CatchName = _opt(CatchName("pagat"), N_("Who pays what when the dropper is caught "
                              "(another count equal or lower): one of the catch schemes."),
                              _names(CatchName))
-    caught_pays: Decimal | str = _opt(Decimal(2), N_("The amount for the pay_beaters and "
-                                      "pay_lowest catch schemes; 2n is twice the number of "
-                                      "players."), Amount((2, 4, "2n"), words=("2n",)))
+    caught_pays: Decimal | str = _opt(Decimal(2), N_("The amount paid when the catch scheme "
+                                      "is “pay the beaters” or “pay the "
+                                      "lowest”; 2n is twice the number of players."),
+                                      Amount((2, 4, "2n"), words=("2n",)))
     # Stock out
     stock_out: StockOut = _opt(StockOut.LOW_WINS, N_("When the stock runs out: the lowest count "
                                "wins, or the hand is dead."), _names(StockOut))

@@ -253,7 +253,7 @@ def audit_view(sid: str, n: int):
         told=tellings(audit, retold_of(audit, stored), current())
         if audit.hand.told is not None else None,
         story=[say(words) for words in audit.result.settlement.words] if audit.result else [],
-        payments=payment_lines(audit),
+        payments=payment_lines(audit, current()),
         statuses={k: _(v) for k, v in STATUS_WORDS.items()})
 
 
