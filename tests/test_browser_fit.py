@@ -37,7 +37,7 @@ def _table(base: str, players: list[str], hands: list[dict], day: str, lang: str
     made = post_json(base, "/api/sessions", {
         "format": "tonk-log/1", "stake": "1", "currency": "EUR", "rules": "pagat",
         "language": lang, "players": players, "started": f"{day}T19:00:00Z",
-        "hands": hands}, {"X-Host-Key": HOST_KEY})
+        "hands": hands, "copy": True}, {"X-Host-Key": HOST_KEY})
     link = post_json(base, f"/api/sessions/{made['id']}/links", {"role": "viewer"},
                  {"Authorization": f"Bearer {made['table_token']}"})
     return link["url"]

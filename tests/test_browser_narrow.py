@@ -45,7 +45,7 @@ def night(server) -> dict:
         made = post_json(server, "/api/sessions", {
             "format": "tonk-log/1", "stake": "1", "currency": "EUR", "rules": "pagat",
             "language": "de", "players": PLAYERS, "started": f"{day}T19:00:00Z",
-            "hands": TOLD}, {"X-Host-Key": HOST_KEY})
+            "hands": TOLD, "copy": True}, {"X-Host-Key": HOST_KEY})
     auth = {"Authorization": f"Bearer {made['table_token']}"}
     sid = made["id"]
     n = post_json(server, f"/api/sessions/{sid}/hands", {"dealer": "Anna"}, auth)["hand"]

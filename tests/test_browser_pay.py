@@ -27,7 +27,8 @@ def server(request, tmp_path_factory):
 
 def open_table(context, base: str, lang: str) -> tuple[str, str]:
     log = json.loads(BASIC.read_text())
-    log.update(currency="EUR", language=lang, table="Kitchen table")
+    log.update(currency="EUR", language=lang, table="Kitchen table",
+               copy=True)  # a copy of the sample per test, on purpose
     made = context.request.post(f"{base}/api/sessions", data=log).json()
     r = context.request.put(f"{base}/api/sessions/{made['id']}/players/Ann/pay",
                             data={"iban": ANN_IBAN, "holder": "Ann Albers",

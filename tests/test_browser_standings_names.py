@@ -43,7 +43,7 @@ def _open(server, players: list[str]) -> dict:
     return post_json(server, "/api/sessions", {
         "format": "tonk-log/1", "stake": "1", "currency": "EUR", "rules": "pagat",
         "language": "de", "players": players, "started": "2026-11-28T19:00:00Z",
-        "hands": _told(players)}, {"X-Host-Key": HOST_KEY})
+        "hands": _told(players), "copy": True}, {"X-Host-Key": HOST_KEY})
 
 
 # Each column heading: its text, its title, and whether it is wider inside
