@@ -225,7 +225,8 @@ def main() -> int:
     ap.add_argument("--db", help="a postgresql:// URL (default: a fresh SQLite file)")
     ap.add_argument("--parallel", type=int, default=1, help="imports posted at once")
     args = ap.parse_args()
-    body = json.dumps(random_session(34, hands=args.hands)).encode()
+    # The same night imported again and again, each a copy on purpose.
+    body = json.dumps({**random_session(34, hands=args.hands), "copy": True}).encode()
     for r in range(args.rounds):
         got = one_round(args.server, args, body)
         dropped = sum(got["dropped"].values())

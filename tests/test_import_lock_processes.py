@@ -49,7 +49,9 @@ else:
         return append(*args, **kwargs)
 
     storage.events.append_many = held
-    made = sessions.import_log(storage.connect(url), make_session(3, seed=34))
+    # Both imports store the same log, on purpose (the order of the writes is
+    # the test): the second a copy.
+    made = sessions.import_log(storage.connect(url), make_session(3, seed=34), copy=True)
 (gates / f"{role}.done").write_text(made.id)
 """
 
