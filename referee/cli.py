@@ -34,10 +34,12 @@ def _replay(args: argparse.Namespace) -> int:
     from .commands.errors import fail, log_language
     from .record import load_log, parse_json, read_file
     from .replay import replay, replay_document_json_text
+    from .speed.exit import keep
 
     doc = None
     try:
         doc = parse_json(read_file(args.log))
+        keep(doc)
         if args.json:
             # Only the numbers are printed: a long log is replayed on two
             # cores, the second starting while this one reads the log.
@@ -45,6 +47,7 @@ def _replay(args: argparse.Namespace) -> int:
             return 0
         session = replay(load_log(doc))
         result = session.result()
+        keep((session, result))
     except RefereeError as err:
         return fail(err, as_json=args.json, lang=args.lang or log_language(doc, args.log))
     from .reports.text import format_report  # the text report's alone
@@ -177,6 +180,10 @@ def run() -> None:
     and a replay holds nothing else to close.
     """
     args = _parse(sys.argv[1:])
+    if getattr(args, "exit_at_once", False):
+        from .speed.exit import leave_at_once
+
+        leave_at_once()
     try:
         status = args.func(args)
         sys.stdout.flush()

@@ -152,3 +152,33 @@ def test_a_replay_s_command_line_loads_no_other_command():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_a_replay_in_process_holds_nothing_and_restores_the_collector(capsys):
+    # Only a process that leaves at once (``cli.run``) holds what it read
+    # until it leaves (``speed.exit.keep``); a caller that goes on (a test, a
+    # tool calling ``main``) must get its memory and its collector back.
+    import gc
+
+    from referee import cli
+    from referee.speed import exit as leaving
+
+    assert gc.isenabled()
+    for args in (["replay", str(SAMPLES / "pagat_catch_tie.json"), "--json"],
+                 ["replay", str(SAMPLES / "pagat_catch_tie.json")]):
+        assert cli.main(args) == 0
+    assert leaving._held == [] and gc.isenabled()
+    capsys.readouterr()
+
+
+def test_a_process_that_leaves_at_once_keeps_what_it_read():
+    # cli.run's own path: keep() holds, and the collector stays off, until
+    # os._exit; the output is still whole.
+    code = ("import gc, sys; from referee import cli; from referee.speed import exit as e; "
+            "e.leave_at_once(); sys.argv = ['referee', 'replay', sys.argv[1], '--json']; "
+            "args = cli._parse(sys.argv[1:]); status = args.func(args); "
+            "print(len(e._held), gc.isenabled(), status, file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, str(SAMPLES / "pagat_catch_tie.json")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.stderr.split() == ["1", "False", "0"]
+    assert json.loads(done.stdout)["format"] == "tonk-result/1"

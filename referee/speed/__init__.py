@@ -27,7 +27,11 @@ plainly is one of these:
   ``will_close``, ``close_when_flushed``); without epoll, waitress's own loop.
 - **Leaving at once** (``speed/exit.py``: ``referee replay``; the forked
   children leave with ``os._exit`` too). Buys 60 ms at the end of a
-  10,000-hand replay. Would break: nothing registered to run at exit runs.
+  10,000-hand replay, and the log it read is held until then (``keep``),
+  not freed object by object when the command returns: 35-40 ms more. Would
+  break: nothing registered to run at exit runs; the collector stays off
+  in such a process; ``keep`` holds only in a process that leaves at once
+  (``cli.run``), never in a caller that goes on (tested).
 - **A long replay on two cores** (``replay/two_cores.py``: a forked second
   process, segments, pickled answers), for ``referee replay --json`` of
   2,000 hands or more: what holds it at 10,000+ hands/s as a whole process.
