@@ -266,7 +266,7 @@ def tell_again(sid: str, n: int):
     return _created(retell.tell_again(
         get_db(), sid, n, {"ending": body["ending"]}, body.get("client_id"),
         (settles["dispute"] - 1, settles["by"]) if settles else None,
-        expected_seq=body.get("expected_seq")))
+        expected_seq=body.get("expected_seq"), leaves_open=body.get("leaves_open", False)))
 
 
 @bp.post("/sessions/<sid>/hands/<int:n>/void")

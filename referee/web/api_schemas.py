@@ -587,3 +587,7 @@ class TellAgainRequestSchema(HandRequestSchema):
     settles = fields.Nested(SettlesSchema, metadata={
         "description": "a dispute of the hand that this correction settles (corrected), "
                        "in the same write"})
+    leaves_open = fields.Boolean(metadata={
+        "description": "true: the hand's open disputes stay open (without settles, a "
+                       "correction of a hand with an open dispute is refused: "
+                       "dispute_open)"})

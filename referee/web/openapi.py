@@ -173,7 +173,9 @@ def build_spec() -> dict:
                  "it really had (its dealer, seats and stake stay), while it is the newest "
                  "hand, nobody has accepted it and the table is open (not_told: a played "
                  "hand; its actions are undone instead). The chain keeps a correction and "
-                 "both tellings; with settles, a dispute of the hand is settled by it",
+                 "both tellings; with settles, a dispute of the hand is settled by it "
+                 "(while one is open, a telling without settles needs leaves_open: "
+                 "dispute_open)",
                  "security": auth, "requestBody": body("TellAgainRequest"),
                  "responses": {**_ok(201, "HandState", "told again: the hand's new state "
                                      "and result (a retry with the same client_id gets "

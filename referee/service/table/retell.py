@@ -8,8 +8,11 @@ service's undo: a ``correction`` event cancelling the hand's start, the told
 hand as it was kept in it) and the hand told again (a ``hand_start`` of the
 same number), in one write: the chain keeps both, the log gives the hand as
 it stands. A dispute of the hand may be settled by it: its ``settle`` event
-("corrected") follows in the same write. Once someone has accepted it, only
-a dispute answers it, and lets the record stand."""
+("corrected") follows in the same write. While one is open, the telling says
+which it settles or that it leaves them open (``dispute_open``): a correction
+of a disputed ending that said nothing of the dispute left it open unseen.
+Once someone has accepted it, only a dispute answers it, and lets the record
+stand."""
 
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from ..money import totals
 from ..money.results import hand_result
 from . import cache
 from .cache import Live
-from .disputes import check_accepted_by, check_settling
+from .disputes import check_accepted_by, check_settling, settlements
 from .hands import public_state
 from .live_state import check_open, current, table_before_newest
 from .writes import (
@@ -98,6 +101,24 @@ def _settling(db: Database, sid: str, live: Live, n: int, setup: dict,
     return {"dispute": index, "how": "corrected", "by": by}
 
 
+def open_disputes(db: Database, sid: str, n: int, setup: dict) -> list[int]:
+    """Hand ``n``'s disputes still open (their places in its list)."""
+    done = settlements(db, sid, n)
+    return [k for k in range(len(setup.get("disputes") or ())) if k not in done]
+
+
+def check_said_of_disputes(db: Database, sid: str, n: int, setup: dict,
+                           settles: Settles | None, leaves_open: bool) -> None:
+    """Refused (``dispute_open``) when hand ``n`` has an open dispute and the
+    telling neither settles one nor says it leaves them open."""
+    still = open_disputes(db, sid, n, setup) if settles is None and not leaves_open else []
+    if still:
+        raise RuleViolation("dispute_open", N_(
+            "dispute {number} of hand {n} is open: say whether telling the hand again "
+            "settles it (and who settles it) or leaves it open"),
+            {"number": still[0] + 1, "n": n}, hand=n)
+
+
 def preview(db: Database, sid: str, n: int, given: dict,
             settles: Settles | None = None) -> dict:
     """What telling hand ``n`` again as ``given`` would settle, without
@@ -117,28 +138,30 @@ def preview(db: Database, sid: str, n: int, given: dict,
 KIND = "POST /api/sessions/<sid>/hands/<int:n>/tell-again"
 
 
-def _request(n: int, given: dict, settles: Settles | None) -> Request:
+def _request(n: int, given: dict, settles: Settles | None, leaves_open: bool) -> Request:
     """Telling hand ``n`` again as a request: the hand, the ending and the
-    dispute it settles, whichever door sent them (the same client_id and the
-    same ending are the same request from the tablet's form or the API, and
-    leave the same events)."""
-    return Request.make(KIND, [n, given.get("ending"), settles])
+    dispute it settles (or that it leaves them open), whichever door sent
+    them (the same client_id and the same ending are the same request from
+    the tablet's form or the API, and leave the same events). A request that
+    leaves nothing open is named as it was before ``leaves_open``."""
+    return Request.make(KIND, [n, given.get("ending"), settles, *([True] if leaves_open else [])])
 
 
 def tell_again(db: Database, sid: str, n: int, given: dict,
                client_id: str | None = None, settles: Settles | None = None, *,
-               expected_seq: int | None = None) -> dict:
+               expected_seq: int | None = None, leaves_open: bool = False) -> dict:
     """Tell hand ``n`` again with ``given``'s ending; returns its state.
     Refused as ``_check`` says, or as a hand told with that ending would be;
-    with ``settles``, also as settling that dispute would be.
+    with ``settles``, also as settling that dispute would be; without, while
+    a dispute of the hand is open, unless ``leaves_open`` says it stays so.
     ``expected_seq``: the table's newest event the request was made on
     (``StaleSeq`` if another has been written since, as for a new hand)."""
-    with asking(_request(n, given, settles)):
-        return _tell_again(db, sid, n, given, client_id, settles, expected_seq)
+    with asking(_request(n, given, settles, leaves_open)):
+        return _tell_again(db, sid, n, given, client_id, settles, expected_seq, leaves_open)
 
 
 def _tell_again(db: Database, sid: str, n: int, given: dict, client_id: str | None,
-                settles: Settles | None, expected_seq: int | None) -> dict:
+                settles: Settles | None, expected_seq: int | None, leaves_open: bool) -> dict:
     seen = answered(db, sid, client_id, None)
     if seen:
         return seen
@@ -146,6 +169,7 @@ def _tell_again(db: Database, sid: str, n: int, given: dict, client_id: str | No
     def plan(live: Live) -> Plan:
         told = _check(live, n, settles)
         settle = _settling(db, sid, live, n, told, settles)
+        check_said_of_disputes(db, sid, n, told, settles, leaves_open)
         setup = _corrected(n, told, given)
         hand = start_on(table_before_newest(db, sid, live), setup)
         result = hand_result(hand, live.stake, live.quantum, setup)

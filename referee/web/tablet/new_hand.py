@@ -261,7 +261,8 @@ def _quick_preview(session_id: str, setup: dict, values: MultiDict,
     # Every field goes to the second tap as it came (a declared hand's cards
     # are several values of one field).
     fields = [(k, v) for k, v in values.items(multi=True)
-              if k not in ("csrf_token", "pick", "confirm", "client_id", PREVIEW, *_SETTLING)]
+              if k not in ("csrf_token", "pick", "confirm", "client_id", PREVIEW, LEAVE_OPEN,
+                           *_SETTLING)]
     fields.append(("client_id", values.get("client_id") or forms.new_client_id()))
     if correct:
         fields.extend(correct["args"].items())
@@ -278,16 +279,25 @@ def _quick_preview(session_id: str, setup: dict, values: MultiDict,
 def _told(session_id: str, n: int, values) -> dict:
     """Hand ``n`` as the form tells it again: its number, seats and ending,
     and (``args``) the dispute its telling settles and who settles it, as
-    ``values`` carry them (``settle_post`` sends them here)."""
+    ``values`` carry them (``settle_post`` sends them here); without one,
+    (``open``) the hand's disputes still open, each with its number, which
+    the confirm offers to settle by the telling (retell45: corrected from the
+    Result box, the dispute stayed open)."""
     row = hands.hand_row(get_db(), session_id, n)
+    args = {k: values[k] for k in _SETTLING if values.get(k)}
+    listed = row["setup"].get("disputes") or []
+    still = [] if args.get("dispute") else \
+        retell.open_disputes(get_db(), session_id, n, row["setup"])
     return {"hand": n, "players": list(row["seats"]), "dealer": row["dealer"],
-            "ending": row["setup"].get("ending"),
-            "args": {k: values[k] for k in _SETTLING if values.get(k)}}
+            "ending": row["setup"].get("ending"), "args": args,
+            "open": [(k + 1, listed[k]) for k in still]}
 
 
 #: The fields that carry a dispute settled by the telling: its number (from 1),
 #: and who settles it.
 _SETTLING = ("dispute", "settler")
+#: The confirm's button that tells the hand again and leaves its open disputes open.
+LEAVE_OPEN = "leave_open"
 
 
 def _settles(args: dict) -> retell.Settles | None:
@@ -353,13 +363,19 @@ def _tell_again_post(session_id: str, n: int, told: dict):
     if not request.form.get("confirm"):
         return again.to("tablet.tell_again", request.form, **{PREVIEW: "1"})
     rules = table_rules(g.summary)
-    back = url_for("tablet.tell_again", session_id=session_id, n=n, **told["args"])
+    # The confirm's "leave it open" sends the offered dispute too: it settles none.
+    leaves_open = bool(request.form.get(LEAVE_OPEN))
+    settles = None if leaves_open else _settles(told["args"])
+    # Back to the form with a dispute only when it names who settles it: one
+    # picked on the confirm without a settler is offered there again.
+    carried = told["args"] if told["args"].get("settler") else {}
+    back = url_for("tablet.tell_again", session_id=session_id, n=n, **carried)
     try:
         setup = forms.told_from_form(request.form, told["players"],
                                      told_rules.facts_needed(rules))
         state = retell.tell_again(get_db(), session_id, n, {"ending": setup["ending"]},
-                                  request.form.get("client_id") or None,
-                                  _settles(told["args"]))
+                                  request.form.get("client_id") or None, settles,
+                                  leaves_open=leaves_open)
     except FormError as err:
         return again.refuse(back, str(err), request.form)
     except RefereeError as err:
@@ -367,7 +383,7 @@ def _tell_again_post(session_id: str, n: int, told: dict):
     session[_LOGGED] = request.form.get("client_id")
     flash(_("Hand {n} told again: {outcome}.", n=n,
             outcome=outcome_words((state.get("result") or {}).get("outcome"))), "ok")
-    if _settles(told["args"]):
+    if settles:
         flash("\u2713 " + _("Dispute {k} of hand {n}: the record was corrected",
                              k=told["args"]["dispute"], n=n) + ".", "ok")
     return redirect(url_for("tablet.hand", session_id=session_id, n=n), 303)
