@@ -33,6 +33,7 @@ from ..rules.words import (  # noqa: F401
     LANGUAGES,
     N_,
     REFEREE_NOTES,
+    LoggedAction,
     Moment,
     Names,
     Phrases,
@@ -180,31 +181,11 @@ def sentence(err, lang: str) -> str:
     return gettext(lang, err.template, **err.params)
 
 
-def where(err, lang: str) -> str:
-    """Where a ``RefereeError`` happened in ``lang``: "hand 3, action 5 (Ann drop)"."""
-    parts = []
-    if err.where_hand is not None:
-        parts.append(gettext(lang, N_("hand {hand}"), hand=err.where_hand))
-    if err.action is not None:
-        parts.append(gettext(lang, N_("action {action}"), action=err.action))
-    text = ", ".join(parts)
-    if err.action_text:
-        # The action as the reader's language says it: the log line with its
-        # cards as read in English (``rules.cards.message_shown``), a sentence in the others.
-        said = action_words(err.action_text, lang)
-        text = f"{text} ({said})" if text else f"({said})"
-    return text
-
-
 def message(err, lang: str) -> str:
     """A ``RefereeError``'s ``message`` in ``lang``: where, then the sentence
-    (in English ``rules.cards.message_shown``: ``err.message`` with its cards
-    as read)."""
-    if not getattr(err, "worded", True):
-        return err.message
-    at = where(err, lang)
-    said = sentence(err, lang)
-    return f"{at}: {said}" if at else said
+    (``RefereeError.message_words``; in English ``err.message`` with its
+    cards as read, ``rules.cards.message_shown``)."""
+    return say(err.message_words, lang)
 
 
 def _in(lang: str, params: dict) -> dict:
@@ -226,6 +207,9 @@ def _value(lang: str, value: object) -> object:
         return number(value, lang)
     if isinstance(value, Moment):
         return time_text(value.replace("Z", "+00:00"), lang) or str(value)
+    if isinstance(value, LoggedAction):
+        # The log line with its cards as read in English, a sentence in the others.
+        return action_words(value, lang)
     return value
 
 

@@ -15,7 +15,7 @@ from operator import itemgetter
 
 from .errors import MalformedInput, RefereeError
 from .numbers import is_whole
-from .words import CARD_PARAMS, N_, Names, Phrases, Words, english
+from .words import CARD_PARAMS, N_, LoggedAction, Names, Phrases, Words
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
@@ -202,12 +202,21 @@ _SAID = (Words, Names, Phrases, int, Decimal)
 def message_shown(err: RefereeError) -> str:
     """A refusal's English ``message`` as a person reads it: its cards as the
     pages write them (``Q♦ does not extend S1 (8♣ 8♦ 8♥)``); ``message``
-    keeps the log's notation, the result format's words."""
-    if not getattr(err, "worded", True):  # a refusal stored in its English only
-        return err.message
-    where = err.where_with(err.action_text and pretty(err.action_text))
-    said = english(err.template, shown(err.params))
-    return f"{where}: {said}" if where else said
+    keeps the log's notation, the result format's words. Without Babel: the
+    command line's English (``language.message`` says it so too)."""
+    return str(as_read(err.message_words))
+
+
+def as_read(words: object) -> object:
+    """``words`` (``rules.words``) with every card as a person reads it."""
+    if isinstance(words, Words):
+        return Words(words.template, **{name: as_read(value)
+                                        for name, value in shown(words.params).items()})
+    if isinstance(words, (Names, Phrases)):
+        return type(words)(map(as_read, words))
+    if isinstance(words, LoggedAction):
+        return pretty(words)
+    return words
 
 
 def pretty(text: str) -> str:

@@ -5,12 +5,13 @@ action it concerns (both counted from 1, ``None`` where they do not apply),
 and a sentence a player can read: an English ``template`` with named
 ``params`` (``referee.rules.words``), which the shells put into the reader's
 language (``referee.language.message``). ``message`` is the English
-sentence, the words of the result format and of stored answers.
+sentence, the words of the result format and of stored answers;
+``message_words`` states it once for every language.
 """
 
 from __future__ import annotations
 
-from .words import english
+from .words import N_, LoggedAction, Phrases, Words, english
 
 
 class RefereeError(Exception):
@@ -68,25 +69,26 @@ class RefereeError(Exception):
         return self.hand
 
     @property
-    def where(self) -> str:
-        return self.where_with(self.action_text)
-
-    def where_with(self, action_text: str | None) -> str:
-        """``where``, its action written as ``action_text``."""
-        parts = []
+    def message_words(self) -> Phrases:
+        """The message as words, the one statement of where a refusal happened
+        and why: "hand 3, action 5 (Ben: discard 9c): " then the sentence.
+        ``str()`` of it is ``message``; every other reader (the pages, the
+        API, verify, the command line) says it in its language
+        (``referee.language.message``). The place leaves out what is not
+        known, and the hand where the sentence names it (``where_hand``)."""
+        place: list[object] = []
         if self.where_hand is not None:
-            parts.append(f"hand {self.where_hand}")
+            place.append(Words(N_("hand {hand}"), hand=self.where_hand))
         if self.action is not None:
-            parts.append(f"action {self.action}")
-        where = ", ".join(parts)
-        if action_text:
-            where = f"{where} ({action_text})" if where else f"({action_text})"
-        return where
+            place += [", "] * bool(place) + [Words(N_("action {action}"), action=self.action)]
+        if self.action_text:
+            place += [" "] * bool(place) + ["(", LoggedAction(self.action_text), ")"]
+        sentence = Words(self.template, **self.params)
+        return Phrases([*place, ": ", sentence] if place else [sentence])
 
     @property
     def message(self) -> str:
-        where = self.where
-        return f"{where}: {self.sentence}" if where else self.sentence
+        return str(self.message_words)
 
     def __str__(self) -> str:
         return self.message

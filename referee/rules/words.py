@@ -12,7 +12,9 @@ keep the parameters as plain values:
 - ``Words``: a phrase of its own (``Words(N_("{n} stakes"), n=2)``), put into
   the same language as the sentence around it;
 - ``Names``: a list of names (or phrases), joined with the language's "and";
-- ``Phrases``: phrases said one after the other.
+- ``Phrases``: phrases said one after the other;
+- ``Moment``, ``LoggedAction``: a time, an action's log line, each said in
+  the reader's form.
 
 ``str()`` of any of them is the English sentence, exactly as the referee has
 always written it (results, stored replies and tests read those words).
@@ -97,6 +99,15 @@ class Moment(str):
     """A time as ISO 8601 ("2026-11-28T19:42:42Z"), said in the reader's form
     ("28.11.2026 19:42 UTC") where a sentence is put into a language: a
     refusal quoted a closed table's time as stored."""
+
+    __slots__ = ()
+
+
+class LoggedAction(str):
+    """An action as the log writes it ("Ben: discard 9c"), in a refusal's
+    place: ``str()`` is the line as logged (the result format's words); where
+    a sentence is put into a language, the action as a person reads it there
+    (``referee.language.action_words``)."""
 
     __slots__ = ()
 

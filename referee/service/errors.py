@@ -19,7 +19,7 @@ from ..rules.errors import (
     RulesError,
     RuleViolation,
 )
-from ..rules.words import params_from_plain, params_to_plain
+from ..rules.words import Phrases, params_from_plain, params_to_plain
 
 __all__ = [
     "AlreadyStored", "Ambiguous", "ClientIdReused", "Closed", "IllegalAction", "Locked",
@@ -106,8 +106,9 @@ class Refused(RuleViolation):
         self._message = message
 
     @property
-    def message(self) -> str:
-        return self._message if self._message is not None else super().message
+    def message_words(self) -> Phrases:
+        # Stored in English only, ``message`` says where already (and the action).
+        return super().message_words if self._message is None else Phrases([self._message])
 
     @property
     def worded(self) -> bool:

@@ -44,7 +44,7 @@ from ...replay import replay
 from ...rules.errors import RefereeError
 from ...rules.events import setup_after_undo
 from ...rules.hand import VOID
-from ...rules.words import N_, Names, Phrases, Words
+from ...rules.words import N_, Names, Words
 from ...speed import collector
 from .. import beside, storage
 from ..access import locks_digest
@@ -377,19 +377,6 @@ def _chain_log(row: dict, hand_rows: dict[int, Any],
     return doc
 
 
-def _error_words(err: RefereeError) -> Phrases:
-    """A refusal's message as ``Words``: where it happened, then its sentence
-    (``RefereeError.message``, in any language)."""
-    where: list = []
-    if err.where_hand is not None:
-        where.append(Words(N_("hand {hand}"), hand=err.where_hand))
-    if err.action is not None:
-        where += [", "] * bool(where) + [Words(N_("action {action}"), action=err.action)]
-    if err.action_text:
-        where.append(f" ({err.action_text})" if where else f"({err.action_text})")
-    return Phrases([*where, ": " if where else "", Words(err.template, **err.params)])
-
-
 def _result_differences(n: int, text: str | None, want: Mapping[str, Any] | None
                         ) -> list[Words]:
     """How hand ``n``'s stored result (its JSON text) differs from the
@@ -435,7 +422,7 @@ def _result_faults(db: Database, sid: str, row: dict, events: list,
         log = load_log(_chain_log(row, hand_rows, live))
         played = replay(log, allow_open_last_hand=True)
     except RefereeError as err:
-        return [Words(N_("the chain's log does not replay: {error}"), error=_error_words(err))]
+        return [Words(N_("the chain's log does not replay: {error}"), error=err.message_words)]
     # The places the session's amounts are written with, as the service keeps
     # them (a hand's own stake may need more than the session's).
     q = session_quantum(row, played.rules)
