@@ -18,6 +18,7 @@ import pytest
 
 from referee import language
 from referee.cli import main
+from referee.reports.words import scoring_line
 from referee.service import club
 from referee.web.db import get_db
 
@@ -26,8 +27,8 @@ from .test_api import bearer
 from .test_tablet import token
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
-# Push-up scoring and a match to 30, three told hands; a stake of 2 is
-# written in the unit ("2 points") where a stake of 1 is "1 point".
+# Push-up scoring and a match to 30, three told hands; a stake of 2, which
+# multiplies nothing.
 MATCH = {**json.loads((SAMPLES / "opt_match_to_over.json").read_text()), "stake": "2"}
 
 
@@ -60,12 +61,13 @@ def test_a_push_up_tables_page_and_paper_name_the_same_unit(app, client, tmp_pat
     assert on_page == on_paper == points, (on_page, on_paper)
     assert "€" not in page[page.find("<main"):] and "EUR" not in foot
 
-    # The text report (`referee replay`) writes the stake in the same unit.
+    # The text report (`referee replay`) says how the table scores, not a
+    # stake that multiplies nothing (pushup45).
     path = tmp_path / "match.json"
     path.write_text(json.dumps(log), encoding="utf-8")
     assert main(["replay", str(path)]) == 0
     head = capsys.readouterr().out.splitlines()[0]
-    assert head.endswith(f" 2 {points}"), head
+    assert head.endswith(scoring_line(lang)) and points not in head, head
 
     # The API says the amounts are points (null), as for a table without a currency.
     assert client.get(f"/api/sessions/{sid}", headers=auth).get_json()["currency"] is None

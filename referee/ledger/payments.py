@@ -18,6 +18,7 @@ from ..rules.ending import (
     DEAL_WIN,
     DROP,
     OUT,
+    OUTCOME_WORDS,
     STOCK_OUT,
     THROWN_IN,
     TONK_OUT,
@@ -228,21 +229,21 @@ def _push_ups(s: Settlement) -> None:
     factor = TWO if double else ONE
     net = {q: ZERO for q in s.players}
     if s.outcome not in (Outcome.THROWN_IN, Outcome.DEAD):
-        worth = max(p.stakes for p in s.payments) if s.payments else ZERO
         for q in s.players:
             if q not in s.winners:
                 net[q] = Decimal(s.counts.get(q) or 0) * factor
         s.tellers[:] = [partial(_push_up_sentence, s.winners, [
             (q, s.counts.get(q) or 0, net[q]) for q in s.players if q not in s.winners],
-            worth if double else None)]
+            s.outcome if double else None)]
         s.payments = []
     s.net = net
 
 
 def _push_up_sentence(winners: list[str], losers: list[tuple[str, int, Decimal]],
-                      double: Decimal | None) -> Words:
+                      double: str | None) -> Words:
     """The push-up scores of a hand in one sentence: who scores 0 and what each
-    loser goes up by (``double``: what the double win was worth in stakes)."""
+    loser goes up by (``double``: the outcome of a double win, said by its
+    name: a push-up table stakes nothing, so a win is not "worth 2 stakes")."""
     if double is None:
         rises = names(Words(N_("{player} {count}"), player=q, count=count)
                       for q, count, _score in losers)
@@ -255,12 +256,13 @@ def _push_up_sentence(winners: list[str], losers: list[tuple[str, int, Decimal]]
         return Words(template, winners=names(winners), rises=rises)
     rises = names(Words(N_("{player} {count} × 2 = {score}"), player=q, count=count,
                         score=score) for q, count, score in losers)
-    template = (N_("Push-ups, nothing is paid: {winners} scores 0; a win worth {stakes} is a "
-                   "double win, so every loser goes up by twice their count ({rises}).")
+    template = (N_("Push-ups, nothing is paid: {winners} scores 0 with a double win "
+                   "({ending}), so every loser goes up by twice their count ({rises}).")
                 if len(winners) == 1 else
-                N_("Push-ups, nothing is paid: {winners} score 0; a win worth {stakes} is a "
-                   "double win, so every loser goes up by twice their count ({rises})."))
-    return Words(template, winners=names(winners), stakes=plural(double), rises=rises)
+                N_("Push-ups, nothing is paid: {winners} score 0 with a double win "
+                   "({ending}), so every loser goes up by twice their count ({rises})."))
+    return Words(template, winners=names(winners), ending=Words(OUTCOME_WORDS[double]),
+                 rises=rises)
 
 
 __all__ = ["Payment", "Settlement", "settle_ending", "OUT", "DROP"]

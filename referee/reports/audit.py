@@ -56,7 +56,16 @@ from .common import (
 )
 from .sections import TableRef
 from .settlement import outcome_words
-from .words import error_in, match_words, reason_in, story_in, table_named, void_reason_in
+from .words import (
+    SCORING,
+    error_in,
+    match_words,
+    reason_in,
+    scoring_words,
+    story_in,
+    table_named,
+    void_reason_in,
+)
 
 
 def _stakes(n: Decimal, lang: str = language.DEFAULT) -> str:
@@ -306,6 +315,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
         (_("Date"), when),
         (_("Seats"), _("{players} (dealer {dealer})", players=", ".join(hand.players),
                        dealer=hand.dealer)),
+        (_(SCORING), scoring_words(lang)) if session.rules.scoring == "push_ups" else
         (_("Stake"), stake),
         # The options that differ go under the preset, in the Rules row: not
         # after the hash, away from their heading.

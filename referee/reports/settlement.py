@@ -65,12 +65,14 @@ from .words import (  # noqa: F401 - the web reads OUTCOME_WORDS and outcome_wor
     BROUGHT_FROM,
     CARRIED_TO,
     OUTCOME_WORDS,
+    SCORING,
     compared_words,
     match_words,
     outcome_words,
     paid_words,
     payment_state,
     pays_words,
+    scoring_words,
     table_named,
 )
 from .words import time_text as _when
@@ -160,16 +162,17 @@ class _Paper:
         sec, _, lang = self.sec, self._, self.lang
         title = (_("Settlement: {table} (final)", table=esc(self.table_name)) if sec.final
                  else _("Settlement: {table} (provisional)", table=esc(self.table_name)))
-        stake = self.stake(sec.stake) + (" " + _("(scores, lowest is best)") if sec.push_ups
-                                         else "")
         changes = [_("from hand {n}: {stake}", n=n, stake=self.stake(s))
                    for n, s in sec.stake_changes()]
+        # A push-up table's stake multiplies nothing: its row says how it scores.
+        stake_row = [_(SCORING), scoring_words(lang)] if sec.push_ups else \
+            [_("Stake"), self.stake(sec.stake) + "".join("; " + c for c in changes)]
         info = [
             [_("Table"), self.table_name],
             *([] if sec.started and not self.date else [[_("Date"), self.when]]),
             *night_rows(sec.log, lang),
             [_("Players"), ", ".join(sec.players)],
-            [_("Stake"), stake + "".join("; " + c for c in changes)],
+            stake_row,
             [_("Hands"), hands_count(sec, lang)],
             [self.hash_label, self.hash_value],
         ]

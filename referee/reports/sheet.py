@@ -37,7 +37,7 @@ from .common import (
     words,
 )
 from .sections import TableRef
-from .words import table_named
+from .words import scoring_line, table_named
 
 
 def stake_in_force(log: dict, stored: dict | None = None) -> tuple[Decimal, int | None]:
@@ -74,11 +74,14 @@ def payment_rows(log: dict, lang: str, stake: Decimal | None = None
     quantum = session.quantum
 
     def stakes(n: Decimal) -> str:
+        if push_ups:  # what an ending would pay says only whether its win is double
+            return _("double win") if n >= 2 else _("single win")
         return stakes_words(n, lang)
 
     def from_each(n: Decimal) -> str:
         if push_ups:
-            return _("every loser's score goes up by their count")
+            return _("every loser's score goes up by twice their count") if n >= 2 else \
+                _("every loser's score goes up by their count")
         return _("{amount} from each other player",
                  amount=cash(n * stake, quantum, currency, unit, lang))
 
@@ -186,7 +189,7 @@ def render_sheet(log: dict, *, lang: str | None = None, url: str | None = None,
     now, since = stake_in_force(log, stake)
     stake = cash(now, session.quantum, currency, unit, lang)
     if push_ups:
-        stake_line = _("Scoring: push-ups (no money; the lowest score is best).")
+        stake_line = scoring_line(lang) + "."
     else:
         stake_line = _("Stake: {stake} (the amount 1 stake stands for).", stake=esc(stake))
         if since:
@@ -200,8 +203,10 @@ def render_sheet(log: dict, *, lang: str | None = None, url: str | None = None,
     for line in examples(log, lang):
         story.append(Paragraph(esc(line), st["bullet"], bulletText="•"))
 
-    story.append(Paragraph(_("What each ending pays"), st["h2"]))
-    head = [Paragraph(_("Ending"), st["head"]), Paragraph(_("Pays"), st["head"]),
+    story.append(Paragraph(_("What each ending scores") if push_ups else
+                           _("What each ending pays"), st["h2"]))
+    head = [Paragraph(_("Ending"), st["head"]),
+            Paragraph(_("Win") if push_ups else _("Pays"), st["head"]),
             Paragraph(_("At this table"), st["head"])]
     data = [head] + [[Paragraph(esc(a), st["cell"]), Paragraph(esc(b), st["cell"]),
                       Paragraph(esc(c), st["cell"])] for a, b, c in payment_rows(log, lang, now)]

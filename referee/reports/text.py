@@ -88,14 +88,19 @@ def format_report(session, result, lang: str | None = None) -> str:
 
 def _head_lines(sec, said: _Forms) -> list[str]:
     from .sections import TableRef
-    from .words import plurals, table_named
+    from .words import plurals, scoring_line, table_named
 
     _, ngettext = said._, plurals(said.lang)  # named for the catalog tool
     title = table_named(TableRef.of(sec.log), said.lang)
-    lines = [ngettext("{title}: {n} hand, rules {preset}, stake {stake}",
-                      "{title}: {n} hands, rules {preset}, stake {stake}",
-                      len(sec.hands), title=title, preset=sec.preset,
-                      stake=said.stake_words(sec.log["stake"]))]
+    if sec.push_ups:  # its stake multiplies nothing: how it scores instead
+        lines = [ngettext("{title}: {n} hand, rules {preset}", "{title}: {n} hands, rules {preset}",
+                          len(sec.hands), title=title, preset=sec.preset)
+                 + ". " + scoring_line(said.lang)]
+    else:
+        lines = [ngettext("{title}: {n} hand, rules {preset}, stake {stake}",
+                          "{title}: {n} hands, rules {preset}, stake {stake}",
+                          len(sec.hands), title=title, preset=sec.preset,
+                          stake=said.stake_words(sec.log["stake"]))]
     if "started" in sec.log:
         lines.append(_("Started {time}", time=said.time(sec.started)))
     if sec.final:

@@ -63,6 +63,24 @@ def match_words(match: dict, lang: str) -> str:
 COMPARED = N_("Push-up scores are compared, not paid: lowest is best ({players}).")
 
 
+#: How a push-up table scores, said where a table with stakes says its stake
+#: (the pages' stake line, the papers' "Stake" row, the text report's head,
+#: the house-rules sheet): its stake multiplies nothing, so it is never said.
+PUSH_UPS_SCORING = N_("push-ups (no money; the lowest score is best)")
+SCORING = N_("Scoring")
+
+
+def scoring_words(lang: str) -> str:
+    """The phrase that says a push-up table's scoring (a paper's "Scoring" row)."""
+    return language.gettext(lang, PUSH_UPS_SCORING)
+
+
+def scoring_line(lang: str) -> str:
+    """"Scoring: push-ups (...)": the line a push-up table has for a stake line."""
+    return language.gettext(lang, N_("{label}: {text}"), label=language.gettext(lang, SCORING),
+                            text=scoring_words(lang))
+
+
 def compared_words(best: list[str], lang: str) -> str:
     """Push-up scores are not paid, and who is best (``sections.best``)."""
     return language.gettext(lang, COMPARED, players=", ".join(best))

@@ -337,6 +337,14 @@ def _remember(response):
     return response
 
 
+def _scoring() -> str:
+    """A push-up table's scoring, where a table with stakes says its stake
+    (``reports.words.scoring_line``, as the papers say it)."""
+    from ..reports.words import scoring_line
+
+    return scoring_line(current())
+
+
 @pass_eval_context
 def _page_gettext(eval_ctx, template: str, /, **params: object) -> str:
     """A page's ``_``: the sentence in the reader's language, its
@@ -437,6 +445,7 @@ def init_app(app) -> None:
     app.add_template_global(_pays, "pays")
     app.add_template_global(_paid, "paid")
     app.add_template_global(_compared, "compared")
+    app.add_template_global(_scoring, "push_ups_scoring")
     app.add_template_filter(lambda result: language.story(result, current()), "story")
     app.add_template_global(_carried, "carried")
     app.add_template_global(_owed_at, "owed_at")
