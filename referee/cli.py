@@ -31,7 +31,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .commands.errors import fail, log_language
     from .record import load_log, parse_json, read_file
     from .replay import replay, replay_document_json_text
     from .speed.exit import keep
@@ -49,6 +48,8 @@ def _replay(args: argparse.Namespace) -> int:
         result = session.result()
         keep((session, result))
     except RefereeError as err:
+        from .commands.errors import fail, log_language  # a refusal's words alone
+
         return fail(err, as_json=args.json, lang=args.lang or log_language(doc, args.log))
     from .reports.text import format_report  # the text report's alone
 
