@@ -182,3 +182,17 @@ def test_a_process_that_leaves_at_once_keeps_what_it_read():
                           capture_output=True, text=True, timeout=120)
     assert done.stderr.split() == ["1", "False", "0"]
     assert json.loads(done.stdout)["format"] == "tonk-result/1"
+
+
+def test_settle_as_a_process_writes_the_whole_paper(tmp_path):
+    # `referee settle` leaves at once once the paper is written (speed/exit):
+    # the paper must be the same bytes as the command writes in-process.
+    from referee import cli
+
+    sample = str(SAMPLES / "pagat_catch_tie.json")
+    done = subprocess.run([sys.executable, "-m", "referee", "settle", sample, "--pdf", "-",
+                           "--date", "2026-11-29"], capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "in.pdf"
+    assert cli.main(["settle", sample, "--pdf", str(out), "--date", "2026-11-29"]) == 0
+    assert done.stdout.startswith(b"%PDF") and done.stdout == out.read_bytes()

@@ -17,6 +17,10 @@ class StoredSession:
     db: object
     session_id: str
 
+    def close(self) -> None:
+        """Close the database this session was read from."""
+        self.db.close()  # type: ignore[attr-defined]
+
     def stake_in_force(self) -> dict:
         """The stake in force as the table's pages say it (a change made
         after the last hand is in no hand of the log yet)."""

@@ -25,7 +25,8 @@ plainly is one of these:
   no longer spins on a writable socket while a thread answers. Would break:
   it reads waitress's channels' attributes (``requests``, ``total_outbufs_len``,
   ``will_close``, ``close_when_flushed``); without epoll, waitress's own loop.
-- **Leaving at once** (``speed/exit.py``: ``referee replay``; the forked
+- **Leaving at once** (``speed/exit.py``: ``referee replay`` and ``referee
+  settle``, which closes the database it read first; the forked
   children leave with ``os._exit`` too). Buys 60 ms at the end of a
   10,000-hand replay, and the log it read is held until then (``keep``),
   not freed object by object when the command returns: 35-40 ms more. Would
