@@ -9,6 +9,7 @@ or one whose debts were never carried, says nothing of it."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -73,3 +74,27 @@ def test_a_seats_phone_is_told_too_but_offered_no_way_it_cannot_take(app, client
     page = phone.get(f"/s/{early['id']}").get_data(as_text=True)
     assert _said("en").search(_text(page)), _text(page)[:2000]
     assert f'href="/s/{late["id"]}"' not in page and "/manage#h-close" not in page
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_api_says_it_too_when_a_hand_starts_at_the_old_table(client, lang):
+    """A host (or a script) starting the next hand by the API got the hand and
+    no word of where the night went (pushup45): the answer now carries the
+    tablet's note as a warning, its sentence and code, and the hand is
+    logged all the same, as the tablet logs it."""
+    early, late = _night(client, lang)
+    page = client.get(f"/s/{early['id']}?lang={lang}").get_data(as_text=True)
+    note = re.search(r'id="went-on"(?: data-code="([a-z_]+)")?>\s*<p>(.*?)</p>', page, re.S)
+    assert note and _said(lang).search(_text(note.group(2)))
+    code, shown = note.group(1), html.unescape(note.group(2))
+    auth = {"Authorization": f"Bearer {early['token']}", "Accept-Language": lang}
+    for body in ({"dealer": "Ben", "ending": {"how": "out", "by": "Ann"}}, {"dealer": "Ann"}):
+        r = client.post(f"/api/sessions/{early['id']}/hands", json=body, headers=auth)
+        assert r.status_code == 201, r.get_json()
+        warning = r.get_json()["warning"]
+        assert warning["code"] == code == "carried_on" and warning["table"] == late["id"]
+        assert warning["message"] == shown, (warning["message"], shown)
+    # The new table answers without it.
+    r = client.post(f"/api/sessions/{late['id']}/hands", json={"dealer": "Ann"},
+                    headers={"Authorization": f"Bearer {late['token']}"})
+    assert r.status_code == 201 and "warning" not in r.get_json()

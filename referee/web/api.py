@@ -27,7 +27,7 @@ from ..service.table import (
     sight,
     table_events,
 )
-from . import forms, links, refusals
+from . import carried, forms, links, refusals
 from .api_schemas import (
     STANDINGS_MAX,
     STANDINGS_PAGE,
@@ -226,8 +226,10 @@ def start_hand(sid: str):
     own = load_fields(_HAND_REQUEST, {k: setup.pop(k) for k in _HAND_REQUEST.fields
                                       if k in setup})
     client_id = own.get("client_id")
-    return _said(hands.start_hand(get_db(), sid, setup, client_id,
-                                  own.get("expected_seq"))), 201
+    state = _said(hands.start_hand(get_db(), sid, setup, client_id, own.get("expected_seq")))
+    # Taken, as the tablet takes it, but said as the tablet says it first.
+    went_on = carried.warning(get_db(), sid)
+    return ({**state, "warning": went_on} if went_on else state), 201
 
 
 @bp.get("/sessions/<sid>/hands/<int:n>")

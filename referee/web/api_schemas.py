@@ -154,6 +154,15 @@ class HandResultDetailSchema(HandResultSchema):
         "description": "how each of the hand's side bets came out"})
 
 
+class WarningSchema(Schema):
+    code = fields.String(metadata={"description": "carried_on: the table's debts were "
+                                   "carried on to a later table (its id: table)"})
+    message = fields.String(metadata={"description": "the sentence the tablet shows, in the "
+                                      "reader's language"})
+    table = fields.String(metadata={"description": "the later table's id"})
+    at = fields.String(allow_none=True, metadata={"description": "when the debts went"})
+
+
 class HandStateSchema(Schema):
     session = fields.String()
     hand = fields.Integer()
@@ -181,6 +190,9 @@ class HandStateSchema(Schema):
                        "hands/{n} only: the answers to posts leave it out, listing them "
                        "costs more than logging an action)"})
     result = fields.Nested(HandResultDetailSchema)
+    warning = fields.Nested(WarningSchema, metadata={
+        "description": "in the answer to a new hand only: what the tablet says before "
+                       "one (the hand is logged all the same)"})
     settled_disputes = fields.List(fields.Dict(allow_none=True), metadata={
         "description": "beside each of the hand's disputes, how it was settled (how, by, "
                        "at, undone) or null while it is open"})

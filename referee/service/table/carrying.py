@@ -97,6 +97,21 @@ def linked(db: Database, sid: str, header: dict) -> tuple[str | None, dict[str, 
     return earlier, {r["id"]: r for r in storage.sessions.named(db, ids)}
 
 
+def went_on(db: Database, sid: str) -> tuple[dict, dict | None, str | None] | None:
+    """Where open table ``sid``'s night went on (newcomer 44, P6): the newest
+    carry of its debts (``to``, ``at``, its ``table`` name), the later
+    table's stored row (None: not stored here) and when ``sid`` opened (its
+    times' zone). None: nothing was carried on, or the table is closed. What
+    its pages and new-hand forms say, and the API's answer to a new hand."""
+    header = session_row(db, sid)["header"]
+    carries = header.get("carried_forward")
+    if not carries or header.get("closed"):
+        return None
+    newest = carries[-1]
+    rows = storage.sessions.named(db, [newest["to"]])
+    return newest, rows[0] if rows else None, header.get("started")
+
+
 def carryable(db: Database, sid: str, players: list[str]) -> dict[str, Decimal]:
     """What table ``sid`` still owes, as a table of ``players`` would carry it
     in: the fewest transfers that settle its balances, kept where both payer

@@ -13,14 +13,13 @@ from flask import Blueprint, flash, g, redirect, render_template, request, url_f
 from markupsafe import Markup
 
 from ...reports.sections import Linked, Sections
-from ...reports.words import WENT_ON
 from ...rules.cards import pretty
 from ...rules.options import resolve
 from ...service.access import seats
 from ...service.errors import RefereeError
 from ...service.table import carrying, hands, sessions, sight
 from ...service.table import disputes as table_disputes
-from .. import forms
+from .. import carried, forms
 from ..db import get_db
 from ..errors import flash_refused
 from ..lang import told, use_table_language
@@ -187,18 +186,13 @@ def place_mark() -> Markup:
 
 @bp.app_template_global("went_on")
 def went_on() -> dict | None:
-    """Where an open table's night went on: the newest table its debts were
-    carried to (``table``, a ``TableRef``; ``id``; ``at``, when), for its
+    """Where an open table's night went on (``web.carried.went_on``), for its
     page and its new-hand forms to say (newcomer 44, P6: the old table took
     the next hand without a word). None: nothing carried on, or closed."""
     summary = g.get("summary") or {}
-    carries = summary.get("carried_forward")
-    if not carries or summary.get("closed"):
+    if not summary.get("carried_forward") or summary.get("closed"):
         return None
-    newest = carries[-1]
-    linked = Linked(*carrying.linked(get_db(), summary["id"], {"carried_forward": [newest]}))
-    return {"table": linked.ref(newest["to"], newest.get("at")), "id": newest["to"],
-            "at": newest.get("at"), "sentence": WENT_ON}
+    return carried.went_on(get_db(), summary["id"])
 
 
 def table_rules(summary: dict):
