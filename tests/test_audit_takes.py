@@ -33,7 +33,8 @@ def test_the_audit_page_names_the_card_taken(client, lang):
     page = client.get(f"/reports/{sid}/hands/1/audit?step=4&lang={lang}").data.decode()
     heading = _page_text(re.search(r"<h2>(.*?)</h2>", page, re.S).group(1)).strip()
     assert heading == _words(lang)
-    steps = _page_text(re.search(r'<ul class="small steps-list">(.*?)</ul>', page, re.S).group(1))
+    steps = _page_text(re.search(r'<table class="data small steps-list">(.*?)</table>', page,
+                                 re.S).group(1))
     assert _words(lang) in steps
 
 

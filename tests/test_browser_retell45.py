@@ -15,6 +15,8 @@ from referee.language import gettext
 
 from . import test_browser_tablet as tablet_tests
 from .helpers import device, serve_for_browser
+from .test_browser_disputes import DEAL, PLAYED
+from .test_browser_follow import Night, served  # noqa: F401 - a fixture
 from .test_browser_night import check
 from .test_browser_tablet import create_table
 
@@ -62,5 +64,33 @@ def test_the_result_boxs_correction_settles_the_dispute(server, browser, lang):
     assert settled.rstrip(", ") in pg.locator("#dispute-1").inner_text().replace("\xa0", " ")
     assert pg.locator("#settle-1").count() == 0
     check(pg, f"retell45-settled-{lang}")
+    assert not pg.errors
+    pg.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "pt"])
+def test_the_audit_step_view_numbers_each_step_by_its_event(served, browser, lang):  # noqa: F811
+    base, app = served
+    night = Night(app, lang)
+    n = night.post("/hands", {"dealer": "Ann", "deal": DEAL, "upcard": "7d"})["hand"]
+    for k, text in enumerate([*PLAYED[:2], None, *PLAYED[1:]]):  # Ben's spread undone
+        seq = night.state(n)["seq"]
+        if text is None:
+            night.post(f"/hands/{n}/undo", {"client_id": "undo", "expected_seq": seq})
+        else:
+            night.post(f"/hands/{n}/actions", {"action": text, "client_id": f"tap-{k}",
+                                               "expected_seq": seq})
+    pg = device(browser, {"width": 390, "height": 844}, locale=lang, timeout=15_000)
+    pg.goto(f"{base}/reports/{night.sid}/hands/{n}/audit?step=2&lang={lang}"
+            f"&token={night.token}")
+    heads = pg.locator("table.steps-list thead th").all_inner_texts()
+    assert heads[:2] == ["#", gettext(lang, "Event")]
+    taken = gettext(lang, "taken out by event {n}", n="\x00")
+    said = re.escape(taken).replace("\x00", r"(\d+)")
+    named = {int(k) for k in re.findall(said, pg.locator("main").inner_text())}
+    assert named, "no step taken out"
+    for k in named:  # each event named is a row of the list, numbered so
+        assert pg.locator(f"table.steps-list tr#event-{k} td").nth(1).inner_text() == str(k)
+    check(pg, f"retell45-audit-{lang}")
     assert not pg.errors
     pg.context.close()

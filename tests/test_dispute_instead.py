@@ -348,5 +348,6 @@ def test_action_n_is_one_number_on_the_history_the_dispute_and_the_audit(client)
     assert "Undo of step" not in paper
     # The step view: the take (its 7th step) says it is action 4, and so does its list.
     view = _words(client.get(f"/reports/{sid}/hands/1/audit?step=7").get_data(as_text=True))
-    assert "Action 4 · Event" in view and "4. Cy: take Q♠" in view
+    # (its row: the action's number, the event's, the action)
+    assert "Action 4 · Event" in view and re.search(r"\b4 \d+ Cy: take Q♠", view)
     assert "Cy disputes action 4 (Cy: take Q♠, since undone): “I drew”" in view

@@ -369,6 +369,32 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
 NUMBERED = N_("# is the action's number as the hand counts it, the number a dispute names; "
               "a refusal or an undo is no action and has none.")
 
+#: The headings of a step's two numbers, the paper's first columns and the
+#: step view's list alike: the action's number as the hand counts it
+#: (``NUMBERED``) and the event's in the table's chain, the number "taken
+#: out by event N" names (retell45: the step view named events it did not
+#: number).
+STEP_NUMBERS = ("#", N_("Event"))
+
+
+def step_numbers(step, numbers: dict[int, int]) -> tuple[str, str]:
+    """A step's two numbers as written under ``STEP_NUMBERS``: its action's
+    (``action_numbers``; none for a refusal, an undo or the deal) and its
+    event's (none for the deal)."""
+    return str(numbers.get(step.index, "")), "" if step.seq is None else str(step.seq)
+
+
+def event_marks(step, lang: str) -> list[str]:
+    """What a step says of the other events it touches, by their numbers:
+    the one it replaces, the one that took it out."""
+    _ = words(lang)
+    marks = []
+    if step.replaces is not None:
+        marks.append(_("replaces event {n}", n=step.replaces))
+    if step.replaced_by is not None:
+        marks.append(_("taken out by event {n}", n=step.replaced_by))
+    return marks
+
 
 #: A told hand told again: each telling headed, the first ones with the
 #: money they had moved (newcomer P8: the paper showed the last alone, and
@@ -652,10 +678,7 @@ def _step_cell(step, read: dict[int, str], lang: str, undos: dict[int, str]) -> 
     if step.status != "setup":
         status = STATUS_WORDS.get(step.status)
         what.append(language.gettext(lang, status) if status else step.status)
-    if step.replaces is not None:
-        what.append(_("replaces event {n}", n=step.replaces))
-    if step.replaced_by is not None:
-        what.append(_("taken out by event {n}", n=step.replaced_by))
+    what.extend(event_marks(step, lang))
     if step.code or (step.message and not restated(step)):
         rule = _("rule {code}", code=f"<b>{esc(step.code)}</b>") if step.code else ""
         message = _clip(_ruling(step, lang))
@@ -673,7 +696,8 @@ def _steps_table(steps: list, read: dict[int, str], width: float, lang: str,
                  undos: dict[int, str], numbers: dict[int, int]) -> Table:
     _ = words(lang)
     st = styles()
-    head = [Paragraph(h, st["head"]) for h in ("#", _("Event"), _("Action"), _("State after"))]
+    number, event = STEP_NUMBERS
+    head = [Paragraph(h, st["head"]) for h in (number, _(event), _("Action"), _("State after"))]
     rows = [head]
     style = [
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -690,8 +714,7 @@ def _steps_table(steps: list, read: dict[int, str], width: float, lang: str,
         what = _step_cell(step, read, lang, undos)
         longest = max(longest, sum(len(w) for w in what))
         rows.append([
-            str(numbers.get(step.index, "")),
-            "" if step.seq is None else str(step.seq),
+            *step_numbers(step, numbers),
             Paragraph("<br/>".join(what), st["cell"]),
             Paragraph(_state_after(step, lang), st["cell"]),
         ])
@@ -705,7 +728,7 @@ def _steps_table(steps: list, read: dict[int, str], width: float, lang: str,
     style.append(("FONT", (0, 1), (1, -1), "DejaVuSans", 7.5))
     # The event column as wide as its heading in the paper's language
     # ("Événement" was cut to "Événem/ent").
-    event_w = max(42.0, pdfmetrics.stringWidth(_("Event"), FONT_BOLD, 7.5) + 8)
+    event_w = max(42.0, pdfmetrics.stringWidth(_(event), FONT_BOLD, 7.5) + 8)
     cw = [18, event_w, 134, width - 152 - event_w]
     # A row may run over a page (a refused 500-character action, quoted again
     # by its refusal): split inside it, where a whole row taller than the page

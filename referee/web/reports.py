@@ -30,16 +30,20 @@ from ..replay import replay
 
 # The names of the audit's steps: the PDF's, one list for the paper and the page.
 from ..reports.audit import (
+    NUMBERED,
     STATUS_WORDS,
+    STEP_NUMBERS,
     action_numbers,
     actions_read,
     audit_hand,
     describe_state,
     dispute_lines,
+    event_marks,
     payment_lines,
     render_audit,
     retold_of,
     said_otherwise,
+    step_numbers,
     tellings,
 )
 from ..reports.common import rules_in_words, unit_of
@@ -242,6 +246,9 @@ def audit_view(sid: str, n: int):
     return render_template(
         "reports/audit.html", sid=sid, n=n, token=token, audit=audit, step=step,
         step_no=step_no, last=last, read=read, numbers=action_numbers(audit),
+        # each step numbered by its action and its event as the paper's rows are
+        step_numbers=step_numbers, number_heads=STEP_NUMBERS, numbered=NUMBERED,
+        marks=lambda s: event_marks(s, current()),
         # a correction says what it took back and whose dispute it settled,
         # and the hand's disputes are on the page, as on the paper (newcomer F19)
         said=said_otherwise(audit, current(), settled, read),
