@@ -198,4 +198,5 @@ def test_a_refusal_names_its_hand_once(lang):
     assert str(named) == "action 4: hand 3 has no dispute 2"
     other = RefereeError("hand_over", N_("this hand is over: hand {hands} has started"),
                          {"hands": 4}, hand=3)
-    assert language.message(other, lang).startswith(hand_word + ":")
+    assert language.message(other, lang).startswith(
+        language.gettext(lang, N_("{place}: {sentence}"), place=hand_word, sentence=""))

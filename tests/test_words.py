@@ -305,8 +305,8 @@ def test_a_retried_refusal_answers_in_the_retrys_language(client):
     assert r.status_code == 422 and again["code"] == first["code"]
     # French joins "de" to a name that starts with a vowel (newcomer 43's N7).
     de = {name: "d'" if name[0] in "AEIOU" else "de " for name in (to_act, wrong)}
-    assert again["message"] == f"main 1, action 1 ({wrong} tombe): c'est le tour {de[to_act]}" \
-                               f"{to_act}, pas {de[wrong]}{wrong}"
+    assert again["message"] == f"main 1, action 1 ({wrong} tombe)\u00a0: c'est le tour " \
+                               f"{de[to_act]}{to_act}, pas {de[wrong]}{wrong}"
 
 
 def test_api_errors_before_the_service_in_the_readers_language(client):

@@ -84,7 +84,11 @@ class RefereeError(Exception):
         if self.action_text:
             place += [" "] * bool(place) + ["(", LoggedAction(self.action_text), ")"]
         sentence = Words(self.template, **self.params)
-        return Phrases([*place, ": ", sentence] if place else [sentence])
+        if not place:
+            return Phrases([sentence])
+        # The colon is the language's: French sets it apart ("main 3 : ...").
+        return Phrases([Words(N_("{place}: {sentence}"), place=Phrases(place),
+                              sentence=sentence)])
 
     @property
     def message(self) -> str:
