@@ -45,9 +45,9 @@ OWN = {
                           "0,25 €", "Jürgen paie 1,75 € à Zoë"],
            "audit": ["Vérification", "Défausse", "donneur José", "attrapé", "Combinaisons",
                      "2 mises = 0,50 €"]},
-    "pt": {"settlement": ["Acerto de contas", "Aposta", "Totais finais", "apanhado",
+    "pt": {"settlement": ["Acerto de contas", "Aposta", "Totais finais", "apanhada",
                           "caiu e ganhou", "Situação", "0,25 €", "Jürgen paga 1,75 € a Zoë"],
-           "audit": ["Auditoria", "Descarte", "carteador José", "apanhado", "Combinações",
+           "audit": ["Auditoria", "Descarte", "carteador José", "apanhada", "Combinações",
                      "2 apostas = 0,50 €"]},
 }
 
