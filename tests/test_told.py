@@ -227,6 +227,26 @@ def test_a_count_show_knows_the_cards_it_has_seen(tmp_path, capsys):
     assert status == 0 and out["hands"][0]["counts"] == {"Ann": 29, "Ben": 6, "Cy": 50}
 
 
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "pt"])
+@pytest.mark.parametrize("actions,count", [
+    (["Ann: drop", "Ann: show =30"], "29"),
+    (["Ann: draw 7h", "Ann: spread 4h 5h 6h 7h", "Ann: discard 3c", "Ben: draw",
+      "Ben: discard 9d", "Cy: draw", "Cy: discard 9s", "Ann: drop", "Ann: show =9"], "10"),
+])
+def test_a_known_hands_refusal_says_its_one_count(tmp_path, capsys, lang, actions, count):
+    """P11 (newcomer45): every card known, the refusal said "contam de 16 a
+    16"; a range of one number is said as that count, in every language (five
+    cards, and one: a sentence of its own)."""
+    deal = ["Ks", "4h", "5h", "6h", "3c"] if len(actions) > 2 else ["Ks", "Kh", "2d", "3c", "4c"]
+    log = _log([{"dealer": "Cy", "deal": {"Ann": deal}, "actions": actions}],
+               {"preset": "pagat", "deal_wins": []})
+    _replay(tmp_path, log, "--lang", lang)
+    error = json.loads(capsys.readouterr().out)["error"]
+    said = error["message"].split(":", 1)[1]  # after the place, which quotes the action
+    assert error["code"] == "impossible_count", error
+    assert said.count(count) == 1 and actions[-1][-1] in said, said
+
+
 def test_a_count_with_jokers_and_court_values(tmp_path, capsys):
     # Five cards with two jokers (0) count at least 0 0 A A A = 3; with courts
     # 11-12-13 at most K K K K Q = 64 (each card once).

@@ -447,11 +447,18 @@ def _verify_count(hand: Hand, p: str, count: int) -> None:
     low, high = hand.count_range(p)
     if not low <= count <= high:
         n = hand.card_count(p)
-        raise _illegal("impossible_count", N_(
-            "{player}'s {n} card cannot count {count}: it counts {low} to {high}")
-            if n == 1 else N_(
-            "{player}'s {n} cards cannot count {count}: they count {low} to {high}"),
-            {"player": p, "n": n, "count": count, "low": low, "high": high})
+        # A range of one number (every card known) is said as that count.
+        if low == high:
+            sentence = (N_("{player}'s {n} card cannot count {count}: it counts {low}")
+                        if n == 1 else
+                        N_("{player}'s {n} cards cannot count {count}: they count {low}"))
+        else:
+            sentence = (N_("{player}'s {n} card cannot count {count}: it counts {low} to "
+                           "{high}") if n == 1 else
+                        N_("{player}'s {n} cards cannot count {count}: they count {low} to "
+                           "{high}"))
+        raise _illegal("impossible_count", sentence,
+                       {"player": p, "n": n, "count": count, "low": low, "high": high})
 
 
 def verify_reveal(hand: Hand, p: str, cards: tuple[str, ...], what: Words) -> None:
