@@ -753,6 +753,33 @@ def test_details_given_at_one_table_are_offered_at_the_next(app):
     assert not pay_club_details(app)  # for this table only: the club keeps none
 
 
+def test_every_device_says_where_details_were_given(app):
+    """Newcomer45 P8: Ann's details given at another table, the host's tablet
+    said so while Ben's phone (a seat link) and the viewer link said "Ann has
+    given no payment details yet: ask them", which was untrue. Every device
+    says where they were given; only the host and Ann's own phone are offered
+    the details themselves (a seat sees no other player's details)."""
+    host = app.test_client()
+    first, first_token, _ = open_table(host, table="Kitchen table")
+    assert put(host, first, first_token, "Ann",
+               {"iban": ANN_IBAN, "holder": "Ann Example"}).status_code == 200
+    sid, token, _ = open_table(host, table="Back room")
+    unlock(host, sid, token)
+    ben, viewer = app.test_client(), app.test_client()
+    join(ben, sid, link(host, sid, token, "seat", "Ben")["token"])
+    viewing = link(host, sid, token, "viewer")["token"]
+    assert viewer.get(f"/s/{sid}/join/{viewing}").status_code == 303
+    for device in (ben, viewer):
+        page = device.get(f"/s/{sid}/settle").get_data(as_text=True)
+        card = _card(page, "Ann")
+        assert ("Ann gave payment details at Kitchen table: the host, or Ann on their own "
+                "phone, can use them here.") in card, card
+        assert "has given no payment details" not in card
+        assert "DE89" not in page and 'class="offered"' not in page
+        # Cy gave none anywhere: still asked for.
+        assert "Cy has given no payment details yet: ask them." in _card(page, "Cy")
+
+
 def pay_club_details(app) -> dict:
     from referee.service.club import pay
 

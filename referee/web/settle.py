@@ -133,6 +133,7 @@ def page(session_id: str):
         owed.sort(key=lambda o: (o[0].payer != who.player, o[0].payee != who.player))
     # Points are paid with no payment details (newcomer N16).
     details_for = [p for p in sec.players if _mine(who, p)] if sec.currency else []
+    offered = _offered(session_id, sec, owed, details_for)
     return render_template(
         "settle.html", summary=g.summary, session_id=session_id, sec=sec, owed=owed,
         epc_svg=epc_svg, iban_text=iban_text,
@@ -140,13 +141,26 @@ def page(session_id: str):
         pdf=url_for("reports.settlement_pdf", sid=session_id, lang=paper_language()),
         may_mark=lambda t: _mine(who, t.payer, t.payee),
         details_for=details_for,
-        offered=pay.offered(get_db(), session_id, details_for) if details_for else {},
+        offered={n: o for n, o in offered.items() if n in details_for},
+        given_elsewhere={n: o["table"] for n, o in offered.items()},
         given=pay.details_at(get_db(), session_id, details_for) if details_for else {},
         iban_masked=iban_masked,
         may_confirm=lambda p: p.pending and (who.writes or who.player == p.payee),
         may_undo=lambda p: _may_undo(who, p),
         host=who.writes, share_url=_share_url(session_id), typed=typed or {},
         waiting_for=_waiting(sec))
+
+
+def _offered(session_id: str, sec, owed: list, details_for: list[str]) -> dict:
+    """The details given at another table by each payee of ``owed`` who has
+    none here, and by each player this device keeps details for
+    (``pay.offered``; none for points: they are paid with no details). Only
+    the latter's are offered on the page (a table's host or the player's own
+    phone takes them over); of the others a device says only where they were
+    given (newcomer45 P8: a seat's phone said "has given no payment details
+    yet: ask them" where the tablet said they were given at the next table)."""
+    names = sorted({*(t.payee for t, _a, how in owed if how is None), *details_for})
+    return pay.offered(get_db(), session_id, names) if names and sec.currency else {}
 
 
 def _may_undo(who: seats.Access, p) -> bool:
