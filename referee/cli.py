@@ -104,7 +104,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     print(_("(* differs from the standard game)"))
     print(_("Catch schemes (caught):"))
     for scheme in CATCH_SCHEMES.values():
-        print(f"  {scheme.name:<20} {language.gettext(lang, scheme.description)}")
+        print(f"  {scheme.name:<20} {language.say(scheme.said(), lang)}")
     return 0
 
 

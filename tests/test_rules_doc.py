@@ -35,5 +35,5 @@ def test_rules_command_lists_presets_and_explains_one(capsys):
     assert '*caught_pays = "2n"' in out
     assert 'values: "pagat", "double_to_beaters", "low_collects_double"' in out
     for scheme in CATCH_SCHEMES.values():
-        assert f"{scheme.name:<20} {scheme.description}" in out
+        assert f"{scheme.name:<20} {scheme.said()}" in out
     assert main(["rules", "nowhere"]) == 2

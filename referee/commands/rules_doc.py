@@ -75,7 +75,7 @@ def markdown(lang: str = language.DEFAULT) -> str:
                          f"{language.say(OPTION_VALUES[name], lang)} | {tr(OPTION_DOCS[name])} |")
     lines += ["", "### " + _("Catch schemes ({option})", option="`caught`"), "", tr(BEATERS),
               ""]
-    lines += [f"- `{s.name}`: {tr(s.description)}." for s in CATCH_SCHEMES.values()]
+    lines += [f"- `{s.name}`: {language.say(s.said(), lang)}." for s in CATCH_SCHEMES.values()]
     lines += ["", "## " + _("Presets"), "",
               "| {} | {} | {} |".format(_("preset"), _("source"),
                                          _("differs from the standard game")),

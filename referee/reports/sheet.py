@@ -20,6 +20,7 @@ from .. import language
 from ..ledger.money import parse_stake
 from ..replay import open_session
 from ..rules.catches import CATCH_SCHEMES
+from ..rules.words import Words
 from .common import (
     BEATERS,
     cash,
@@ -37,7 +38,7 @@ from .common import (
     words,
 )
 from .sections import TableRef
-from .words import scoring_line, table_named
+from .words import option_value, plurals, scoring_line, table_named
 
 
 def stake_in_force(log: dict, stored: dict | None = None) -> tuple[Decimal, int | None]:
@@ -101,15 +102,27 @@ def payment_rows(log: dict, lang: str, stake: Decimal | None = None
                  from_each(rules.out_pays)))
     rows.append((_("Drop won"), stakes(rules.drop_pays), from_each(rules.drop_pays)))
     scheme = CATCH_SCHEMES[rules.caught]
-    caught = language.gettext(lang, scheme.description)
-    if rules.caught in ("pay_beaters", "pay_lowest"):
-        if rules.caught_pays == "2n":
-            caught += "; " + _("caught_pays is twice the number of players")
-        else:
-            caught += "; " + _("caught_pays is {stakes}", stakes=stakes(rules.caught_pays))
     one = "" if push_ups else _("1 stake is {amount}",
                                  amount=cash(stake, quantum, currency, unit, lang))
-    rows.append((_("Caught"), caught, one))
+    caught, cost = language.say(scheme.said(), lang), one
+    if scheme.amount is not None:  # the option it pays, in words, and what that is here
+        option = getattr(rules, scheme.amount)
+        if isinstance(option, Decimal):
+            n, said = option, (option_value(scheme.amount, option, lang) if push_ups
+                               else stakes_words(option, lang))
+        else:  # "2n": twice the number of players at this table
+            n = rules.caught_amount(len(log["players"]))
+            said = _("{stakes} ({value})", stakes=stakes_words(n, lang),
+                     value=option_value(scheme.amount, option, lang))
+        caught = language.say(scheme.said(said), lang)
+        if not push_ups:
+            cost = _("{stakes} = {amount}", stakes=stakes_words(n, lang),
+                     amount=cash(n * stake, quantum, currency, unit, lang))
+            cost = language.say(Words(scheme.each or "{amount}", amount=cost), lang)
+            if n != option:
+                ngettext = plurals(lang)
+                cost += " " + ngettext("({n} player)", "({n} players)", len(log["players"]))
+    rows.append((_("Caught"), caught, cost))
     if rules.stock_out == "dead":
         rows.append((_("Stock out"), _("the hand is dead: no payments"), ""))
     else:

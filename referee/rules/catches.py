@@ -64,18 +64,31 @@ class Catch:
 @dataclass(frozen=True)
 class CatchScheme:
     name: str
-    description: str  # one line, as in rules.md (an English template without parameters)
+    description: str  # one line, as in rules.md (an English template; {amount}: see below)
     pays: Callable[[Catch, Pay, Tell], None]
+    # The option whose amount the scheme pays ("caught_pays"), said where the
+    # description says {amount}, and what one such payment is at a table
+    # ("{amount} to each beater": the house-rules sheet's money column).
+    amount: str | None = None
+    each: str | None = None
+
+    def said(self, amount: object = None) -> Words:
+        """The scheme in one line; ``amount`` says the option it pays (its
+        name as the log writes it, where the options are listed by name)."""
+        if self.amount is None:
+            return Words(self.description)
+        return Words(self.description, amount=self.amount if amount is None else amount)
 
 
 CATCH_SCHEMES: dict[str, CatchScheme] = {}
 
 
-def catch_scheme(name: str, description: str):
+def catch_scheme(name: str, description: str, *, amount: str | None = None,
+                 each: str | None = None):
     """Register the decorated payment function as the scheme ``name``."""
 
     def register(pays: Callable[[Catch, Pay, Tell], None]):
-        CATCH_SCHEMES[name] = CatchScheme(name, description, pays)
+        CATCH_SCHEMES[name] = CatchScheme(name, description, pays, amount, each)
         return pays
 
     return register
@@ -195,12 +208,14 @@ def _five_to_low(c: Catch, pay: Pay, tell: Tell) -> None:
         dropper=c.dropper, lowest=lo))
 
 
-@catch_scheme("pay_beaters", N_("the dropper pays caught_pays to every beater; nothing else"))
+@catch_scheme("pay_beaters", N_("the dropper pays {amount} to every beater; nothing else"),
+              amount="caught_pays", each=N_("{amount} to each beater"))
 def _pay_beaters(c: Catch, pay: Pay, tell: Tell) -> None:
     _to_beaters(c, pay, tell, c.amount)
 
 
-@catch_scheme("pay_lowest", N_("the dropper pays caught_pays to each lowest; nothing else"))
+@catch_scheme("pay_lowest", N_("the dropper pays {amount} to each lowest; nothing else"),
+              amount="caught_pays", each=N_("{amount} to each of the lowest"))
 def _pay_lowest(c: Catch, pay: Pay, tell: Tell) -> None:
     for lo in c.lowest:
         pay(c.dropper, lo, c.amount, c.reason)
@@ -208,8 +223,9 @@ def _pay_lowest(c: Catch, pay: Pay, tell: Tell) -> None:
 
 
 @catch_scheme("lowest_wins", N_("a caught drop pays like a drop won by the lowest: each lowest "
-              "collects drop_pays from every player not among the lowest, the dropper "
-              "included, and nothing more"))
+              "collects {amount} from every player not among the lowest, the dropper "
+              "included, and nothing more"), amount="drop_pays",
+              each=N_("{amount} to each lowest from every player not among the lowest"))
 def _lowest_wins(c: Catch, pay: Pay, tell: Tell) -> None:
     for lo in c.lowest:
         for q in c.not_lowest:
