@@ -96,7 +96,7 @@ def test_everyone_accepts_a_hand_in_german_not_a_round(client):
 @pytest.mark.parametrize("typed, said", [
     ({"player1": "Anna", "player2": "anna"}, "Spieler: anna und Anna"),
     ({"player1": "", "player2": "Ben", "player3": "An:na"}, "Platz 3: der Name eines Spielers"),
-    ({"player1": "Anna", "player2": "Ben", "stake": "0"}, "Einsatz je Einheit: der Einsatz"),
+    ({"player1": "Anna", "player2": "Ben", "stake": "0"}, "Einsatz je Einheit: eine Dezimalzahl"),
 ])
 def test_the_new_table_form_names_its_fields_as_it_labels_them(client, typed, said):
     data = {"csrf_token": token(client), "stake": "0.25", "currency": "EUR", "preset": "pagat",
@@ -200,3 +200,41 @@ def test_a_refusal_names_its_hand_once(lang):
                          {"hands": 4}, hand=3)
     assert language.message(other, lang).startswith(
         language.gettext(lang, N_("{place}: {sentence}"), place=hand_word, sentence=""))
+
+
+# A refused value of a table's form (newcomer45 P5): "Non enregistré : la
+# nouvelle mise de 0,00 € — Stake : ... comme "0.50", pas '0'." named the field
+# by the log's key, in English, wrote the example as English and the refused
+# stake as money. Now: the field's label, the reader's decimal and quotes.
+_FORM_SAID = {
+    "en": ('New stake: a decimal greater than 0, like 0.25, not "0"',
+           'Amount: a decimal greater than 0, like 0.75, not "0"',
+           'Stake per unit: a decimal greater than 0, like 0.25, not "0"'),
+    "de": ("Neuer Einsatz: eine Dezimalzahl größer als 0, etwa 0,25, nicht „0“",
+           "Betrag: eine Dezimalzahl größer als 0, etwa 0,75, nicht „0“",
+           "Einsatz je Einheit: eine Dezimalzahl größer als 0, etwa 0,25, nicht „0“"),
+    "fr": ("Nouvelle mise\u00a0: un nombre décimal supérieur à 0, comme 0,25, pas «\u00a00\u00a0»",
+           "Montant\u00a0: un nombre décimal supérieur à 0, comme 0,75, pas «\u00a00\u00a0»",
+           "Mise par unité\u00a0: un nombre décimal supérieur à 0, comme 0,25, "
+           "pas «\u00a00\u00a0»"),
+    "pt": ("Nova aposta: um número decimal maior que 0, como 0,25, não «0»",
+           "Valor: um número decimal maior que 0, como 0,75, não «0»",
+           "Aposta por unidade: um número decimal maior que 0, como 0,25, não «0»"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_FORM_SAID))
+def test_a_refused_form_value_names_its_label_and_the_readers_example(client, lang):
+    stake, amount, opening = _FORM_SAID[lang]
+    sid = create(client, FOUR, currency="EUR", language=lang)
+    manage = client.get(f"/s/{sid}/manage").get_data(as_text=True)
+    said = _errors(_after(client, _posted(client, sid, "/manage/stake", manage, stake="0")))
+    assert said and said[0].endswith(" \u2014 " + stake + "."), said
+    assert "0,00" not in said[0] and "0.00" not in said[0]  # 0 is no stake to write as money
+    said = _errors(_after(client, _posted(client, sid, "/manage/payment", manage, **{
+        "from": "Ann", "to": "Ben", "amount": "0"})))
+    assert said and said[0].endswith(" \u2014 " + amount + "."), said
+    r = client.post(f"/new?lang={lang}", data={
+        "csrf_token": token(client), "stake": "0", "currency": "EUR", "preset": "pagat",
+        "pin": "4321", "pin2": "4321", "table": "T", "player1": "Ann", "player2": "Ben"})
+    assert opening in unescape(_after(client, r))

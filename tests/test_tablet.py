@@ -151,7 +151,7 @@ def test_a_currency_typed_as_its_symbol_is_kept_as_its_code(app, client, typed, 
 
 @pytest.mark.parametrize(("fields", "message"), [
     ({"player2": "", "player3": ""}, "at least 2 players"),
-    ({"stake": "-1"}, "stake must be greater than 0"),
+    ({"stake": "-1"}, "Stake per unit: a decimal greater than 0"),
     ({"pin": "12", "pin2": "12"}, "The PIN is 4 to 12 digits"),
     ({"pin2": "9999"}, "The two PINs differ"),
     ({"opt_jokers": "7"}, "option jokers cannot be 7"),

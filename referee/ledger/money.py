@@ -36,23 +36,26 @@ def parse_stake(value: object) -> Decimal:
     """A stake (decimal string or number, greater than 0, at most ``MAX_STAKE``
     with at most ``STAKE_PLACES`` decimal places). A ``ValueError`` says why
     not in its one argument, ``Words``."""
+    typed = str(value)
     if isinstance(value, bool) or not isinstance(value, (str, int, float, Decimal)):
-        raise ValueError(Words(_NOT_DECIMAL, value=repr(value)))
+        raise ValueError(Words(POSITIVE_DECIMAL, example=STAKE_EXAMPLE, value=typed))
     d = decimal(value)
-    if d is None:
-        raise ValueError(Words(_NOT_DECIMAL, value=repr(value)))
-    if not d.is_finite() or d <= 0:
-        raise ValueError(Words(N_("stake must be greater than 0, not {value}"), value=repr(value)))
+    if d is None or not d.is_finite() or d <= 0:
+        raise ValueError(Words(POSITIVE_DECIMAL, example=STAKE_EXAMPLE, value=typed))
     if d > MAX_STAKE:
-        raise ValueError(Words(N_("stake must be at most {most}, not {value}"), most=MAX_STAKE,
-                               value=repr(value)))
+        raise ValueError(Words(N_('at most {most}, not "{value}"'), most=MAX_STAKE, value=typed))
     if _places(d) > STAKE_PLACES:
-        raise ValueError(Words(N_("stake has at most {places} decimal places, not {value}"),
-                               places=STAKE_PLACES, value=repr(value)))
+        raise ValueError(Words(N_('at most {places} decimal places, not "{value}"'),
+                               places=STAKE_PLACES, value=typed))
     return d
 
 
-_NOT_DECIMAL = N_('stake must be a decimal number like "0.25", not {value}')
+#: What a decimal field of a form or a log takes, after its field's name
+#: ("Stake per unit: ..."): the example a ``Decimal``, so that each language
+#: writes it as its readers type one ("0,25" in French), as the field's hint
+#: does; the value as it was typed, in the language's quotes.
+POSITIVE_DECIMAL = N_('a decimal greater than 0, like {example}, not "{value}"')
+STAKE_EXAMPLE = Decimal("0.25")
 
 
 def _places(d: Decimal) -> int:

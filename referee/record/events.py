@@ -16,12 +16,15 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator
 from decimal import Decimal
 
-from ..ledger.money import amount_fault, parse_stake
+from ..ledger.money import POSITIVE_DECIMAL, STAKE_EXAMPLE, amount_fault, parse_stake
 from ..rules.errors import MalformedInput
 from ..rules.events import SETTLE_WAYS, on_undone
 from ..rules.numbers import decimal
 from ..rules.table import TABLE_NAME, odd_text
 from ..rules.words import LANGUAGES, N_, Words
+
+#: A payment's amount as an example, in the reader's number form where it is said.
+AMOUNT_EXAMPLE = Decimal("0.75")
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
 if TYPE_CHECKING:
@@ -223,8 +226,7 @@ def check_carried_forward(value: object) -> None:
 def check_hand_stake(value: object) -> None:
     d = decimal_of(value)
     if d is None or d <= 0:
-        raise Unreadable(Words(N_('a hand\'s stake is a decimal greater than 0, like "0.50", '
-                                  'not {value}'), value=repr(value)))
+        raise Unreadable(Words(POSITIVE_DECIMAL, example=STAKE_EXAMPLE, value=str(value)))
     try:
         parse_stake(value)
     except ValueError as err:
@@ -378,10 +380,10 @@ def check_session_money(log: dict[str, Any]) -> None:
                                                     {"number": i, "payer": payer})
         d = decimal_of(amount)
         if d is None or d <= 0:
-            raise MalformedInput("payment_amount", N_("payment {number}: the amount must be a "
-                                                      "decimal greater than 0, like \"0.75\", "
-                                                      "not {amount}"),
-                                                   {"number": i, "amount": repr(amount)})
+            # The problem apart: a payment form names its field by its label.
+            raise MalformedInput("payment_amount", N_("payment {number}'s amount: {problem}"),
+                                 {"number": i, "problem": Words(
+                                     POSITIVE_DECIMAL, example=AMOUNT_EXAMPLE, value=str(amount))})
         for name in (payer, payee):
             if name not in players:
                 raise MalformedInput("unknown_player", N_("payment {number} names {name}, who "

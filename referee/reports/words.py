@@ -180,6 +180,8 @@ CLAIMED = N_("{payer} says they paid {payee} {amount}: waiting for {payee} to co
              "it settles nothing till then")
 #: The same payment named, not said as done (a refused form names it so).
 PAYMENT = N_("the payment of {amount} from {payer} to {payee}")
+#: The same, its amount not one (refused, and quoted as typed by its refusal).
+A_PAYMENT = N_("a payment from {payer} to {payee}")
 
 
 #: Where a debt of the club's ledger is owed, and since when: the club nets

@@ -143,10 +143,32 @@ def error_page(title: str, message: str, status: int):
     return render_template("error.html", title=title, message=message), status
 
 
+#: A value of a form refused: its field, then what is wrong with it.
+FIELD_PROBLEM = N_("{field}: {problem}")
+#: The table forms' fields as they are labelled, by the refusal's ``field``
+#: (a service's ``{field}: {problem}``) or, for a refusal worded for a log
+#: ("payment 1's amount: ..."), by its code; the create form has its own
+#: labels (``forms.create_label``).
+FORM_FIELDS = {"stake": N_("New stake"), "payment_amount": N_("Amount")}
+
+
+def on_form(err: RefereeError, label_of=lambda key: _(FORM_FIELDS[key])
+            if key in FORM_FIELDS else None) -> str | None:
+    """A refused form value's sentence with its field named as the form
+    labels it ("New stake: a decimal greater than 0, like 0.25, not "0""),
+    not by the log's key ("Stake: ..."); None when the form has no label of
+    the field."""
+    key = err.params.get("field") if err.template == FIELD_PROBLEM else err.code
+    label = label_of(key) if isinstance(key, str) and "problem" in err.params else None
+    if label is None:
+        return None
+    return _(FIELD_PROBLEM, field=label, problem=language.say(err.params["problem"], current()))
+
+
 def _why(err: RefereeError) -> Markup:
     """A refusal's reason as a sentence, with the rule's code in small print
     (for a dispute)."""
-    words = sentence(err)
+    words = on_form(err) or sentence(err)
     words = words[:1].upper() + words[1:]
     code = Markup(' <small class="code">({})</small>').format(
         _("rule {code}", code=err.code)) if err.code else ""

@@ -140,6 +140,15 @@ def money(value, currency: str | None | _Column = COLUMN) -> str:
     return _money_text(str(value), _currency(currency), current())
 
 
+def typed_money(typed: str, currency: str | None) -> str | None:
+    """A typed amount as money, or None when it is no amount greater than 0:
+    a refused form names it without one (its refusal quotes it as typed;
+    "the new stake €0.00" named a stake that is none)."""
+    value = _decimal(typed)
+    return money(typed, currency) if value is not None and value.is_finite() and value > 0 \
+        else None
+
+
 def _currency(key: str | None) -> str | None:
     """A table's currency, or the club's key of the tables played for points
     (``service.club.POINTS``), as money is written: None for points."""

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from flask import flash, g, redirect, render_template, request, url_for
 
-from ...reports.words import PAID, PAYMENT
+from ...reports.words import A_PAYMENT, PAID, PAYMENT
 from ...rules.numbers import whole
 from ...rules.table import normal_text
 from ...rules.words import N_
@@ -17,7 +17,7 @@ from ...service.table import disputes, hands, sessions, table_events
 from .. import again, forms
 from ..db import get_db
 from ..errors import flash_refused
-from ..lang import _, action_words, money, typed_decimal
+from ..lang import _, action_words, money, typed_decimal, typed_money
 from .blueprint import (
     bp,
     confirm_event,
@@ -66,10 +66,10 @@ def rename_post(session_id: str):
 @unlocked
 def stake_post(session_id: str):
     stake = typed_decimal(request.form.get("stake"))
-    said = money(stake, g.summary.get("currency"))
+    said = typed_money(stake, g.summary.get("currency"))
     return post_event(session_id, url_for("tablet.manage", session_id=session_id),
                       _("The stake is {stake} from the next hand on", stake=said),
-                      _("the new stake {stake}", stake=said),
+                      _("the new stake {stake}", stake=said) if said else _("the new stake"),
                       lambda db: table_events.change_stake(db, session_id, stake, form_client_id()))
 
 
@@ -79,10 +79,11 @@ def stake_post(session_id: str):
 def payment_post(session_id: str):
     payer, payee = request.form.get("from", ""), request.form.get("to", "")
     amount = typed_decimal(request.form.get("amount"))
-    said = money(amount, g.summary.get("currency"))
+    said = typed_money(amount, g.summary.get("currency"))
     return post_event(session_id, url_for("tablet.manage", session_id=session_id),
                       _(PAID, payer=payer, payee=payee, amount=said),
-                      _(PAYMENT, payer=payer, payee=payee, amount=said),
+                      _(PAYMENT, payer=payer, payee=payee, amount=said) if said
+                      else _(A_PAYMENT, payer=payer, payee=payee),
                       lambda db: table_events.record_payment(db, session_id, payer, payee,
                                                              amount, client_id=form_client_id()),
                       (payer, payee))

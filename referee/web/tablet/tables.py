@@ -8,7 +8,7 @@ from decimal import Decimal, InvalidOperation
 from flask import current_app, flash, g, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from ...language import N_, NAMES, currency_code
+from ...language import NAMES, currency_code
 from ...reports.words import PAYS
 from ...rules.options import PRESET_SOURCES, PRESETS
 from ...rules.table import normal_text
@@ -19,7 +19,7 @@ from ...service.money import payable
 from ...service.table import carrying, seat_links, sessions
 from .. import again, forms, lang, links
 from ..db import get_db
-from ..errors import error_page
+from ..errors import error_page, on_form
 from ..forms import FormError
 from ..lang import _, current, money, table_title, typed_decimal, use_table_language
 from ..lang import message as _message
@@ -33,9 +33,6 @@ from .blueprint import (
     table_summary,
     unlocked,
 )
-
-#: A value of a form refused: its field, then what is wrong with it.
-FIELD_PROBLEM = N_("{field}: {problem}")
 
 
 @bp.get("/")
@@ -163,11 +160,8 @@ def _say_carried(earlier: str, info) -> None:
 def _refused_field(err: RefereeError) -> str:
     """A refused new table's sentence, its field named as the form labels it
     ("Seat 1: ...", "Stake per unit: ..."), not by the log's key."""
-    field = err.params.get("field") if err.template == FIELD_PROBLEM else None
-    label = forms.create_label(field, request.form) if isinstance(field, str) else None
-    if label is None:
-        return _message(err)
-    return _(FIELD_PROBLEM, field=label, problem=lang.say(err.params["problem"]))
+    return on_form(err, lambda field: forms.create_label(field, request.form)) \
+        or _message(err)
 
 
 def _has_pin(session_id: str) -> bool:
