@@ -89,3 +89,41 @@ def test_match_over_on_the_papers_and_the_reports_pages(client):
         assert page.status_code == 200 and said in page.get_data(as_text=True), path
     for path in (f"/reports/{sid}/settlement.pdf", f"/reports/{sid}/hands/1/audit.pdf"):
         assert said in " ".join(pdf_text(client.get(path).data).split()), path
+
+
+def test_a_match_over_says_so_at_once_on_the_new_and_quick_hand_pages(client):
+    """Newcomer45 P10c: after the match, a bookmarked (or Back) start or
+    quick-hand page drew its whole form and refused only once everything was
+    typed. It now leads at once to the table's page with the refusal the
+    form would get (who won, that the match is over), in the reader's
+    language; a push-up table's settle-up and manage pages offer no payment."""
+    sid = create(client, preset="push_ups", opt_match_to="20")
+    start(client, sid, deal=CAUGHT_DEAL, upcard="7d")
+    play_caught_hand(client, sid)  # Ben 0, Ann 16, Cy 40: over
+    refusals = {}
+    for lang in ("en", "de", "fr", "pt"):
+        client.get(f"/s/{sid}?lang={lang}")
+        refused = start(client, sid, dealer="Ben", client_id=f"start-{lang}")
+        said = [m for kind, m in flashes(client.get(refused.headers["Location"]).data.decode())
+                if kind == "error"]
+        assert len(said) == 1 and "20" in said[0] and "Ben" in said[0], said
+        for path in (f"/s/{sid}/hands/quick?hand=2", f"/s/{sid}/hands/new?hand=2",
+                     f"/s/{sid}/hands/quick", f"/s/{sid}/hands/new"):
+            r = client.get(path)
+            assert r.status_code == 303 and r.headers["Location"] == f"/s/{sid}", (lang, path)
+            page = client.get(r.headers["Location"]).data.decode()
+            assert ("error", said[0]) in flashes(page), (lang, path, flashes(page))
+        refusals[lang] = said[0]
+    assert refusals["en"].startswith("Hand 2: the match to 20 is over: Ben won it")
+    assert len(set(refusals.values())) == 4, refusals
+    client.get(f"/s/{sid}?lang=en")
+    settle = client.get(f"/s/{sid}/settle").data.decode()
+    assert 'id="record-cash"' not in settle and "Record a cash payment" not in settle
+    manage = client.get(f"/s/{sid}/manage").data.decode()
+    assert 'id="payment-form"' not in manage
+    table = client.get(f"/s/{sid}").data.decode()
+    assert "payments" not in re.search(r'id="manage"[^>]*>([^<]*)<', table).group(1)
+    # A table with stakes still offers them.
+    sid = create(client)
+    assert 'id="record-cash"' in client.get(f"/s/{sid}/settle").data.decode()
+    assert 'id="payment-form"' in client.get(f"/s/{sid}/manage").data.decode()

@@ -171,6 +171,17 @@ def _confusables() -> bytes:
         return f.read()
 
 
+def match_over_refusal(to: int, winners: Sequence[str], score: Decimal) -> RuleViolation:
+    """A hand started after a match to ``to`` is over (``match_over``): who
+    won it and with what score. The table's refusal, and what the tablet's
+    new-hand pages say up front once the match is over."""
+    return RuleViolation(
+        "match_over",
+        N_("the match to {to} is over: {winners} won it with the lowest "
+           "score ({score}), so no hand starts after it"),
+        {"to": to, "winners": Names(winners), "score": score})
+
+
 class Table:
     """The hands of one session, checked against each other: the dealer
     passes left after every hand and newcomers sit at the dealer's right."""
@@ -399,14 +410,9 @@ class Table:
     def _check_match(self) -> None:
         """No hand starts after a match to a score is over."""
         over = self.match_over()
-        if over is not None:
+        if over is not None and self.rules.match_to is not None:
             winners, scores = over
-            raise RuleViolation(
-                "match_over",
-                N_("the match to {to} is over: {winners} won it with the lowest "
-                   "score ({score}), so no hand starts after it"),
-                {"to": self.rules.match_to, "winners": Names(winners),
-                 "score": scores[winners[0]]})
+            raise match_over_refusal(self.rules.match_to, winners, scores[winners[0]])
 
     def _check_dealer(self, seats: tuple[str, ...], dealer: str, *, fast: bool) -> None:
         """The dealer is the one the rotation names (``next_dealer``);

@@ -4,12 +4,15 @@ second tap logs it)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from flask import flash, g, redirect, render_template, request, session, url_for
 from werkzeug.datastructures import MultiDict
 
+from ...language import sentence_case
 from ...rules import told as told_rules
 from ...rules.numbers import whole
-from ...rules.table import DEAL_AFTER_VOID, DEAL_PASSES_LEFT
+from ...rules.table import DEAL_AFTER_VOID, DEAL_PASSES_LEFT, match_over_refusal
 from ...service.errors import RefereeError
 from ...service.table import hands, retell
 from .. import again, forms
@@ -75,6 +78,19 @@ def _closed(session_id: str):
     return redirect(url_for("tablet.session_page", session_id=session_id), 303)
 
 
+def _match_over(session_id: str):
+    """A match to a score that is over (a bookmark, Back): its start and
+    quick-hand pages say so at once, who won and that no hand starts after
+    it (the refusal their form would get once typed), on the table's page."""
+    match = g.summary.get("match")
+    if not match or not match["over"]:
+        return None
+    winners = match["winners"]
+    err = match_over_refusal(match["to"], winners, Decimal(match["scores"][winners[0]]))
+    flash(sentence_case(_message(err.at(hand=g.summary["hands"] + 1))), "error")
+    return redirect(url_for("tablet.session_page", session_id=session_id), 303)
+
+
 def _started_elsewhere(session_id: str, asked: str | None):
     """A start-hand link or form made for hand ``asked`` once that hand (or a
     later one) is logged: said, and to that hand, not a form that would deal
@@ -92,21 +108,28 @@ def _started_elsewhere(session_id: str, asked: str | None):
     return redirect(url_for("tablet.hand", session_id=session_id, n=newest), 303)
 
 
+def _not_now(session_id: str, asked: str | None):
+    """Why no hand starts from this page now (the table closed, the match
+    over, hand ``asked`` logged already, a hand in play), said on the page it
+    leads to; None: the form."""
+    return (_closed(session_id) or _match_over(session_id)
+            or _started_elsewhere(session_id, asked) or _in_play(session_id))
+
+
 @bp.get("/s/<session_id>/hands/new")
 @unlocked
 @host_only
 def start_hand(session_id: str):
     values, error = again.taken()  # a refused deal: the form again, as it was typed
-    return (_closed(session_id) or _started_elsewhere(session_id, request.args.get("hand")) or
-            _in_play(session_id) or _start_form(session_id, g.summary, values, error))
+    return _not_now(session_id, request.args.get("hand")) or _start_form(
+        session_id, g.summary, values, error)
 
 
 @bp.post("/s/<session_id>/hands/new")
 @unlocked
 def start_hand_post(session_id: str):
     summary = g.summary
-    busy = _closed(session_id) or _started_elsewhere(session_id, request.form.get("hand")) or \
-        _in_play(session_id)
+    busy = _not_now(session_id, request.form.get("hand"))
     if busy:
         return busy
     rules = table_rules(summary)
@@ -132,8 +155,7 @@ def quick_hand(session_id: str):
     if _logged_here(request.args):  # back to the preview of a hand this tablet logged
         return redirect(url_for("tablet.session_page", session_id=session_id), 303)
     kept, error = again.taken()  # taken here, also when the form is not shown now
-    busy = _closed(session_id) or _started_elsewhere(session_id, request.args.get("hand")) or \
-        _in_play(session_id)
+    busy = _not_now(session_id, request.args.get("hand"))
     if busy:
         return busy
     values = kept or MultiDict(request.args)
@@ -185,8 +207,7 @@ def _quick_judged(session_id: str, values: MultiDict, seats: list[str],
 def quick_hand_post(session_id: str):
     """The form's post: to the preview's page (a GET) until it is confirmed,
     then logged (or back to the form, with why not)."""
-    busy = _closed(session_id) or _started_elsewhere(session_id, request.form.get("hand")) or \
-        _in_play(session_id)
+    busy = _not_now(session_id, request.form.get("hand"))
     if busy:
         return busy
     if not request.form.get("confirm"):
