@@ -18,6 +18,7 @@ from referee.devtools.loadgen import Burst, Client, Tablet, free_port, start_ser
 from referee.replay import replay
 from referee.service import storage, trust
 from referee.service.table import cache
+from referee.service.trust import receipt
 
 from .conftest import BOTH_BACKENDS
 
@@ -102,4 +103,5 @@ def test_sigkill_mid_burst_loses_no_acknowledged_action(database):
     assert all(not faults for faults in trust.verify_all(db).values())
     assert len(receipts) > 6
     for sid, head in receipts[:: max(1, len(receipts) // 40)] + receipts[-6:]:
-        assert trust.verify_session(db, sid, head) == [], (sid, head)
+        assert trust.verify_session(db, sid) == [], sid
+        assert receipt.check(db, head, sid).held, (sid, head)

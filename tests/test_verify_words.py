@@ -192,7 +192,7 @@ def test_a_receipt_not_in_the_chain_is_said_in_the_language_asked(app, client, c
     g = played(client)
     capsys.readouterr()
     assert verify(app, "--session", g.sid, "--head", "a" * 64, "--lang", "fr") == 1
-    assert f"la tête du reçu {'a' * 64} n'est pas dans la chaîne" in capsys.readouterr().out
+    assert f"aucune session ici n'a la tête {'a' * 64} : vérifiez" in capsys.readouterr().out
 
 
 def test_a_rewritten_chain_that_does_not_replay_says_where_in_german(app, client, capsys):
@@ -324,7 +324,7 @@ def test_a_receipt_as_its_paper_prints_it_is_found_and_said_held(app, capsys):
     assert verify(app, "--session", info.id, "--head", head[:12]) == 2
     err = capsys.readouterr().err
     assert "fehlerhafte Eingabe: --head nimmt den Kopf eines Belegs" in err and "16" in err
-    # a shortened head found nowhere is said not to be in the chain
+    # a shortened head found nowhere is said not to be here
     other = "0123456789abcdef" if not head.startswith("0123456789abcdef") else "f" * 16
     assert verify(app, "--session", info.id, "--head", other) == 1
-    assert f"der Kopf des Belegs {other} steht nicht in der Kette" in capsys.readouterr().out
+    assert f"keine Sitzung hier hat den Kopf {other}" in capsys.readouterr().out

@@ -331,9 +331,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     import sqlite3
 
     from ..service import storage, trust
+    from ..service.trust import receipt as receipts
 
     lang = getattr(args, "lang", None)
-    head = None
+    head = answer = None
     if args.log is not None:
         return _verify_log(args.log, lang)
     path = _db_path(args)
@@ -348,8 +349,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
             return 2
         if args.session is not None:
             said: list = []
-            report = {args.session: trust.verify_session(db, args.session, receipt, said)}
+            report = {args.session: trust.verify_session(db, args.session, said)}
             notes = {args.session: said} if said else {}
+            if receipt is not None:
+                answer = receipts.check(db, receipt, args.session)
         else:
             notes = {}
             # One snapshot: the head printed is the newest event of what was
@@ -358,17 +361,31 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 report = trust.verify_all(db, notes)
                 # A database's receipt (--head alone): the newest session deleted,
                 # or its chain rewritten, leaves nothing inside the file to see;
-                # the head kept outside it does (docs/decisions.md).
-                if receipt is not None and not storage.chain.holds_hash(db, receipt):
-                    report["*"] = [_said(lang, N_("the database no longer holds the head "
-                                                  "{head}: events were removed or rewritten "
-                                                  "since it was taken"), head=receipt)]
+                # the head kept outside it does (docs/decisions.md). Its answer
+                # is the receipt's, not a session's: it is not counted as one.
+                if receipt is not None:
+                    answer = receipts.check(db, receipt)
                 head = storage.chain.database_head(db)
     except sqlite3.DatabaseError as err:
         return _bad_input(N_("{path} is not a referee database ({error})"), lang, path=path,
                           error=err)
     except RefereeError as err:
         return fail(err, lang=lang)
+    bad = _say_sessions(report, notes, lang)
+    # The receipt's answer, held or not (newcomer 43's N12, 45's P1), where
+    # the sessions hold: a new head to keep only where the old one held too.
+    held = answer is None or answer.held
+    if answer is not None and not (held and bad):
+        print(_said(lang, answer.words.template, **answer.words.params))
+    if args.session is None and head is not None and not bad and held:
+        print(_said(lang, N_("database head {head} (keep it: --head checks it later)"),
+                    head=head))
+    return 1 if bad or not held else 0
+
+
+def _say_sessions(report: dict[str, list], notes: dict[str, list], lang: str | None) -> int:
+    """Each session's faults and the count of sessions checked, said; the
+    number of sessions with a fault."""
     # What the chain cannot vouch for is not a fault: said, on stderr.
     for sid, said in notes.items():
         for note in said:
@@ -380,26 +397,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
             bad += 1
             for fault in faults:
                 print(_said(lang, N_("session {session}: {fault}"), session=sid, fault=fault))
-    checked = (_said(lang, N_("1 session checked, {bad} with a fault"), bad=bad)
-               if len(report) == 1 else
-               _said(lang, N_("{count} sessions checked, {bad} with a fault"),
-                     count=len(report), bad=bad))
     # The verdict and the head to keep are the command's answer: on stdout
     # (``referee verify > head.txt`` keeps them); notes went to stderr.
-    print(checked)
-    _say_held(receipt, args.session, bad, lang)
-    if args.session is None and head is not None and not bad:
-        print(_said(lang, N_("database head {head} (keep it: --head checks it later)"),
-                    head=head))
-    return 1 if bad else 0
-
-
-def _say_held(receipt: str | None, sid: str | None, bad: int, lang: str | None) -> None:
-    """The receipt's answer where it holds, said (newcomer 43's N12: only a
-    head not held was said)."""
-    if receipt is not None and not bad:
-        print(_said(lang, N_("the session's chain still holds the head {head}") if sid else
-                    N_("the database still holds the head {head}"), head=receipt))
+    print(_said(lang, N_("1 session checked, {bad} with a fault"), bad=bad)
+          if len(report) == 1 else
+          _said(lang, N_("{count} sessions checked, {bad} with a fault"),
+                count=len(report), bad=bad))
+    return bad
 
 
 def _table_language(db, sid: str) -> str | None:

@@ -420,30 +420,25 @@ def _cancels_fault(payload: str, hand: int | None,
     return None
 
 
-def _end_fault(events: int, seen_head: bool, head: str | None) -> dict[str, Any] | None:
+def _end_fault(events: int) -> dict[str, Any] | None:
     if events == 0:
         return {"id": None, "seq": 1, "kind": None, "hand": None,
                 "reason": Words(N_("the session has no events"))}
-    if not seen_head:
-        return {"id": None, "seq": None, "kind": None, "hand": None,
-                "reason": Words(N_("the receipt's head {head} is not in the chain: events "
-                                   "were deleted or the chain was written again"), head=head)}
     return None
 
 
-def session_chain_fault(rows: Iterable[Any], sid: str, head: str | None, first_new: int | None,
+def session_chain_fault(rows: Iterable[Any], sid: str, first_new: int | None,
                         hash_of: Callable[[int], str | None]) -> dict[str, Any] | None:
     """The first fault of a session's chain (None: intact), from its events
     as stored (``rows``: every column, in order, each read by name or
-    position). With ``head`` (a receipt), the chain must also still hold that
-    hash. ``first_new``: the id of the database's first event of format
+    position); a receipt's head is checked apart (``service.trust.receipt``).
+    ``first_new``: the id of the database's first event of format
     ``CHAIN`` (None: none); ``hash_of(id)``: the stored hash of the event with
     that id (None: there is none), asked only where the session's ids leave a
     gap."""
     prev = GENESIS
     expected_seq = 1
     prev_chain = 1
-    seen_head = head is None
     actions: dict[int, int | None] = {}  # id: hand, what a correction may cancel
     previous_id = None
     for row in rows:
@@ -477,8 +472,7 @@ def session_chain_fault(rows: Iterable[Any], sid: str, head: str | None, first_n
             actions[ev_id] = hand
         prev, prev_chain, previous_id = hash_, chain, ev_id
         expected_seq += 1
-        seen_head = seen_head or hash_ == head
-    return _end_fault(expected_seq - 1, seen_head, head)
+    return _end_fault(expected_seq - 1)
 
 
 def club_chain_fault(rows: Iterable[dict[str, Any]]) -> Words | None:

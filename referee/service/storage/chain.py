@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ...record.chain import CHAIN, session_chain_fault
-from . import sessions
+from ...record.chain import CHAIN, GENESIS, session_chain_fault
+from . import anchors, sessions
 from .columns import fits, named
 from .handle import Database
 
@@ -57,6 +57,26 @@ def holds_hash(db: Database, h: str) -> bool:
                            ).fetchone() is not None
 
 
+def holders(db: Database, digits: str) -> list[tuple[str, str]]:
+    """The session and hash of up to two events whose hash begins with
+    ``digits`` (lower-case hex, all 64 or the first ones)."""
+    return [(r[0], r[1]) for r in db.conn.execute(
+        "SELECT session_id, hash FROM events WHERE hash >= ? AND hash < ? LIMIT 2",
+        (digits, digits + "g"))]  # "g": past every hash that begins with them
+
+
+def still_named(db: Database, digits: str) -> bool:
+    """Whether the file names a hash beginning with ``digits`` (as
+    ``holders``) that no event holds: an event links to it (its
+    ``prev_hash``), or the anchor of the database's end keeps it."""
+    end = digits + "g"
+    if db.conn.execute("SELECT 1 FROM events WHERE prev_hash >= ? AND prev_hash < ? "
+                       "AND prev_hash <> ? LIMIT 1", (digits, end, GENESIS)).fetchone():
+        return True
+    kept = anchors.read(db).get(anchors.EVENTS)
+    return kept is not None and digits <= kept[1] < end
+
+
 def heads_from(db: Database, digits: str, sid: str | None = None) -> list[str]:
     """The hashes of up to two events (of session ``sid``, else of the
     database) that begin with ``digits`` (lower-case hex): a receipt's head
@@ -81,10 +101,9 @@ def first_new_event(db: Database) -> int | None:
 _READ = object()
 
 
-def verify_session(db: Database, sid: str, head: str | None = None, *,
+def verify_session(db: Database, sid: str, *,
                    rows: list | None = None, first_new: Any = _READ) -> dict | None:
-    """The first fault of the session's chain (None: intact). With ``head``
-    (a receipt), the chain must also still hold that hash. ``rows``: the
+    """The first fault of the session's chain (None: intact). ``rows``: the
     session's events as ``rows_by_name`` read them, and ``first_new``:
     ``first_new_event`` (verify reads both in its snapshot, for everything it
     checks), else they are read here. The checks are
@@ -95,7 +114,7 @@ def verify_session(db: Database, sid: str, head: str | None = None, *,
         first_new = first_new_event(db)
     if rows is None:
         rows = rows_by_name(db, sid)
-    return session_chain_fault(rows, sid, head, first_new, lambda i: _hash_of(db, i))
+    return session_chain_fault(rows, sid, first_new, lambda i: _hash_of(db, i))
 
 
 def verify_all(db: Database) -> dict[str, dict | None]:

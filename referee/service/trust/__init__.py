@@ -491,10 +491,10 @@ def _seat_position_faults(db: Database, sid: str) -> list[Words]:
 BESIDE_EVENTS = 10_000
 
 
-def _chain_and_event_faults_at(path: str, sid: str, head: str | None, read: Read):
+def _chain_and_event_faults_at(path: str, sid: str, read: Read):
     """``_chain_and_event_faults`` in a second process, on its own connection
     (what it answers is pickled: the actions in force stay there)."""
-    return _chain_and_event_faults(storage.connect(path), sid, head, read)[:2]
+    return _chain_and_event_faults(storage.connect(path), sid, read)[:2]
 
 
 def _chain_fault_words(fault: dict) -> Words:
@@ -504,11 +504,11 @@ def _chain_fault_words(fault: dict) -> Words:
                  id=fault["id"], kind=fault["kind"], hand=fault["hand"], fault=fault["reason"])
 
 
-def verify_session(db: Database, sid: str, head: str | None = None,
+def verify_session(db: Database, sid: str,
                    notes: list[Words] | None = None, *, anchored: bool = True) -> list[Words]:
-    """Every reason the stored session cannot be trusted (empty: it can).
-    ``head``: a receipt's hash, which the chain must still hold. ``notes``
-    (a list): what the chain cannot vouch for is added to it (``not_covered``,
+    """Every reason the stored session cannot be trusted (empty: it can;
+    a receipt's head is checked apart, ``receipt.check``). ``notes`` (a
+    list): what the chain cannot vouch for is added to it (``not_covered``,
     not a fault: the session may well be intact). The faults
     come in order of trust: the chain's first, else the derived rows' against
     the events, else the stored results' against a replay.
@@ -530,7 +530,7 @@ def verify_session(db: Database, sid: str, head: str | None = None,
     verify checks every anchor once)."""
     with collector.paused(), storage.snapshot(db):
         try:
-            faults = _verify_session(db, sid, head, notes)
+            faults = _verify_session(db, sid, notes)
             return faults if faults or not anchored else session_anchor_faults(db, sid)
         except (ValueError, TypeError, KeyError, ArithmeticError) as err:
             # A row edited into what the service never writes (text where its
@@ -542,7 +542,7 @@ def verify_session(db: Database, sid: str, head: str | None = None,
 UNREADABLE = N_("a stored row cannot be read ({problem})")
 
 
-def _verify_session(db: Database, sid: str, head: str | None,
+def _verify_session(db: Database, sid: str,
                     notes: list[Words] | None) -> list[Words]:
     row = storage.sessions.row(db, sid)
     if row is None:
@@ -557,9 +557,9 @@ def _verify_session(db: Database, sid: str, head: str | None,
     chain_faults = None
     if path is not None and len(events) >= BESIDE_EVENTS and beside.can_fork():
         with suppress(beside.SecondProcessFailed):  # none to be had: all here
-            chain_faults = beside.start(_chain_and_event_faults_at, path, sid, head, read)
+            chain_faults = beside.start(_chain_and_event_faults_at, path, sid, read)
     if chain_faults is None:
-        fault, faults, live = _chain_and_event_faults(db, sid, head, read)
+        fault, faults, live = _chain_and_event_faults(db, sid, read)
         if fault is not None:
             return [_chain_fault_words(fault)]
         assert live is not None  # worked out whenever the chain holds
@@ -588,7 +588,7 @@ class Read(NamedTuple):
     first_new: int | None
 
 
-def _chain_and_event_faults(db: Database, sid: str, head: str | None, read: Read
+def _chain_and_event_faults(db: Database, sid: str, read: Read
                             ) -> tuple[dict | None, list[Words], dict | None]:
     """The chain's first fault, else what differs between the derived rows
     (the session's, the hands', the stored answers) and the events; and each
@@ -596,7 +596,7 @@ def _chain_and_event_faults(db: Database, sid: str, head: str | None, read: Read
     which the results' check reads too (worked out once: a long session's
     140,000 events walked again were 2% of its instructions in one process)."""
     events = read.events
-    fault = storage.chain.verify_session(db, sid, head, rows=events,
+    fault = storage.chain.verify_session(db, sid, rows=events,
                                          first_new=read.first_new)
     if fault is not None:
         return fault, [], None
