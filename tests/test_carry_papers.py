@@ -61,7 +61,7 @@ def test_the_text_report_names_what_was_carried_on_in_its_formula(client):
     early, _late = _night(client)
     log = get(client, early, "/log")
     report = format_report(session := replay(log), session.result(), "en")
-    assert BALANCES_ARE[False, True].format(amounts="Ann 0.00, Ben 0.00") in report, report
+    assert BALANCES_ARE[False, True].format(amounts="Ann 0.00 USD, Ben 0.00 USD") in report, report
 
 
 def test_the_command_lines_paper_of_an_export_says_carried_on(client, tmp_path, capsys):

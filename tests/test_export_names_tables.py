@@ -35,7 +35,7 @@ def test_the_replay_and_the_paper_of_an_export_name_the_later_table(client, tmp_
     path.write_text(json.dumps(log, ensure_ascii=False), encoding="utf-8")
     capsys.readouterr()
     assert main(["replay", str(path)]) == 0
-    assert f"Carried on to {LATER}: Ann -1.00, Ben 1.00" in capsys.readouterr().out
+    assert f"Carried on to {LATER}: Ann -1.00 USD, Ben 1.00 USD" in capsys.readouterr().out
     assert main(["settle", str(path), "--pdf", str(tmp_path / "early.pdf")]) == 0
     assert f"Carried on to {LATER}" in pdf_text((tmp_path / "early.pdf").read_bytes())
 
@@ -71,7 +71,8 @@ def test_the_later_tables_export_names_where_its_debts_came_from(client, tmp_pat
     path.write_text(json.dumps({**log, "language": "de"}, ensure_ascii=False), encoding="utf-8")
     capsys.readouterr()
     assert main(["replay", str(path)]) == 0
-    assert "Übertrag von Kitchen table: Ann -1,00, Ben 1,00" in capsys.readouterr().out
+    said = "Übertrag von Kitchen table: Ann -1,00\u00a0$, Ben 1,00\u00a0$"
+    assert said in capsys.readouterr().out
     with client.application.app_context():
         exported = sessions.export_with_chain(get_db(), late["id"])
     assert trust.verify_log(exported) == exported["head"]

@@ -40,7 +40,8 @@ def test_a_carry_read_from_the_log_alone_names_the_table_by_when_it_opened(clien
     first, second = _night(client)
     log = get(client, first, "/log")
     report = format_report(session := replay(log), session.result(), "en")
-    assert re.search(rf"Carried on to Table opened {WHEN}: Ann -1\.00, Ben 1\.00", report), report
+    assert re.search(rf"Carried on to Table opened {WHEN}: Ann -1\.00 USD, Ben 1\.00 USD",
+                     report), report
     path = tmp_path / "first.json"
     path.write_text(json.dumps({**log, "language": "de"}))
     assert cli_main(["settle", str(path), "--pdf", str(tmp_path / "first.pdf")]) == 0

@@ -186,11 +186,15 @@ def _money_lines(sec, said: _Forms) -> list[str]:
     )
 
     money = sec.money
-    _, lang, num, bq = said._, said.lang, said.num, money.quantum
+    _, lang, bq = said._, said.lang, money.quantum
+
+    def money_of(value) -> str:  # in its currency, as the payments' lines and the paper say it
+        return said.amount(value, bq)
+
     lines = []
     carried = money.brought_forward
     if carried:
-        amounts = ", ".join(f"{p} {num(carried[p], bq)}" for p in sec.players if p in carried)
+        amounts = ", ".join(f"{p} {money_of(carried[p])}" for p in sec.players if p in carried)
         lines.append(_("Brought forward: {amounts}", amounts=amounts)
                      if money.brought_from is None else
                      language.gettext(lang, BROUGHT_FROM, amounts=amounts,
@@ -207,8 +211,8 @@ def _money_lines(sec, said: _Forms) -> list[str]:
                      + tail)
     for to, amounts in money.carries:
         lines.append(language.gettext(lang, CARRIED_TO, table=table_named(to, lang),
-                                      amounts=", ".join(f"{p} {num(v, bq)}"
+                                      amounts=", ".join(f"{p} {money_of(v)}"
                                                         for p, v in amounts.items())))
     lines.append(language.gettext(lang, BALANCES_ARE[money.terms], amounts=", ".join(
-        f"{p} {num(v, bq)}" for p, v in money.balances.items())))
+        f"{p} {money_of(v)}" for p, v in money.balances.items())))
     return lines
