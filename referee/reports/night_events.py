@@ -115,7 +115,10 @@ def hands_count(sec, lang: str) -> str:
     void = sum(1 for h in sec.hands if h.reason is not None)
     played = len(sec.hands) - void
     if void:
-        return _("{played} played, {void} void", played=played, void=void)
+        ngettext = plurals(lang)  # each count agrees with its own word ("1 annulée")
+        return _("{played}, {void}",
+                 played=ngettext("{n} played", "{n} played", played),
+                 void=ngettext("{n} void", "{n} void", void))
     return str(played)
 
 

@@ -40,6 +40,7 @@ from .common import (
     footer,
     hash_line,
     paper_language,
+    plurals,
     qr_drawing,
     receipt,
     register_fonts,
@@ -142,12 +143,14 @@ class _Paper:
         self.when = date or _when(sec.started, lang, sec.started) or _("date not recorded")
         self.hash_label, self.hash_in_text, self.hash_value = hash_line(log, final_hash, lang)
         pagesize = A4
+        ngettext = plurals(lang)
         if player_column(pagesize[0] - 2 * MARGIN, len(sec.players), lang) < MIN_PLAYER_COLUMN:
             pagesize = landscape(A4)
         self.doc = document(buf, title=_("Tonk settlement: {table}, {date}",
                                          table=self.table_name, date=self.when),
-                            subject=_("Settlement of {hands} hands between {players}",
-                                      hands=len(sec.hands), players=", ".join(sec.players)),
+                            subject=ngettext("Settlement of {n} hand between {players}",
+                                             "Settlement of {n} hands between {players}",
+                                             len(sec.hands), players=", ".join(sec.players)),
                             kind="settlement", pagesize=pagesize)
         self.width = self.doc.width
 

@@ -1,0 +1,48 @@
+"""Small words and numbers (newcomer45's P11): a count agrees with its noun,
+and every amount of the text report says its currency."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from referee import language
+from referee.cli import main
+from referee.replay import replay
+from referee.reports.settlement import render_settlement
+from tests.reports_fixtures import pdf_text
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
+
+# "2 played, 1 void" in each language's agreement: one void hand is singular.
+PLAYED_VOID = {"en": "2 played, 1 void", "de": "2 gespielt, 1 annulliert",
+               "fr": "2 jouées, 1 annulée", "pt": "2 jogadas, 1 anulada"}
+
+
+@pytest.mark.parametrize("lang", language.LANGUAGES)
+def test_the_settlement_says_one_void_hand_in_the_singular(lang):
+    log = json.loads((SAMPLES / "ev_void_misdeal.json").read_text())
+    text = pdf_text(render_settlement(replay(log), lang=lang))
+    assert PLAYED_VOID[lang] in text, text[:600]
+
+
+@pytest.mark.parametrize("lang", language.LANGUAGES)
+def test_the_text_report_says_carried_money_in_its_currency(lang, tmp_path, capsys):
+    """'Reporté à …: Amélie 5,00' said no currency where every other line did."""
+    log = json.loads((SAMPLES / "ev_carried_forward.json").read_text())
+    log["currency"] = "EUR"
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    assert main(["replay", str(path), "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    carried = language.gettext(lang, "Carried on to {table}: {amounts}").split("{")[0]
+    lines = [line for line in out.splitlines()
+             if line.startswith(carried) or re.match(r"^\w+ \(", line)]
+    assert lines, out
+    for line in lines:
+        amounts = line.rsplit(": ", 1)[-1].rsplit("\u00a0: ", 1)[-1]
+        for said in amounts.split(", "):
+            assert "€" in said or "EUR" in said, line
