@@ -152,8 +152,8 @@ def test_the_apis_words_about_a_request_body_are_the_readers(client, lang, body,
     english, said = english.get_json()["error"], said.get_json()["error"]
     assert english["code"] == said["code"] == "bad_request"
     assert english["message"].startswith(f"{field}: ") and english["message"][-1] == "."
-    # French puts a space before the colon
-    problem = re.match(rf"{field} ?: (.+)", said["message"]).group(1)
+    # French puts a no-break space before the colon
+    problem = re.match(rf"{field}\u00a0?: (.+)", said["message"]).group(1)
     assert problem != english["message"].removeprefix(f"{field}: ")
     assert not english_left(problem), said["message"]
 

@@ -29,7 +29,7 @@ from ..replay.audit import (  # noqa: F401
     events_from_storage,
     start_hand_copy,
 )
-from ..rules.actions import as_taken, parse_action
+from ..rules.actions import FROM_THE_PILE, as_taken, parse_action
 from ..rules.cards import card_label, pretty
 from ..rules.errors import RefereeError
 from ..rules.told import COUNTED, FACT_WORDS, HOW_WORDS, TOLD, Told
@@ -528,8 +528,8 @@ def empty_stock_draws(audit: HandAudit) -> frozenset[int]:
 
 
 def _as_read(text: str, top: str | None) -> str:
-    if "take" not in text:  # most steps: no parse (one audit held 6,000 refusals)
-        return text
+    if not any(verb in text for verb in FROM_THE_PILE):  # most steps: no parse (one
+        return text  # audit held 6,000 refusals)
     try:
         return str(as_taken(parse_action(text), top))
     except RefereeError:  # a refused line that does not parse: as logged

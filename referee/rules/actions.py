@@ -139,10 +139,15 @@ def parse_action(text: str) -> Action:
     return Action(player, verb, cards, spread)
 
 
+#: The actions that move the discard pile's top card, whose line names none.
+FROM_THE_PILE = ("take", "slap")
+
+
 def as_taken(action: Action, top: str | None) -> Action:
-    """A take as a person reads it: with the card it took, the discard pile's
-    top when it was logged (its log line names none: the pile is the
-    referee's to know). Any other action, or a top not known, as it is."""
-    if action.verb != "take" or action.cards or top in (None, UNKNOWN):
+    """A take or a slap as a person reads it: with the card it took, the
+    discard pile's top when it was logged (its log line names none: the pile
+    is the referee's to know; "Chloé slaps on S1" named no card). Any other
+    action, or a top not known, as it is."""
+    if action.verb not in FROM_THE_PILE or action.cards or top in (None, UNKNOWN):
         return action
-    return Action(action.player, action.verb, (top,))
+    return Action(action.player, action.verb, (top,), action.spread)
