@@ -13,6 +13,7 @@ import html
 import re
 
 import pytest
+from werkzeug.datastructures import MultiDict
 
 from referee.language import LANGUAGES, gettext
 from referee.reports.words import WENT_ON
@@ -98,3 +99,73 @@ def test_the_api_says_it_too_when_a_hand_starts_at_the_old_table(client, lang):
     r = client.post(f"/api/sessions/{late['id']}/hands", json={"dealer": "Ann"},
                     headers={"Authorization": f"Bearer {late['token']}"})
     assert r.status_code == 201 and "warning" not in r.get_json()
+
+
+def _hands(client, table) -> int:
+    r = client.get(f"/api/sessions/{table['id']}", headers={"Authorization":
+                                                            f"Bearer {table['token']}"})
+    return r.get_json()["hands"]
+
+
+def _asked(lang: str, page: str, late: dict, button: str, note_go: str) -> list[tuple[str, str]]:
+    """The question before a new hand at the old table, in ``lang``: the
+    note's sentence, its "Go to" the later table (``note_go``, as the table's
+    page says it) and ``button``; its form's fields."""
+    assert 'id="went-on-ask" data-code="carried_on"' in page, _text(page)[:3000]
+    assert _said(lang).search(_text(page)), _text(page)[:3000]
+    go = re.search(rf'id="went-on-there" href="/s/{late["id"]}">([^<]+)<', page)
+    assert go and go.group(1) == note_go, (go and go.group(1), note_go)
+    assert gettext(lang, button) in html.unescape(page)
+    here = re.search(r'<form[^>]*id="here-form".*?</form>', page, re.S).group(0)
+    return [(k, html.unescape(v))
+            for k, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', here)]
+
+
+def _go(client, early, lang) -> str:
+    page = client.get(f"/s/{early['id']}?lang={lang}").get_data(as_text=True)
+    return re.search(r'id="went-on-there" href="[^"]+">([^<]+)<', page).group(1)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_tablet_asks_before_a_hand_starts_at_the_old_table(client, lang):
+    """Newcomer45 P9: after the room was told what the new table opened
+    with, a hand started (or told) at the old table was taken without a word
+    at the moment of starting it (the note sat above the form), and changed
+    who owes whom. Starting one now asks, in the note's words, with "Go to"
+    the later table and "Start it here all the same"; only that logs it."""
+    early, late = _night(client, lang)
+    before = _hands(client, early)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', client.get(
+        f"/s/{early['id']}/hands/new?hand={before + 1}").get_data(as_text=True)).group(1)
+    r = client.post(f"/s/{early['id']}/hands/new?lang={lang}", data={
+        "csrf_token": csrf, "client_id": "deal-here", "hand": before + 1, "dealer": "Ben"})
+    assert r.status_code == 200
+    fields = _asked(lang, r.get_data(as_text=True), late, "Start it here all the same",
+                    _go(client, early, lang))
+    assert _hands(client, early) == before  # asked, nothing logged
+    r = client.post(f"/s/{early['id']}/hands/new", data=MultiDict(
+        [("csrf_token", csrf), *fields]))
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/hands/{before + 1}")
+    assert _hands(client, early) == before + 1
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_tablet_asks_before_a_hand_is_told_at_the_old_table(client, lang):
+    early, late = _night(client, lang)
+    before = _hands(client, early)
+    preview = client.get(f"/s/{early['id']}/hands/quick", query_string={
+        "pick": "out:0", "hand": before + 1, "lang": lang}).get_data(as_text=True)
+    assert 'id="confirm-yes"' not in preview  # the second tap is the question
+    fields = _asked(lang, preview, late, "Log it here all the same", _go(client, early, lang))
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', preview).group(1)
+    # A confirm posted without the answer (a page from before the carry) is asked too.
+    asked = client.post(f"/s/{early['id']}/hands/quick?lang={lang}", data=MultiDict(
+        [("csrf_token", csrf), *((k, v) for k, v in fields if k != "here")]))
+    assert asked.status_code == 200
+    assert _asked(lang, asked.get_data(as_text=True), late, "Log it here all the same",
+                  _go(client, early, lang))
+    assert _hands(client, early) == before
+    r = client.post(f"/s/{early['id']}/hands/quick", data=MultiDict(
+        [("csrf_token", csrf), *fields]))
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    assert _hands(client, early) == before + 1

@@ -21,7 +21,7 @@ from ..forms import FormError
 from ..lang import _, day, say
 from ..lang import message as _message
 from ..lang import outcome as outcome_words
-from .blueprint import bp, host_only, most_count, table_rules, unlocked
+from .blueprint import bp, host_only, most_count, table_rules, unlocked, went_on
 
 
 def _start_form(session_id, summary, values=None, error=None):
@@ -116,6 +116,27 @@ def _not_now(session_id: str, asked: str | None):
             or _started_elsewhere(session_id, asked) or _in_play(session_id))
 
 
+#: A new hand's field once the host chose to log it at a table whose debts
+#: were carried on ("Start it here all the same").
+HERE = "here"
+
+
+def _carried_on(session_id: str, told: bool = False):
+    """A new hand at a table whose debts were carried on to a later one
+    (newcomer45 P9: a quick hand was told there after the room had been told
+    what table 2 opened with, and changed who owes whom): asked before it
+    starts, in the note's words (``went_on``), with "Go to" the later table
+    and "Start it here all the same", which posts the form again. None: not
+    such a table, or the host said so already. The rules allow the hand, so
+    it is asked, never refused (the API warns, code ``carried_on``)."""
+    on = None if request.form.get(HERE) else went_on()
+    if on is None:
+        return None
+    fields = [(k, v) for k, v in request.form.items(multi=True) if k != "csrf_token"]
+    return render_template("carried_ask.html", summary=g.summary, session_id=session_id,
+                           on=on, fields=fields, told=told, action=request.path)
+
+
 @bp.get("/s/<session_id>/hands/new")
 @unlocked
 @host_only
@@ -129,7 +150,7 @@ def start_hand(session_id: str):
 @unlocked
 def start_hand_post(session_id: str):
     summary = g.summary
-    busy = _not_now(session_id, request.form.get("hand"))
+    busy = _not_now(session_id, request.form.get("hand")) or _carried_on(session_id)
     if busy:
         return busy
     rules = table_rules(summary)
@@ -212,6 +233,9 @@ def quick_hand_post(session_id: str):
         return busy
     if not request.form.get("confirm"):
         return again.to("tablet.quick_hand", request.form, **{PREVIEW: "1"})
+    asked = _carried_on(session_id, told=True)
+    if asked:
+        return asked
     rules = table_rules(g.summary)
     back = url_for("tablet.quick_hand", session_id=session_id)
     try:
