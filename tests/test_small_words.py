@@ -46,3 +46,25 @@ def test_the_text_report_says_carried_money_in_its_currency(lang, tmp_path, caps
         amounts = line.rsplit(": ", 1)[-1].rsplit("\u00a0: ", 1)[-1]
         for said in amounts.split(", "):
             assert "€" in said or "EUR" in said, line
+
+
+def test_the_french_hand_page_says_undo_and_void_apart(client):
+    """'Annuler' said three things on one page (newcomer45 P11): undoing the
+    last action, voiding the hand and an undone action. An undo is now
+    'retirer' ('(retirée)'); 'annuler' is left to a void hand."""
+    from tests import test_tablet as tt
+
+    client.get("/?lang=fr")
+    sid = tt.create(client)
+    tt.start(client, sid, deal=tt.CAUGHT_DEAL, upcard="7d")
+    page = tt.act(client, sid, 1, "draw", ["8c"])
+    client.post(f"/s/{sid}/hands/1/undo",
+                data={"csrf_token": tt.form_value(page, "csrf_token"), "client_id": "u1",
+                      "expected_seq": "1"})
+    page = tt.act(client, sid, 1, "draw", ["8c"])  # an action to undo again
+    undone = re.search(r'<li class="corrected"[^>]*>.*?</li>', page).group(0)
+    undo = re.search(r'<button[^>]*id="undo">([^<]*)</button>', page).group(1)
+    void = re.search(r"<summary>([^<]*maldonne[^<]*)</summary>", page).group(1)
+    assert "Annuler" in void
+    assert "annul" not in undone.lower() and "annul" not in undo.lower(), (undone, undo)
+    assert "retirée" in undone and undo.startswith("Retirer")
