@@ -1,11 +1,13 @@
 """A stake finer than its currency's smallest coin (newcomer44 P9): 0.123 EUR
 was taken without a word, then "Dev pays Ann €0.615". Opening a table for
-one asks the host to confirm it (the tablet's form, the API); a table in
-whole coins stays in them; an import of a night already played keeps its
-stake as handed over (docs/decisions.md, paydetails44)."""
+one asks the host to confirm it (the tablet's form, the API, and `referee
+import` of a log without hands); so does a table in whole coins changing to
+one later (the manage page, the API: pushup45); an import of a night
+already played keeps its stake as handed over (docs/decisions.md)."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -57,13 +59,20 @@ def test_the_api_refuses_an_opening_unless_confirmed_and_keeps_an_import(client)
     assert client.post("/api/sessions", json=chips).status_code == 201
 
 
-def test_a_table_in_whole_coins_stays_in_them(client, app):
+def test_a_table_in_whole_coins_asks_before_a_finer_stake(client, app):
+    """Changing the stake later asks as opening does (pushup45): the same
+    code and sentence, and the host's confirmation (``?finer_stake=true``)."""
     made = client.post("/api/sessions", json={**OPENING, "stake": "100",
                                               "currency": "JPY"}).get_json()
     sid, key = made["id"], made["table_token"]
     r = client.post(f"/api/sessions/{sid}/stake", json={"stake": "0.5"}, headers=bearer(key))
-    assert "this table plays in whole coins" in assert_error(r, 400, "stake_finer_than_coin")[
-        "message"]
+    said = assert_error(r, 400, "stake_finer_than_coin")["message"]
+    opening = assert_error(client.post("/api/sessions", json={**OPENING, "stake": "0.5",
+                                                                "currency": "JPY"}),
+                           400, "stake_finer_than_coin")["message"]
+    assert said == opening, (said, opening)
+    assert client.post(f"/api/sessions/{sid}/stake?finer_stake=true", json={"stake": "0.5"},
+                       headers=bearer(key)).status_code == 201
     assert client.post(f"/api/sessions/{sid}/stake", json={"stake": "50"},
                        headers=bearer(key)).status_code == 201
     # one opened for a finer stake, confirmed, was told once
@@ -73,3 +82,56 @@ def test_a_table_in_whole_coins_stays_in_them(client, app):
     with app.app_context():
         from referee.web.db import get_db
         assert storage.sessions.row(get_db(), sid)["currency"] == "JPY"
+
+
+@pytest.mark.parametrize("lang", sorted(SAID))
+def test_the_manage_page_asks_the_host_to_confirm_a_finer_stake(client, lang):
+    """In the API's words: a stake of half a yen at a table playing 100 yen."""
+    made = client.post("/api/sessions", json={**OPENING, "stake": "100", "currency": "JPY",
+                                              "language": lang}).get_json()
+    sid, key = made["id"], bearer(made["table_token"])
+    r = client.post(f"/s/{sid}/unlock", data={"csrf_token": token(client, f"/s/{sid}/unlock"),
+                                              "pin": made["table_token"]})
+    assert r.status_code == 303
+    said = assert_error(client.post(f"/api/sessions/{sid}/stake", json={"stake": "0.5"},
+                                    headers={**key, "Accept-Language": lang}),
+                        400, "stake_finer_than_coin")["message"]
+    manage = f"/s/{sid}/manage"
+    assert 'name="finer_stake"' not in client.get(manage).get_data(as_text=True)
+
+    def post(**extra):
+        page = client.get(manage).get_data(as_text=True)
+        data = {"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', page).group(1),
+                "stake": "0,5" if lang != "en" else "0.5", **extra}
+        return client.post(f"{manage}/stake", data=data)
+
+    r = post()
+    assert r.status_code == 303 and r.headers["Location"].startswith(manage)
+    page = html.unescape(client.get(manage).get_data(as_text=True))
+    assert said[1:] in page, (said, page[:3000])
+    assert 'name="finer_stake"' in page and re.search(r'name="stake"[^>]*value="0[.,]5"', page)
+    assert client.get(f"/api/sessions/{sid}", headers=key).get_json()["next_stake"] == "100"
+    assert post(finer_stake="1").status_code == 303
+    assert client.get(f"/api/sessions/{sid}", headers=key).get_json()["next_stake"] == "0.5"
+
+
+@pytest.mark.parametrize("lang", sorted(SAID))
+def test_referee_import_of_a_table_not_yet_played_asks_too(tmp_path, capsys, lang):
+    """A log without hands is a table opening now, whatever door it comes
+    by: ``referee import`` refuses it as the API does, in the log's language,
+    unless ``--finer-stake``; a night already played keeps its stake."""
+    import json
+
+    from referee.cli import main
+
+    db = str(tmp_path / "t.sqlite3")
+    path = tmp_path / "opening.json"
+    path.write_text(json.dumps({**OPENING, "language": lang}), encoding="utf-8")
+    assert main(["import", str(path), "--db", db]) != 0
+    err = capsys.readouterr().err
+    assert SAID[lang] in err and "stake_finer_than_coin" in err, err
+    assert main(["import", str(path), "--db", db, "--finer-stake"]) == 0
+    played = {**OPENING, "language": lang,
+              "hands": [{"dealer": "Ben", "ending": {"how": "tonk_out", "by": "Ann"}}]}
+    path.write_text(json.dumps(played), encoding="utf-8")
+    assert main(["import", str(path), "--db", db]) == 0

@@ -9,7 +9,7 @@ import re
 import sys
 
 from ..rules.errors import RefereeError
-from .errors import fail, whole_argument
+from .errors import fail, log_language, whole_argument
 
 # os.path, not pathlib: this module is loaded by every ``referee`` command,
 # replays included, and pathlib (with logging, imported where used) cost 18 ms.
@@ -51,6 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--copy", action="store_true", help="store it even if its night is stored "
                    "already (a log already stored is refused: its hands and debts would count "
                    "twice)")
+    p.add_argument("--finer-stake", action="store_true", help="a log without hands opens a "
+                   "table now: one for a stake finer than its currency's smallest coin is "
+                   "refused (stake_finer_than_coin) unless this confirms it")
     p.set_defaults(func=cmd_import)
     p = sub.add_parser("export", help="print a stored session's log")
     p.add_argument("id")
@@ -263,13 +266,19 @@ def run_server(app, host: str, port: int, threads: int, path: str,
 
 def cmd_import(args: argparse.Namespace) -> int:
     from ..record import read_log_file
+    from ..service.money import payable
     from ..service.table import sessions
 
+    log = None
     try:
         log = read_log_file(args.log)
+        if isinstance(log, dict) and not log.get("hands") and not args.finer_stake:
+            # A table opening now, as the API's without hands: the host confirms
+            # a stake finer than a coin (a night already played is kept as given).
+            payable.check_opening_stake(log)
         info = sessions.import_log(_open(args, must_exist=False), log, copy=args.copy)
-    except RefereeError as err:
-        return fail(err)
+    except RefereeError as err:  # in the log's language, as replay and settle refuse
+        return fail(err, lang=log_language(log, args.log))
     print(info.id)
     print(f"table_token {info.table_token}", file=sys.stderr)
     print(f"audit_token {info.audit_token}", file=sys.stderr)

@@ -147,7 +147,7 @@ def create_session():
     count_opening()
     doc = _body(log=True)  # a log or a header: load_log checks it (import_log)
     carry = load_fields(_CARRY_FROM, {k: doc.pop(k) for k in _CARRY_FROM.fields if k in doc})
-    if not doc.get("hands") and request.args.get("finer_stake") not in ("1", "true"):
+    if not doc.get("hands") and not _finer_confirmed():
         # A table opening; an import (with hands) is a record kept as handed over.
         payable.check_opening_stake(doc)
     earlier, token = carry.get("brought_forward_from"), carry.get("brought_forward_token")
@@ -301,7 +301,13 @@ def dispute(sid: str, n: int):
 def change_stake(sid: str):
     body = _body(_STAKE)
     return _created(table_events.change_stake(get_db(), sid, body["stake"],
-                                              body.get("client_id")))
+                                              body.get("client_id"), finer=_finer_confirmed()))
+
+
+def _finer_confirmed() -> bool:
+    """The host's confirmation of a stake finer than a coin (``?finer_stake=true``):
+    the tablet's "Yes, play for this stake" box."""
+    return request.args.get("finer_stake") in ("1", "true")
 
 
 @bp.post("/sessions/<sid>/leave")

@@ -42,6 +42,12 @@ from .api_schemas import (
 from .settle import PAY_CHANGE, PayDetailsAnswerSchema, PayDetailsRequestSchema
 
 
+def _finer_stake(description: str) -> dict:
+    """The host's confirmation of a stake finer than a coin (the tablet's box)."""
+    return {"name": "finer_stake", "in": "query", "required": False,
+            "description": description, "schema": {"type": "boolean"}}
+
+
 def _errors(*codes: int) -> dict:
     words = {400: "malformed request or document", 401: "missing or wrong token",
              403: "the token may not do this (the audit or viewer token for a write; a "
@@ -118,12 +124,10 @@ def build_spec() -> dict:
         "summary": "Create a session from a tonk-log/1 document (with hands: an import), "
                    "carrying an earlier table's debts if brought_forward_from names it",
         "security": [{"host": []}, {}], "requestBody": body("SessionRequest"),
-        "parameters": [{"name": "finer_stake", "in": "query", "required": False,
-                        "description": "a table opening (no hands) for a stake finer than its "
-                                       "currency's smallest coin is refused "
-                                       "(stake_finer_than_coin) unless this is true: the host "
-                                       "confirms it; an import (with hands) is kept as given",
-                        "schema": {"type": "boolean"}}],
+        "parameters": [_finer_stake("a table opening (no hands) for a stake finer than its "
+                                    "currency's smallest coin is refused "
+                                    "(stake_finer_than_coin) unless this is true: the host "
+                                    "confirms it; an import (with hands) is kept as given")],
         "responses": {**_ok(201, "SessionCreated", "created"), **_errors(400, 401, 403, 409,
                                                                         413, 422)}}})
     spec.path("/api/sessions/{sid}", parameters=[sid], operations={"get": {
@@ -188,7 +192,11 @@ def build_spec() -> dict:
          "(on their own device, or the host for them)"),
         ("/hands/{n}/disputes", [sid, n], "DisputeRequest", "Dispute an action (or the whole "
          "hand): a note for the record"),
-        ("/stake", [sid], "StakeRequest", "Change the stake from the next hand on"),
+        ("/stake", [sid, _finer_stake("a table in whole coins changing to a stake finer than "
+                                      "its currency's smallest coin is refused "
+                                      "(stake_finer_than_coin), as an opening is, unless this "
+                                      "is true: the host confirms it")],
+         "StakeRequest", "Change the stake from the next hand on"),
         ("/leave", [sid], "LeaveRequest", "A player leaves (the hand in play is void if they "
          "are seated in it; the next hand lists the seats)"),
         ("/seat", [sid], "SeatRequest", "A newcomer (or a player who left) sits down for "

@@ -182,14 +182,11 @@ def coin(currency: str | None) -> Decimal | None:
 
 
 #: A stake finer than its currency's smallest coin (newcomer44 P9: 0.123 EUR
-#: for 0.12, then "Dev pays Ann €0.615"), said where a table opens ...
+#: for 0.12, then "Dev pays Ann €0.615"), said where a table opens and where
+#: a table in whole coins changes its stake (the host confirms it either way).
 FINER_STAKE = N_("a stake of {stake} {currency} is finer than its smallest coin ({coin}): hands "
                  "would then pay amounts that no coin pays and no bank code carries; choose a "
                  "stake in whole coins, or confirm that the table plays for {stake}")
-#: ... and where a table in whole coins changes its stake.
-FINER_NEW_STAKE = N_("a stake of {stake} {currency} is finer than its smallest coin ({coin}), "
-                     "and this table plays in whole coins: choose a stake in whole coins")
-
 
 def finer_than_coin(stake: Decimal, currency: str | None) -> Decimal | None:
     """The smallest coin of ``currency`` where ``stake`` is not a whole number
@@ -199,13 +196,13 @@ def finer_than_coin(stake: Decimal, currency: str | None) -> Decimal | None:
     return smallest if smallest is not None and stake % smallest else None
 
 
-def check_stake_coin(stake: Decimal, currency: str | None, template: str = FINER_STAKE) -> None:
+def check_stake_coin(stake: Decimal, currency: str | None) -> None:
     """Refuses (``stake_finer_than_coin``) a stake finer than its currency's
     smallest coin, which the host has not confirmed: the caller asks only
     where it was not (docs/decisions.md, paydetails44)."""
     smallest = finer_than_coin(stake, currency)
     if smallest is not None:
-        raise MalformedInput("stake_finer_than_coin", template,
+        raise MalformedInput("stake_finer_than_coin", FINER_STAKE,
                              {"stake": stake, "currency": currency, "coin": smallest})
 
 

@@ -42,7 +42,7 @@ from .. import storage
 from ..errors import NotFound, NotYourSeat
 from ..kinds import EventKind
 from ..money import totals
-from ..money.payable import FINER_NEW_STAKE, check_stake_coin, finer_than_coin
+from ..money.payable import check_stake_coin, finer_than_coin
 from ..money.results import quantum, void_hand_result
 from ..storage import Database
 from . import cache
@@ -232,11 +232,14 @@ def _hand_event(live: Live, n: int, setup: dict, payload: dict):
 
 # ---------------------------------------------------------------- session events
 
-def change_stake(db: Database, sid: str, stake: str, client_id: str | None = None) -> dict:
+def change_stake(db: Database, sid: str, stake: str, client_id: str | None = None, *,
+                 finer: bool = False) -> dict:
     """The stake from the next hand on (the hand in play keeps its own); each
     later hand's log carries it. Refused for a stake that is not a decimal
     greater than 0 (``malformed``), or one that needs more decimal places
-    than the session's amounts are written with (``stake_places``)."""
+    than the session's amounts are written with (``stake_places``); at a
+    table in whole coins, one finer than a coin unless the host confirmed it
+    (``finer``; ``stake_finer_than_coin``, as at a table's opening)."""
 
     def check(live: Live):
         try:
@@ -250,11 +253,12 @@ def change_stake(db: Database, sid: str, stake: str, client_id: str | None = Non
                                                     "places than this table's amounts "
                                                     "({quantum}): choose a rounder stake"),
                                                  {"stake": value, "quantum": live.quantum})
-        # A table in whole coins stays in them (newcomer44 P9); one whose host
-        # confirmed a finer stake at its opening was told what that means.
+        # A table in whole coins asks before it leaves them, as an opening
+        # asks (newcomer44 P9, pushup45); one whose host confirmed a finer
+        # stake at its opening was told what that means.
         money = amounts_currency(session_row(db, sid)["currency"], live.rules.scoring)
-        if finer_than_coin(live.stake, money) is None:
-            check_stake_coin(value, money, FINER_NEW_STAKE)
+        if not finer and finer_than_coin(live.stake, money) is None:
+            check_stake_coin(value, money)
         written = str(stake).strip()
         pending = None if value == live.stake else written
 

@@ -4,7 +4,7 @@ settled, each one service call through ``post_event``."""
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
 from flask import flash, g, redirect, render_template, request, url_for
 
@@ -13,6 +13,7 @@ from ...rules.numbers import whole
 from ...rules.table import normal_text
 from ...rules.words import N_
 from ...service.errors import RefereeError
+from ...service.money import payable
 from ...service.table import disputes, hands, sessions, table_events
 from .. import again, forms
 from ..db import get_db
@@ -46,8 +47,13 @@ def manage(session_id: str):
     """The host's forms (names, stake, seats, payments, close): refused to a
     seat's phone and the viewer link as the start of a hand is, in the same
     words; a phone records its payments on the settle-up page."""
+    # A refused new stake comes back as typed; finer than a coin (at a table
+    # in whole coins), with the box that confirms it, as the new-table form's.
+    typed, _error = again.taken()
+    stake = typed.get("stake", "") if typed else ""
     return render_template("manage.html", summary=g.summary, session_id=session_id,
-                           sec=table_sections(session_id),
+                           sec=table_sections(session_id), typed_stake=stake,
+                           finer=bool(stake) and _finer_asked(stake),
                            client_id=request.args.get("client_id")
                            or forms.new_client_id())
 
@@ -67,10 +73,28 @@ def rename_post(session_id: str):
 def stake_post(session_id: str):
     stake = typed_decimal(request.form.get("stake"))
     said = typed_money(stake, g.summary.get("currency"))
-    return post_event(session_id, url_for("tablet.manage", session_id=session_id),
+    finer = bool(request.form.get("finer_stake"))  # the host's "Yes, play for this stake"
+    target = url_for("tablet.manage", session_id=session_id)
+    return post_event(session_id, target,
                       _("The stake is {stake} from the next hand on", stake=said),
                       _("the new stake {stake}", stake=said) if said else _("the new stake"),
-                      lambda db: table_events.change_stake(db, session_id, stake, form_client_id()))
+                      lambda db: table_events.change_stake(db, session_id, stake,
+                                                           form_client_id(), finer=finer),
+                      again=lambda: again.refuse(target, "", request.form))
+
+
+def _finer_asked(typed: str) -> bool:
+    """Whether a refused new stake is finer than a coin of the table's money
+    (its amounts' currency) and the table plays in whole coins: the manage
+    page then asks the host to confirm it."""
+    try:
+        stake = Decimal(typed_decimal(typed) or "")
+        now = Decimal(g.summary["stake_now"])
+    except InvalidOperation:
+        return False
+    money = g.summary.get("currency")
+    return stake.is_finite() and payable.finer_than_coin(stake, money) is not None and \
+        payable.finer_than_coin(now, money) is None
 
 
 @bp.post("/s/<session_id>/manage/payment")
