@@ -841,3 +841,49 @@ def test_one_tables_odd_decimals_leave_every_other_amount_in_cents(club_app):
     page = client.get("/club/season").get_data(as_text=True)
     amounts = re.findall(r"-?\d+\.\d+", page[page.find("<main"):])
     assert {"2.00", "-2.00", "0.246", "-0.246"} <= set(amounts) and "2.000" not in amounts
+
+
+def test_a_season_with_wrong_dates_is_refused_on_its_own_form(weeks):
+    """Newcomer45 P10b: a season that ends before it starts led to a bare
+    "Not accepted" page away from the form, and a date that is not one was
+    ignored (the whole season shown). Both are refused on the season's own
+    form, naming the field, with what was typed kept; the API and the
+    downloads say the same words."""
+    from html import unescape
+
+    client = weeks["client"]
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
+    cases = [({"from": WEEKS[3], "to": WEEKS[0]}, "bad_range", "to"),
+             ({"from": "garbage"}, "bad_date", "from"),
+             ({"to": "2026-13-01"}, "bad_date", "to")]
+    said = {}
+    for query, code, field in cases:
+        for lang in ("en", "de", "fr", "pt"):
+            r = client.get("/club/season", query_string={**query, "lang": lang})
+            page = r.get_data(as_text=True)
+            assert r.status_code == 400, (query, lang)
+            error = re.search(r'id="season-error">([^<]*)<', page)
+            assert error, (query, lang, page[:3000])
+            sentence = unescape(error.group(1))
+            # The same words from the API, in the same language.
+            api = client.get("/api/club/season", headers={**KEY, "Accept-Language": lang},
+                             query_string=query)
+            assert api.status_code == 400 and api.get_json()["error"]["code"] == code
+            assert api.get_json()["error"]["message"] == sentence, (query, lang)
+            # The form is there, the field named and marked, a real date kept.
+            assert re.search(rf'name="{field}" value="[^"]*" aria-invalid="true"', page)
+            for k, v in query.items():
+                assert f'name="{k}" value="{v}"' in page, (k, v)
+            assert 'id="season-table"' not in page  # nothing shown as if asked
+            said[query.get("from"), query.get("to"), lang] = sentence
+            for download in ("/club/hands.csv", "/club/season.pdf"):
+                r = client.get(download, query_string=query)
+                assert r.status_code == 303 and "/club/season?" in r.headers["Location"]
+    assert said[WEEKS[3], WEEKS[0], "en"] == (
+        f"To: {WEEKS[0]} is before {WEEKS[3]}, so the season would end before it starts")
+    assert said["garbage", None, "en"] == "From: 'garbage' is not a date as YYYY-MM-DD"
+    assert said[None, "2026-13-01", "de"].startswith("Bis: '2026-13-01'")
+    assert len({v for (a, b, lang), v in said.items() if a == "garbage"}) == 4
+    # A right range still shows its season.
+    page = client.get("/club/season", query_string={"from": WEEKS[1], "to": WEEKS[2]})
+    assert page.status_code == 200 and 'id="season-table"' in page.get_data(as_text=True)

@@ -61,17 +61,7 @@ def _api_guard() -> None:
 # ---------------------------------------------------------------- reading the query
 
 def _date(name: str) -> date | None:
-    text = request.args.get(name) or None
-    if text is None:
-        return None
-    try:
-        return date.fromisoformat(text) if len(text) == 10 else _bad(name)
-    except ValueError:
-        return _bad(name)
-
-
-def _bad(name: str):
-    raise ApiError(400, "bad_request", N_("{field}: a date as YYYY-MM-DD"), {"field": name})
+    return club.season_day(name, request.args.get(name))
 
 
 def _currency() -> str | None:

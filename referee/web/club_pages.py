@@ -22,7 +22,7 @@ from flask import (
 
 from .. import language
 from ..ledger.club import AVERAGE_SHOW
-from ..rules.errors import RefereeError
+from ..rules.errors import MalformedInput, RefereeError
 from ..rules.numbers import whole
 from ..service import access, club
 from ..service.club import pay
@@ -31,7 +31,7 @@ from ..service.money.payable import from_form
 from ..service.table import sessions
 from .club_api import _date, _key
 from .db import get_db
-from .errors import ApiError, error_page
+from .errors import error_page
 from .forms import check_csrf
 from .lang import _, current, message, money, table_title
 from .reports import paper_turn
@@ -87,10 +87,24 @@ def unlock():
 # ---------------------------------------------------------------- pages
 
 def _range() -> tuple[date | None, date | None]:
-    try:
-        return _date("from"), _date("to")
-    except ApiError:
-        return None, None
+    """The season's dates the query names (none: the whole season); a date
+    that is not one, or a season that ends before it starts, is refused
+    (``MalformedInput``), never ignored."""
+    start, end = _date("from"), _date("to")
+    club.season_range(start, end)
+    return start, end
+
+
+def _field(err: MalformedInput) -> str:
+    """The date field a refusal names ("from" or "to")."""
+    return next(k for k, v in club.DATE_FIELDS.items() if err.params["field"].template == v)
+
+
+def _to_the_form():
+    """A download (the season's paper, its hands) asked with dates that are
+    refused: to the season's page with the same query, whose form says why
+    beside what was typed."""
+    return redirect(url_for("club.season_page", **request.args), 303)
 
 
 def _currency(rows: list[dict]) -> str | None:
@@ -193,14 +207,23 @@ def pay_details_page(name: str):
 
 @pages.get("/season")
 def season_page():
-    start, end = _range()
     a, b = request.args.get("a") or None, request.args.get("b") or None
     db = get_db()
     rows = club.tables(db)
+    try:
+        start, end = _range()
+    except MalformedInput as err:
+        # Said on the form, above what was typed, and nothing shown as if
+        # asked: a bare page led away from the form (newcomer45 P10b).
+        return render_template(
+            "club_season.html", s={"currency": _currency(rows), "from": None, "to": None},
+            chart="", a=a or "", b=b or "", average_show=AVERAGE_SHOW,
+            currencies=club.currencies(rows), error=message(err), wrong=_field(err),
+            typed={k: request.args.get(k, "") for k in ("from", "to")}), 400
     data = club.season(db, _currency(rows), start, end, a, b, rows)
     return render_template("club_season.html", s=data, chart=chart_svg(data["running"], current()),
                            a=a or "", b=b or "", average_show=AVERAGE_SHOW,
-                           currencies=club.currencies(rows))
+                           currencies=club.currencies(rows), error=None, wrong=None, typed={})
 
 
 def _download(text: str | bytes, mimetype: str, filename: str) -> Response:
@@ -210,7 +233,10 @@ def _download(text: str | bytes, mimetype: str, filename: str) -> Response:
 
 @pages.get("/hands.csv")
 def hands_csv():
-    start, end = _range()
+    try:
+        start, end = _range()
+    except MalformedInput:
+        return _to_the_form()
     db = get_db()
     rows = club.tables(db)
     return _download(club.hands_csv(db, _currency(rows), start, end, rows),
@@ -229,7 +255,10 @@ def ledger_csv():
 def season_pdf():
     from ..reports.season import render_season
 
-    start, end = _range()
+    try:
+        start, end = _range()
+    except MalformedInput:
+        return _to_the_form()
     db = get_db()
     rows = club.tables(db)
     data = club.season(db, _currency(rows), start, end,

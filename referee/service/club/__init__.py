@@ -494,13 +494,44 @@ def player(db: Database, name: str) -> dict:
 
 # ---------------------------------------------------------------- the season
 
+#: The season's two dates, named as the season page's form names them: a
+#: refusal of either names it so on the page, in the API and for a CSV.
+DATE_FIELDS = {"from": N_("From"), "to": N_("To")}
+
+
+def season_day(field: str, text: str | None) -> date | None:
+    """A season's date as typed (``field``: "from" or "to"), as YYYY-MM-DD,
+    or None for none. Anything else is refused (``bad_date``), naming the
+    field and what was typed: a garbage date was silently ignored and the
+    whole season shown (newcomer45 P10b)."""
+    if not text:
+        return None
+    try:
+        if len(text) != 10:
+            raise ValueError(text)
+        return date.fromisoformat(text)
+    except ValueError:
+        raise MalformedInput("bad_date", N_("{field}: {text} is not a date as YYYY-MM-DD"),
+                             {"field": Words(DATE_FIELDS[field]),
+                              "text": repr(text)}) from None
+
+
+def season_range(start: date | None, end: date | None) -> None:
+    """A season that ends before it starts is refused (``bad_range``), naming
+    its last day's field and both days."""
+    if start and end and start > end:
+        raise MalformedInput("bad_range", N_("{field}: {end} is before {start}, so the season "
+                                             "would end before it starts"),
+                             {"field": Words(DATE_FIELDS["to"]), "end": end.isoformat(),
+                              "start": start.isoformat()})
+
+
 def season(db: Database, currency: str | None = None, start: date | None = None,
            end: date | None = None, a: str | None = None, b: str | None = None,
            rows: list[dict] | None = None) -> dict:
     """Each person's numbers over the date range, their running balance after
     each session (the chart), and head to head of ``a`` and ``b`` if given."""
-    if start and end and start > end:
-        raise MalformedInput("bad_range", N_("the range ends before it starts"))
+    season_range(start, end)
     rows = _given(db, rows)
     currency = pick_currency(rows, currency)
     sessions = gather(db, rows, currency, start, end)
