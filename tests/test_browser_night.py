@@ -410,7 +410,7 @@ def test_a_night_between_the_hands(server, browser):
     pg.select_option("#settle-by-2", "Hal")
     post_form(pg, "#settle-2", "#settle-correct-2")
     said = text(pg, "#confirm")
-    assert "Undone" in said and "taken back" in said
+    assert "Undone" in said and "no longer" in said
     check(pg, "between-correction")
     post_form(pg, ".confirm-form", "#confirm-yes")
     assert "Settled by a correction: Hal" in text(pg, "#dispute-2")

@@ -265,7 +265,7 @@ def test_the_confirm_page_says_where_the_rules_stop_and_the_money(client):
     assert "Not logged again: Ben shows 4♣ 8♣ — Ben's hand holds 8♦" in said
     assert "The 6 later actions before it are logged again, as they were." in said
     assert "Left for you to log from there (2): Ben shows 4♣ 8♣; Cy shows" in said
-    assert "of this hand is taken back" in said and "The hand is in play again" in said
+    assert "no longer wins" in said and "The hand is in play again" in said
     page = client.post(f"/s/{sid}/hands/1/disputes/1/settle", data=_confirm_fields(confirm),
                        follow_redirects=True).get_data(as_text=True)
     said = _words(page)
@@ -351,3 +351,51 @@ def test_action_n_is_one_number_on_the_history_the_dispute_and_the_audit(client)
     # (its row: the action's number, the event's, the action)
     assert "Action 4 · Event" in view and re.search(r"\b4 \d+ Cy: take Q♠", view)
     assert "Cy disputes action 4 (Cy: take Q♠, since undone): “I drew”" in view
+
+
+def _dropped_hand(client, **table):
+    """Ben drops at once and every hand is shown; Cy disputes the drop (it
+    was a draw of 8♥): the play is on again, and the shows cannot follow."""
+    sid = tt.create(client, **table)
+    tt.start(client, sid, deal=DEAL, upcard="7d")
+    tt.act(client, sid, 1, "drop")
+    for seat in (0, 1, 2):
+        tt.act(client, sid, seat, "show")
+    page = tt.hand_page(client, sid)
+    r = client.post(f"/s/{sid}/hands/1/dispute", data={
+        "csrf_token": tt.form_value(page, "csrf_token"), "client_id": "d1", "by": "Cy",
+        "action": "1", "note": "Ben drew, he did not drop"})
+    assert r.status_code == 303
+    return sid
+
+
+#: What the correction of a drop into a draw says (newcomer45 P10): who no
+#: longer loses or wins what ("Amélie : -1,00 € de cette main sont repris"
+#: read as a double negative), that the shows come at the end of the play
+#: (they were listed as left to log now), and none logged again (not "0
+#: action suivante a été notée à nouveau").
+DROP_UNDONE = {
+    "en": ("Ben no longer loses $1.25 in this hand", "Ann no longer wins $1.00 in this hand",
+           "The hands of Ann, Ben and Cy are shown at the end of the play, not now.",
+           "No later action was logged again."),
+    "fr": ("Ben ne perd plus 1,25 $US dans cette main",  # _words: one plain space
+           "Ann ne gagne plus 1,00 $US dans cette main",
+           "Les mains d'Ann, Ben et Cy sont montrées à la fin du jeu, pas maintenant.",
+           "Aucune action suivante n'a été notée à nouveau."),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(DROP_UNDONE))
+def test_a_corrected_drop_says_what_changes_plainly(client, lang):
+    loses, wins, shows, none_again = DROP_UNDONE[lang]
+    sid = _dropped_hand(client, language=lang)
+    _picking, confirm = _correct_instead(client, sid, "8h")
+    said = _words(confirm)
+    assert loses in said and wins in said, said[-900:]
+    assert shows in said, said[-900:]
+    assert "-0" not in said and "(3)" not in said
+    page = client.post(f"/s/{sid}/hands/1/disputes/1/settle", data=_confirm_fields(confirm),
+                       follow_redirects=True).get_data(as_text=True)
+    said = _words(page)
+    assert none_again in said and shows in said, said[:1500]
+    assert " 0 " not in said.split("✓")[1][:200]

@@ -261,7 +261,7 @@ def test_a_dispute_settled_from_the_tablet_each_way(client):
     assert r.status_code == 303  # to the question's own page
     text = client.get(r.headers["Location"]).get_data(as_text=True)
     assert 'id="confirm-yes"' in text
-    assert "Ben: $0.50 of this hand is taken back" in text
+    assert "Ben no longer wins $0.50 in this hand" in text
     assert tt.seq_of(tt.hand_page(client, sid)) == 3  # nothing changed yet
     r = client.post(f"/s/{sid}/hands/1/disputes/1/settle",
                     data={**data, "by": "Ann", "how": "corrected", "client_id": "st1",

@@ -44,6 +44,9 @@ DISCARDED_BY = N_("discarded by {player}")
 DECLARED_BY = N_("declared by {player}")
 SHOWN_BY = N_("shown by {player}")
 
+#: A show refused while the play goes on (a page then says when hands are shown).
+SHOW_TOO_EARLY = "show_too_early"
+
 
 class _ToPick(tuple[str, ...]):
     __slots__ = ()
@@ -407,7 +410,7 @@ def _verify_show(hand: Hand, action: Action) -> None:
             raise _illegal("show_not_needed", N_("{player} need not show: only the losers "
                                                  "show after a deal win in push-up scoring"),
                                               {"player": p})
-        raise _illegal("show_too_early", N_("hands are shown only when the play has ended "
+        raise _illegal(SHOW_TOO_EARLY, N_("hands are shown only when the play has ended "
                                             "(after a drop or when the stock runs out)"))
     if p not in hand.must_show and hand.card_count(p):
         raise _illegal("show_not_needed", N_("{player} need not show"), {"player": p})

@@ -15,8 +15,9 @@ from markupsafe import Markup
 
 from ...rules.actions import parse_action
 from ...rules.cards import card_label
+from ...rules.legality import SHOW_TOO_EARLY
 from ...rules.numbers import whole
-from ...rules.words import N_
+from ...rules.words import N_, Names
 from ...service.access import seats
 from ...service.errors import RefereeError, Refused
 from ...service.table import disputes
@@ -131,12 +132,28 @@ def _later_lines(preview: dict) -> list[str]:
                      ngettext("The {num} later action before it is logged again, as it was.",
                               "The {num} later actions before it are logged again, as they "
                               "were.", len(done), num=len(done)))
-    if left:
-        lines.append(stopped_words(left[0], preview["stopped"]))
+    later, shows = _shows_apart(left, preview["stopped"])
+    if later:
+        lines.append(stopped_words(later[0], preview["stopped"]))
         lines.append(ngettext("Left for you to log from there: {actions}",
-                              "Left for you to log from there ({num}): {actions}", len(left),
-                              num=len(left), actions="; ".join(action_words(t) for t in left)))
+                              "Left for you to log from there ({num}): {actions}", len(later),
+                              num=len(later), actions="; ".join(action_words(t) for t in later)))
+    if shows:
+        lines.append(shows)
     return lines
+
+
+def _shows_apart(left: list[str], stopped: dict | None) -> tuple[list[str], str]:
+    """The actions left for the host, and the shows among them said apart when
+    the play is on again (a corrected drop): those are not logged now but
+    when the play ends, with the cards held then (newcomer45 P10: they were
+    listed as left to log, each with its cards)."""
+    if not left or (stopped or {}).get("code") != SHOW_TOO_EARLY:
+        return left, ""
+    shows = [t for t in left if parse_action(t).verb == "show"]
+    return [t for t in left if t not in shows], _(
+        "The hands of {names} are shown at the end of the play, not now.",
+        names=Names(parse_action(t).player for t in shows))
 
 
 def stopped_words(text: str, stopped: dict) -> Markup:
@@ -150,8 +167,7 @@ def _money_lines(preview: dict) -> list[str]:
     cur = g.summary.get("currency")
     before, after = preview["net"], preview["net_after"]
     if before and not after:
-        return [_("{name}: {amount} of this hand is taken back", name=name,
-                  amount=money(net, cur)) for name, net in before.items() if Decimal(net)] + \
+        return [taken_back(name, net, cur) for name, net in before.items() if Decimal(net)] + \
             [_("The hand is in play again from there.")]
     if not after:
         return []
@@ -162,16 +178,29 @@ def _money_lines(preview: dict) -> list[str]:
             if name not in before or Decimal(before[name]) != Decimal(net)]
 
 
+def taken_back(name: str, net: str, currency: str | None) -> str:
+    """A player's money of a hand taken back, said plainly: "Ann no longer
+    wins $1.00 in this hand" ("Ann: -$1.00 of this hand is taken back" read
+    as a double negative)."""
+    amount = money(abs(Decimal(net)), currency)
+    return _("{name} no longer wins {amount} in this hand", name=name, amount=amount) \
+        if Decimal(net) > 0 else \
+        _("{name} no longer loses {amount} in this hand", name=name, amount=amount)
+
+
 def settled_flash(k: int, n: int, answer: dict) -> list[tuple[str, str]]:
     """What the second tap did, said: the action put right and how many
     later ones were logged again; what is left for the host, and why."""
-    said = [("ok", "\u2713 " + _("Dispute {k} of hand {n} is settled: {change}.", k=k, n=n,
-                                 change=replaced_words(answer["undone"][-1], answer["instead"]))
-             + " " + ngettext("{num} later action was logged again.",
-                              "{num} later actions were logged again.",
-                              len(answer.get("again") or ()),
-                              num=len(answer.get("again") or ())))]
-    left = answer.get("left") or []
+    again = len(answer.get("again") or ())
+    left, shows = _shows_apart(answer.get("left") or [], answer.get("stopped"))
+    done = "\u2713 " + _("Dispute {k} of hand {n} is settled: {change}.", k=k, n=n,
+                         change=replaced_words(answer["undone"][-1], answer["instead"]))
+    if again:
+        done += " " + ngettext("{num} later action was logged again.",
+                               "{num} later actions were logged again.", again, num=again)
+    elif answer.get("left"):
+        done += " " + _("No later action was logged again.")
+    said = [("ok", done + (" " + shows if shows else ""))]
     if left and answer.get("stopped"):
         rest = (_("Log it as it really was.") if len(left) == 1 else
                 ngettext("Log it and the {num} action after it as they really were.",

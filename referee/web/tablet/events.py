@@ -18,7 +18,7 @@ from ...service.table import disputes, hands, sessions, table_events
 from .. import again, forms
 from ..db import get_db
 from ..errors import flash_refused
-from ..lang import _, action_words, money, typed_decimal, typed_money
+from ..lang import _, action_words, typed_decimal, typed_money
 from .blueprint import (
     bp,
     confirm_event,
@@ -31,7 +31,7 @@ from .blueprint import (
     told_state,
     unlocked,
 )
-from .correct import SETTLING, instead_confirm, settle_instead
+from .correct import SETTLING, instead_confirm, settle_instead, taken_back
 
 # What a refused form asked for, said where it is refused (two forms each).
 ACCEPTANCE = N_("{player}'s acceptance of the result of hand {n}")
@@ -321,8 +321,7 @@ def settle_confirm(session_id: str, n: int, k: int):
     cur = g.summary.get("currency")
     for name, net in preview["net"].items():
         if Decimal(net):
-            lines.append(_("{name}: {amount} of this hand is taken back", name=name,
-                           amount=money(net, cur)))
+            lines.append(taken_back(name, net, cur))
     return confirm_event(
         session_id, _("Correct hand {n} back to action {number}?", n=n,
                       number=preview["action"]),
