@@ -14,6 +14,7 @@ from referee.cli import main
 from referee.replay import replay
 from referee.reports.settlement import render_settlement
 from tests.reports_fixtures import pdf_text
+from tests.test_club import club_app, weeks  # noqa: F401 - the season's fixtures
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
 
@@ -68,3 +69,35 @@ def test_the_french_hand_page_says_undo_and_void_apart(client):
     assert "Annuler" in void
     assert "annul" not in undone.lower() and "annul" not in undo.lower(), (undone, undo)
     assert "retirée" in undone and undo.startswith("Retirer")
+
+
+@pytest.mark.parametrize("lang", language.LANGUAGES)
+def test_the_season_page_says_each_figure_alike(weeks, lang):  # noqa: F811 - the fixture
+    """'Compte moyen par main montrée' read 32,6 and 42,67 in one column, and
+    'Tombé (gagné)' 2 (0), a count in brackets read as a rate: each average
+    to the same places as the paper, the bracket says what it counts."""
+    from tests.test_club import _csrf
+
+    client = weeks["client"]
+    client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
+    page = client.get(f"/club/season?lang={lang}").get_data(as_text=True)
+    average = language.gettext(lang, "Average count per hand shown")
+    drops = language.gettext(lang, "Drops (won)")
+    cells = re.findall(rf'data-label="{re.escape(average)}">([^<]*)<', page)
+    # as the paper writes them: to the hundredth, "32,60" beside "42,67"
+    paper = pdf_text(client.get(f"/club/season.pdf?lang={lang}").data)
+    assert cells and all(re.search(rf"(?<![\d,.]){re.escape(c)}(?![\d])", paper)
+                         for c in cells if c), (cells, paper)
+    brackets = re.findall(rf'data-label="{re.escape(drops)}">[^<(]*\(([^)]*)\)', page)
+    assert brackets and all(not b.strip().isdigit() for b in brackets), brackets
+
+
+def test_an_average_on_a_page_keeps_its_places(app):
+    """The season page wrote 32,6 beside 42,67 (its plain-number filter drops a
+    trailing zero); an average is written to its places, as on the paper."""
+    from decimal import Decimal
+
+    from referee.web.lang import figure
+
+    with app.test_request_context("/?lang=fr"):
+        assert figure(Decimal("32.60")) == "32,60"

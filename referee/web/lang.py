@@ -201,6 +201,14 @@ def _number_text(text: str, lang: str) -> str:
     return language.number(amount, lang)
 
 
+def figure(value) -> str:
+    """A figure of the season (an average) to its places, as its paper
+    writes it: one column says each with as many ("32,60", "42,67")."""
+    from ..reports.season import _number
+
+    return _number(value, current())
+
+
 def typed_decimal(text: str | None) -> str:
     """A decimal typed in a form in the reader's form (``1,00`` on a German
     page), as the service reads it (``1.00``); the page's pattern says the same
@@ -471,6 +479,7 @@ def init_app(app) -> None:
     # an amount of the result's sections written to its quantum, for ``money``
     app.add_template_filter(fmt, "written")
     app.add_template_filter(num, "num")
+    app.add_template_filter(figure, "figure")
     app.add_template_filter(day, "day")
     app.add_template_filter(clock, "clock")
     app.add_template_filter(action_words, "action_words")
