@@ -47,7 +47,7 @@ def test_migrations_are_numbered_and_tracked(db, database):
                                              "m003_table_events", "m004_chain_v2",
                                              "m005_club", "m006_running_totals",
                                              "m007_reply_requests", "m008_anchors",
-                                             "m009_attempts_anchored_by_group"]
+                                             "m009_attempts_anchored_by_group", "m010_copy_of"]
     assert [fn.__name__ for fn in schema.MIGRATIONS] == schema.applied_migrations(db)
     # migrating again is a no-op
     assert storage.schema.pending_migrations(storage.connect(database)) == []

@@ -51,6 +51,9 @@ class TableRef(NamedTuple):
     name: str | None = None
     players: tuple[str, ...] = ()
     opened: str | None = None
+    #: Imported as a copy of a night stored already (newcomer45 P4): the id
+    #: of the table it copies (None: no copy).
+    copy_of: str | None = None
 
     @classmethod
     def of(cls, doc: dict) -> TableRef:
@@ -60,7 +63,8 @@ class TableRef(NamedTuple):
         header = doc.get("header") or {}
         return cls(doc.get("id"), doc.get("table") or doc.get("table_name"),
                    tuple(doc.get("everyone") or doc.get("players") or ()),
-                   doc.get("started") or header.get("started") or doc.get("created"))
+                   doc.get("started") or header.get("started") or doc.get("created"),
+                   doc.get("copy_of"))
 
 
 class Linked:

@@ -120,7 +120,18 @@ def table_named(table, lang: str) -> str:
     every page, paper, command and payment names one (newcomer N10): its
     name; else who sat at it and when it opened ("Table with Ann and Ben,
     opened 2026-11-28 22:38 UTC"), in the reader's language; its id only
-    where nothing else is known of it (an old carry read alone)."""
+    where nothing else is known of it (an old carry read alone). A copy of a
+    night stored already says so (newcomer45 P4: the club listed each debt
+    twice under one name)."""
+    named = _table_named(table, lang)
+    return language.gettext(lang, TABLE_COPY, table=named) if table.copy_of else named
+
+
+#: A table imported as a copy of a night stored already, wherever it is named.
+TABLE_COPY = N_("{table} (copy)")
+
+
+def _table_named(table, lang: str) -> str:
     if table.name:
         return table.name
     when = language.time_text(table.opened, lang, table.opened)

@@ -302,6 +302,14 @@ def m009_attempts_anchored_by_group(db: Database) -> None:
     attempts.anchor_groups(db, [r[0] for r in db.conn.execute("SELECT id FROM sessions")])
 
 
+@migration
+def m010_copy_of(db: Database) -> None:
+    # A log imported as a copy of a night stored already (newcomer45 P4):
+    # the table it copies, decided at the import, so that every page names
+    # the copy as one (the log format has no such field).
+    db.execute("ALTER TABLE sessions ADD COLUMN copy_of TEXT")
+
+
 def apply_pg(db: Any) -> None:
     """Apply PostgreSQL's pending migrations (inside the write lock: processes
     starting together migrate once)."""

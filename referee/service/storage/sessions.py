@@ -46,12 +46,13 @@ def named(db: Database, ids: list[str]) -> list[dict]:
     next hand (in order of arrival), ``closed`` and ``started`` when."""
     if not ids:
         return []
-    found = {r[0]: {"id": r[0], "created": r[1], "table": r[2], "players": json.loads(r[3]),
+    found = {r[0]: {"id": r[0], "created": r[1], "table": r[2], "copy_of": r[7],
+                    "players": json.loads(r[3]),
                     "everyone": list(dict.fromkeys([*json.loads(r[4]),
                                                     *json.loads(r[5] or "[]")])),
                     **{k: header.get(k) for k in ("closed", "started")}}
              for r in db.conn.execute(
-                 "SELECT id, created, table_name, players, everyone, next_seats, header "
+                 "SELECT id, created, table_name, players, everyone, next_seats, header, copy_of "
                  f"FROM sessions WHERE id IN ({', '.join('?' * len(ids))})", ids)
              for header in (json.loads(r[6]),)}
     return [found[i] for i in ids if i in found]
@@ -107,6 +108,10 @@ def set_everyone(db: Database, sid: str, everyone: list[str]) -> None:
 def set_brought_forward_from(db: Database, sid: str, earlier: str) -> None:
     db.conn.execute("UPDATE sessions SET brought_forward_from = ? WHERE id = ?",
                     (earlier, sid))
+
+
+def set_copy_of(db: Database, sid: str, original: str) -> None:
+    db.conn.execute("UPDATE sessions SET copy_of = ? WHERE id = ?", (original, sid))
 
 
 def brought_forward_from(db: Database, sid: str) -> str | None:

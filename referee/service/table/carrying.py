@@ -33,7 +33,7 @@ ZERO = Decimal(0)
 
 
 def open_carrying(db: Database, doc: dict, earlier: str, token: str | None,
-                  pin: str | None = None, *, copy: bool = False) -> SessionInfo:
+                  pin: str | None = None, *, copy: bool | None = False) -> SessionInfo:
     """A new table (a header: it opens now), or an import (a log with hands,
     which writes its own ``brought_forward``; ``copy``: as ``import_log``'s),
     carrying ``earlier``'s unpaid debts among its players; ``token``: one of
@@ -43,7 +43,7 @@ def open_carrying(db: Database, doc: dict, earlier: str, token: str | None,
 
 
 def open_carried(db: Database, doc: dict, earlier: str, pin: str | None = None, *,
-                 copy: bool = False) -> SessionInfo:
+                 copy: bool | None = False) -> SessionInfo:
     """``open_carrying`` once the caller may read ``earlier``: its token was
     given, or the tablet opening the new table unlocked it with its PIN."""
     if "hands" not in doc:
@@ -51,19 +51,19 @@ def open_carried(db: Database, doc: dict, earlier: str, pin: str | None = None, 
             raise MalformedInput("malformed", N_("brought_forward is given twice: as "
                                                  "balances and as brought_forward_from"))
         doc = opening(doc)
-        copy = True  # a table opening now is no night stored already
+        copy = None  # a table opening now is no night stored already, nor a copy
     return carry_into(db, doc, pin, earlier, copy=copy)
 
 
 def carry_into(db: Database, doc: dict, pin: str | None, earlier: str, *,
-               copy: bool = False) -> SessionInfo:
+               copy: bool | None = False) -> SessionInfo:
     """``doc`` stored as a new table that carries ``earlier``'s debts (``carry``).
     The document is checked first, so that a table that cannot open (or is
     stored already: ``once``) carries nothing away; an import's own
     ``brought_forward`` must be what is carried."""
     check = {k: v for k, v in doc.items() if k != "brought_forward"}
     open_session(load_log(check))  # its faults before anything is carried
-    if not copy:
+    if copy is False:
         once.refuse_stored(db, load_log(doc), get_log)
     sid = new_session_id()
     given = doc.get("brought_forward") if "hands" in doc else None

@@ -25,8 +25,19 @@ STORED_AS = N_("this log is already stored, as table {id}: importing it again wo
 
 
 def refuse_stored(db: Database, log: dict, read_log: Callable[[Database, str], dict]) -> None:
-    """Refused (``already_stored``): ``log`` (loaded) is a night stored
-    already. One opened at a time (``started``, which the service records
+    """Refused (``already_stored``) when ``stored_as`` finds the night stored."""
+    row = stored_as(db, log, read_log)
+    if row is not None:
+        params = {"id": row["id"], "table": row["table"]}
+        raise AlreadyStored("already_stored", STORED_AS_NAMED if row["table"] else STORED_AS,
+                            params if row["table"] else {"id": row["id"]})
+
+
+def stored_as(db: Database, log: dict, read_log: Callable[[Database, str], dict]
+              ) -> dict | None:
+    """The stored table ``log`` is the night of (a copy asked for is marked a
+    copy of it), None: none. ``log`` (loaded) is a night stored already
+    when it is such a table. One opened at a time (``started``, which the service records
     for every table and an export gives back) is a table that opened then
     with the same players, rules, stake and currency, and dealt its first
     hand alike (the same dealer, deal and upcard), whatever hands either
@@ -37,9 +48,8 @@ def refuse_stored(db: Database, log: dict, read_log: Callable[[Database, str], d
     for row in storage.sessions.opened_at(db, started):
         if _alike(row, log) and (_first_deal_alike(db, row["id"], log) if started is not None
                                  else _same(read_log(db, row["id"]), log)):
-            params = {"id": row["id"], "table": row["table"]}
-            raise AlreadyStored("already_stored", STORED_AS_NAMED if row["table"] else STORED_AS,
-                                params if row["table"] else {"id": row["id"]})
+            return row
+    return None
 
 
 def _alike(row: dict, log: dict) -> bool:

@@ -54,7 +54,7 @@ def create_session(db: Database, header: dict, pin: str | None = None) -> Sessio
     import). The table opens now: ``started`` is recorded unless given. (A
     table that carries an earlier one's debts: ``carrying.open_carrying``.)"""
     # A table opening now is no night stored already: not looked for (``once``).
-    return import_log(db, opening(header), pin, copy=True)
+    return import_log(db, opening(header), pin, copy=None)
 
 
 def opening(header: dict) -> dict:
@@ -70,24 +70,25 @@ def opening(header: dict) -> dict:
 
 def import_log(db: Database, doc: dict, pin: str | None = None, *,
                brought_forward_from: str | None = None, sid: str | None = None,
-               copy: bool = False) -> SessionInfo:
+               copy: bool | None = False) -> SessionInfo:
     """Store a whole ``tonk-log/1`` document (its last hand may be still open).
     ``brought_forward_from``: the stored session its ``brought_forward`` came
     from (the club's ledger counts those debts there, not twice). A night
-    stored already is refused (``once``) unless ``copy``."""
+    stored already is refused (``once``) unless ``copy``: then stored as a
+    copy of that table (``copy_of``; None: a table opening now, no copy)."""
     if isinstance(doc, dict) and not doc.get("hands") and "started" not in doc:
         # A log with no hand yet is a table opening now (the API's POST
         # /api/sessions with "hands": []): recorded like a created table's,
         # and no night stored already (``once``): two opened in one second
         # alike are two tables.
         doc = {**doc, "started": storage.now_seconds()}
-        copy = True
+        copy = None  # nothing to look for, so never a copy of one
     with collector.paused():
         log = load_log(doc)
         if pin is not None and not (isinstance(pin, str) and 4 <= len(pin) <= 64):
             raise MalformedInput("bad_pin", N_("a PIN has 4 to 64 characters"))
         session = open_session(log)  # the header's faults, before anything else
-        if not copy:  # before a long log is replayed only to be refused
+        if copy is False:  # before a long log is replayed only to be refused
             once.refuse_stored(db, log, get_log)
         # Everything is judged before anything is written, and the write lock
         # is held for the writing alone: the database has one, and an import
@@ -141,7 +142,7 @@ HANDS, EVERYONE, FAULT = "hands", "everyone", "fault"
 
 def _store(db: Database, log: dict, session: Session, pin: str | None,
            brought_forward_from: str | None, judged: Iterator[tuple[str, Any]],
-           payloads: dict[str, str], sid: str | None = None, copy: bool = False
+           payloads: dict[str, str], sid: str | None = None, copy: bool | None = False
            ) -> SessionInfo:
     """Write a judged log (``judged``: what ``judge`` yielded, without a
     fault) in one transaction."""
@@ -166,13 +167,14 @@ def _store(db: Database, log: dict, session: Session, pin: str | None,
     opening["locks"] = access.locks_digest(table_hash, audit_hash, pin_hash)
     # An import's hands make a long write (a new table's opening is short).
     with storage.write(db, long=bool(log.get("hands"))):
-        if not copy:  # again under the lock: two imports of one log at once store one
-            once.refuse_stored(db, log, get_log)
+        original = _stored_once(db, log, copy)
         storage.sessions.insert(db, sid, log, header, rules.to_json(), log["players"],
                                 pin_hash, table_hash, audit_hash)
         storage.sessions.set_quantum(db, sid, str(q))
         if brought_forward_from is not None:
             storage.sessions.set_brought_forward_from(db, sid, brought_forward_from)
+        if original is not None:
+            storage.sessions.set_copy_of(db, sid, original)
         first = storage.events.append_many(db, sid, _events(log, opening, payloads))
         for kind, value in judged:
             if kind == HANDS:
@@ -185,6 +187,17 @@ def _store(db: Database, log: dict, session: Session, pin: str | None,
         if last_stake is not None:
             storage.sessions.set_next(db, sid, stake=str(last_stake), seats=None)
     return info
+
+
+def _stored_once(db: Database, log: dict, copy: bool | None) -> str | None:
+    """Under the write's lock: ``log`` refused if its night is stored already
+    (two imports of one log at once store one), unless ``copy``; then the id
+    of the table it is a copy of (None: none, or a table opening now)."""
+    if copy is False:
+        once.refuse_stored(db, log, get_log)
+        return None
+    original = once.stored_as(db, log, get_log) if copy else None
+    return original["id"] if original else None
 
 
 def _payloads(log: dict) -> dict[str, str] | RefereeError:
@@ -578,6 +591,7 @@ def session_summary(db: Database, sid: str) -> dict:
         "id": sid,
         "created": row["created"],
         "table": row["table_name"],
+        "copy_of": row.get("copy_of"),
         "started": header.get("started"),
         "closed": header.get("closed"),
         "language": header.get("language", "en"),
