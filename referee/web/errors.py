@@ -31,6 +31,7 @@ from ..service.errors import (
     StaleSeq,
     TooManyTries,
 )
+from .forward import way_forward
 from .lang import _, current, message, sentence
 
 log = logging.getLogger(__name__)
@@ -165,14 +166,15 @@ def on_form(err: RefereeError, label_of=lambda key: _(FORM_FIELDS[key])
     return _(FIELD_PROBLEM, field=label, problem=language.say(err.params["problem"], current()))
 
 
-def _why(err: RefereeError) -> Markup:
-    """A refusal's reason as a sentence, with the rule's code in small print
-    (for a dispute)."""
+def _why(err: RefereeError, then: str | None = None) -> Markup:
+    """A refusal's reason as a sentence, ``then`` what to do (a sentence of
+    its own), with the rule's code in small print (for a dispute)."""
     words = on_form(err) or sentence(err)
     words = words[:1].upper() + words[1:]
     code = Markup(' <small class="code">({})</small>').format(
         _("rule {code}", code=err.code)) if err.code else ""
-    return Markup("{}.").format(words.rstrip(".")) + code
+    return Markup("{}.").format(words.rstrip(".")) + (
+        Markup(" {}").format(then) if then else "") + code
 
 
 def flash_refusal(err: RefereeError, text: str) -> None:
@@ -185,8 +187,8 @@ def flash_refusal(err: RefereeError, text: str) -> None:
                 "logged an action). Check the table below and tap again. ({action})",
                 action=said), "error")
     else:
-        flash(Markup("{} \u2014 ").format(_("Not logged: {action}", action=said)) + _why(err),
-              "error")
+        flash(Markup("{} \u2014 ").format(_("Not logged: {action}", action=said))
+              + _why(err, way_forward(err, page=True)), "error")
 
 
 #: A table's form refused: what it asked for, named (never said as done), then why.
@@ -215,8 +217,10 @@ def register(app: Flask) -> None:
         # A 429 says when to come back (a client waits that long, not at once).
         wait = {"Retry-After": str(err.retry_after())} if isinstance(err, TooManyTries) else {}
         if _api(request.path):
-            response, _status = _json_error({"error": {**err.to_dict(),
-                                                       "message": message(err)}}, status)
+            forward = way_forward(err, page=False)
+            said = message(err).rstrip(".") + ". " + forward if forward else message(err)
+            response, _status = _json_error({"error": {**err.to_dict(), "message": said}},
+                                            status)
             response.headers.update(wait)
             return response, status
         title, words = PAGES.get(status, (NOT_ACCEPTED, None))
