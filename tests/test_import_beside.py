@@ -38,8 +38,9 @@ def forks(monkeypatch):
     return started
 
 
-# What differs between two imports of one log by design: ids, tokens, times.
-MINE = {"sessions": {"id", "created", "table_token_hash", "audit_token_hash"},
+# What differs between two imports of one log by design: ids, tokens, times,
+# and that the second, a copy on purpose, says so (copy_of).
+MINE = {"sessions": {"id", "created", "table_token_hash", "audit_token_hash", "copy_of"},
         "events": {"id", "session_id", "created", "prev_hash", "hash"},
         "hands": {"session_id", "last_event"}, "seats": {"session_id"}}
 
