@@ -25,7 +25,6 @@ KNOWN = {
     "record/document.py::_sound": 19,
     "record/events.py::check_session_money": 19,
     "record/reading.py::_plain_log": 29,
-    "record/schemas.py::_malformed": 16,
     "replay/audit.py::_step_through": 20,
     "reports/audit.py::describe_state": 16,
     "reports/whatif.py::format_whatif": 17,

@@ -19,6 +19,8 @@ DEFAULT_DB = os.path.join("instance", "referee.sqlite3")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from ..rules.words import LANGUAGES
+
     p = sub.add_parser("serve", help="run the live-table service (tablet pages and JSON API)")
     p.add_argument("--host", default=None,
                    help="the address to listen on (default 127.0.0.1: this machine only; "
@@ -54,6 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--finer-stake", action="store_true", help="a log without hands opens a "
                    "table now: one for a stake finer than its currency's smallest coin is "
                    "refused (stake_finer_than_coin) unless this confirms it")
+    p.add_argument("--lang", choices=LANGUAGES,
+                   help="the language of a refusal (default: the table's, from the log)")
     p.set_defaults(func=cmd_import)
     p = sub.add_parser("export", help="print a stored session's log")
     p.add_argument("id")
@@ -69,8 +73,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--head", metavar="HASH", help="a receipt: the session's chain (with "
                    "--session), else the database, must still hold this hash (its 64 hex "
                    "digits, or the first 16 or more as a paper prints them)")
-    from ..rules.words import LANGUAGES
-
     p.add_argument("--lang", choices=LANGUAGES,
                    help="the report's language (default: with --session or a log, the "
                    "table's; else English)")
@@ -277,8 +279,8 @@ def cmd_import(args: argparse.Namespace) -> int:
             # a stake finer than a coin (a night already played is kept as given).
             payable.check_opening_stake(log)
         info = sessions.import_log(_open(args, must_exist=False), log, copy=args.copy)
-    except RefereeError as err:  # in the log's language, as replay and settle refuse
-        return fail(err, lang=log_language(log, args.log))
+    except RefereeError as err:  # as replay refuses: --lang, else the log's language
+        return fail(err, lang=args.lang or log_language(log, args.log))
     print(info.id)
     print(f"table_token {info.table_token}", file=sys.stderr)
     print(f"audit_token {info.audit_token}", file=sys.stderr)

@@ -7,7 +7,8 @@ marshmallow takes about 70 ms to import, a tenth of a long replay.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from marshmallow import (
@@ -420,14 +421,42 @@ HAND_SETUP = HandSchema(exclude=("actions", *HAND_FIELDS))
 
 
 
-# Marshmallow's messages that a log can meet, as _malformed writes them: marked
-# here so that the catalogs carry them.
+# Marshmallow's messages that a log can meet, as _malformed writes them (a
+# small first letter, no full stop): each is matched back to its template and
+# values (``matched``), so that the reader's language has it too (newcomer
+# 45's P6: "format: must be equal to tonk-log/1" in a Portuguese replay).
 _MARSHMALLOW = (
     N_("missing data for required field"), N_("field may not be null"),
     N_("not a valid string"), N_("not a valid integer"), N_("not a valid boolean"),
     N_("not a valid list"), N_("not a valid mapping type"), N_("invalid input type"),
     N_("not a valid number"), N_("not a valid datetime"),
+    N_("must be equal to {other}"), N_("must be one of: {choices}"),
+    N_("length must be between {min} and {max}"), N_("shorter than minimum length {min}"),
+    N_("longer than maximum length {max}"), N_("length must be {equal}"),
+    N_("must be greater than or equal to {min} and less than or equal to {max}"),
+    N_("must be greater than or equal to {min}"), N_("must be less than or equal to {max}"),
+    N_("string does not match expected pattern"),
 )
+
+
+def matching(templates: Iterable[str]) -> list[tuple[re.Pattern[str], str]]:
+    """A pattern for each template: its text as written, each ``{name}`` a
+    value (``matched`` reads them)."""
+    return [(re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(t)) + r"\Z"), t)
+            for t in templates]
+
+
+def matched(text: str, patterns: list[tuple[re.Pattern[str], str]]) -> Words | None:
+    """A sentence marshmallow wrote (``text``) as the template it was made
+    from and its values (None: none of ``patterns``, from ``matching``)."""
+    for pattern, template in patterns:
+        found = pattern.match(text)
+        if found:
+            return Words(template, **found.groupdict())
+    return None
+
+
+_PATTERNS = matching(_MARSHMALLOW)
 
 
 def _first_error(messages: Any, path: tuple[str | int, ...] = ()
@@ -438,6 +467,18 @@ def _first_error(messages: Any, path: tuple[str | int, ...] = ()
     if isinstance(messages, list) and messages:
         return path, messages[0]
     return path, messages
+
+
+def _as_words(said: str | Words) -> Words:
+    """Marshmallow's own words ("Not a valid integer."), as the referee
+    writes them; those a log can meet are in the catalogs (_MARSHMALLOW)."""
+    if isinstance(said, Words):
+        return said
+    text = str(said).rstrip(".")
+    text = text[:1].lower() + text[1:]
+    if text == "unknown field":
+        return Words(UNKNOWN_FIELD)
+    return matched(text, _PATTERNS) or Words(text)
 
 
 def _malformed(err: ValidationError, prefix: tuple[str | int, ...] = ()) -> MalformedInput:
@@ -455,12 +496,7 @@ def _malformed(err: ValidationError, prefix: tuple[str | int, ...] = ()) -> Malf
             action = path[1] + 1
             path = path[2:]
     field = ".".join(str(p) for p in path if p != "_schema")
-    if not isinstance(said, Words):
-        # Marshmallow's own words ("Not a valid integer."), as the referee
-        # writes them; the common ones are in the catalogs (_MARSHMALLOW).
-        text = str(said).rstrip(".")
-        text = text[:1].lower() + text[1:]
-        said = Words(UNKNOWN_FIELD if text == "unknown field" else text)
+    said = _as_words(said)
     code = "malformed" if event and said.template != UNKNOWN_FIELD else "malformed_log"
     if not field:
         return MalformedInput(code, said.template, said.params, hand=hand, action=action)

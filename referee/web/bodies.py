@@ -3,14 +3,12 @@ sessions' and the club's)."""
 
 from __future__ import annotations
 
-import re
-
 from flask import g, request
 from marshmallow import Schema, ValidationError
 
 from ..language import N_
 from ..record import THE_BODY, check_document, parse_json
-from ..rules.words import Words
+from ..record.schemas import matched, matching
 from ..service.errors import MalformedInput
 from ..service.table.writes import REQUEST, Request
 from ..speed import collector
@@ -83,8 +81,7 @@ _MARSHMALLOW = [
     N_("Must be greater than or equal to {min} and less than or equal to {max}."),
     N_("String does not match expected pattern."), N_("Must be one of: {choices}."),
 ]
-_TEMPLATES = [(re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(t)) + r"\Z"), t)
-              for t in _MARSHMALLOW]
+_TEMPLATES = matching(_MARSHMALLOW)
 
 
 def _first(messages, path: tuple = ()) -> tuple[tuple, object]:
@@ -102,11 +99,7 @@ def _words(said: object) -> object:
     format's own are ``Words`` already); one it does not know, as it is."""
     if not isinstance(said, str):
         return said
-    for pattern, template in _TEMPLATES:
-        found = pattern.match(said)
-        if found:
-            return Words(template, **found.groupdict())
-    return said
+    return matched(said, _TEMPLATES) or said
 
 
 # What identifies a request beside its client_id: neither the id itself (in
