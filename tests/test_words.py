@@ -314,7 +314,7 @@ def test_api_errors_before_the_service_in_the_readers_language(client):
                     headers={"Accept-Language": "pt-BR,pt;q=0.9"})
     body = r.get_json()["error"]
     assert r.status_code == 400 and body["code"] == "bad_request"
-    assert body["message"] == "o corpo deve ser um objeto JSON (Content-Type: application/json)"
+    assert body["message"] == "o corpo deve ser um objeto JSON, não uma lista"  # its header right
 
 
 def test_a_settled_hand_is_told_in_the_readers_language(app, client):

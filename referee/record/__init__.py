@@ -126,8 +126,9 @@ def parse_json(text: str | bytes, what: Words = THE_LOG) -> Any:
         if doc is _MISSING:
             doc = json.loads(text)
     except (ValueError, UnicodeDecodeError) as err:
-        raise MalformedInput("malformed_log", N_("{what} is not valid JSON: {error}"),
-                                              {"what": what, "error": str(err)}) from None
+        from .json_text import not_json  # where it breaks, said (newcomer 45's P7)
+
+        raise not_json(err, what) from None
     except RecursionError:
         raise MalformedInput("malformed_log", N_("{what} is nested more than {depth} deep"),
                                               {"what": what, "depth": MAX_DEPTH}) from None

@@ -9,6 +9,7 @@ from marshmallow import Schema, ValidationError
 from ..language import N_
 from ..record import THE_BODY, check_document, parse_json
 from ..record.schemas import matched, matching
+from ..rules.words import Words
 from ..service.errors import MalformedInput
 from ..service.table.writes import REQUEST, Request
 from ..speed import collector
@@ -33,11 +34,19 @@ def read_body(schema: Schema | None = None, *, log: bool = False) -> dict:
         except MalformedInput as err:
             raise ApiError(400, "bad_request", err.template, err.params) from None
     if not isinstance(data, dict):
+        if request.is_json:  # JSON, read: its header was right (newcomer 45's P7)
+            raise ApiError(400, "bad_request", N_("the body must be a JSON object, not "
+                                                  "{what}"), {"what": Words(_KINDS[type(data)])})
         raise ApiError(400, "bad_request", N_("the body must be a JSON object "
                                               "(Content-Type: application/json)"))
     if schema is None:
         return data
     return load_fields(schema, data)
+
+
+# What JSON a body may be, beside an object (a bool is true or false).
+_KINDS = {str: N_("a string"), list: N_("a list"), int: N_("a number"), float: N_("a number"),
+          bool: N_("true or false"), type(None): N_("null")}
 
 
 def with_key(data: dict) -> dict:
