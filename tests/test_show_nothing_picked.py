@@ -12,8 +12,8 @@ from html import unescape
 from tests.test_tablet import act, create, flashes, hand_page, start
 
 #: The hand page's "Counts only" pad, as each language names it.
-COUNTS_ONLY = {"en": "“Counts only”", "de": "„Nur Punktzahlen“", "fr": "«\u00a0Comptes seuls\u00a0»",
-               "pt": "“Só contagens”"}
+COUNTS_ONLY = {"en": "“Counts only”", "de": "„Nur Punktzahlen“",
+               "fr": "«\u00a0Comptes seuls\u00a0»", "pt": "“Só contagens”"}
 
 
 def _dropped(client):

@@ -119,6 +119,7 @@ def test_a_match_over_says_so_at_once_on_the_new_and_quick_hand_pages(client):
     client.get(f"/s/{sid}?lang=en")
     settle = client.get(f"/s/{sid}/settle").data.decode()
     assert 'id="record-cash"' not in settle and "Record a cash payment" not in settle
+    assert "The match is over: no hand follows" in settle and "with every hand" not in settle
     manage = client.get(f"/s/{sid}/manage").data.decode()
     assert 'id="payment-form"' not in manage
     table = client.get(f"/s/{sid}").data.decode()
