@@ -289,6 +289,9 @@ class SessionSummarySchema(Schema):
     id = fields.String(required=True)
     created = fields.String(required=True)
     table = fields.String(allow_none=True, required=True)
+    copy_of = fields.String(allow_none=True, required=True, metadata={
+        "description": "the table this one is a copy of, imported on purpose (copy: true); "
+                       "null: no copy"})
     started = fields.String(allow_none=True, required=True)
     closed = fields.String(allow_none=True, required=True)
     language = fields.String(required=True)

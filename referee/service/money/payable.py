@@ -193,7 +193,14 @@ def finer_than_coin(stake: Decimal, currency: str | None) -> Decimal | None:
     of it (None: it is, or amounts are free: points, a currency ISO 4217 does
     not know)."""
     smallest = coin(currency)
-    return smallest if smallest is not None and stake % smallest else None
+    if smallest is None:
+        return None
+    try:
+        return smallest if stake % smallest else None
+    except InvalidOperation:
+        # Too many digits to divide (1e400): refused as too large where it
+        # is checked, never a coin's question.
+        return None
 
 
 def check_stake_coin(stake: Decimal, currency: str | None) -> None:
