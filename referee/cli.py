@@ -176,9 +176,10 @@ def main(argv: list[str] | None = None) -> int:
 def run() -> None:
     """The ``referee`` command (and ``python -m referee``): ``main``, then exit.
 
-    A replay exits at once once its output is written: freeing a long log's
-    objects one by one at interpreter exit took 60 ms, a tenth of the run,
-    and a replay holds nothing else to close.
+    A replay (and a settle) exits at once once its output is written:
+    freeing a long log's objects one by one at interpreter exit took 60 ms,
+    a tenth of the run, and neither holds anything else to close
+    (``exit_at_once`` on the command's parser; speed/exit.py).
     """
     args = _parse(sys.argv[1:])
     if getattr(args, "exit_at_once", False):
