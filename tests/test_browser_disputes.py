@@ -25,11 +25,10 @@ PLAYED = ["Ben: draw 8c", "Ben: spread Ks Kh Kd", "Ben: discard Qs", "Cy: take",
           "Cy: show Js 9c 9d 5d Qs"]
 
 
-def test_a_dispute_after_the_winners_accept_is_settled_by_a_chosen_host(served, browser):  # noqa: F811
-    base, app = served
-    night = Night(app)
+def played_with_an_undo(night) -> int:
+    """A hand played through the API, Ben's spread undone and logged again (it
+    is action 2 both times); its number."""
     n = night.post("/hands", {"dealer": "Ann", "deal": DEAL, "upcard": "7d"})["hand"]
-    # Ben's spread undone and logged again: it is action 2 both times.
     for k, text in enumerate([*PLAYED[:2], None, *PLAYED[1:]]):
         seq = night.state(n)["seq"]
         if text is None:
@@ -37,6 +36,13 @@ def test_a_dispute_after_the_winners_accept_is_settled_by_a_chosen_host(served, 
         else:
             night.post(f"/hands/{n}/actions", {"action": text, "client_id": f"tap-{k}",
                                                "expected_seq": seq})
+    return n
+
+
+def test_a_dispute_after_the_winners_accept_is_settled_by_a_chosen_host(served, browser):  # noqa: F811
+    base, app = served
+    night = Night(app)
+    n = played_with_an_undo(night)
     net = night.state(n)["result"]["net"]
     winner = max(net, key=lambda p: float(net[p]))
     night.post(f"/hands/{n}/accept", {"player": winner})

@@ -15,7 +15,7 @@ from referee.language import gettext
 
 from . import test_browser_tablet as tablet_tests
 from .helpers import device, serve_for_browser
-from .test_browser_disputes import DEAL, PLAYED
+from .test_browser_disputes import played_with_an_undo
 from .test_browser_follow import Night, served  # noqa: F401 - a fixture
 from .test_browser_night import check
 from .test_browser_tablet import create_table
@@ -72,14 +72,7 @@ def test_the_result_boxs_correction_settles_the_dispute(server, browser, lang):
 def test_the_audit_step_view_numbers_each_step_by_its_event(served, browser, lang):  # noqa: F811
     base, app = served
     night = Night(app, lang)
-    n = night.post("/hands", {"dealer": "Ann", "deal": DEAL, "upcard": "7d"})["hand"]
-    for k, text in enumerate([*PLAYED[:2], None, *PLAYED[1:]]):  # Ben's spread undone
-        seq = night.state(n)["seq"]
-        if text is None:
-            night.post(f"/hands/{n}/undo", {"client_id": "undo", "expected_seq": seq})
-        else:
-            night.post(f"/hands/{n}/actions", {"action": text, "client_id": f"tap-{k}",
-                                               "expected_seq": seq})
+    n = played_with_an_undo(night)
     pg = device(browser, {"width": 390, "height": 844}, locale=lang, timeout=15_000)
     pg.goto(f"{base}/reports/{night.sid}/hands/{n}/audit?step=2&lang={lang}"
             f"&token={night.token}")

@@ -193,12 +193,7 @@ def _tablet_hand(client, finish=False, **table):
         tt.act(client, sid, 0, "drop")
         for seat in (0, 1, 2):
             tt.act(client, sid, seat, "show")
-    page = tt.hand_page(client, sid)
-    r = client.post(f"/s/{sid}/hands/1/dispute", data={
-        "csrf_token": tt.form_value(page, "csrf_token"), "client_id": "d1", "by": "Cy",
-        "action": "1", "note": "Ben drew a heart"})
-    assert r.status_code == 303
-    return sid
+    return _cy_disputes_action_1(client, sid, "Ben drew a heart")
 
 
 def _words(page: str) -> str:
@@ -361,10 +356,15 @@ def _dropped_hand(client, **table):
     tt.act(client, sid, 1, "drop")
     for seat in (0, 1, 2):
         tt.act(client, sid, seat, "show")
+    return _cy_disputes_action_1(client, sid, "Ben drew, he did not drop")
+
+
+def _cy_disputes_action_1(client, sid: str, note: str) -> str:
+    """Cy disputes hand 1's first action from the hand's page."""
     page = tt.hand_page(client, sid)
     r = client.post(f"/s/{sid}/hands/1/dispute", data={
         "csrf_token": tt.form_value(page, "csrf_token"), "client_id": "d1", "by": "Cy",
-        "action": "1", "note": "Ben drew, he did not drop"})
+        "action": "1", "note": note})
     assert r.status_code == 303
     return sid
 
