@@ -113,19 +113,23 @@ def _settle(args: argparse.Namespace) -> int:
     from ..speed.exit import keep
     from .errors import fail
 
+    stored = None
     try:
-        log, final_hash, stored = _load(args)
-        session = replay(log)
-    except RefereeError as err:
-        return fail(err, lang=_said_in(args))
-    from ..reports.sections import Sections
+        try:
+            log, final_hash, stored = _load(args)
+            session = replay(log)
+        except RefereeError as err:
+            return fail(err, lang=_said_in(args))
+        from ..reports.sections import Sections
 
-    paper = stored.settlement_paper(session) if stored is not None else \
-        {"sections": Sections.replayed(session)}
-    pdf = render_settlement(session, final_hash=final_hash, date=args.date, table=args.table,
-                            lang=args.lang, **paper)
-    if isinstance(stored, StoredSession):
-        stored.close()  # read: nothing is left to close when the command leaves
+        paper = stored.settlement_paper(session) if stored is not None else \
+            {"sections": Sections.replayed(session)}
+        pdf = render_settlement(session, final_hash=final_hash, date=args.date,
+                                table=args.table, lang=args.lang, **paper)
+    finally:
+        # Read, refused or not: nothing is left open when the command leaves at once.
+        if isinstance(stored, StoredSession):
+            stored.close()
     keep((log, session, paper))
     return _write(args.pdf, pdf)
 
