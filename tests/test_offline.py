@@ -176,3 +176,19 @@ def test_a_phone_joined_by_a_seat_link_sends_its_kept_taps_for_its_own_player(ap
     late = phone.post(url, headers={"X-CSRF-Token": csrf}, json={
         "action": text, "client_id": "p-3", "expected_seq": 1})
     assert late.status_code == 401, late.get_json()
+
+
+def test_the_offline_words_are_in_each_reader_s_language_on_one_server(client):
+    # Rendered once a language and kept by the app (issue 37): a page in one
+    # language must never hand its words to a reader of another, in any order.
+    def words(lang: str) -> dict:
+        page = client.get(f"/?lang={lang}").get_data(as_text=True)
+        return json.loads(re.search(r'id="offline-words"[^>]*>(.*?)</script>', page, re.S)[1])
+
+    first = {lang: words(lang) for lang in ("en", "de", "fr", "pt")}
+    assert len({json.dumps(w, sort_keys=True) for w in first.values()}) == 4
+    assert [first[lang]["queue"] for lang in first] == [
+        "Waiting to send", "Wartet auf Senden", "En attente d’envoi", "À espera de envio"]
+    for lang in ("pt", "en", "fr", "de", "en"):
+        assert words(lang) == first[lang]
+    assert first["en"]["card_counts"][1] == "1 card" and first["en"]["card_counts"][2] == "2 cards"
