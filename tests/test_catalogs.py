@@ -185,3 +185,36 @@ def test_portuguese_is_european_throughout():
     assert [s for s in _strings("pt") if _BRAZILIAN.search(s)] == []
     assert language.money(Decimal("1.5"), "EUR", "pt") == "1,50\xa0€"
     assert language.day(date(2026, 11, 21), "pt") == "21/11/2026"
+
+
+# What French typography leaves alone: placeholders, addresses, `code`, and
+# quoted code or JSON ('Ben: draw 4c', "total:49"); times (12:30) and "??" (a
+# card nobody saw) have no space before them or are not punctuation.
+_FRENCH_CODE = re.compile(r"\{[^{}]*\}|\w+://\S+|`[^`]*`|(?<!\w)'[^'\n]*'(?!\w)|\"[^\"\n]*\"")
+# A plain space (not U+00A0) before : ; ? !, or inside « »; a curly apostrophe
+# where the catalog writes the straight one.
+_FRENCH_SLIP = re.compile(r" [:;]| [?!](?![?!])|« | »|’")
+
+
+def _french_slips(text: str) -> list[str]:
+    prose = _FRENCH_CODE.sub("x", text)
+    return [m.group(0) for m in _FRENCH_SLIP.finditer(prose)]
+
+
+def test_the_check_of_french_typography_tells_a_slip():
+    slips = ["Qui part ?", "Report : {amounts}", "la main ; le donneur", "Stop !",
+             "touchez « Ajouter\xa0»", "l’hôte"]
+    kept = ["Qui part\xa0?", "Report\xa0: {amounts}", "la main\xa0; le donneur", "Stop\xa0!",
+            "touchez «\xa0Ajouter\xa0»", "l'hôte", "comme 'Ben: draw 4c'", "à 12:30",
+            "voir https://example.org/a?b", "{\"when\": \"total:49\", \"plays\": 2}",
+            "ou ?? (inconnue)", "{player}\xa0: {a}\xa0; {b}", "\"copy\": true"]
+    assert [s for s in slips if not _french_slips(s)] == []
+    assert [s for s in kept if _french_slips(s)] == []
+
+
+def test_french_typography_is_one_throughout():
+    """French puts a no-break space (U+00A0, never a plain one, which lets the
+    mark wrap alone onto the next line) before : ; ? ! and inside « », and
+    writes one apostrophe, the straight one the catalog mostly used (the
+    newcomer's night left both kinds and ~370 plain spaces)."""
+    assert [s for s in _strings("fr") if _french_slips(s)] == []

@@ -643,7 +643,7 @@ def test_season_pdf_and_text_in_another_language(weeks, club_app, tmp_path, caps
     assert "Die Saison" in text and "Laufender Saldo nach jeder Sitzung" in text
     assert "The season" not in text and "Each player" not in text
     assert cli_main(["ledger", "--db", path, "--lang", "fr"]) == 0
-    assert "Soldes (USD ; positif : le club leur doit)" in capsys.readouterr().out
+    assert "Soldes (USD\xa0; positif\xa0: le club leur doit)" in capsys.readouterr().out
     client = weeks["client"]
     client.post("/club/unlock", data={"host_key": "club-key", "csrf_token": _csrf(client)})
     r = client.get("/club/season.pdf?lang=pt")

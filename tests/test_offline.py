@@ -188,7 +188,7 @@ def test_the_offline_words_are_in_each_reader_s_language_on_one_server(client):
     first = {lang: words(lang) for lang in ("en", "de", "fr", "pt")}
     assert len({json.dumps(w, sort_keys=True) for w in first.values()}) == 4
     assert [first[lang]["queue"] for lang in first] == [
-        "Waiting to send", "Wartet auf Senden", "En attente d’envoi", "À espera de envio"]
+        "Waiting to send", "Wartet auf Senden", "En attente d'envoi", "À espera de envio"]
     for lang in ("pt", "en", "fr", "de", "en"):
         assert words(lang) == first[lang]
     assert first["en"]["card_counts"][1] == "1 card" and first["en"]["card_counts"][2] == "2 cards"

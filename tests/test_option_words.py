@@ -69,9 +69,9 @@ def test_the_tables_header_says_its_changed_rules_in_the_readers_words(client):
     page = client.get(f"/s/{sid}").get_data(as_text=True)
     assert "double_to_beaters" not in page.split("<main")[0] + page.split("</h1>")[0]
     header = re.search(r"règles\W.*?</", page, re.S).group(0)
-    assert "cartes par main : 7" in header
-    assert "caught : double à ceux à égalité ou plus bas" not in header
-    assert "attrapé : double à ceux à égalité ou plus bas" in header
+    assert "cartes par main\xa0: 7" in header
+    assert "caught\xa0: double à ceux à égalité ou plus bas" not in header
+    assert "attrapé\xa0: double à ceux à égalité ou plus bas" in header
 
 
 def _form(client, lang: str) -> str:
@@ -98,7 +98,7 @@ def test_the_form_reads_back_the_none_it_shows(client):
     sid = create(client, language="fr", opt_max_hits_per_turn="aucun",
                  opt_tonk_out_by_hits_pays="Aucun")
     page = client.get(f"/s/{sid}").get_data(as_text=True)
-    assert "au plus par tour : aucun" in page
+    assert "au plus par tour\xa0: aucun" in page
 
 
 @pytest.mark.parametrize("lang, said", [("fr", "règlement par le club"),

@@ -768,7 +768,7 @@ def test_a_seats_forms_offer_only_what_that_seat_may_log(app, client):
 
 @pytest.mark.parametrize(("lang", "made", "revoked"), [
     ("en", "A new viewer link: scan its code", "The viewer link is revoked"),
-    ("fr", "Un nouveau lien spectateur : scannez son code", "Le lien spectateur est révoqué"),
+    ("fr", "Un nouveau lien spectateur\xa0: scannez son code", "Le lien spectateur est révoqué"),
 ])
 def test_the_viewer_links_flash_is_a_whole_sentence(app, client, lang, made, revoked):
     """The viewer's link is said as itself, not put into a seat's sentence

@@ -62,7 +62,7 @@ CASES = [
      "hand 3: this hand is over: hand 4 has started",
      {"en": "hand 3: this hand is over: hand 4 has started",
       "de": "Hand 3: diese Hand ist vorbei: Hand 4 hat begonnen",
-      "fr": "main 3 : cette main est finie : la main 4 a commencé",
+      "fr": "main 3 : cette main est finie\xa0: la main 4 a commencé",
       "pt": "mão 3: esta mão terminou: a mão 4 começou"}),
     ("action", TURN, {"turn": "Ann", "player": "Ben"}, None, 5, None,
      "action 5: it is Ann's turn, not Ben's",

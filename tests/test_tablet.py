@@ -503,7 +503,7 @@ def test_the_session_page_leads_back_to_the_hand_in_play(client):
 @pytest.mark.parametrize("lang, said", [
     ("en", "Who holds a deal win? {names}"),
     ("de", "Wer hat einen automatischen Gewinn? {names}"),
-    ("fr", "Qui a une victoire immédiate ? {names}"),
+    ("fr", "Qui a une victoire immédiate\xa0? {names}"),
     ("pt", "Quem tem uma vitória imediata? {names}")])
 def test_the_folded_declare_rows_ask_what_a_player_would(client, lang, said):
     """Under ``dc`` everyone may declare at the first turn; the folded rows

@@ -535,7 +535,7 @@ def test_a_session_opened_before_its_locks_were_chained_is_said_not_covered(app,
     assert trust.verify_session(db, old.sid, notes=said) == [] and len(said) == 1
     capsys.readouterr()
     assert verify(app, "--session", old.sid, "--lang", "fr") == 0
-    assert f"session {old.sid} : non couvert : ses verrous" in capsys.readouterr().err
+    assert f"session {old.sid}\xa0: non couvert\xa0: ses verrous" in capsys.readouterr().err
 
 
 def test_a_format_1_session_is_said_not_covered(app, client):

@@ -184,7 +184,7 @@ def test_a_tampered_table_is_told_in_its_own_language(app, capsys):
     raw(app).execute("UPDATE sessions SET currency = 'EUR'")
     capsys.readouterr()
     assert verify(app, "--session", info.id) == 1
-    assert f"session {info.id} : currency de la session diffère de sa chaîne" in \
+    assert f"session {info.id}\xa0: currency de la session diffère de sa chaîne" in \
         capsys.readouterr().out
 
 
@@ -192,7 +192,7 @@ def test_a_receipt_not_in_the_chain_is_said_in_the_language_asked(app, client, c
     g = played(client)
     capsys.readouterr()
     assert verify(app, "--session", g.sid, "--head", "a" * 64, "--lang", "fr") == 1
-    assert f"aucune session ici n'a la tête {'a' * 64} : vérifiez" in capsys.readouterr().out
+    assert f"aucune session ici n'a la tête {'a' * 64}\xa0: vérifiez" in capsys.readouterr().out
 
 
 def test_a_rewritten_chain_that_does_not_replay_says_where_in_german(app, client, capsys):

@@ -340,4 +340,4 @@ def test_a_body_that_is_not_json_in_french(client):
                     headers={"Accept-Language": "fr-CH, fr;q=0.9"})
     body = r.get_json()["error"]
     assert r.status_code == 400 and body["code"] == "bad_request"
-    assert body["message"].startswith("le corps de la requête n'est pas du JSON valide : ")
+    assert body["message"].startswith("le corps de la requête n'est pas du JSON valide\xa0: ")

@@ -222,7 +222,7 @@ def test_every_page_of_a_played_night_has_no_english_left(app, client, lang):
 @pytest.mark.parametrize(("lang", "said"), [
     ("en", "Side bet (the highest heart dealt): Ben was dealt K♥"),
     ("de", "Wette (das höchste gegebene Herz): Ben hat K♥ bekommen"),
-    ("fr", "Pari annexe (le plus haut cœur distribué) : Ben a reçu K♥"),
+    ("fr", "Pari annexe (le plus haut cœur distribué)\xa0: Ben a reçu K♥"),
 ])
 def test_replay_says_where_the_side_bets_pots_went(lang, said, capsys):
     """The pots are in the hands' nets: the report says why, in the language."""
