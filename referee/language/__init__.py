@@ -84,12 +84,25 @@ def gettext(lang: str, template: str, /, **params: object) -> str:
     return fill(lang, text, _in(lang, params)) if params else text
 
 
-def ngettext(lang: str, singular: str, plural: str, n: int, /, **params: object) -> str:
+def ngettext(lang: str, singular: str, plural: str, n: int | Decimal, /,
+             **params: object) -> str:
     """The singular or plural ``template`` in ``lang`` for ``n`` (also given to
     the template as ``{n}``)."""
     lang = choose(lang)
-    text = translations(lang).ngettext(singular, plural, n)
+    text = translations(lang).ngettext(singular, plural, plural_count(lang, n))
     return fill(lang, text, {"n": n, **_in(lang, params)})
+
+
+def plural_count(lang: str, n: int | Decimal | float) -> int:
+    """The whole number that picks ``lang``'s singular or plural sentence for
+    ``n``: a catalog's Plural-Forms reads whole numbers only, and of a
+    fraction each language has its own rule (CLDR's, as babel has it): French
+    says "0,5 point" and "1,5 point", German "0,5 Punkte". A negative amount
+    agrees as its size does ("-1 point")."""
+    amount = abs(Decimal(str(n)))
+    if amount == amount.to_integral_value():
+        return int(amount)
+    return 1 if locale(lang).plural_form(amount) == "one" else 2
 
 
 # ---------------------------------------------------------------- elision
@@ -374,7 +387,7 @@ def currency_amount(value: Decimal, quantum: Decimal, currency: str, lang: str) 
     return numbers.format_currency(q, currency, locale=locale(lang), decimal_quantization=False)
 
 
-POINTS, ONE_POINT = N_("points"), N_("1 point")
+POINTS = N_("points")
 
 
 def unit_name(currency: str | None, lang: str) -> str:
@@ -386,10 +399,13 @@ def unit_name(currency: str | None, lang: str) -> str:
 
 def quantity(value: Decimal, text: str, unit: str, lang: str) -> str:
     """A number of a unit in a sentence: ``text`` (the number as written) and
-    ``unit``; one point is its own sentence in each language ("1 Punkt", not
-    "1 Punkte")."""
-    if value == 1 and unit == unit_name(None, lang):
-        return gettext(lang, ONE_POINT)
+    ``unit``; points agree with their number as each language says it ("1
+    Punkt", "-1 point", French "0,5 point" but German "0,5 Punkte")."""
+    if unit == unit_name(None, lang):
+        # one point is a whole one on every writer ("1 point", not "1.00 point")
+        return translations(lang).ngettext("{amount} point", "{amount} points",
+                                           plural_count(lang, value)).format(
+                                               amount="1" if value == 1 else text)
     return f"{text} {unit}"
 
 

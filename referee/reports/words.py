@@ -3,6 +3,8 @@ so the command line's text reports and the reference page use it too."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from .. import language
 from ..language import N_, decimal_text, money_text, time_text  # noqa: F401
 
@@ -39,7 +41,7 @@ def plurals(lang: str):
     tool): the singular or plural sentence in ``lang`` for ``n``."""
     lang = language.choose(lang)
 
-    def translate(singular: str, plural: str, n: int, /, **params: object) -> str:
+    def translate(singular: str, plural: str, n: int | Decimal, /, **params: object) -> str:
         return language.ngettext(lang, singular, plural, n, **params)
 
     return translate
@@ -247,9 +249,8 @@ def claim_words(when: str, timing: str | None, lang: str) -> str:
 def stakes_words(n, lang: str) -> str:
     """``n`` stakes in words: "1 stake", "2 stakes" ("2 Einsätze")."""
     ngettext = plurals(lang)
-    return ngettext("{count} stake", "{count} stakes", 1 if n == 1 else 2,
-                    count=language.number(n.normalize() if hasattr(n, "normalize") else n,
-                                          lang))
+    n = n.normalize() if hasattr(n, "normalize") else n
+    return ngettext("{count} stake", "{count} stakes", n, count=language.number(n, lang))
 
 
 def option_label(name: str, lang: str) -> str:

@@ -386,7 +386,8 @@ def _page_ngettext(eval_ctx, singular: str, plural: str, num: int, /,
                    **params: object) -> str:
     """A page's ``ngettext``: as ``_``, the count given as ``num`` too."""
     lang = current()
-    text = language.translations(lang).ngettext(singular, plural, num)
+    text = language.translations(lang).ngettext(singular, plural,
+                                                language.plural_count(lang, num))
     if eval_ctx.autoescape:
         text = Markup(text)
     return language.fill(lang, text, {"num": num, **params})
