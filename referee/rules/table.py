@@ -182,6 +182,17 @@ def match_over_refusal(to: int, winners: Sequence[str], score: Decimal) -> RuleV
         {"to": to, "winners": Names(winners), "score": score})
 
 
+def check_stake_change(rules: HouseRules) -> None:
+    """A table scored in push-ups has no stake to change: its scores go up by
+    the cards' counts, which no stake multiplies, so a change would be logged
+    and do nothing (newcomer45's night). Refused (``stake_push_ups``) at every
+    door that changes a live table's stake."""
+    if rules.scoring == "push_ups":
+        raise RuleViolation("stake_push_ups", N_("this table is scored in push-ups, which no "
+                                                 "stake multiplies: there is no stake to "
+                                                 "change"))
+
+
 class Table:
     """The hands of one session, checked against each other: the dealer
     passes left after every hand and newcomers sit at the dealer's right."""

@@ -391,7 +391,11 @@ class DisputeRequestSchema(EventRequestSchema):
 
 
 class StakeRequestSchema(EventRequestSchema):
-    stake = fields.String(required=True, **_AMOUNT)
+    # Read by the service, which words a stake that is none as the tablet's
+    # form does ("stake: a decimal greater than 0, like 0.25, not "0,50"",
+    # stake46), not as a pattern's failure; the length only bounds the quote.
+    stake = fields.String(required=True, validate=validate.Length(min=1, max=200),
+                          metadata=_AMOUNT["metadata"])
 
 
 class LeaveRequestSchema(EventRequestSchema):

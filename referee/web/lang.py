@@ -26,7 +26,7 @@ from jinja2 import pass_eval_context
 from markupsafe import Markup
 
 from .. import language
-from ..ledger.money import fmt
+from ..ledger.money import MAX_AMOUNT, fmt
 from ..rules.cards import pretty
 from ..rules.words import Names
 
@@ -141,12 +141,13 @@ def money(value, currency: str | None | _Column = COLUMN) -> str:
 
 
 def typed_money(typed: str, currency: str | None) -> str | None:
-    """A typed amount as money, or None when it is no amount greater than 0:
-    a refused form names it without one (its refusal quotes it as typed;
-    "the new stake €0.00" named a stake that is none)."""
+    """A typed amount as money, or None when it is no amount greater than 0,
+    or larger than any amount may be: a refused form names it without one
+    (its refusal quotes it as typed; "the new stake €0.00" named a stake
+    that is none, and 1e400 was written out in 400 digits)."""
     value = _decimal(typed)
-    return money(typed, currency) if value is not None and value.is_finite() and value > 0 \
-        else None
+    return money(typed, currency) if value is not None and value.is_finite() and \
+        0 < value <= MAX_AMOUNT else None
 
 
 def _currency(key: str | None) -> str | None:

@@ -195,8 +195,11 @@ def build_spec() -> dict:
         ("/stake", [sid, _finer_stake("a table in whole coins changing to a stake finer than "
                                       "its currency's smallest coin is refused "
                                       "(stake_finer_than_coin), as an opening is, unless this "
-                                      "is true: the host confirms it")],
-         "StakeRequest", "Change the stake from the next hand on"),
+                                      "is true: the host confirms it; one its amounts' "
+                                      "places cannot carry is refused all the same "
+                                      "(stake_places)")],
+         "StakeRequest", "Change the stake from the next hand on (refused at a table scored "
+         "in push-ups, which has no stake: stake_push_ups)"),
         ("/leave", [sid], "LeaveRequest", "A player leaves (the hand in play is void if they "
          "are seated in it; the next hand lists the seats)"),
         ("/seat", [sid], "SeatRequest", "A newcomer (or a player who left) sits down for "

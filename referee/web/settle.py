@@ -324,5 +324,5 @@ def details(session_id: str):
                       lambda db: pay.set_own_details(db, session_id, player, doc, club=club,
                                                      client_id=form_client_id()),
                       for_whom=(player,),
-                      again=lambda: again.refuse(
+                      again=lambda _err: again.refuse(
                           url_for("settle.page", session_id=session_id), "", f))

@@ -188,6 +188,11 @@ FINER_STAKE = N_("a stake of {stake} {currency} is finer than its smallest coin 
                  "would then pay amounts that no coin pays and no bank code carries; choose a "
                  "stake in whole coins, or confirm that the table plays for {stake}")
 
+#: The refusal's code: what the host may confirm (the tablet's box, the API's
+#: ``?finer_stake=true``, ``referee import --finer-stake``).
+FINER_STAKE_CODE = "stake_finer_than_coin"
+
+
 def finer_than_coin(stake: Decimal, currency: str | None) -> Decimal | None:
     """The smallest coin of ``currency`` where ``stake`` is not a whole number
     of it (None: it is, or amounts are free: points, a currency ISO 4217 does
@@ -209,7 +214,7 @@ def check_stake_coin(stake: Decimal, currency: str | None) -> None:
     where it was not (docs/decisions.md, paydetails44)."""
     smallest = finer_than_coin(stake, currency)
     if smallest is not None:
-        raise MalformedInput("stake_finer_than_coin", FINER_STAKE,
+        raise MalformedInput(FINER_STAKE_CODE, FINER_STAKE,
                              {"stake": stake, "currency": currency, "coin": smallest})
 
 

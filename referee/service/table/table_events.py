@@ -36,7 +36,7 @@ from ...replay import check_log_end
 from ...rules.errors import MalformedInput, RuleViolation
 from ...rules.events import check_accepted, check_disputes, void_hand
 from ...rules.hand import VOID, Hand
-from ...rules.table import check_name, mistaken
+from ...rules.table import check_name, check_stake_change, mistaken
 from ...rules.words import LEFT_THE_TABLE, N_
 from .. import storage
 from ..errors import NotFound, NotYourSeat
@@ -232,32 +232,50 @@ def _hand_event(live: Live, n: int, setup: dict, payload: dict):
 
 # ---------------------------------------------------------------- session events
 
+#: A table in whole coins asked for a stake finer than a coin that its
+#: amounts' places cannot carry either: no confirmation could make it play
+#: for it, so none is asked (stake46).
+COIN_PLACES = N_("a stake of {stake} {currency} is finer than its smallest coin ({coin}) and "
+                 "needs more decimal places than this table's amounts ({quantum}), so this "
+                 "table cannot play for it: choose a stake in whole coins, or open a new "
+                 "table for {stake}")
+
+
 def change_stake(db: Database, sid: str, stake: str, client_id: str | None = None, *,
                  finer: bool = False) -> dict:
     """The stake from the next hand on (the hand in play keeps its own); each
-    later hand's log carries it. Refused for a stake that is not a decimal
+    later hand's log carries it. Refused at a table scored in push-ups
+    (``stake_push_ups``: it has no stake), for a stake that is not a decimal
     greater than 0 (``malformed``), or one that needs more decimal places
-    than the session's amounts are written with (``stake_places``); at a
-    table in whole coins, one finer than a coin unless the host confirmed it
-    (``finer``; ``stake_finer_than_coin``, as at a table's opening)."""
+    than the session's amounts are written with (``stake_places``, said by
+    the coin where the table plays in whole coins: confirming it would not
+    help); at a table in whole coins, one finer than a coin unless the host
+    confirmed it (``finer``; ``stake_finer_than_coin``, as at a table's
+    opening)."""
 
     def check(live: Live):
+        check_stake_change(live.rules)
         try:
             check_hand_stake(stake)
         except Unreadable as err:
             raise _malformed(err, "stake") from None
         value = parse_stake(stake)
-        if quantum(live.rules, value, None) < live.quantum and \
-                live.rules.scoring != "push_ups":
+        money = amounts_currency(session_row(db, sid)["currency"], live.rules.scoring)
+        # A table in whole coins asks before it leaves them, as an opening
+        # asks (newcomer44 P9, pushup45); one whose host confirmed a finer
+        # stake at its opening was told what that means.
+        in_coins = finer_than_coin(live.stake, money) is None
+        if quantum(live.rules, value, None) < live.quantum:
+            smallest = finer_than_coin(value, money) if in_coins else None
+            if smallest is not None:
+                raise MalformedInput("stake_places", COIN_PLACES,
+                                     {"stake": value, "currency": money, "coin": smallest,
+                                      "quantum": live.quantum})
             raise MalformedInput("stake_places", N_("a stake of {stake} needs more decimal "
                                                     "places than this table's amounts "
                                                     "({quantum}): choose a rounder stake"),
                                                  {"stake": value, "quantum": live.quantum})
-        # A table in whole coins asks before it leaves them, as an opening
-        # asks (newcomer44 P9, pushup45); one whose host confirmed a finer
-        # stake at its opening was told what that means.
-        money = amounts_currency(session_row(db, sid)["currency"], live.rules.scoring)
-        if not finer and finer_than_coin(live.stake, money) is None:
+        if not finer and in_coins:
             check_stake_coin(value, money)
         written = str(stake).strip()
         pending = None if value == live.stake else written

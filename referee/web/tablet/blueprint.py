@@ -218,14 +218,15 @@ def post_event(session_id: str, target: str, done: str, what: str, call, for_who
     was kept, or what was refused (``what``, a noun: "Ben's payment details")
     and why, on the page the form came from (``again``: that page drawn anew
     with what was typed, for a form whose fields a redirect would empty).
-    ``for_whom``: the players a seat's phone must be one of (else only the host)."""
+    ``for_whom``: the players a seat's phone must be one of (else only the host);
+    ``again`` is given the refusal."""
     try:
         seats.check_seat(g.access, *for_whom)
         call(get_db())
     except RefereeError as err:
         flash_refused(err, what)
         if again is not None:
-            return again()
+            return again(err)
     else:
         flash("\u2713 " + done + ".", "ok")
     return redirect(target, 303)

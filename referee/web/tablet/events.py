@@ -4,7 +4,7 @@ settled, each one service call through ``post_event``."""
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from flask import flash, g, redirect, render_template, request, url_for
 
@@ -47,13 +47,15 @@ def manage(session_id: str):
     """The host's forms (names, stake, seats, payments, close): refused to a
     seat's phone and the viewer link as the start of a hand is, in the same
     words; a phone records its payments on the settle-up page."""
-    # A refused new stake comes back as typed; finer than a coin (at a table
-    # in whole coins), with the box that confirms it, as the new-table form's.
-    typed, _error = again.taken()
+    # A refused new stake comes back as typed (its sentence is the flash);
+    # with the box that confirms it, as the new-table form's, only where the
+    # service asked for that confirmation: a stake no box could make the
+    # table play for is not offered one (stake46).
+    typed, code = again.taken()
     stake = typed.get("stake", "") if typed else ""
     return render_template("manage.html", summary=g.summary, session_id=session_id,
                            sec=table_sections(session_id), typed_stake=stake,
-                           finer=bool(stake) and _finer_asked(stake),
+                           finer=bool(stake) and code == payable.FINER_STAKE_CODE,
                            client_id=request.args.get("client_id")
                            or forms.new_client_id())
 
@@ -80,21 +82,7 @@ def stake_post(session_id: str):
                       _("the new stake {stake}", stake=said) if said else _("the new stake"),
                       lambda db: table_events.change_stake(db, session_id, stake,
                                                            form_client_id(), finer=finer),
-                      again=lambda: again.refuse(target, "", request.form))
-
-
-def _finer_asked(typed: str) -> bool:
-    """Whether a refused new stake is finer than a coin of the table's money
-    (its amounts' currency) and the table plays in whole coins: the manage
-    page then asks the host to confirm it."""
-    try:
-        stake = Decimal(typed_decimal(typed) or "")
-        now = Decimal(g.summary["stake_now"])
-    except InvalidOperation:
-        return False
-    money = g.summary.get("currency")
-    return stake.is_finite() and payable.finer_than_coin(stake, money) is not None and \
-        payable.finer_than_coin(now, money) is None
+                      again=lambda err: again.refuse(target, err.code, request.form))
 
 
 @bp.post("/s/<session_id>/manage/payment")
