@@ -218,3 +218,22 @@ def test_french_typography_is_one_throughout():
     writes one apostrophe, the straight one the catalog mostly used (the
     newcomer's night left both kinds and ~370 plain spaces)."""
     assert [s for s in _strings("fr") if _french_slips(s)] == []
+
+
+def test_german_calls_a_match_a_partie_throughout():
+    """A match to a score was "Match" in six sentences and "Partie" in the
+    option's name (the newcomer's night): one word, the card table's own."""
+    assert [s for s in _strings("de") if re.search(r"\bMatch(es)?\b", s)] == []
+
+
+# A hit "on" a spread: European Portuguese "acertar em" (the rules' own word,
+# "acertar", for putting a card on a spread); "acerta S1" read as "settles S1"
+# or "gets S1 right", beside the catalog's "acerto de contas".
+_PT_HIT_AS_OBJECT = re.compile(
+    r"acert\w* (?:uma |a |o |à )?(?:própria )?(?:combinaç\w+|\{spread\}|S\{spread\}|S\d)")
+
+
+def test_portuguese_hits_on_a_spread():
+    assert _PT_HIT_AS_OBJECT.search("Ben acerta S1 com 10♥")
+    assert not _PT_HIT_AS_OBJECT.search("Ben acerta em S1 com 10♥")
+    assert [s for s in _strings("pt") if _PT_HIT_AS_OBJECT.search(s)] == []

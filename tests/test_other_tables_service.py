@@ -146,7 +146,7 @@ def test_the_settlement_says_the_match_is_over_and_who_won_it():
     assert "Match over after hand 3: Ann won the match to 30 (the lowest score)." in text
     log["language"] = "de"
     text = " ".join(pdf_text(render_settlement(replay(load_log(log)))).split())
-    assert "Match vorbei nach Hand 3: Ann hat das Match bis 30 gewonnen" in text
+    assert "Die Partie bis 30 ist nach Hand 3 vorbei: Sieg für Ann" in text
     log.pop("language")
     log["hands"] = log["hands"][:2]
     text = " ".join(pdf_text(render_settlement(replay(load_log(log)))).split())
