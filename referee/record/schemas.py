@@ -8,7 +8,7 @@ marshmallow takes about 70 ms to import, a tenth of a long replay.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from marshmallow import (
@@ -420,16 +420,21 @@ HAND_SETUP = HandSchema(exclude=("actions", *HAND_FIELDS))
 
 
 
-
-# Marshmallow's messages that a log can meet, as _malformed writes them (a
-# small first letter, no full stop): each is matched back to its template and
-# values (``matched``), so that the reader's language has it too (newcomer
-# 45's P6: "format: must be equal to tonk-log/1" in a Portuguese replay).
-_MARSHMALLOW = (
+# Marshmallow's messages that a log or a request body can meet, in the words
+# the referee writes every field's problem in (a small first letter, no full
+# stop: "format: must be equal to tonk-log/1", "stake: not a valid string"):
+# the one list for the log's refusals and the API's bodies (``said``), so that
+# the reader's language has each (newcomer 45's P6). tests/test_marshmallow_words
+# derives the messages the schemas' fields and validators can give from
+# marshmallow itself and checks that each is here and translated, and that
+# nothing else is.
+UNKNOWN_FIELD_SAID = N_("unknown field")
+MARSHMALLOW = (
     N_("missing data for required field"), N_("field may not be null"),
-    N_("not a valid string"), N_("not a valid integer"), N_("not a valid boolean"),
-    N_("not a valid list"), N_("not a valid mapping type"), N_("invalid input type"),
-    N_("not a valid number"), N_("not a valid datetime"),
+    N_("invalid value"), UNKNOWN_FIELD_SAID, N_("invalid input type"), N_("invalid type"),
+    N_("not a valid string"), N_("not a valid utf-8 string"), N_("not a valid integer"),
+    N_("number too large"), N_("not a valid boolean"), N_("not a valid list"),
+    N_("not a valid mapping type"),
     N_("must be equal to {other}"), N_("must be one of: {choices}"),
     N_("length must be between {min} and {max}"), N_("shorter than minimum length {min}"),
     N_("longer than maximum length {max}"), N_("length must be {equal}"),
@@ -437,53 +442,44 @@ _MARSHMALLOW = (
     N_("must be greater than or equal to {min}"), N_("must be less than or equal to {max}"),
     N_("string does not match expected pattern"),
 )
+# Each template as a pattern: its text as written, each ``{name}`` a value.
+_PATTERNS = [(re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(t)) + r"\Z"), t)
+             for t in MARSHMALLOW]
 
 
-def matching(templates: Iterable[str]) -> list[tuple[re.Pattern[str], str]]:
-    """A pattern for each template: its text as written, each ``{name}`` a
-    value (``matched`` reads them)."""
-    return [(re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(t)) + r"\Z"), t)
-            for t in templates]
-
-
-def matched(text: str, patterns: list[tuple[re.Pattern[str], str]]) -> Words | None:
-    """A sentence marshmallow wrote (``text``) as the template it was made
-    from and its values (None: none of ``patterns``, from ``matching``)."""
-    for pattern, template in patterns:
+def said(message: str | Words) -> Words:
+    """A message of marshmallow's ("Not a valid integer.") as the referee
+    writes it, the template it was made from with its values, so that it is
+    said in the reader's language; one not in ``MARSHMALLOW``, as written
+    (the referee's own, already ``Words``, as they are)."""
+    if isinstance(message, Words):
+        return message
+    text = str(message).rstrip(".")
+    text = text[:1].lower() + text[1:]
+    for pattern, template in _PATTERNS:
         found = pattern.match(text)
         if found:
             return Words(template, **found.groupdict())
-    return None
+    return Words(text)
 
 
-_PATTERNS = matching(_MARSHMALLOW)
-
-
-def _first_error(messages: Any, path: tuple[str | int, ...] = ()
-                 ) -> tuple[tuple[str | int, ...], str | Words]:
-    if isinstance(messages, dict):
+def first_error(messages: Any, path: tuple[str | int, ...] = ()
+                ) -> tuple[tuple[str | int, ...], str | Words]:
+    """The first problem marshmallow found (its ``ValidationError.messages``)
+    and the path to its field: the log's refusals and the API's bodies name
+    the same one."""
+    if isinstance(messages, dict) and messages:
         key = next(iter(messages))
-        return _first_error(messages[key], path + (key,))
+        return first_error(messages[key], path + (key,))
     if isinstance(messages, list) and messages:
         return path, messages[0]
     return path, messages
 
 
-def _as_words(said: str | Words) -> Words:
-    """Marshmallow's own words ("Not a valid integer."), as the referee
-    writes them; those a log can meet are in the catalogs (_MARSHMALLOW)."""
-    if isinstance(said, Words):
-        return said
-    text = str(said).rstrip(".")
-    text = text[:1].lower() + text[1:]
-    if text == "unknown field":
-        return Words(UNKNOWN_FIELD)
-    return matched(text, _PATTERNS) or Words(text)
-
-
 def _malformed(err: ValidationError, prefix: tuple[str | int, ...] = ()) -> MalformedInput:
-    path, said = _first_error(err.messages)
+    path, message = first_error(err.messages)
     path = prefix + path
+    problem = said(message)
     hand = action = None
     # A value of the table's own events that cannot be read is `malformed`
     # (docs/decisions.md); an unknown field stays `malformed_log`, as anywhere.
@@ -496,11 +492,12 @@ def _malformed(err: ValidationError, prefix: tuple[str | int, ...] = ()) -> Malf
             action = path[1] + 1
             path = path[2:]
     field = ".".join(str(p) for p in path if p != "_schema")
-    said = _as_words(said)
-    code = "malformed" if event and said.template != UNKNOWN_FIELD else "malformed_log"
+    if problem.template == UNKNOWN_FIELD_SAID:  # a log's own words for it
+        problem = Words(UNKNOWN_FIELD)
+    code = "malformed" if event and problem.template != UNKNOWN_FIELD else "malformed_log"
     if not field:
-        return MalformedInput(code, said.template, said.params, hand=hand, action=action)
-    return MalformedInput(code, N_("{field}: {problem}"), {"field": field, "problem": said},
+        return MalformedInput(code, problem.template, problem.params, hand=hand, action=action)
+    return MalformedInput(code, N_("{field}: {problem}"), {"field": field, "problem": problem},
                           hand=hand, action=action)
 
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 from flask import g, request
 from marshmallow import Schema, ValidationError
 
-from ..language import N_
+from ..language import DEFAULT, N_
 from ..record import THE_BODY, check_document, parse_json
-from ..record.schemas import matched, matching
+from ..record.schemas import first_error, said
 from ..rules.words import Words
 from ..service.errors import MalformedInput
 from ..service.table.writes import REQUEST, Request
 from ..speed import collector
 from .errors import ApiError
+from .lang import current
 
 
 def read_body(schema: Schema | None = None, *, log: bool = False) -> dict:
@@ -69,46 +70,15 @@ def load_fields(schema: Schema, data: dict) -> dict:
     try:
         return schema.load(data)
     except ValidationError as err:
-        path, said = _first(err.messages)
-        # Marshmallow's words (or the log format's) after the field's name.
+        path, message = first_error(err.messages)
+        # Marshmallow's words (or the log format's) after the field's name,
+        # in another language as a log's refusal says them (record.schemas.said);
+        # the English answer keeps marshmallow's own sentence ("Not a valid
+        # integer."), which clients of the API may read.
+        english = current() == DEFAULT and isinstance(message, str)
+        problem = message if english else said(message)
         raise ApiError(400, "bad_request", N_("{field}: {problem}"),
-                       {"field": ".".join(map(str, path)), "problem": _words(said)}) from None
-
-
-# Marshmallow's messages that a request body can meet, as marshmallow writes
-# them (the English answer stays its words), so that the reader's language
-# has them too: each is matched back to its template and its values.
-_MARSHMALLOW = [
-    N_("Missing data for required field."), N_("Field may not be null."),
-    N_("Invalid value."), N_("Not a valid string."), N_("Not a valid utf-8 string."),
-    N_("Not a valid integer."), N_("Not a valid boolean."), N_("Not a valid mapping type."),
-    N_("Not a valid list."), N_("Invalid type."), N_("Invalid input type."),
-    N_("Unknown field."), N_("Length must be between {min} and {max}."),
-    N_("Shorter than minimum length {min}."), N_("Longer than maximum length {max}."),
-    N_("Length must be {equal}."), N_("Must be greater than or equal to {min}."),
-    N_("Must be less than or equal to {max}."),
-    N_("Must be greater than or equal to {min} and less than or equal to {max}."),
-    N_("String does not match expected pattern."), N_("Must be one of: {choices}."),
-]
-_TEMPLATES = matching(_MARSHMALLOW)
-
-
-def _first(messages, path: tuple = ()) -> tuple[tuple, object]:
-    """The first problem marshmallow found and the path to its field."""
-    if isinstance(messages, dict) and messages:
-        key = next(iter(messages))
-        return _first(messages[key], path + (key,))
-    if isinstance(messages, list) and messages:
-        return path, messages[0]
-    return path, messages
-
-
-def _words(said: object) -> object:
-    """Marshmallow's sentence as the template it was made from (the log
-    format's own are ``Words`` already); one it does not know, as it is."""
-    if not isinstance(said, str):
-        return said
-    return matched(said, _TEMPLATES) or said
+                       {"field": ".".join(map(str, path)), "problem": problem}) from None
 
 
 # What identifies a request beside its client_id: neither the id itself (in
