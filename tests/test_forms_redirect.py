@@ -99,6 +99,8 @@ CASES: dict[str, tuple[str, str, list[dict]]] = {
     "club.nickname": ("club", "/club/nickname", [{"person": "Ann", "nickname": "A"},
                                                  {"person": "Zed"}]),
     "club.undo": ("club", "/club/undo", [{"event": "1"}, {"event": "x"}]),
+    # A table that is no copy: refused, back to the club's page with why.
+    "club.take_out": ("club", "/club/copies/{sid}", [{}, {"session": "x"}]),
     "club.pay_details_page": ("club", "/club/people/Ann/pay", [{"iban": "x"}, {}]),
 }
 

@@ -26,6 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--csv", metavar="OUT", help="also write the ledger as CSV")
     p.add_argument("--lang", choices=LANGUAGES, default=DEFAULT,
                    help="the language of the text")
+    p.add_argument("--take-out", metavar="SESSION", help="first take this copy (a night "
+                   "imported again with --copy) out of the club's books, so that the "
+                   "night counts once; for good")
     p.set_defaults(func=cmd_ledger)
     p = sub.add_parser("season", help="each player's numbers over a date range; the season "
                        "PDF and every hand as CSV")
@@ -61,6 +64,10 @@ def cmd_ledger(args: argparse.Namespace) -> int:
 
     try:
         db = _open(args)
+        if args.take_out is not None:
+            from ..service.club.copies import take_out
+
+            _taken_out(db, take_out(db, args.take_out)["session"], args.lang)
         rows = club.tables(db)
         led = club.ledger(db, args.currency, rows)
         if args.csv:
@@ -85,6 +92,18 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         print("  " + pays_words(t["from"], t["to"], money_text(t["amount"], currency, args.lang),
                                 args.lang) + (" · " + _(where, **params) if t["since"] else ""))
     return 0
+
+
+def _taken_out(db, sid: str, lang: str) -> None:
+    """What ``--take-out`` did, said on stderr as the pages say it (the
+    ledger that follows is the output)."""
+    from ..reports.sections import TableRef
+    from ..reports.words import table_named, words
+    from ..service.club.copies import TAKEN_OUT
+    from ..service.table.sessions import session_row
+
+    print(words(lang)(TAKEN_OUT, table=table_named(TableRef.of(session_row(db, sid)), lang)),
+          file=sys.stderr)
 
 
 def cmd_season(args: argparse.Namespace) -> int:

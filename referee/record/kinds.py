@@ -53,6 +53,9 @@ class ClubKind(StrEnum):
     # A debt paid after its table closed, kept in the club's chain (a table's
     # own payments are that table's events).
     PAYMENT = "payment"
+    # A copy of a night (a log imported again on purpose: its session row's
+    # copy_of) taken out of the club's books: the club counts the night once.
+    OUT_OF_BOOKS = "out_of_books"
 
 
 # Who is who in the club: the events that say it, and the one that takes them back.

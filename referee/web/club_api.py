@@ -19,7 +19,7 @@ from ..language import N_
 from ..ledger.club import AVERAGE_SHOW
 from ..record.schemas import StrictSchema
 from ..service import access, club
-from ..service.club import pay
+from ..service.club import copies, pay
 from .bodies import read_body
 from .db import get_db
 from .errors import WRONG_HOST_KEY, ApiError
@@ -202,6 +202,19 @@ class ClubEventSchema(Schema):
     undoes = fields.Integer()
 
 
+class TakeOutSchema(StrictSchema):
+    session = fields.String(required=True, validate=validate.Length(1, 100), metadata={
+        "description": "the copy's table id (a table whose session answer has a copy_of)"})
+
+
+class TakenOutSchema(Schema):
+    event = fields.Integer(required=True, metadata={"description": "the club event's id"})
+    kind = fields.String(required=True, validate=validate.OneOf([club.OUT_OF_BOOKS]))
+    session = fields.String(required=True, metadata={"description": "the copy taken out"})
+    copy_of = fields.String(required=True, metadata={
+        "description": "the night it copies, which the club counts once"})
+
+
 class PersonSchema(Schema):
     name = fields.String(required=True)
     nickname = fields.String(required=True, allow_none=True)
@@ -237,6 +250,12 @@ def undo_event():
     return club.undo(get_db(), doc["event"]), 201
 
 
+@api.post("/out-of-books")
+def take_out():
+    doc = read_body(TakeOutSchema())
+    return copies.take_out(get_db(), doc["session"]), 201
+
+
 @api.get("/ledger")
 def ledger():
     return club.ledger(get_db(), _currency())
@@ -267,7 +286,8 @@ def document(spec, errors, ok) -> None:
                          ("MarkPaid", MarkPaidSchema), ("Paid", PaidSchema),
                          ("Merge", MergeSchema), ("Nickname", NicknameSchema),
                          ("ClubUndo", UndoSchema), ("ClubEvent", ClubEventSchema),
-                         ("People", PeopleSchema)]:
+                         ("People", PeopleSchema), ("TakeOut", TakeOutSchema),
+                         ("TakenOut", TakenOutSchema)]:
         spec.components.schema(name, schema=schema)
     host = [{"host": []}]
     currency = {"name": "currency", "in": "query", "required": False,
@@ -304,6 +324,15 @@ def document(spec, errors, ok) -> None:
     post("/api/club/nicknames", "Nickname", "A person's nickname (null takes it away)")
     post("/api/club/undo", "ClubUndo", "Take back a merge or a nickname (nothing_to_undo "
          "if it is neither, or undone already)")
+    spec.path("/api/club/out-of-books", operations={"post": {
+        "summary": "Take a copy (a night imported again on purpose: copy_of) out of the "
+                   "club's books: its hands and debts count no more in the ledger, balances "
+                   "and season, and the night counts once; for good (refused: no_session, "
+                   "not_a_copy, out_already)", "security": host,
+        "requestBody": {"required": True,
+                        "content": {"application/json": {"schema": "TakeOut"}}},
+        "responses": {**ok(201, "TakenOut", "recorded as a club event"),
+                      **errors(400, 401, 403, 404, 413, 422)}}})
     spec.path("/api/club/people/{name}/pay", parameters=[{
         "name": "name", "in": "path", "required": True,
         "schema": {"type": "string", "minLength": 1, "maxLength": 40}}], operations={"put": {

@@ -25,7 +25,7 @@ from ..ledger.club import AVERAGE_SHOW
 from ..rules.errors import MalformedInput, RefereeError
 from ..rules.numbers import whole
 from ..service import access, club
-from ..service.club import pay
+from ..service.club import copies, pay
 from ..service.errors import TooManyTries
 from ..service.money.payable import from_form
 from ..service.table import sessions
@@ -179,6 +179,27 @@ def undo():
     def call():
         club.undo(get_db(), event)
         return url_for("club.ledger_page"), _("Undone.")
+    return _kept(url_for("club.ledger_page"), call)
+
+
+@pages.get("/copies/<session_id>")
+def copy_page(session_id: str):
+    """The confirmation before a copy leaves the club's books (from the
+    copy's own page): what it changes, or why it cannot be done."""
+    try:
+        row, refused = copies.copy_in_books(get_db(), session_id), None
+    except RefereeError as err:
+        row, refused = None, message(err)
+    return render_template("club_copy.html", row=row, refused=refused,
+                           session_id=session_id), 200 if row else 422
+
+
+@pages.post("/copies/<session_id>")
+def take_out(session_id: str):
+    def call():
+        copies.take_out(get_db(), session_id)
+        [row] = sessions.list_sessions(get_db(), [session_id])
+        return url_for("club.ledger_page"), _(copies.TAKEN_OUT, table=table_title(row))
     return _kept(url_for("club.ledger_page"), call)
 
 

@@ -40,8 +40,8 @@ from ..table.sessions import get_log, standings
 from ..table.table_events import record_payment
 
 POINTS = "points"  # the currency of sessions played for points (no currency)
-MERGE, NICKNAME, UNDO, PAYMENT = map(str, (ClubKind.MERGE, ClubKind.NICKNAME, ClubKind.UNDO,
-                                         ClubKind.PAYMENT))
+MERGE, NICKNAME, UNDO, PAYMENT, OUT_OF_BOOKS = map(str, (
+    ClubKind.MERGE, ClubKind.NICKNAME, ClubKind.UNDO, ClubKind.PAYMENT, ClubKind.OUT_OF_BOOKS))
 WHO_IS_WHO = tuple(map(str, _WHO_IS_WHO))
 
 
@@ -87,11 +87,22 @@ def tables(db: Database) -> list[dict]:
     every row again, up to five times a page. Given none, a function reads
     them itself. A table where nothing happened (no hand, no payment, no
     debt brought or carried) is no session: one opened by mistake and left
-    counted as a night each of its players sat (newcomer N3)."""
+    counted as a night each of its players sat (newcomer N3). Nor is a copy
+    the host took out of the club's books (``copies.take_out``): its night
+    counts once, at the table it copies."""
     played = storage.hands.sessions_with_hands(db)
-    return [row for row in storage.sessions.all_rows(db)
-            if row["id"] in played or any(row["header"].get(k) for k in (
-                "payments", "brought_forward", "carried_forward"))]
+    out = out_of_books(db)
+    return [row for row in storage.sessions.all_rows(db) if row["id"] not in out
+            and (row["id"] in played or any(row["header"].get(k) for k in (
+                "payments", "brought_forward", "carried_forward")))]
+
+
+def out_of_books(db: Database) -> dict[str, dict]:
+    """The copies taken out of the club's books, as the club's chain says:
+    each table's id -> its event (``id``, ``created``; no event takes one
+    back in)."""
+    return {json.loads(ev["payload"])["session"]: ev for ev in storage.club.events(db)
+            if ev["kind"] == OUT_OF_BOOKS}
 
 
 def _given(db: Database, rows: list[dict] | None) -> list[dict]:
@@ -196,12 +207,21 @@ def undo(db: Database, event: int) -> dict:
 def club_history(db: Database) -> list[dict]:
     """The club's events, newest first, with whether each is still in force
     (a person's payment details are not among them: they are shown only
-    beside a transfer to that person)."""
+    beside a transfer to that person; a copy taken out of the books is)."""
     events = storage.club.events(db)
     undone = {json.loads(ev["payload"])["undoes"] for ev in events if ev["kind"] == UNDO}
     return [{"id": ev["id"], "kind": ev["kind"], "created": ev["created"],
-             "undone": ev["id"] in undone, **json.loads(ev["payload"])}
-            for ev in reversed(events) if ev["kind"] in (*WHO_IS_WHO, PAYMENT)]
+             "undone": ev["id"] in undone, **_with_table(db, ev)}
+            for ev in reversed(events) if ev["kind"] in (*WHO_IS_WHO, PAYMENT, OUT_OF_BOOKS)]
+
+
+def _with_table(db: Database, ev: dict) -> dict:
+    """A club event as said, and for a copy taken out of the books the
+    stored row of that table (the club's tables no longer list it)."""
+    said = json.loads(ev["payload"])
+    if ev["kind"] == OUT_OF_BOOKS:
+        said["table"] = storage.sessions.row(db, said["session"])
+    return said
 
 
 def verify(db: Database) -> list[Words]:

@@ -3,9 +3,10 @@ paged), the TV across the room and the standings."""
 
 from __future__ import annotations
 
-from flask import g, render_template, request
+from flask import current_app, g, render_template, request
 
 from ...rules.numbers import whole
+from ...service import club
 from ...service.table import sessions, sight, table_events
 from ...service.table.history import hand_history
 from .. import forms, lang
@@ -40,7 +41,17 @@ def session_page(session_id: str):
                            rule_changes=_rule_changes(g.summary), page=page,
                            per_page=per_page,
                            invites=invites(session_id) if g.access.writes else None,
+                           books=_books(db, session_id) if g.summary["copy_of"] else None,
                            client_id=forms.new_client_id())
+
+
+def _books(db, session_id: str) -> dict:
+    """A copy's place in the club's books: ``out`` when it was taken out
+    (None: it still counts), ``host``: whether the service has a host key,
+    behind which it is taken out (with none, the club's pages are shut)."""
+    out = club.out_of_books(db).get(session_id)
+    return {"out": out["created"] if out else None,
+            "host": bool(current_app.config.get("REFEREE_HOST_KEY"))}
 
 
 @bp.get("/s/<session_id>/tv")
