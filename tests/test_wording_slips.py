@@ -26,7 +26,7 @@ def test_the_french_result_line_has_its_space_before_the_colon(client):
     play_caught_hand(client, sid)
     page = client.get(f"/s/{sid}/hands/1?lang=fr").data.decode()
     line = re.search(r'<p><strong>Attrapé</strong>(.*?)</p>', page, re.S)
-    assert line and line.group(1).startswith(" : Ben gagne"), page
+    assert line and line.group(1).startswith("\u00a0: Ben gagne"), page
 
 
 @pytest.mark.parametrize("sentence", ["{name} joined (from hand {n})", "{name} left",
