@@ -194,6 +194,26 @@ def sentence(err, lang: str) -> str:
     return gettext(lang, err.template, **err.params)
 
 
+#: A refusal's small print: the rule a player cites in a dispute, by its
+#: code, the same in every language ("rule illegal_hit").
+RULE = N_("rule {code}")
+#: The small print of input that cannot be read (a ``MalformedInput``: a note
+#: of 600 characters, an action with no verb): no rule of the game refuses
+#: it, and its code named as one read "(règle malformed)" (newcomer 46).
+NO_RULE = N_("input refused")
+
+
+def ruled_by(err, lang: str, code: str | None = None, mark=str) -> str:
+    """What a refusal's small print names: the rule (``code``, else the
+    error's; ``mark`` draws it, a paper's bold), or for input that cannot be
+    read (``err`` a ``MalformedInput``) that it breaks none, in words."""
+    from ..rules.errors import MalformedInput
+
+    if isinstance(err, MalformedInput):
+        return gettext(lang, NO_RULE)
+    return gettext(lang, RULE, code=mark(code or err.code))
+
+
 def message(err, lang: str) -> str:
     """A ``RefereeError``'s ``message`` in ``lang``: where, then the sentence
     (``RefereeError.message_words``; in English ``err.message`` with its

@@ -352,7 +352,7 @@ def render_audit(audit: HandAudit, *, final_hash: str | None = None,
         story.append(KeepTogether([heading, Paragraph(
             _("The hand cannot be settled: {message} [{code}].",
               message=esc(_clip(error_in(audit.fault, lang))),
-              code=esc(audit.fault.code)), st["body"])]))
+              code=language.ruled_by(audit.fault, lang, mark=esc)), st["body"])]))
     elif audit.result is None:
         story.append(KeepTogether([heading, Paragraph(
             _("The hand is not finished, so it has no result yet."), st["body"])]))
@@ -680,7 +680,8 @@ def _step_cell(step, read: dict[int, str], lang: str, undos: dict[int, str]) -> 
         what.append(language.gettext(lang, status) if status else step.status)
     what.extend(event_marks(step, lang))
     if step.code or (step.message and not restated(step)):
-        rule = _("rule {code}", code=f"<b>{esc(step.code)}</b>") if step.code else ""
+        rule = language.ruled_by(step.error, lang, step.code,
+                                 lambda code: f"<b>{esc(code)}</b>") if step.code else ""
         message = _clip(_ruling(step, lang))
         what.append(f"{rule}{': ' if rule and message else ''}{esc(message)}")
     if step.note:

@@ -150,7 +150,8 @@ FIELD_PROBLEM = N_("{field}: {problem}")
 #: (a service's ``{field}: {problem}``) or, for a refusal worded for a log
 #: ("payment 1's amount: ..."), by its code; the create form has its own
 #: labels (``forms.create_label``).
-FORM_FIELDS = {"stake": N_("New stake"), "payment_amount": N_("Amount")}
+FORM_FIELDS = {"stake": N_("New stake"), "payment_amount": N_("Amount"), "reason": N_("Why"),
+               "dispute": N_("What is wrong")}
 
 
 def on_form(err: RefereeError, label_of=lambda key: _(FORM_FIELDS[key])
@@ -172,7 +173,7 @@ def _why(err: RefereeError, then: str | None = None) -> Markup:
     words = on_form(err) or sentence(err)
     words = words[:1].upper() + words[1:]
     code = Markup(' <small class="code">({})</small>').format(
-        _("rule {code}", code=err.code)) if err.code else ""
+        language.ruled_by(err, current())) if err.code else ""
     return Markup("{}.").format(words.rstrip(".")) + (
         Markup(" {}").format(then) if then else "") + code
 

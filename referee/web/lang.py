@@ -28,6 +28,7 @@ from markupsafe import Markup
 from .. import language
 from ..ledger.money import MAX_AMOUNT, fmt
 from ..rules.cards import pretty
+from ..rules.errors import RefereeError
 from ..rules.words import Names
 
 COOKIE = "lang"
@@ -287,6 +288,13 @@ def ruling(step) -> str:
     return undo_words(step.message)
 
 
+def ruled_by(step) -> str:
+    """A refusal's small print (an audit step's, a ``RefereeError``'s): the
+    rule it names, or in words that the input could not be read."""
+    err = step if isinstance(step, RefereeError) else getattr(step, "error", None)
+    return language.ruled_by(err, current(), getattr(step, "code", None))
+
+
 def undo_words(text: str | None) -> str:
     """An audit step's message (a correction's "undo of ...") in the reader's language."""
     return language.undo_words(text, current())
@@ -508,6 +516,8 @@ def init_app(app) -> None:
     # "tote Hand" read "Tote hand"); German's nouns are capitals already.
     app.add_template_filter(language.sentence_case, "capital")
     app.add_template_filter(ruling, "ruling")
+    app.add_template_filter(ruled_by, "ruled_by")
+    app.add_template_filter(message, "message")
     app.add_template_filter(reason, "reason")
     app.add_template_filter(void_reason, "void_reason")
     app.add_template_filter(match_words, "match_words")

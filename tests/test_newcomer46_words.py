@@ -1,0 +1,63 @@
+"""Newcomer 46's rough edges: a refusal of input that cannot be read named
+its code as a rule ("(règle malformed)") on a French tablet, audit page and
+paper; such input breaks no rule and its small print says so in words."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from referee import language
+from tests import test_tablet as tt
+from tests.reports_fixtures import pdf_text
+from tests.test_api import Game
+
+OTHERS = ("de", "fr", "pt")
+
+
+def _flash(page: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", " ".join(
+        re.findall(r'<p class="flash flash-error"[^>]*>(.*?)</p>', page, re.S))))
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_a_note_too_long_is_said_in_words_not_as_a_rule(client, lang):
+    sid = tt.create(client, language=lang)
+    tt.start(client, sid, dealer="Ann", client_id="h1")
+    data = {"csrf_token": tt.form_value(tt.hand_page(client, sid), "csrf_token")}
+    page = client.post(f"/s/{sid}/hands/1/void", data={**data, "reason": "x" * 300,
+                                                        "client_id": "v1"},
+                       follow_redirects=True).get_data(as_text=True)
+    said = _flash(page)
+    assert "malformed" not in said and "Reason" not in said, said
+    assert language.gettext(lang, "input refused") in said, said
+    assert language.gettext(lang, "Why") in said, said
+    page = client.post(f"/s/{sid}/hands/1/dispute", data={**data, "by": "Cy", "action": "",
+                                                           "note": "y" * 600, "client_id": "d1"},
+                       follow_redirects=True).get_data(as_text=True)
+    said = _flash(page)
+    assert "malformed" not in said and "Dispute" not in said, said
+    assert language.gettext(lang, "What is wrong") in said, said
+
+
+def test_a_refusal_by_a_rule_still_names_the_rule(client):
+    sid = tt.create(client, language="fr")
+    tt.start(client, sid, deal=tt.CAUGHT_DEAL, upcard="7d")
+    tt.act(client, sid, 1, "draw", ["8c"])
+    page = tt.act(client, sid, 1, "spread", ["Qs", "4c", "8c"])
+    assert "(règle invalid_spread)" in page
+
+
+def test_an_unreadable_action_on_the_audit_page_and_paper_is_said_in_words(client):
+    g = Game(client)
+    g.start()
+    assert g.post("Ben: discrad Jd").status_code == 422
+    tok = f"token={g.audit}&lang=fr"
+    page = html.unescape(client.get(f"/reports/{g.sid}/hands/1/audit?{tok}&step=1")
+                         .get_data(as_text=True))
+    assert "(saisie refusée)" in page
+    assert "règle bad_action" not in page
+    text = pdf_text(client.get(f"/reports/{g.sid}/hands/1/audit.pdf?{tok}").data)
+    assert "saisie refusée" in text and "bad_action" not in text, text
