@@ -61,3 +61,39 @@ def test_an_unreadable_action_on_the_audit_page_and_paper_is_said_in_words(clien
     assert "règle bad_action" not in page
     text = pdf_text(client.get(f"/reports/{g.sid}/hands/1/audit.pdf?{tok}").data)
     assert "saisie refusée" in text and "bad_action" not in text, text
+
+
+# ---------------------------------------------------------------- an empty body
+
+NO_BODY = "the request has no body: send a JSON object, with the header " \
+          "Content-Type: application/json"
+
+
+@pytest.mark.parametrize("lang", ["en", *OTHERS])
+@pytest.mark.parametrize("body,headers", [
+    (None, {}), ("", {"Content-Type": "application/json"}),
+    (" \n\t ", {"Content-Type": "application/json"}), ("  ", {})])
+def test_an_empty_body_is_said_to_be_missing_and_what_to_send(client, lang, body, headers):
+    from tests.test_api import assert_error
+
+    r = client.post("/api/sessions", data=body, headers={**headers, "Accept-Language": lang})
+    said = assert_error(r, 400, "bad_request")["message"]
+    assert said == language.gettext(lang, NO_BODY)
+    assert "1" not in said  # no line, no column: nothing was cut short
+
+
+@pytest.mark.parametrize("lang", ["en", *OTHERS])
+@pytest.mark.parametrize("text", ["", "  \n "])
+@pytest.mark.parametrize("command", ["import", "replay"])
+def test_an_empty_log_file_is_said_empty(tmp_path, capsys, lang, text, command):
+    from referee.cli import main
+
+    log = tmp_path / "empty.json"
+    log.write_text(text)
+    args = [command, str(log), "--lang", lang]
+    if command == "import":
+        args += ["--db", str(tmp_path / "db.sqlite3")]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert language.gettext(lang, "the log is empty: a log is a JSON object, like {example}",
+                            example='{"format": "tonk-log/1", ...}') in err, err

@@ -92,6 +92,13 @@ def load_hand_setup(doc: Any) -> dict:
 
 THE_LOG = Words(N_("the log"))
 THE_BODY = Words(N_("the body"))
+# A text of nothing but blanks, said as such with what to send instead: the
+# decoder's "cut short at line 1, column 1" told a client who sent no body,
+# or a file that was never written, to look for a missing end (newcomer 46).
+_EMPTY = {THE_LOG.template: N_("the log is empty: a log is a JSON object, like {example}"),
+          THE_BODY.template: N_("the request has no body: send a JSON object, with the "
+                                "header Content-Type: application/json")}
+_JSON_BLANKS = b" \t\n\r"
 
 
 _MISSING = object()
@@ -117,6 +124,9 @@ def parse_json(text: str | bytes, what: Words = THE_LOG) -> Any:
     of 20 digits (orjson makes an integer past 64 bits a float)."""
     doc = _MISSING
     raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    if not raw.strip(_JSON_BLANKS):
+        raise MalformedInput("malformed_log", _EMPTY[what.template],
+                             {"example": '{"format": "tonk-log/1", ...}'})
     if not _long_number(raw):
         try:
             doc = orjson.loads(text)

@@ -22,7 +22,9 @@ def read_body(schema: Schema | None = None, *, log: bool = False) -> dict:
     ``record.load_log`` checks for depth and text as it reads it (walking a
     10,000-hand import here as well cost a tenth of the import)."""
     data = None
-    if request.is_json:
+    # A request with no body at all is read as JSON too: "the request has no
+    # body", whatever its Content-Type says (newcomer 46).
+    if request.is_json or not request.get_data().strip():
         # Parsed here, not by request.get_json: its parser lets a deep
         # document's RecursionError through, and keeps lone surrogates.
         try:
