@@ -97,3 +97,54 @@ def test_an_empty_log_file_is_said_empty(tmp_path, capsys, lang, text, command):
     err = capsys.readouterr().err
     assert language.gettext(lang, "the log is empty: a log is a JSON object, like {example}",
                             example='{"format": "tonk-log/1", ...}') in err, err
+
+
+# ---------------------------------------------------------------- a deep link through the PIN
+
+def _unlock(client, sid, location: str):
+    """Follow a locked page's redirect to the PIN page and type the PIN there."""
+    unlock = client.get(location)
+    assert unlock.status_code == 302, unlock.status_code
+    page = client.get(unlock.headers["Location"]).get_data(as_text=True)
+    nxt = html.unescape(tt.form_value(page, "next"))
+    r = client.post(f"/s/{sid}/unlock", data={"csrf_token": tt.form_value(page, "csrf_token"),
+                                              "pin": tt.PIN, "next": nxt})
+    assert r.status_code == 303
+    return nxt, r.headers["Location"]
+
+
+@pytest.mark.parametrize("tail", ["/hands/new?hand=1", "/hands/quick?hand=1",
+                                  "/hands/1?step=2&x=%20y"])
+def test_a_deep_link_leads_through_the_pin_to_its_page_and_query(app, client, tail):
+    sid = tt.create(client)
+    other = app.test_client()
+    asked = f"/s/{sid}{tail}"
+    nxt, landed = _unlock(other, sid, asked)
+    assert nxt == asked and landed == asked
+
+
+@pytest.mark.parametrize("nxt", ["https://evil.example/s/x?hand=1", "//evil.example/x?hand=1",
+                                 "/\\evil.example?hand=1", "javascript:alert(1)"])
+def test_the_pin_leads_nowhere_off_the_site(app, client, nxt):
+    sid = tt.create(client)
+    other = app.test_client()
+    tok = tt.token(other, f"/s/{sid}/unlock")
+    r = other.post(f"/s/{sid}/unlock", data={"csrf_token": tok, "pin": tt.PIN, "next": nxt})
+    assert r.headers["Location"] == f"/s/{sid}"
+
+
+def test_the_club_pages_keep_their_query_through_the_host_key(app):
+    app.config["REFEREE_HOST_KEY"] = "club-key"
+    client = app.test_client()
+    r = client.get("/club/season?a=Ann&b=Ben")
+    assert r.status_code == 303
+    unlock = r.headers["Location"]
+    client.get(unlock)
+    with client.session_transaction() as s:
+        csrf = s["csrf"]
+    r = client.post(unlock, data={"host_key": "club-key", "csrf_token": csrf})
+    assert r.status_code == 303 and r.headers["Location"] == "/club/season?a=Ann&b=Ben"
+    for off in ("//evil.example/club?a=1", "https://evil.example/club/season"):
+        r = client.post("/club/unlock", query_string={"next": off},
+                        data={"host_key": "club-key", "csrf_token": csrf})
+        assert r.headers["Location"] == "/club", off

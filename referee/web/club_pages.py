@@ -32,7 +32,7 @@ from ..service.table import sessions
 from .club_api import _date, _key
 from .db import get_db
 from .errors import error_page
-from .forms import check_csrf
+from .forms import check_csrf, here, local_path
 from .lang import _, current, message, money, table_title
 from .reports import paper_turn
 
@@ -55,7 +55,7 @@ def _page_guard():
                               "again with a host key of their choice: "
                               "REFEREE_HOST_KEY=… referee serve"), 403)
     if not session.get("club"):
-        return redirect(url_for("club.unlock", next=request.path), 303)
+        return redirect(url_for("club.unlock", next=here()), 303)
     return None
 
 
@@ -75,8 +75,8 @@ def unlock():
             session["club"] = True
             target = request.args.get("next", "")
             # Only this blueprint's own pages: nothing else is a place to go.
-            ours = (target == "/club" or target.startswith("/club/")) and not any(
-                c in target for c in "\\\t\n\r ")
+            path = (local_path(target) or "").partition("?")[0]
+            ours = path == "/club" or path.startswith("/club/")
             return redirect(target if ours else url_for("club.ledger_page"), 303)
         if error is None:
             error = _("The host key is wrong: ask the person who runs this referee.")

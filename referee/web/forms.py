@@ -87,6 +87,13 @@ def new_client_id() -> str:
 PIN_RE = re.compile(r"^[0-9]{4,12}$")
 
 
+def here() -> str:
+    """This request's path with its query, as an unlock page's ``next``: a
+    deep link (``/s/ID/hands/new?hand=2``) is where the PIN leads back to,
+    query and all (newcomer 46: the path alone lost ``?hand=2``)."""
+    return request.full_path.rstrip("?")
+
+
 def local_path(target: str) -> str | None:
     """``target`` if it is a path of this site, else None. Browsers drop tabs
     and newlines from a URL and read a backslash as a slash, so ``/\t/evil``

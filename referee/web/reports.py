@@ -89,8 +89,7 @@ def _allowed(sid: str) -> str | None:
         # A table that is not there is answered as one whose token is not
         # this: an id alone tells nothing (docs/decisions.md).
         pass
-    here = request.full_path.rstrip("?")
-    unlock = url_for("tablet.unlock", session_id=sid, next=here)
+    unlock = url_for("tablet.unlock", session_id=sid, next=forms.here())
     if not token:
         # A tablet that has not unlocked the table: to the PIN page and back here.
         abort(redirect(unlock, 303))

@@ -103,7 +103,7 @@
     if (locked && sessionOfPage) {
       note.append(document.createTextNode((lines.length ? " " : "") + locked + " "));
       const link = document.createElement("a");
-      link.href = `/s/${sessionOfPage}/unlock?next=${encodeURIComponent(location.pathname)}`;
+      link.href = `/s/${sessionOfPage}/unlock?next=${encodeURIComponent(location.pathname + location.search)}`;
       link.textContent = say("unlock");
       note.append(link);
     }

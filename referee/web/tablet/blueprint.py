@@ -116,7 +116,7 @@ def unlocked(view):
         g.access = page_access(session_id)
         if g.access is None:
             return redirect(url_for("tablet.unlock", session_id=session_id,
-                                    next=request.path,
+                                    next=forms.here(),
                                     revoked=1 if g.get("revoked") else None))
         g.summary = table_summary(session_id)
         if request.method == "POST" and not g.access.writes and \
