@@ -422,7 +422,7 @@ def _verify_show(hand: Hand, action: Action) -> None:
     held, cards = hand.held[p], action.cards
     if hand.unknown[p] or len(cards) != len(held) or not all(map(cards.__contains__, held)):
         # Words the fault (or checks new cards).
-        verify_reveal(hand, p, cards, Words(N_("the show")))
+        verify_reveal(hand, p, cards, THE_SHOW)
     _verify_no_spread_held(hand, action)
 
 
@@ -464,13 +464,23 @@ def _verify_count(hand: Hand, p: str, count: int) -> None:
                        {"player": p, "n": n, "count": count, "low": low, "high": high})
 
 
+#: What a show of all of a hand's cards is called, by the engine's refusals.
+THE_SHOW = Words(N_("the show"))
+
+
+def wrong_count(p: str, n: int, what: Words, listed: int) -> IllegalAction:
+    """The refusal of ``what`` (a show, a declaration) that lists ``listed``
+    cards of ``p``'s ``n`` (a page offline says it too: ``web.forward``)."""
+    return _illegal("wrong_show", N_("{player} holds {n} card but {what} lists {listed}")
+                    if n == 1 else N_("{player} holds {n} cards but {what} lists {listed}"),
+                    {"player": p, "n": n, "what": what, "listed": listed})
+
+
 def verify_reveal(hand: Hand, p: str, cards: tuple[str, ...], what: Words) -> None:
     held = hand.held[p]
     n = len(held) + hand.unknown[p]
     if len(cards) != n:
-        raise _illegal("wrong_show", N_("{player} holds {n} card but {what} lists {listed}")
-                       if n == 1 else N_("{player} holds {n} cards but {what} lists {listed}"),
-                       {"player": p, "n": n, "what": what, "listed": len(cards)})
+        raise wrong_count(p, n, what, len(cards))
     for card in held:
         if card not in cards:
             missing = [c for c in held if c not in cards]

@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .. import language
 from ..language import N_
+from ..rules.legality import THE_SHOW, wrong_count
 from ..service.errors import (
     AlreadyStored,
     ClientIdReused,
@@ -178,6 +179,20 @@ def _why(err: RefereeError, then: str | None = None) -> Markup:
         Markup(" {}").format(then) if then else "") + code
 
 
+def nothing_picked() -> list[str]:
+    """A show with nothing picked from a hand of ``k`` cards (item ``k``; none
+    for 0, a show of no card), refused as a hand's page says it after the
+    action (``flash_refusal``), ``{player}`` left for static/offline.js to
+    fill: offline, the page refuses the tap at once in the referee's words
+    instead of keeping it to fail when sent (newcomer 46). Up to 20 cards, as
+    the offline words' card counts; a hand of more is judged when sent."""
+    said = [""]
+    for k in range(1, 21):
+        err = wrong_count("{player}", k, THE_SHOW, 0)
+        said.append(_why(err, way_forward(err, page=True)).striptags())
+    return said
+
+
 def flash_refusal(err: RefereeError, text: str) -> None:
     """A tablet's action or undo that was not logged, said on the hand's screen."""
     # The action as the reader's language says it: the log line (English verbs)
@@ -211,6 +226,7 @@ def _api(path: str) -> bool:
 def register(app: Flask) -> None:
     """JSON errors for every /api/ URL (also those no view matches); the
     tablet's pages for the rest."""
+    app.add_template_global(nothing_picked, "nothing_picked")
 
     @app.errorhandler(RefereeError)
     def _domain(err: RefereeError):

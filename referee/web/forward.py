@@ -12,7 +12,7 @@ there (pick the cards, or type the count on the pad), the API what to send
 from __future__ import annotations
 
 from ..rules.errors import RefereeError
-from ..rules.words import N_
+from ..rules.legality import THE_SHOW
 from .lang import ngettext
 
 
@@ -24,7 +24,7 @@ def way_forward(err: RefereeError, *, page: bool) -> str | None:
     params = getattr(err, "params", None) or {}
     what = params.get("what")
     if err.code != "wrong_show" or params.get("listed") != 0 or \
-            getattr(what, "template", None) != N_("the show"):
+            getattr(what, "template", None) != THE_SHOW.template:
         return None
     n, player = params["n"], params["player"]
     if page:

@@ -158,6 +158,17 @@
       return false;
     }
     await refresh();
+    // A show with nothing picked from a hand the referee does not know is
+    // refused when sent ("wrong_show"): said now, in the referee's words
+    // (errors.nothing_picked), rather than kept to stop the queue later.
+    const empty = tapped.actions.find((a) => a.verb === "show" && !a.cards.length &&
+                                      (a.count === null || a.count === undefined));
+    const refused = empty && (words.nothing_picked || [])[foresee().held?.[empty.player]];
+    if (refused) {
+      flashLine(`${say("stopped", {action: taps.sayAction(empty, hand)})} \u2014 ` +
+                taps.fill(refused, {player: empty.player}, words.elision || null));
+      return false;
+    }
     const last = queued[queued.length - 1];
     const base = expected !== undefined ? expected
       : last ? last.expected_seq + 1 : hand.seq;
