@@ -31,12 +31,13 @@ two PDFs differ it compares them with /CreationDate, /ModDate and /ID taken
 out, and says so.
 
 It prints one line per commit where an output's hash differs from the
-previous commit's (with the commit's subject), then for each changed PDF
-and text report the first lines that differ (the PDF's through its text:
-``pdftotext`` if installed, else pypdf), then a summary: how many commits
-changed each output, the failures, and whether a speed commit (``SPEED_PATHS``
-and ``SPEED_WORDS``, in ``speed_reasons``) changed an output; each such
-commit with its diff stat, so that a reader can judge.
+previous commit's (with the commit's subject), then for each changed output
+the first lines that differ, word by word (the PDF's through its text:
+``pdftotext`` if installed, else pypdf; where only the spaces differ, it
+says so), then a summary: how many commits changed each output, the
+failures, and whether a speed commit (``SPEED_PATHS`` and ``SPEED_WORDS``,
+in ``speed_reasons``) changed an output; each such commit with its diff
+stat, so that a reader can judge.
 """
 
 from __future__ import annotations
@@ -182,22 +183,43 @@ def pdf_text(data: bytes) -> list[str]:
     return [line.rstrip() for line in text.splitlines()]
 
 
+def _changed_lines(a: list[str], b: list[str]) -> tuple[list[str], list[str]]:
+    lines = [line for line in difflib.unified_diff(a, b, lineterm="", n=0)
+             if line[:1] in "-+" and not line.startswith(("---", "+++"))]
+    return ([line for line in lines if line.startswith("-")],
+            [line for line in lines if line.startswith("+")])
+
+
 def word_diff(store: Path, name: str, before: str, after: str, shown: int = 3) -> list[str]:
-    """The first ``shown`` lines gone and come between two kept outputs."""
+    """The first ``shown`` lines gone and come between two kept outputs,
+    compared word by word (runs of spaces as one): where only the spaces
+    differ (a PDF's columns or chart moved), the lines that moved."""
     old, new = (store / f"{before}.{name}").read_bytes(), (store / f"{after}.{name}").read_bytes()
     if name == "pdf":
         a, b = pdf_text(old), pdf_text(new)
     else:
         a, b = old.decode(errors="replace").splitlines(), new.decode(errors="replace").splitlines()
-    lines = [line for line in difflib.unified_diff(a, b, lineterm="", n=0)
-             if line[:1] in "-+" and not line.startswith(("---", "+++"))]
-    gone = [line for line in lines if line.startswith("-")]
-    come = [line for line in lines if line.startswith("+")]
-    if not lines:
-        return ["    (the same text: the change is in the layout or the PDF's bytes only)"]
-    said = [f"    {len(gone)} lines gone, {len(come)} come"]
+    gone, come = _changed_lines([" ".join(x.split()) for x in a], [" ".join(x.split()) for x in b])
+    said = []
+    if not gone and not come:
+        gone, come = _changed_lines(a, b)
+        said = ["    the same words, only spaced differently (placement on the page)"
+                if gone or come else
+                "    the same text: the change is in the drawing or the PDF's bytes only"]
+    said.append(f"    {len(gone)} lines gone, {len(come)} come")
     said += [f"    {line[:150]}" for line in gone[:shown] + come[:shown]]
     return said
+
+
+def diff_stat(rev: str, most: int = 25) -> list[str]:
+    """``rev``'s diff stat, without its sample logs (a rules commit adds
+    dozens), at most ``most`` files, and its total."""
+    lines = git("show", "--stat=100", "--format=", rev).rstrip().splitlines()
+    files, total = lines[:-1], lines[-1:]
+    kept = [line for line in files if "sample_logs/" not in line and not line.startswith(" ...")]
+    left = len(files) - len(kept[:most])
+    return kept[:most] + ([f" ({left} more files: sample logs and the like)"] if left else []) \
+        + total
 
 
 def changes(revs: list[str], rows: dict) -> list[tuple[str, list[str]]]:
@@ -263,8 +285,7 @@ def summary(revs: list[str], rows: dict, found: list[tuple[str, list[str]]]) -> 
     for rev, changed in guilty:
         print(f"\n  {rev[:10]} changed {', '.join(changed)}: {rows[rev]['subject'][:100]}")
         print(f"    speed because: {'; '.join(rows[rev]['speed'])}")
-        stat = git("show", "--stat=100", "--format=", rev).rstrip().splitlines()
-        print("\n".join(f"    {line}" for line in stat))
+        print("\n".join(f"    {line}" for line in diff_stat(rev)))
 
 
 def load_cache(path: Path) -> dict:
