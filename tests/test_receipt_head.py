@@ -13,6 +13,7 @@ import re
 import pytest
 
 from referee import language
+from referee.commands.service import checked_sentence
 from referee.service import storage
 
 from .test_trust import head_of, played, raw, verify
@@ -30,9 +31,7 @@ def _said(capsys) -> str:
 
 
 def _count(lang: str, n: int) -> str:
-    return (language.gettext(lang, "1 session checked, {bad} with a fault", bad=0) if n == 1
-            else language.gettext(lang, "{count} sessions checked, {bad} with a fault",
-                                  count=n, bad=0))
+    return checked_sentence(lang, n, 0)
 
 
 @pytest.mark.parametrize("lang", LANGS)

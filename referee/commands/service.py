@@ -9,6 +9,7 @@ import re
 import sys
 
 from ..rules.errors import RefereeError
+from ..rules.words import Np_
 from .errors import fail, log_language, whole_argument
 
 # os.path, not pathlib: this module is loaded by every ``referee`` command,
@@ -410,11 +411,20 @@ def _say_sessions(report: dict[str, list], notes: dict[str, list], lang: str | N
                 print(_said(lang, N_("session {session}: {fault}"), session=sid, fault=fault))
     # The verdict and the head to keep are the command's answer: on stdout
     # (``referee verify > head.txt`` keeps them); notes went to stderr.
-    print(_said(lang, N_("1 session checked, {bad} with a fault"), bad=bad)
-          if len(report) == 1 else
-          _said(lang, N_("{count} sessions checked, {bad} with a fault"),
-                count=len(report), bad=bad))
+    print(checked_sentence(lang, len(report), bad))
     return bad
+
+
+# Each count agrees with its own words ("1 session checked", "0 avec une anomalie").
+CHECKED = Np_("{count} session checked, {faulty}", "{count} sessions checked, {faulty}",
+              "count")
+FAULTY = Np_("{bad} with a fault", "{bad} with a fault", "bad")
+
+
+def checked_sentence(lang: str | None, checked: int, bad: int) -> str:
+    """``referee verify``'s verdict: the sessions checked, how many with a fault."""
+    return _said(lang, CHECKED.pick(checked), count=checked,
+                 faulty=_said(lang, FAULTY.pick(bad), bad=bad))
 
 
 def _table_language(db, sid: str) -> str | None:

@@ -20,7 +20,9 @@ from ..language import DEFAULT, LANGUAGES, TRANSLATIONS
 
 ROOT = TRANSLATIONS.parents[1]
 TEMPLATE = TRANSLATIONS / "messages.pot"
-KEYWORDS = ["N_", "gettext", "ngettext:1,2", "lazy_gettext", "_", "lazy_ngettext:1,2"]
+# Np_ (rules.words): a counted sentence of the engine, a plural entry as ngettext's.
+KEYWORDS = ["N_", "Np_:1,2", "gettext", "ngettext:1,2", "lazy_gettext", "_",
+            "lazy_ngettext:1,2"]
 # One style, {name}, in the code and the pages (web/lang.py fills the pages'); a
 # %(name)s one is found too, to be refused (tests/test_catalogs.py).
 _PLACEHOLDER = re.compile(r"\{[a-z_0-9]*\}|%\([a-z_0-9]+\)[sd]")

@@ -30,12 +30,14 @@ from ..rules.numbers import is_whole, whole
 
 # N_ is the engine's marker, re-exported for the shells' own sentences.
 from ..rules.words import (  # noqa: F401
+    COUNTED,
     LANGUAGES,
     N_,
     REFEREE_NOTES,
     LoggedAction,
     Moment,
     Names,
+    Np_,
     Phrases,
     Words,
     from_plain,
@@ -80,12 +82,18 @@ def gettext(lang: str, template: str, /, **params: object) -> str:
     engine writes it, the words the result format and the tests read), cards
     (``rules.words.CARD_PARAMS``) as the pages write them (``Q♦``)."""
     lang = choose(lang)
-    text = translations(lang).gettext(template)
+    counted = COUNTED.get(template)
+    if counted is not None and counted.count in params:
+        # A counted sentence (``rules.words.Np_``), said with the language's
+        # plural rule, not English's pick.
+        text = translations(lang).ngettext(counted.singular, counted.plural,
+                                           plural_count(lang, params[counted.count]))
+    else:
+        text = translations(lang).gettext(template)
     return fill(lang, text, _in(lang, params)) if params else text
 
 
-def ngettext(lang: str, singular: str, plural: str, n: int | Decimal, /,
-             **params: object) -> str:
+def ngettext(lang: str, singular: str, plural: str, n: object, /, **params: object) -> str:
     """The singular or plural ``template`` in ``lang`` for ``n`` (also given to
     the template as ``{n}``)."""
     lang = choose(lang)
@@ -93,13 +101,19 @@ def ngettext(lang: str, singular: str, plural: str, n: int | Decimal, /,
     return fill(lang, text, {"n": n, **_in(lang, params)})
 
 
-def plural_count(lang: str, n: int | Decimal | float) -> int:
+def plural_count(lang: str, n: object) -> int:
     """The whole number that picks ``lang``'s singular or plural sentence for
     ``n``: a catalog's Plural-Forms reads whole numbers only, and of a
     fraction each language has its own rule (CLDR's, as babel has it): French
     says "0,5 point" and "1,5 point", German "0,5 Punkte". A negative amount
-    agrees as its size does ("-1 point")."""
-    amount = abs(Decimal(str(n)))
+    agrees as its size does ("-1 point"). What is no finite number is many
+    (a sentence is said whatever its count holds)."""
+    try:
+        amount = abs(Decimal(str(n)))
+    except ArithmeticError:
+        return 2
+    if not amount.is_finite():
+        return 2
     if amount == amount.to_integral_value():
         return int(amount)
     return 1 if locale(lang).plural_form(amount) == "one" else 2

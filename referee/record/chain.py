@@ -19,9 +19,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..rules.errors import MalformedInput
 from ..rules.events import on_undone
-from ..rules.words import N_, Words
+from ..rules.words import N_, Np_, Words
 from .kinds import PLAY, EventKind
 from .reading import setup_of
+
+LOG_HANDS = Np_("the log has {log} hand, its chain {chain}",
+                "the log has {log} hands, its chain {chain}", "log")
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
 if TYPE_CHECKING:
@@ -360,8 +363,7 @@ def same_play(doc: dict[str, Any], header: dict[str, Any], setups: dict[int, dic
         raise LogChainError(N_("the log's header is not the one its chain holds"))
     played = doc.get("hands", [])
     if len(played) != len(setups):
-        raise LogChainError(N_("the log has {log} hands, its chain {chain}"), log=len(played),
-                            chain=len(setups))
+        raise LogChainError(LOG_HANDS.pick(len(played)), log=len(played), chain=len(setups))
     for n, mine in enumerate(played, 1):
         if n not in setups or canonical(setup_of(mine)) != canonical(setups[n]):
             raise LogChainError(N_("hand {hand}'s setup is not the one its chain holds"), hand=n)

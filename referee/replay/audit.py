@@ -26,8 +26,11 @@ from ..record.kinds import EventKind
 from ..rules.actions import parse_action
 from ..rules.errors import MalformedInput, NoSuchHand, RefereeError
 from ..rules.hand import VOID, Hand
-from ..rules.words import N_
+from ..rules.words import N_, Np_
 from .sequential import Session, open_session, settle_logged, start_hand
+
+NO_SUCH_HAND = Np_("the session has {hands} hand; there is no hand {number}",
+                   "the session has {hands} hands; there is no hand {number}", "hands")
 
 _ACTION, _REFUSAL = str(EventKind.ACTION), str(EventKind.REFUSAL)
 
@@ -120,9 +123,7 @@ def audit_hand(log: dict, number: int, events: list[dict] | None = None) -> Hand
     hands = log.get("hands", [])
     if not 1 <= number <= len(hands):
         raise NoSuchHand("no_such_hand",
-                         N_("the session has {hands} hand; there is no hand {number}")
-                         if len(hands) == 1 else
-                         N_("the session has {hands} hands; there is no hand {number}"),
+                         NO_SUCH_HAND.pick(len(hands)),
                          {"hands": len(hands), "number": number})
     session = open_session(log)
     for setup in hands[:number - 1]:

@@ -26,11 +26,13 @@ from ..replay.sequential import check_log_end, open_session, play_on, start_on
 from ..rules.errors import NoSuchHand, RefereeError, RulesError, RuleViolation
 from ..rules.hand import OVER
 from ..rules.options import HouseRules, resolve
-from ..rules.words import N_, Words
+from ..rules.words import N_, Np_, Words
 from .common import amount, cash, currency_of, paper_language, rules_in_words, unit_of, words
 from .words import pays_words
 
 ZERO = Decimal(0)
+NO_SUCH_HAND = Np_("the session has {hands} hand; there is no hand {hand}",
+                   "the session has {hands} hands; there is no hand {hand}", "hands")
 
 
 def parse_rules(text: str | dict, current: HouseRules | None = None) -> object:
@@ -166,9 +168,7 @@ def what_if(log: dict, rules: str | dict, *, hand: int | None = None) -> WhatIf:
     n_hands = len(log.get("hands", []))
     if hand is not None and not 1 <= hand <= n_hands:
         raise NoSuchHand("no_such_hand",
-                         N_("the session has {hands} hand; there is no hand {hand}")
-                         if n_hands == 1 else
-                         N_("the session has {hands} hands; there is no hand {hand}"),
+                         NO_SUCH_HAND.pick(n_hands),
                          {"hands": n_hands, "hand": hand})
     new_value = parse_rules(rules, old_session.rules)
     try:

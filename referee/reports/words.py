@@ -3,8 +3,6 @@ so the command line's text reports and the reference page use it too."""
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from .. import language
 from ..language import N_, decimal_text, money_text, time_text  # noqa: F401
 
@@ -41,7 +39,7 @@ def plurals(lang: str):
     tool): the singular or plural sentence in ``lang`` for ``n``."""
     lang = language.choose(lang)
 
-    def translate(singular: str, plural: str, n: int | Decimal, /, **params: object) -> str:
+    def translate(singular: str, plural: str, n: object, /, **params: object) -> str:
         return language.ngettext(lang, singular, plural, n, **params)
 
     return translate
@@ -229,12 +227,12 @@ def paper_language(log: dict, asked: str | None = None) -> str:
 
 def claim_words(when: str, timing: str | None, lang: str) -> str:
     """A deal-win claim (``total:49``, ``low:13``, ``five_faces``) in words."""
-    _ = words(lang)
+    _, ngettext = words(lang), plurals(lang)
     kind, _sep, number = when.partition(":")
     if kind == "total":
-        text = _("Dealt exactly {n} points", n=number)
+        text = ngettext("Dealt exactly {n} point", "Dealt exactly {n} points", number)
     elif kind == "low":
-        text = _("Dealt {n} points or fewer", n=number)
+        text = ngettext("Dealt {n} point or fewer", "Dealt {n} points or fewer", number)
     elif kind == "five_faces":
         text = _("Dealt five face cards")
     else:

@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 from .cards import UNKNOWN, parse_cards
 from .errors import MalformedInput
 from .numbers import is_whole, whole
-from .words import N_, Words
+from .words import N_, Np_, Words
+
+SOME_CARDS = Np_("{lo} card", "{lo} cards", "lo")
+AT_LEAST = Np_("at least {lo} card", "at least {lo} cards", "lo")  # declare: at least 1 card
 
 VERBS = ("declare", "draw", "take", "spread", "hit", "discard", "drop", "show", "slap")
 
@@ -120,10 +123,10 @@ def parse_action(text: str) -> Action:
         args = args[1:]
     if len(args) < lo or (hi is not None and len(args) > hi):
         if hi == lo:
-            want = Words(N_("{lo} card") if lo == 1 else N_("{lo} cards"), lo=lo) if lo \
+            want = SOME_CARDS.words(lo=lo) if lo \
                 else Words(N_("no cards"))
         elif hi is None:
-            want = Words(N_("at least {lo} cards"), lo=lo)
+            want = AT_LEAST.words(lo=lo)
         else:
             want = Words(N_("{lo} to {hi} cards"), lo=lo, hi=hi)
         raise MalformedInput("bad_action", N_("{verb} takes {want}, in {text}"),

@@ -18,9 +18,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .words import N_, Names, Words
+from .words import N_, Names, Np_, Words
 
 ONE = Decimal(1)
+#: A number of stakes, said as each language counts it ("1 stake", "0 mise").
+STAKES = Np_("{n} stake", "{n} stakes")
 TWO = Decimal(2)
 
 Pay = Callable[[str, str, Decimal, str], None]
@@ -100,7 +102,7 @@ def catch_scheme(name: str, description: str, *, amount: str | None = None,
 def plural(n: Decimal) -> Words:
     """``n`` stakes, written as the referee writes them (``2``, ``0.5``)."""
     amount = Decimal(format(n.normalize(), "f"))
-    return Words(N_("{n} stake") if n == ONE else N_("{n} stakes"), n=amount)
+    return STAKES.words(n=amount)
 
 
 def names(items: Iterable[str | Words]) -> Names:

@@ -68,7 +68,10 @@ from .phases import (  # noqa: F401 (START_VERBS and Phase: their callers import
     TurnState,
 )
 from .spreads import Spread, in_rank_order
-from .words import N_, Words
+from .words import N_, Np_, Words
+
+DEALT_CARDS = Np_("{player} is dealt {listed} card; the rules deal {size}",
+                  "{player} is dealt {listed} cards; the rules deal {size}", "listed")
 
 TYPE_CHECKING = False  # typing is not imported at run time: a replay starts faster
 if TYPE_CHECKING:
@@ -136,11 +139,8 @@ class Hand:
                     raise RuleViolation("bad_deal", N_("the deal names {player}, who is not "
                                                        "seated"), {"player": p})
                 if len(cards) != size:
-                    raise RuleViolation(
-                        "bad_deal", N_("{player} is dealt {listed} cards; the rules deal "
-                                       "{size}"),
-                                    {"player": p, "listed": len(cards), "size": size}
-                    )
+                    raise RuleViolation("bad_deal", DEALT_CARDS.pick(len(cards)),
+                                        {"player": p, "listed": len(cards), "size": size})
                 where = (DEALT_TO, p)
                 if UNKNOWN in cards:  # a partly known hand
                     mine = [card for card in cards if card != UNKNOWN]

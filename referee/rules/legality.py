@@ -22,7 +22,17 @@ from .ending import Claim
 from .errors import IllegalAction, RefereeError, RuleViolation
 from .phases import DECLARED, OVER, PLAY, SHOWDOWN, START, VOID
 from .spreads import Spread, holds_spread, is_book, is_run, is_spread
-from .words import N_, Words
+from .words import N_, Np_, Words
+
+HIT_LIMIT = Np_("{player} may hit only {limit} time a turn",
+                "{player} may hit only {limit} times a turn", "limit")
+CANNOT_COUNT = Np_("{player}'s {n} card cannot count {count}: it counts {low}",
+                   "{player}'s {n} cards cannot count {count}: they count {low}")
+CANNOT_COUNT_RANGE = Np_("{player}'s {n} card cannot count {count}: it counts {low} to {high}",
+                         "{player}'s {n} cards cannot count {count}: they count {low} to "
+                         "{high}")
+HOLDS = Np_("{player} holds {n} card but {what} lists {listed}",
+            "{player} holds {n} cards but {what} lists {listed}")
 
 if TYPE_CHECKING:
     from .hand import Hand
@@ -315,8 +325,7 @@ def _verify_hit(hand: Hand, action: Action) -> None:
                                          {"spread": k, "spreads": len(hand.spreads)})
     if rules.max_hits_per_turn is not None and hand.this_turn.hits >= rules.max_hits_per_turn:
         limit = rules.max_hits_per_turn
-        raise _illegal("hit_limit", N_("{player} may hit only {limit} time a turn")
-                       if limit == 1 else N_("{player} may hit only {limit} times a turn"),
+        raise _illegal("hit_limit", HIT_LIMIT.pick(limit),
                        {"player": p, "limit": limit})
     if action.cards is TO_PICK:
         return
@@ -451,15 +460,7 @@ def _verify_count(hand: Hand, p: str, count: int) -> None:
     if not low <= count <= high:
         n = hand.card_count(p)
         # A range of one number (every card known) is said as that count.
-        if low == high:
-            sentence = (N_("{player}'s {n} card cannot count {count}: it counts {low}")
-                        if n == 1 else
-                        N_("{player}'s {n} cards cannot count {count}: they count {low}"))
-        else:
-            sentence = (N_("{player}'s {n} card cannot count {count}: it counts {low} to "
-                           "{high}") if n == 1 else
-                        N_("{player}'s {n} cards cannot count {count}: they count {low} to "
-                           "{high}"))
+        sentence = (CANNOT_COUNT if low == high else CANNOT_COUNT_RANGE).pick(n)
         raise _illegal("impossible_count", sentence,
                        {"player": p, "n": n, "count": count, "low": low, "high": high})
 
@@ -471,8 +472,7 @@ THE_SHOW = Words(N_("the show"))
 def wrong_count(p: str, n: int, what: Words, listed: int) -> IllegalAction:
     """The refusal of ``what`` (a show, a declaration) that lists ``listed``
     cards of ``p``'s ``n`` (a page offline says it too: ``web.forward``)."""
-    return _illegal("wrong_show", N_("{player} holds {n} card but {what} lists {listed}")
-                    if n == 1 else N_("{player} holds {n} cards but {what} lists {listed}"),
+    return _illegal("wrong_show", HOLDS.pick(n),
                     {"player": p, "n": n, "what": what, "listed": listed})
 
 

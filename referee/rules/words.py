@@ -41,6 +41,55 @@ def N_(template: str) -> str:  # noqa: N802 - gettext's name for a marker
     return template
 
 
+class Counted:
+    """A sentence that says a count (``{n} stake``, ``{n} stakes``): its two
+    English forms and the parameter that counts. The engine picks the English
+    form (``pick``), so its words and what is stored stay the English
+    sentence; ``referee.language`` says either form with the reader's plural
+    rule (French "0 mise", "1 mise"), as gettext's ``ngettext`` does."""
+
+    __slots__ = ("singular", "plural", "count")
+
+    def __init__(self, singular: str, plural: str, count: str) -> None:
+        self.singular, self.plural, self.count = singular, plural, count
+
+    def pick(self, n: object) -> str:
+        """The English form for ``n``."""
+        return self.singular if plural_count(n) == 1 else self.plural
+
+    def words(self, **params: object) -> Words:
+        """The sentence for ``params[count]``, with its parameters."""
+        return Words(self.pick(params[self.count]), **params)
+
+
+#: Each counted sentence's English forms, to the ``Counted`` it is a form of:
+#: a stored sentence (its template as it was picked) is said with the plural
+#: rule too.
+COUNTED: dict[str, Counted] = {}
+
+
+def Np_(singular: str, plural: str, count: str = "n") -> Counted:  # noqa: N802 - a marker
+    """Mark a counted sentence's two forms for the catalogs (a plural entry,
+    as ``ngettext``'s; ``count``: the parameter that counts) and know them."""
+    counted = Counted(singular, plural, count)
+    COUNTED[singular] = COUNTED[plural] = counted
+    return counted
+
+
+def plural_count(n: object) -> int:
+    """The whole number English's plural rule is asked about for ``n`` (the
+    English form a ``Counted`` picks): its size (-1 point, like 1 point); an
+    amount that is not whole is many (0.5 stakes). Each language's own rule,
+    fractions too, is ``language.plural_count``'s."""
+    try:
+        value = abs(Decimal(str(n)))
+    except ArithmeticError:
+        return 2
+    if not value.is_finite() or value != value.to_integral_value():
+        return 2
+    return int(value)
+
+
 class Words:
     """A sentence (or a phrase of one) as an English template and its parameters."""
 

@@ -391,9 +391,10 @@ def _page_words(lang: str, template: str, autoescape: bool) -> str:
 
 
 @pass_eval_context
-def _page_ngettext(eval_ctx, singular: str, plural: str, num: int, /,
+def _page_ngettext(eval_ctx, singular: str, plural: str, num: object, /,
                    **params: object) -> str:
-    """A page's ``ngettext``: as ``_``, the count given as ``num`` too."""
+    """A page's ``ngettext``: as ``_``, the count given as ``num`` too; any
+    amount counts as ``language.plural_count`` says (-1 point, French 0,5 point)."""
     lang = current()
     text = language.translations(lang).ngettext(singular, plural,
                                                 language.plural_count(lang, num))

@@ -15,13 +15,15 @@ from collections import deque
 
 from flask import request
 
-from ..rules.words import N_
+from ..rules.words import Np_
 from ..service.errors import RuleViolation, TooManyTries
 
 #: Refusals one token may have within ``WINDOW`` seconds (a table refused
 #: that often in ten seconds is not being played).
 MOST = 20
 WINDOW = 10.0
+WAIT = Np_("Too many refused actions: wait {seconds} second.",
+           "Too many refused actions: wait {seconds} seconds.", "seconds")
 # Tokens remembered at most (the oldest forgotten first): memory stays bounded.
 KEPT = 10_000
 
@@ -64,8 +66,7 @@ def limited(view):
             times = _recent(key, now)
             if len(times) >= MOST:
                 wait = max(1, int(times[0] + WINDOW - now + 0.999))
-                raise TooManyTries("too_many_refusals",
-                                   N_("Too many refused actions: wait {seconds} seconds."),
+                raise TooManyTries("too_many_refusals", WAIT.pick(wait),
                                    {"seconds": wait}, until=time.time() + wait)
         try:
             return view(sid, **kwargs)

@@ -11,7 +11,7 @@ import threading
 import time
 from datetime import UTC, datetime
 
-from ...rules.words import N_
+from ...rules.words import N_, Np_
 from .. import storage
 from ..errors import Locked, NotFound, ReadOnly, TooManyTries
 from ..storage import Database, db_key
@@ -32,6 +32,21 @@ LONGEST_WAIT = 86_400.0
 TABLE_FREE_TRIES = 50
 TABLE_FIRST_WAIT = 1.0
 TABLE_LONGEST_WAIT = 60.0
+
+# The waits, said as each language counts seconds (a wait can be 1 second).
+WRONG_PINS = Np_("Too many wrong PINs for this table: try again at {when} (in {seconds} "
+                 "second).",
+                 "Too many wrong PINs for this table: try again at {when} (in {seconds} "
+                 "seconds).", "seconds")
+WRONG_TOKENS = Np_("Too many wrong tokens for this table: try again at {when} (in {seconds} "
+                   "second).",
+                   "Too many wrong tokens for this table: try again at {when} (in {seconds} "
+                   "seconds).", "seconds")
+WRONG_HOST_KEYS = Np_("Too many wrong host keys. Wait {seconds} second.",
+                      "Too many wrong host keys. Wait {seconds} seconds.", "seconds")
+TOO_MANY_TABLES = Np_("Too many new tables from this address: try again in {seconds} second.",
+                      "Too many new tables from this address: try again in {seconds} seconds.",
+                      "seconds")
 
 
 def wait_after(tries: int) -> float:
@@ -131,13 +146,9 @@ def unlock(db: Database, sid: str, secret: str, *, address: str = "?",
             attempts.answer(w, sid, "unlock", now, table_wait_after, ok)))
     if until:
         when = datetime.fromtimestamp(until, UTC).strftime("%H:%M:%S UTC")
-        raise TooManyTries(
-            "too_many_tries",
-            N_("Too many wrong PINs for this table: try again at {when} (in {seconds} "
-               "seconds).") if has else
-            N_("Too many wrong tokens for this table: try again at {when} (in {seconds} "
-               "seconds)."),
-            {"when": when, "seconds": max(1, int(until - now + 0.999))}, until=until)
+        wait = max(1, int(until - now + 0.999))
+        raise TooManyTries("too_many_tries", (WRONG_PINS if has else WRONG_TOKENS).pick(wait),
+                           {"when": when, "seconds": wait}, until=until)
     return ok
 
 
@@ -167,8 +178,7 @@ def host_key(db: Database, key: str, sent: str, place: str, address: str, *,
             w, HOST_KEY, kind, now, wait_after, right))
     if until:
         wait = max(1, int(until - now + 0.999))
-        raise TooManyTries("too_many_tries",
-                           N_("Too many wrong host keys. Wait {seconds} seconds."),
+        raise TooManyTries("too_many_tries", WRONG_HOST_KEYS.pick(wait),
                            {"seconds": wait}, until=now + wait)
     return right
 
@@ -193,10 +203,9 @@ def opening(db: Database, address: str, *, most: int = OPENINGS,
     until = storage.run_write(db, lambda w: storage.attempts.claim_in_window(
         w, TABLES_OPENED, network(address), now, most, window))
     if until:
-        raise TooManyTries("too_many_tables",
-                           N_("Too many new tables from this address: try again in {seconds} "
-                              "seconds."),
-                           {"seconds": max(1, int(until - now + 0.999))}, until=until)
+        wait = max(1, int(until - now + 0.999))
+        raise TooManyTries("too_many_tables", TOO_MANY_TABLES.pick(wait),
+                           {"seconds": wait}, until=until)
 
 
 def has_pin(db: Database, sid: str) -> bool:

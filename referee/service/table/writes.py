@@ -20,13 +20,19 @@ from typing import Any
 
 from ...rules.actions import parse_action
 from ...rules.hand import Hand
-from ...rules.words import N_
+from ...rules.words import N_, Np_
 from .. import storage
 from ..errors import ClientIdReused, NotFound, RefereeError, Refused, RuleViolation, StaleSeq
 from ..money import totals
 from ..storage import Database
 from . import cache, live_state
 from .cache import Live
+
+# A hand can have 0 or 1 action when a tablet is behind.
+STALE_HAND = Np_("the hand has {seq} action, not {expected}: another action was logged since "
+                 "you looked; look again",
+                 "the hand has {seq} actions, not {expected}: another action was logged since "
+                 "you looked; look again", "seq")
 
 #: The request being answered, as the interface read it (``Request``): kept
 #: beside the answer stored for its client_id, so that the id sent again
@@ -140,9 +146,8 @@ def check_table_seq(seq: int, expected_seq: int) -> None:
 
 def check_seq(n: int, seq: int, expected_seq: int | None) -> None:
     if expected_seq is not None and expected_seq != seq:
-        raise StaleSeq("stale_seq", N_("the hand has {seq} actions, not {expected}: another "
-                                       "action was logged since you looked; look again"),
-                                    {"seq": seq, "expected": expected_seq}, hand=n)
+        raise StaleSeq("stale_seq", STALE_HAND.pick(seq),
+                       {"seq": seq, "expected": expected_seq}, hand=n)
 
 
 def store_hand(w: Database, live: Live, hand: Hand, event_id: int, result: dict | None,
