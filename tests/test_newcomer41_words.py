@@ -56,10 +56,11 @@ def test_the_replay_writes_times_and_payments_as_the_papers_do(tmp_path):
     session = replay(load_log(doc))
     said = {lang: format_report(session, session.result(), lang) for lang in ("en", "de")}
     assert "Started 2026-11-28 22:46 UTC" in said["en"]
-    assert "Chris paid Anna 2.00 EUR (2026-11-28 22:51 UTC)" in said["en"]
+    assert "Chris paid Anna 2.00 EUR (2026-11-28 22:51 UTC, recorded at this table)" in said["en"]
     assert "T22:" not in said["en"]
     assert "Begonnen 28.11.2026 22:46 UTC" in said["de"]
-    assert "Chris hat Anna 2,00\u00a0€ gezahlt (28.11.2026 22:51 UTC)" in said["de"]
+    assert ("Chris hat Anna 2,00\u00a0€ gezahlt (28.11.2026 22:51 UTC, an diesem Tisch erfasst)"
+            in said["de"])
     assert "Gezahlt:" not in said["de"]
 
 

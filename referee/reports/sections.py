@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from ..ledger.money import amounts_currency, parse_stake
 from ..record.events import note_as_kept
+from ..rules.words import CLUB_SETTLEMENT
 
 
 class Payment:
@@ -28,7 +29,7 @@ class Payment:
     the record keeps them, and the papers say so)."""
 
     __slots__ = ("payer", "payee", "amount", "at", "note", "undone", "pending", "claimed",
-                 "by", "confirmed")
+                 "by", "confirmed", "club")
 
     def __init__(self, doc: dict) -> None:
         self.payer, self.payee = doc["from"], doc["to"]
@@ -39,6 +40,8 @@ class Payment:
         self.claimed = bool(doc.get("pending"))
         self.pending = self.claimed and not self.undone
         self.by, self.confirmed = doc.get("by"), doc.get("confirmed")  # whose word, whose yes
+        # marked paid at the club (``service.club.mark_paid``), not at this table
+        self.club = self.note == CLUB_SETTLEMENT
 
 
 class TableRef(NamedTuple):

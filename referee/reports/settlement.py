@@ -71,7 +71,7 @@ from .words import (  # noqa: F401 - the web reads OUTCOME_WORDS and outcome_wor
     match_words,
     outcome_words,
     paid_words,
-    payment_state,
+    payment_extras,
     pays_words,
     scoring_words,
     table_named,
@@ -235,16 +235,11 @@ class _Paper:
         return out + [line(CARRIED_TO, to, amounts) for to, amounts in money.carries]
 
     def _payment(self, given, quantum: Decimal) -> Paragraph:
-        _, lang = self._, self.lang
-        extra = []
-        if given.at:
-            extra.append(esc(_when(given.at, lang, self.sec.started)))
-        if given.note:
-            extra.append(esc(language.note_words(given.note, lang)))
-        state = payment_state(given, lang)  # kept on the paper, as in the record
-        if state:
-            extra.append(esc(state))
-        tail = f" ({', '.join(extra)})" if extra else ""
+        lang = self.lang
+        # when, where it was marked, its note, and why it moves nothing (kept
+        # on the paper, as in the record), as every page and paper says them
+        when = _when(given.at, lang, self.sec.started) if given.at else None
+        tail = f" ({esc(', '.join(payment_extras(given, when, lang)))})"
         return Paragraph(paid_words(f"<b>{esc(given.payer)}</b>", f"<b>{esc(given.payee)}</b>",
                                     esc(self.cash(given.amount, quantum)), lang) + tail,
                          self.st["bullet"], bulletText="•")

@@ -181,7 +181,7 @@ def _money_lines(sec, said: _Forms) -> list[str]:
         BROUGHT_FROM,
         CARRIED_TO,
         paid_words,
-        payment_state,
+        payment_extras,
         table_named,
     )
 
@@ -200,11 +200,8 @@ def _money_lines(sec, said: _Forms) -> list[str]:
                      language.gettext(lang, BROUGHT_FROM, amounts=amounts,
                                       table=table_named(money.brought_from, lang)))
     for given in money.payments:
-        extra = [said.time(given.at)] if given.at is not None else []
-        extra += [language.note_words(given.note, lang)] if given.note is not None else []
-        state = payment_state(given, lang)
-        extra += [state] if state else []
-        tail = f" ({', '.join(extra)})" if extra else ""
+        when = said.time(given.at) if given.at is not None else None
+        tail = f" ({', '.join(payment_extras(given, when, lang))})"
         # The paid sentence, as the PDF says it: "Paid: Chris zahlt Anna"
         # read a past label over a present verb (newcomer N13).
         lines.append(paid_words(given.payer, given.payee, said.amount(given.amount, bq), lang)

@@ -8,7 +8,7 @@ from ..language import N_, decimal_text, money_text, time_text  # noqa: F401
 
 # A paper's numbers, money and times: the language's one statement of them.
 from ..rules.ending import OUTCOME_WORDS  # noqa: F401 - the outcomes' names, stated there
-from ..rules.words import LEFT_THE_TABLE, TABLE_WITH, VOID_REASONS, Names
+from ..rules.words import CLUB_SETTLEMENT, LEFT_THE_TABLE, TABLE_WITH, VOID_REASONS, Names
 
 
 def outcome_words(outcome: str, lang: str) -> str:
@@ -96,6 +96,31 @@ def pays_words(payer: str, payee: str, amount: str, lang: str) -> str:
 def paid_words(payer: str, payee: str, amount: str, lang: str) -> str:
     """A payment made ("Ann paid Ben 1.50 €"), as ``pays_words`` writes one owed."""
     return language.gettext(lang, PAID, payer=payer, payee=payee, amount=amount)
+
+
+#: Where a payment was marked paid, beside it on every page and paper: the
+#: club's mark is named by its note (``rules.words.CLUB_SETTLEMENT``), any
+#: other by this: a carried table's page showed a payment the club marked
+#: no differently from one of its own (newcomer N11).
+RECORDED_HERE = N_("recorded at this table")
+
+
+def payment_where(payment, lang: str) -> str:
+    """Where a payment was marked paid (``sections.Payment``): at the club,
+    or at this table."""
+    return language.gettext(lang, CLUB_SETTLEMENT if payment.club else RECORDED_HERE)
+
+
+def payment_extras(payment, when: str | None, lang: str) -> list[str]:
+    """What a paper says beside a payment's sentence, in order: when
+    (``when``, as the paper writes times), where it was marked, the note a
+    person wrote (the club's is its where), and why it moves nothing."""
+    extra = [when] if when else []
+    extra.append(payment_where(payment, lang))
+    if payment.note and not payment.club:
+        extra.append(language.note_words(payment.note, lang))
+    state = payment_state(payment, lang)
+    return extra + [state] if state else extra
 
 
 def payment_state(payment, lang: str) -> str | None:

@@ -420,6 +420,25 @@ def _paid(eval_ctx, payer: str, payee: str, amount: str) -> str:
     return _page_gettext(eval_ctx, PAID, payer=payer, payee=payee, amount=amount)
 
 
+def _payment_where(payment) -> str:
+    """Where a payment was marked paid, on a page: at the club or at this
+    table (``reports.words.payment_where``, as the papers say it)."""
+    from ..reports.words import payment_where
+
+    return payment_where(payment, current())
+
+
+@pass_eval_context
+def _balances_are(eval_ctx, terms: tuple[bool, bool], amounts: str) -> str:
+    """What each player stands at and what that is made of, on a page, with
+    the terms the table has (``reports.words.BALANCES_ARE``, the text
+    report's line): the hands' totals, the debts carried and the payments
+    above it add up to it, and the transfers below it settle it."""
+    from ..reports.words import BALANCES_ARE
+
+    return _page_gettext(eval_ctx, BALANCES_ARE[tuple(terms)], amounts=amounts)
+
+
 def _compared(best: list[str]) -> str:
     """Push-up scores are compared, not paid, on a page
     (``reports.words.compared_words``, as the papers say it)."""
@@ -489,6 +508,8 @@ def init_app(app) -> None:
     app.add_template_global(_pays, "pays")
     app.add_template_global(_paid, "paid")
     app.add_template_global(_compared, "compared")
+    app.add_template_global(_payment_where, "payment_where")
+    app.add_template_global(_balances_are, "balances_are")
     app.add_template_global(_scoring, "push_ups_scoring")
     app.add_template_filter(lambda result: language.story(result, current()), "story")
     app.add_template_global(_carried, "carried")
