@@ -25,11 +25,18 @@ SAID = {
     "en": {"paid": "{payer} paid {payee} {amount}", "club": "club settlement",
            "here": "recorded at this table",
            "balances": "Balances (brought forward + totals + paid - received): ",
-           "now": "To settle up now", "pays": r"(.+?) pays (.+?) (\S+)$"},
+           "now": "To settle up now",
+           "pays": r"(?P<payer>.+?) pays (?P<payee>.+?) (?P<amount>\S+)$"},
     "de": {"paid": "{payer} hat {payee} {amount} gezahlt", "club": "Ausgleich über den Verein",
            "here": "an diesem Tisch erfasst",
            "balances": "Salden (Übertrag + Summen + gezahlt − erhalten): ",
-           "now": "Jetzt auszugleichen", "pays": r"(.+?) zahlt (.+?) (\S+ €)$"},
+           "now": "Jetzt auszugleichen",
+           "pays": r"(?P<payer>.+?) zahlt (?P<payee>.+?) (?P<amount>\S+ €)$"},
+    "fr": {"paid": "{payer} a payé {amount} à {payee}", "club": "règlement par le club",
+           "here": "saisi à cette table",
+           "balances": "Soldes (report + totaux + payé − reçu) : ",
+           "now": "À régler maintenant",
+           "pays": r"(?P<payer>.+?) paie (?P<amount>\S+ €) à (?P<payee>.+?)$"},
 }
 
 
@@ -100,7 +107,7 @@ def test_the_club_s_payment_is_on_the_table_page_and_the_figures_add_up(client, 
     [line] = [_text(li.split("<form")[0]) for li in
               re.findall(r'<li class="payment[^"]*"[^>]*>(.*?)</li>', settle, re.S)]
     paid = said["paid"].format(payer="Max", payee=debt["to"],
-                               amount=(debt["amount"].replace(".", ",") + " €" if lang == "de"
+                               amount=(debt["amount"].replace(".", ",") + " €" if lang != "en"
                                        else "€" + debt["amount"]))
     assert line.startswith(paid) and line.endswith(f" · {said['club']}")
     assert line in made and said["here"] not in made
@@ -119,8 +126,11 @@ def test_the_club_s_payment_is_on_the_table_page_and_the_figures_add_up(client, 
         assert totals[p] + brought.get(p, Decimal(0)) + moved[p] == balances[p], p
     # ... and "To settle up now" settles exactly those balances
     owed = page.split(f">{said['now']}</h")[1].split("</ul>")[0]
-    for line in re.findall(r"<li>(.*?)</li>", owed, re.S):
-        payer, payee, amount = re.match(said["pays"], _text(line)).groups()
+    transfers = re.findall(r"<li>(.*?)</li>", owed, re.S)
+    assert transfers
+    for line in transfers:
+        said_line = re.match(said["pays"], _text(line))
+        payer, payee, amount = said_line["payer"], said_line["payee"], said_line["amount"]
         balances[payer] += _amount(amount)
         balances[payee] -= _amount(amount)
     assert set(balances.values()) == {Decimal(0)}
@@ -137,7 +147,7 @@ def test_the_settlement_paper_names_the_club_s_payment_as_the_page_does(client, 
     assert r.status_code == 200
     paper = pdf_text(r.data)
     paid = said["paid"].format(payer="Max", payee=debt["to"],
-                               amount=(debt["amount"].replace(".", ",") + " €" if lang == "de"
+                               amount=(debt["amount"].replace(".", ",") + " €" if lang != "en"
                                        else "€" + debt["amount"]))
     assert re.search(re.escape(paid) + r" \([^)]*, " + re.escape(said["club"]) + r"\)", paper), \
         paper
