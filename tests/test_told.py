@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from referee.cli import main
@@ -77,6 +77,7 @@ def played_session(preset: str, seed: int, hands: int = 4) -> tuple[dict, list[H
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), told_mask=st.integers(0, 15))
+@example(seed=825, told_mask=15)  # chicago: Ben drops holding only a joker, a count of 0
 def test_a_hand_told_by_its_ending_pays_as_played(preset, seed, told_mask):
     log, played = played_session(preset, seed)
     # A session whose first hand ran past the dealer's limit has nothing to
@@ -497,3 +498,13 @@ def test_the_count_range_is_that_of_real_cards(deck, five):
         n = rng.randint(1, 7)
         low, high = d.count_range(n)
         assert low <= d.count(rng.sample(cards, n)) <= high
+
+
+def test_a_dropper_holding_only_jokers_tells_a_count_of_0(tmp_path, capsys):
+    # Refused where no card counts 0 (an empty hand drops only under boobed).
+    hand = {"dealer": "Ann", "ending": {"how": "drop", "by": "Ben",
+                                        "counts": {"Ann": 20, "Ben": 0, "Cy": 30}}}
+    status, _ = _replay(tmp_path, _log([hand]))
+    assert status != 0 and "count of 0" in capsys.readouterr().out
+    status, result = _result(tmp_path, capsys, _log([hand], rules="chicago"))
+    assert status == 0 and result["hands"][0]["winners"] == ["Ben"]

@@ -199,7 +199,10 @@ def _check_counts(rules: HouseRules, told: Told) -> None:
             raise RuleViolation("impossible_count", N_(
                 "{player}'s count {count} is impossible: a hand counts 0 to {most} under "
                 "these rules"), {"player": q, "count": count, "most": most})
-        if count == 0 and q == told.by and told.how == DROP and not rules.boobed:
+        # A joker left in a hand counts 0: a dropper holding only jokers counts 0
+        # as a played drop may (log-format.md's "may not count 0" meant an empty hand).
+        if count == 0 and q == told.by and told.how == DROP and not rules.boobed \
+                and not rules.jokers:
             raise RuleViolation("impossible_count", N_(
                 "{player} dropped with a count of 0: a player who drops holds cards (only "
                 "under boobed rules does an empty hand drop)"), {"player": q})
