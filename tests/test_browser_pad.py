@@ -64,3 +64,34 @@ def test_the_next_label_stays_inside_its_button_in_every_language(app, browser, 
             return Math.max(o.left - t.left, t.right - o.right); }""")
         assert spill <= 0, (lang, width, spill)
     context.close()
+
+
+# Each word of each key's label, as the lines it was laid out on: a word
+# broken inside ("Próxim" / "o") lies on two.
+WORD_LINES = """pad => [...pad.querySelectorAll('button')].flatMap(b => {
+    const text = b.firstChild, words = [], r = document.createRange();
+    for (const m of b.textContent.matchAll(/\\S+/g)) {
+      const at = text.textContent.indexOf(m[0]);
+      r.setStart(text, at); r.setEnd(text, at + m[0].length);
+      const tops = new Set([...r.getClientRects()].map(q => Math.round(q.top)));
+      words.push([m[0], tops.size]);
+    }
+    return words; })"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_key_of_the_pad_breaks_a_word_on_a_phone(app, browser, lang):
+    """Newcomer 46: at 390 px the Portuguese "Next" key read "Próxim" over
+    "o". Every key's label at 390x844 keeps each word on one line, and
+    inside its key."""
+    pg = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    pg.set_content(_pad_page(app, lang))
+    assert pg.locator("[data-pad] .pad").is_visible()
+    words = pg.eval_on_selector("[data-pad] .pad", WORD_LINES)
+    assert len(words) >= 11 and [w for w, lines in words if lines != 1] == [], (lang, words)
+    spills = pg.eval_on_selector_all("[data-pad] .pad button", """bs => bs.map(b => {
+        const r = document.createRange(); r.selectNodeContents(b);
+        const t = r.getBoundingClientRect(), o = b.getBoundingClientRect();
+        return Math.max(o.left - t.left, t.right - o.right); })""")
+    assert max(spills) <= 0, (lang, spills)
+    pg.context.close()
