@@ -841,3 +841,26 @@ def test_home_marks_a_closed_table_and_names_everyone_who_sat(client, lang):
                              names=", ".join(everyone[:MAX_SEATS]), num=1)
     assert more in row(big) and "Ida" not in row(big)
     assert "Ann, Ben ·" in row(done) or "Ann, Ben <" in row(done)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "pt"])
+def test_home_says_an_unnamed_table_s_players_and_opening_once(client, lang):
+    """Newcomer 46: "Tisch mit Jürgen und Ana, eröffnet 29.11.2026 11:33 UTC
+    · Jürgen, Ana · eröffnet 29.11.2026 11:33": the title of a table without
+    a name says who sat and when it opened, and the line after it said both
+    again. A named table's line still says them (its name does not)."""
+    from referee import language
+
+    unnamed = create(client, players=("Jürgen", "Ana"), table="")
+    named = create(client, players=("Jürgen", "Ana"), table="Back room")
+    home = client.get(f"/?lang={lang}").data.decode()
+
+    def row(sid: str) -> str:
+        li = re.search(rf'<li[^>]*>\s*<a href="/s/{sid}">.*?</li>', home, re.S).group(0)
+        return " ".join(re.sub(r"<[^>]+>", " ", li).split())
+
+    opened = language.gettext(lang, "opened {when}", when="")
+    assert row(unnamed).count("Jürgen") == 1 and row(unnamed).count("Ana") == 1, row(unnamed)
+    assert row(unnamed).count(opened.split()[0]) == 1, row(unnamed)
+    assert "·" not in row(unnamed), row(unnamed)
+    assert "Back room · Jürgen, Ana · " + opened.strip() in row(named), row(named)
