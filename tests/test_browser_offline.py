@@ -277,7 +277,7 @@ def test_a_kept_tap_the_referee_refuses_stops_the_queue_there(server, context):
     assert pg.locator("#seq").inner_text().strip() == "1"
     shot(pg, "04-refused")
     night_check(pg, "offline-refused")
-    stopped(pg).get_by_role("button", name="Diesen verwerfen, den Rest senden").click()
+    stopped(pg).get_by_role("button", name="Diesen löschen, den Rest senden").click()
     drained(pg)
     assert logged(server, sid) == before + ["Ben: discard 8c", "Cy: draw 8d"]
     assert pg.locator("#to-act").inner_text().strip() == "Cy"
@@ -316,7 +316,7 @@ def test_another_tablets_action_in_between_is_never_overtaken(server, browser, c
     assert logged(server, sid) == ["Ben: draw 9h"]
     shot(pg, "05-overtaken")
     night_check(pg, "offline-overtaken")
-    stopped(pg).get_by_role("button", name="Drop it and the rest").click()
+    stopped(pg).get_by_role("button", name="Delete it and the rest").click()
     pg.wait_for_load_state("load")
     expect(pg.locator("#offline-queue")).to_be_hidden()
     expect(pg.locator("#seq")).to_have_text("1")

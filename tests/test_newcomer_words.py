@@ -91,3 +91,27 @@ def test_a_phone_is_told_its_taps_stay_on_this_device(app, client):
     assert "auf diesem Gerät" in words["offline"] and "auf diesem Gerät" in words["rest"]
     assert "dieses Gerät" in words["copy"]
     assert "Tablet" not in words["offline"] + words["rest"] + words["copy"]
+
+
+@pytest.mark.parametrize("lang, device", [
+    ("en", "this device"), ("de", "diesem Gerät"), ("fr", "cet appareil"),
+    ("pt", "deste aparelho")])
+def test_a_phone_s_stale_form_is_said_not_to_come_from_this_device(app, client, lang, device):
+    """Newcomer 46: a phone was told its form "did not come from this
+    tablet" (missing CSRF token): the device may be a phone or a TV."""
+    g = Game(client)
+    g.start()
+    phone = _joined(app, _link(g, "seat", "Ann"))
+    r = phone.post(f"/s/{g.sid}/hands/1/act?lang={lang}", data={"action": "Ann: drop"})
+    assert r.status_code == 400
+    said = re.search(r'role="alert">(.*?)</p>', r.get_data(as_text=True), re.S)[1]
+    assert "CSRF" in said and device in said and "ablet" not in said, said
+
+
+@pytest.mark.parametrize("lang, device", [
+    ("en", "this device"), ("de", "dieses Gerät"), ("fr", "cet appareil"), ("pt", "este aparelho")])
+def test_the_home_page_lists_the_tables_this_device_unlocked(client, lang, device):
+    """Newcomer 46: a phone's home page listed "the tables this tablet has
+    unlocked"."""
+    heading = re.search(r"<h2>(.*?)</h2>", client.get(f"/?lang={lang}").get_data(as_text=True))[1]
+    assert device in heading and "ablet" not in heading, heading

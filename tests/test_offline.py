@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from .test_tablet import create, hand_page, start
 
 DEAL = {"Ann": ["2c", "3d", "As", "Ah", "9s"], "Ben": ["Ks", "Kh", "Kd", "Qs", "4c"],
@@ -192,3 +194,41 @@ def test_the_offline_words_are_in_each_reader_s_language_on_one_server(client):
     for lang in ("pt", "en", "fr", "de", "en"):
         assert words(lang) == first[lang]
     assert first["en"]["card_counts"][1] == "1 card" and first["en"]["card_counts"][2] == "2 cards"
+
+
+def _queue_words(client, lang: str) -> dict:
+    page = client.get(f"/?lang={lang}").get_data(as_text=True)
+    return json.loads(re.search(r'id="offline-words"[^>]*>(.*?)</script>', page, re.S)[1])
+
+
+def _game_verbs(app, lang: str) -> set[str]:
+    """The words the table says discard and drop with in ``lang``: their
+    buttons (templates/_verbs.html) and their sentences (``Zoë descarta
+    J♥``, the action templates every page and offline.js say a tap with)."""
+    from referee.language import action_templates
+
+    with app.test_request_context(f"/?lang={lang}"):
+        app.preprocess_request()
+        labels = json.loads(app.jinja_env.from_string(
+            '{% from "_verbs.html" import labels with context %}{{ labels|tojson }}').render())
+    said = action_templates(lang)
+    texts = [labels["discard"], labels["drop"], said["cards"]["discard"], said["alone"]["drop"]]
+    return {w for t in texts for w in re.findall(r"\w+", re.sub(r"\{\w+\}", " ", t).lower())
+            if len(w) >= 3}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "pt"])
+def test_the_queue_s_buttons_never_say_the_game_s_discard_or_drop(app, client, lang):
+    """Newcomer 46: the Portuguese queue's "Descartar este, enviar os outros"
+    (drop this tap) read as the game's discard on the screen that says "Zoë
+    descarta J♥", and English "Drop it" as the game's drop. No word of the
+    queue's buttons, nor of the sentences that name them, shares a stem (five
+    letters of it in a row, or a short verb whole) with the game's own words for
+    discard and drop in that language."""
+    words = _queue_words(client, lang)
+    verbs = _game_verbs(app, lang)
+    assert verbs
+    said = " ".join(words[k] for k in ("resend", "drop_one", "drop_all", "rest", "send_first"))
+    clashes = [(w, v) for w in re.findall(r"\w+", said.lower()) for v in verbs
+               if any(v[i:i + min(5, len(v))] in w for i in range(len(v) - min(5, len(v)) + 1))]
+    assert clashes == [], (lang, clashes)

@@ -61,7 +61,7 @@ def check_csrf() -> None:
     expected = session.get("csrf")
     sent = request.form.get(CSRF_FIELD, "")
     if not expected or not sent or not hmac.compare_digest(expected, sent):
-        abort(400, description=_("This form has expired or did not come from this tablet "
+        abort(400, description=_("This form has expired or did not come from this device "
                                  "(missing or wrong CSRF token). Go back, reload the page "
                                  "and try again."))
 

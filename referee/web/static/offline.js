@@ -6,7 +6,7 @@
 // endpoint as soon as the network is back. The referee judges each one as
 // ever: the first it does not log (refused, or another tablet acted in
 // between) stops the queue there, said in the referee's own words, and the
-// taps after it wait for the host to send them again or drop them. A tap
+// taps after it wait for the host to send them again or delete them. A tap
 // sent twice (a lost answer, a reload) carries the same client_id, which the
 // service logs once.
 "use strict";
