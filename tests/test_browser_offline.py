@@ -311,7 +311,7 @@ def test_another_tablets_action_in_between_is_never_overtaken(server, browser, c
     expect(pg.locator("#seq")).to_have_text("1", timeout=FOLLOW)
     expect(stopped(pg)).to_have_count(1, timeout=FOLLOW)
     said = stopped(pg).inner_text()
-    assert "Not logged: Ben: draw 8♣ — hand 1: the hand has 1 actions, not 0" in said, said
+    assert "Not logged: Ben: draw 8♣ — hand 1: the hand has 1 action, not 0" in said, said
     assert pg.locator("#offline-queue li.q-held").count() == 1
     assert logged(server, sid) == ["Ben: draw 9h"]
     shot(pg, "05-overtaken")
