@@ -18,6 +18,7 @@ from referee.service import storage
 from referee.service.errors import ClientIdReused
 from referee.service.table import cache, hands, live_state
 from referee.service.table.action import log_action
+from referee.web.errors import field_of
 
 from .conftest import BOTH_BACKENDS
 from .samples import each_once_and_cover_in_all
@@ -45,7 +46,8 @@ def assert_error(response, status, code=None):
     assert response.status_code == status, response.get_json()
     body = response.get_json()
     assert set(body) == {"error"}
-    assert set(body["error"]) == {"code", "message", "hand", "action"}
+    # ``field``: the path of the field at fault, when the refusal names one.
+    assert set(body["error"]) - {"field"} == {"code", "message", "hand", "action"}
     assert isinstance(body["error"]["message"], str) and body["error"]["message"]
     if code:
         assert body["error"]["code"] == code, body
@@ -148,7 +150,9 @@ def test_import_refuses_bad_sample_logs_as_replay_does(client, path):
     got = assert_error(r, 400 if expected.exit_status == 2 else 422, expected.code)
     # The same refusal, its cards as a person reads them (newcomer N2; the
     # result format keeps the log's notation).
-    assert got == {**expected.to_dict(), "message": message_shown(expected)}
+    # ``field``: the path of the field at fault, beside the words (newcomer46 F8).
+    assert got == {**expected.to_dict(), "message": message_shown(expected),
+                   **field_of(expected.template, expected.params)}
 
 
 @pytest.mark.parametrize(("path", "backend"), _on_both(GOOD), ids=lambda v: getattr(v, "name", v))
@@ -634,7 +638,9 @@ def test_openapi_document(client):
                          ("/api/sessions/{sid}/hands/{n}/undo", "post")]:
         assert method in paths[path], path
     schemas = doc["components"]["schemas"]
-    assert set(schemas["ErrorBody"]["properties"]) == {"code", "message", "hand", "action"}
+    assert set(schemas["ErrorBody"]["properties"]) == {"code", "message", "hand", "action",
+                                                       "field"}
+    assert set(schemas["ErrorBody"]["required"]) == {"code", "message", "hand", "action"}
     assert set(schemas["ActionRequest"]["required"]) == {"action", "client_id",
                                                          "expected_seq"}
     assert "players" in schemas["Log"]["properties"]

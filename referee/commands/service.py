@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
@@ -293,11 +292,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     try:
         db = _open(args)
-        doc = sessions.export_with_chain(db, args.id) if getattr(args, "chain", False) \
-            else sessions.get_log(db, args.id)
+        text = sessions.export_text(db, args.id, chain=getattr(args, "chain", False))
     except RefereeError as err:
         return fail(err)
-    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write(text)
     _note_hand_in_play(db, args.id)
     return 0
 

@@ -11,6 +11,7 @@ returns the same document. ``result_text`` writes ``referee replay --json``.
 from __future__ import annotations
 
 import json
+import math
 
 import orjson
 
@@ -115,6 +116,30 @@ def _long_number(raw: bytes) -> bool:
     return _LONG_RUN in raw.translate(_DIGITS_ONLY)
 
 
+class WrittenNumber(float):
+    """A JSON number no double holds (``1e400``), or JavaScript's
+    ``Infinity`` and ``NaN`` that ``json`` reads: the float read (an
+    infinity), written as it was sent, so that a refusal quotes what was
+    typed ("at most 1000000, not "1e400""), never an "inf" nobody typed."""
+
+    text: str
+
+    def __new__(cls, text: str) -> WrittenNumber:
+        number = super().__new__(cls, text)
+        number.text = text
+        return number
+
+    def __str__(self) -> str:
+        return self.text
+
+    __repr__ = __str__
+
+
+def _number(text: str) -> float:
+    number = float(text)
+    return number if math.isfinite(number) else WrittenNumber(text)
+
+
 def parse_json(text: str | bytes, what: Words = THE_LOG) -> Any:
     """JSON text as data, or ``MalformedInput``; text escaping a surrogate is
     walked for a lone one (only then: a long log's every string is not).
@@ -134,7 +159,7 @@ def parse_json(text: str | bytes, what: Words = THE_LOG) -> Any:
             pass
     try:
         if doc is _MISSING:
-            doc = json.loads(text)
+            doc = json.loads(text, parse_float=_number, parse_constant=_number)
     except (ValueError, UnicodeDecodeError) as err:
         from .json_text import not_json  # where it breaks, said (newcomer 45's P7)
 

@@ -491,14 +491,30 @@ def _malformed(err: ValidationError, prefix: tuple[str | int, ...] = ()) -> Malf
         if len(path) >= 2 and path[0] == "actions" and isinstance(path[1], int):
             action = path[1] + 1
             path = path[2:]
-    field = ".".join(str(p) for p in path if p != "_schema")
     if problem.template == UNKNOWN_FIELD_SAID:  # a log's own words for it
         problem = Words(UNKNOWN_FIELD)
     code = "malformed" if event and problem.template != UNKNOWN_FIELD else "malformed_log"
-    if not field:
+    path = tuple(p for p in path if p != "_schema")
+    if not path:
         return MalformedInput(code, problem.template, problem.params, hand=hand, action=action)
-    return MalformedInput(code, N_("{field}: {problem}"), {"field": field, "problem": problem},
-                          hand=hand, action=action)
+    return MalformedInput(code, *field_problem(path, problem), hand=hand, action=action)
+
+
+#: A field's problem, the field named by its path in the document
+#: ("stake: ..."); the path is the ``field`` of the API's error body.
+FIELD_PROBLEM = N_("{field}: {problem}")
+#: A player's, named by the seat too (newcomer46 F8): the path counts from 0,
+#: a player counts seats from 1 ("players.1 (seat 2): ...").
+SEAT_PROBLEM = N_("{field} (seat {seat}): {problem}")
+
+
+def field_problem(path: tuple[str | int, ...], problem: object) -> tuple[str, dict[str, Any]]:
+    """The template and values of a refusal of the field at ``path`` (a
+    log's, or an API body's): ``players.1`` is seat 2."""
+    field = ".".join(map(str, path))
+    if len(path) == 2 and path[0] == "players" and isinstance(path[1], int):
+        return SEAT_PROBLEM, {"field": field, "seat": path[1] + 1, "problem": problem}
+    return FIELD_PROBLEM, {"field": field, "problem": problem}
 
 
 def load_checked(doc: dict[str, Any]) -> dict[str, Any]:

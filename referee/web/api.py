@@ -1,6 +1,7 @@
 """The JSON API: thin views over ``referee.service``, marshmallow schemas for
 the bodies, an OpenAPI document generated from them, and one error shape for
-every failure: ``{"error": {"code", "message", "hand", "action"}}`` (made by
+every failure: ``{"error": {"code", "message", "hand", "action"}}``, with
+``field`` when it names one of the body's fields (made by
 ``referee.web.errors``)."""
 
 from __future__ import annotations

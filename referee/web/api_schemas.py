@@ -32,6 +32,9 @@ class ErrorBodySchema(Schema):
     message = fields.String(required=True, metadata={"description": "the sentence to show"})
     hand = fields.Integer(allow_none=True, required=True)
     action = fields.Integer(allow_none=True, required=True)
+    field = fields.String(metadata={
+        "description": "the field at fault, as a path from 0 (players.1: the second seat), "
+                       "inside the hand when hand is given; only when the refusal names one"})
 
 
 class ErrorSchema(Schema):

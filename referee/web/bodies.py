@@ -8,7 +8,7 @@ from marshmallow import Schema, ValidationError
 
 from ..language import DEFAULT, N_
 from ..record import THE_BODY, check_document, parse_json
-from ..record.schemas import first_error, said
+from ..record.schemas import field_problem, first_error, said
 from ..rules.words import Words
 from ..service.errors import MalformedInput
 from ..service.table.writes import REQUEST, Request
@@ -79,8 +79,7 @@ def load_fields(schema: Schema, data: dict) -> dict:
         # integer."), which clients of the API may read.
         english = current() == DEFAULT and isinstance(message, str)
         problem = message if english else said(message)
-        raise ApiError(400, "bad_request", N_("{field}: {problem}"),
-                       {"field": ".".join(map(str, path)), "problem": problem}) from None
+        raise ApiError(400, "bad_request", *field_problem(path, problem)) from None
 
 
 # What identifies a request beside its client_id: neither the id itself (in

@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .. import language
 from ..language import N_
+from ..record.schemas import FIELD_PROBLEM, SEAT_PROBLEM
 from ..rules.legality import THE_SHOW, wrong_count
 from ..service.errors import (
     AlreadyStored,
@@ -145,8 +146,6 @@ def error_page(title: str, message: str, status: int):
     return render_template("error.html", title=title, message=message), status
 
 
-#: A value of a form refused: its field, then what is wrong with it.
-FIELD_PROBLEM = N_("{field}: {problem}")
 #: The table forms' fields as they are labelled, by the refusal's ``field``
 #: (a service's ``{field}: {problem}``) or, for a refusal worded for a log
 #: ("payment 1's amount: ..."), by its code; the create form has its own
@@ -161,11 +160,22 @@ def on_form(err: RefereeError, label_of=lambda key: _(FORM_FIELDS[key])
     labels it ("New stake: a decimal greater than 0, like 0.25, not "0""),
     not by the log's key ("Stake: ..."); None when the form has no label of
     the field."""
-    key = err.params.get("field") if err.template == FIELD_PROBLEM else err.code
+    key = err.params.get("field") if err.template in FIELD_TEMPLATES else err.code
     label = label_of(key) if isinstance(key, str) and "problem" in err.params else None
     if label is None:
         return None
     return _(FIELD_PROBLEM, field=label, problem=language.say(err.params["problem"], current()))
+
+
+#: A refusal naming a field of a body or a log: its path is the ``field`` of
+#: the API's error body, beside the sentence that names it for a reader.
+FIELD_TEMPLATES = (FIELD_PROBLEM, SEAT_PROBLEM)
+
+
+def field_of(template: str, params: dict) -> dict:
+    """The error body's ``field`` (``players.1``), when the refusal names one."""
+    field = params.get("field")
+    return {"field": field} if template in FIELD_TEMPLATES and isinstance(field, str) else {}
 
 
 def _why(err: RefereeError, then: str | None = None) -> Markup:
@@ -236,8 +246,8 @@ def register(app: Flask) -> None:
         if _api(request.path):
             forward = way_forward(err, page=False)
             said = message(err).rstrip(".") + ". " + forward if forward else message(err)
-            response, _status = _json_error({"error": {**err.to_dict(), "message": said}},
-                                            status)
+            response, _status = _json_error({"error": {
+                **err.to_dict(), "message": said, **field_of(err.template, err.params)}}, status)
             response.headers.update(wait)
             return response, status
         title, words = PAGES.get(status, (NOT_ACCEPTED, None))
@@ -249,7 +259,9 @@ def register(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):
         message = language.gettext(current(), err.template, **err.params)
-        return _json_error(error_body(err.code, message, err.hand, err.action), err.status)
+        body = error_body(err.code, message, err.hand, err.action)
+        body["error"].update(field_of(err.template, err.params))
+        return _json_error(body, err.status)
 
     @app.errorhandler(HTTPException)
     def _http_error(err: HTTPException):

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from contextlib import contextmanager
+from urllib.parse import quote
 
 from flask import (
     Blueprint,
@@ -176,6 +178,51 @@ def settlement_pdf(sid: str):
         data = render_settlement(session, final_hash=stored.final_hash,
                                  lang=_paper_language(), **stored.settlement_paper(session))
     return _pdf(data, f"settlement-{sid}.pdf")
+
+
+@bp.get("/<sid>/log")
+def log_file(sid: str):
+    """The night's log, the file ``referee export --chain`` writes, for the
+    host to take away from the tablet: imported into another referee, or
+    checked offline by ``referee verify``. It holds every card, so a seat's
+    phone and the viewer link are refused it, as the API's ``/log`` is."""
+    _allowed(sid)
+    _sees_all()
+    db = get_db()
+    try:
+        text = sessions.export_text(db, sid, chain=True)
+        summary = sessions.session_summary(db, sid)
+    except NotFound:
+        abort(404)
+    return current_app.response_class(text, mimetype="application/json", headers={
+        "Content-Disposition": attachment(log_file_name(summary)),
+        "Cache-Control": "no-store",
+    })
+
+
+def log_file_name(summary: dict) -> str:
+    """``<table title>-<date>.tonk-log.json``: the table as the pages name it
+    (its name, else who sat at it; the opening time left to the date) and
+    the day it opened, so that a folder of nights reads in order."""
+    from ..reports.sections import TableRef
+    from ..reports.words import table_named
+
+    table = TableRef.of(summary)._replace(opened=None)
+    day = str(summary.get("started") or summary.get("created") or "")[:10]
+    title = _UNSAFE.sub("-", table_named(table, current())).strip(" .-") or "tonk"
+    return f"{title[:80]}-{day}.tonk-log.json" if day else f"{title[:80]}.tonk-log.json"
+
+
+# What a file name may not hold on some system a host saves to (Windows' list,
+# and control characters).
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]+')
+
+
+def attachment(name: str) -> str:
+    """A Content-Disposition for ``name``: an ASCII ``filename`` for old
+    browsers and RFC 6266's ``filename*`` with the name as it is written."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode() or "log"
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"
 
 
 def _paper_language() -> str | None:

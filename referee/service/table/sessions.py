@@ -8,6 +8,7 @@ Plain arguments in, plain data out; errors are raised
 from __future__ import annotations
 
 import bisect
+import json
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
@@ -320,6 +321,14 @@ def export_with_chain(db: Database, sid: str) -> dict:
 
     doc = get_log(db, sid)
     return {**doc, **export_fields(sid, storage.chain.rows(db, sid))}
+
+
+def export_text(db: Database, sid: str, *, chain: bool = False) -> str:
+    """The file ``referee export`` writes (with ``chain``: ``--chain``'s,
+    which ``referee verify LOG`` checks offline), the tablet's download too:
+    one text, so the two are the same bytes."""
+    doc = export_with_chain(db, sid) if chain else get_log(db, sid)
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
 def get_result(db: Database, sid: str) -> dict:
