@@ -117,3 +117,29 @@ def app(module_app, database):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def club_app(app):
+    """The app with a host key: the club's pages and API open to ``club-key``
+    (``tests.test_club.KEY``)."""
+    app.config["REFEREE_HOST_KEY"] = "club-key"
+    return app
+
+
+@pytest.fixture
+def copied(club_app):
+    """One night stored, then imported again on purpose as a copy (the club's
+    ledger then counts it twice: ``twice``)."""
+    from tests.test_club import KEY, _log
+
+    client = club_app.test_client()
+    doc = _log(0, closed="2026-11-02T23:30:00Z")
+    night = client.post("/api/sessions", json=doc, headers=KEY)
+    assert night.status_code == 201
+    assert client.post("/api/sessions", json=doc, headers=KEY).status_code == 409
+    copy = client.post("/api/sessions", json={**doc, "copy": True}, headers=KEY)
+    assert copy.status_code == 201
+    twice = client.get("/api/club/ledger", headers=KEY).get_json()
+    return {"client": client, "night": night.get_json(), "copy": copy.get_json(),
+            "twice": twice}

@@ -43,12 +43,6 @@ def _log(week: int, **extra) -> dict:
 
 
 @pytest.fixture
-def club_app(app):
-    app.config["REFEREE_HOST_KEY"] = "club-key"
-    return app
-
-
-@pytest.fixture
 def weeks(club_app):
     """The four weeks' logs as stored (week 4 opened live, its debts carried
     from week 3) and their ids and tokens."""

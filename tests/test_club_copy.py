@@ -16,24 +16,6 @@ from referee.reports.words import TABLE_COPY
 from tests.test_club import KEY, _csrf, _log
 
 
-@pytest.fixture
-def club_app(app):
-    app.config["REFEREE_HOST_KEY"] = "club-key"
-    return app
-
-
-@pytest.fixture
-def copied(club_app):
-    client = club_app.test_client()
-    doc = _log(0, closed="2026-11-02T23:30:00Z")
-    night = client.post("/api/sessions", json=doc, headers=KEY)
-    assert night.status_code == 201
-    assert client.post("/api/sessions", json=doc, headers=KEY).status_code == 409
-    copy = client.post("/api/sessions", json={**doc, "copy": True}, headers=KEY)
-    assert copy.status_code == 201
-    return {"client": client, "night": night.get_json(), "copy": copy.get_json()}
-
-
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_copy_is_named_as_one_wherever_a_table_is_named(copied, club_app, capsys, lang):
     client = copied["client"]

@@ -20,33 +20,13 @@ from referee.service.club import copies
 from referee.service.errors import NotFound, RuleViolation
 from referee.web.db import get_db
 from tests.test_api import assert_error
-from tests.test_club import KEY, _csrf, _log
+from tests.test_club import KEY, _csrf
 
 
 @pytest.fixture
 def backend():
     """SQLite: ``referee ledger`` and ``referee verify`` read its file."""
     return "sqlite"
-
-
-@pytest.fixture
-def club_app(app):
-    app.config["REFEREE_HOST_KEY"] = "club-key"
-    return app
-
-
-@pytest.fixture
-def copied(club_app):
-    """One night stored, then imported again on purpose as a copy."""
-    client = club_app.test_client()
-    doc = _log(0, closed="2026-11-02T23:30:00Z")
-    night = client.post("/api/sessions", json=doc, headers=KEY)
-    assert night.status_code == 201
-    copy = client.post("/api/sessions", json={**doc, "copy": True}, headers=KEY)
-    assert copy.status_code == 201
-    once = client.get("/api/club/ledger", headers=KEY).get_json()
-    return {"client": client, "night": night.get_json(), "copy": copy.get_json(),
-            "twice": once}
 
 
 def _ledger(client) -> dict:

@@ -41,12 +41,6 @@ SAID = {
 
 
 @pytest.fixture
-def club_app(app):
-    app.config["REFEREE_HOST_KEY"] = "club-key"
-    return app
-
-
-@pytest.fixture
 def client(club_app):
     return club_app.test_client()
 

@@ -30,12 +30,6 @@ from tests.test_trust import verify
 
 
 @pytest.fixture
-def club_app(app):
-    app.config["REFEREE_HOST_KEY"] = "club-key"
-    return app
-
-
-@pytest.fixture
 def client(club_app):
     return club_app.test_client()
 
