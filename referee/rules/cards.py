@@ -157,6 +157,14 @@ class Deck:
             return 0, 0
         return sum(values[:cards]), sum(values[-cards:])
 
+    def hand_range(self, known: Iterable[str], unknown: int) -> tuple[int, int]:
+        """The least and the most a hand can count that holds the cards
+        ``known`` and ``unknown`` more: the known ones' count, and for the
+        others what as many other cards of the deck can count."""
+        kept = tuple(known)
+        least, most = self.count_range(unknown, kept)
+        return self.count(kept) + least, self.count(kept) + most
+
     def describe(self) -> str:
         return f"{self.size}-card deck"
 

@@ -253,9 +253,7 @@ class Hand:
         be in the hand, and for the others the least and the most as many other
         cards of the deck can count (whatever was seen elsewhere; each card of
         the deck once)."""
-        known = self.deck.count(self.held[p])
-        least, most = self.deck.count_range(self.unknown[p], self.held[p])
-        return known + least, known + most
+        return self.deck.hand_range(self.held[p], self.unknown[p])
 
     # ------------------------------------------------------------ judge and offer
 

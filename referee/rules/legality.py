@@ -458,11 +458,16 @@ def _verify_no_spread_held(hand: Hand, action: Action) -> None:
 def _verify_count(hand: Hand, p: str, count: int) -> None:
     low, high = hand.count_range(p)
     if not low <= count <= high:
-        n = hand.card_count(p)
-        # A range of one number (every card known) is said as that count.
-        sentence = (CANNOT_COUNT if low == high else CANNOT_COUNT_RANGE).pick(n)
-        raise _illegal("impossible_count", sentence,
-                       {"player": p, "n": n, "count": count, "low": low, "high": high})
+        raise impossible_count(p, hand.card_count(p), count, low, high)
+
+
+def impossible_count(p: str, n: int, count: object, low: int, high: int) -> IllegalAction:
+    """The refusal of ``p``'s count ``count`` for a hand of ``n`` cards that
+    counts ``low`` to ``high`` (the tablet's pad says it before a tap too)."""
+    # A range of one number (every card known) is said as that count.
+    sentence = (CANNOT_COUNT if low == high else CANNOT_COUNT_RANGE).pick(n)
+    return _illegal("impossible_count", sentence,
+                    {"player": p, "n": n, "count": count, "low": low, "high": high})
 
 
 #: What a show of all of a hand's cards is called, by the engine's refusals.

@@ -192,13 +192,19 @@ def _incomplete(what: Words, fact: str) -> RuleViolation:
                          {"what": what, "fact": fact})
 
 
+def impossible_told_count(player: str, count: object, most: int) -> RuleViolation:
+    """The refusal of a count no hand of these rules can count (a told hand's,
+    whose cards nobody logged; the tablet's pad says it before a tap too)."""
+    return RuleViolation("impossible_count", N_(
+        "{player}'s count {count} is impossible: a hand counts 0 to {most} under "
+        "these rules"), {"player": player, "count": count, "most": most})
+
+
 def _check_counts(rules: HouseRules, told: Told) -> None:
     most = rules.deck_info.most_count(rules.hand_size)
     for q, count in told.counts.items():
         if not 0 <= count <= most:
-            raise RuleViolation("impossible_count", N_(
-                "{player}'s count {count} is impossible: a hand counts 0 to {most} under "
-                "these rules"), {"player": q, "count": count, "most": most})
+            raise impossible_told_count(q, count, most)
         # A joker left in a hand counts 0: a dropper holding only jokers counts 0
         # as a played drop may (log-format.md's "may not count 0" meant an empty hand).
         if count == 0 and q == told.by and told.how == DROP and not rules.boobed \

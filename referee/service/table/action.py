@@ -105,7 +105,7 @@ class Logged:
 
 def log_action(db: Database, sid: str, n: int, texts: list[str], client_id: str | None,
                expected_seq: int | None, *, confirm: bool = True,
-               legal: bool = False) -> Logged:
+               legal: bool = False, whole: bool = False) -> Logged:
     """Log ``texts`` on hand ``n``: one action, or several shows tapped at once
     (each under a client id of its own: ``client_id``, then ``client_id-1``,
     ...). A refused action is logged as a refusal after those before it, and
@@ -113,7 +113,11 @@ def log_action(db: Database, sid: str, n: int, texts: list[str], client_id: str 
     saw in the hand. Without ``confirm``, actions that would end play are
     only previewed. With ``legal``, the state has the legal actions (the
     tablet's page is drawn from it, and it becomes the cached state;
-    enumerating them costs more than the rest of the request).
+    enumerating them costs more than the rest of the request). With
+    ``whole`` (the tablet's taps), a tap of several actions is logged whole
+    or not at all: one refused, nothing is written (no refusal either: the
+    client ids stay free for the tap sent again, corrected) and the answer
+    has the refusal with the state as it was.
 
     Raises, with nothing written: ``StaleSeq``, ``RuleViolation`` (the hand
     is over), ``Closed``, ``NotFound``; and the client_id's first answer, if
@@ -121,7 +125,8 @@ def log_action(db: Database, sid: str, n: int, texts: list[str], client_id: str 
     ids = _client_ids(client_id, len(texts))
 
     def plan(live: Live) -> Plan:
-        return _judge(live, n, texts, ids, expected_seq, confirm=confirm, legal=legal)
+        return _judge(live, n, texts, ids, expected_seq, confirm=confirm, legal=legal,
+                      whole=whole and len(texts) > 1)
 
     with asking_action(n, texts[0]):  # the client_id is the first action's own
         answer = write(db, sid, client_id, plan)
@@ -171,7 +176,8 @@ class _Event:
 
 
 def _judge(live: Live, n: int, texts: list[str], ids: list[str | None],
-           expected_seq: int | None, *, confirm: bool, legal: bool) -> Plan:
+           expected_seq: int | None, *, confirm: bool, legal: bool,
+           whole: bool = False) -> Plan:
     try:
         check_open(live)
         hand = check_current(live, n)
@@ -180,26 +186,16 @@ def _judge(live: Live, n: int, texts: list[str], ids: list[str | None],
         return Plan(error=err)  # nothing written
     # Judged on the live hand itself, which a failed write drops from the
     # cache (``touched``); on a copy when it may only be previewed, which must
-    # leave the live hand as it was (the copy cost an API action 8% of its CPU).
-    work, steps, refused = hand if confirm else _copy_hand(hand), [], None
-    state: HandState | None = None
-    result: StoredResult | None = None
+    # leave the live hand as it was (the copy cost an API action 8% of its CPU),
+    # or when a refusal after the first action must leave it as it was (``whole``).
+    work = hand if confirm and not whole else _copy_hand(hand)
     asked = [None] + [action_request(n, text).stored() if cid else None
                       for text, cid in zip(texts[1:], ids[1:], strict=True)]
-    for k, (text, client_id) in enumerate(zip(texts, ids, strict=True)):
-        try:
-            action = work.verify(parse_action(text))
-        except RefereeError as err:
-            err.at(hand=n, action=len(work.actions) + 1, action_text=str(text))
-            refused = err
-            break
-        work.apply_verified(action)
-        state, result = _after(live, work)
-        said = str(action)
-        steps.append(_Event(_ACTION, {"action": said, "text": said}, client_id,
-                            storage.to_json(state), asked[k]))
+    steps, state, result, refused = _applied(live, work, texts, ids, asked)
     if not confirm and refused is None and _ends(hand, work):
         return Plan(state=Logged([], preview=_preview(work, steps, result)))
+    if whole and refused is not None:
+        return _refused_whole(live, hand, texts[len(steps)], refused, legal=legal)
     if legal:
         if state is None:  # refused at once: the hand as it was
             state, result = _after(live, work)
@@ -215,6 +211,41 @@ def _judge(live: Live, n: int, texts: list[str], ids: list[str | None],
                                     "message": refused.message},
                          ids[k], storage.to_json({"error": told.to_stored()}), asked[k])
     return _write(live, work, steps, result, refusal, logged, legal=legal)
+
+
+def _applied(live: Live, work: Hand, texts: list[str], ids: list[str | None],
+             asked: list[str | None]) -> tuple[list[_Event], HandState | None,
+                                              StoredResult | None, RefereeError | None]:
+    """Each action verified and applied to ``work`` in turn, up to the first
+    refused: the events to write, the state and result after the last one
+    applied (None: none was), and the refusal."""
+    steps: list[_Event] = []
+    state: HandState | None = None
+    result: StoredResult | None = None
+    for k, (text, client_id) in enumerate(zip(texts, ids, strict=True)):
+        try:
+            action = work.verify(parse_action(text))
+        except RefereeError as err:
+            err.at(hand=work.number, action=len(work.actions) + 1, action_text=str(text))
+            return steps, state, result, err
+        work.apply_verified(action)
+        state, result = _after(live, work)
+        said = str(action)
+        steps.append(_Event(_ACTION, {"action": said, "text": said}, client_id,
+                            storage.to_json(state), asked[k]))
+    return steps, state, result, None
+
+
+def _refused_whole(live: Live, hand: Hand, text: str, refused: RefereeError, *,
+                   legal: bool) -> Plan:
+    """A tap judged whole and refused at ``text``: nothing to write, the
+    hand's state as it was and the refusal (the tablet's pad says it)."""
+    state, result = _after(live, hand)
+    if legal:
+        state = _with_legal(hand, state, result)
+    told = Refused.of(refused)
+    told.__cause__ = refused
+    return Plan(state=Logged([], state, refused=told, refused_text=str(text)))
 
 
 def _ends(hand: Hand, work: Hand) -> bool:

@@ -21,7 +21,33 @@ const padUp = (root) => {
       f.inputMode = "none";
       f.addEventListener("focus", () => { at = fields.indexOf(f); moved = false; mark(); });
     }
+    // Each field's own range (data-low, data-high: its player's hand, or any
+    // hand here), and the engine's sentence for a count past it, said on the
+    // pad's line (newcomer N10: a digit past the most vanished, or went on
+    // into the next player's field, without a word).
+    const said = box.querySelector(".pad-said");
+    const high = (f) => (f.dataset.high ? Number(f.dataset.high) : most);
+    const low = (f) => Number(f.dataset.low) || 0;
+    const say = (f, count) => {
+      f.setAttribute("aria-invalid", "true");
+      if (!said) return;
+      said.textContent = (f.dataset.refused || "").replaceAll("{count}", count);
+      said.hidden = !said.textContent;
+    };
+    // A count put right: the line says another still out of its range, or goes.
+    const unsay = (f) => {
+      if (!f.getAttribute("aria-invalid")) return;
+      f.removeAttribute("aria-invalid");
+      const other = fields.find((o) => o.getAttribute("aria-invalid"));
+      if (other) say(other, other.value);
+      else if (said) said.hidden = true;
+    };
+    // A count left below its range is said, and kept (a last digit may come later).
+    const leave = (f) => {
+      if (f && f.value !== "" && Number(f.value) < low(f)) say(f, f.value);
+    };
     const next = () => {
+      leave(fields[at]);
       const later = fields.findIndex((f, i) => i > at && f.value === "");
       if (later >= 0) {
         at = later;
@@ -45,15 +71,23 @@ const padUp = (root) => {
       moved = false;
       if (b.dataset.digit !== undefined) {
         const value = f.value === "0" ? b.dataset.digit : f.value + b.dataset.digit;
-        if (Number(value) > most) return;
+        if (Number(value) > high(f)) {
+          say(f, value);  // the count stays as it was, on this player's field
+          mark();
+          return;
+        }
         f.value = value;
-        // No further digit could fit: on to the next count.
-        if (Number(value) * 10 > most || value === "0") {
+        unsay(f);
+        // As many digits as its most (or a 0): nothing can follow, on to the
+        // next count. A shorter count waits for "Next": a digit after it is
+        // this player's, never the next one's.
+        if (value.length >= String(high(f)).length || value === "0") {
           next();
           moved = true;
         }
       } else if (b.dataset.back !== undefined) {
         f.value = f.value.slice(0, -1);
+        unsay(f);
       } else if (b.dataset.next !== undefined && !wasMoved) {
         next();
       }

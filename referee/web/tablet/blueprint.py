@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
@@ -14,7 +16,9 @@ from markupsafe import Markup
 
 from ...reports.sections import Linked, Sections
 from ...rules.cards import pretty
+from ...rules.legality import impossible_count
 from ...rules.options import resolve
+from ...rules.told import impossible_told_count
 from ...service.access import seats
 from ...service.errors import RefereeError
 from ...service.table import carrying, hands, sessions, sight
@@ -22,7 +26,7 @@ from ...service.table import disputes as table_disputes
 from .. import carried, forms
 from ..db import get_db
 from ..errors import flash_refused
-from ..lang import told, use_table_language
+from ..lang import _, message, told, use_table_language
 
 
 class _Blueprint(Blueprint):
@@ -203,6 +207,44 @@ def most_count(summary: dict) -> int:
     """The most a hand can count at this table: the number pad's bound."""
     rules = table_rules(summary)
     return rules.deck_info.most_count(rules.hand_size)
+
+
+@dataclass(frozen=True)
+class PadRange:
+    """What a count field of the pad says (``count_pad``, pad.js): the least
+    and the most its player's count can be, as a hint ("6 to 50"), and the
+    engine's refusal of a count past them, with ``{count}`` left for pad.js
+    to fill (newcomer N10: a digit past the hand's most vanished, or went
+    on into the next player's field, without a word)."""
+
+    low: int
+    high: int
+    hint: str
+    refused: str
+
+
+def pad_ranges(summary: dict, players: Iterable[dict | str]) -> dict[str, PadRange]:
+    """Each player's range on the pad: a hand's player (its state's entry)
+    by the cards they hold as the engine judges a show's count
+    (``Hand.count_range``: what the referee knows of them, and for the rest
+    what as many other cards can count); a player named alone (a hand told
+    by its ending: no cards logged) by the most any hand counts here."""
+    rules = table_rules(summary)
+    deck, most = rules.deck_info, most_count(summary)
+    out = {}
+    for p in players:
+        if isinstance(p, dict) and p.get("cards"):
+            name, n = p["name"], p["cards"]
+            low, high = deck.hand_range(p.get("known") or (), p.get("unknown", n))
+            err = impossible_count(name, n, "{count}", low, high)
+        else:
+            name = p["name"] if isinstance(p, dict) else p
+            low, high, err = 0, most, impossible_told_count(name, "{count}", most)
+        said = message(err)
+        hint = str(low) if low == high else _("{low} to {high}", low=low, high=high)
+        out[name] = PadRange(low, high, hint,
+                             said[:1].upper() + said[1:])
+    return out
 
 
 def told_state(session_id: str, n: int) -> dict:

@@ -36,6 +36,7 @@ from .blueprint import (
     bp,
     may_act_for,
     most_count,
+    pad_ranges,
     page_access,
     seat_may,
     table_rules,
@@ -77,6 +78,7 @@ def _hand_page(session_id: str, n: int, state: dict):
         grid=forms.card_grid(rules.deck, rules.jokers),
         **_picked(session_id, n),
         most=most_count(summary),
+        ranges=pad_ranges(summary, state["players"]),
         seen=unpickable(state, history, holders, actors, rules.deck_info.cards),
         # For offline.js: the cards played where nobody holds them, the shows
         # of known hands (a tap with nothing picked), the deck's cards as a
@@ -294,29 +296,6 @@ def hand_seq(session_id: str, n: int):
     return jsonify({"seq": state["seq"], "complete": bool(state.get("complete"))})
 
 
-def _after_refused(session_id: str, n: int, texts: list[str], done, client_id: str):
-    """A tap of several actions (a drop confirmed with every count typed) that
-    was refused part way: the service logs those before the refused one and
-    judges none after it. The counts typed after it are the players' own and
-    were lost with the pad (newcomer F8: one impossible count dropped the
-    two good ones), so they are sent on as a tap of their own; the refusal
-    still names the one count refused."""
-    k = len(done.logged)
-    rest = texts[k + 1:]
-    if done.refused is None or isinstance(done.refused, StaleSeq) or done.replayed or \
-            not rest or k == 0:
-        return done
-    try:
-        after = action.log_action(get_db(), session_id, n, rest, f"{client_id}-after", None,
-                                  confirm=True, legal=True)
-    except RefereeError:  # the hand took no more: the first refusal is the one said
-        return done
-    if after.refused:
-        flash_refusal(after.refused, after.refused_text)
-    return action.Logged([*done.logged, *after.logged], after.state, refused=done.refused,
-                         refused_text=done.refused_text, replayed=after.replayed)
-
-
 @bp.post("/s/<session_id>/hands/<int:n>/act")
 @unlocked
 @seat_may
@@ -334,14 +313,9 @@ def act(session_id: str, n: int):
         flash_refusal(refused, texts[0])
         return redirect(target, 303)
     client_id = request.form.get("client_id") or forms.new_client_id()
-    seq = request.form.get("expected_seq", "")
-    try:
-        done = action.log_action(get_db(), session_id, n, texts, client_id, whole(seq),
-                                 confirm=bool(request.form.get("confirm")), legal=True)
-    except (RuleViolation, StaleSeq) as err:  # nothing logged: the hand as it is
-        done = action.Logged([], hands.hand_state(get_db(), session_id, n), refused=err,
-                             refused_text=texts[0])
-    done = _after_refused(session_id, n, texts, done, client_id)
+    done = _logged(session_id, n, texts, client_id)
+    if done.refused is not None and not done.logged and _counted(texts):
+        return _counts_refused(session_id, n, done, before, target)
     done = _known_shown(session_id, n, done, client_id)
     if done.preview:
         # The confirm step is a page of its own, reached by a GET: back and
@@ -363,6 +337,50 @@ def act(session_id: str, n: int):
         state = hands.hand_state(get_db(), session_id, n) if done.replayed else done.state
         return _swapped_page(session_id, n, told(state), target)
     return redirect(target, 303)
+
+
+def _logged(session_id: str, n: int, texts: list[str], client_id: str):
+    """The tap logged (or previewed, or refused: ``action.Logged``), judged
+    whole: a drop with every count typed is logged with all of them or not
+    at all (newcomer N10: one impossible count after a drop logged the drop
+    and the three good counts, and refused the fourth)."""
+    try:
+        return action.log_action(get_db(), session_id, n, texts, client_id,
+                                 whole(request.form.get("expected_seq", "")),
+                                 confirm=bool(request.form.get("confirm")), legal=True,
+                                 whole=True)
+    except (RuleViolation, StaleSeq) as err:  # nothing logged: the hand as it is
+        return action.Logged([], hands.hand_state(get_db(), session_id, n), refused=err,
+                             refused_text=texts[0])
+
+
+def _counted(texts: list[str]) -> bool:
+    """Whether a tap named counts typed on a pad (a drop's second tap, or
+    "Log these counts"): a refusal of it keeps them for the pad."""
+    return len(texts) > 1 and any(parse_action(t).count is not None for t in texts)
+
+
+def _counts_refused(session_id: str, n: int, done, before: dict, target: str):
+    """A tap with counts typed on a pad that was refused, nothing logged: the
+    pad's page again, every count as typed, with the refusal (it names the
+    player, the count and what their hand can count). A drop's second tap
+    goes back to its confirm page, whose pad it was; "Log these counts" to
+    the hand's page."""
+    flash_refusal(done.refused, done.refused_text)
+    counts = {k: v for k, v in request.form.items() if k.startswith("count")}
+    if request.form.get("confirm"):
+        form = [(k, v) for k, v in _keepable(request.form) if k not in ("confirm", "show_known")]
+        session[_KEPT_TAP] = {"at": f"{session_id}/{n}", "form": form}
+        return redirect(url_for("tablet.confirm_tap", session_id=session_id, n=n), 303)
+    session[_PICKED] = {"at": f"{session_id}/{n}", "counts": _short(counts)}
+    if request.headers.get("X-Tablet-Swap"):
+        return _swapped_page(session_id, n, before, target)
+    return redirect(target, 303)
+
+
+def _short(counts: dict[str, str]) -> dict[str, str]:
+    """The counts a session keeps: a pad's fields (``count<seat>``), short."""
+    return {k: v[:3] for k, v in list(counts.items())[:16] if len(k) < 10}
 
 
 def _keep_sent(session_id: str, n: int, before: dict, done) -> None:
@@ -500,7 +518,8 @@ def _picked(session_id: str, n: int) -> dict:
     kept = session.pop(_PICKED, None) or {}
     if kept.get("at") != f"{session_id}/{n}":
         kept = {}
-    return {"picked": kept.get("cards") or (), "chosen": kept.get("spread")}
+    return {"picked": kept.get("cards") or (), "chosen": kept.get("spread"),
+            "typed": kept.get("counts")}
 
 
 @bp.get("/s/<session_id>/hands/<int:n>/confirm")
@@ -534,6 +553,7 @@ def confirm_tap(session_id: str, n: int):
                                                    whole(form.get("expected_seq", ""))),
                            stock_empty=state.get("stock") == 0,
                            players=preview["players"], most=most_count(g.summary),
+                           ranges=pad_ranges(g.summary, state["players"]),
                            count_skip=count_skip(preview["players"],
                                                  preview.get("must_show") or ()),
                            client_id=form.get("client_id"),

@@ -21,7 +21,15 @@ from ..forms import FormError
 from ..lang import _, day, say
 from ..lang import message as _message
 from ..lang import outcome as outcome_words
-from .blueprint import bp, host_only, most_count, table_rules, unlocked, went_on
+from .blueprint import (
+    bp,
+    host_only,
+    most_count,
+    pad_ranges,
+    table_rules,
+    unlocked,
+    went_on,
+)
 
 
 def _start_form(session_id, summary, values=None, error=None):
@@ -287,7 +295,7 @@ def _quick_form(session_id: str, values, error: str | None = None,
         hows=told_rules.HOW_WORDS, needs=_quick_needs(how, rules) if how else {},
         questions={fact: _(told_rules.FACT_QUESTIONS[fact], player=seats[by])
                    for fact in told_rules.FACTS} if by is not None else {},
-        most=most_count(summary),
+        most=most_count(summary), ranges=pad_ranges(summary, seats),
         grid=forms.card_grid(rules.deck, rules.jokers), hand_size=rules.hand_size,
         client_id=values.get("client_id") or forms.new_client_id(), error=error,
         correct=correct)

@@ -1,0 +1,74 @@
+"""The count pad says each player's range in Chromium (newcomer N10): a digit
+past a count's most stayed off without a word ("99" became "9", "51" "5"),
+or, after a count moved on by itself, went into the next player's field;
+and a dropper's count 3 for 5 cards went on to "Bestätigen", which logged
+the drop and the other counts and refused that one."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests import test_browser_tablet as tb
+from tests.test_browser_follow import TABLET, Night, served  # noqa: F401
+
+from .helpers import device
+
+pytestmark = tb.pytestmark
+browser = tb.browser
+expect = pytest.importorskip("playwright.sync_api").expect
+PLAYERS = ("Ann", "Max", "Cy", "Dee")
+
+
+def _tap(pg, keys: str) -> None:
+    """Digits, "<" for the delete key and ">" for Next."""
+    for k in keys:
+        which = {"<": "[data-back]", ">": "[data-next]"}.get(k, f"[data-digit='{k}']")
+        pg.locator(f"[data-pad] button{which}").click()
+
+
+def test_the_pad_says_a_count_past_its_range_and_the_confirm_logs_nothing(served, browser):  # noqa: F811
+    base, app = served
+    night = Night(app, "de", PLAYERS)
+    n = night.start()
+    who = night.state(n)["to_act"]
+    assert who == "Max"  # Ann deals the first hand
+    pg = night.host(browser, base, TABLET)
+    try:
+        pg.goto(f"{base}/s/{night.sid}/hands/{n}")
+        pg.locator('button[name=act][value="1:drop"]').click()
+        pg.wait_for_url(re.compile(r".*/confirm$"))
+        said = pg.locator("[data-pad] .pad-said")
+        # Each field says its player's range: five cards count 6 to 50.
+        expect(pg.locator("#count0-range")).to_have_text("6 bis 50")
+        # "99" on Ann's count: the second 9 is said, and goes nowhere.
+        _tap(pg, "99")
+        expect(pg.locator("#count0")).to_have_value("9")
+        expect(said).to_have_text("Die 5 Karten von Ann können nicht 99 zählen: sie zählen "
+                                  "6 bis 50")
+        expect(pg.locator("#count1")).to_have_value("")
+        _tap(pg, "<20")  # two digits, as many as 50 has: on by itself
+        expect(said).to_be_hidden()
+        _tap(pg, "3>")  # the dropper's 3 is below 6: said, and kept
+        expect(said).to_have_text("Die 5 Karten von Max können nicht 3 zählen: sie zählen "
+                                  "6 bis 50")
+        _tap(pg, "51")
+        expect(pg.locator("#count2")).to_have_value("5")
+        expect(said).to_have_text("Die 5 Karten von Cy können nicht 51 zählen: sie zählen "
+                                  "6 bis 50")
+        _tap(pg, "<30")  # Cy's put right: the line says Max's again
+        expect(said).to_contain_text("von Max können nicht 3 zählen")
+        _tap(pg, "9>")  # a count shorter than 50's waits for Next
+        typed = {i: pg.locator(f"#count{i}").input_value() for i in range(4)}
+        assert typed == {0: "20", 1: "3", 2: "30", 3: "9"}, typed
+        pg.locator("#confirm-yes").click()
+        # Refused whole: the pad again with every count, and nothing logged.
+        pg.wait_for_url(re.compile(r".*/confirm$"))
+        expect(pg.locator(".flash-error")).to_contain_text(
+            "Die 5 Karten von Max können nicht 3 zählen: sie zählen 6 bis 50")
+        assert {i: pg.locator(f"#count{i}").input_value() for i in range(4)} == typed
+        assert night.state(n)["seq"] == 0
+        assert not pg.errors
+    finally:
+        pg.context.close()

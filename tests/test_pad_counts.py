@@ -1,0 +1,82 @@
+"""A drop's counts are judged whole before anything is logged (newcomer N10):
+a dropper's count 3 for 5 cards (they count 6 to 50) was accepted on the pad
+and the confirm page, and "Bestätigen" logged the drop and the three good
+counts and refused the fourth. Now nothing is logged, the confirm page comes
+again with every count as typed, and the refusal names the player, the count
+and the range; each count field says its player's range."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+from tests.test_refusals_read import _after, _errors
+from tests.test_tablet import create, flashes, form_value, hand_page, start
+
+FOUR = ("Ann", "Max", "Cy", "Dee")
+
+
+def _dropped(client, lang: str = "de"):
+    sid = create(client, FOUR, language=lang)
+    assert start(client, sid).status_code == 303
+    page = hand_page(client, sid)
+    data = {"csrf_token": form_value(page, "csrf_token"), "client_id": "d1",
+            "expected_seq": "0", "act": "1:drop"}
+    r = client.post(f"/s/{sid}/hands/1/act", data=data)
+    assert r.headers["Location"].endswith("/confirm"), r.headers
+    return sid, data
+
+
+def _seq(client, sid: str) -> int:
+    return int(re.search(r'id="seq">(\d+)<', hand_page(client, sid)).group(1))
+
+
+def test_an_impossible_count_at_a_drops_confirm_logs_nothing_and_keeps_the_counts(client):
+    sid, data = _dropped(client)
+    typed = {"count0": "20", "count1": "3", "count2": "30", "count3": "12"}
+    r = client.post(f"/s/{sid}/hands/1/act", data={**data, "confirm": "1", **typed})
+    assert r.status_code == 303 and r.headers["Location"].endswith("/confirm"), r.headers
+    page = _after(client, r)
+    said = _errors(page)
+    assert said and "Die 5 Karten von Max können nicht 3 zählen: sie zählen 6 bis 50" \
+        in said[0], said
+    assert not [t for kind, t in flashes(page) if kind == "ok"]
+    for key, value in typed.items():  # the pad again, every count as typed
+        assert re.search(rf'id="{key}" name="{key}" value="{value}"', page), key
+    assert 'id="confirm-yes"' in page
+    assert _seq(client, sid) == 0  # nothing logged: not the drop, no count
+    # Corrected, the same tap logs the drop and every count.
+    r = client.post(f"/s/{sid}/hands/1/act", data={**data, "confirm": "1", **typed,
+                                                     "count1": "7"})
+    page = _after(client, r)
+    assert not _errors(page), _errors(page)
+    assert _seq(client, sid) == 5
+
+
+def test_every_count_field_says_its_players_range(client):
+    sid, _data = _dropped(client, "fr")
+    page = unescape(client.get(f"/s/{sid}/hands/1/confirm").get_data(as_text=True))
+    field = re.search(r'<input[^>]*id="count1"[^>]*>', page).group(0)
+    assert 'data-low="6"' in field and 'data-high="50"' in field, field
+    assert "Les 5 cartes de Max ne peuvent pas compter {count}\u00a0: elles comptent de 6 " \
+        "à 50" in field, field
+    assert re.search(r'id="count1-range">de 6 à 50<', page), page
+
+
+def test_counts_only_refused_keeps_them_on_the_hands_pad(client):
+    """"Log these counts" on the hand's page, one impossible: nothing logged,
+    the hand's pad again with the counts as typed."""
+    sid, data = _dropped(client, "pt")
+    r = client.post(f"/s/{sid}/hands/1/act", data={**data, "confirm": "1"})
+    assert _seq(client, sid) == 1
+    page = hand_page(client, sid)
+    typed = {"count0": "20", "count1": "60", "count2": "30"}
+    r = client.post(f"/s/{sid}/hands/1/act", data={
+        "csrf_token": form_value(page, "csrf_token"), "client_id": "c2",
+        "expected_seq": "1", "act": "all:count", **typed})
+    page = _after(client, r)
+    said = _errors(page)
+    assert said and "As 5 cartas de Max não podem contar 60: contam de 6 a 50" in said[0], said
+    assert _seq(client, sid) == 1
+    for key, value in typed.items():
+        assert re.search(rf'id="{key}" name="{key}" value="{value}"', page), key
