@@ -13,8 +13,6 @@ import pytest
 from tests import test_browser_tablet as tb
 from tests.test_browser_follow import TABLET, Night, served  # noqa: F401
 
-from .helpers import device
-
 pytestmark = tb.pytestmark
 browser = tb.browser
 expect = pytest.importorskip("playwright.sync_api").expect

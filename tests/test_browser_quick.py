@@ -45,7 +45,7 @@ def _pad(pg, counts: list[int]) -> None:
     for count in counts:
         for digit in str(count):
             pg.locator(f"[data-pad] button[data-digit='{digit}']").click()
-        if count * 10 <= 50 and count:  # a digit more could still fit: move on
+        if len(str(count)) < 2 and count:  # shorter than 50: it waits for Next
             pg.locator("[data-pad] button[data-next]").click()
 
 

@@ -14,8 +14,11 @@ in how they read the request and show the answer.
    the client saw its newest action (nothing is written otherwise), then
    verifies each action once (``Hand.verify`` never changes a hand;
    ``apply_verified`` applies what it returned), stopping at the first one
-   refused; an action that would end play, sent without ``confirm``, is
-   judged on a copy of the live hand and only previewed;
+   refused (a tap of several actions is judged on a copy of the live hand
+   and, one refused, writes nothing: a drop is logged with every count
+   typed on its confirm page or not at all); an action that would end
+   play, sent without ``confirm``, is judged on a copy of the live hand and
+   only previewed;
 3. ``_write`` stores, in the transaction: each action's event and its client
    id's reply (the state after it), the hand's row, the running totals when
    the hand settled, and a refusal's event and reply (a refused action
@@ -84,9 +87,10 @@ _ACTION, _REFUSAL = str(EventKind.ACTION), str(EventKind.REFUSAL)
 class Logged:
     """What an action did: the actions logged (as the referee writes them), the
     hand's state after them (with ``legal``, also every action the referee
-    would accept now), and the action refused after them and why (kept in the
-    history); or, for an action that would end play and is not confirmed, the
-    ``preview`` of what it settles (nothing logged). ``replayed``: the
+    would accept now), and the action refused and why (kept in the history
+    when it was the tap's one action; a tap of several logs none); or, for
+    an action that would end play and is not confirmed, the ``preview`` of
+    what it settles (nothing logged). ``replayed``: the
     client_id was answered before; ``state`` is that first answer."""
 
     logged: list[str]
@@ -105,19 +109,18 @@ class Logged:
 
 def log_action(db: Database, sid: str, n: int, texts: list[str], client_id: str | None,
                expected_seq: int | None, *, confirm: bool = True,
-               legal: bool = False, whole: bool = False) -> Logged:
+               legal: bool = False) -> Logged:
     """Log ``texts`` on hand ``n``: one action, or several shows tapped at once
     (each under a client id of its own: ``client_id``, then ``client_id-1``,
-    ...). A refused action is logged as a refusal after those before it, and
-    the rest are not judged. ``expected_seq``: how many actions the client
+    ...). A refused action is logged as a refusal; a tap of several actions
+    is logged whole or not at all (one refused, nothing is written, no
+    refusal either: the client ids stay free for the tap sent again,
+    corrected; the answer has the refusal and the state as it was).
+    ``expected_seq``: how many actions the client
     saw in the hand. Without ``confirm``, actions that would end play are
     only previewed. With ``legal``, the state has the legal actions (the
     tablet's page is drawn from it, and it becomes the cached state;
-    enumerating them costs more than the rest of the request). With
-    ``whole`` (the tablet's taps), a tap of several actions is logged whole
-    or not at all: one refused, nothing is written (no refusal either: the
-    client ids stay free for the tap sent again, corrected) and the answer
-    has the refusal with the state as it was.
+    enumerating them costs more than the rest of the request).
 
     Raises, with nothing written: ``StaleSeq``, ``RuleViolation`` (the hand
     is over), ``Closed``, ``NotFound``; and the client_id's first answer, if
@@ -126,7 +129,7 @@ def log_action(db: Database, sid: str, n: int, texts: list[str], client_id: str 
 
     def plan(live: Live) -> Plan:
         return _judge(live, n, texts, ids, expected_seq, confirm=confirm, legal=legal,
-                      whole=whole and len(texts) > 1)
+                      whole=len(texts) > 1)
 
     with asking_action(n, texts[0]):  # the client_id is the first action's own
         answer = write(db, sid, client_id, plan)

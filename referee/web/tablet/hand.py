@@ -341,14 +341,13 @@ def act(session_id: str, n: int):
 
 def _logged(session_id: str, n: int, texts: list[str], client_id: str):
     """The tap logged (or previewed, or refused: ``action.Logged``), judged
-    whole: a drop with every count typed is logged with all of them or not
+    whole (``action.log_action``): a drop with every count typed is logged with all of them or not
     at all (newcomer N10: one impossible count after a drop logged the drop
     and the three good counts, and refused the fourth)."""
     try:
         return action.log_action(get_db(), session_id, n, texts, client_id,
                                  whole(request.form.get("expected_seq", "")),
-                                 confirm=bool(request.form.get("confirm")), legal=True,
-                                 whole=True)
+                                 confirm=bool(request.form.get("confirm")), legal=True)
     except (RuleViolation, StaleSeq) as err:  # nothing logged: the hand as it is
         return action.Logged([], hands.hand_state(get_db(), session_id, n), refused=err,
                              refused_text=texts[0])
