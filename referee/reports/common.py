@@ -23,6 +23,7 @@ from reportlab.platypus import SimpleDocTemplate
 from .. import language
 from ..language import amount  # noqa: F401 - a paper's numbers, used through here
 from ..ledger.money import amounts_currency
+from ..rules import glyphs
 from ..rules.errors import MalformedInput
 from ..rules.options import OPTION_DOCS, PRESET_SOURCES, HouseRules
 from ..rules.words import N_
@@ -37,7 +38,7 @@ from .words import (  # noqa: F401 - the papers' words, used through here
     words,
 )
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
+FONT_DIR = Path(glyphs.FONT_DIR)
 FONT = "DejaVuSans"
 FONT_BOLD = "DejaVuSans-Bold"
 
@@ -62,14 +63,37 @@ def line_style(i: int) -> tuple:
     return PALETTE[i % len(PALETTE)], DASHES[(i // 5) % len(DASHES)]
 
 
+class PaperFont(TTFont):
+    """A paper's font, which prints a character it has no glyph for as its
+    code ("[U+738B]", ``glyphs.code``), measured and drawn alike, never as
+    an empty box: a name kept before the papers' rule
+    (``rules.table.check_printable``), a note, a table's name. Every word a
+    paper prints is measured and drawn through these two."""
+
+    def stringWidth(self, text, size, encoding="utf8"):  # noqa: N802 - reportlab's name
+        return super().stringWidth(self.stand_ins(text), size, encoding)
+
+    def splitString(self, text, doc, encoding="utf-8"):  # noqa: N802 - reportlab's name
+        return super().splitString(self.stand_ins(text), doc, encoding)
+
+    def stand_ins(self, text):
+        if isinstance(text, bytes) or text.isascii():
+            return text
+        has = self.face.charToGlyph
+        if all(ord(c) in has or c.isspace() for c in text):
+            return text
+        return "".join(c if ord(c) in has or c.isspace() else f"[{glyphs.code(c)}]"
+                       for c in text)
+
+
 @cache
 def register_fonts() -> None:
     """Embed DejaVu Sans: the standard 14 PDF fonts cannot print Ł or most
     names beyond Latin-1."""
     from reportlab.lib.fonts import addMapping
 
-    pdfmetrics.registerFont(TTFont(FONT, str(FONT_DIR / "DejaVuSans.ttf")))
-    pdfmetrics.registerFont(TTFont(FONT_BOLD, str(FONT_DIR / "DejaVuSans-Bold.ttf")))
+    for name, file in zip((FONT, FONT_BOLD), glyphs.FONTS, strict=True):
+        pdfmetrics.registerFont(PaperFont(name, str(FONT_DIR / file)))
     # Paragraph markup (<b>) looks fonts up through this mapping.
     addMapping(FONT, 0, 0, FONT)
     addMapping(FONT, 1, 0, FONT_BOLD)

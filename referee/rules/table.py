@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 
-from . import match
+from . import glyphs, match
 from .errors import MalformedInput, RuleViolation
 from .hand import Hand
 from .options import HouseRules
@@ -77,6 +77,27 @@ def check_name(name: object, what: Words = PLAYER_NAME) -> Words | None:
         return Words(N_("{what} cannot start or end with a space ({name})"), what=what,
                      name=repr(name))
     return None
+
+
+def check_new_name(name: object, what: Words = PLAYER_NAME) -> Words | None:
+    """Why ``name`` cannot enter as a player's name (or ``what`` else): a
+    name's rules (``check_name``), then the papers' (``check_printable``).
+    A rename, a newcomer sitting down, a nickname."""
+    why = check_name(name, what)
+    return why if why or not isinstance(name, str) else check_printable(name)
+
+
+def check_printable(name: str) -> Words | None:
+    """Why a name entering the table (or the club) cannot be printed on its
+    papers, which everyone signs: characters their font has no glyph for
+    (``glyphs``), or None. Asked where a name enters, not of a log already
+    kept (its papers print such a character as its code, ``glyphs.code``)."""
+    missing = glyphs.unprintable(name)
+    if not missing:
+        return None
+    return Words(N_("the papers cannot print {chars} in {name}: choose a name with letters "
+                    "they can print"),
+                 chars=" ".join(f"{c} ({glyphs.code(c)})" for c in missing), name=name)
 
 
 def normal_text(text: str) -> str:

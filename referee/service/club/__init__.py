@@ -29,7 +29,7 @@ from ...ledger.money import amounts_currency
 from ...record.events import counts
 from ...rules.errors import MalformedInput, RuleViolation
 from ...rules.table import NICKNAME as A_NICKNAME
-from ...rules.table import check_name
+from ...rules.table import check_new_name
 from ...rules.words import CLUB_SETTLEMENT, N_, Words
 from .. import storage
 from ..errors import Ambiguous, NotFound
@@ -184,7 +184,7 @@ def nickname(db: Database, who: str, nick: str | None) -> dict:
         if who not in _names(tables(db)) or person(who, spellings) != who:
             raise RuleViolation("unknown_player", N_("{who} is not a person of the club"),
                                                   {"who": repr(who)})
-        if nick is not None and (why := check_name(nick, A_NICKNAME)):
+        if nick is not None and (why := check_new_name(nick, A_NICKNAME)):
             raise MalformedInput("bad_name", why.template, why.params)
 
     return _append(db, NICKNAME, {"person": who, "nickname": nick}, check)

@@ -19,10 +19,11 @@ from ...replay import side_bet_outcomes, start_on
 from ...rules.events import setup_after_undo
 from ...rules.hand import VOID, Hand
 from ...rules.options import HouseRules
+from ...rules.table import check_printable
 from ...rules.told import check_told_hand
 from ...rules.words import N_, Words
 from .. import storage
-from ..errors import Closed, NotFound, RuleViolation, StaleSeq
+from ..errors import Closed, MalformedInput, NotFound, RuleViolation, StaleSeq
 from ..kinds import EventKind
 from ..money import totals
 from ..money.results import StoredResult, hand_result
@@ -244,6 +245,17 @@ def _with_pending(live: Live, setup: dict[str, Any]) -> dict[str, Any]:
     return setup
 
 
+def _newcomers_printable(setup: dict[str, Any], everyone: list[str]) -> None:
+    """A newcomer seated by a hand's own seats (the API's) with a name the
+    papers cannot print is refused, as one sitting down by the table's
+    event is (``table_events.seat``)."""
+    for name in setup.get("players", ()):
+        why = check_printable(name) if isinstance(name, str) and name not in everyone \
+            else None
+        if why:
+            raise MalformedInput("bad_name", why.template, why.params)
+
+
 def start_hand(db: Database, sid: str, setup: dict[str, Any], client_id: str | None = None,
                expected_seq: int | None = None) -> dict[str, Any]:
     """Start the session's next hand; returns its state (a ``HandState``, or
@@ -262,6 +274,7 @@ def start_hand(db: Database, sid: str, setup: dict[str, Any], client_id: str | N
     def plan(live: Live) -> Plan:
         check_open(live)
         setup = _with_pending(live, given)
+        _newcomers_printable(setup, live.everyone)
         # Started on the cached table itself: a refusal or a failed commit drops
         # the cache (``write``), so nothing of it stays visible.
         table = live.table
@@ -319,6 +332,7 @@ def preview_hand(db: Database, sid: str, setup: dict[str, Any]) -> dict[str, Any
         live = current(db, sid)
         check_open(live)
         setup = _with_pending(live, given)
+        _newcomers_printable(setup, live.everyone)
         hand = start_on(live.table.fork(), setup)
         stake, places = live.stake, live.quantum
     return {"hand": hand.number, "dealer": hand.dealer, "players": list(hand.players),

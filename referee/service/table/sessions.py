@@ -25,6 +25,7 @@ from ...replay.sequential import Session, open_session, parse_logged, play_on
 from ...rules.errors import RefereeError
 from ...rules.hand import VOID
 from ...rules.options import resolve
+from ...rules.table import check_printable
 from ...rules.words import N_
 from ...speed import collector
 from .. import access, beside, storage
@@ -89,6 +90,7 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
         if pin is not None and not (isinstance(pin, str) and 4 <= len(pin) <= 64):
             raise MalformedInput("bad_pin", N_("a PIN has 4 to 64 characters"))
         session = open_session(log)  # the header's faults, before anything else
+        _refuse_unprintable(log)
         if copy is False:  # before a long log is replayed only to be refused
             once.refuse_stored(db, log, get_log)
         # Everything is judged before anything is written, and the write lock
@@ -112,6 +114,16 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
         payloads = _refuse(judged_here[-1], _payloads(log))
         return _store(db, log, session, pin, brought_forward_from, iter(judged_here),
                       payloads, sid, copy)
+
+
+def _refuse_unprintable(log: dict) -> None:
+    """A name the papers cannot print opens no table and comes in with no
+    log (``check_printable``): the new-table form, the API's, an import."""
+    seated = [log["players"], *(hand.get("players", ()) for hand in log.get("hands", ()))]
+    for name in dict.fromkeys(name for seats in seated for name in seats):
+        why = check_printable(name)
+        if why:
+            raise MalformedInput("bad_name", why.template, why.params)
 
 
 def _refuse(last: tuple[str, Any], payloads: dict[str, str] | RefereeError

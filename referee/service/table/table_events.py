@@ -36,7 +36,7 @@ from ...replay import check_log_end
 from ...rules.errors import MalformedInput, RuleViolation
 from ...rules.events import check_accepted, check_disputes, void_hand
 from ...rules.hand import VOID, Hand
-from ...rules.table import check_name, check_stake_change, mistaken
+from ...rules.table import check_new_name, check_stake_change, mistaken
 from ...rules.words import LEFT_THE_TABLE, N_
 from .. import storage
 from ..errors import NotFound, NotYourSeat
@@ -568,7 +568,7 @@ def seat(db: Database, sid: str, player: str, client_id: str | None = None) -> d
             raise RuleViolation("seat_in_play", N_("{player} can sit down once hand {n} is "
                                                    "over: finish it (or void it) first"),
                                                 {"player": player, "n": live.n})
-        why = check_name(player)
+        why = check_new_name(player)
         if why:
             raise MalformedInput("bad_name", why.template, why.params)
         other = None if player in live.everyone else mistaken(player, live.everyone)
@@ -663,7 +663,7 @@ def rename(db: Database, sid: str, old: str, new: str, client_id: str | None = N
         if old not in live.everyone:
             raise MalformedInput("unknown_player", N_("{old} is not a player of this session"),
                                                    {"old": old})
-        why = check_name(new)
+        why = check_new_name(new)
         if why:
             raise MalformedInput("bad_name", why.template, why.params)
         if new in live.everyone:
