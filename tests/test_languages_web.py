@@ -331,3 +331,22 @@ def test_the_create_form_reads_a_stake_in_the_readers_language(client):
 def get_db_of(client):
     with client.application.app_context():
         return get_db()
+
+
+def test_a_papers_lang_does_not_switch_the_device(client):
+    """Newcomer 46's F10: a German tablet fetching a French paper for a
+    French player (``settlement.pdf?lang=fr``) stays German; so does a
+    tablet sent from a paper's link to the PIN page first. Only a page the
+    reader browses remembers a pick."""
+    sid = create(client)
+    client.set_cookie("lang", "de")
+    for paper in ("settlement.pdf", "house-rules.pdf"):
+        r = client.get(f"/reports/{sid}/{paper}?lang=fr")
+        assert r.status_code == 200 and r.mimetype == "application/pdf"
+        assert "lang=" not in r.headers.get("Set-Cookie", "")
+    assert html_lang(client.get(f"/s/{sid}").get_data(as_text=True)) == "de"
+    other = client.application.test_client()  # a tablet that has not unlocked the table
+    r = other.get(f"/reports/{sid}/settlement.pdf?lang=fr")
+    assert r.status_code == 303 and "lang=" not in r.headers.get("Set-Cookie", "")
+    r = other.get(f"/s/{sid}/unlock?lang=fr")  # a page: the pick is kept
+    assert "lang=fr" in r.headers["Set-Cookie"]

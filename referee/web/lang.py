@@ -354,9 +354,14 @@ def switch_links() -> list[dict]:
 
 def _remember(response):
     """``?lang=`` on a page is the reader's pick: kept in the cookie, so
-    every later page (and the table's own language) yields to it."""
+    every later page (and the table's own language) yields to it. Only on a
+    page the reader browses: a paper's ``?lang=`` (a French paper handed to
+    a French player from a German tablet) names that paper's language
+    alone, and switched the whole device to French; nor on a redirect (to
+    the PIN page before a paper), nor on the API's answers."""
     asked = request.args.get(COOKIE)
-    if asked in language.LANGUAGES and not request.path.startswith("/api/") \
+    if asked in language.LANGUAGES and response.mimetype == "text/html" \
+            and not 300 <= response.status_code < 400 and not request.path.startswith("/api/") \
             and request.cookies.get(COOKIE) != asked:
         response.set_cookie(COOKIE, asked, max_age=COOKIE_AGE, samesite="Lax",
                             httponly=True, secure=request.is_secure)
