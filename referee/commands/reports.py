@@ -124,7 +124,8 @@ def _settle(args: argparse.Namespace) -> int:
 
         paper = stored.settlement_paper(session) if stored is not None else \
             {"sections": Sections.replayed(session)}
-        pdf = render_settlement(session, final_hash=final_hash, date=args.date,
+        head = stored.settlement_head() if stored is not None else final_hash
+        pdf = render_settlement(session, final_hash=head, date=args.date,
                                 table=args.table, lang=args.lang, **paper)
     finally:
         # Read, refused or not: nothing is left open when the command leaves at once.

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from ..rules.errors import MalformedInput
 from ..rules.events import on_undone
 from ..rules.words import N_, Np_, Words
-from .kinds import PLAY, EventKind
+from .kinds import PLAY, UNSEEN_BY_THE_SETTLEMENT, EventKind
 from .reading import setup_of
 
 LOG_HANDS = Np_("the log has {log} hand, its chain {chain}",
@@ -242,6 +242,27 @@ def chain_renames(events: list[dict[str, Any]]) -> list[tuple[int, str, str]]:
     return [(ev["seq"], p["old"], p["new"]) for ev, p in (
         (ev, json.loads(ev["payload"])) for ev in events
         if ev["hand"] is None and ev["kind"] == _RENAME)]
+
+
+def settled_head(head: str, events: Sequence[Mapping[str, Any]], start: str,
+                 session_id: str, *, closed: bool) -> str:
+    """The head an exported chain's settlement paper names, as the stored
+    table's names it (``storage.chain.settled_head``): ``head``, the newest
+    event's hash; for a closed table, the newest event's the paper reads,
+    so that later events which change nothing on it
+    (``UNSEEN_BY_THE_SETTLEMENT``: a seat link revoked) leave the final
+    paper as it was, byte for byte. An event at or before that head
+    changed, or one the paper reads added, and the head is another
+    (``referee verify --head`` holds the record to it)."""
+    last = len(events) - 1
+    while closed and last > 0 and events[last]["kind"] in UNSEEN_BY_THE_SETTLEMENT:
+        last -= 1
+    if last == len(events) - 1:
+        return head
+    prev = start
+    for ev in events[:last + 1]:
+        prev = event_hash(prev, {**ev, "session_id": session_id})
+    return prev
 
 
 def chain_settlements(events: list[dict[str, Any]]) -> dict[int, dict[int, dict[str, Any]]]:

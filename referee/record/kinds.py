@@ -44,6 +44,11 @@ TABLE_EVENTS = (EventKind.VOID, EventKind.STAKE, EventKind.LEAVE, EventKind.ACCE
                 EventKind.CARRY)
 # A hand's play, replayed to rebuild it: its actions and their undoing.
 PLAY = (EventKind.ACTION, EventKind.CORRECTION)
+# What the settlement paper says nothing of: which phone holds a seat's or the
+# viewer's link. A closed table's paper names the newest event of any other
+# kind (``record.chain.settled_head``), so the same settlement prints the
+# same head, whatever links were given or revoked after it.
+UNSEEN_BY_THE_SETTLEMENT = (EventKind.LINK, EventKind.UNLINK)
 
 
 class ClubKind(StrEnum):

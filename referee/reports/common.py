@@ -205,12 +205,15 @@ def document(buf, *, title: str, subject: str, kind: str, pagesize=A4) -> Simple
     )
 
 
-def hash_line(log: dict, final_hash: str | None,
-              lang: str = language.DEFAULT) -> tuple[str, str, str]:
-    """What identifies the session: its event chain's final hash when stored,
-    else a fingerprint of the log file. (label, the label inside a sentence,
-    the value)."""
+def hash_line(log: dict, final_hash: str | None, lang: str = language.DEFAULT, *,
+              settled: bool = False) -> tuple[str, str, str]:
+    """What identifies the session: its event chain's final hash when stored
+    (``settled``: a closed table's settlement, the head it became final at,
+    ``SETTLED_RECEIPT``), else a fingerprint of the log file. (label, the
+    label inside a sentence, the value)."""
     _ = words(lang)
+    if final_hash and settled:
+        return _("Event hash when final"), _("event hash when final"), final_hash
     if final_hash:
         return _("Final event hash"), _("final event hash"), final_hash
     return (_("Log fingerprint (SHA-256)"), _("log fingerprint (SHA-256)"),
@@ -238,9 +241,21 @@ def qr_drawing(text, cell: float = 0.9 * mm, border: int = 2):
     return qr
 
 
-def receipt(head: str | None, lang: str = language.DEFAULT) -> list:
+#: A closed table's settlement names the head at which it became final
+#: (``record.chain.settled_head``), not the newest event's.
+SETTLED_RECEIPT = N_("<b>Receipt.</b> The head of this session's record when this settlement "
+                     "became final: the hash of the newest event it reads (the close, or a "
+                     "later one that changes it, such as a payment marked paid): {head}. "
+                     "Events after it that change nothing here (seat and viewer links given "
+                     "or revoked) leave it as it is: every copy of this paper names the same "
+                     "head. Keep it (photograph the code); {command} shows later whether the "
+                     "record still holds it, unchanged.")
+
+
+def receipt(head: str | None, lang: str = language.DEFAULT, *, settled: bool = False) -> list:
     """The stored session's receipt at the end of a paper: its head (the hash
-    of its newest event) written out and as a QR code, so a phone can keep it
+    of its newest event; ``settled``: a closed table's settlement, the head
+    it became final at) written out and as a QR code, so a phone can keep it
     and ``referee verify --head`` can check the record against it later.
     Nothing for a log settled from a file (it has no chain)."""
     if not head:
@@ -250,9 +265,10 @@ def receipt(head: str | None, lang: str = language.DEFAULT) -> list:
     _ = words(lang)
     qr = qr_drawing(head)
     st = styles()
-    text = Paragraph(_("<b>Receipt.</b> The head of this session's record, the hash of its "
-                       "newest event: {head}. Keep it (photograph the code); {command} shows "
-                       "later whether the record still holds it, unchanged.",
+    text = Paragraph(_(SETTLED_RECEIPT if settled else
+                       N_("<b>Receipt.</b> The head of this session's record, the hash of its "
+                          "newest event: {head}. Keep it (photograph the code); {command} "
+                          "shows later whether the record still holds it, unchanged."),
                        head=f"<font size=7>{head}</font>",
                        command="<i>referee verify --session ID --head HASH</i>"), st["small"])
     return [KeepTogether([Table([[qr, text]], colWidths=[qr.width + 4 * mm, None],

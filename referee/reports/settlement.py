@@ -119,7 +119,8 @@ def render_settlement(
              *paper.owed(pay_details, remittance), *paper.chart(),
              *disputes_section(sec, paper.lang),
              *comings_and_goings(sec.log, paper.lang, moves or {}),
-             paper.signatures(), *paper.hand_by_hand(), *receipt(final_hash, paper.lang)]
+             paper.signatures(), *paper.hand_by_hand(),
+             *receipt(final_hash, paper.lang, settled=sec.final)]
     page = footer(f"{paper.table_name} · {paper.when} · {paper.hash_in_text} "
                   f"{paper.hash_value[:PRINTED_HEAD]}…", paper.lang)
     paper.doc.build(story, onFirstPage=page, onLaterPages=page)
@@ -141,7 +142,8 @@ class _Paper:
         self.currency = sec.currency
         self.table_name = table or table_named(TableRef.of(log), lang)
         self.when = date or _when(sec.started, lang, sec.started) or _("date not recorded")
-        self.hash_label, self.hash_in_text, self.hash_value = hash_line(log, final_hash, lang)
+        self.hash_label, self.hash_in_text, self.hash_value = hash_line(
+            log, final_hash, lang, settled=sec.final)
         pagesize = A4
         ngettext = plurals(lang)
         if player_column(pagesize[0] - 2 * MARGIN, len(sec.players), lang) < MIN_PLAYER_COLUMN:

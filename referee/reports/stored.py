@@ -28,6 +28,13 @@ class StoredSession:
 
         return sessions.stake_in_force(self.db, self.session_id)
 
+    def settlement_head(self) -> str | None:
+        """The head its settlement paper names (``storage.chain.settled_head``:
+        a closed table's, the newest event the paper reads)."""
+        from ..service import storage
+
+        return storage.chain.settled_head(self.db, self.session_id, "closed" in self.log)
+
     def settlement_paper(self, session) -> dict:
         """What the settlement paper of this stored table says beyond its log,
         as ``render_settlement``'s keywords, for the CLI and the web alike:
@@ -76,9 +83,18 @@ class ChainedLog:
     log: dict
     final_hash: str
     events: list[dict]
+    start: str  # the hash its chain hangs on
+    session: str  # the id of the session exported
 
     def stake_in_force(self) -> None:
         return None  # the sheet's stake: the log's
+
+    def settlement_head(self) -> str | None:
+        """The head its settlement paper names, as the stored table's names it."""
+        from ..record.chain import settled_head
+
+        return settled_head(self.final_hash, self.events, self.start, self.session,
+                            closed="closed" in self.log)
 
     def settlement_paper(self, session) -> dict:
         from ..record.chain import chain_settlements
@@ -115,7 +131,8 @@ def chained_log(doc: dict) -> ChainedLog | None:
 
     log = load_log(doc)
     head = verify_log(doc)
-    return ChainedLog(log, head, doc["chain"]["events"])
+    chain = doc["chain"]
+    return ChainedLog(log, head, chain["events"], chain["start"], chain["session"])
 
 
 def final_hash(db, session_id: str) -> str | None:

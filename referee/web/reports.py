@@ -175,7 +175,7 @@ def settlement_pdf(sid: str):
     except RefereeError as err:
         return _error_page(err)
     with paper_turn():
-        data = render_settlement(session, final_hash=stored.final_hash,
+        data = render_settlement(session, final_hash=stored.settlement_head(),
                                  lang=_paper_language(), **stored.settlement_paper(session))
     return _pdf(data, f"settlement-{sid}.pdf")
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...record.chain import CHAIN, GENESIS, session_chain_fault
+from ...record.kinds import UNSEEN_BY_THE_SETTLEMENT
 from . import anchors, sessions
 from .columns import fits, named
 from .handle import Database
@@ -149,6 +150,20 @@ def final_hash(db: Database, sid: str) -> str | None:
     """The hash of the session's newest event: the end of its chain."""
     row = db.conn.execute("SELECT hash FROM events WHERE session_id = ? ORDER BY seq DESC "
                           "LIMIT 1", (sid,)).fetchone()
+    return row[0] if row else None
+
+
+def settled_head(db: Database, sid: str, closed: bool) -> str | None:
+    """The head the session's settlement paper names: ``final_hash``, or for
+    a closed table the hash of its newest event the paper reads (as
+    ``record.chain.settled_head`` finds it in an exported chain)."""
+    if not closed:
+        return final_hash(db, sid)
+    unseen = tuple(map(str, UNSEEN_BY_THE_SETTLEMENT))
+    row = db.conn.execute(
+        "SELECT hash FROM events WHERE session_id = ? AND kind NOT IN "
+        f"({', '.join('?' * len(unseen))}) ORDER BY seq DESC LIMIT 1", (sid, *unseen)
+    ).fetchone()
     return row[0] if row else None
 
 
