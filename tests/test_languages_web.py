@@ -171,7 +171,7 @@ def test_an_unknown_table_language_is_refused_with_a_sentence(client):
             "pin2": PIN, "player1": "Ann", "player2": "Ben", "language": "xx"}
     r = client.post("/new", data=data, follow_redirects=True)
     assert r.status_code == 200 and r.request.path == "/new"
-    assert "Choose the table&#39;s language from the list." in r.get_data(as_text=True)
+    assert "The table&#39;s language: one from the list" in r.get_data(as_text=True)
 
 
 # ---------------------------------------------------------------- a German table

@@ -4,6 +4,7 @@ taps, refusals, undo, escaping."""
 from __future__ import annotations
 
 import copy
+import html
 import json
 import re
 import secrets
@@ -132,13 +133,26 @@ def test_create_opens_the_table_and_lists_it(client):
     assert f"/s/{sid}" in home and "Back room" in home
 
 
+@pytest.mark.parametrize("typed", ["chips", "Dollar", "€€€€"])
+def test_a_currency_that_names_no_one_code_is_refused(client, typed):
+    """A table opened at the tablet plays for money in a currency the
+    referee knows, or for points: "chips" was kept as a currency, and
+    "Dollar" (US, Canadian, ...) too, as typed (forms46, newcomer46 N3)."""
+    data = {"csrf_token": token(client), "stake": "1", "preset": "pagat", "pin": PIN,
+            "pin2": PIN, "player1": "Ann", "player2": "Ben", "currency": typed}
+    r = client.post("/new", data=data)
+    assert r.headers["Location"] == "/new"
+    page = html.unescape(client.get("/new").data.decode())
+    assert f'Currency: a currency\'s code, like EUR, or nothing to play for points, not "{typed}"' \
+        in page
+
+
 @pytest.mark.parametrize(("typed", "lang", "kept"), [
     ("€", "de", "EUR"), ("eur", "en", "EUR"), ("$", "en", "USD"), ("$", "fr", "USD"),
-    ("£", "pt", "GBP"), ("CHF", "fr", "CHF"), ("chips", "en", "chips"), ("", "en", None),
+    ("£", "pt", "GBP"), ("CHF", "fr", "CHF"), ("", "en", None),
     # newcomer44 P10: "Euro"/"EURO" made a currency of their own beside EUR
     ("Euro", "en", "EUR"), ("EURO", "de", "EUR"), ("euros", "fr", "EUR"), ("Euros", "pt", "EUR"),
     ("US$", "en", "USD"), ("US dollars", "de", "USD"), ("Schweizer  Franken", "de", "CHF"),
-    ("Dollar", "en", "Dollar"),  # names several (US, Canadian, ...): kept as typed
 ])
 def test_a_currency_typed_as_its_symbol_is_kept_as_its_code(app, client, typed, lang, kept):
     """A table opened in "€" was a currency of its own beside "EUR": the
@@ -151,14 +165,14 @@ def test_a_currency_typed_as_its_symbol_is_kept_as_its_code(app, client, typed, 
 
 
 @pytest.mark.parametrize(("fields", "message"), [
-    ({"player2": "", "player3": ""}, "at least 2 players"),
+    ({"player2": "", "player3": ""}, "Players: at least 2, their names in seat order"),
     ({"stake": "-1"}, "Stake per unit: a decimal greater than 0"),
-    ({"pin": "12", "pin2": "12"}, "The PIN is 4 to 12 digits"),
-    ({"pin2": "9999"}, "The two PINs differ"),
-    ({"opt_jokers": "7"}, "option jokers cannot be 7"),
+    ({"pin": "12", "pin2": "12"}, "PIN: 4 to 12 digits"),
+    ({"pin2": "9999"}, "PIN again: the same PIN as above"),
+    ({"opt_jokers": "7"}, "Jokers: cannot be 7: expected a whole number from 0 to 4"),
     ({"player2": "Ann"}, "unique"),
     ({"player2": "B:en"}, "cannot contain &#39;:&#39;"),
-    ({"currency": "Zwanzig Bierdeckel"}, "Currency: length must be between 1 and 16"),
+    ({"currency": "Zwanzig Bierdeckel"}, "Currency: a currency&#39;s code, like EUR, or nothing"),
 ])
 def test_create_refuses_with_the_reason_and_keeps_the_input(client, fields, message):
     data = {"csrf_token": token(client), "stake": "0.25", "preset": "pagat", "pin": PIN,
@@ -228,7 +242,7 @@ def test_host_key_is_needed_when_set(tmp_path):
     data = {"csrf_token": token(client), "stake": "1", "preset": "pagat", "pin": PIN,
             "pin2": PIN, "player1": "Ann", "player2": "Ben", "host_key": "nope"}
     r = client.post("/new", data=data)
-    assert r.status_code == 403 and "host key is wrong" in r.data.decode()
+    assert r.status_code == 403 and "Host key: not this referee&#39;s" in r.data.decode()
     r = client.post("/new", data={**data, "host_key": "hostkey"})
     assert r.status_code == 303
 

@@ -287,6 +287,13 @@ def currency_code(typed: str, lang: str) -> str:
     return typed
 
 
+def is_currency_code(code: str) -> bool:
+    """Whether ``code`` is an ISO 4217 code (as ``currency_code`` gives one)."""
+    from babel.numbers import list_currencies
+
+    return code in list_currencies()
+
+
 @cache
 def _currency_symbols(lang: str) -> dict[str, frozenset[str]]:
     """Each symbol ``lang`` writes a currency with, and the ISO codes it names."""
@@ -396,6 +403,16 @@ def read_decimal(text: str, lang: str) -> str:
     if sign != "." and text.count(sign) == 1 and "." not in text:
         return text.replace(sign, ".")
     return text
+
+
+def plain_decimal(text: str) -> bool:
+    """Whether ``text`` (as ``read_decimal`` gives it) is a decimal as a form's
+    field takes one: ASCII digits with at most one decimal point, a sign
+    before them; not ``1e400``, ``inf`` nor ``NaN``, which ``Decimal`` reads."""
+    return _PLAIN.fullmatch(text) is not None
+
+
+_PLAIN = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 
 
 def decimal_text(value, places: int, lang: str) -> str:

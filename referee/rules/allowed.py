@@ -112,10 +112,16 @@ MOST_PAYS = Decimal(100)
 PAYS_PLACES = 4
 
 
+#: An option's value out of its range (a form names the option by its label
+#: and says the rest: ``BAD_VALUE``).
+BAD_OPTION = N_("option {option} cannot be {value}: expected {expected}")
+BAD_VALUE = N_("cannot be {value}: expected {expected}")
+
+
 def _bad(option: str, value: Any, expected: Words | str) -> RulesError:
     return RulesError(
         "bad_option_value",
-        N_("option {option} cannot be {value}: expected {expected}"),
+        BAD_OPTION,
         {"option": option, "value": json.dumps(value), "expected": expected},
     )
 

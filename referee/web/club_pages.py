@@ -31,9 +31,9 @@ from ..service.money.payable import from_form
 from ..service.table import sessions
 from .club_api import _date, _key
 from .db import get_db
-from .errors import error_page
+from .errors import error_page, on_form
 from .forms import check_csrf, here, local_path
-from .lang import _, current, message, money, table_title
+from .lang import _, current, message, money, table_title, typed_decimal
 from .reports import paper_turn
 
 pages = Blueprint("club", __name__, url_prefix="/club")
@@ -129,7 +129,7 @@ def _kept(back: str, call) -> Response:
     try:
         target, said = call()
     except RefereeError as err:
-        flash(message(err), "error")
+        flash(on_form(err) or message(err), "error")
         return redirect(back, 303)
     flash(said, "ok")
     return redirect(target, 303)
@@ -141,7 +141,8 @@ def paid():
 
     def call():
         done = club.mark_paid(get_db(), f.get("from", ""), f.get("to", ""),
-                              f.get("amount", ""), f.get("currency") or None,
+                              typed_decimal(f.get("amount"), "payment_amount"),
+                              f.get("currency") or None,
                               f.get("session") or None)
         [at] = sessions.list_sessions(get_db(), [done["session"]])
         return (url_for("club.ledger_page", currency=done["currency"]),

@@ -33,6 +33,7 @@ from ..service.errors import (
     StaleSeq,
     TooManyTries,
 )
+from ..service.money.payable import FINER_STAKE_CODE
 from .forward import way_forward
 from .lang import _, current, message, sentence
 
@@ -151,7 +152,15 @@ def error_page(title: str, message: str, status: int):
 #: ("payment 1's amount: ..."), by its code; the create form has its own
 #: labels (``forms.create_label``).
 FORM_FIELDS = {"stake": N_("New stake"), "payment_amount": N_("Amount"), "reason": N_("Why"),
-               "dispute": N_("What is wrong")}
+               "dispute": N_("What is wrong"),
+               # a payment's one typed field (a too large amount: "Payment: ...")
+               "payment": N_("Amount")}
+
+
+#: Refusals worded whole (no ``{field}: {problem}``) of one field's value, by
+#: their code: the field a form names before the sentence ("Stake per unit:
+#: a stake of 0.001 EUR is finer ..." began lowercase, naming no field).
+WHOLE_FIELDS = {FINER_STAKE_CODE: "stake", "stake_places": "stake", "unknown_preset": "preset"}
 
 
 def on_form(err: RefereeError, label_of=lambda key: _(FORM_FIELDS[key])
@@ -160,11 +169,17 @@ def on_form(err: RefereeError, label_of=lambda key: _(FORM_FIELDS[key])
     labels it ("New stake: a decimal greater than 0, like 0.25, not "0""),
     not by the log's key ("Stake: ..."); None when the form has no label of
     the field."""
-    key = err.params.get("field") if err.template in FIELD_TEMPLATES else err.code
-    label = label_of(key) if isinstance(key, str) and "problem" in err.params else None
+    if err.code in WHOLE_FIELDS:
+        key, problem = WHOLE_FIELDS[err.code], sentence(err)
+    elif "problem" in err.params:
+        key = err.params.get("field") if err.template in FIELD_TEMPLATES else err.code
+        problem = language.say(err.params["problem"], current())
+    else:
+        return None
+    label = label_of(key) if isinstance(key, str) else None
     if label is None:
         return None
-    return _(FIELD_PROBLEM, field=label, problem=language.say(err.params["problem"], current()))
+    return _(FIELD_PROBLEM, field=label, problem=problem)
 
 
 #: A refusal naming a field of a body or a log: its path is the ``field`` of

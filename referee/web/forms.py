@@ -17,8 +17,9 @@ from urllib.parse import urlsplit
 
 from flask import abort, request, session
 
-from ..language import LANGUAGES, N_, currency_code
+from ..language import LANGUAGES, N_, currency_code, is_currency_code
 from ..record.document import MAX_DEPTH, check_document
+from ..record.schemas import FIELD_PROBLEM
 from ..rules.actions import Action, CountedShow
 from ..rules.allowed import Choice, Limit
 from ..rules.cards import (  # noqa: F401 (templates use the first five)
@@ -40,7 +41,15 @@ from ..rules.options import (
 )
 from ..rules.table import normal_text
 from ..service.table.sessions import HOME_TABLES
-from .lang import _, current, option_label, option_value, say, typed_decimal
+from .lang import (
+    DECIMAL_WIDTH,
+    _,
+    current,
+    option_label,
+    option_value,
+    say,
+    typed_decimal,
+)
 
 # ------------------------------------------------------------------ CSRF
 
@@ -245,8 +254,8 @@ def parse_option_value(name: str, raw: str) -> Any:
 
 
 def _too_deep(name: str) -> FormError:
-    return FormError(_("{what} is nested more than {depth} deep",
-                       what=option_label(name), depth=MAX_DEPTH))
+    return FormError(_(FIELD_PROBLEM, field=option_label(name),
+                       problem=_("nested more than {depth} deep", depth=MAX_DEPTH)))
 
 
 #: The create form's fields by the header's keys, as the form labels them: a
@@ -254,7 +263,18 @@ def _too_deep(name: str) -> FormError:
 #: the log's key ("stake: ...", "players.0: ...").
 CREATE_LABELS = {"players": N_("Players"),
                  "stake": N_("Stake per unit"), "currency": N_("Currency"),
-                 "table": N_("Table name"), "rules": N_("House rules")}
+                 "table": N_("Table name"), "rules": N_("House rules"),
+                 "preset": N_("Preset"), "pin": N_("PIN"), "pin2": N_("PIN again"),
+                 "language": N_("The table's language"), "host_key": N_("Host key"),
+                 "carry_from": N_("Carry what is still owed at")}
+
+
+def create_refusal(field: str, problem: str, **params: object) -> FormError:
+    """A refusal of the create form in the one shape every refusal of it
+    has: the field's label, then what it takes ("PIN: 4 to 12 digits"); some
+    were whole sentences naming no field (newcomer46 N4)."""
+    return FormError(_(FIELD_PROBLEM, field=_(CREATE_LABELS[field]),
+                       problem=_(problem, **params)))
 
 
 def create_label(field: str, form) -> str | None:
@@ -277,12 +297,12 @@ def header_from_form(form) -> tuple[dict, str]:
     players = [normal_text(form.get(f"player{i}", "")) for i in range(1, MAX_SEATS + 1)]
     players = [p for p in players if p]
     if len(players) < 2:
-        raise FormError(_("Seat at least 2 players (names in seat order, clockwise)."))
+        raise create_refusal("players", N_("at least 2, their names in seat order (clockwise)"))
     pin = form.get("pin", "").strip()
     if not PIN_RE.match(pin):
-        raise FormError(_("The PIN is 4 to 12 digits."))
+        raise create_refusal("pin", N_("4 to 12 digits"))
     if form.get("pin2", pin).strip() != pin:
-        raise FormError(_("The two PINs differ; type the same PIN twice."))
+        raise create_refusal("pin2", N_("the same PIN as above"))
     rules: dict[str, Any] = {"preset": form.get("preset", "pagat")}
     for name in OPTION_NAMES:
         raw = form.get(f"opt_{name}", "")
@@ -290,7 +310,7 @@ def header_from_form(form) -> tuple[dict, str]:
             rules[name] = parse_option_value(name, raw)
     header: dict[str, Any] = {
         "format": "tonk-log/1",
-        "stake": typed_decimal(form.get("stake")) or "1",
+        "stake": typed_decimal(form.get("stake"), "stake") or "1",
         "rules": rules,
         "players": players,
     }
@@ -301,13 +321,33 @@ def header_from_form(form) -> tuple[dict, str]:
     chosen = form.get("language", "").strip()
     if chosen:
         if chosen not in LANGUAGES:
-            raise FormError(_("Choose the table's language from the list."))
+            raise create_refusal("language", N_("one from the list"))
         header["language"] = chosen
     currency = normal_text(form.get("currency", ""))
     if currency:
-        header["currency"] = currency_code(currency, current())
+        header["currency"] = known_currency(currency)
     header["started"] = opened_now(form.get("utc_offset", ""))
     return header, pin
+
+
+#: A currency typed that names none (newcomer46 N3: "€€€€", then "Einsatz
+#: 1,00 €€€€" on every page): what the field takes instead.
+NO_CURRENCY = N_('a currency\'s code, like {example}, or nothing to play for points, '
+                 'not "{value}"')
+
+
+def known_currency(typed: str) -> str:
+    """The ISO 4217 code of the currency a host typed: its code in any case,
+    its sign or its name as a language of the service writes them
+    (``language.currency_code``); anything else is refused, the field named.
+    A log and the API take any currency the log format allows (a table may
+    play for chips); a host typing at the tablet means money, and "€€€€"
+    was a slip kept as a currency of its own."""
+    code = currency_code(typed, current())
+    if not is_currency_code(code):
+        raise create_refusal("currency", NO_CURRENCY, example="EUR",
+                             value=typed[:DECIMAL_WIDTH])
+    return code
 
 
 def opened_now(utc_offset: str) -> str:

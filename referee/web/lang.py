@@ -26,10 +26,13 @@ from jinja2 import pass_eval_context
 from markupsafe import Markup
 
 from .. import language
-from ..ledger.money import MAX_AMOUNT, fmt
+from ..ledger.money import MAX_AMOUNT, POSITIVE_DECIMAL, STAKE_EXAMPLE, fmt
+from ..record.events import AMOUNT_EXAMPLE
+from ..record.schemas import FIELD_PROBLEM
 from ..rules.cards import pretty
-from ..rules.errors import RefereeError
-from ..rules.words import Names
+from ..rules.errors import MalformedInput, RefereeError
+from ..rules.numbers import decimal
+from ..rules.words import Names, Words
 
 COOKIE = "lang"
 #: A chosen language is remembered for a year.
@@ -141,14 +144,16 @@ def money(value, currency: str | None | _Column = COLUMN) -> str:
     return _money_text(str(value), _currency(currency), current())
 
 
-def typed_money(typed: str, currency: str | None) -> str | None:
-    """A typed amount as money, or None when it is no amount greater than 0,
-    or larger than any amount may be: a refused form names it without one
-    (its refusal quotes it as typed; "the new stake €0.00" named a stake
-    that is none, and 1e400 was written out in 400 digits)."""
+def typed_money(text: str | None, currency: str | None) -> str | None:
+    """An amount typed in a form (as ``typed_decimal`` reads it) as money, or
+    None when it is no plain amount greater than 0, or larger than any
+    amount may be: a refused form names it without one (its refusal quotes
+    it as typed; "the new stake €0.00" named a stake that is none, and
+    1e400 was written out in 400 digits)."""
+    typed = language.read_decimal(text or "", current())
     value = _decimal(typed)
-    return money(typed, currency) if value is not None and value.is_finite() and \
-        0 < value <= MAX_AMOUNT else None
+    return money(typed, currency) if value is not None and language.plain_decimal(typed) \
+        and 0 < value <= MAX_AMOUNT else None
 
 
 def _currency(key: str | None) -> str | None:
@@ -211,11 +216,37 @@ def figure(value) -> str:
     return _number(value, current())
 
 
-def typed_decimal(text: str | None) -> str:
+#: The characters a form's decimal field takes (its ``maxlength``), and the
+#: most of a typed value a refusal quotes: more than any stake or amount is
+#: written with in any language (``1.000.000.000.000,0000`` is 22), and a
+#: refusal's line fits a tablet's width.
+DECIMAL_WIDTH = 24
+
+
+#: A form's decimal fields, by the key a refusal names them by: the example
+#: a refusal gives, and its code (the service's for the same field).
+DECIMAL_FIELDS = {"stake": (STAKE_EXAMPLE, "malformed"),
+                  "payment_amount": (AMOUNT_EXAMPLE, "payment_amount")}
+
+
+def typed_decimal(text: str | None, field: str) -> str:
     """A decimal typed in a form in the reader's form (``1,00`` on a German
     page), as the service reads it (``1.00``); the page's pattern says the same
-    (``decimal_pattern``)."""
-    return language.read_decimal(text or "", current())
+    (``decimal_pattern``). The one reader of every amount typed in a form
+    (a stake, a payment): the field takes digits and one decimal sign, so a
+    number in another form (``1e400``, ``inf``, ``NaN``), or longer than the
+    field, is refused here as no plain decimal, named by its ``field`` (the
+    form's label of it, ``errors.on_form``) and its example: ``1e400`` was
+    read as a number of 400 digits and written out in the refusal."""
+    typed = (text or "").strip()
+    read = language.read_decimal(typed, current())
+    if len(typed) > DECIMAL_WIDTH or (decimal(read) is not None
+                                      and not language.plain_decimal(read)):
+        shown = typed if len(typed) <= DECIMAL_WIDTH else typed[:DECIMAL_WIDTH - 1] + "\u2026"
+        example, code = DECIMAL_FIELDS[field]
+        raise MalformedInput(code, FIELD_PROBLEM, {"field": field, "problem": Words(
+            POSITIVE_DECIMAL, example=example, value=shown)})
+    return read
 
 
 def decimal_pattern() -> str:
@@ -522,6 +553,7 @@ def init_app(app) -> None:
     app.add_template_global(switch_links, "language_links")
     app.add_template_global(decimal_pattern, "decimal_pattern")
     app.add_template_global(decimal_hint, "decimal_hint")
+    app.add_template_global(DECIMAL_WIDTH, "decimal_width")
     app.add_template_global(decimal_example, "decimal_example")
     app.add_template_global(lambda: language.action_templates(current()), "action_templates")
     app.add_template_global(lambda: language.elision(current()), "elision")

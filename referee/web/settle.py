@@ -19,7 +19,7 @@ from segno.helpers import make_epc_qr
 
 from ..ledger.money import fmt
 from ..record.schemas import StrictSchema
-from ..reports.words import CLAIMED, PAID, PAYMENT, payment_state
+from ..reports.words import A_PAYMENT, CLAIMED, PAID, PAYMENT, payment_state
 from ..rules.words import N_
 from ..service.access import seats
 from ..service.club import pay
@@ -28,7 +28,7 @@ from ..service.table import table_events
 from . import again, forms, links
 from .db import get_db
 from .errors import error_page
-from .lang import _, current, day, money, paper_language
+from .lang import _, current, day, money, paper_language, typed_decimal, typed_money
 from .tablet.blueprint import (
     confirm_event,
     form_client_id,
@@ -200,15 +200,19 @@ def shared(session_id: str, token: str):
 @seat_may
 def paid(session_id: str):
     f = request.form
-    payer, payee, amount = f.get("from", ""), f.get("to", ""), f.get("amount", "").strip()
-    said = money(amount, g.summary.get("currency"))
+    payer, payee, amount = f.get("from", ""), f.get("to", ""), f.get("amount", "")
+    # The amount the page's form carries, read as a typed one: a form posted
+    # by hand with 1e400 was written out in 400 digits in its refusal.
+    said = typed_money(amount, g.summary.get("currency"))
     # The payer's own word moves nothing till the payee's confirms it: the
     # flash says so, not that it was paid (newcomer N6).
     done = _(CLAIMED, payer=payer, payee=payee, amount=said) if _by() == payer \
         else _(PAID, payer=payer, payee=payee, amount=said)
     return post_event(session_id, url_for("settle.page", session_id=session_id), done,
-                      _(PAYMENT, payer=payer, payee=payee, amount=said),
-                      lambda db: pay.mark_paid(db, session_id, payer, payee, amount,
+                      _(PAYMENT, payer=payer, payee=payee, amount=said) if said
+                      else _(A_PAYMENT, payer=payer, payee=payee),
+                      lambda db: pay.mark_paid(db, session_id, payer, payee,
+                                               typed_decimal(amount, "payment_amount"),
                                                client_id=form_client_id(), by=_by()),
                       for_whom=(payer, payee))
 

@@ -36,7 +36,12 @@ FIELD_WORDS = {"iban": N_("IBAN"), "holder": N_("Account holder's name"),
 HOLDER_MAX = 70  # the EPC code's longest beneficiary name
 NOTE_MAX = 140
 PAYPAL = re.compile(r"[A-Za-z0-9]{1,20}")  # a PayPal.me name, as paypal.me/<name>
-_PAYPAL_URL = re.compile(r"(?:https?://)?(?:www\.)?paypal\.me/", re.IGNORECASE)
+# The link pasted instead of the name: https://, www. and a trailing slash
+# or the amount it asked for (paypal.me/name/12.50EUR), a query, are the link's, not
+# the name's; another address is no PayPal.me link.
+_PAYPAL_URL = re.compile(r"(?:https?://)?(?:www\.)?paypal\.me/([^/?#]*)"
+                         r"(?:/(?:[0-9]+(?:[.,][0-9]*)?[A-Za-z]{0,3})?)?/?(?:[?#].*)?",
+                         re.IGNORECASE)
 
 # The currencies a PayPal.me link can ask for (PayPal's list); those without
 # cents take whole amounts only.
@@ -95,7 +100,10 @@ def check_iban(text: object) -> str:
 
 def check_paypal(text: object) -> str:
     """A PayPal.me name, also when pasted as its link."""
-    name = _PAYPAL_URL.sub("", text.strip()).strip("/") if isinstance(text, str) else None
+    name = text.strip() if isinstance(text, str) else None
+    link = _PAYPAL_URL.fullmatch(name or "")
+    if link:
+        name = link.group(1)
     if not name or not PAYPAL.fullmatch(name):
         raise _bad("bad_paypal", N_("{field}: a PayPal.me name is 1 to 20 letters and digits "
                                     "(as in paypal.me/name)"), "paypal")

@@ -73,14 +73,15 @@ def rename_post(session_id: str):
 @bp.post("/s/<session_id>/manage/stake")
 @unlocked
 def stake_post(session_id: str):
-    stake = typed_decimal(request.form.get("stake"))
-    said = typed_money(stake, g.summary.get("currency"))
+    typed = request.form.get("stake")
+    said = typed_money(typed, g.summary.get("currency"))
     finer = bool(request.form.get("finer_stake"))  # the host's "Yes, play for this stake"
     target = url_for("tablet.manage", session_id=session_id)
     return post_event(session_id, target,
                       _("The stake is {stake} from the next hand on", stake=said),
                       _("the new stake {stake}", stake=said) if said else _("the new stake"),
-                      lambda db: table_events.change_stake(db, session_id, stake,
+                      lambda db: table_events.change_stake(db, session_id,
+                                                           typed_decimal(typed, "stake"),
                                                            form_client_id(), finer=finer),
                       again=lambda err: again.refuse(target, err.code, request.form))
 
@@ -90,14 +91,16 @@ def stake_post(session_id: str):
 @seat_may
 def payment_post(session_id: str):
     payer, payee = request.form.get("from", ""), request.form.get("to", "")
-    amount = typed_decimal(request.form.get("amount"))
-    said = typed_money(amount, g.summary.get("currency"))
+    typed = request.form.get("amount")
+    said = typed_money(typed, g.summary.get("currency"))
     return post_event(session_id, url_for("tablet.manage", session_id=session_id),
                       _(PAID, payer=payer, payee=payee, amount=said),
                       _(PAYMENT, payer=payer, payee=payee, amount=said) if said
                       else _(A_PAYMENT, payer=payer, payee=payee),
-                      lambda db: table_events.record_payment(db, session_id, payer, payee,
-                                                             amount, client_id=form_client_id()),
+                      lambda db: table_events.record_payment(
+                          db, session_id, payer, payee,
+                          typed_decimal(typed, "payment_amount"),
+                          client_id=form_client_id()),
                       (payer, payee))
 
 

@@ -8,8 +8,10 @@ from decimal import Decimal, InvalidOperation
 from flask import current_app, flash, g, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from ...language import NAMES, currency_code
+from ...language import N_, NAMES, currency_code, sentence_case
+from ...record.schemas import FIELD_PROBLEM
 from ...reports.words import PAYS
+from ...rules.allowed import BAD_OPTION, BAD_VALUE
 from ...rules.options import PRESET_SOURCES, PRESETS
 from ...rules.table import normal_text
 from ...service import access
@@ -17,6 +19,7 @@ from ...service.access import seats
 from ...service.errors import NotFound, RefereeError, TooManyTries
 from ...service.money import payable
 from ...service.table import carrying, seat_links, sessions
+from ...service.table.ids import is_session_id
 from .. import again, forms, lang, links
 from ..db import get_db
 from ..errors import error_page, on_form
@@ -46,11 +49,29 @@ def home():
 
 @bp.post("/open")
 def open_session():
-    session_id = request.form.get("session_id", "").strip()
+    # Ids are lower-case hex: an iPad capitalises the first letter typed, and
+    # "F684f416a89e" opened a table that is none (its PIN "refused").
+    session_id = request.form.get("session_id", "").strip().lower()
     if not session_id:
         flash(_("Type the table's id (shown on its page and in its link)."), "error")
         return redirect(url_for("tablet.home"), 303)
     return redirect(url_for("tablet.session_page", session_id=session_id), 303)
+
+
+@bp.before_app_request
+def _lower_case_id():
+    """A table's address with its id in capitals (typed, or copied from a
+    capitalised line) goes to the table's own: ids are lower-case hex, and
+    the unlock page of the capitalised id refused the right PIN. Only an id
+    of the right shape: anything else is no table, and says so."""
+    parts = request.path.split("/", 3)
+    if len(parts) > 2 and parts[1] == "s" and parts[2] != parts[2].lower() \
+            and is_session_id(parts[2].lower()):
+        parts[2] = parts[2].lower()
+        query = request.query_string.decode("latin-1")
+        target = request.script_root + "/".join(parts) + (f"?{query}" if query else "")
+        return redirect(target, 301 if request.method in ("GET", "HEAD") else 308)
+    return None
 
 
 def _create_form(values=None, error=None, status=200):
@@ -79,9 +100,9 @@ def _finer_asked(values) -> bool:
     if not values:
         return False
     try:
-        stake = Decimal(typed_decimal(values.get("stake")) or "1")
+        stake = Decimal(typed_decimal(values.get("stake"), "stake") or "1")
         currency = currency_code(normal_text(values.get("currency", "")), current())
-    except (InvalidOperation, FormError):
+    except (InvalidOperation, FormError, RefereeError):
         return False
     return stake.is_finite() and payable.finer_than_coin(stake, currency or None) is not None
 
@@ -102,8 +123,8 @@ def create_post():
         except TooManyTries as err:
             return _create_form(request.form, _message(err), 429)
         if not right:
-            return _create_form(request.form, _("The host key is wrong: ask the person who "
-                                                 "runs this referee."), 403)
+            return _create_form(request.form, str(forms.create_refusal(
+                "host_key", N_("not this referee's: ask the person who runs it"))), 403)
     try:
         count_opening()
     except TooManyTries as err:
@@ -113,9 +134,9 @@ def create_post():
     if earlier and not forms.is_unlocked(earlier):
         # Carrying reads the earlier table's money: this tablet must hold it,
         # as the API asks for its token.
-        return _create_form(request.form, _("This tablet has not unlocked table {id}: open "
-                                             "it with its PIN first, then carry its debts "
-                                             "here.", id=earlier), 403)
+        return _create_form(request.form, str(forms.create_refusal(
+            "carry_from", N_("this tablet has not unlocked table {id}: open it with its PIN "
+                             "first, then carry its debts here"), id=earlier)), 403)
     try:
         header, pin = forms.header_from_form(request.form)
         g.new_currency = header.get("currency")
@@ -125,7 +146,8 @@ def create_post():
             sessions.create_session(get_db(), header, pin)
     except (FormError, RefereeError) as err:
         message = _refused_field(err) if isinstance(err, RefereeError) else str(err)
-        return again.refuse(url_for("tablet.create"), message, request.form)
+        # a label the papers write in small letters ("jokers") begins a sentence here
+        return again.refuse(url_for("tablet.create"), sentence_case(message), request.form)
     forms.mark_unlocked(info.id)
     use_table_language(header.get("language"))  # the line is read on the table's page
     flash(_("The table is open. Keep the PIN: other tablets need it to join."), "ok")
@@ -159,7 +181,12 @@ def _say_carried(earlier: str, info) -> None:
 
 def _refused_field(err: RefereeError) -> str:
     """A refused new table's sentence, its field named as the form labels it
-    ("Seat 1: ...", "Stake per unit: ..."), not by the log's key."""
+    ("Seat 1: ...", "Stake per unit: ...", "Hand size: ..."), not by the
+    log's key."""
+    if err.template == BAD_OPTION:
+        return _(FIELD_PROBLEM, field=lang.option_label(err.params["option"]),
+                 problem=_(BAD_VALUE, value=err.params["value"],
+                           expected=err.params["expected"]))
     return on_form(err, lambda field: forms.create_label(field, request.form)) \
         or _message(err)
 
