@@ -14,7 +14,7 @@ from referee.reports.settlement import render_settlement
 from tests import test_tablet as tt
 from tests.reports_fixtures import pdf_text
 from tests.test_api import Game, assert_error, bearer
-from tests.test_club import club_app, weeks  # noqa: F401 - fixtures
+from tests.test_club import weeks  # noqa: F401 - the fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -648,7 +648,7 @@ def test_verify_speaks_the_asked_language_and_the_tables(tmp_path, capsys):
                                         "language": "fr"})
     assert main(["verify", "--db", str(path), "--lang", "de"]) == 0
     said = capsys.readouterr()  # the verdict and the head are the answer: stdout
-    assert "1 Sitzung geprüft, 0 mit einem Fehler" in said.out and "database head" not in said.err
+    assert "1 Sitzung geprüft, 0 mit Fehlern" in said.out and "database head" not in said.err
     assert main(["verify", "--db", str(path), "--session", info.id]) == 0
     assert "1 session vérifiée" in capsys.readouterr().out
     assert main(["verify", "--db", str(tmp_path / "none.sqlite3"), "--lang", "pt"]) == 2

@@ -14,7 +14,7 @@ from referee.cli import main
 from referee.replay import replay
 from referee.reports.settlement import render_settlement
 from tests.reports_fixtures import pdf_text
-from tests.test_club import club_app, weeks  # noqa: F401 - the season's fixtures
+from tests.test_club import weeks  # noqa: F401 - the season's fixture
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
 
