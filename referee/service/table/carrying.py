@@ -26,7 +26,7 @@ from . import once
 from .cache import Live
 from .ids import new_session_id
 from .live_state import session_row
-from .sessions import SessionInfo, get_log, import_log, opening, standings
+from .sessions import SessionInfo, get_log, import_log, opening, refuse_unprintable, standings
 from .table_events import fold_money, header_change, write_event
 
 ZERO = Decimal(0)
@@ -62,7 +62,9 @@ def carry_into(db: Database, doc: dict, pin: str | None, earlier: str, *,
     stored already: ``once``) carries nothing away; an import's own
     ``brought_forward`` must be what is carried."""
     check = {k: v for k, v in doc.items() if k != "brought_forward"}
-    open_session(load_log(check))  # its faults before anything is carried
+    checked = load_log(check)
+    open_session(checked)  # its faults before anything is carried
+    refuse_unprintable(checked)
     if copy is False:
         once.refuse_stored(db, load_log(doc), get_log)
     sid = new_session_id()

@@ -21,6 +21,7 @@ from ...ledger.running import step
 from ...record import FORMAT, dump_log, load_log, setup_of
 from ...record.chain import canonical_action, with_settled
 from ...record.result_text import EncodedItems, item_line, result_json_text
+from ...record.schemas import field_problem
 from ...replay.sequential import Session, open_session, parse_logged, play_on
 from ...rules.errors import RefereeError
 from ...rules.hand import VOID
@@ -90,7 +91,7 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
         if pin is not None and not (isinstance(pin, str) and 4 <= len(pin) <= 64):
             raise MalformedInput("bad_pin", N_("a PIN has 4 to 64 characters"))
         session = open_session(log)  # the header's faults, before anything else
-        _refuse_unprintable(log)
+        refuse_unprintable(log)
         if copy is False:  # before a long log is replayed only to be refused
             once.refuse_stored(db, log, get_log)
         # Everything is judged before anything is written, and the write lock
@@ -116,14 +117,21 @@ def import_log(db: Database, doc: dict, pin: str | None = None, *,
                       payloads, sid, copy)
 
 
-def _refuse_unprintable(log: dict) -> None:
-    """A name the papers cannot print opens no table and comes in with no
-    log (``check_printable``): the new-table form, the API's, an import."""
-    seated = [log["players"], *(hand.get("players", ()) for hand in log.get("hands", ()))]
-    for name in dict.fromkeys(name for seats in seated for name in seats):
+def refuse_unprintable(log: dict) -> None:
+    """A table opening (a log with no hand yet: the new-table form's, the
+    API's, ``referee import`` of a header) takes no name the papers cannot
+    print (``check_printable``): a player's, or the table's, named as its
+    field. A log with hands is a night played, recorded as it was: its names
+    are not refused, and its papers print such a character as its code."""
+    if log.get("hands"):
+        return
+    for name in log["players"]:
         why = check_printable(name)
         if why:
             raise MalformedInput("bad_name", why.template, why.params)
+    why = check_printable(log["table"]) if isinstance(log.get("table"), str) else None
+    if why:
+        raise MalformedInput("bad_name", *field_problem(("table",), why))
 
 
 def _refuse(last: tuple[str, Any], payloads: dict[str, str] | RefereeError
