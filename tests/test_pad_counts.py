@@ -80,3 +80,32 @@ def test_counts_only_refused_keeps_them_on_the_hands_pad(client):
     assert _seq(client, sid) == 1
     for key, value in typed.items():
         assert re.search(rf'id="{key}" name="{key}" value="{value}"', page), key
+
+
+def test_a_phones_own_count_refused_comes_back_as_typed(app, client):
+    """A seat's phone posts its own player's count alone ("Log these counts"
+    with one field): refused whole, the phone's pad came back empty where the
+    tablet's keeps every count; now it keeps it too (newcomer46 N4)."""
+    from tests.test_api import Game, bearer
+    from tests.test_phones import _joined, _link
+
+    g = Game(client)
+    r = client.post(g.url("/hands"), json={"dealer": "Ann"}, headers=bearer(g.table))
+    assert r.status_code == 201 and r.get_json()["to_act"] == "Ben"
+    ben = _joined(app, _link(g, "seat", "Ben"))
+    cy = _joined(app, _link(g, "seat", "Cy"))
+    hand = f"/s/{g.sid}/hands/1"
+    tap = {"csrf_token": "t", "act": "1:drop", "expected_seq": "0", "client_id": "b1"}
+    ben.post(f"{hand}/act", data=tap)
+    r = ben.post(f"{hand}/act", data={**tap, "confirm": "1", "count1": "12"})
+    assert r.status_code == 303
+    before = _seq(cy, g.sid)
+    r = cy.post(f"{hand}/act", data={
+        "csrf_token": "t", "act": "all:count", "client_id": "c1",
+        "expected_seq": str(before), "count2": "60"})
+    page = _after(cy, r)
+    said = _errors(page)
+    assert said and "Cy" in said[0] and "60" in said[0], said
+    assert re.findall(r'id="(count\d)"', page) == ["count2"]
+    assert re.search(r'id="count2" name="count2" value="60"', page), page
+    assert _seq(cy, g.sid) == before

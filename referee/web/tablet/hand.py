@@ -355,8 +355,10 @@ def _logged(session_id: str, n: int, texts: list[str], client_id: str):
 
 def _counted(texts: list[str]) -> bool:
     """Whether a tap named counts typed on a pad (a drop's second tap, or
-    "Log these counts"): a refusal of it keeps them for the pad."""
-    return len(texts) > 1 and any(parse_action(t).count is not None for t in texts)
+    "Log these counts"): a refusal of it keeps them for the pad. One count
+    alone is a pad's too: a seat's phone sends its own player's only
+    (newcomer46 N4: its pad came back empty)."""
+    return any(parse_action(t).count is not None for t in texts)
 
 
 def _counts_refused(session_id: str, n: int, done, before: dict, target: str):
