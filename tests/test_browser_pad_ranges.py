@@ -70,3 +70,25 @@ def test_the_pad_says_a_count_past_its_range_and_the_confirm_logs_nothing(served
         assert not pg.errors
     finally:
         pg.context.close()
+
+
+def test_a_told_droppers_0_is_said_in_the_referees_words(served, browser):  # noqa: F811
+    """A quick hand's drop: the dropper's field says 1 to 50, and their 0 is
+    said as the referee refuses it (newcomer46 N3: the pad said 0 to 50)."""
+    base, app = served
+    night = Night(app, "de", PLAYERS)
+    pg = night.host(browser, base, TABLET)
+    try:
+        pg.goto(f"{base}/s/{night.sid}/hands/quick?pick=drop:1&hand=1")
+        said = pg.locator("[data-pad] .pad-said")
+        expect(pg.locator("#count1-range")).to_have_text("1 bis 50")
+        expect(pg.locator("#count0-range")).to_have_text("0 bis 50")
+        _tap(pg, "200")  # Ann's 20, on by itself; Max's 0, on by itself and said
+        expect(pg.locator("#count1")).to_have_value("0")
+        expect(said).to_have_text(re.compile(r"^Max hat mit 0 Punkten hingelegt: wer hinlegt"))
+        _tap(pg, "51")  # a digit past the most is said in its own words
+        expect(said).to_have_text("Die Punktzahl 51 von Cy ist unmöglich: eine Hand zählt "
+                                  "nach diesen Regeln 0 bis 50")
+        assert not pg.errors
+    finally:
+        pg.context.close()

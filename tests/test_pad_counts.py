@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from html import unescape
 
+import pytest
+
 from tests.test_refusals_read import _after, _errors
 from tests.test_tablet import create, flashes, form_value, hand_page, start
 
@@ -109,3 +111,22 @@ def test_a_phones_own_count_refused_comes_back_as_typed(app, client):
     assert re.findall(r'id="(count\d)"', page) == ["count2"]
     assert re.search(r'id="count2" name="count2" value="60"', page), page
     assert _seq(cy, g.sid) == before
+
+
+@pytest.mark.parametrize(("extra", "least"), [
+    ({}, 1), ({"opt_boobed": "true"}, 0), ({"opt_jokers": "2"}, 0)])
+def test_a_told_droppers_field_says_the_range_the_referee_judges(client, extra, least):
+    """A quick hand's drop: the pad said "0 bis 50" under the dropper's
+    field, and the referee refused their 0 (a dropper holds cards): the
+    field says 1 to 50, and its refusal below, unless boobed rules or a
+    joker (which counts 0) let a dropper count 0 (newcomer46 N3)."""
+    sid = create(client, FOUR, language="de", **extra)
+    page = unescape(client.get(f"/s/{sid}/hands/quick", query_string={
+        "pick": "drop:1", "hand": "1"}).get_data(as_text=True))
+    field = re.search(r'<input[^>]*id="count1"[^>]*>', page).group(0)
+    assert f'data-low="{least}"' in field and 'data-high="50"' in field, field
+    assert re.search(rf'id="count1-range">{least} bis 50<', page), page
+    if least:
+        assert "Max hat mit 0 Punkten hingelegt" in field, field
+    for other in (0, 2, 3):
+        assert re.search(rf'id="count{other}-range">0 bis 50<', page), other

@@ -200,18 +200,33 @@ def impossible_told_count(player: str, count: object, most: int) -> RuleViolatio
         "these rules"), {"player": player, "count": count, "most": most})
 
 
+def least_told_count(rules: HouseRules, how: str | None, by: str | None,
+                     player: str) -> int:
+    """The least count ``player`` of a hand told as ending ``how`` (by ``by``)
+    may have: a drop's dropper holds cards, so 1, unless boobed rules (an
+    empty hand drops) or jokers: a joker left in a hand counts 0, so a
+    dropper holding only jokers counts 0 as a played drop may
+    (log-format.md's "may not count 0" meant an empty hand). Else 0. The
+    check of a told hand and the tablet's pad both judge by it."""
+    return 1 if how == DROP and player == by and not rules.boobed and not rules.jokers \
+        else 0
+
+
+def empty_drop(player: str) -> RuleViolation:
+    """The refusal of a told dropper's count below their least (0: they hold
+    cards); the tablet's pad says it before a tap too."""
+    return RuleViolation("impossible_count", N_(
+        "{player} dropped with a count of 0: a player who drops holds cards (only "
+        "under boobed rules does an empty hand drop)"), {"player": player})
+
+
 def _check_counts(rules: HouseRules, told: Told) -> None:
     most = rules.deck_info.most_count(rules.hand_size)
     for q, count in told.counts.items():
         if not 0 <= count <= most:
             raise impossible_told_count(q, count, most)
-        # A joker left in a hand counts 0: a dropper holding only jokers counts 0
-        # as a played drop may (log-format.md's "may not count 0" meant an empty hand).
-        if count == 0 and q == told.by and told.how == DROP and not rules.boobed \
-                and not rules.jokers:
-            raise RuleViolation("impossible_count", N_(
-                "{player} dropped with a count of 0: a player who drops holds cards (only "
-                "under boobed rules does an empty hand drop)"), {"player": q})
+        if count < least_told_count(rules, told.how, told.by, q):
+            raise empty_drop(q)
 
 
 def _ending(hand: Hand, told: Told) -> Ending:

@@ -28,10 +28,13 @@ const padUp = (root) => {
     const said = box.querySelector(".pad-said");
     const high = (f) => (f.dataset.high ? Number(f.dataset.high) : most);
     const low = (f) => Number(f.dataset.low) || 0;
+    // A count below the least may have a sentence of its own (data-below: a
+    // told dropper's 0, who holds cards).
     const say = (f, count) => {
       f.setAttribute("aria-invalid", "true");
       if (!said) return;
-      said.textContent = (f.dataset.refused || "").replaceAll("{count}", count);
+      const words = (Number(count) < low(f) && f.dataset.below) || f.dataset.refused || "";
+      said.textContent = words.replaceAll("{count}", count);
       said.hidden = !said.textContent;
     };
     // A count put right: the line says another still out of its range, or goes.

@@ -18,7 +18,7 @@ from ...reports.sections import Linked, Sections
 from ...rules.cards import pretty
 from ...rules.legality import impossible_count
 from ...rules.options import resolve
-from ...rules.told import impossible_told_count
+from ...rules.told import empty_drop, impossible_told_count, least_told_count
 from ...service.access import seats
 from ...service.errors import RefereeError
 from ...service.table import carrying, hands, sessions, sight
@@ -215,36 +215,50 @@ class PadRange:
     and the most its player's count can be, as a hint ("6 to 50"), and the
     engine's refusal of a count past them, with ``{count}`` left for pad.js
     to fill (newcomer N10: a digit past the hand's most vanished, or went
-    on into the next player's field, without a word)."""
+    on into the next player's field, without a word); ``below``: the
+    refusal of a count below the least where it is another sentence (a told
+    dropper's 0)."""
 
     low: int
     high: int
     hint: str
     refused: str
+    below: str = ""
 
 
-def pad_ranges(summary: dict, players: Iterable[dict | str]) -> dict[str, PadRange]:
+def pad_ranges(summary: dict, players: Iterable[dict | str], how: str | None = None,
+               by: str | None = None) -> dict[str, PadRange]:
     """Each player's range on the pad: a hand's player (its state's entry)
     by the cards they hold as the engine judges a show's count
     (``Hand.count_range``: what the referee knows of them, and for the rest
     what as many other cards can count); a player named alone (a hand told
-    by its ending: no cards logged) by the most any hand counts here."""
+    by its ending ``how``, by ``by``: no cards logged) by the most any hand
+    counts here, and the least the told hand's check allows (a dropper's
+    1, newcomer46 N3: the pad said 0 and the referee refused it)."""
     rules = table_rules(summary)
     deck, most = rules.deck_info, most_count(summary)
     out = {}
     for p in players:
+        below = None
         if isinstance(p, dict) and p.get("cards"):
             name, n = p["name"], p["cards"]
             low, high = deck.hand_range(p.get("known") or (), p.get("unknown", n))
             err = impossible_count(name, n, "{count}", low, high)
         else:
             name = p["name"] if isinstance(p, dict) else p
-            low, high, err = 0, most, impossible_told_count(name, "{count}", most)
-        said = message(err)
+            low, high = least_told_count(rules, how, by, name), most
+            err = impossible_told_count(name, "{count}", most)
+            below = empty_drop(name) if low else None
         hint = str(low) if low == high else _("{low} to {high}", low=low, high=high)
-        out[name] = PadRange(low, high, hint,
-                             said[:1].upper() + said[1:])
+        out[name] = PadRange(low, high, hint, _sentence(err),
+                             _sentence(below) if below else "")
     return out
+
+
+def _sentence(err: RefereeError) -> str:
+    """A refusal said on its own line: its first letter a capital."""
+    said = message(err)
+    return said[:1].upper() + said[1:]
 
 
 def told_state(session_id: str, n: int) -> dict:

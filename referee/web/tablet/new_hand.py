@@ -295,7 +295,8 @@ def _quick_form(session_id: str, values, error: str | None = None,
         hows=told_rules.HOW_WORDS, needs=_quick_needs(how, rules) if how else {},
         questions={fact: _(told_rules.FACT_QUESTIONS[fact], player=seats[by])
                    for fact in told_rules.FACTS} if by is not None else {},
-        most=most_count(summary), ranges=pad_ranges(summary, seats),
+        most=most_count(summary),
+        ranges=pad_ranges(summary, seats, how, seats[by] if by is not None else None),
         grid=forms.card_grid(rules.deck, rules.jokers), hand_size=rules.hand_size,
         client_id=values.get("client_id") or forms.new_client_id(), error=error,
         correct=correct)
