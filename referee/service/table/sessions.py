@@ -125,10 +125,10 @@ def refuse_unprintable(log: dict) -> None:
     are not refused, and its papers print such a character as its code."""
     if log.get("hands"):
         return
-    for name in log["players"]:
+    for k, name in enumerate(log["players"]):
         why = check_printable(name)
-        if why:
-            raise MalformedInput("bad_name", why.template, why.params)
+        if why:  # named by its seat, as a seat's other refusals are (payform46 N5)
+            raise MalformedInput("bad_name", *field_problem(("players", k), why))
     why = check_printable(log["table"]) if isinstance(log.get("table"), str) else None
     if why:
         raise MalformedInput("bad_name", *field_problem(("table",), why))

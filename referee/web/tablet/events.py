@@ -7,6 +7,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from flask import flash, g, redirect, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
 
 from ...reports.words import A_PAYMENT, PAID, PAYMENT
 from ...rules.numbers import whole
@@ -47,14 +48,17 @@ def manage(session_id: str):
     """The host's forms (names, stake, seats, payments, close): refused to a
     seat's phone and the viewer link as the start of a hand is, in the same
     words; a phone records its payments on the settle-up page."""
-    # A refused new stake comes back as typed (its sentence is the flash);
-    # with the box that confirms it, as the new-table form's, only where the
-    # service asked for that confirmation: a stake no box could make the
-    # table play for is not offered one (stake46).
+    # A refused new stake or payment comes back as typed (its sentence is the
+    # flash): a payment's payer and payee too, or a host retyping the amount
+    # alone recorded it the wrong way round (payform46). The stake's box that
+    # confirms it, as the new-table form's, only where the service asked for
+    # that confirmation: a stake no box could make the table play for is not
+    # offered one (stake46).
     typed, code = again.taken()
-    stake = typed.get("stake", "") if typed else ""
+    typed = typed or MultiDict()
+    stake = typed.get("stake", "")
     return render_template("manage.html", summary=g.summary, session_id=session_id,
-                           sec=table_sections(session_id), typed_stake=stake,
+                           sec=table_sections(session_id), typed=typed, typed_stake=stake,
                            finer=bool(stake) and code == payable.FINER_STAKE_CODE,
                            client_id=request.args.get("client_id")
                            or forms.new_client_id())
@@ -93,7 +97,8 @@ def payment_post(session_id: str):
     payer, payee = request.form.get("from", ""), request.form.get("to", "")
     typed = request.form.get("amount")
     said = typed_money(typed, g.summary.get("currency"))
-    return post_event(session_id, url_for("tablet.manage", session_id=session_id),
+    target = url_for("tablet.manage", session_id=session_id)
+    return post_event(session_id, target,
                       _(PAID, payer=payer, payee=payee, amount=said),
                       _(PAYMENT, payer=payer, payee=payee, amount=said) if said
                       else _(A_PAYMENT, payer=payer, payee=payee),
@@ -101,7 +106,8 @@ def payment_post(session_id: str):
                           db, session_id, payer, payee,
                           typed_decimal(typed, "payment_amount"),
                           client_id=form_client_id()),
-                      (payer, payee))
+                      (payer, payee),
+                      again=lambda err: again.refuse(target, err.code, request.form))
 
 
 @bp.post("/s/<session_id>/manage/leave")
