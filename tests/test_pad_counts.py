@@ -88,16 +88,9 @@ def test_a_phones_own_count_refused_comes_back_as_typed(app, client):
     """A seat's phone posts its own player's count alone ("Log these counts"
     with one field): refused whole, the phone's pad came back empty where the
     tablet's keeps every count; now it keeps it too (newcomer46 N4)."""
-    from tests.test_api import Game, bearer
-    from tests.test_phones import _joined, _link
+    from tests.test_phones import ben_and_cy_phones
 
-    g = Game(client)
-    r = client.post(g.url("/hands"), json={"dealer": "Ann"}, headers=bearer(g.table))
-    assert r.status_code == 201 and r.get_json()["to_act"] == "Ben"
-    ben = _joined(app, _link(g, "seat", "Ben"))
-    cy = _joined(app, _link(g, "seat", "Cy"))
-    hand = f"/s/{g.sid}/hands/1"
-    tap = {"csrf_token": "t", "act": "1:drop", "expected_seq": "0", "client_id": "b1"}
+    g, ben, cy, hand, tap = ben_and_cy_phones(app, client)
     ben.post(f"{hand}/act", data=tap)
     r = ben.post(f"{hand}/act", data={**tap, "confirm": "1", "count1": "12"})
     assert r.status_code == 303

@@ -740,19 +740,25 @@ def test_a_table_nobody_watches_keeps_no_bell(app, client, kind):
         srv.shutdown()
 
 
+def ben_and_cy_phones(app, client):
+    """Hand 1 dealt by Ann with Ben to act, Ben's and Cy's phones joined on
+    their seat links; the hand's address and Ben's drop tap."""
+    g = Game(client)
+    r = client.post(g.url("/hands"), json={"dealer": "Ann"}, headers=bearer(g.table))
+    assert r.status_code == 201 and r.get_json()["to_act"] == "Ben"
+    ben = _joined(app, _link(g, "seat", "Ben"))
+    cy = _joined(app, _link(g, "seat", "Cy"))
+    tap = {"csrf_token": "t", "act": "1:drop", "expected_seq": "0", "client_id": "b1"}
+    return g, ben, cy, f"/s/{g.sid}/hands/1", tap
+
+
 def test_a_seats_forms_offer_only_what_that_seat_may_log(app, client):
     """A drop on a phone: the confirm step asks the dropper's own count
     only (another's would have the whole tap refused), the drop and that
     count are logged; the next phone's count pad asks its own count alone."""
     import re
 
-    g = Game(client)
-    r = client.post(g.url("/hands"), json={"dealer": "Ann"}, headers=bearer(g.table))
-    assert r.status_code == 201 and r.get_json()["to_act"] == "Ben"
-    ben = _joined(app, _link(g, "seat", "Ben"))
-    cy = _joined(app, _link(g, "seat", "Cy"))
-    hand = f"/s/{g.sid}/hands/1"
-    tap = {"csrf_token": "t", "act": "1:drop", "expected_seq": "0", "client_id": "b1"}
+    g, ben, cy, hand, tap = ben_and_cy_phones(app, client)
     page = ben.get(ben.post(f"{hand}/act", data=tap).headers["Location"]).get_data(as_text=True)
     assert re.findall(r'id="(count\d)"', page) == ["count1"]
     r = ben.post(f"{hand}/act", data={**tap, "confirm": "1", "count1": "12"})
