@@ -40,6 +40,7 @@ from ..rules.words import (  # noqa: F401
     Np_,
     Phrases,
     Words,
+    count_size,
     from_plain,
 )
 
@@ -108,15 +109,12 @@ def plural_count(lang: str, n: object) -> int:
     says "0,5 point" and "1,5 point", German "0,5 Punkte". A negative amount
     agrees as its size does ("-1 point"). What is no finite number is many
     (a sentence is said whatever its count holds)."""
-    try:
-        amount = abs(Decimal(str(n)))
-    except ArithmeticError:
+    size = count_size(n)
+    if size is None:
         return 2
-    if not amount.is_finite():
-        return 2
-    if amount == amount.to_integral_value():
-        return int(amount)
-    return 1 if locale(lang).plural_form(amount) == "one" else 2
+    if size == size.to_integral_value():
+        return int(size)
+    return 1 if locale(lang).plural_form(size) == "one" else 2
 
 
 # ---------------------------------------------------------------- elision

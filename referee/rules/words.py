@@ -76,18 +76,25 @@ def Np_(singular: str, plural: str, count: str = "n") -> Counted:  # noqa: N802 
     return counted
 
 
-def plural_count(n: object) -> int:
-    """The whole number English's plural rule is asked about for ``n`` (the
-    English form a ``Counted`` picks): its size (-1 point, like 1 point); an
-    amount that is not whole is many (0.5 stakes). Each language's own rule,
-    fractions too, is ``language.plural_count``'s."""
+def count_size(n: object) -> Decimal | None:
+    """The size of ``n`` as a sentence's count agrees with it (-1 point, like
+    1 point), or None for what is no finite number (said as many)."""
     try:
         value = abs(Decimal(str(n)))
     except ArithmeticError:
+        return None
+    return value if value.is_finite() else None
+
+
+def plural_count(n: object) -> int:
+    """The whole number English's plural rule is asked about for ``n`` (the
+    English form a ``Counted`` picks): its size; an amount that is not whole
+    is many (0.5 stakes). Each language's own rule, fractions too, is
+    ``language.plural_count``'s."""
+    size = count_size(n)
+    if size is None or size != size.to_integral_value():
         return 2
-    if not value.is_finite() or value != value.to_integral_value():
-        return 2
-    return int(value)
+    return int(size)
 
 
 class Words:
