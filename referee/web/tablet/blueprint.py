@@ -14,6 +14,7 @@ from pathlib import Path
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
 from markupsafe import Markup
 
+from ...language import sentence_case
 from ...reports.sections import Linked, Sections
 from ...rules.cards import pretty
 from ...rules.legality import impossible_count
@@ -257,8 +258,7 @@ def pad_ranges(summary: dict, players: Iterable[dict | str], how: str | None = N
 
 def _sentence(err: RefereeError) -> str:
     """A refusal said on its own line: its first letter a capital."""
-    said = message(err)
-    return said[:1].upper() + said[1:]
+    return sentence_case(message(err))
 
 
 def told_state(session_id: str, n: int) -> dict:
