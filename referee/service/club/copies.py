@@ -11,18 +11,13 @@ night: counted again, the night would count twice).
 from __future__ import annotations
 
 from ...rules.errors import RuleViolation
-from ...rules.words import N_, TABLE_WITH, Names, Words
+from ...rules.words import N_
 from ..storage import Database
-from ..table.sessions import session_row
+from ..table.live_state import session_row, table_named
 from . import OUT_OF_BOOKS, _append, out_of_books
 
 #: A copy taken out, as the page and ``referee ledger --take-out`` say it.
 TAKEN_OUT = N_("{table} is out of the club's books: the club counts its night once.")
-
-
-def _named(row: dict) -> str | Words:
-    """A table as a refusal names it: its name, else who sat at it."""
-    return row["table_name"] or Words(TABLE_WITH, players=Names(row["everyone"]))
 
 
 def copy_in_books(db: Database, sid: str) -> dict:
@@ -35,11 +30,11 @@ def copy_in_books(db: Database, sid: str) -> dict:
     if not row.get("copy_of"):
         raise RuleViolation("not_a_copy", N_(
             "{table} is no copy: only a night imported again as a copy can be taken out "
-            "of the club's books"), {"table": _named(row)})
+            "of the club's books"), {"table": table_named(row)})
     if sid in out_of_books(db):
         raise RuleViolation("out_already", N_(
             "{table} is out of the club's books already: the club counts its night once"),
-            {"table": _named(row)})
+            {"table": table_named(row)})
     return row
 
 

@@ -17,7 +17,7 @@ from ...record.events import session_players
 from ...replay.sequential import open_session
 from ...rules.errors import RuleViolation
 from ...rules.table import mistaken
-from ...rules.words import N_, TABLE_WITH, Names, Words
+from ...rules.words import N_
 from .. import access, storage
 from ..errors import MalformedInput
 from ..kinds import EventKind
@@ -25,7 +25,7 @@ from ..storage import Database
 from . import once
 from .cache import Live
 from .ids import new_session_id
-from .live_state import session_row
+from .live_state import session_row, table_named
 from .sessions import SessionInfo, get_log, import_log, opening, refuse_unprintable, standings
 from .table_events import fold_money, header_change, write_event
 
@@ -164,7 +164,7 @@ def check_names(db: Database, sid: str, players: list[str], left: list[dict]) ->
             "{seated} sits here, but at {table} the name is {name} ({payer} pays "
             "{payee}): write it as it is there to carry that debt, or carry nothing"),
             {"seated": typed, "name": name,
-             "table": row["table_name"] or Words(TABLE_WITH, players=Names(row["everyone"])),
+             "table": table_named(row),
              "payer": t["from"], "payee": t["to"]})
 
 

@@ -17,7 +17,7 @@ from ...rules.hand import VOID, Hand
 from ...rules.options import HouseRules, resolve
 from ...rules.table import Table
 from ...rules.told import read_ending, tell
-from ...rules.words import N_, Moment
+from ...rules.words import N_, TABLE_WITH, Moment, Names, Words
 from .. import storage
 from ..errors import Closed, NotFound
 from ..money.results import session_quantum
@@ -31,6 +31,11 @@ def session_row(db: Database, sid: str) -> dict:
     if row is None:
         raise NotFound("no_session", N_("there is no session {session}"), {"session": repr(sid)})
     return row
+
+
+def table_named(row: dict) -> str | Words:
+    """A stored table as a refusal names it: its name, else who sat at it."""
+    return row["table_name"] or Words(TABLE_WITH, players=Names(row["everyone"]))
 
 
 def check_open(live: Live) -> None:
